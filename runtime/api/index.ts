@@ -1,0 +1,3 @@
+export * from './meta.js';
+export * from './status.js';
+export * from './resource.js';

@@ -1,0 +1,57 @@
+/**
+ * The contract between generated code and the runtime: what the generator knows about a
+ * resource, as plain data. Generated storage modules export one ResourceDefinition per kind;
+ * generated route installers hand a GroupVersionDefinition to the server.
+ */
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export interface PrinterColumn {
+  name: string;
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  format?: string;
+  description?: string;
+  /** A simple JSONPath such as `.spec.replicas` or `.status.conditions[0].type`. */
+  jsonPath: string;
+  priority: number;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+export interface ResourceDefinition {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  scope: Scope;
+  shortNames: string[];
+  categories: string[];
+  subresources: { status: boolean; scale?: ScaleSubresource };
+  printerColumns: PrinterColumn[];
+  /** JSONPaths of fields usable in field selectors besides metadata.name/namespace. */
+  selectableFields: string[];
+  /** Name of the kind's schema under components.schemas in the group/version's OpenAPI v3 document. */
+  schemaName: string;
+  /** True for the version objects are stored in. */
+  storageVersion: boolean;
+  verbs: string[];
+}
+
+export interface GroupVersionDefinition {
+  group: string;
+  version: string;
+  /** OpenAPI v3 document of this group/version, relative to the generated directory. */
+  openapiPath: string;
+  resources: ResourceDefinition[];
+}
+
+/** `apps/v1`, or `v1` for the legacy core group. */
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
