@@ -51,6 +51,14 @@ export interface ListMeta {
   remainingItemCount?: number;
 }
 
+/**
+ * What every typed API object satisfies: generated model interfaces (Widget, Namespace, …) are
+ * assignable to it. Use it as the constraint for generic code over typed objects.
+ */
+export interface APIObject extends TypeMeta {
+  metadata?: ObjectMeta;
+}
+
 /** Any API object as it travels: TypeMeta, metadata and the kind's own fields. */
 export interface KubeObject extends TypeMeta {
   metadata: ObjectMeta;

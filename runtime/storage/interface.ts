@@ -53,7 +53,10 @@ export interface ListOptions {
   resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   /** At most this many items; 0 or undefined means no limit. */
   limit?: number;
-  /** An opaque token returned by a previous getList; the list continues at the same revision. */
+  /**
+   * An opaque token returned by a previous getList; the list continues at the same revision.
+   * Malformed: InvalidObject. Its revision compacted: Expired.
+   */
   continue?: string;
   /** Only objects for which this returns true are returned (and count towards limit). */
   predicate?: (obj: KubeObject) => boolean;
@@ -129,7 +132,11 @@ export interface Storage {
   watch(keyPrefix: string, opts?: WatchOptions): Watcher;
   /** The latest revision, as a decimal string. */
   currentRevision(): Promise<string>;
-  /** Forgets history at or below revision; later watches and continues from there get Expired. */
+  /**
+   * Forgets history at or below revision; later watches and continues from there get Expired.
+   * As in etcd, the state at `revision` itself stays readable (Exact list, watch from it); only
+   * older revisions are Expired. Compacting past the current revision: TooLargeResourceVersion.
+   */
   compact(revision: string): Promise<void>;
   /** Throws when the backend is not usable; used by /readyz. */
   healthCheck(): Promise<void>;

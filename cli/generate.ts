@@ -1,0 +1,112 @@
+/** `kgen generate <apisDir> [--out dir] [--check] [--watch]`. */
+import { watch as watchFs } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { checkGenerated, formatDiagnostic, generate, relativeToCwd, type GenerateOptions, type GenerateResult } from '../generator/index.js';
+
+interface Flags {
+  out: string;
+  check?: boolean;
+  watch?: boolean;
+  builtins: boolean;
+  maxDescriptionLength?: string;
+}
+
+export function registerGenerate(program: Command): void {
+  program
+    .command('generate')
+    .description('compile API types under <apisDir>/<group>/<version>/ into OpenAPI, discovery, models, storage, routes and clients')
+    .argument('<apisDir>', 'folder holding <group>/<version>/*.ts')
+    .option('-o, --out <dir>', 'output directory (replaced as a whole)', './generated')
+    .option('--check', 'write nothing; exit 1 and name every stale, missing or extra file if the output is not up to date')
+    .option('--watch', 'regenerate on every change under apisDir')
+    .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace)")
+    .option('--max-description-length <n>', 'truncate descriptions longer than n characters (keeps CRDs under size limits)')
+    .action((apisDir: string, flags: Flags) => {
+      const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
+      if (flags.maxDescriptionLength !== undefined) {
+        const n = Number(flags.maxDescriptionLength);
+        if (!Number.isInteger(n) || n < 0) program.error(`--max-description-length must be a non-negative integer, got "${flags.maxDescriptionLength}"`);
+        options.maxDescriptionLength = n;
+      }
+      if (flags.check) process.exitCode = runCheck(options);
+      else if (flags.watch) runWatch(options);
+      else process.exitCode = runGenerate(options);
+    });
+}
+
+function printDiagnostics(result: GenerateResult): number {
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  for (const d of result.diagnostics) console.error(formatDiagnostic(d) + '\n');
+  if (errors > 0) console.error(`${errors} error${errors === 1 ? '' : 's'}; nothing written.`);
+  return errors;
+}
+
+function summary(result: GenerateResult): string[] {
+  const lines: string[] = [];
+  let kinds = 0;
+  let versions = 0;
+  for (const group of result.model.groups) {
+    for (const version of group.versions) {
+      versions++;
+      kinds += version.kinds.length;
+      const gv = `${group.name || 'core'}/${version.name}`;
+      lines.push(`  ${gv.padEnd(36)} ${version.kinds.map((k) => k.name).join(', ')}`);
+    }
+  }
+  lines.push(`${result.model.groups.length} groups, ${versions} versions, ${kinds} kinds, ${result.files.length} files`);
+  return lines;
+}
+
+export function runGenerate(options: GenerateOptions): number {
+  const started = performance.now();
+  const result = generate(options);
+  if (printDiagnostics(result) > 0) return 1;
+  const diff = result.diff!;
+  const ms = Math.round(performance.now() - started);
+  for (const line of summary(result)) console.log(line);
+  const changed = diff.stale.length + diff.missing.length;
+  console.log(`wrote ${changed} changed, removed ${diff.extra.length}, kept ${diff.unchanged.length} in ${relativeToCwd(resolve(options.outDir))}/ in ${ms} ms`);
+  return 0;
+}
+
+export function runCheck(options: GenerateOptions): number {
+  const result = checkGenerated(options);
+  if (printDiagnostics(result) > 0) return 1;
+  const out = relativeToCwd(resolve(options.outDir));
+  if (result.upToDate) {
+    console.log(`${out}/ is up to date (${result.files.length} files)`);
+    return 0;
+  }
+  const diff = result.diff!;
+  for (const f of diff.stale) console.error(`stale:   ${out}/${f}`);
+  for (const f of diff.missing) console.error(`missing: ${out}/${f}`);
+  for (const f of diff.extra) console.error(`extra:   ${out}/${f}`);
+  console.error(`${out}/ is out of date; run: kgen generate ${relativeToCwd(resolve(options.apisDir))} --out ${out}`);
+  return 1;
+}
+
+function runWatch(options: GenerateOptions): void {
+  runGenerate(options);
+  const apis = resolve(options.apisDir);
+  console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
+  let timer: NodeJS.Timeout | undefined;
+  const changed = new Set<string>();
+  watchFs(apis, { recursive: true }, (_event, file) => {
+    if (file) changed.add(String(file));
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const files = [...changed].sort();
+      changed.clear();
+      console.log(`\nchanged: ${files.join(', ')}`);
+      const started = performance.now();
+      const result = generate(options);
+      if (printDiagnostics(result) > 0) return;
+      const diff = result.diff!;
+      const touched = [...diff.missing, ...diff.stale];
+      for (const f of touched) console.log(`  wrote   ${f}`);
+      for (const f of diff.extra) console.log(`  removed ${f}`);
+      console.log(`regenerated in ${Math.round(performance.now() - started)} ms (${touched.length} written, ${diff.extra.length} removed)`);
+    }, 40);
+  });
+}

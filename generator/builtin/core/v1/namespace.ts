@@ -1,0 +1,50 @@
+// Built-in: core/v1 Namespace, written in the kgen input language and compiled by kgen like any
+// user API. `kgen generate` merges the built-in APIs with the user's.
+import type { Time } from 'kgen';
+
+/**
+ * Namespace provides a scope for Names. Use of multiple namespaces is optional.
+ * @kgen:resource scope=Cluster shortNames=ns
+ * @kgen:subresource status
+ */
+export interface Namespace {
+  /** Spec defines the behavior of the Namespace. */
+  spec?: NamespaceSpec;
+  /** Status describes the current status of a Namespace. */
+  status?: NamespaceStatus;
+}
+
+/** NamespaceSpec describes the attributes on a Namespace. */
+export interface NamespaceSpec {
+  /**
+   * Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
+   * @kgen:listType set
+   */
+  finalizers?: string[];
+}
+
+/** NamespaceStatus is information about the current status of a Namespace. */
+export interface NamespaceStatus {
+  /** Phase is the current lifecycle phase of the namespace. */
+  phase?: 'Active' | 'Terminating';
+  /**
+   * Represents the latest available observations of a namespace's current state.
+   * @kgen:listType map
+   * @kgen:listMapKey type
+   */
+  conditions?: NamespaceCondition[];
+}
+
+/** NamespaceCondition contains details about state of namespace. */
+export interface NamespaceCondition {
+  /** Type of namespace controller condition. */
+  type: string;
+  /** Status of the condition, one of True, False, Unknown. */
+  status: 'True' | 'False' | 'Unknown';
+  /** Last time the condition transitioned from one status to another. */
+  lastTransitionTime?: Time;
+  /** Unique, one-word, CamelCase reason for the condition's last transition. */
+  reason?: string;
+  /** Human-readable message indicating details about last transition. */
+  message?: string;
+}

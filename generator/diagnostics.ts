@@ -1,0 +1,209 @@
+/**
+ * The one table of generator diagnostics. Codes are stable: tests, docs and users refer to them.
+ * Diagnostics are collected, never thrown, so a user sees every problem at once.
+ */
+import type { SourceLocation } from './model.js';
+
+export type Severity = 'error' | 'warning';
+
+interface DiagnosticDef {
+  severity: Severity;
+  /** `{name}` placeholders are filled from the diagnostic's arguments. */
+  message: string;
+  hint: string;
+}
+
+export const DIAGNOSTICS = {
+  // Markers and tags (KG00x)
+  KG001: {
+    severity: 'error',
+    message: 'unknown marker or tag "{tag}"{suggestion}',
+    hint: 'Use one of the markers listed in the README under "The input language"; markers are case-sensitive.',
+  },
+  KG002: {
+    severity: 'error',
+    message: '"{tag}" is not allowed {where}',
+    hint: '{placement}',
+  },
+  KG003: {
+    severity: 'error',
+    message: 'invalid argument to "{tag}": {problem}',
+    hint: 'Write arguments as key=value pairs, e.g. {example}',
+  },
+  KG004: {
+    severity: 'error',
+    message: 'invalid value for "{tag}": {problem}',
+    hint: '{expect}',
+  },
+  KG005: {
+    severity: 'error',
+    message: '"{tag}" needs "{argument}"',
+    hint: 'For example: {example}',
+  },
+  // Types (KG01x)
+  KG010: {
+    severity: 'error',
+    message: 'type "{type}" cannot be represented in an API schema',
+    hint: '{hint}',
+  },
+  KG011: {
+    severity: 'error',
+    message: 'cannot resolve type "{type}"',
+    hint: 'Declare it as an interface or type alias in this version folder, or import a well-known type from \'kgen\' ({wellKnown}).',
+  },
+  KG012: {
+    severity: 'error',
+    message: 'generic type "{type}" is not supported',
+    hint: 'Only Array<T> (or T[]) and Record<string, T> may take type arguments; declare a concrete interface instead.',
+  },
+  KG013: {
+    severity: 'error',
+    message: 'union type "{type}" is not supported',
+    hint: 'Use a union of string literals (an enum) or "T | null" (nullable); for several shapes, use optional fields of one interface.',
+  },
+  KG014: {
+    severity: 'error',
+    message: 'resource "{kind}" must be exported',
+    hint: 'Write "export interface {kind}".',
+  },
+  KG015: {
+    severity: 'error',
+    message: 'field "{field}" of resource "{kind}" must have type {expected}',
+    hint: '"apiVersion" and "kind" are strings and "metadata" is ObjectMeta from \'kgen\'; they may also be left out, as they are implied.',
+  },
+  KG016: {
+    severity: 'error',
+    message: 'type "{type}" refers to itself through "{path}"',
+    hint: 'Recursive types cannot be written as a structural schema; cut the cycle with @kgen:preserveUnknownFields on one field.',
+  },
+  KG017: {
+    severity: 'error',
+    message: '{problem}',
+    hint: 'Map keys must be strings: use Record<string, T>.',
+  },
+  // Layout and names (KG02x)
+  KG020: {
+    severity: 'error',
+    message: 'invalid API group folder "{group}": {problem}',
+    hint: 'A group folder is a lower-case DNS subdomain with at least one dot, such as "widgets.example.com", or "core" for the legacy core group.',
+  },
+  KG021: {
+    severity: 'error',
+    message: 'invalid version folder "{version}"',
+    hint: 'Versions follow Kubernetes\' form: v1, v2, v1beta1, v2alpha3.',
+  },
+  KG022: {
+    severity: 'error',
+    message: 'kind "{kind}" is declared more than once in {groupVersion} (also at {other})',
+    hint: 'Each kind appears once per group/version; rename or remove one.',
+  },
+  KG023: {
+    severity: 'error',
+    message: '{what} "{name}" is used by both "{kind}" and "{other}" in group "{group}"',
+    hint: 'Plurals, singulars and short names must be unique in a group; override with plural=, singular= or shortNames=.',
+  },
+  KG024: {
+    severity: 'error',
+    message: '{what} path "{path}" does not name a field of "{kind}"{detail}',
+    hint: 'Paths start with "." and name fields, e.g. .spec.replicas or .status.conditions[0].type.',
+  },
+  KG025: {
+    severity: 'error',
+    message: '{problem}',
+    hint: '{hint}',
+  },
+  KG026: {
+    severity: 'error',
+    message: 'kind "{kind}" appears in versions {versions} of "{group}" but {problem}',
+    hint: 'Mark exactly one version of the kind with @kgen:storageversion.',
+  },
+  KG027: {
+    severity: 'error',
+    message: 'file is not inside an <apis>/<group>/<version>/ folder',
+    hint: 'Move it to <apis>/<group>/<version>/, e.g. apis/widgets.example.com/v1/widget.ts.',
+  },
+  KG028: {
+    severity: 'error',
+    message: 'TypeScript syntax error: {message}',
+    hint: 'Fix the syntax; kgen reads the file as TypeScript.',
+  },
+  KG029: {
+    severity: 'error',
+    message: 'no API files found under "{dir}"',
+    hint: 'Put API types in <apis>/<group>/<version>/*.ts, e.g. apis/widgets.example.com/v1/widget.ts.',
+  },
+} as const satisfies Record<string, DiagnosticDef>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  message: string;
+  hint: string;
+  loc: SourceLocation;
+}
+
+function fill(template: string, args: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, key: string) => args[key] ?? '');
+}
+
+export function diagnostic(code: DiagnosticCode, loc: SourceLocation, args: Record<string, string> = {}): Diagnostic {
+  const def: DiagnosticDef = DIAGNOSTICS[code];
+  return { code, severity: def.severity, message: fill(def.message, args), hint: fill(def.hint, args), loc };
+}
+
+/** Collects diagnostics; stages report into one bag. */
+export class DiagnosticBag {
+  readonly items: Diagnostic[] = [];
+
+  add(code: DiagnosticCode, loc: SourceLocation, args: Record<string, string> = {}): void {
+    this.items.push(diagnostic(code, loc, args));
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((d) => d.severity === 'error');
+  }
+
+  /** Sorted by file, line and column, for stable output. */
+  sorted(): Diagnostic[] {
+    return [...this.items].sort(
+      (a, b) =>
+        a.loc.file.localeCompare(b.loc.file) || a.loc.line - b.loc.line || a.loc.col - b.loc.col || a.code.localeCompare(b.code),
+    );
+  }
+}
+
+/** `apis/x/v1/a.ts:3:4 - error KG001: message\n  hint: …` */
+export function formatDiagnostic(d: Diagnostic, cwd = process.cwd()): string {
+  const file = d.loc.file.startsWith(cwd + '/') ? d.loc.file.slice(cwd.length + 1) : d.loc.file;
+  return `${file}:${d.loc.line}:${d.loc.col} - ${d.severity} ${d.code}: ${d.message}\n  hint: ${d.hint}`;
+}
+
+/** Levenshtein distance, for "did you mean". */
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length]!;
+}
+
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? `; did you mean "${best}"?` : '';
+}

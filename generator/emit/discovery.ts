@@ -1,0 +1,105 @@
+/**
+ * Emits discovery documents as kube-apiserver serves them: legacy APIVersions / APIGroupList /
+ * APIResourceList, and the aggregated apidiscovery.k8s.io/v2 APIGroupDiscoveryList (all groups,
+ * the core group named "", preferred version first).
+ */
+import type { ApiModel, ApiVersion, Kind } from '../model.js';
+import { apiVersionOf } from '../names.js';
+import { jsonFile, type EmittedFile } from './emitted.js';
+
+/** kube's verbs for a resource with a generic registry store. Namespaces have no deletecollection. */
+export function verbsFor(kind: Kind): string[] {
+  const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+  return kind.group === '' && kind.name === 'Namespace' ? verbs.filter((v) => v !== 'deletecollection') : verbs;
+}
+
+const SUB_VERBS = ['get', 'patch', 'update'];
+
+function resourceList(version: ApiVersion) {
+  const resources: Record<string, unknown>[] = [];
+  for (const kind of [...version.kinds].sort((a, b) => a.plural.localeCompare(b.plural))) {
+    const namespaced = kind.scope === 'Namespaced';
+    const main: Record<string, unknown> = {
+      name: kind.plural,
+      singularName: kind.singular,
+      namespaced,
+      kind: kind.name,
+      verbs: verbsFor(kind),
+    };
+    if (kind.shortNames.length) main.shortNames = kind.shortNames;
+    if (kind.categories.length) main.categories = kind.categories;
+    main.storageVersionHash = storageVersionHash(kind);
+    resources.push(main);
+    if (kind.subresources.scale) {
+      resources.push({ name: `${kind.plural}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
+    }
+    if (kind.subresources.status) {
+      resources.push({ name: `${kind.plural}/status`, singularName: '', namespaced, kind: kind.name, verbs: SUB_VERBS });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(version.group, version.name), resources };
+}
+
+/** A stable short hash of group/version/kind, as kube's storageVersionHash (opaque to clients). */
+function storageVersionHash(kind: Kind): string {
+  let h = 0x811c9dc5;
+  for (const c of `${kind.group}/${kind.version}/${kind.name}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
+}
+
+function aggregatedResource(kind: Kind) {
+  const out: Record<string, unknown> = {
+    resource: kind.plural,
+    responseKind: { group: kind.group, version: kind.version, kind: kind.name },
+    scope: kind.scope,
+    singularResource: kind.singular,
+    verbs: verbsFor(kind),
+  };
+  if (kind.shortNames.length) out.shortNames = kind.shortNames;
+  if (kind.categories.length) out.categories = kind.categories;
+  const subresources: Record<string, unknown>[] = [];
+  if (kind.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
+  if (kind.subresources.status) subresources.push({ subresource: 'status', responseKind: { group: kind.group, version: kind.version, kind: kind.name }, verbs: SUB_VERBS });
+  if (subresources.length) out.subresources = subresources;
+  return out;
+}
+
+export function emitDiscovery(model: ApiModel): EmittedFile[] {
+  const files: EmittedFile[] = [];
+  const named = model.groups.filter((g) => g.name !== '');
+  const core = model.groups.find((g) => g.name === '');
+  files.push(jsonFile('discovery/api.json', { kind: 'APIVersions', apiVersion: 'v1', versions: core ? core.versions.map((v) => v.name) : [], serverAddressByClientCIDRs: [] }));
+  files.push(
+    jsonFile('discovery/apis.json', {
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: named.map((g) => ({
+        name: g.name,
+        versions: g.versions.map((v) => ({ groupVersion: `${g.name}/${v.name}`, version: v.name })),
+        preferredVersion: { groupVersion: `${g.name}/${g.versions[0]!.name}`, version: g.versions[0]!.name },
+      })),
+    }),
+  );
+  for (const group of model.groups) {
+    for (const version of group.versions) {
+      const path = group.name ? `discovery/apis/${group.name}/${version.name}.json` : `discovery/api/${version.name}.json`;
+      files.push(jsonFile(path, resourceList(version)));
+    }
+  }
+  files.push(
+    jsonFile('discovery/aggregated.json', {
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: 'apidiscovery.k8s.io/v2',
+      metadata: {},
+      items: model.groups.map((g) => ({
+        metadata: { name: g.name, creationTimestamp: null },
+        versions: g.versions.map((v) => ({
+          version: v.name,
+          resources: [...v.kinds].sort((a, b) => a.plural.localeCompare(b.plural)).map(aggregatedResource),
+          freshness: 'Current',
+        })),
+      })),
+    }),
+  );
+  return files;
+}

@@ -1,0 +1,174 @@
+/**
+ * Model schemas → OpenAPI v3 (structural) schemas, as kube-apiserver publishes them for CRDs:
+ * named types under components.schemas, `allOf: [$ref]` where a reference carries its own
+ * description or default, `x-kubernetes-*` extensions for lists, maps and int-or-string.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { ApiVersion, Kind, Schema, SchemaAnnotations } from '../model.js';
+import { assertNever } from '../model.js';
+import { apiVersionOf, schemaPrefix } from '../names.js';
+import {
+  API_VERSION_DESCRIPTION,
+  KIND_DESCRIPTION,
+  LIST_METADATA_DESCRIPTION,
+  META,
+  METADATA_DESCRIPTION,
+  QUANTITY_PATTERN,
+  WELL_KNOWN_SCHEMA,
+  ref,
+} from './meta-schemas.js';
+
+export type SchemaOrRef = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
+type Ext = OpenAPIV3.SchemaObject & Record<`x-${string}`, unknown>;
+
+export interface SchemaContext {
+  prefix: string;
+  maxDescription: number;
+}
+
+export function contextFor(version: ApiVersion, maxDescription = 0): SchemaContext {
+  return { prefix: schemaPrefix(version.group, version.name), maxDescription };
+}
+
+export const kindSchemaName = (ctx: SchemaContext, kind: string) => `${ctx.prefix}.${kind}`;
+
+function describe(ctx: SchemaContext, text: string | undefined): string | undefined {
+  if (text === undefined || ctx.maxDescription <= 0 || text.length <= ctx.maxDescription) return text;
+  return text.slice(0, Math.max(0, ctx.maxDescription - 3)).trimEnd() + '...';
+}
+
+/** The bare schema for a node, without its annotations. */
+function shape(ctx: SchemaContext, s: Schema): SchemaOrRef {
+  switch (s.type) {
+    case 'string':
+      return s.enum ? { type: 'string', enum: [...s.enum] } : { type: 'string' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'number':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'array': {
+      const out: Ext = { type: 'array', items: toSchema(ctx, s.items) };
+      return out;
+    }
+    case 'map':
+      return { type: 'object', additionalProperties: toSchema(ctx, s.values) };
+    case 'object':
+      return objectSchema(ctx, s.properties);
+    case 'ref':
+      return ref(`${ctx.prefix}.${s.name}`);
+    case 'wellKnown':
+      return ref(WELL_KNOWN_SCHEMA[s.name]!);
+    case 'intOrString':
+      return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } as Ext;
+    case 'quantity':
+      return { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true } as Ext;
+    case 'time':
+      return { type: 'string', format: 'date-time' };
+    case 'duration':
+      return { type: 'string' };
+    case 'unknown':
+      return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } as Ext;
+    default:
+      return assertNever(s, 'schema');
+  }
+}
+
+function objectSchema(ctx: SchemaContext, properties: { name: string; optional: boolean; schema: Schema }[]): OpenAPIV3.SchemaObject {
+  const out: OpenAPIV3.SchemaObject = { type: 'object' };
+  const required = properties.filter((p) => !p.optional).map((p) => p.name);
+  if (required.length) out.required = required;
+  if (properties.length) {
+    out.properties = Object.fromEntries([...properties].sort((a, b) => a.name.localeCompare(b.name)).map((p) => [p.name, toSchema(ctx, p.schema)]));
+  }
+  return out;
+}
+
+/** The annotation keys that map one-to-one onto OpenAPI keywords. */
+const DIRECT: (keyof SchemaAnnotations & keyof OpenAPIV3.SchemaObject)[] = [
+  'nullable', 'default', 'example', 'deprecated', 'format', 'minimum', 'maximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+];
+
+function annotations(ctx: SchemaContext, s: Schema): Ext {
+  const out: Ext = {};
+  const description = describe(ctx, s.description);
+  if (description) out.description = description;
+  if (s.type === 'integer' && s.format) out.format = s.format;
+  for (const key of DIRECT) if (s[key] !== undefined) (out as Record<string, unknown>)[key] = s[key];
+  if (s.exclusiveMinimum !== undefined) Object.assign(out, { minimum: s.exclusiveMinimum, exclusiveMinimum: true });
+  if (s.exclusiveMaximum !== undefined) Object.assign(out, { maximum: s.exclusiveMaximum, exclusiveMaximum: true });
+  if (s.listType) out['x-kubernetes-list-type'] = s.listType;
+  if (s.listMapKeys) out['x-kubernetes-list-map-keys'] = s.listMapKeys;
+  if (s.preserveUnknownFields && s.type !== 'unknown') out['x-kubernetes-preserve-unknown-fields'] = true;
+  return out;
+}
+
+/** A model schema with its annotations; references gain an allOf wrapper when annotated. */
+export function toSchema(ctx: SchemaContext, s: Schema): SchemaOrRef {
+  const base = shape(ctx, s);
+  const extra = annotations(ctx, s);
+  if (Object.keys(extra).length === 0) return base;
+  if ('$ref' in base) return { allOf: [base], ...extra };
+  return sortKeys({ ...base, ...extra });
+}
+
+/** Keys in a stable, readable order: description first, then alphabetical. */
+function sortKeys<T extends object>(o: T): T {
+  const entries = Object.entries(o).sort(([a], [b]) => (a === 'description' ? -1 : b === 'description' ? 1 : a.localeCompare(b)));
+  return Object.fromEntries(entries) as T;
+}
+
+const gvk = (group: string, version: string, kind: string) => [{ group, kind, version }];
+
+/** The kind's schema: apiVersion, kind, metadata, then its own fields. */
+export function kindSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObject {
+  const own = objectSchema(ctx, kind.schema.properties);
+  const schema: Ext = {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
+      kind: { type: 'string', description: KIND_DESCRIPTION },
+      metadata: { allOf: [ref(`${META}.ObjectMeta`)], description: METADATA_DESCRIPTION, default: {} } as OpenAPIV3.SchemaObject,
+      ...own.properties,
+    },
+  };
+  const description = describe(ctx, kind.description);
+  if (description) schema.description = description;
+  if (own.required) schema.required = own.required;
+  schema['x-kubernetes-group-version-kind'] = gvk(kind.group, kind.version, kind.name);
+  return sortKeys(schema);
+}
+
+export function listSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObject {
+  return {
+    description: `${kind.name}List is a list of ${kind.name}`,
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
+      items: { type: 'array', items: ref(kindSchemaName(ctx, kind.name)), description: `List of ${kind.plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md` },
+      kind: { type: 'string', description: KIND_DESCRIPTION },
+      metadata: { allOf: [ref(`${META}.ListMeta`)], description: LIST_METADATA_DESCRIPTION, default: {} } as OpenAPIV3.SchemaObject,
+    },
+    'x-kubernetes-group-version-kind': gvk(kind.group, kind.version, `${kind.name}List`),
+  } as Ext;
+}
+
+/** Named types, kinds and lists of one version, by component name. */
+export function versionSchemas(ctx: SchemaContext, version: ApiVersion): Record<string, SchemaOrRef> {
+  const out: Record<string, SchemaOrRef> = {};
+  for (const type of version.types) {
+    const schema = toSchema(ctx, type.schema);
+    const description = describe(ctx, type.description);
+    out[`${ctx.prefix}.${type.name}`] = description && !('$ref' in schema) ? sortKeys({ ...schema, description }) : schema;
+  }
+  for (const kind of version.kinds) {
+    out[kindSchemaName(ctx, kind.name)] = kindSchema(ctx, kind);
+    out[kindSchemaName(ctx, `${kind.name}List`)] = listSchema(ctx, kind);
+  }
+  return out;
+}
+
+export { apiVersionOf };

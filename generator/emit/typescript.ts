@@ -1,0 +1,254 @@
+/**
+ * Emits the TypeScript outputs: models, REST storage definitions, route installers, the index the
+ * server loads, and typed clients. View models are built here; templates only print them.
+ */
+import type { ResourceDefinition } from '../../runtime/api/resource.js';
+import type { ApiModel, ApiVersion, Kind, Schema } from '../model.js';
+import { assertNever } from '../model.js';
+import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
+import { verbsFor } from './discovery.js';
+import type { EmittedFile } from './emitted.js';
+import { openapiPath } from './openapi.js';
+import { contextFor, kindSchemaName } from './openapi-schemas.js';
+import { render } from './templates.js';
+
+const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
+  intOrString: 'IntOrString',
+  quantity: 'Quantity',
+  time: 'Time',
+  duration: 'Duration',
+};
+
+/** Prints a schema as a TypeScript type, recording the 'kgen' types it uses. */
+function tsType(s: Schema, imports: Set<string>): string {
+  const base = ((): string => {
+    switch (s.type) {
+      case 'string':
+        return s.enum ? s.enum.map((e) => `'${e.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(' | ') : 'string';
+      case 'integer':
+        if (s.format === 'int32' || s.format === 'int64') {
+          imports.add(s.format);
+          return s.format;
+        }
+        return 'number';
+      case 'number':
+        return 'number';
+      case 'boolean':
+        return 'boolean';
+      case 'array': {
+        const items = tsType(s.items, imports);
+        return /[|&]/.test(items) ? `(${items})[]` : `${items}[]`;
+      }
+      case 'map':
+        return `Record<string, ${tsType(s.values, imports)}>`;
+      case 'object':
+        return `{ ${s.properties.map((p) => `${propName(p.name)}${p.optional ? '?' : ''}: ${tsType(p.schema, imports)}`).join('; ')} }`;
+      case 'ref':
+        return s.name;
+      case 'wellKnown':
+        imports.add(s.name);
+        return s.name;
+      case 'intOrString':
+      case 'quantity':
+      case 'time':
+      case 'duration':
+        imports.add(KGEN_SCALARS[s.type]!);
+        return KGEN_SCALARS[s.type]!;
+      case 'unknown':
+        return 'unknown';
+      default:
+        return assertNever(s, 'schema');
+    }
+  })();
+  return s.nullable ? `${base} | null` : base;
+}
+
+function propName(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
+}
+
+/** A JSDoc block at the given indent, or undefined. */
+function jsDoc(text: string | undefined, indent: string, deprecated?: boolean): string | undefined {
+  const lines = (text ?? '').split('\n').map((l) => l.replace(/\*\//g, '*\\/'));
+  if (deprecated) lines.push('@deprecated');
+  const body = lines.filter((l, i) => l.trim() !== '' || (i > 0 && i < lines.length - 1));
+  if (body.length === 0) return undefined;
+  if (body.length === 1) return `${indent}/** ${body[0]} */`;
+  return [`${indent}/**`, ...body.map((l) => `${indent} *${l ? ` ${l}` : ''}`), `${indent} */`].join('\n');
+}
+
+function modelFile(version: ApiVersion, sourceOf: (v: ApiVersion) => string): EmittedFile {
+  const imports = new Set<string>();
+  const types: object[] = [];
+  for (const kind of version.kinds) {
+    imports.add('ObjectMeta');
+    imports.add('ListMeta');
+    types.push({
+      name: kind.name,
+      doc: jsDoc(kind.description, ''),
+      fields: [
+        { name: 'apiVersion', optional: true, type: `'${apiVersionOf(kind.group, kind.version)}'`, doc: jsDoc('APIVersion of this object.', '  ') },
+        { name: 'kind', optional: true, type: `'${kind.name}'`, doc: jsDoc('Kind of this object.', '  ') },
+        { name: 'metadata', optional: false, type: 'ObjectMeta', doc: jsDoc("Standard object's metadata.", '  ') },
+        ...kind.schema.properties.map((p) => ({ name: propName(p.name), optional: p.optional, type: tsType(p.schema, imports), doc: jsDoc(p.schema.description, '  ', p.schema.deprecated) })),
+      ],
+    });
+    types.push({
+      name: `${kind.name}List`,
+      doc: jsDoc(`${kind.name}List is a list of ${kind.name}.`, ''),
+      fields: [
+        { name: 'apiVersion', optional: true, type: 'string' },
+        { name: 'kind', optional: true, type: `'${kind.name}List'` },
+        { name: 'metadata', optional: false, type: 'ListMeta' },
+        { name: 'items', optional: false, type: `${kind.name}[]` },
+      ],
+    });
+  }
+  for (const type of version.types) {
+    const doc = jsDoc(type.description, '');
+    if (type.schema.type === 'object') {
+      types.push({
+        name: type.name,
+        doc,
+        fields: type.schema.properties.map((p) => ({ name: propName(p.name), optional: p.optional, type: tsType(p.schema, imports), doc: jsDoc(p.schema.description, '  ', p.schema.deprecated) })),
+      });
+    } else {
+      types.push({ name: type.name, doc, alias: tsType(type.schema, imports) });
+    }
+  }
+  return {
+    path: `models/${groupFolder(version.group)}/${version.name}.ts`,
+    content: render('models.ts.hbs', { source: sourceOf(version), imports: [...imports].sort(), types }),
+  };
+}
+
+const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
+const exportName = (kind: Kind) => (RESERVED.has(kind.plural) ? `${kind.plural}Resource` : kind.plural);
+
+export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDefinition {
+  const def: ResourceDefinition = {
+    group: kind.group,
+    version: kind.version,
+    kind: kind.name,
+    listKind: `${kind.name}List`,
+    plural: kind.plural,
+    singular: kind.singular,
+    scope: kind.scope,
+    shortNames: kind.shortNames,
+    categories: kind.categories,
+    subresources: { status: !!kind.subresources.status },
+    printerColumns: kind.printColumns.map((c) => {
+      const out: ResourceDefinition['printerColumns'][number] = { name: c.name, type: c.type, jsonPath: c.jsonPath, priority: c.priority };
+      if (c.description) out.description = c.description;
+      if (c.format) out.format = c.format;
+      return out;
+    }),
+    selectableFields: kind.selectableFields.map((f) => f.jsonPath),
+    schemaName: kindSchemaName(contextFor(version), kind.name),
+    storageVersion: kind.storageVersion,
+    verbs: verbsFor(kind),
+  };
+  const scale = kind.subresources.scale;
+  if (scale) {
+    def.subresources.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
+    if (scale.labelSelectorPath) def.subresources.scale.labelSelectorPath = scale.labelSelectorPath;
+  }
+  return def;
+}
+
+/** An object literal in TypeScript style: unquoted keys, single quotes, two-space indent. */
+function tsLiteral(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) {
+    if (value.every((v) => typeof v !== 'object' || v === null)) return `[${value.map((v) => tsLiteral(v)).join(', ')}]`;
+    const inner = indent + '  ';
+    return `[\n${value.map((v) => `${inner}${tsLiteral(v, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const inner = indent + '  ';
+    return `{\n${entries.map(([k, v]) => `${inner}${propName(k)}: ${tsLiteral(v, inner)},`).join('\n')}\n${indent}}`;
+  }
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return JSON.stringify(value);
+}
+
+function storageFile(kind: Kind, version: ApiVersion, source: string): EmittedFile {
+  const folder = groupFolder(kind.group);
+  return {
+    path: `storage/${folder}/${kind.version}/${kind.plural}.ts`,
+    content: render('storage.ts.hbs', {
+      source,
+      kind: kind.name,
+      qualified: kind.group ? `${kind.plural}.${kind.group}` : kind.plural,
+      exportName: exportName(kind),
+      modelImport: `../../../models/${folder}/${kind.version}.js`,
+      definition: tsLiteral(resourceDefinition(kind, version)),
+    }),
+  };
+}
+
+function routesFile(version: ApiVersion, source: string): EmittedFile {
+  const folder = groupFolder(version.group);
+  return {
+    path: `routes/${folder}/${version.name}.ts`,
+    content: render('routes.ts.hbs', {
+      source,
+      group: version.group,
+      version: version.name,
+      groupVersion: `${version.group || 'core'}/${version.name}`,
+      openapiPath: openapiPath(version.group, version.name),
+      resources: version.kinds.map((k) => ({ exportName: exportName(k), importPath: `../../storage/${folder}/${version.name}/${k.plural}.js` })),
+    }),
+  };
+}
+
+const clientClass = (v: ApiVersion) => `${groupToPascal(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}Client`;
+const clientField = (v: ApiVersion) => `${groupToCamel(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}`;
+
+function clientFile(version: ApiVersion, source: string): EmittedFile {
+  const folder = groupFolder(version.group);
+  return {
+    path: `client/${folder}/${version.name}.ts`,
+    content: render('client.ts.hbs', {
+      source,
+      className: clientClass(version),
+      groupVersion: apiVersionOf(version.group, version.name),
+      modelImport: `../../models/${folder}/${version.name}.js`,
+      kinds: version.kinds.map((k) => k.name),
+      resources: version.kinds.map((k) => ({
+        method: exportName(k),
+        kind: k.name,
+        plural: k.plural,
+        namespaced: k.scope === 'Namespaced',
+        info: `{ group: '${k.group}', version: '${k.version}', plural: '${k.plural}', kind: '${k.name}', namespaced: ${k.scope === 'Namespaced'} }`,
+      })),
+    }),
+  };
+}
+
+/** `sourceOf` names the input folder of a version in banners, relative and stable. */
+export function emitTypeScript(model: ApiModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
+  const files: EmittedFile[] = [];
+  const versions = model.groups.flatMap((g) => g.versions);
+  for (const version of versions) {
+    const source = sourceOf(version);
+    files.push(modelFile(version, sourceOf));
+    for (const kind of version.kinds) files.push(storageFile(kind, version, source));
+    files.push(routesFile(version, source));
+    files.push(clientFile(version, source));
+  }
+  const gvs = versions.map((v) => ({
+    alias: clientField(v),
+    importPath: `./routes/${groupFolder(v.group)}/${v.name}.js`,
+  }));
+  files.push({ path: 'index.ts', content: render('index.ts.hbs', { source: 'the apis folder', groupVersions: gvs }) });
+  files.push({
+    path: 'client/index.ts',
+    content: render('clientset.ts.hbs', {
+      source: 'the apis folder',
+      clients: versions.map((v) => ({ className: clientClass(v), field: clientField(v), importPath: `./${groupFolder(v.group)}/${v.name}.js` })),
+    }),
+  });
+  return files;
+}

@@ -1,0 +1,84 @@
+/**
+ * The generator's entry point: parse → check → emit, then (only if there were no errors) write.
+ * `compile` is pure; `generate` and `checkGenerated` are the two ways to meet the disk.
+ */
+import { basename, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkModel } from './check/checker.js';
+import type { Diagnostic } from './diagnostics.js';
+import { emitDiscovery } from './emit/discovery.js';
+import type { EmitOptions, EmittedFile } from './emit/emitted.js';
+import { emitOpenAPI } from './emit/openapi.js';
+import { emitTypeScript } from './emit/typescript.js';
+import type { ApiModel, ApiVersion } from './model.js';
+import { groupFolder } from './names.js';
+import { parseApis } from './parse/parser.js';
+import { diffOutput, isUpToDate, writeOutput, type OutputDiff } from './write/writer.js';
+
+export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
+export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
+export type { ApiModel } from './model.js';
+export type { EmittedFile } from './emit/emitted.js';
+export type { OutputDiff } from './write/writer.js';
+
+/** kgen's own API definitions (core/v1 Namespace, …), merged into every generation. */
+export const BUILTIN_APIS = fileURLToPath(new URL('./builtin/', import.meta.url)).replace(/\/$/, '');
+
+export interface CompileOptions extends EmitOptions {
+  apisDir: string;
+  /** Merge kgen's built-in APIs (default true). */
+  builtins?: boolean;
+}
+
+export interface CompileResult {
+  ok: boolean;
+  model: ApiModel;
+  diagnostics: Diagnostic[];
+  files: EmittedFile[];
+  /** The source files read. */
+  sources: string[];
+}
+
+export function compile(options: CompileOptions): CompileResult {
+  const apisDir = resolve(options.apisDir);
+  const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
+  const { model, diagnostics, files: sources } = parseApis(roots);
+  checkModel(model, diagnostics);
+  if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
+  const sourceOf = (v: ApiVersion) => {
+    const builtin = v.loc.file.startsWith(BUILTIN_APIS + sep);
+    return builtin ? `kgen's built-in ${groupFolder(v.group)}/${v.name}` : `${basename(apisDir)}/${groupFolder(v.group)}/${v.name}`;
+  };
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf)].sort((a, b) =>
+    a.path.localeCompare(b.path),
+  );
+  return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
+}
+
+export interface GenerateOptions extends CompileOptions {
+  outDir: string;
+}
+
+export interface GenerateResult extends CompileResult {
+  diff?: OutputDiff;
+}
+
+/** Compiles and, when there are no errors, replaces outDir with the result in one step. */
+export function generate(options: GenerateOptions): GenerateResult {
+  const result = compile(options);
+  if (!result.ok) return result;
+  return { ...result, diff: writeOutput(resolve(options.outDir), result.files) };
+}
+
+/** Compiles and compares with outDir without writing anything. */
+export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean } {
+  const result = compile(options);
+  if (!result.ok) return { ...result, upToDate: false };
+  const diff = diffOutput(resolve(options.outDir), result.files);
+  return { ...result, diff, upToDate: isUpToDate(diff) };
+}
+
+export function relativeToCwd(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}

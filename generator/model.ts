@@ -1,0 +1,198 @@
+/**
+ * The API model: plain, serialisable data produced by the parser and consumed by the checker and
+ * every emitter. No ts-morph types appear here. Every node carries its source location.
+ */
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface ApiModel {
+  /** Sorted: the core group ("") first, then by name. */
+  groups: ApiGroup[];
+}
+
+export interface ApiGroup {
+  /** DNS name such as `widgets.example.com`, or "" for the legacy core group (folder `core`). */
+  name: string;
+  /** Sorted by Kubernetes version priority, preferred first. */
+  versions: ApiVersion[];
+}
+
+export interface ApiVersion {
+  group: string;
+  name: string;
+  /** Sorted by kind name. */
+  kinds: Kind[];
+  /** Named types (interfaces and aliases) reachable from the kinds, sorted by name. */
+  types: NamedType[];
+  loc: SourceLocation;
+}
+
+export type Scope = 'Namespaced' | 'Cluster';
+
+export interface PrintColumn {
+  name: string;
+  type: 'integer' | 'number' | 'string' | 'boolean' | 'date';
+  jsonPath: string;
+  description?: string;
+  format?: string;
+  priority: number;
+  loc: SourceLocation;
+}
+
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+  loc: SourceLocation;
+}
+
+export interface SelectableField {
+  jsonPath: string;
+  loc: SourceLocation;
+}
+
+export interface Kind {
+  /** The interface name, e.g. `Widget`. */
+  name: string;
+  group: string;
+  version: string;
+  plural: string;
+  singular: string;
+  scope: Scope;
+  shortNames: string[];
+  categories: string[];
+  description?: string;
+  subresources: { status?: SourceLocation; scale?: ScaleSubresource };
+  printColumns: PrintColumn[];
+  selectableFields: SelectableField[];
+  storageVersion: boolean;
+  /** The kind's own fields, without apiVersion, kind and metadata (always implied). */
+  schema: ObjectSchema;
+  loc: SourceLocation;
+}
+
+export interface NamedType {
+  name: string;
+  description?: string;
+  schema: Schema;
+  loc: SourceLocation;
+}
+
+/** Validation and documentation that any schema node may carry (from JSDoc tags). */
+export interface SchemaAnnotations {
+  description?: string;
+  nullable?: boolean;
+  default?: unknown;
+  example?: unknown;
+  deprecated?: boolean;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  minProperties?: number;
+  maxProperties?: number;
+  listType?: 'atomic' | 'set' | 'map';
+  listMapKeys?: string[];
+  preserveUnknownFields?: boolean;
+}
+
+export type WellKnownName =
+  | 'ObjectMeta'
+  | 'Condition'
+  | 'LabelSelector'
+  | 'ObjectReference';
+
+export type Schema =
+  | StringSchema
+  | IntegerSchema
+  | NumberSchema
+  | BooleanSchema
+  | ArraySchema
+  | MapSchema
+  | ObjectSchema
+  | RefSchema
+  | WellKnownSchema
+  | IntOrStringSchema
+  | QuantitySchema
+  | TimeSchema
+  | DurationSchema
+  | UnknownSchema;
+
+interface SchemaBase extends SchemaAnnotations {
+  loc: SourceLocation;
+}
+
+export interface StringSchema extends SchemaBase {
+  type: 'string';
+  enum?: string[];
+}
+export interface IntegerSchema extends SchemaBase {
+  type: 'integer';
+}
+export interface NumberSchema extends SchemaBase {
+  type: 'number';
+}
+export interface BooleanSchema extends SchemaBase {
+  type: 'boolean';
+}
+export interface ArraySchema extends SchemaBase {
+  type: 'array';
+  items: Schema;
+}
+export interface MapSchema extends SchemaBase {
+  type: 'map';
+  values: Schema;
+}
+export interface Property {
+  name: string;
+  optional: boolean;
+  schema: Schema;
+  loc: SourceLocation;
+}
+export interface ObjectSchema extends SchemaBase {
+  type: 'object';
+  /** In declaration order. */
+  properties: Property[];
+}
+/** A named type of the same version. */
+export interface RefSchema extends SchemaBase {
+  type: 'ref';
+  name: string;
+}
+/** A Kubernetes type imported from 'kgen' (ObjectMeta, Condition, …). */
+export interface WellKnownSchema extends SchemaBase {
+  type: 'wellKnown';
+  name: WellKnownName;
+}
+export interface IntOrStringSchema extends SchemaBase {
+  type: 'intOrString';
+}
+export interface QuantitySchema extends SchemaBase {
+  type: 'quantity';
+}
+export interface TimeSchema extends SchemaBase {
+  type: 'time';
+}
+export interface DurationSchema extends SchemaBase {
+  type: 'duration';
+}
+/** `unknown` or `Record<string, unknown>` under @kgen:preserveUnknownFields. */
+export interface UnknownSchema extends SchemaBase {
+  type: 'unknown';
+}
+
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

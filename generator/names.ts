@@ -1,0 +1,76 @@
+/** Kubernetes naming rules the generator applies: plurals, group and version names, version priority. */
+
+/** Lower-case plural as Kubernetes derives it from a kind: policy→policies, class→classes. */
+export function pluralize(kind: string): string {
+  const s = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(s)) return s + 'es';
+  if (/[^aeiou]y$/.test(s)) return s.slice(0, -1) + 'ies';
+  return s + 's';
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Why a group folder name is invalid, or undefined. The folder `core` is the legacy group "". */
+export function groupNameProblem(folder: string): string | undefined {
+  if (folder === 'core') return undefined;
+  if (folder.length > 253) return 'longer than 253 characters';
+  if (!DNS1123_SUBDOMAIN.test(folder)) return 'not a lower-case DNS subdomain';
+  if (!folder.includes('.')) return 'must contain a dot, like "widgets.example.com"';
+  return undefined;
+}
+
+export function isDNS1123Label(value: string): boolean {
+  return value.length <= 63 && DNS1123_LABEL.test(value);
+}
+
+const KUBE_VERSION = /^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$/;
+
+export function isKubeVersion(version: string): boolean {
+  return KUBE_VERSION.test(version);
+}
+
+/**
+ * Orders versions as Kubernetes does (k8s.io/apimachinery/pkg/version.CompareKubeAwareVersionStrings):
+ * GA before beta before alpha, higher major first, then higher minor. Negative: a sorts first.
+ */
+export function compareVersionPriority(a: string, b: string): number {
+  const ma = KUBE_VERSION.exec(a);
+  const mb = KUBE_VERSION.exec(b);
+  if (!ma || !mb) return ma ? -1 : mb ? 1 : a.localeCompare(b);
+  const rank = (m: RegExpExecArray) => (m[2] === undefined ? 0 : m[2] === 'beta' ? 1 : 2);
+  return (
+    rank(ma) - rank(mb) || Number(mb[1]) - Number(ma[1]) || Number(mb[3] ?? 0) - Number(ma[3] ?? 0)
+  );
+}
+
+/** `widgets.example.com` → `WidgetsExampleCom`; "" → `Core`. Used in operation ids and client names. */
+export function groupToPascal(group: string): string {
+  if (group === '') return 'Core';
+  return group
+    .split(/[.-]/)
+    .filter(Boolean)
+    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .join('');
+}
+
+/** `widgets.example.com` → `widgetsExampleCom`; "" → `core`. */
+export function groupToCamel(group: string): string {
+  const p = groupToPascal(group);
+  return p[0]!.toLowerCase() + p.slice(1);
+}
+
+/** OpenAPI schema name prefix: `com.example.widgets.v1`, or `io.k8s.api.core.v1` for core. */
+export function schemaPrefix(group: string, version: string): string {
+  if (group === '') return `io.k8s.api.core.${version}`;
+  return `${group.split('.').reverse().join('.')}.${version}`;
+}
+
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
+
+/** The folder that holds a group in apis/ and generated/. */
+export function groupFolder(group: string): string {
+  return group === '' ? 'core' : group;
+}

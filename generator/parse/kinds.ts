@@ -1,0 +1,161 @@
+/**
+ * Reads a resource interface (one whose doc comment carries @kgen:resource) into a Kind: naming,
+ * scope, subresources, printer columns and selectable fields from its markers, and its fields.
+ */
+import { Node, type InterfaceDeclaration } from 'ts-morph';
+import type { DiagnosticBag } from '../diagnostics.js';
+import type { Kind, PrintColumn, Schema, SourceLocation } from '../model.js';
+import { pluralize } from '../names.js';
+import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
+import { checkTag, listArg, readMarkerArgs, type MarkerArgs } from './markers.js';
+import type { VersionTypes } from './types.js';
+
+const IMPLIED = new Set(['apiVersion', 'kind', 'metadata']);
+const COLUMN_TYPES = ['integer', 'number', 'string', 'boolean', 'date'] as const;
+
+export function isResource(decl: InterfaceDeclaration): boolean {
+  return readDoc(decl).tags.some((t) => t.name === 'kgen:resource');
+}
+
+export function readKind(decl: InterfaceDeclaration, group: string, version: string, types: VersionTypes, diags: DiagnosticBag): Kind {
+  const name = decl.getName();
+  const loc = nodeLocation(decl);
+  if (!decl.isExported()) diags.add('KG014', loc, { kind: name });
+  const doc = readDoc(decl);
+  const kind: Kind = {
+    name,
+    group,
+    version,
+    plural: pluralize(name),
+    singular: name.toLowerCase(),
+    scope: 'Namespaced',
+    shortNames: [],
+    categories: [],
+    subresources: {},
+    printColumns: [],
+    selectableFields: [],
+    storageVersion: false,
+    schema: types.interfaceObject(decl, IMPLIED),
+    loc,
+  };
+  if (doc.description) kind.description = doc.description;
+  for (const tag of doc.tags) {
+    if (!checkTag(tag, 'resource', diags)) continue;
+    if (!tag.name.startsWith('kgen:')) {
+      diags.add('KG002', tag.loc, {
+        tag: `@${tag.name}`,
+        where: 'on a resource interface',
+        placement: 'Value tags belong on fields or type aliases.',
+      });
+      continue;
+    }
+    const args = readMarkerArgs(tag, diags);
+    if (args) applyResourceMarker(kind, tag, args, diags);
+  }
+  checkImpliedFields(decl, types, diags);
+  return kind;
+}
+
+function applyResourceMarker(kind: Kind, tag: DocTag, args: MarkerArgs, diags: DiagnosticBag): void {
+  const get = (key: string) => args.named.get(key);
+  const bad = (problem: string, example: string) => diags.add('KG003', tag.loc, { tag: `@${tag.name}`, problem, example });
+  switch (tag.name) {
+    case 'kgen:resource': {
+      const scope = get('scope');
+      if (scope !== undefined) {
+        if (scope === 'Namespaced' || scope === 'Cluster') kind.scope = scope;
+        else bad(`scope must be Namespaced or Cluster, got "${scope}"`, 'scope=Cluster');
+      }
+      for (const key of ['plural', 'singular'] as const) {
+        const value = get(key);
+        if (value === undefined) continue;
+        if (/^[a-z][a-z0-9]*$/.test(value)) kind[key] = value;
+        else bad(`${key} must be lower-case letters and digits, got "${value}"`, `${key}=${kind[key]}`);
+      }
+      kind.shortNames = checkedNames(listArg(get('shortNames')), 'shortNames', bad);
+      kind.categories = checkedNames(listArg(get('categories')), 'categories', bad);
+      break;
+    }
+    case 'kgen:subresource':
+      if (args.positional[0] === 'status') {
+        kind.subresources.status = tag.loc;
+        if (args.named.size > 0) bad('the status subresource takes no arguments', '@kgen:subresource status');
+      } else {
+        const specReplicasPath = get('specReplicasPath');
+        const statusReplicasPath = get('statusReplicasPath');
+        if (!specReplicasPath || !statusReplicasPath) {
+          diags.add('KG005', tag.loc, {
+            tag: '@kgen:subresource scale',
+            argument: specReplicasPath ? 'statusReplicasPath=' : 'specReplicasPath=',
+            example: '@kgen:subresource scale specReplicasPath=.spec.replicas statusReplicasPath=.status.replicas',
+          });
+          break;
+        }
+        kind.subresources.scale = { specReplicasPath, statusReplicasPath, loc: tag.loc };
+        const selector = get('labelSelectorPath');
+        if (selector) kind.subresources.scale.labelSelectorPath = selector;
+      }
+      break;
+    case 'kgen:printcolumn': {
+      const column = readColumn(args, tag.loc, bad);
+      if (column) kind.printColumns.push(column);
+      break;
+    }
+    case 'kgen:selectableField':
+      kind.selectableFields.push({ jsonPath: get('jsonPath')!, loc: tag.loc });
+      break;
+    case 'kgen:storageversion':
+      kind.storageVersion = true;
+      break;
+  }
+}
+
+function checkedNames(values: string[], key: string, bad: (problem: string, example: string) => void): string[] {
+  const okNames = values.filter((v) => /^[a-z][a-z0-9-]*$/.test(v));
+  if (okNames.length !== values.length) bad(`${key} must be lower-case words separated by commas`, `${key}=wd,wdg`);
+  return okNames;
+}
+
+function readColumn(args: MarkerArgs, loc: SourceLocation, bad: (problem: string, example: string) => void): PrintColumn | undefined {
+  const type = args.named.get('type')!;
+  if (!(COLUMN_TYPES as readonly string[]).includes(type)) {
+    bad(`type must be one of ${COLUMN_TYPES.join(', ')}, got "${type}"`, 'type=integer');
+    return undefined;
+  }
+  const priorityText = args.named.get('priority') ?? '0';
+  const priority = Number(priorityText);
+  if (!Number.isInteger(priority) || priority < 0) {
+    bad(`priority must be a non-negative integer, got "${priorityText}"`, 'priority=1');
+    return undefined;
+  }
+  const column: PrintColumn = {
+    name: args.named.get('name')!,
+    type: type as PrintColumn['type'],
+    jsonPath: args.named.get('jsonPath')!,
+    priority,
+    loc,
+  };
+  const description = args.named.get('description');
+  if (description) column.description = description;
+  const format = args.named.get('format');
+  if (format) column.format = format;
+  return column;
+}
+
+/** apiVersion and kind may be written out as strings, metadata as ObjectMeta. */
+function checkImpliedFields(decl: InterfaceDeclaration, types: VersionTypes, diags: DiagnosticBag): void {
+  for (const member of decl.getMembers()) {
+    if (!Node.isPropertySignature(member) || !IMPLIED.has(member.getName())) continue;
+    const typeNode = member.getTypeNode();
+    const field = member.getName();
+    const schema: Schema | undefined = typeNode ? types.convert(typeNode) : undefined;
+    const ok = field === 'metadata' ? schema?.type === 'wellKnown' && schema.name === 'ObjectMeta' : schema?.type === 'string';
+    if (!ok) {
+      diags.add('KG015', nodeLocation(member), {
+        field,
+        kind: decl.getName(),
+        expected: field === 'metadata' ? "ObjectMeta (from 'kgen')" : 'string',
+      });
+    }
+  }
+}

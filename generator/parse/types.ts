@@ -1,0 +1,332 @@
+/**
+ * Turns TypeScript type syntax into schema nodes, without the type checker: references are
+ * resolved through each file's declarations and imports. Named types become `ref` nodes and are
+ * collected per version; types imported from 'kgen' are recognised by name.
+ */
+import { Node, SyntaxKind, type InterfaceDeclaration, type TypeAliasDeclaration, type TypeNode } from 'ts-morph';
+import type { DiagnosticBag } from '../diagnostics.js';
+import type { NamedType, ObjectSchema, Property, Schema, SourceLocation, WellKnownName } from '../model.js';
+import { applyValueTags } from './annotations.js';
+import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
+import { checkTag } from './markers.js';
+import type { FileIndex } from './files.js';
+
+type Declaration = InterfaceDeclaration | TypeAliasDeclaration;
+
+const WELL_KNOWN: readonly WellKnownName[] = ['ObjectMeta', 'Condition', 'LabelSelector', 'ObjectReference'];
+const SCALARS = ['int32', 'int64', 'Time', 'Duration', 'Quantity', 'IntOrString'] as const;
+export const KGEN_TYPES = [...WELL_KNOWN, ...SCALARS].join(', ');
+
+/** What a type name refers to. */
+type Resolved = { kind: 'decl'; decl: Declaration } | { kind: 'kgen'; name: string } | { kind: 'missing' };
+
+/** Converts types for one group/version, collecting the named types its kinds reach. */
+export class VersionTypes {
+  readonly named = new Map<string, NamedType>();
+  private readonly declOf = new Map<string, Declaration>();
+
+  constructor(
+    private readonly files: FileIndex,
+    private readonly diags: DiagnosticBag,
+  ) {}
+
+  /** Converts an interface's members (and the interfaces it extends) into an object schema. */
+  interfaceObject(decl: InterfaceDeclaration, skip: ReadonlySet<string> = new Set()): ObjectSchema {
+    const loc = nodeLocation(decl);
+    if (decl.getTypeParameters().length > 0) this.diags.add('KG012', loc, { type: decl.getName() });
+    const properties: Property[] = [];
+    for (const base of decl.getExtends()) {
+      const baseSchema = this.objectOf(base.getExpression().getText(), base, decl);
+      if (baseSchema) properties.push(...baseSchema.properties);
+    }
+    for (const member of decl.getMembers()) {
+      if (Node.isPropertySignature(member)) {
+        const name = member.getName().replace(/^['"]|['"]$/g, '');
+        if (skip.has(name)) continue;
+        const prop = this.property(member, name);
+        if (prop) properties.push(prop);
+      } else if (Node.isIndexSignatureDeclaration(member)) {
+        this.diags.add('KG010', nodeLocation(member), {
+          type: member.getText(),
+          hint: 'Write the map as a field of type Record<string, T>, or make the whole type an alias of Record<string, T>.',
+        });
+      } else {
+        this.diags.add('KG010', nodeLocation(member), { type: member.getText(), hint: 'API types hold data only; remove methods and call signatures.' });
+      }
+    }
+    return { type: 'object', properties: dedupe(properties), loc };
+  }
+
+  private property(member: import('ts-morph').PropertySignature, name: string): Property | undefined {
+    const typeNode = member.getTypeNode();
+    const loc = nodeLocation(member);
+    if (!typeNode) {
+      this.diags.add('KG010', loc, { type: name, hint: 'Give the field a type.' });
+      return undefined;
+    }
+    const doc = readDoc(member);
+    const tags = doc.tags.filter((t) => checkTag(t, 'field', this.diags));
+    const schema = this.convert(typeNode, tags);
+    if (!schema) return undefined;
+    if (doc.description) schema.description = doc.description;
+    return { name, optional: member.hasQuestionToken(), schema, loc };
+  }
+
+  /** Converts a type node; `tags` are the value tags written on the field or alias that holds it. */
+  convert(node: TypeNode, tags: DocTag[] = []): Schema | undefined {
+    const preserve = tags.some((t) => t.name === 'kgen:preserveUnknownFields');
+    const schema = this.convertBare(node, preserve);
+    if (!schema) return undefined;
+    applyValueTags(schema, this.baseType(schema), tags, this.diags);
+    return schema;
+  }
+
+  private convertBare(node: TypeNode, preserve: boolean): Schema | undefined {
+    const loc = nodeLocation(node);
+    switch (node.getKind()) {
+      case SyntaxKind.StringKeyword:
+        return { type: 'string', loc };
+      case SyntaxKind.NumberKeyword:
+        return { type: 'number', loc };
+      case SyntaxKind.BooleanKeyword:
+        return { type: 'boolean', loc };
+      case SyntaxKind.ParenthesizedType:
+        return this.convertBare((node as import('ts-morph').ParenthesizedTypeNode).getTypeNode(), preserve);
+      case SyntaxKind.LiteralType: {
+        const lit = (node as import('ts-morph').LiteralTypeNode).getLiteral();
+        if (Node.isStringLiteral(lit)) return { type: 'string', enum: [lit.getLiteralValue()], loc };
+        return this.unsupported(node, 'Only string literal types are supported (as enums).');
+      }
+      case SyntaxKind.UnionType:
+        return this.union(node as import('ts-morph').UnionTypeNode, preserve);
+      case SyntaxKind.ArrayType: {
+        const items = this.convert((node as import('ts-morph').ArrayTypeNode).getElementTypeNode());
+        return items && { type: 'array', items, loc };
+      }
+      case SyntaxKind.TypeLiteral:
+        return this.typeLiteral(node as import('ts-morph').TypeLiteralNode);
+      case SyntaxKind.IntersectionType:
+        return this.intersection(node as import('ts-morph').IntersectionTypeNode);
+      case SyntaxKind.TypeReference:
+        return this.reference(node as import('ts-morph').TypeReferenceNode, preserve);
+      case SyntaxKind.UnknownKeyword:
+      case SyntaxKind.ObjectKeyword:
+        if (preserve) return { type: 'unknown', preserveUnknownFields: true, loc };
+        return this.unsupported(node, 'Declare the shape as an interface, or mark the field @kgen:preserveUnknownFields to keep arbitrary JSON.');
+      case SyntaxKind.AnyKeyword:
+        return this.unsupported(node, 'Declare the shape as an interface; for arbitrary JSON use "unknown" with @kgen:preserveUnknownFields.');
+      case SyntaxKind.BigIntKeyword:
+        return this.unsupported(node, "Use int64 from 'kgen'.");
+      case SyntaxKind.TupleType:
+        return this.unsupported(node, 'Use an array (T[]) or an interface with named fields.');
+      case SyntaxKind.FunctionType:
+      case SyntaxKind.ConstructorType:
+        return this.unsupported(node, 'API types hold data only; functions cannot be sent over the wire.');
+      default:
+        return this.unsupported(node, 'Use string, number, boolean, int32/int64, arrays, Record<string, T>, string-literal unions, interfaces or type aliases.');
+    }
+  }
+
+  private unsupported(node: Node, hint: string): undefined {
+    this.diags.add('KG010', nodeLocation(node), { type: node.getText(), hint });
+    return undefined;
+  }
+
+  private union(node: import('ts-morph').UnionTypeNode, preserve: boolean): Schema | undefined {
+    const loc = nodeLocation(node);
+    const members = node.getTypeNodes();
+    const isNull = (t: TypeNode) => t.getKind() === SyntaxKind.LiteralType && t.getText() === 'null';
+    const isUndefined = (t: TypeNode) => t.getKind() === SyntaxKind.UndefinedKeyword;
+    const rest = members.filter((t) => !isNull(t) && !isUndefined(t));
+    const nullable = members.some(isNull);
+    let schema: Schema | undefined;
+    if (rest.length > 1 && rest.every((t) => Node.isLiteralTypeNode(t) && Node.isStringLiteral(t.getLiteral()))) {
+      const values = rest.map((t) => ((t as import('ts-morph').LiteralTypeNode).getLiteral() as import('ts-morph').StringLiteral).getLiteralValue());
+      schema = { type: 'string', enum: [...new Set(values)], loc };
+    } else if (rest.length === 1) {
+      schema = this.convertBare(rest[0]!, preserve);
+    } else {
+      this.diags.add('KG013', loc, { type: node.getText() });
+      return undefined;
+    }
+    if (schema && nullable) schema.nullable = true;
+    return schema;
+  }
+
+  private typeLiteral(node: import('ts-morph').TypeLiteralNode): ObjectSchema {
+    const properties: Property[] = [];
+    for (const member of node.getMembers()) {
+      if (Node.isPropertySignature(member)) {
+        const prop = this.property(member, member.getName().replace(/^['"]|['"]$/g, ''));
+        if (prop) properties.push(prop);
+      } else {
+        this.diags.add('KG010', nodeLocation(member), { type: member.getText(), hint: 'Object types hold named fields only; use Record<string, T> for maps.' });
+      }
+    }
+    return { type: 'object', properties, loc: nodeLocation(node) };
+  }
+
+  private intersection(node: import('ts-morph').IntersectionTypeNode): Schema | undefined {
+    const properties: Property[] = [];
+    for (const part of node.getTypeNodes()) {
+      const schema = this.convertBare(part, false);
+      if (!schema) return undefined;
+      const obj = this.asObject(schema);
+      if (!obj) {
+        this.diags.add('KG010', nodeLocation(part), { type: part.getText(), hint: 'Intersections (A & B) may only combine object types.' });
+        return undefined;
+      }
+      properties.push(...obj.properties);
+    }
+    return { type: 'object', properties: dedupe(properties), loc: nodeLocation(node) };
+  }
+
+  private reference(node: import('ts-morph').TypeReferenceNode, preserve: boolean): Schema | undefined {
+    const loc = nodeLocation(node);
+    const name = node.getTypeName().getText();
+    const args = node.getTypeArguments();
+    if (name === 'Array' || name === 'ReadonlyArray') {
+      if (args.length !== 1) return this.unsupported(node, 'Write Array<T> with one type argument.');
+      const items = this.convert(args[0]!);
+      return items && { type: 'array', items, loc };
+    }
+    if (name === 'Record') {
+      if (args.length !== 2) return this.unsupported(node, 'Write Record<string, T>.');
+      if (args[0]!.getKind() !== SyntaxKind.StringKeyword) {
+        this.diags.add('KG017', nodeLocation(args[0]!), { problem: `map key type "${args[0]!.getText()}" is not string` });
+        return undefined;
+      }
+      const valueNode = args[1]!;
+      if (preserve && (valueNode.getKind() === SyntaxKind.UnknownKeyword || valueNode.getKind() === SyntaxKind.AnyKeyword)) {
+        return { type: 'unknown', preserveUnknownFields: true, loc };
+      }
+      const values = this.convert(valueNode);
+      return values && { type: 'map', values, loc };
+    }
+    const resolved = this.resolve(name, node);
+    if (resolved.kind === 'kgen') {
+      if (args.length > 0) this.diags.add('KG012', loc, { type: node.getText() });
+      return kgenType(resolved.name, loc);
+    }
+    if (resolved.kind === 'missing') {
+      const hint = name === 'Date' ? `; use Time from 'kgen'` : '';
+      this.diags.add('KG011', loc, { type: name + hint, wellKnown: KGEN_TYPES });
+      return undefined;
+    }
+    if (args.length > 0 || resolved.decl.getTypeParameters().length > 0) {
+      this.diags.add('KG012', loc, { type: node.getText() });
+      return undefined;
+    }
+    this.define(resolved.decl);
+    return { type: 'ref', name: resolved.decl.getName(), loc };
+  }
+
+  /** Resolves a name as seen from `from`'s file: local declarations, imports, then the version folder. */
+  resolve(name: string, from: Node): Resolved {
+    const file = this.files.get(from.getSourceFile().getFilePath());
+    if (file) {
+      const local = file.decls.get(name);
+      if (local) return { kind: 'decl', decl: local };
+      const imp = file.imports.get(name);
+      if (imp) {
+        if (imp.module === 'kgen' || imp.module.startsWith('kgen/')) {
+          return (WELL_KNOWN as readonly string[]).includes(imp.name) || (SCALARS as readonly string[]).includes(imp.name)
+            ? { kind: 'kgen', name: imp.name }
+            : { kind: 'missing' };
+        }
+        const target = this.files.resolveImport(file.path, imp.module);
+        const decl = target?.decls.get(imp.name);
+        if (decl) return { kind: 'decl', decl };
+      }
+      for (const sibling of this.files.inVersion(file.group, file.version)) {
+        const decl = sibling.decls.get(name);
+        if (decl) return { kind: 'decl', decl };
+      }
+    }
+    if ((WELL_KNOWN as readonly string[]).includes(name) || (SCALARS as readonly string[]).includes(name)) return { kind: 'kgen', name };
+    return { kind: 'missing' };
+  }
+
+  /** Converts a named declaration once and records it; recursion sees the placeholder. */
+  define(decl: Declaration): void {
+    const name = decl.getName();
+    if (this.named.has(name) || this.declOf.has(name)) return;
+    this.declOf.set(name, decl);
+    const loc = nodeLocation(decl);
+    const doc = readDoc(decl);
+    let schema: Schema | undefined;
+    if (Node.isInterfaceDeclaration(decl)) {
+      doc.tags.filter((t) => checkTag(t, t.name === 'kgen:resource' ? 'resource' : 'interface', this.diags));
+      schema = this.interfaceObject(decl);
+    } else {
+      if (decl.getTypeParameters().length > 0) this.diags.add('KG012', loc, { type: name });
+      const tags = doc.tags.filter((t) => checkTag(t, 'alias', this.diags));
+      schema = this.convert(decl.getTypeNodeOrThrow(), tags);
+    }
+    if (!schema) return;
+    const named: NamedType = { name, schema, loc };
+    if (doc.description) named.description = doc.description;
+    this.named.set(name, named);
+  }
+
+  /** The type of a schema after following named references (for tag applicability). */
+  baseType(schema: Schema): Schema['type'] {
+    let current: Schema = schema;
+    for (let depth = 0; current.type === 'ref' && depth < 32; depth++) {
+      const next = this.named.get(current.name);
+      if (!next) {
+        const decl = this.declOf.get(current.name);
+        return decl && Node.isInterfaceDeclaration(decl) ? 'object' : 'ref';
+      }
+      current = next.schema;
+    }
+    return current.type;
+  }
+
+  private asObject(schema: Schema): ObjectSchema | undefined {
+    let current: Schema | undefined = schema;
+    for (let depth = 0; current?.type === 'ref' && depth < 32; depth++) current = this.named.get(current.name)?.schema;
+    return current?.type === 'object' ? current : undefined;
+  }
+
+  private objectOf(name: string, node: Node, _from: Node): ObjectSchema | undefined {
+    const resolved = this.resolve(name, node);
+    if (resolved.kind !== 'decl') {
+      this.diags.add('KG011', nodeLocation(node), { type: name, wellKnown: KGEN_TYPES });
+      return undefined;
+    }
+    this.define(resolved.decl);
+    const named = this.named.get(resolved.decl.getName());
+    const obj = named && this.asObject(named.schema);
+    if (!obj) this.diags.add('KG010', nodeLocation(node), { type: name, hint: 'An interface may only extend interfaces.' });
+    return obj;
+  }
+}
+
+function kgenType(name: string, loc: SourceLocation): Schema {
+  switch (name) {
+    case 'int32':
+    case 'int64':
+      return { type: 'integer', format: name, loc };
+    case 'Time':
+      return { type: 'time', loc };
+    case 'Duration':
+      return { type: 'duration', loc };
+    case 'Quantity':
+      return { type: 'quantity', loc };
+    case 'IntOrString':
+      return { type: 'intOrString', loc };
+    default:
+      return { type: 'wellKnown', name: name as WellKnownName, loc };
+  }
+}
+
+/** Later declarations of a field replace earlier ones (an interface overriding its base). */
+function dedupe(properties: Property[]): Property[] {
+  const byName = new Map<string, Property>();
+  for (const p of properties) {
+    byName.delete(p.name);
+    byName.set(p.name, p);
+  }
+  return [...byName.values()];
+}

@@ -1,0 +1,28 @@
+/**
+ * kgen's API client: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
+ * one resource), kubeconfig loading, and the StatusError helpers to tell failures apart.
+ */
+export * from './config.js';
+export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, type KubeconfigContext } from './kubeconfig.js';
+export { TokenBucketRateLimiter, type RateLimiter, type Clock } from './rate-limiter.js';
+export { RestClient, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
+export { ResourceClient } from './resource.js';
+export { TimeoutError } from './transport.js';
+export * from './types.js';
+export { decodeWatchStream, decodeWatchEvent } from './watch.js';
+export type { APIObject, KubeList, KubeObject, ObjectMeta, ListMeta, Status, StatusCause, StatusDetails, WatchEvent } from '../api/meta.js';
+export {
+  StatusError,
+  isStatus,
+  isNotFound,
+  isAlreadyExists,
+  isConflict,
+  isInvalid,
+  isBadRequest,
+  isForbidden,
+  isUnauthorized,
+  isGone,
+  isTooManyRequests,
+  isMethodNotSupported,
+  type StatusReason,
+} from '../api/status.js';

@@ -1,0 +1,172 @@
+/**
+ * RestClient: the HTTP layer generated clients sit on, as client-go's rest.RESTClient.
+ * Every attempt waits on the rate limiter, then sends; failures are retried per retry.ts; a final
+ * non-2xx response becomes a StatusError (response-error.ts). Bodies are JSON unless told otherwise.
+ */
+import type http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { StatusError, isStatus } from '../api/status.js';
+import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type RestConfig } from './config.js';
+import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
+import { responseError } from './response-error.js';
+import { connectionErrorDelay, responseDelay, retryAfterSeconds } from './retry.js';
+import { exchange, newAgent, type Exchange } from './transport.js';
+
+export type QueryValue = string | number | boolean | undefined;
+export type Query = Record<string, QueryValue>;
+
+export interface RequestOptions {
+  method: string;
+  /** Absolute API path such as `/apis/example.com/v1/widgets`; appended to the server's own path. */
+  path: string;
+  /** Undefined values are left out; booleans are sent as `true`/`false`. */
+  query?: Query;
+  /** A Buffer or string is sent as is; anything else as JSON. */
+  body?: unknown;
+  /** Default `application/json`, sent only with a body. */
+  contentType?: string;
+  /** Default `application/json`. */
+  accept?: string;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** Seams for tests: a rate limiter and a sleep that need not take real time. */
+export interface RestClientDeps {
+  rateLimiter?: RateLimiter;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export class RestClient {
+  readonly config: RestConfig;
+  readonly rateLimiter: RateLimiter;
+  private readonly agent: http.Agent;
+  private readonly server: URL;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(config: RestConfig, deps: RestClientDeps = {}) {
+    this.server = parseServer(config.server);
+    this.config = config;
+    this.agent = newAgent(config);
+    this.rateLimiter = deps.rateLimiter ?? defaultRateLimiter(config);
+    this.sleep = deps.sleep ?? abortableSleep;
+  }
+
+  /**
+   * Sends the request and decodes the JSON response. Rejects with a StatusError for a non-2xx
+   * response, and for a 2xx whose body is a Status other than Success (as client-go's Result.Into).
+   */
+  async request<T>(opts: RequestOptions): Promise<T> {
+    const result = await this.roundTrip(opts, false);
+    return decodeBody<T>(result);
+  }
+
+  /**
+   * Sends the request and hands back the unread 2xx response, for watch and other streams. The
+   * caller must consume or destroy it; aborting opts.signal destroys it. Non-2xx responses reject
+   * with a StatusError as request() does.
+   */
+  async stream(opts: RequestOptions): Promise<IncomingMessage> {
+    const result = await this.roundTrip(opts, true);
+    return result.response!;
+  }
+
+  /** Closes idle keep-alive connections. In-flight requests finish. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** Full URL for a path and query, keeping any path prefix of the server URL. */
+  url(path: string, query?: Query): URL {
+    const url = new URL(this.server.href);
+    url.pathname = this.server.pathname.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.append(key, String(value));
+    }
+    return url;
+  }
+
+  /** The attempt loop: rate limit, send, and retry what retry.ts allows; throws the final failure. */
+  private async roundTrip(opts: RequestOptions, streaming: boolean): Promise<Exchange> {
+    const method = opts.method.toUpperCase();
+    const init = {
+      method,
+      url: this.url(opts.path, opts.query),
+      headers: this.headers(opts),
+      body: encodeBody(opts.body),
+      signal: opts.signal,
+      timeoutMs: this.config.timeoutMs,
+      streaming,
+    };
+    if (init.body) init.headers['Content-Length'] = String(init.body.length);
+    const maxRetries = this.config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    for (let retry = 1; ; retry++) {
+      await this.rateLimiter.wait(opts.signal);
+      let result: Exchange;
+      try {
+        result = await exchange(this.agent, init);
+      } catch (err) {
+        const delay = opts.signal?.aborted ? undefined : connectionErrorDelay(method, err, retry, maxRetries);
+        if (delay === undefined) throw err;
+        await this.sleep(delay, opts.signal);
+        continue;
+      }
+      if (result.statusCode >= 200 && result.statusCode < 300) return result;
+      const delay = responseDelay(result.statusCode, result.headers, retry, maxRetries);
+      if (delay === undefined) throw responseError(result.statusCode, method, result.body, retryAfterSeconds(result.headers));
+      await this.sleep(delay, opts.signal);
+    }
+  }
+
+  private headers(opts: RequestOptions): Record<string, string> {
+    const headers: Record<string, string> = {
+      Accept: opts.accept ?? 'application/json',
+      'User-Agent': this.config.userAgent ?? DEFAULT_USER_AGENT,
+    };
+    if (opts.body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
+    if (this.config.token) headers['Authorization'] = `Bearer ${this.config.token}`;
+    return { ...headers, ...opts.headers };
+  }
+}
+
+function parseServer(server: string): URL {
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw new Error(`invalid server URL ${JSON.stringify(server)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`server URL ${JSON.stringify(server)} must use http or https`);
+  }
+  return url;
+}
+
+function defaultRateLimiter(config: RestConfig): RateLimiter {
+  const qps = config.qps ?? DEFAULT_QPS;
+  if (qps <= 0) return unlimited;
+  return new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST));
+}
+
+function encodeBody(body: unknown): Buffer | undefined {
+  if (body === undefined) return undefined;
+  if (Buffer.isBuffer(body)) return body;
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+function decodeBody<T>(result: Exchange): T {
+  if (result.body === '') return undefined as T;
+  let value: unknown;
+  try {
+    value = JSON.parse(result.body);
+  } catch {
+    const type = String(result.headers['content-type'] ?? '');
+    if (type.includes('json')) throw new Error(`server sent invalid JSON (HTTP ${result.statusCode}): ${result.body.slice(0, 200)}`);
+    return result.body as T;
+  }
+  if (isStatus(value) && value.status !== 'Success') {
+    throw new StatusError(value.code ? value : { ...value, code: result.statusCode });
+  }
+  return value as T;
+}

@@ -1,0 +1,7 @@
+/**
+ * The `kgen` package entry: the well-known types API definitions import, and the shared API
+ * types. Runtime layers have their own entry points: kgen/client, kgen/server, kgen/storage.
+ */
+export type * from './types/index.js';
+export * from './api/status.js';
+export { apiVersionOf } from './api/resource.js';

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeContinue, encodeContinue } from '../../runtime/storage/continue.js';
+import { StorageError } from '../../runtime/storage/interface.js';
+
+const PREFIX = '/registry/core/pods/';
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+
+describe('continue tokens', () => {
+  it('encode as kube does: unpadded base64url JSON with the key relative to the prefix', () => {
+    const token = encodeContinue(`${PREFIX}ns1/web-1\u0000`, PREFIX, 42);
+    assert.doesNotMatch(token, /[=+/]/);
+    assert.equal(Buffer.from(token, 'base64url').toString(), '{"v":"meta.k8s.io/v1","rv":42,"start":"ns1/web-1\\u0000"}');
+    assert.deepEqual(decodeContinue(token, PREFIX), { startKey: `${PREFIX}ns1/web-1\u0000`, revision: 42 });
+  });
+
+  it('decode the bytes Go EncodeContinue produces', () => {
+    // base64.RawURLEncoding of {"v":"meta.k8s.io/v1","rv":1234,"start":"default/nginx\u0000"}
+    const token = 'eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MTIzNCwic3RhcnQiOiJkZWZhdWx0L25naW54XHUwMDAwIn0';
+    assert.deepEqual(decodeContinue(token, PREFIX), { startKey: `${PREFIX}default/nginx\u0000`, revision: 1234 });
+  });
+
+  it('refuse a key outside the prefix when encoding', () => {
+    assert.throws(() => encodeContinue('/registry/core/secrets/a', PREFIX, 1));
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['empty', '', /not base64url/],
+    ['not base64', 'a b', /not base64url/],
+    ['padded', `${b64('{}')}=`, /not base64url/],
+    ['not JSON', b64('hello'), /not a JSON object/],
+    ['an array', b64('[1]'), /not a JSON object/],
+    ['wrong version', b64('{"v":"v2","rv":1,"start":"a"}'), /unrecognized encoded version/],
+    ['rv zero', b64('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}'), /resourceVersion/],
+    ['rv string', b64('{"v":"meta.k8s.io/v1","rv":"5","start":"a"}'), /resourceVersion/],
+    ['empty start', b64('{"v":"meta.k8s.io/v1","rv":5,"start":""}'), /start key empty/],
+    ['path traversal', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"../secrets/a"}'), /invalid start key/],
+    ['dot segment', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a/./b"}'), /invalid start key/],
+    ['double slash', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a//b"}'), /invalid start key/],
+  ];
+  for (const [what, token, message] of bad) {
+    it(`reject ${what} as InvalidObject`, () => {
+      assert.throws(
+        () => decodeContinue(token, PREFIX),
+        (err: unknown) => err instanceof StorageError && err.code === 'InvalidObject' && message.test(err.message),
+      );
+    });
+  }
+});
