@@ -48,7 +48,7 @@ export const DIAGNOSTICS = {
   },
   KG011: {
     severity: 'error',
-    message: 'cannot resolve type "{type}"',
+    message: 'cannot resolve type "{type}"{detail}',
     hint: 'Declare it as an interface or type alias in this version folder, or import a well-known type from \'kgen\' ({wellKnown}).',
   },
   KG012: {
@@ -80,6 +80,11 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: '{problem}',
     hint: 'Map keys must be strings: use Record<string, T>.',
+  },
+  KG018: {
+    severity: 'error',
+    message: 'type "{type}" clashes with {other}',
+    hint: 'Type names are unique in a group/version (declarations are not merged), and "<Kind>List" is reserved for the list of each kind; rename one.',
   },
   // Layout and names (KG02x)
   KG020: {

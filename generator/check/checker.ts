@@ -13,6 +13,7 @@ export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
     checkStorageVersions(group, diags);
     for (const version of group.versions) {
       checkDuplicateKinds(version, diags);
+      checkListNames(version, diags);
       checkRecursion(version, diags);
       for (const kind of version.kinds) checkKind(kind, version.types, diags);
       for (const type of version.types) checkLists(type.schema, version.types, diags);
@@ -43,7 +44,13 @@ function checkGroupNames(group: ApiGroup, diags: DiagnosticBag): void {
 
 function checkStorageVersions(group: ApiGroup, diags: DiagnosticBag): void {
   const byKind = new Map<string, Kind[]>();
-  for (const version of group.versions) for (const kind of version.kinds) byKind.set(kind.name, [...(byKind.get(kind.name) ?? []), kind]);
+  for (const version of group.versions) {
+    for (const kind of version.kinds) {
+      const seen = byKind.get(kind.name) ?? [];
+      // A kind declared twice in one version is KG022's to report; count each version once.
+      if (!seen.some((k) => k.version === kind.version)) byKind.set(kind.name, [...seen, kind]);
+    }
+  }
   for (const [name, kinds] of byKind) {
     if (kinds.length === 1) {
       kinds[0]!.storageVersion = true;
@@ -74,6 +81,14 @@ function checkDuplicateKinds(version: ApiVersion, diags: DiagnosticBag): void {
     } else {
       seen.set(kind.name, kind);
     }
+  }
+}
+
+/** `<Kind>List` names the list schema and model of each kind; a user type or kind of that name would merge with it. */
+function checkListNames(version: ApiVersion, diags: DiagnosticBag): void {
+  for (const kind of version.kinds) {
+    const clash = version.types.find((t) => t.name === `${kind.name}List`) ?? version.kinds.find((k) => k.name === `${kind.name}List`);
+    if (clash) diags.add('KG018', clash.loc, { type: clash.name, other: `the list type kgen generates for kind "${kind.name}"` });
   }
 }
 

@@ -2,6 +2,7 @@
  * Parse stage: apis folders → API model. Every declaration under apis/ is read, so a misspelled
  * marker on a type nothing uses still fails; only types reachable from a kind reach the model.
  */
+import { basename } from 'node:path';
 import { Node } from 'ts-morph';
 import { DiagnosticBag } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
@@ -44,8 +45,20 @@ function parseVersion(files: IndexedFile[], index: import('./files.js').FileInde
   const { group, version } = files[0]!;
   const types = new VersionTypes(index, diags);
   const kinds: Kind[] = [];
+  const declared = new Map<string, Node>();
   for (const file of files) {
     for (const stmt of file.sourceFile.getStatements()) {
+      if (Node.isInterfaceDeclaration(stmt) || Node.isTypeAliasDeclaration(stmt)) {
+        // One schema per name and version: a second declaration would be silently dropped (two kinds are KG022's).
+        const prev = declared.get(stmt.getName());
+        const bothKinds = prev && Node.isInterfaceDeclaration(prev) && isResource(prev) && Node.isInterfaceDeclaration(stmt) && isResource(stmt);
+        if (prev && !bothKinds) {
+          const at = nodeLocation(prev);
+          diags.add('KG018', nodeLocation(stmt), { type: stmt.getName(), other: `the declaration at ${basename(at.file)}:${at.line}` });
+          continue;
+        }
+        declared.set(stmt.getName(), stmt);
+      }
       if (Node.isInterfaceDeclaration(stmt)) {
         if (isResource(stmt)) kinds.push(readKind(stmt, group, version, types, diags));
         else types.define(stmt);

@@ -33,7 +33,11 @@ export class VersionTypes {
   /** Converts an interface's members (and the interfaces it extends) into an object schema. */
   interfaceObject(decl: InterfaceDeclaration, skip: ReadonlySet<string> = new Set()): ObjectSchema {
     const loc = nodeLocation(decl);
-    if (decl.getTypeParameters().length > 0) this.diags.add('KG012', loc, { type: decl.getName() });
+    if (decl.getTypeParameters().length > 0) {
+      // Its members mention the type parameters, which would only add "cannot resolve T" noise.
+      this.diags.add('KG012', loc, { type: decl.getName() });
+      return { type: 'object', properties: [], loc };
+    }
     const properties: Property[] = [];
     for (const base of decl.getExtends()) {
       const baseSchema = this.objectOf(base.getExpression().getText(), base, decl);
@@ -209,8 +213,8 @@ export class VersionTypes {
       return kgenType(resolved.name, loc);
     }
     if (resolved.kind === 'missing') {
-      const hint = name === 'Date' ? `; use Time from 'kgen'` : '';
-      this.diags.add('KG011', loc, { type: name + hint, wellKnown: KGEN_TYPES });
+      const detail = name === 'Date' ? `; use Time from 'kgen'` : '';
+      this.diags.add('KG011', loc, { type: name, detail, wellKnown: KGEN_TYPES });
       return undefined;
     }
     if (args.length > 0 || resolved.decl.getTypeParameters().length > 0) {
@@ -259,7 +263,10 @@ export class VersionTypes {
       doc.tags.filter((t) => checkTag(t, t.name === 'kgen:resource' ? 'resource' : 'interface', this.diags));
       schema = this.interfaceObject(decl);
     } else {
-      if (decl.getTypeParameters().length > 0) this.diags.add('KG012', loc, { type: name });
+      if (decl.getTypeParameters().length > 0) {
+        this.diags.add('KG012', loc, { type: name });
+        return;
+      }
       const tags = doc.tags.filter((t) => checkTag(t, 'alias', this.diags));
       schema = this.convert(decl.getTypeNodeOrThrow(), tags);
     }

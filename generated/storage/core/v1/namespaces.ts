@@ -16,7 +16,14 @@ export const namespaces = defineResource<Namespace>({
   subresources: {
     status: true,
   },
-  printerColumns: [],
+  printerColumns: [
+    {
+      name: 'Status',
+      type: 'string',
+      jsonPath: '.status.phase',
+      priority: 0,
+    },
+  ],
   selectableFields: [],
   schemaName: 'io.k8s.api.core.v1.Namespace',
   storageVersion: true,

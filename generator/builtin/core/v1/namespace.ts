@@ -6,6 +6,7 @@ import type { Time } from 'kgen';
  * Namespace provides a scope for Names. Use of multiple namespaces is optional.
  * @kgen:resource scope=Cluster shortNames=ns
  * @kgen:subresource status
+ * @kgen:printcolumn name=Status type=string jsonPath=.status.phase
  */
 export interface Namespace {
   /** Spec defines the behavior of the Namespace. */

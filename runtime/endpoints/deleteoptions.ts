@@ -1,0 +1,76 @@
+/** metav1.DeleteOptions from the request body (optional) and query, validated as kube does. */
+import { newBadRequest, newInvalid } from '../api/status.js';
+import type { Preconditions } from '../storage/interface.js';
+import type { APIRequest } from './handler.js';
+import { parseDryRun } from './queryparams.js';
+import { decodeBody, isPlainObject } from './serializer.js';
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteOptions {
+  preconditions?: Preconditions;
+  dryRun: boolean;
+  propagationPolicy?: PropagationPolicy;
+  gracePeriodSeconds?: number;
+}
+
+const POLICIES: PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+
+function unsupported(field: string, value: unknown, supported: string[]): Error {
+  return newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
+    {
+      reason: 'FieldValueNotSupported',
+      field,
+      message: `Unsupported value: ${JSON.stringify(value)}: supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}`,
+    },
+  ]);
+}
+
+function readBody(req: APIRequest): Record<string, unknown> {
+  if (!req.body || req.body.length === 0) return {};
+  const body = decodeBody(req);
+  if (!isPlainObject(body)) throw newBadRequest('DeleteOptions must be a JSON object');
+  if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+    throw newBadRequest(`the kind in the data (${String(body.kind)}) does not match the expected kind (DeleteOptions)`);
+  }
+  return body;
+}
+
+function readPreconditions(value: unknown): Preconditions | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw newBadRequest('DeleteOptions.preconditions must be an object');
+  const out: Preconditions = {};
+  for (const field of ['uid', 'resourceVersion'] as const) {
+    const v = value[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') throw newBadRequest(`DeleteOptions.preconditions.${field} must be a string`);
+    out[field] = v;
+  }
+  return out;
+}
+
+export function parseDeleteOptions(req: APIRequest): DeleteOptions {
+  const body = readBody(req);
+  const bodyDryRun = body.dryRun;
+  if (bodyDryRun !== undefined && bodyDryRun !== null) {
+    if (!Array.isArray(bodyDryRun)) throw newBadRequest('DeleteOptions.dryRun must be a list');
+    for (const v of bodyDryRun) if (v !== 'All') throw unsupported('dryRun', v, ['All']);
+  }
+  const policy = (body.propagationPolicy ?? req.query.get('propagationPolicy') ?? undefined) as unknown;
+  if (policy !== undefined && policy !== '' && !POLICIES.includes(policy as PropagationPolicy)) {
+    throw unsupported('propagationPolicy', policy, POLICIES);
+  }
+  const options: DeleteOptions = {
+    dryRun: parseDryRun(req.query, 'DeleteOptions') || (Array.isArray(bodyDryRun) && bodyDryRun.length > 0),
+  };
+  const preconditions = readPreconditions(body.preconditions);
+  if (preconditions) options.preconditions = preconditions;
+  if (policy) options.propagationPolicy = policy as PropagationPolicy;
+  const grace = body.gracePeriodSeconds ?? req.query.get('gracePeriodSeconds') ?? undefined;
+  if (grace !== undefined && grace !== '') {
+    const n = Number(grace);
+    if (!Number.isInteger(n)) throw newBadRequest(`invalid gracePeriodSeconds ${JSON.stringify(grace)}`);
+    options.gracePeriodSeconds = n;
+  }
+  return options;
+}

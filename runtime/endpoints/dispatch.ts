@@ -1,0 +1,84 @@
+/**
+ * Routing one resource request to its handler by verb and subresource (what kube's
+ * APIInstaller registers as go-restful routes), and turning every failure into a Status.
+ */
+import { newMethodNotSupported, statusError } from '../api/status.js';
+import { createResource } from './create.js';
+import { deleteCollection, deleteResource } from './delete.js';
+import { getResource, listResource } from './get.js';
+import type { APIRequest, APIResponse, Handler, RequestScope } from './handler.js';
+import { patchResource } from './patch.js';
+import { errorResponse } from './responsewriters.js';
+import { getScale, patchScale, updateScale } from './scale.js';
+import { updateResource } from './update.js';
+
+export function notFoundResponse(): APIResponse {
+  return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
+}
+
+const mainHandlers: Record<string, Handler> = {
+  get: getResource,
+  list: listResource,
+  watch: listResource,
+  create: createResource,
+  update: (scope, req) => updateResource(scope, req),
+  patch: (scope, req) => patchResource(scope, req),
+  delete: deleteResource,
+  deletecollection: deleteCollection,
+};
+
+const statusHandlers: Record<string, Handler> = {
+  get: getResource,
+  update: (scope, req) => updateResource(scope, req, scope.statusStore),
+  patch: (scope, req) => patchResource(scope, req, scope.statusStore),
+};
+
+const scaleHandlers: Record<string, Handler> = { get: getScale, update: updateScale, patch: patchScale };
+
+function handlersFor(scope: RequestScope, subresource: string): Record<string, Handler> | undefined {
+  if (subresource === '') return mainHandlers;
+  if (subresource === 'status' && scope.statusStore) return statusHandlers;
+  if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;
+  return undefined;
+}
+
+/** Whether the URL has the namespace the verb needs, or none where the kind has none. */
+function scopeMismatch(scope: RequestScope, req: APIRequest): APIResponse | undefined {
+  const { info } = req;
+  const namespaced = scope.definition.scope === 'Namespaced';
+  if (namespaced && !info.namespace) {
+    if (info.verb === 'list' || info.verb === 'watch') return undefined;
+    if (info.name) return notFoundResponse();
+    return errorResponse(newMethodNotSupported({ group: scope.definition.group, resource: scope.definition.plural }, info.verb));
+  }
+  // /api/v1/namespaces/<name> names a namespace; any other namespace in the URL of a cluster-scoped kind is not a route.
+  const selfNamespace = info.resource === 'namespaces' && info.namespace === info.name;
+  if (!namespaced && info.namespace && !selfNamespace) return notFoundResponse();
+  return undefined;
+}
+
+function verbAllowed(scope: RequestScope, verb: string, subresource: string): boolean {
+  if (subresource !== '') return true;
+  const verbs = scope.definition.verbs ?? [];
+  return verbs.length === 0 || verbs.includes(verb);
+}
+
+/** Serves one resource request; never throws. */
+export async function serveResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
+  try {
+    const { verb, subresource, name } = req.info;
+    const handlers = handlersFor(scope, subresource);
+    if (!handlers) return notFoundResponse();
+    const mismatch = scopeMismatch(scope, req);
+    if (mismatch) return mismatch;
+    const handler = handlers[verb];
+    const misplacedName = verb === 'create' && name !== '' && subresource === '';
+    if (!handler || misplacedName || !verbAllowed(scope, verb, subresource)) {
+      const resource = subresource ? `${scope.definition.plural}/${subresource}` : scope.definition.plural;
+      return errorResponse(newMethodNotSupported({ group: scope.definition.group, resource }, verb));
+    }
+    return await handler(scope, req);
+  } catch (err) {
+    return errorResponse(err);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * The shapes every endpoint handler shares, independent of the HTTP framework: the parsed
+ * request (RequestInfo plus query, headers and raw body), the per-resource RequestScope (kube's
+ * handlers.RequestScope) and the response the server writes.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ResourceDefinition } from '../api/resource.js';
+import type { Store } from '../registry/store.js';
+import type { SchemaValidator } from '../registry/strategy.js';
+
+/** What kube's RequestInfoResolver derives from a request (k8s.io/apiserver/pkg/endpoints/request). */
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** get, list, watch, create, update, patch, delete, deletecollection; lower-case HTTP method otherwise. */
+  verb: string;
+  /** `api` or `apis` for resource requests. */
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  parts: string[];
+}
+
+export interface APIRequest {
+  info: RequestInfo;
+  method: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** The raw request body; undefined when there was none. */
+  body?: Buffer;
+  /** Aborted when the client disconnects. */
+  signal: AbortSignal;
+}
+
+export type ResponseHeaders = Record<string, string | string[]>;
+
+export interface ObjectResponse {
+  kind: 'object';
+  code: number;
+  contentType: string;
+  headers: ResponseHeaders;
+  payload: string;
+}
+
+/** A long-running response (watch): chunks are written and flushed as they come. */
+export interface StreamResponse {
+  kind: 'stream';
+  code: number;
+  contentType: string;
+  headers: ResponseHeaders;
+  chunks: AsyncIterable<string>;
+  /** Ends the stream early (client gone); safe to call more than once. */
+  close(): void;
+}
+
+export type APIResponse = ObjectResponse | StreamResponse;
+
+/** Everything a handler needs to serve one resource of one group/version. */
+export interface RequestScope {
+  definition: ResourceDefinition;
+  /** `widgets.example.com/v1`, or `v1` for the core group. */
+  apiVersion: string;
+  store: Store;
+  /** The store of `…/status`, present when the status subresource is enabled. */
+  statusStore?: Store;
+  validator: SchemaValidator;
+}
+
+export type Handler = (scope: RequestScope, req: APIRequest) => Promise<APIResponse>;

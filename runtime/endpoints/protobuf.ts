@@ -1,0 +1,484 @@
+/**
+ * Decodes Kubernetes protobuf request bodies (Content-Type application/vnd.kubernetes.protobuf),
+ * which kubectl v1.32 sends for built-in kinds such as `create namespace` and `auth can-i`.
+ *
+ * Wire format (k8s.io/apimachinery/pkg/runtime/serializer/protobuf): the magic prefix `k8s\0`, then
+ * a runtime.Unknown message {typeMeta 1 {apiVersion 1, kind 2}, raw 2, contentEncoding 3,
+ * contentType 4}; `raw` is the object's own message. Objects decode through small field tables
+ * (the generated.proto field numbers) into their JSON form, with Go's omitempty for zero scalars.
+ *
+ * Contract: returns the JSON-form object with apiVersion and kind from typeMeta, or throws a
+ * StatusError — BadRequest for a malformed body, UnsupportedMediaType (415) naming the kind for a
+ * kind it has no table for. It never throws anything else.
+ */
+import { StatusError, newBadRequest, statusError } from '../api/status.js';
+
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+
+const MAGIC = [0x6b, 0x38, 0x73, 0x00]; // "k8s\0"
+
+/** A malformed body; turned into a BadRequest at the entry point. */
+class WireError extends Error {}
+
+// ---- wire reader -------------------------------------------------------------------------------
+
+const WIRE_VARINT = 0;
+const WIRE_FIXED64 = 1;
+const WIRE_BYTES = 2;
+const WIRE_START_GROUP = 3;
+const WIRE_END_GROUP = 4;
+const WIRE_FIXED32 = 5;
+
+class Reader {
+  pos: number;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    start: number,
+    readonly end: number,
+  ) {
+    this.pos = start;
+  }
+
+  done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  varint(): bigint {
+    let result = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      if (shift >= 70n) throw new WireError('proto: integer overflow');
+      if (this.pos >= this.end) throw new WireError('unexpected EOF');
+      const b = this.buf[this.pos++]!;
+      result |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return BigInt.asUintN(64, result);
+    }
+  }
+
+  /** A length-delimited field's extent; the reader moves past it. */
+  lengthDelimited(): { start: number; end: number } {
+    const length = this.varint();
+    if (length > BigInt(this.end - this.pos)) throw new WireError('unexpected EOF');
+    const start = this.pos;
+    this.pos += Number(length);
+    return { start, end: this.pos };
+  }
+
+  sub(extent: { start: number; end: number }): Reader {
+    return new Reader(this.buf, extent.start, extent.end);
+  }
+
+  bytes(extent: { start: number; end: number }): Uint8Array {
+    return this.buf.subarray(extent.start, extent.end);
+  }
+
+  advance(n: number): void {
+    if (n > this.end - this.pos) throw new WireError('unexpected EOF');
+    this.pos += n;
+  }
+
+  tag(): { field: number; wire: number } {
+    const tag = this.varint();
+    const field = tag >> 3n;
+    const wire = Number(tag & 7n);
+    if (field <= 0n || field > 0x1fffffffn) throw new WireError(`proto: illegal tag ${field} (wire type ${wire})`);
+    return { field: Number(field), wire };
+  }
+
+  /** Skips one field's value (skipGenerated), groups included. */
+  skip(wire: number): void {
+    let depth = 0;
+    for (;;) {
+      switch (wire) {
+        case WIRE_VARINT:
+          this.varint();
+          break;
+        case WIRE_FIXED64:
+          this.advance(8);
+          break;
+        case WIRE_BYTES:
+          this.lengthDelimited();
+          break;
+        case WIRE_START_GROUP:
+          depth++;
+          break;
+        case WIRE_END_GROUP:
+          if (depth === 0) throw new WireError('proto: unexpected end group');
+          depth--;
+          break;
+        case WIRE_FIXED32:
+          this.advance(4);
+          break;
+        default:
+          throw new WireError(`proto: illegal wireType ${wire}`);
+      }
+      if (depth === 0) return;
+      wire = this.tag().wire;
+    }
+  }
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+// ---- message tables ----------------------------------------------------------------------------
+
+type Scalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
+/** time: metav1.Time {seconds 1, nanos 2}; fieldsV1: metav1.FieldsV1 {Raw 1} holding JSON; extraMap: map<string, ExtraValue{items 1}>. */
+type Special = 'time' | 'stringMap' | 'fieldsV1' | 'extraMap';
+
+interface FieldDesc {
+  name: string;
+  kind: Scalar | Special | MessageDesc;
+  repeated?: boolean;
+  /** JSON field without omitempty: a zero value is still written. */
+  keepZero?: boolean;
+}
+
+type MessageDesc = { readonly [field: number]: FieldDesc };
+
+const f = (name: string, kind: FieldDesc['kind'], extra: Partial<FieldDesc> = {}): FieldDesc => ({ name, kind, ...extra });
+
+const OWNER_REFERENCE: MessageDesc = {
+  5: f('apiVersion', 'string', { keepZero: true }),
+  1: f('kind', 'string', { keepZero: true }),
+  3: f('name', 'string', { keepZero: true }),
+  4: f('uid', 'string', { keepZero: true }),
+  6: f('controller', 'bool'),
+  7: f('blockOwnerDeletion', 'bool'),
+};
+
+const MANAGED_FIELDS_ENTRY: MessageDesc = {
+  1: f('manager', 'string'),
+  2: f('operation', 'string'),
+  3: f('apiVersion', 'string'),
+  4: f('time', 'time'),
+  6: f('fieldsType', 'string'),
+  7: f('fieldsV1', 'fieldsV1'),
+  8: f('subresource', 'string'),
+};
+
+/** k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto ObjectMeta. */
+const OBJECT_META: MessageDesc = {
+  1: f('name', 'string'),
+  2: f('generateName', 'string'),
+  3: f('namespace', 'string'),
+  4: f('selfLink', 'string'),
+  5: f('uid', 'string'),
+  6: f('resourceVersion', 'string'),
+  7: f('generation', 'int64'),
+  8: f('creationTimestamp', 'time'),
+  9: f('deletionTimestamp', 'time'),
+  10: f('deletionGracePeriodSeconds', 'int64'),
+  11: f('labels', 'stringMap'),
+  12: f('annotations', 'stringMap'),
+  13: f('ownerReferences', OWNER_REFERENCE, { repeated: true }),
+  14: f('finalizers', 'string', { repeated: true }),
+  17: f('managedFields', MANAGED_FIELDS_ENTRY, { repeated: true }),
+};
+
+const NAMESPACE: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', { 1: f('finalizers', 'string', { repeated: true }) }),
+  3: f('status', {
+    1: f('phase', 'string'),
+    2: f(
+      'conditions',
+      {
+        1: f('type', 'string', { keepZero: true }),
+        2: f('status', 'string', { keepZero: true }),
+        4: f('lastTransitionTime', 'time'),
+        5: f('reason', 'string'),
+        6: f('message', 'string'),
+      },
+      { repeated: true },
+    ),
+  }),
+};
+
+const SELECTOR_REQUIREMENT: MessageDesc = {
+  1: f('key', 'string', { keepZero: true }),
+  2: f('operator', 'string', { keepZero: true }),
+  3: f('values', 'string', { repeated: true }),
+};
+
+/** k8s.io/api/authorization/v1 ResourceAttributes and NonResourceAttributes. */
+const RESOURCE_ATTRIBUTES: MessageDesc = {
+  1: f('namespace', 'string'),
+  2: f('verb', 'string'),
+  3: f('group', 'string'),
+  4: f('version', 'string'),
+  5: f('resource', 'string'),
+  6: f('subresource', 'string'),
+  7: f('name', 'string'),
+  8: f('fieldSelector', { 1: f('rawSelector', 'string'), 2: f('requirements', SELECTOR_REQUIREMENT, { repeated: true }) }),
+  9: f('labelSelector', { 1: f('rawSelector', 'string'), 2: f('requirements', SELECTOR_REQUIREMENT, { repeated: true }) }),
+};
+const NON_RESOURCE_ATTRIBUTES: MessageDesc = { 1: f('path', 'string'), 2: f('verb', 'string') };
+
+const ACCESS_REVIEW_STATUS: MessageDesc = {
+  1: f('allowed', 'bool', { keepZero: true }),
+  4: f('denied', 'bool'),
+  2: f('reason', 'string'),
+  3: f('evaluationError', 'string'),
+};
+
+const SUBJECT_ACCESS_REVIEW_SPEC: MessageDesc = {
+  1: f('resourceAttributes', RESOURCE_ATTRIBUTES),
+  2: f('nonResourceAttributes', NON_RESOURCE_ATTRIBUTES),
+  3: f('user', 'string'),
+  4: f('groups', 'string', { repeated: true }),
+  5: f('extra', 'extraMap'),
+  6: f('uid', 'string'),
+};
+
+const SELF_SUBJECT_ACCESS_REVIEW: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', { 1: f('resourceAttributes', RESOURCE_ATTRIBUTES), 2: f('nonResourceAttributes', NON_RESOURCE_ATTRIBUTES) }),
+  3: f('status', ACCESS_REVIEW_STATUS),
+};
+
+const SUBJECT_ACCESS_REVIEW: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', SUBJECT_ACCESS_REVIEW_SPEC),
+  3: f('status', ACCESS_REVIEW_STATUS),
+};
+
+/** Status (rules) is filled by the server; a client sends only the spec. */
+const SELF_SUBJECT_RULES_REVIEW: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', { 1: f('namespace', 'string') }),
+};
+
+/** authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`): status is server-filled. */
+const SELF_SUBJECT_REVIEW: MessageDesc = { 1: f('metadata', OBJECT_META) };
+
+/** meta/v1 DeleteOptions. */
+const DELETE_OPTIONS: MessageDesc = {
+  1: f('gracePeriodSeconds', 'int64'),
+  2: f('preconditions', { 1: f('uid', 'string'), 2: f('resourceVersion', 'string') }),
+  3: f('orphanDependents', 'bool'),
+  4: f('propagationPolicy', 'string'),
+  5: f('dryRun', 'string', { repeated: true }),
+  6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool'),
+};
+
+/** Decodable kinds by "group/Kind"; DeleteOptions is accepted under any group, as kube registers it widely. */
+const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
+  ['/Namespace', NAMESPACE],
+  ['authorization.k8s.io/SelfSubjectAccessReview', SELF_SUBJECT_ACCESS_REVIEW],
+  ['authorization.k8s.io/SelfSubjectRulesReview', SELF_SUBJECT_RULES_REVIEW],
+  ['authorization.k8s.io/SubjectAccessReview', SUBJECT_ACCESS_REVIEW],
+  ['authorization.k8s.io/LocalSubjectAccessReview', SUBJECT_ACCESS_REVIEW],
+  ['authentication.k8s.io/SelfSubjectReview', SELF_SUBJECT_REVIEW],
+]);
+
+// ---- decoding ----------------------------------------------------------------------------------
+
+const MIN_TIME_SECONDS = -62135596800n; // 0001-01-01T00:00:00Z
+const MAX_TIME_SECONDS = 253402300799n; // 9999-12-31T23:59:59Z
+
+function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    const fd = desc[field];
+    if (fd === undefined) {
+      r.skip(wire);
+      continue;
+    }
+    const value = decodeField(r, fd, wire);
+    if (value === undefined) continue;
+    if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
+    else if (fd.kind === 'stringMap' || fd.kind === 'extraMap') setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
+    else out[fd.name] = value;
+  }
+  return omitEmpty(out, desc);
+}
+
+function expectWire(fd: FieldDesc, wire: number, expected: number): void {
+  if (wire !== expected) throw new WireError(`proto: wrong wireType = ${wire} for field ${fd.name}`);
+}
+
+function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
+  switch (fd.kind) {
+    case 'int64':
+      expectWire(fd, wire, WIRE_VARINT);
+      return Number(BigInt.asIntN(64, r.varint()));
+    case 'int32':
+      expectWire(fd, wire, WIRE_VARINT);
+      return Number(BigInt.asIntN(32, r.varint()));
+    case 'bool':
+      expectWire(fd, wire, WIRE_VARINT);
+      return r.varint() !== 0n;
+  }
+  expectWire(fd, wire, WIRE_BYTES);
+  const extent = r.lengthDelimited();
+  switch (fd.kind) {
+    case 'string':
+      return utf8.decode(r.bytes(extent));
+    case 'bytes':
+      return Buffer.from(r.bytes(extent)).toString('base64');
+    case 'time':
+      return decodeTime(r.sub(extent));
+    case 'stringMap':
+      return decodeMapEntry(r.sub(extent), (v) => utf8.decode(v.bytes));
+    case 'extraMap':
+      return decodeMapEntry(r.sub(extent), (v) => (decodeMessage(v.reader, EXTRA_VALUE).items as string[] | undefined) ?? []);
+    case 'fieldsV1':
+      return decodeFieldsV1(r.sub(extent));
+    default:
+      return decodeMessage(r.sub(extent), fd.kind);
+  }
+}
+
+const EXTRA_VALUE: MessageDesc = { 1: f('items', 'string', { repeated: true }) };
+const MAP_ENTRY: MessageDesc = { 1: f('key', 'string'), 2: f('value', 'bytes') };
+
+type MapEntry = [key: string, value: unknown];
+
+/** Sets a map entry as an own property, so a key such as "__proto__" is data, not a prototype. */
+function setEntry(target: object, [key, value]: MapEntry): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A map<string, V> entry {key 1, value 2}; the value is decoded by `value` from its raw bytes. */
+function decodeMapEntry(r: Reader, value: (v: { bytes: Uint8Array; reader: Reader }) => unknown): MapEntry {
+  let key = '';
+  let raw: { start: number; end: number } | undefined;
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    if (field === 1 || field === 2) {
+      expectWire(MAP_ENTRY[field]!, wire, WIRE_BYTES);
+      const extent = r.lengthDelimited();
+      if (field === 1) key = utf8.decode(r.bytes(extent));
+      else raw = extent;
+    } else r.skip(wire);
+  }
+  const bytes = raw ? r.bytes(raw) : new Uint8Array(0);
+  const reader = raw ? r.sub(raw) : new Reader(bytes, 0, 0);
+  return [key, value({ bytes, reader })];
+}
+
+/** metav1.Time: RFC 3339 in UTC at second precision (kube drops nanos on decode); empty = unset. */
+function decodeTime(r: Reader): string | undefined {
+  if (r.done()) return undefined;
+  let seconds = 0n;
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    if (field === 1 && wire === WIRE_VARINT) seconds = BigInt.asIntN(64, r.varint());
+    else r.skip(wire);
+  }
+  if (seconds < MIN_TIME_SECONDS || seconds > MAX_TIME_SECONDS) {
+    throw new WireError(`Time.MarshalJSON: year outside of range [0,9999]`);
+  }
+  const iso = new Date(Number(seconds) * 1000).toISOString();
+  return `${iso.slice(0, 19)}Z`;
+}
+
+/** metav1.FieldsV1 {Raw 1}: JSON bytes, which appear in JSON as the object itself. */
+function decodeFieldsV1(r: Reader): unknown {
+  let raw: Uint8Array = new Uint8Array(0);
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    if (field === 1 && wire === WIRE_BYTES) raw = r.bytes(r.lengthDelimited());
+    else r.skip(wire);
+  }
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(utf8.decode(raw));
+  } catch {
+    throw new WireError('metav1.FieldsV1: invalid JSON in Raw');
+  }
+}
+
+/** Go's omitempty: zero strings, numbers and booleans are not written unless the field keeps them. */
+function omitEmpty(out: Record<string, unknown>, desc: MessageDesc): Record<string, unknown> {
+  for (const fd of Object.values(desc)) {
+    const v = out[fd.name];
+    if (fd.keepZero || fd.repeated || v === undefined) continue;
+    if (v === '' || v === 0 || v === false) delete out[fd.name];
+  }
+  return out;
+}
+
+// ---- envelope ----------------------------------------------------------------------------------
+
+const TYPE_META: MessageDesc = { 1: f('apiVersion', 'string'), 2: f('kind', 'string') };
+const UNKNOWN: MessageDesc = {
+  1: f('typeMeta', TYPE_META),
+  2: f('raw', 'bytes'),
+  3: f('contentEncoding', 'string'),
+  4: f('contentType', 'string'),
+};
+
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+function descriptorFor(apiVersion: string, kind: string): MessageDesc | undefined {
+  if (kind === 'DeleteOptions') return DELETE_OPTIONS;
+  return KINDS.get(`${groupOf(apiVersion)}/${kind}`);
+}
+
+function unsupportedKind(apiVersion: string, kind: string): StatusError {
+  const group = groupOf(apiVersion);
+  const gk = group ? `${kind}.${group}` : kind;
+  return statusError(
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format (${PROTOBUF_CONTENT_TYPE}): protobuf is not supported for kind ${gk} (apiVersion ${JSON.stringify(apiVersion)}) - accepted media types include: application/json, application/yaml`,
+    { group, kind },
+  );
+}
+
+function decodeEnvelope(body: Uint8Array): Record<string, unknown> {
+  if (body.length < MAGIC.length || MAGIC.some((b, i) => body[i] !== b)) {
+    throw new WireError(`provided data does not appear to be a protobuf message, expected prefix [${MAGIC.join(' ')}]`);
+  }
+  const unknown = decodeEnvelopeFields(new Reader(body, MAGIC.length, body.length));
+  const { apiVersion, kind } = unknown;
+  if (unknown.contentEncoding !== '') {
+    throw statusError('UnsupportedMediaType', `unsupported protobuf content encoding ${JSON.stringify(unknown.contentEncoding)}`);
+  }
+  if (kind === '') throw new WireError("Object 'Kind' is missing in the protobuf body's typeMeta");
+  const desc = descriptorFor(apiVersion, kind);
+  if (desc === undefined) throw unsupportedKind(apiVersion, kind);
+  const obj = decodeMessage(unknown.raw, desc);
+  return { apiVersion, kind, ...obj };
+}
+
+function decodeEnvelopeFields(r: Reader): { apiVersion: string; kind: string; raw: Reader; contentEncoding: string } {
+  let typeMeta: Record<string, unknown> = {};
+  let raw = new Reader(new Uint8Array(0), 0, 0);
+  let contentEncoding = '';
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    const fd = UNKNOWN[field];
+    if (fd === undefined) {
+      r.skip(wire);
+      continue;
+    }
+    expectWire(fd, wire, WIRE_BYTES);
+    const extent = r.lengthDelimited();
+    if (field === 1) typeMeta = decodeMessage(r.sub(extent), TYPE_META);
+    else if (field === 2) raw = r.sub(extent);
+    else if (field === 3) contentEncoding = utf8.decode(r.bytes(extent));
+  }
+  const apiVersion = typeof typeMeta.apiVersion === 'string' ? typeMeta.apiVersion : '';
+  const kind = typeof typeMeta.kind === 'string' ? typeMeta.kind : '';
+  return { apiVersion, kind, raw, contentEncoding };
+}
+
+/**
+ * Decodes a `k8s\0`-prefixed runtime.Unknown body into the object's JSON form, apiVersion and kind
+ * set from its typeMeta. Throws only StatusError (see the file comment).
+ */
+export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unknown> {
+  try {
+    return decodeEnvelope(body);
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    const detail = err instanceof WireError ? err.message : 'malformed protobuf body';
+    throw newBadRequest(detail);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Writing responses (k8s.io/apiserver/pkg/endpoints/handlers/responsewriters): objects in the
+ * negotiated format, and every error as a metav1.Status through errorResponse, the one place
+ * an error becomes an HTTP response.
+ */
+import { stringify as toYAML } from 'yaml';
+import type { Status } from '../api/meta.js';
+import { toStatus } from '../registry/errors.js';
+import type { ObjectResponse, ResponseHeaders } from './handler.js';
+import { contentTypeOf, JSON_CONTENT_TYPE, type Format } from './negotiation.js';
+
+export function serialize(body: unknown, format: Format): string {
+  return format === 'yaml' ? toYAML(body) : JSON.stringify(body);
+}
+
+/** `Warning: 299 - "text"` headers, as kube's warning recorder writes them. */
+export function warningHeaders(warnings: readonly string[]): ResponseHeaders {
+  if (warnings.length === 0) return {};
+  return { Warning: [...new Set(warnings)].map((w) => `299 - ${JSON.stringify(w)}`) };
+}
+
+export function objectResponse(code: number, body: unknown, format: Format = 'json', warnings: readonly string[] = []): ObjectResponse {
+  return { kind: 'object', code, contentType: contentTypeOf(format), headers: warningHeaders(warnings), payload: serialize(body, format) };
+}
+
+/** The metav1.Status for err, with a Retry-After header when the Status carries one. */
+export function errorResponse(err: unknown): ObjectResponse {
+  const status: Status = toStatus(err);
+  const headers: ResponseHeaders = {};
+  const retry = status.details?.retryAfterSeconds;
+  if (retry !== undefined) headers['Retry-After'] = String(retry);
+  return { kind: 'object', code: status.code, contentType: JSON_CONTENT_TYPE, headers, payload: JSON.stringify(status) };
+}

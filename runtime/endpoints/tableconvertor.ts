@@ -1,0 +1,119 @@
+/**
+ * The Table a resource is printed as (kube's customresource tableconvertor): a Name column, the
+ * declared printer columns, and Age; cells through the JSONPath evaluator. Rows carry the object
+ * as PartialObjectMetadata (includeObject=Metadata, the default), whole (Object) or not at all (None).
+ */
+import type { KubeObject, ListMeta } from '../api/meta.js';
+import type { PrinterColumn, ResourceDefinition } from '../api/resource.js';
+import { newBadRequest } from '../api/status.js';
+import { evaluateJSONPath } from '../registry/jsonpath.js';
+import { translateTimestampSince } from './duration.js';
+
+export interface TableColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+export interface TableRow {
+  cells: unknown[];
+  object?: unknown;
+}
+
+export interface Table {
+  kind: 'Table';
+  apiVersion: string;
+  metadata: ListMeta;
+  columnDefinitions?: TableColumnDefinition[];
+  rows?: TableRow[];
+}
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export interface TableOptions {
+  includeObject: IncludeObject;
+  /** Omit columnDefinitions (every watch event after the first). */
+  noHeaders?: boolean;
+  /** `meta.k8s.io/v1` unless the client asked for v1beta1. */
+  apiVersion?: string;
+  now?: number;
+}
+
+const NAME_DESCRIPTION =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+const AGE_DESCRIPTION =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+
+export function parseIncludeObject(value: string | null): IncludeObject {
+  if (value === null || value === '' || value === 'Metadata') return 'Metadata';
+  if (value === 'None' || value === 'Object') return value;
+  throw newBadRequest(`includeObject: Unsupported value: ${JSON.stringify(value)}: supported values: "Metadata", "None", "Object"`);
+}
+
+function ageColumn(): PrinterColumn {
+  return { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: AGE_DESCRIPTION, priority: 0 };
+}
+
+/** The printer columns after Name: the declared ones, then Age unless one is already called Age. */
+function printerColumns(def: ResourceDefinition): PrinterColumn[] {
+  const declared = def.printerColumns ?? [];
+  return declared.some((c) => c.name === 'Age') ? declared : [...declared, ageColumn()];
+}
+
+export function columnDefinitions(def: ResourceDefinition): TableColumnDefinition[] {
+  return [
+    { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
+    ...printerColumns(def).map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority ?? 0,
+    })),
+  ];
+}
+
+function cellValue(obj: KubeObject, column: PrinterColumn, now: number): unknown {
+  let value: unknown;
+  try {
+    value = evaluateJSONPath(obj, column.jsonPath)[0];
+  } catch {
+    return null;
+  }
+  if (value === undefined || value === null) return null;
+  switch (column.type) {
+    case 'string':
+      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    case 'date':
+      return typeof value === 'string' ? translateTimestampSince(value, now) : null;
+    case 'integer':
+    case 'number':
+    case 'boolean':
+      return value;
+    default:
+      return value;
+  }
+}
+
+export function partialObjectMetadata(obj: KubeObject, apiVersion = 'meta.k8s.io/v1'): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: obj.metadata };
+}
+
+function rowOf(obj: KubeObject, columns: PrinterColumn[], opts: TableOptions, now: number): TableRow {
+  const cells = [obj.metadata?.name ?? '', ...columns.map((c) => cellValue(obj, c, now))];
+  const row: TableRow = { cells };
+  if (opts.includeObject === 'Metadata') row.object = partialObjectMetadata(obj, opts.apiVersion);
+  else if (opts.includeObject === 'Object') row.object = obj;
+  return row;
+}
+
+export function convertToTable(def: ResourceDefinition, objects: KubeObject[], listMeta: ListMeta, opts: TableOptions): Table {
+  const now = opts.now ?? Date.now();
+  const columns = printerColumns(def);
+  const table: Table = { kind: 'Table', apiVersion: opts.apiVersion ?? 'meta.k8s.io/v1', metadata: listMeta };
+  if (!opts.noHeaders) table.columnDefinitions = columnDefinitions(def);
+  table.rows = objects.map((o) => rowOf(o, columns, opts, now));
+  return table;
+}

@@ -1,0 +1,68 @@
+/**
+ * Maps storage errors to API Status errors, as k8s.io/apiserver/pkg/storage/errors.go
+ * (InterpretGetError, InterpretCreateError, …) does for the generic store.
+ */
+import {
+  StatusError,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newGone,
+  newInternalError,
+  newNotFound,
+  statusError,
+  type QualifiedResource,
+} from '../api/status.js';
+import type { Status } from '../api/meta.js';
+import { StorageError } from '../storage/interface.js';
+
+export const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** Returns err as a StatusError when it is a storage error; other errors are returned unchanged. */
+export function interpretStorageError(err: unknown, qr: QualifiedResource, name: string): unknown {
+  if (!(err instanceof StorageError)) return err;
+  switch (err.code) {
+    case 'KeyNotFound':
+      return newNotFound(qr, name);
+    case 'KeyExists':
+      return newAlreadyExists(qr, name);
+    case 'ResourceVersionConflicts':
+      // Storage reports failed delete/update preconditions as kube words them ("Precondition failed: …").
+      return newConflict(qr, name, err.message || CONFLICT_MESSAGE);
+    case 'Expired':
+      return newGone(err.message || 'too old resource version');
+    case 'TooLargeResourceVersion':
+      // Storage words it as kube does: "Too large resource version: 12, current: 10".
+      return statusError('Timeout', err.message, { retryAfterSeconds: 1 });
+    case 'InvalidObject':
+      return newBadRequest(err.message);
+    case 'Unavailable':
+      return statusError('ServiceUnavailable', err.message || 'storage is unavailable');
+    default: {
+      const never: never = err.code;
+      return new Error(`unknown storage error code ${String(never)}`);
+    }
+  }
+}
+
+/** Rethrows any error, interpreted. Use as `.catch(rethrowFor(qr, name))`. */
+export function rethrowFor(qr: QualifiedResource, name: string): (err: unknown) => never {
+  return (err) => {
+    throw interpretStorageError(err, qr, name);
+  };
+}
+
+export function isStatusError(err: unknown): err is StatusError {
+  return err instanceof StatusError;
+}
+
+/**
+ * The metav1.Status for any error: StatusErrors carry theirs, storage errors are interpreted,
+ * anything else is a 500 InternalError (its message only, never a stack).
+ */
+export function toStatus(err: unknown): Status {
+  const interpreted = err instanceof StorageError ? interpretStorageError(err, { group: '', resource: '' }, '') : err;
+  if (interpreted instanceof StatusError) return interpreted.status;
+  const message = interpreted instanceof Error ? interpreted.message : String(interpreted);
+  return newInternalError(message).status;
+}

@@ -1,0 +1,69 @@
+/**
+ * System-managed ObjectMeta fields, as k8s.io/apiserver/pkg/registry/rest (BeforeCreate,
+ * BeforeUpdate, FillObjectMetaSystemFields) and k8s.io/apiserver/pkg/storage/names manage them.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { KubeObject, ObjectMeta } from '../api/meta.js';
+import type { FieldError } from '../validation/index.js';
+
+/** kube's names.SimpleNameGenerator alphabet: no vowels, no confusable characters. */
+const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_GENERATED_NAME_LENGTH = 63;
+const RANDOM_LENGTH = 5;
+
+/** `base` (truncated so the result fits 63 characters) followed by 5 random characters. */
+export function generateName(base: string): string {
+  const max = MAX_GENERATED_NAME_LENGTH - RANDOM_LENGTH;
+  let suffix = '';
+  for (let i = 0; i < RANDOM_LENGTH; i++) suffix += ALPHANUMS[randomInt(ALPHANUMS.length)];
+  return `${base.length > max ? base.slice(0, max) : base}${suffix}`;
+}
+
+/** RFC 3339 with second precision, as metav1.Time serialises: `2026-01-02T03:04:05Z`. */
+export function nowRFC3339(now: Date = new Date()): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** FillObjectMetaSystemFields plus the create-time resets of BeforeCreate. */
+export function fillCreateMetadata(meta: ObjectMeta): void {
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowRFC3339();
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (meta.generateName && !meta.name) meta.name = generateName(meta.generateName);
+}
+
+/**
+ * BeforeUpdate's metadata rules: generation and creationTimestamp are the server's, uid defaults
+ * to the old one, deletion fields cannot be changed by an update.
+ */
+export function carryUpdateMetadata(meta: ObjectMeta, old: ObjectMeta): void {
+  if (old.generation !== undefined) meta.generation = old.generation;
+  else delete meta.generation;
+  if (!meta.uid) meta.uid = old.uid;
+  if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
+  if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+  else delete meta.deletionTimestamp;
+  if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  else delete meta.deletionGracePeriodSeconds;
+}
+
+/** ValidateObjectMetaUpdate's immutable fields: `metadata.uid: Invalid value: "x": field is immutable`. */
+export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
+  const errors: FieldError[] = [];
+  const immutable = (field: keyof ObjectMeta) => {
+    const value = meta[field] ?? '';
+    if (value !== (old[field] ?? '')) {
+      errors.push({ type: 'FieldValueInvalid', field: `metadata.${field}`, message: `Invalid value: ${JSON.stringify(value)}: field is immutable` });
+    }
+  };
+  immutable('name');
+  immutable('namespace');
+  immutable('uid');
+  return errors;
+}
+
+export function metadataOf(obj: KubeObject): ObjectMeta {
+  if (typeof obj.metadata !== 'object' || obj.metadata === null || Array.isArray(obj.metadata)) obj.metadata = {};
+  return obj.metadata;
+}

@@ -1,0 +1,135 @@
+/**
+ * Strategies: the per-kind behaviour the generic store calls at named moments, as
+ * rest.RESTCreateStrategy / RESTUpdateStrategy / RESTDeleteStrategy. The generic store owns the
+ * order (prepare → default → validate → persist); a strategy only answers for its kind.
+ *
+ * newCustomResourceStrategy is the strategy of generated kinds, modelled on kube's
+ * apiextensions-apiserver customresource strategy.
+ */
+import type { KubeObject, StatusCause } from '../api/meta.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import {
+  toStatusCauses,
+  validateObjectMeta,
+  type FieldError,
+  type NameValidation,
+  type SchemaValidator,
+} from '../validation/index.js';
+import { jsonEqual } from './equality.js';
+import { validateMetadataUpdate } from './objectmeta.js';
+
+export type { SchemaValidator };
+
+export interface RESTCreateStrategy {
+  readonly namespaceScoped: boolean;
+  /** Clears fields a create may not set (status with a status subresource) and applies defaults. Mutates obj. */
+  prepareForCreate(obj: KubeObject): void;
+  /** Never mutates; returns every problem as a StatusCause (422 when any). */
+  validate(obj: KubeObject): StatusCause[];
+  /** Normalises a valid object just before it is stored (kube's Canonicalize). */
+  canonicalize?(obj: KubeObject): void;
+}
+
+export interface RESTUpdateStrategy {
+  readonly namespaceScoped: boolean;
+  /** Kube's AllowCreateOnUpdate: PUT to a missing object creates it. False for every kgen kind. */
+  readonly allowCreateOnUpdate: boolean;
+  /** Kube's AllowUnconditionalUpdate: a PUT without resourceVersion overwrites. */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Restores what this update may not change and manages generation. Mutates obj only. */
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void;
+  validateUpdate(obj: KubeObject, old: KubeObject): StatusCause[];
+  canonicalize?(obj: KubeObject): void;
+}
+
+export interface RESTDeleteStrategy {
+  /** Throws a StatusError when obj may not be deleted (e.g. a system namespace). */
+  checkDelete?(obj: KubeObject): void;
+}
+
+export type RESTStrategy = RESTCreateStrategy & RESTUpdateStrategy & RESTDeleteStrategy;
+
+export interface StrategyConfig {
+  definition: ResourceDefinition;
+  validator: SchemaValidator;
+  /** How metadata.name is checked: DNS-1123 subdomain unless set (namespaces use DNS1123Label). */
+  nameValidation?: NameValidation;
+}
+
+/** Everything but metadata (and status, when it has its own endpoint): what generation tracks. */
+function specContent(obj: KubeObject, statusEnabled: boolean): Record<string, unknown> {
+  const { metadata: _m, ...rest } = obj;
+  if (statusEnabled) delete rest.status;
+  return rest;
+}
+
+/** Object meta and schema problems, with duplicate (field, message) pairs dropped. */
+function validateObject(obj: KubeObject, config: StrategyConfig, namespaced: boolean): FieldError[] {
+  const errors = [
+    ...validateObjectMeta(obj.metadata ?? {}, { namespaced, nameValidation: config.nameValidation }),
+    ...config.validator.validate(obj),
+  ];
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const id = `${e.field}\u0000${e.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy {
+  const { definition, validator } = config;
+  const namespaceScoped = definition.scope === 'Namespaced';
+  const statusEnabled = definition.subresources.status;
+  return {
+    namespaceScoped,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    prepareForCreate(obj) {
+      if (statusEnabled) delete obj.status;
+      obj.metadata.generation = 1;
+      validator.applyDefaults(obj);
+    },
+    prepareForUpdate(obj, old) {
+      if (statusEnabled) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = structuredClone(old.status);
+      }
+      validator.applyDefaults(obj);
+      const oldGeneration = old.metadata.generation ?? 0;
+      const changed = !jsonEqual(specContent(obj, statusEnabled), specContent(old, statusEnabled));
+      obj.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;
+    },
+    validate(obj) {
+      return toStatusCauses(validateObject(obj, config, namespaceScoped));
+    },
+    validateUpdate(obj, old) {
+      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, namespaceScoped)]);
+    },
+  };
+}
+
+/**
+ * The `…/status` endpoint's strategy: only status changes; everything else, metadata included,
+ * is the old object's (kube's customresource statusStrategy).
+ */
+export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig): RESTStrategy {
+  return {
+    ...base,
+    prepareForUpdate(obj, old) {
+      const hasStatus = Object.prototype.hasOwnProperty.call(obj, 'status');
+      const status = obj.status;
+      const resourceVersion = obj.metadata.resourceVersion;
+      for (const key of Object.keys(obj)) delete obj[key];
+      Object.assign(obj, structuredClone(old));
+      obj.metadata.resourceVersion = resourceVersion;
+      if (hasStatus) obj.status = status;
+      else delete obj.status;
+      config.validator.applyDefaults(obj);
+    },
+    validateUpdate(obj, old) {
+      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, base.namespaceScoped)]);
+    },
+  };
+}

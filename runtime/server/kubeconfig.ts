@@ -1,0 +1,50 @@
+/**
+ * Writing the kubeconfig kubectl uses to reach this server: cluster `kgen`, user `admin`,
+ * context `kgen` (current). Plain HTTP today; TLS and client-certificate fields are already
+ * accepted so the secure serving work only has to pass them in.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stringify } from 'yaml';
+
+export const KUBECONFIG_FILE = 'kubeconfig';
+
+export interface KubeconfigOptions {
+  server: string;
+  /** PEM of the CA that signed the serving certificate (base64-encoded into the file). */
+  certificateAuthority?: string;
+  insecureSkipTLSVerify?: boolean;
+  /** PEM client certificate and key for user `admin`. */
+  clientCertificate?: string;
+  clientKey?: string;
+  token?: string;
+}
+
+const b64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
+
+export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown> {
+  const cluster: Record<string, unknown> = { server: opts.server };
+  if (opts.certificateAuthority) cluster['certificate-authority-data'] = b64(opts.certificateAuthority);
+  if (opts.insecureSkipTLSVerify) cluster['insecure-skip-tls-verify'] = true;
+  const user: Record<string, unknown> = {};
+  if (opts.clientCertificate) user['client-certificate-data'] = b64(opts.clientCertificate);
+  if (opts.clientKey) user['client-key-data'] = b64(opts.clientKey);
+  if (opts.token) user.token = opts.token;
+  return {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'kgen', cluster }],
+    users: [{ name: 'admin', user }],
+    contexts: [{ name: 'kgen', context: { cluster: 'kgen', user: 'admin' } }],
+    'current-context': 'kgen',
+    preferences: {},
+  };
+}
+
+/** Writes `<dataDir>/kubeconfig` (mode 0600) and returns its path. */
+export function writeKubeconfig(dataDir: string, opts: KubeconfigOptions): string {
+  const path = join(dataDir, KUBECONFIG_FILE);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, stringify(buildKubeconfig(opts)), { mode: 0o600 });
+  return path;
+}

@@ -1,0 +1,110 @@
+/**
+ * RequestInfoResolver, as k8s.io/apiserver/pkg/endpoints/request/requestinfo.go: derives verb,
+ * group, version, namespace, resource, subresource and name from method, path and query. The
+ * server routes with it instead of registering a route per resource.
+ *
+ *   /api/v1/namespaces/{ns}/{resource}/{name}/{subresource}
+ *   /apis/{group}/{version}/namespaces/{ns}/{resource}/{name}/{subresource}
+ *   /apis/{group}/{version}/{resource}/{name}/{subresource}            (cluster-scoped)
+ *   /api/v1/watch/…                                                     (legacy watch prefix)
+ *
+ * Unlike kube, a list pinned by fieldSelector=metadata.name keeps an empty name (kube records it
+ * for authorization only; kgen has no authorizer yet).
+ */
+import type { RequestInfo } from '../endpoints/handler.js';
+import { parseBool } from '../endpoints/queryparams.js';
+
+export type { RequestInfo };
+
+const API_PREFIXES = new Set(['api', 'apis']);
+const GROUPLESS_PREFIXES = new Set(['api']);
+/** Subresources of a namespace itself: /api/v1/namespaces/{name}/status is not a resource in {name}. */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+
+const METHOD_VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+/** Splits a URL path into decoded segments, ignoring empty ones (`//`, trailing `/`). */
+export function splitPath(path: string): string[] {
+  return path
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
+}
+
+function nonResource(path: string, method: string): RequestInfo {
+  return {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+}
+
+function isWatch(query: URLSearchParams): boolean {
+  try {
+    return parseBool(query, 'watch');
+  } catch {
+    return false;
+  }
+}
+
+export function resolveRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const segments = splitPath(path);
+  const prefix = segments[0];
+  if (prefix === undefined || !API_PREFIXES.has(prefix)) return nonResource(path, method);
+  const info = nonResource(path, method);
+  info.apiPrefix = prefix;
+  let parts = segments.slice(1);
+  if (!GROUPLESS_PREFIXES.has(prefix)) {
+    // /apis/{group}/{version}/{resource}: fewer parts is discovery, not a resource request.
+    if (parts.length < 3) return info;
+    info.apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  } else if (parts.length < 2) {
+    return info;
+  }
+  info.isResourceRequest = true;
+  info.apiVersion = parts[0]!;
+  parts = parts.slice(1);
+
+  const verb = METHOD_VERBS[method.toUpperCase()];
+  info.verb = verb ?? method.toLowerCase();
+  if (parts[0] === 'watch') {
+    info.verb = 'watch';
+    parts = parts.slice(1);
+  }
+  if (parts[0] === 'namespaces' && parts.length > 1) {
+    info.namespace = parts[1]!;
+    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+  }
+  info.parts = parts;
+  if (parts.length >= 3) info.subresource = parts[2]!;
+  if (parts.length >= 2) info.name = parts[1]!;
+  if (parts.length >= 1) info.resource = parts[0]!;
+
+  if (info.name === '' && info.verb === 'get') {
+    info.verb = isWatch(query) ? 'watch' : 'list';
+  }
+  if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
+  return info;
+}

@@ -1,0 +1,65 @@
+/**
+ * Structural defaulting, as apiextensions-apiserver's pkg/apiserver/schema/defaulting does it on
+ * every decode: first PruneNonNullableNullsWithoutDefaults (a null where the schema is not nullable
+ * and has no default is dropped, as Go's decoder would read it as the zero value), then Default (an
+ * absent field, or a null where not nullable, gets a deep copy of its default; children are
+ * defaulted after their parent, so a default value is itself defaulted).
+ */
+import { deepCopyJSON, isPlainObject, type SchemaNode } from './node.js';
+
+function isNonNullableNull(x: unknown, s: SchemaNode | undefined): boolean {
+  return x === null && s !== undefined && !s.nullable;
+}
+
+function fieldSchema(s: SchemaNode | undefined, key: string): SchemaNode | undefined {
+  if (s === undefined) return undefined;
+  const prop = s.properties?.get(key);
+  if (prop !== undefined) return prop;
+  return typeof s.additional === 'object' ? s.additional : undefined;
+}
+
+export function pruneNonNullableNullsWithoutDefaults(x: unknown, s: SchemaNode | undefined): void {
+  if (s === undefined) return;
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (items !== undefined) for (const v of x) pruneNonNullableNullsWithoutDefaults(v, items);
+    return;
+  }
+  if (!isPlainObject(x)) return;
+  for (const key of Object.keys(x)) {
+    const child = fieldSchema(s, key);
+    if (child === undefined) continue;
+    if (isNonNullableNull(x[key], child) && !child.hasDefault) delete x[key];
+    else pruneNonNullableNullsWithoutDefaults(x[key], child);
+  }
+}
+
+export function applyDefaultsTo(x: unknown, s: SchemaNode | undefined): void {
+  if (s === undefined) return;
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (items === undefined) return;
+    for (let i = 0; i < x.length; i++) {
+      if (isNonNullableNull(x[i], items) && items.hasDefault) x[i] = deepCopyJSON(items.defaultValue);
+      applyDefaultsTo(x[i], items);
+    }
+    return;
+  }
+  if (!isPlainObject(x)) return;
+  const props = s.properties;
+  if (props !== undefined) {
+    for (const [key, prop] of props) {
+      if (!prop.hasDefault) continue;
+      if (!(key in x) || isNonNullableNull(x[key], prop)) x[key] = deepCopyJSON(prop.defaultValue);
+    }
+  }
+  const additional = typeof s.additional === 'object' ? s.additional : undefined;
+  for (const key of Object.keys(x)) {
+    const prop = props?.get(key);
+    if (prop !== undefined) applyDefaultsTo(x[key], prop);
+    else if (additional !== undefined) {
+      if (isNonNullableNull(x[key], additional) && additional.hasDefault) x[key] = deepCopyJSON(additional.defaultValue);
+      applyDefaultsTo(x[key], additional);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Go's fmt rendering of JSON values, so messages read byte-for-byte like kube-apiserver's:
+ * %v for numbers and booleans, %q (strconv.Quote) for strings and %#v for maps and slices
+ * (`map[string]interface {}{"name":"a"}`), as field.Error.ErrorBody prints a bad value.
+ */
+
+const INT64_LIMIT = 2 ** 63;
+
+/** A JSON number as Go prints it after decoding: integers as int64, others as float64 with %v. */
+export function goNumber(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < INT64_LIMIT) return BigInt(n).toString();
+  return goFloat(n);
+}
+
+/**
+ * float64 with %v: strconv 'g' with the shortest precision, which switches to exponent form when the
+ * decimal exponent is < -4 or >= 6 (so 1e6 prints as `1e+06`), exponent at least two digits.
+ */
+export function goFloat(f: number): string {
+  if (Number.isNaN(f)) return 'NaN';
+  if (!Number.isFinite(f)) return f > 0 ? '+Inf' : '-Inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  const [mantissa, expPart] = f.toExponential().split('e');
+  const exp = Number(expPart);
+  if (exp < -4 || exp >= 6) {
+    const sign = exp < 0 ? '-' : '+';
+    const digits = String(Math.abs(exp)).padStart(2, '0');
+    return `${mantissa}e${sign}${digits}`;
+  }
+  return String(f);
+}
+
+const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+
+/** strconv.Quote: double quotes, Go escapes, printable Unicode kept as is. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    out += quoteRune(ch, cp);
+  }
+  return out + '"';
+}
+
+function quoteRune(ch: string, cp: number): string {
+  switch (ch) {
+    case '"':
+      return '\\"';
+    case '\\':
+      return '\\\\';
+    case '\x07':
+      return '\\a';
+    case '\b':
+      return '\\b';
+    case '\f':
+      return '\\f';
+    case '\n':
+      return '\\n';
+    case '\r':
+      return '\\r';
+    case '\t':
+      return '\\t';
+    case '\v':
+      return '\\v';
+  }
+  if (cp === 0x20 || (cp > 0x20 && cp < 0x7f)) return ch;
+  if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, '0')}`;
+  if (cp >= 0xd800 && cp <= 0xdfff) return '\ufffd'; // a lone surrogate decodes to U+FFFD in Go
+  if (PRINTABLE.test(ch)) return ch;
+  if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, '0')}`;
+  return `\\U${cp.toString(16).padStart(8, '0')}`;
+}
+
+/** %#v of a decoded JSON value (map[string]interface{}, []interface{}, scalars). */
+export function goSharpV(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  switch (typeof v) {
+    case 'string':
+      return goQuote(v);
+    case 'number':
+      return goNumber(v);
+    case 'boolean':
+      return String(v);
+  }
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goSharpV).join(', ')}}`;
+  const obj = v as Record<string, unknown>;
+  const entries = Object.keys(obj)
+    .sort()
+    .map((k) => `${goQuote(k)}:${goSharpV(obj[k])}`);
+  return `map[string]interface {}{${entries.join(', ')}}`;
+}
+
+/** A bad value as field.Error.ErrorBody prints it: %v for numbers/bools, %q for strings, %#v otherwise. */
+export function goBadValue(v: unknown): string {
+  if (v === null || v === undefined) return '"null"';
+  switch (typeof v) {
+    case 'string':
+      return goQuote(v);
+    case 'number':
+      return goNumber(v);
+    case 'boolean':
+      return String(v);
+  }
+  return goSharpV(v);
+}

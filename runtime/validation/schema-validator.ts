@@ -1,0 +1,84 @@
+/**
+ * compileSchemaValidator: the one entry point that turns OpenAPI component schemas into a
+ * SchemaValidator (validate, unknownFields, prune, applyDefaults), compiled once and reused for
+ * every write. Built-in kinds (schemas emitted by kgen) and CRD schemas posted at run time go
+ * through the same engine.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { StatusCause } from '../api/meta.js';
+import { SchemaCompiler, type SchemaInput } from './compile.js';
+import { applyDefaultsTo, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
+import { finalizeNodes } from './finalize.js';
+import { objectMetaSchema } from './metaschema.js';
+import { emptyNode, type SchemaNode } from './node.js';
+import { PruneWalk } from './prune.js';
+import { validateStructural, type StructuralErrors } from './structural.js';
+import type { FieldError } from './types.js';
+import { validateValue } from './validate.js';
+
+export interface SchemaValidator {
+  /** Every schema error (kube-openapi's, then embedded-resource and list-type ones); never throws. */
+  validate(obj: unknown): FieldError[];
+  /** Sorted paths of fields the schema does not declare (outside preserve-unknown-fields and maps). */
+  unknownFields(obj: unknown): string[];
+  /** Removes those fields in place (structural pruning). */
+  prune(obj: unknown): void;
+  /** Structural defaulting in place (drops non-nullable nulls without defaults, then applies defaults). */
+  applyDefaults(obj: unknown): void;
+}
+
+const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
+
+/**
+ * Compiles `schemas[rootName]` and everything it references. Throws an Error when a $ref names a
+ * schema that does not exist (a bad schema, not bad input).
+ */
+export function compileSchemaValidator(
+  schemas: Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>,
+  rootName: string,
+): SchemaValidator {
+  const objectMeta = objectMetaSchema();
+  const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>);
+  const compiled = compiler.compileNamed(rootName);
+  finalizeNodes(compiler.nodes, objectMeta);
+  const root = resourceRoot(compiled, objectMeta);
+  return {
+    validate(obj) {
+      const errs: FieldError[] = [];
+      validateValue(root, obj, '', errs);
+      if (!root.needsStructuralPass) return errs;
+      const structural: StructuralErrors = { embedded: [], listType: [] };
+      validateStructural(root, obj, '', structural);
+      return errs.concat(structural.embedded, structural.listType);
+    },
+    unknownFields(obj) {
+      const walk = new PruneWalk(false, true);
+      walk.prune(obj, root, '');
+      return walk.found.sort();
+    },
+    prune(obj) {
+      new PruneWalk(true, false).prune(obj, root, '');
+    },
+    applyDefaults(obj) {
+      pruneNonNullableNullsWithoutDefaults(obj, root);
+      applyDefaultsTo(obj, root);
+    },
+  };
+}
+
+/**
+ * The root as kube treats a resource: apiVersion and kind are known strings and metadata is
+ * ObjectMeta, whatever the schema says of them. A copy, so a root type that is also referenced
+ * elsewhere (recursion) keeps its plain shape there.
+ */
+function resourceRoot(node: SchemaNode, objectMeta: SchemaNode): SchemaNode {
+  const props = new Map(node.properties ?? []);
+  props.set('metadata', objectMeta);
+  for (const key of ['apiVersion', 'kind']) if (!props.has(key)) props.set(key, STRING_NODE);
+  return { ...node, properties: props, keepsTypeMeta: true };
+}
+
+/** field errors as metav1.StatusCause entries: { reason: type, message: body, field }. */
+export function toStatusCauses(errors: FieldError[]): StatusCause[] {
+  return errors.map((e) => ({ reason: e.type, message: `${e.message}`, field: e.field }));
+}

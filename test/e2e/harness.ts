@@ -1,0 +1,118 @@
+/**
+ * End-to-end harness: runs `kgen serve` as a real process (as a user would) and real kubectl
+ * against it with the kubeconfig the server wrote. Every process started here is killed by stop().
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+export const KGEN_BIN = join(REPO, 'bin', 'kgen.js');
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `kgen-${prefix}-`));
+}
+
+export interface KgenServer {
+  url: string;
+  dataDir: string;
+  kubeconfig: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface ServeOptions {
+  generatedDir?: string;
+  dataDir?: string;
+  storage?: string;
+  cwd?: string;
+  /** Command to run instead of `node bin/kgen.js` (e.g. ['npx', 'kgen']). */
+  command?: string[];
+  args?: string[];
+}
+
+/** Starts `kgen serve` on a free port and waits until it prints its URL. */
+export async function startKgen(opts: ServeOptions = {}): Promise<KgenServer> {
+  const dataDir = opts.dataDir ?? tempDir('data');
+  const args = opts.args ?? ['serve', ...(opts.generatedDir ? [opts.generatedDir] : []), '--port', '0', '--data-dir', dataDir];
+  if (opts.storage && !opts.args) args.push('--storage', opts.storage);
+  const [cmd, ...pre] = opts.command ?? [process.execPath, KGEN_BIN];
+  // Its own process group, so stop() also reaches children of wrappers such as npx.
+  const child = spawn(cmd!, [...pre, ...args], { cwd: opts.cwd ?? REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env }, detached: true });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`kgen serve did not start within 30 s:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /kgen API server: (https?:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`kgen serve exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    kubeconfig: join(dataDir, 'kubeconfig'),
+    process: child,
+    output: () => out,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          child.kill(signal);
+        }
+      }
+      return exited;
+    },
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs kubectl with the given kubeconfig; never throws on a non-zero exit. */
+export function kubectl(kubeconfig: string, args: string[], input?: string, env: Record<string, string> = {}): RunResult {
+  const r = spawnSync('kubectl', args, {
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, KUBECONFIG: kubeconfig, ...env },
+  });
+  if (r.error) throw new Error(`kubectl could not be run (it must be on PATH): ${r.error.message}`);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like kubectl(), but fails with both streams when the exit code is not 0. */
+export function kubectlOk(kubeconfig: string, args: string[], input?: string, env?: Record<string, string>): string {
+  const r = kubectl(kubeconfig, args, input, env);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Splits kubectl's column output into rows of cells. */
+export function table(output: string): string[][] {
+  return output
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,110 @@
+/** Watch: newline-delimited events, synthetic ADDED, selectors, Table events, timeouts and 410. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, TABLE_ACCEPT, widget, WIDGETS, type TestServer } from '../server/testserver.js';
+
+interface Event {
+  type: string;
+  object: { kind: string; metadata: { name: string }; [k: string]: unknown };
+}
+
+/** Opens a watch and returns a reader of its events, one JSON line each. */
+async function openWatch(t: TestServer, path: string, accept?: string) {
+  const controller = new AbortController();
+  const res = await fetch(t.url + path, { headers: accept ? { accept } : {}, signal: controller.signal });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/json');
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let ended = false;
+  async function next(): Promise<Event | undefined> {
+    for (;;) {
+      const nl = buffer.indexOf('\n');
+      if (nl >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        return JSON.parse(line) as Event;
+      }
+      if (ended) return undefined;
+      const { value, done } = await reader.read();
+      if (done) ended = true;
+      else buffer += decoder.decode(value, { stream: true });
+    }
+  }
+  return { next, close: () => controller.abort() };
+}
+
+describe('watch', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', WIDGETS, { body: widget('w1') });
+  });
+  after(() => t.close());
+
+  it('starts with synthetic ADDED events at resourceVersion=0, then streams changes', async () => {
+    const w = await openWatch(t, `${WIDGETS}?watch=true&resourceVersion=0`);
+    const first = await w.next();
+    assert.equal(first?.type, 'ADDED');
+    assert.equal(first?.object.metadata.name, 'w1');
+    await t.request('POST', WIDGETS, { body: widget('w2') });
+    await t.request('PATCH', `${WIDGETS}/w2`, { body: { spec: { replicas: 3 } }, contentType: 'application/merge-patch+json' });
+    await t.request('DELETE', `${WIDGETS}/w2`);
+    const events = [await w.next(), await w.next(), await w.next()];
+    assert.deepEqual(events.map((e) => [e?.type, e?.object.metadata.name]), [
+      ['ADDED', 'w2'],
+      ['MODIFIED', 'w2'],
+      ['DELETED', 'w2'],
+    ]);
+    assert.equal(events[1]?.object.kind, 'Widget');
+    w.close();
+  });
+
+  it('continues from a list resourceVersion without replaying, and ends at timeoutSeconds', async () => {
+    const list = await t.request('GET', WIDGETS);
+    const started = Date.now();
+    const w = await openWatch(t, `${WIDGETS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}&timeoutSeconds=1`);
+    await t.request('POST', WIDGETS, { body: widget('w3') });
+    const e = await w.next();
+    assert.equal(e?.type, 'ADDED');
+    assert.equal(e?.object.metadata.name, 'w3');
+    assert.equal(await w.next(), undefined, 'stream ends');
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 900 && elapsed < 5000, `ended after ${elapsed}ms`);
+  });
+
+  it('watches a single object with fieldSelector=metadata.name', async () => {
+    const w = await openWatch(t, `${WIDGETS}?watch=true&fieldSelector=metadata.name%3Dw1&resourceVersion=0&timeoutSeconds=5`);
+    assert.equal((await w.next())?.object.metadata.name, 'w1');
+    await t.request('POST', WIDGETS, { body: widget('w4') });
+    await t.request('PATCH', `${WIDGETS}/w1`, { body: { metadata: { labels: { touched: 'yes' } } }, contentType: 'application/merge-patch+json' });
+    const e = await w.next();
+    assert.equal(e?.type, 'MODIFIED');
+    assert.equal(e?.object.metadata.name, 'w1');
+    w.close();
+  });
+
+  it('sends one-row Tables, column definitions on the first event only', async () => {
+    const w = await openWatch(t, `${WIDGETS}?watch=true&resourceVersion=0&timeoutSeconds=5`, TABLE_ACCEPT);
+    const first = await w.next();
+    assert.equal(first?.object.kind, 'Table');
+    assert.ok(Array.isArray(first?.object.columnDefinitions));
+    const second = await w.next();
+    assert.equal(second?.object.kind, 'Table');
+    assert.equal(second?.object.columnDefinitions, undefined);
+    assert.equal((second?.object.rows as unknown[]).length, 1);
+    w.close();
+  });
+
+  it('ends with an ERROR event carrying 410 Expired for a compacted resourceVersion', async () => {
+    await t.server.storage.compact(await t.server.storage.currentRevision());
+    const w = await openWatch(t, `${WIDGETS}?watch=true&resourceVersion=1`);
+    const e = await w.next();
+    assert.equal(e?.type, 'ERROR');
+    assert.equal(e?.object.kind, 'Status');
+    assert.equal(e?.object.code, 410);
+    assert.equal(e?.object.reason, 'Expired');
+    assert.equal(await w.next(), undefined);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * `kgen generate` as a user runs it: a real `node bin/kgen.js` process, its exit code, its output,
+ * and what it does (and does not do) to the output directory. Outputs go to test/.tmp/.
+ */
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { REPO, copyTree, fixtureApis, listTree, snapshotTree, tempDir } from './helpers.js';
+
+const BIN = join(REPO, 'bin/kgen.js');
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function kgen(...args: string[]): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const rel = (path: string) => relative(REPO, path);
+const tmpDirs: string[] = [];
+const tmp = (prefix: string) => {
+  const dir = tempDir(prefix);
+  tmpDirs.push(dir);
+  return dir;
+};
+after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Nothing but the output directory itself may be left beside it (no half-written swap folders). */
+function siblings(outDir: string): string[] {
+  return readdirSync(dirname(outDir)).filter((n) => n.includes('.kgen-'));
+}
+
+describe('kgen generate', () => {
+  test('prints one line per group/version and a summary, and writes the output', () => {
+    const out = join(tmp('cli-gen'), 'generated');
+    const r = kgen('generate', rel(fixtureApis('versions')), '--out', rel(out));
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.deepEqual(
+      lines.slice(0, 6).map((l) => l.trim().split(/\s+/)),
+      [
+        ['core/v1', 'Namespace'],
+        ['things.example.com/v2', 'Thing'],
+        ['things.example.com/v1', 'Thing'],
+        ['things.example.com/v2beta1', 'Thing'],
+        ['things.example.com/v1beta1', 'Thing'],
+        ['things.example.com/v1alpha1', 'Thing'],
+      ],
+    );
+    const files = listTree(out);
+    assert.equal(lines[6], `2 groups, 6 versions, 6 kinds, ${files.length} files`);
+    assert.match(lines[7]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 8);
+    for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
+      assert.ok(files.includes(f), f);
+    }
+    const again = kgen('generate', rel(fixtureApis('versions')), '--out', rel(out));
+    assert.equal(again.status, 0);
+    assert.match(again.stdout, new RegExp(`wrote 0 changed, removed 0, kept ${files.length} in `));
+  });
+
+  test('a bad apis folder exits 1, prints every error with its hint, and leaves the output untouched', () => {
+    const out = join(tmp('cli-bad'), 'generated');
+    assert.equal(kgen('generate', rel(fixtureApis('names')), '--out', rel(out)).status, 0);
+    const before = snapshotTree(out);
+    const bad = fixtureApis('multiple-errors');
+    const r = kgen('generate', rel(bad), '--out', rel(out));
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, '');
+    const errorLines = r.stderr.split('\n').filter((l) => / - error KG\d{3}: /.test(l));
+    assert.equal(errorLines.length, 7, r.stderr);
+    for (const line of errorLines) assert.match(line, /^test\/fixtures\/generator\/multiple-errors\/apis\/widgets\.example\.com\/v1(alpha)?\/[abc]\.ts:\d+:\d+ - error KG\d{3}: \S/);
+    assert.equal(errorLines[0], `${rel(bad)}/widgets.example.com/v1/a.ts:1:5 - error KG003: invalid argument to "@kgen:resource": scope must be Namespaced or Cluster, got "Global"`);
+    assert.ok(r.stderr.includes(`${rel(bad)}/widgets.example.com/v1/b.ts:3:4 - error KG001: unknown marker or tag "@kgen:subresorce"; did you mean "@kgen:subresource"?\n  hint: `));
+    assert.equal(r.stderr.split('\n').filter((l) => /^  hint: \S/.test(l)).length, 7);
+    assert.match(r.stderr, /\n7 errors; nothing written\.\n$/);
+    assert.deepEqual(snapshotTree(out), before, 'the output directory is byte-for-byte untouched');
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('a bad apis folder with no existing output creates nothing', () => {
+    const out = join(tmp('cli-bad-new'), 'generated');
+    const r = kgen('generate', rel(fixtureApis('diagnostics/KG010-any')), '--out', rel(out));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /x\.ts:7:12 - error KG010: type "any" cannot be represented in an API schema\n  hint: \S/);
+    assert.equal(existsSync(out), false);
+    assert.deepEqual(siblings(out), []);
+  });
+});
+
+describe('kgen generate --check', () => {
+  test('exits 0 when up to date and writes nothing', () => {
+    const out = join(tmp('cli-check'), 'generated');
+    assert.equal(kgen('generate', rel(fixtureApis('names')), '--out', rel(out)).status, 0);
+    const before = snapshotTree(out);
+    const r = kgen('generate', rel(fixtureApis('names')), '--out', rel(out), '--check');
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, `${rel(out)}/ is up to date (${Object.keys(before).length} files)\n`);
+    assert.deepEqual(snapshotTree(out), before);
+  });
+
+  test('exits 1 naming stale, missing and extra files, and writes nothing', () => {
+    const out = join(tmp('cli-check'), 'generated');
+    assert.equal(kgen('generate', rel(fixtureApis('names')), '--out', rel(out)).status, 0);
+    writeFileSync(join(out, 'models/names.example.com/v1.ts'), '// edited by hand\n');
+    unlinkSync(join(out, 'discovery/apis.json'));
+    writeFileSync(join(out, 'models/leftover.ts'), 'export {};\n');
+    const before = snapshotTree(out);
+    const r = kgen('generate', rel(fixtureApis('names')), '--out', rel(out), '--check');
+    assert.equal(r.status, 1);
+    const o = rel(out);
+    assert.deepEqual(r.stderr.trimEnd().split('\n'), [
+      `stale:   ${o}/models/names.example.com/v1.ts`,
+      `missing: ${o}/discovery/apis.json`,
+      `extra:   ${o}/models/leftover.ts`,
+      `${o}/ is out of date; run: kgen generate ${rel(fixtureApis('names'))} --out ${o}`,
+    ]);
+    assert.deepEqual(snapshotTree(out), before, 'listing, contents and mtimes unchanged');
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('exits 1 when the output does not exist, without creating it', () => {
+    const out = join(tmp('cli-check'), 'never-generated');
+    const r = kgen('generate', rel(fixtureApis('names')), '--out', rel(out), '--check');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, new RegExp(`^missing: ${rel(out)}/client/core/v1\\.ts$`, 'm'));
+    assert.equal(existsSync(out), false);
+  });
+
+  test('exits 1 with the diagnostics when the apis do not compile', () => {
+    const out = join(tmp('cli-check'), 'generated');
+    const r = kgen('generate', rel(fixtureApis('diagnostics/KG013-non-literal-union')), '--out', rel(out), '--check');
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /x\.ts:7:9 - error KG013: union type "string \| number" is not supported\n  hint: /);
+    assert.match(r.stderr, /1 error; nothing written\./);
+    assert.equal(existsSync(out), false);
+  });
+});
+
+describe('kgen generate --watch', () => {
+  /** Collects a child's output and resolves when it matches. */
+  function waitFor(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegExp, since: { text: string }, timeoutMs = 20_000): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(since.text);
+        if (m) {
+          cleanup();
+          since.text = since.text.slice(m.index + m[0].length);
+          resolve(m[0]);
+        }
+      };
+      const onData = () => check();
+      const onExit = (code: number | null) => {
+        cleanup();
+        reject(new Error(`kgen exited (${code}) before printing ${pattern}; output so far:\n${since.text}`));
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${pattern}; output so far:\n${since.text}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        child[stream]!.off('data', onData);
+        child.off('exit', onExit);
+      };
+      child[stream]!.on('data', onData);
+      child.on('exit', onExit);
+      check();
+    });
+  }
+
+  test('regenerates after an edit, reports errors without exiting, and recovers', async () => {
+    const dir = tmp('cli-watch');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const out = join(dir, 'generated');
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    const stderr = { text: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr.text += d));
+    try {
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout);
+      assert.ok(existsSync(join(out, 'index.ts')), 'the first generation ran before watching');
+      const source = join(apis, 'names.example.com/v1/kinds.ts');
+      const original = readFileSync(source, 'utf8');
+
+      writeFileSync(source, original.replace('  size?: number;', '  size?: number;\n  label?: string;'));
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(3 written, 0 removed\)$/m, stdout);
+      assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
+
+      writeFileSync(source, original.replace('  size?: number;', '  size?: any;'));
+      await waitFor(child, 'stderr', /kinds\.ts:\d+:\d+ - error KG010: type "any"[\s\S]*1 error; nothing written\./, stderr);
+      assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/, 'a failed run leaves the output alone');
+
+      writeFileSync(source, original);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(3 written, 0 removed\)$/m, stdout);
+      assert.doesNotMatch(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
+      assert.equal(child.exitCode, null, 'still watching');
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * One fixture per generator diagnostic: every code in generator/diagnostics.ts has at least one
+ * tiny apis folder under test/fixtures/generator/diagnostics/KGnnn-<slug>/apis/ that must fail with
+ * exactly the diagnostics listed here (code, file, line, column, message), each with a real hint.
+ * The fixtures live in an `apis/` subfolder so the repo's tsconfig (which excludes
+ * test/fixtures/**\/apis) never type-checks them.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { compile, DIAGNOSTICS, formatDiagnostic, type Diagnostic, type DiagnosticCode } from '../../generator/index.js';
+import { FIXTURES, REPO, fixtureApis, tempDir, writeApis } from './helpers.js';
+
+const DIAG_DIR = `${FIXTURES}/diagnostics`;
+
+interface Expected {
+  code: DiagnosticCode;
+  /** Relative to the fixture's apis folder ('' for the folder itself). */
+  file: string;
+  line: number;
+  col: number;
+  message: string | RegExp;
+}
+
+const X = 'widgets.example.com/v1/x.ts';
+const e = (code: DiagnosticCode, file: string, line: number, col: number, message: string | RegExp): Expected => ({ code, file, line, col, message });
+
+/** Fixture folder → every diagnostic it must produce, in reported (sorted) order. */
+const CASES: Record<string, Expected[]> = {
+  'KG001-misspelled-subresource': [e('KG001', X, 3, 4, 'unknown marker or tag "@kgen:subresorce"; did you mean "@kgen:subresource"?')],
+  'KG001-misspelled-field-tag': [e('KG001', X, 9, 6, 'unknown marker or tag "@minimun"; did you mean "@minimum"?')],
+  'KG002-minimum-on-string': [e('KG002', X, 7, 7, '"@minimum" is not allowed on a string')],
+  'KG002-printcolumn-on-non-resource': [
+    e('KG002', X, 8, 4, '"@kgen:printcolumn" is not allowed on an interface without @kgen:resource'),
+  ],
+  'KG003-bad-scope': [e('KG003', X, 1, 5, 'invalid argument to "@kgen:resource": scope must be Namespaced or Cluster, got "Global"')],
+  'KG003-unknown-argument': [
+    e('KG003', X, 2, 4, 'invalid argument to "@kgen:resource": unknown argument "shortName"; did you mean "shortNames"?'),
+  ],
+  'KG004-bad-default-json': [e('KG004', X, 9, 6, 'invalid value for "@default": "{red}" is not valid JSON')],
+  'KG004-default-wrong-type': [
+    e('KG004', X, 7, 7, 'invalid value for "@default": "purple" does not fit the field\'s type (a string: "red" | "blue")'),
+  ],
+  'KG005-printcolumn-without-jsonpath': [e('KG005', X, 3, 4, '"@kgen:printcolumn" needs "jsonPath="')],
+  'KG010-any': [e('KG010', X, 7, 12, 'type "any" cannot be represented in an API schema')],
+  'KG010-function-field': [e('KG010', X, 7, 11, 'type "(rpm: number) => void" cannot be represented in an API schema')],
+  'KG010-tuple': [e('KG010', X, 7, 10, 'type "[number, number]" cannot be represented in an API schema')],
+  'KG010-enum-declaration': [e('KG010', X, 10, 1, 'type "enum Color" cannot be represented in an API schema')],
+  'KG011-unresolved-reference': [e('KG011', X, 7, 9, 'cannot resolve type "Gear"')],
+  'KG011-date-instead-of-time': [e('KG011', X, 7, 13, 'cannot resolve type "Date"; use Time from \'kgen\'')],
+  'KG012-generic-interface': [
+    e('KG012', X, 3, 9, 'generic type "Box<string>" is not supported'),
+    e('KG012', X, 6, 1, 'generic type "Box" is not supported'),
+  ],
+  'KG013-non-literal-union': [e('KG013', X, 7, 9, 'union type "string | number" is not supported')],
+  'KG014-unexported-resource': [e('KG014', X, 2, 1, 'resource "Widget" must be exported')],
+  'KG015-metadata-not-objectmeta': [
+    e('KG015', X, 3, 3, 'field "metadata" of resource "Widget" must have type ObjectMeta (from \'kgen\')'),
+  ],
+  'KG016-recursive-type': [e('KG016', X, 10, 1, 'type "TreeNode" refers to itself through "TreeNode.children[]"')],
+  'KG017-number-map-key': [e('KG017', X, 7, 18, 'map key type "number" is not string')],
+  'KG018-duplicate-type-name': [e('KG018', 'widgets.example.com/v1/b.ts', 7, 1, 'type "Spec" clashes with the declaration at a.ts:6')],
+  'KG018-kind-list-name': [e('KG018', X, 11, 1, 'type "WidgetList" clashes with the list type kgen generates for kind "Widget"')],
+  'KG020-bad-group-folder': [
+    e('KG020', 'widgets/v1/x.ts', 1, 1, 'invalid API group folder "widgets": must contain a dot, like "widgets.example.com"'),
+  ],
+  'KG021-bad-version-folder': [e('KG021', 'widgets.example.com/version1/x.ts', 1, 1, 'invalid version folder "version1"')],
+  'KG022-duplicate-kind': [
+    e(
+      'KG022',
+      'widgets.example.com/v1/b.ts',
+      7,
+      1,
+      /^kind "Widget" is declared more than once in widgets\.example\.com\/v1 \(also at \S*KG022-duplicate-kind\/apis\/widgets\.example\.com\/v1\/a\.ts:2\)$/,
+    ),
+  ],
+  'KG023-duplicate-plural': [
+    e('KG023', X, 7, 1, 'plural "gadgets" is used by both "Widget" and "Gadget" in group "widgets.example.com"'),
+  ],
+  'KG024-printcolumn-missing-field': [
+    e('KG024', X, 3, 4, 'printcolumn path ".spec.sise" does not name a field of "Widget" (".spec" has no field "sise")'),
+  ],
+  'KG025-listtype-map-without-key': [e('KG025', X, 8, 10, '@kgen:listType map needs at least one @kgen:listMapKey')],
+  'KG025-status-subresource-without-status': [e('KG025', X, 3, 4, '"Widget" has the status subresource but no "status" field')],
+  'KG026-no-storage-version': [
+    e('KG026', X, 2, 1, 'kind "Widget" appears in versions v1, v1beta1 of "widgets.example.com" but none is marked @kgen:storageversion'),
+  ],
+  'KG027-file-outside-version-folder': [
+    e('KG027', 'widgets.example.com/x.ts', 1, 1, 'file is not inside an <apis>/<group>/<version>/ folder'),
+  ],
+  'KG028-syntax-error': [
+    // The same positions `tsc` reports for this file.
+    e('KG028', X, 4, 3, 'TypeScript syntax error: Property or signature expected.'),
+    e('KG028', X, 5, 1, 'TypeScript syntax error: Declaration or statement expected.'),
+  ],
+  'KG029-empty-apis': [e('KG029', '', 1, 1, /^no API files found under "\S*KG029-empty-apis\/apis"$/)],
+};
+
+const fixtureDirs = readdirSync(DIAG_DIR).sort();
+
+function assertMatches(actual: Diagnostic, expected: Expected, apisDir: string, where: string): void {
+  assert.equal(actual.code, expected.code, `${where}: code`);
+  assert.equal(relative(apisDir, actual.loc.file), expected.file, `${where}: file`);
+  assert.deepEqual([actual.loc.line, actual.loc.col], [expected.line, expected.col], `${where}: line:col`);
+  if (typeof expected.message === 'string') assert.equal(actual.message, expected.message, `${where}: message`);
+  else assert.match(actual.message, expected.message, `${where}: message`);
+  assert.equal(actual.severity, 'error', `${where}: severity`);
+  assert.ok(actual.hint.trim().length > 10, `${where}: hint must say how to fix it, got ${JSON.stringify(actual.hint)}`);
+}
+
+describe('diagnostics: one fixture per code', () => {
+  test('every code in the DIAGNOSTICS table has a fixture', () => {
+    const covered = new Set(fixtureDirs.map((d) => d.slice(0, 5)));
+    const missing = Object.keys(DIAGNOSTICS).filter((code) => !covered.has(code));
+    assert.deepEqual(missing, [], `codes without a fixture under ${DIAG_DIR}`);
+  });
+
+  test('every fixture folder is named KGnnn-<slug> after a real code and has an expectation', () => {
+    for (const dir of fixtureDirs) {
+      assert.match(dir, /^KG\d{3}-[a-z0-9-]+$/);
+      assert.ok(dir.slice(0, 5) in DIAGNOSTICS, `${dir}: no such code`);
+      assert.ok(CASES[dir], `${dir}: no expectation in CASES`);
+    }
+    assert.deepEqual(Object.keys(CASES).sort(), fixtureDirs, 'every expectation has a fixture folder');
+  });
+
+  for (const dir of fixtureDirs) {
+    test(dir, () => {
+      const apisDir = fixtureApis(`diagnostics/${dir}`);
+      const result = compile({ apisDir, builtins: false });
+      assert.equal(result.ok, false, 'compile must fail');
+      assert.deepEqual(result.files, [], 'nothing is emitted when there are errors');
+      const expected = CASES[dir] ?? [];
+      const got = result.diagnostics.map((d) => `${d.code} ${relative(apisDir, d.loc.file)}:${d.loc.line}:${d.loc.col} ${d.message}`);
+      assert.equal(result.diagnostics.length, expected.length, `all diagnostics of ${dir}:\n  ${got.join('\n  ')}`);
+      result.diagnostics.forEach((d, i) => assertMatches(d, expected[i]!, apisDir, `${dir} #${i}`));
+      assert.ok(result.diagnostics.some((d) => d.code === dir.slice(0, 5)), `${dir} reports its own code`);
+    });
+  }
+});
+
+describe('diagnostics: reporting', () => {
+  test('several errors in one run are all reported, sorted by file, line and column', () => {
+    const apisDir = fixtureApis('multiple-errors');
+    const result = compile({ apisDir, builtins: false });
+    assert.equal(result.ok, false);
+    const got = result.diagnostics.map((d) => `${relative(apisDir, d.loc.file)}:${d.loc.line}:${d.loc.col} ${d.code}`);
+    assert.deepEqual(got, [
+      'widgets.example.com/v1/a.ts:1:5 KG003',
+      'widgets.example.com/v1/a.ts:7:10 KG010',
+      'widgets.example.com/v1/a.ts:8:9 KG013',
+      'widgets.example.com/v1/b.ts:3:4 KG001',
+      'widgets.example.com/v1/b.ts:10:12 KG010',
+      'widgets.example.com/v1/b.ts:11:7 KG002',
+      'widgets.example.com/v1alpha/c.ts:1:1 KG021',
+    ]);
+  });
+
+  test('formatDiagnostic prints file:line:col - error KGnnn: message, then the hint', () => {
+    const apisDir = fixtureApis('diagnostics/KG001-misspelled-subresource');
+    const [d] = compile({ apisDir, builtins: false }).diagnostics;
+    assert.ok(d);
+    assert.equal(
+      formatDiagnostic(d, apisDir),
+      `widgets.example.com/v1/x.ts:3:4 - error KG001: unknown marker or tag "@kgen:subresorce"; did you mean "@kgen:subresource"?\n  hint: ${DIAGNOSTICS.KG001.hint}`,
+    );
+  });
+
+  test('a tag far from every known name gets no "did you mean"', () => {
+    const dir = tempDir('diag');
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const apisDir = writeApis(dir, {
+      'widgets.example.com/v1/x.ts': '/**\n * @kgen:resource\n * @frobnicate\n */\nexport interface Widget {\n  size: number;\n}\n',
+    });
+    const [d, ...rest] = compile({ apisDir, builtins: false }).diagnostics;
+    assert.deepEqual(rest, []);
+    assert.equal(d?.code, 'KG001');
+    assert.equal(d.message, 'unknown marker or tag "@frobnicate"');
+    assert.deepEqual([d.loc.line, d.loc.col], [3, 4]);
+  });
+
+  test('the bundled examples and the built-in APIs compile without a diagnostic', () => {
+    const result = compile({ apisDir: `${REPO}/apis` });
+    assert.equal(result.ok, true);
+    assert.deepEqual(result.diagnostics, []);
+  });
+});

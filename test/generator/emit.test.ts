@@ -1,0 +1,381 @@
+/**
+ * What the generator emits for the bundled examples (plus the built-in core/v1): OpenAPI v3 and
+ * Swagger 2.0 documents that are structurally valid and named as kube-apiserver names things,
+ * discovery documents, TypeScript that type-checks, and output that is deterministic.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { compile, generate, type EmittedFile } from '../../generator/index.js';
+import { checkOpenAPIv3, checkSwagger2, collectRefs, operations } from './openapi-check.js';
+import { REPO, copyTree, listTree, tempDir } from './helpers.js';
+
+const APIS = join(REPO, 'apis');
+const result = compile({ apisDir: APIS });
+assert.equal(result.ok, true, 'the bundled examples compile');
+const files = new Map(result.files.map((f: EmittedFile) => [f.path, f.content]));
+const json = (path: string): any => {
+  const content = files.get(path);
+  assert.ok(content !== undefined, `${path} is emitted`);
+  return JSON.parse(content);
+};
+
+const V3_DOCS = ['openapi/v3/api/v1.json', 'openapi/v3/apis/ops.example.org/v1beta1.json', 'openapi/v3/apis/widgets.example.com/v1.json'];
+const widgetsDoc = () => json('openapi/v3/apis/widgets.example.com/v1.json');
+const coreDoc = () => json('openapi/v3/api/v1.json');
+const allOps = () => V3_DOCS.flatMap((p) => operations(json(p)).map((o) => ({ ...o, doc: p })));
+const opById = (id: string) => allOps().find((o) => o.op.operationId === id) ?? assert.fail(`no operation ${id}`);
+
+const tmpDirs: string[] = [];
+const tmp = (prefix: string) => {
+  const dir = tempDir(prefix);
+  tmpDirs.push(dir);
+  return dir;
+};
+after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('emit: the file set', () => {
+  test('every document and TypeScript module of the contract is emitted, and nothing else', () => {
+    assert.deepEqual([...files.keys()], [
+      'client/core/v1.ts',
+      'client/index.ts',
+      'client/ops.example.org/v1beta1.ts',
+      'client/widgets.example.com/v1.ts',
+      'discovery/aggregated.json',
+      'discovery/api.json',
+      'discovery/api/v1.json',
+      'discovery/apis.json',
+      'discovery/apis/ops.example.org/v1beta1.json',
+      'discovery/apis/widgets.example.com/v1.json',
+      'index.ts',
+      'models/core/v1.ts',
+      'models/ops.example.org/v1beta1.ts',
+      'models/widgets.example.com/v1.ts',
+      'openapi/v2/swagger.json',
+      ...V3_DOCS,
+      'routes/core/v1.ts',
+      'routes/ops.example.org/v1beta1.ts',
+      'routes/widgets.example.com/v1.ts',
+      'storage/core/v1/namespaces.ts',
+      'storage/ops.example.org/v1beta1/policies.ts',
+      'storage/ops.example.org/v1beta1/runbooks.ts',
+      'storage/widgets.example.com/v1/widgetclasses.ts',
+      'storage/widgets.example.com/v1/widgets.ts',
+    ].sort((a, b) => a.localeCompare(b)));
+  });
+
+  test('JSON documents are pretty-printed with a trailing newline', () => {
+    for (const [path, content] of files) {
+      if (!path.endsWith('.json')) continue;
+      assert.equal(content, JSON.stringify(JSON.parse(content), null, 2) + '\n', path);
+    }
+  });
+});
+
+describe('emit: OpenAPI v3', () => {
+  for (const path of V3_DOCS) {
+    test(`${path} is a structurally valid OpenAPI 3.0 document`, () => {
+      const doc = json(path);
+      assert.deepEqual(checkOpenAPIv3(doc), []);
+      assert.ok(collectRefs(doc).length > 10, 'the document uses references');
+    });
+  }
+
+  test('operation ids are unique across all documents', () => {
+    const ids = allOps().map((o) => o.op.operationId as string);
+    const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+    assert.deepEqual(dupes, []);
+    assert.ok(ids.length >= 40);
+  });
+
+  test("operation ids are kube-apiserver's", () => {
+    const ids = new Set(allOps().map((o) => o.op.operationId));
+    for (const id of [
+      'listWidgetsExampleComV1NamespacedWidget',
+      'listWidgetsExampleComV1WidgetForAllNamespaces',
+      'createWidgetsExampleComV1NamespacedWidget',
+      'readWidgetsExampleComV1NamespacedWidget',
+      'replaceWidgetsExampleComV1NamespacedWidget',
+      'patchWidgetsExampleComV1NamespacedWidget',
+      'deleteWidgetsExampleComV1NamespacedWidget',
+      'deletecollectionWidgetsExampleComV1NamespacedWidget',
+      'readWidgetsExampleComV1NamespacedWidgetStatus',
+      'replaceWidgetsExampleComV1NamespacedWidgetStatus',
+      'patchWidgetsExampleComV1NamespacedWidgetStatus',
+      'readWidgetsExampleComV1NamespacedWidgetScale',
+      'replaceWidgetsExampleComV1NamespacedWidgetScale',
+      'patchWidgetsExampleComV1NamespacedWidgetScale',
+      'listWidgetsExampleComV1WidgetClass',
+      'readWidgetsExampleComV1WidgetClass',
+      'listOpsExampleOrgV1beta1Policy',
+      'listOpsExampleOrgV1beta1NamespacedRunbook',
+      'createCoreV1Namespace',
+      'listCoreV1Namespace',
+      'readCoreV1Namespace',
+      'patchCoreV1NamespaceStatus',
+    ]) {
+      assert.ok(ids.has(id), `missing operation ${id}`);
+    }
+    assert.ok(!ids.has('listWidgetsExampleComV1WidgetClassForAllNamespaces'), 'cluster-scoped kinds have no ForAllNamespaces list');
+  });
+
+  test('operations sit on the paths and methods kube serves', () => {
+    const at = (id: string) => `${opById(id).method.toUpperCase()} ${opById(id).path}`;
+    assert.equal(at('listWidgetsExampleComV1NamespacedWidget'), 'GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets');
+    assert.equal(at('listWidgetsExampleComV1WidgetForAllNamespaces'), 'GET /apis/widgets.example.com/v1/widgets');
+    assert.equal(at('patchWidgetsExampleComV1NamespacedWidgetStatus'), 'PATCH /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/status');
+    assert.equal(at('readWidgetsExampleComV1NamespacedWidgetScale'), 'GET /apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}/scale');
+    assert.equal(at('replaceWidgetsExampleComV1WidgetClass'), 'PUT /apis/widgets.example.com/v1/widgetclasses/{name}');
+    assert.equal(at('createCoreV1Namespace'), 'POST /api/v1/namespaces');
+  });
+
+  test('x-kubernetes-group-version-kind is an object on operations and a list on kind schemas', () => {
+    for (const { op, path, method } of allOps()) {
+      const gvk = op['x-kubernetes-group-version-kind'];
+      assert.ok(gvk && !Array.isArray(gvk) && typeof gvk.kind === 'string' && typeof gvk.version === 'string' && typeof gvk.group === 'string', `${method} ${path}`);
+      assert.equal(typeof op['x-kubernetes-action'], 'string');
+    }
+    assert.deepEqual(opById('readWidgetsExampleComV1NamespacedWidgetScale').op['x-kubernetes-group-version-kind'], { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    assert.deepEqual(opById('createCoreV1Namespace').op['x-kubernetes-group-version-kind'], { group: '', version: 'v1', kind: 'Namespace' });
+    const schemas = widgetsDoc().components.schemas;
+    assert.deepEqual(schemas['com.example.widgets.v1.Widget']['x-kubernetes-group-version-kind'], [{ group: 'widgets.example.com', kind: 'Widget', version: 'v1' }]);
+    assert.deepEqual(schemas['com.example.widgets.v1.WidgetList']['x-kubernetes-group-version-kind'], [{ group: 'widgets.example.com', kind: 'WidgetList', version: 'v1' }]);
+    assert.deepEqual(coreDoc().components.schemas['io.k8s.api.core.v1.Namespace']['x-kubernetes-group-version-kind'], [{ group: '', kind: 'Namespace', version: 'v1' }]);
+    for (const doc of V3_DOCS.map(json)) {
+      for (const [name, schema] of Object.entries<any>(doc.components.schemas)) {
+        const gvk = schema['x-kubernetes-group-version-kind'];
+        if (gvk !== undefined) assert.ok(Array.isArray(gvk) && gvk.length > 0, `${name}: gvk must be a list`);
+      }
+    }
+  });
+
+  test('patch operations take fieldValidation; strategic merge patch is offered for the core group only', () => {
+    const patches = allOps().filter((o) => o.method === 'patch');
+    assert.ok(patches.length >= 8);
+    for (const { op, doc, path } of patches) {
+      const params = op.parameters.map((p: any) => p.name);
+      for (const name of ['dryRun', 'fieldManager', 'fieldValidation', 'force']) assert.ok(params.includes(name), `${path}: ${name}`);
+      const types = Object.keys(op.requestBody.content);
+      for (const t of ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml']) assert.ok(types.includes(t), `${path}: ${t}`);
+      const smp = types.includes('application/strategic-merge-patch+json');
+      assert.equal(smp, doc === 'openapi/v3/api/v1.json', `${path}: strategic-merge-patch+json only for core`);
+      assert.equal(op.requestBody.content['application/merge-patch+json'].schema.$ref, '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Patch');
+    }
+  });
+
+  test('create and replace take dryRun, fieldManager and fieldValidation; lists take watch and selectors', () => {
+    for (const { op, path } of allOps().filter((o) => o.method === 'post' || o.method === 'put')) {
+      const params = op.parameters.map((p: any) => p.name);
+      for (const name of ['dryRun', 'fieldManager', 'fieldValidation']) assert.ok(params.includes(name), `${op.operationId} ${path}: ${name}`);
+    }
+    const list = opById('listWidgetsExampleComV1NamespacedWidget').op.parameters.map((p: any) => p.name);
+    for (const name of ['watch', 'labelSelector', 'fieldSelector', 'limit', 'continue', 'resourceVersion', 'allowWatchBookmarks', 'timeoutSeconds']) assert.ok(list.includes(name), name);
+    const del = opById('deleteWidgetsExampleComV1NamespacedWidget').op.parameters.map((p: any) => p.name);
+    for (const name of ['dryRun', 'gracePeriodSeconds', 'propagationPolicy']) assert.ok(del.includes(name), name);
+  });
+
+  test('responses reference the kind, its list, Status and Scale', () => {
+    const ref = (id: string, code: string) => opById(id).op.responses[code].content['application/json'].schema.$ref;
+    assert.equal(ref('readWidgetsExampleComV1NamespacedWidget', '200'), '#/components/schemas/com.example.widgets.v1.Widget');
+    assert.equal(ref('listWidgetsExampleComV1NamespacedWidget', '200'), '#/components/schemas/com.example.widgets.v1.WidgetList');
+    assert.equal(ref('createWidgetsExampleComV1NamespacedWidget', '201'), '#/components/schemas/com.example.widgets.v1.Widget');
+    assert.equal(ref('deletecollectionWidgetsExampleComV1NamespacedWidget', '200'), '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status');
+    assert.equal(ref('readWidgetsExampleComV1NamespacedWidgetScale', '200'), '#/components/schemas/io.k8s.api.autoscaling.v1.Scale');
+  });
+
+  test('schemas carry the doc comments, validations and x-kubernetes extensions', () => {
+    const s = widgetsDoc().components.schemas;
+    assert.match(s['com.example.widgets.v1.Widget'].description, /^Widget is a thing that spins\./);
+    assert.equal(s['com.example.widgets.v1.WidgetSpec'].description, 'WidgetSpec is the desired state of a Widget.');
+    const spec = s['com.example.widgets.v1.WidgetSpec'].properties;
+    assert.deepEqual(spec.replicas, { description: 'Number of spinners to run.', default: 1, format: 'int32', maximum: 100, minimum: 0, type: 'integer' });
+    assert.equal(spec.parts['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(spec.parts['x-kubernetes-list-map-keys'], ['name']);
+    assert.equal(spec.port['x-kubernetes-int-or-string'], true);
+    assert.equal(spec.limits.additionalProperties['x-kubernetes-int-or-string'], true);
+    assert.equal(spec.stopAfter.nullable, true);
+    assert.deepEqual(spec.selector.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' }]);
+    assert.deepEqual(s['com.example.widgets.v1.Color'], { description: 'The colour a widget is painted.', enum: ['red', 'green', 'blue'], type: 'string' });
+    assert.equal(s['com.example.widgets.v1.Part'].properties.name.pattern, '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$');
+    assert.deepEqual(s['com.example.widgets.v1.Part'].required, ['name', 'count']);
+    assert.deepEqual(s['com.example.widgets.v1.Widget'].required, ['spec']);
+    const step = json('openapi/v3/apis/ops.example.org/v1beta1.json').components.schemas['org.example.ops.v1beta1.Step'];
+    assert.equal(step.properties.inputs['x-kubernetes-preserve-unknown-fields'], true);
+    for (const meta of ['ObjectMeta', 'ListMeta', 'Status', 'DeleteOptions', 'Patch', 'Condition']) {
+      assert.ok(`io.k8s.apimachinery.pkg.apis.meta.v1.${meta}` in s, meta);
+    }
+  });
+});
+
+describe('emit: Swagger 2.0', () => {
+  const swagger = () => json('openapi/v2/swagger.json');
+
+  test('swagger.json is a structurally valid Swagger 2.0 document with #/definitions/ refs only', () => {
+    const doc = swagger();
+    assert.deepEqual(checkSwagger2(doc), []);
+    assert.ok(!files.get('openapi/v2/swagger.json')!.includes('#/components/'));
+  });
+
+  test('it holds every group/version: all paths and operation ids of the v3 documents, each once', () => {
+    const v2 = operations(swagger()).map((o) => o.op.operationId as string);
+    assert.equal(new Set(v2).size, v2.length, 'operation ids are unique');
+    assert.deepEqual([...v2].sort(), allOps().map((o) => o.op.operationId as string).sort());
+    const defs = Object.keys(swagger().definitions);
+    for (const name of ['io.k8s.api.core.v1.Namespace', 'com.example.widgets.v1.Widget', 'org.example.ops.v1beta1.Runbook', 'io.k8s.api.autoscaling.v1.Scale']) {
+      assert.ok(defs.includes(name), name);
+    }
+  });
+
+  test('int-or-string is printed the Swagger 2.0 way', () => {
+    const port = swagger().definitions['com.example.widgets.v1.WidgetSpec'].properties.port;
+    assert.equal(port.type, 'string');
+    assert.equal(port.format, 'int-or-string');
+    assert.ok(!('anyOf' in port));
+  });
+});
+
+describe('emit: discovery', () => {
+  test('APIVersions and APIGroupList', () => {
+    assert.deepEqual(json('discovery/api.json'), { kind: 'APIVersions', apiVersion: 'v1', versions: ['v1'], serverAddressByClientCIDRs: [] });
+    const groups = json('discovery/apis.json');
+    assert.equal(groups.kind, 'APIGroupList');
+    assert.deepEqual(groups.groups, [
+      { name: 'ops.example.org', versions: [{ groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' } },
+      { name: 'widgets.example.com', versions: [{ groupVersion: 'widgets.example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'widgets.example.com/v1', version: 'v1' } },
+    ]);
+  });
+
+  test('APIResourceList with subresources, short names, categories, singular names and verbs', () => {
+    const list = json('discovery/apis/widgets.example.com/v1.json');
+    assert.equal(list.kind, 'APIResourceList');
+    assert.equal(list.groupVersion, 'widgets.example.com/v1');
+    const byName = Object.fromEntries(list.resources.map((r: any) => [r.name, r]));
+    assert.deepEqual(Object.keys(byName), ['widgetclasses', 'widgets', 'widgets/scale', 'widgets/status']);
+    const widgets = byName.widgets;
+    assert.equal(widgets.singularName, 'widget');
+    assert.equal(widgets.namespaced, true);
+    assert.equal(widgets.kind, 'Widget');
+    assert.deepEqual(widgets.shortNames, ['wd']);
+    assert.deepEqual(widgets.categories, ['all']);
+    assert.deepEqual(widgets.verbs, ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
+    assert.equal(typeof widgets.storageVersionHash, 'string');
+    assert.deepEqual(byName['widgets/status'].verbs, ['get', 'patch', 'update']);
+    assert.equal(byName['widgets/status'].kind, 'Widget');
+    assert.deepEqual([byName['widgets/scale'].group, byName['widgets/scale'].version, byName['widgets/scale'].kind], ['autoscaling', 'v1', 'Scale']);
+    assert.equal(byName.widgetclasses.namespaced, false);
+    const core = json('discovery/api/v1.json');
+    assert.equal(core.groupVersion, 'v1');
+    const ns = core.resources.find((r: any) => r.name === 'namespaces');
+    assert.deepEqual(ns.shortNames, ['ns']);
+    assert.ok(!ns.verbs.includes('deletecollection'), 'kube serves no deletecollection for namespaces');
+    assert.ok(core.resources.some((r: any) => r.name === 'namespaces/status'));
+  });
+
+  test('aggregated discovery (apidiscovery.k8s.io/v2) holds every group, the core group named ""', () => {
+    const agg = json('discovery/aggregated.json');
+    assert.equal(agg.kind, 'APIGroupDiscoveryList');
+    assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', 'ops.example.org', 'widgets.example.com']);
+    const widgets = agg.items[2].versions[0].resources.find((r: any) => r.resource === 'widgets');
+    assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
+    assert.equal(widgets.scope, 'Namespaced');
+    assert.equal(widgets.singularResource, 'widget');
+    assert.deepEqual(widgets.shortNames, ['wd']);
+    assert.deepEqual(widgets.categories, ['all']);
+    assert.ok(widgets.verbs.includes('watch'));
+    assert.deepEqual(widgets.subresources.map((s: any) => s.subresource).sort(), ['scale', 'status']);
+    assert.deepEqual(widgets.subresources.find((s: any) => s.subresource === 'scale').responseKind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    for (const group of agg.items) for (const v of group.versions) assert.equal(v.freshness, 'Current');
+  });
+});
+
+describe('emit: TypeScript', () => {
+  test('the generated TypeScript type-checks (tsc --noEmit) against kgen/* through the package exports', () => {
+    const dir = tmp('emit-tsc');
+    const gen = generate({ apisDir: APIS, outDir: join(dir, 'generated') });
+    assert.equal(gen.ok, true);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['generated/**/*.ts'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json'), '--listFilesOnly'], { encoding: 'utf8' });
+    const listed = tsc.stdout.split('\n').filter((l) => l.startsWith(join(dir, 'generated')));
+    assert.equal(listed.length, listTree(join(dir, 'generated')).filter((f) => f.endsWith('.ts')).length, 'every generated .ts file is in the program');
+    const check = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, `tsc reported errors:\n${check.stdout}${check.stderr}`);
+  });
+
+  test('models declare each kind with its fields, docs and kgen types', () => {
+    const model = files.get('models/widgets.example.com/v1.ts')!;
+    assert.match(model, /^\/\/ Code generated by kgen from apis\/widgets\.example\.com\/v1\. DO NOT EDIT\./);
+    assert.match(model, /import type \{ [^}]*\bint32\b[^}]*\} from 'kgen';/);
+    assert.match(model, /export interface Widget \{\n[\s\S]*?  apiVersion\?: 'widgets\.example\.com\/v1';[\s\S]*?  kind\?: 'Widget';[\s\S]*?  metadata: ObjectMeta;[\s\S]*?  spec: WidgetSpec;[\s\S]*?  status\?: WidgetStatus;\n\}/);
+    assert.match(model, /export type Color = 'red' \| 'green' \| 'blue';/);
+    assert.match(model, /\/\*\* Number of spinners to run\. \*\/\n  replicas\?: int32;/);
+    assert.match(model, /stopAfter\?: Time \| null;/);
+    assert.match(model, /schedule\?: string\[\]\[\];/);
+    assert.match(model, /export interface WidgetList \{[\s\S]*?items: Widget\[\];/);
+  });
+
+  test('storage modules hold the ResourceDefinition of their kind', () => {
+    const storage = files.get('storage/widgets.example.com/v1/widgets.ts')!;
+    assert.match(storage, /import \{ defineResource \} from 'kgen\/registry';/);
+    assert.match(storage, /export const widgets = defineResource<Widget>\(\{/);
+    for (const line of ["group: 'widgets.example.com',", "plural: 'widgets',", "scope: 'Namespaced',", "schemaName: 'com.example.widgets.v1.Widget',", "specReplicasPath: '.spec.replicas',", "selectableFields: ['.spec.color'],"]) {
+      assert.ok(storage.includes(line), line);
+    }
+    assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
+    assert.match(files.get('index.ts')!, /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n\];/);
+  });
+});
+
+describe('emit: determinism', () => {
+  test('two compilations produce byte-identical files', () => {
+    const again = compile({ apisDir: APIS });
+    assert.deepEqual(again.files, result.files);
+  });
+
+  test('two generations into different folders produce byte-identical trees', () => {
+    const a = join(tmp('emit-det'), 'generated');
+    const b = join(tmp('emit-det'), 'generated');
+    generate({ apisDir: APIS, outDir: a });
+    generate({ apisDir: APIS, outDir: b });
+    const treeA = listTree(a);
+    assert.deepEqual(listTree(b), treeA);
+    for (const f of treeA) assert.ok(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f);
+    assert.deepEqual(treeA, [...files.keys()].sort());
+  });
+
+  test('changing one field changes only the model and the OpenAPI documents of its version', () => {
+    const dir = tmp('emit-diff');
+    const apis = copyTree(APIS, join(dir, 'apis'));
+    const out = join(dir, 'generated');
+    const first = generate({ apisDir: apis, outDir: out });
+    assert.equal(first.diff?.missing.length, first.files.length);
+    const runbook = join(apis, 'ops.example.org/v1beta1/runbook.ts');
+    const source = readFileSync(runbook, 'utf8');
+    assert.ok(source.includes('  title: string;'));
+    writeFileSync(runbook, source.replace('  title: string;', '  title: int32;'));
+    const second = generate({ apisDir: apis, outDir: out });
+    assert.equal(second.ok, true);
+    assert.deepEqual(second.diff?.stale, ['models/ops.example.org/v1beta1.ts', 'openapi/v2/swagger.json', 'openapi/v3/apis/ops.example.org/v1beta1.json']);
+    assert.deepEqual(second.diff?.missing, []);
+    assert.deepEqual(second.diff?.extra, []);
+    assert.match(readFileSync(join(out, 'models/ops.example.org/v1beta1.ts'), 'utf8'), /  title: int32;/);
+    const third = generate({ apisDir: apis, outDir: out });
+    assert.deepEqual([third.diff?.stale, third.diff?.missing, third.diff?.extra], [[], [], []], 'a third run changes nothing');
+  });
+});

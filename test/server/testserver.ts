@@ -1,0 +1,68 @@
+/**
+ * A kgen API server over the mini-generated fixture with memory storage on a free port, and a
+ * small HTTP helper for tests. Shared by test/registry, test/endpoints and test/server.
+ */
+import { fileURLToPath } from 'node:url';
+import { startServer, type RunningServer, type ServerOptions } from '../../runtime/server/index.js';
+
+export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/mini-generated/', import.meta.url));
+export const WIDGETS = '/apis/widgets.example.com/v1/namespaces/default/widgets';
+export const GADGETS = '/apis/widgets.example.com/v1/gadgets';
+export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Defaults to application/json when a body is given; null sends none. */
+  contentType?: string | null;
+  accept?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  request(method: string, path: string, opts?: RequestOptions): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const server = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', port: 0, ...overrides });
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: string | Blob | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      if (opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+      // fetch labels string bodies text/plain; an untyped Blob goes out with no Content-Type at all.
+      else body = new Blob([body]);
+    }
+    if (opts.accept) headers.accept = opts.accept;
+    const res = await fetch(server.url + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  };
+  return { server, url: server.url, request, close: () => server.close() };
+}
+
+export function widget(name: string, spec: Record<string, unknown> = { replicas: 1 }, extra: Record<string, unknown> = {}) {
+  const { metadata, ...rest } = extra as { metadata?: Record<string, unknown> };
+  return { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name, ...(metadata ?? {}) }, spec, ...rest };
+}
+
+export function gadget(name: string, size = 'small') {
+  return { apiVersion: 'widgets.example.com/v1', kind: 'Gadget', metadata: { name }, spec: { size } };
+}
