@@ -88,14 +88,16 @@ export interface MarkerArgs {
 export function splitArgs(text: string): MarkerArgs | { error: string } {
   const named = new Map<string, string>();
   const positional: string[] = [];
-  const re = /\s*(?:([A-Za-z][\w-]*)=("((?:[^"\\]|\\.)*)"|[^\s"]*)|("((?:[^"\\]|\\.)*)")|(\S+))/y;
+  // key="quoted value", key=unquoted (may itself contain quotes, as JSONPath filters do),
+  // "quoted positional" or a bare word.
+  const re = /\s*(?:([A-Za-z][\w-]*)=(?:"((?:[^"\\]|\\.)*)"(?=\s|$)|(\S*))|("((?:[^"\\]|\\.)*)")|(\S+))/y;
   let m: RegExpExecArray | null;
   let i = 0;
   while (i < text.length && (re.lastIndex = i, (m = re.exec(text)))) {
     if (m[0].trim() === '') break;
     i = re.lastIndex;
     if (m[1] !== undefined) {
-      const value = m[3] !== undefined ? m[3].replace(/\\(.)/g, '$1') : m[2]!;
+      const value = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3]!;
       if (named.has(m[1])) return { error: `"${m[1]}" is given twice` };
       named.set(m[1], value);
     } else if (m[4] !== undefined) {

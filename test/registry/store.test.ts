@@ -3,6 +3,7 @@
  * fixture's Widget (namespaced, status + scale), Gadget (cluster-scoped) and Namespace.
  */
 import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, it } from 'node:test';
@@ -16,10 +17,17 @@ import { Store } from '../../runtime/registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type StrategyConfig } from '../../runtime/registry/strategy.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
-import { namespaces } from '../fixtures/mini-generated/storage/core/v1/namespaces.js';
-import { gadgets } from '../fixtures/mini-generated/storage/widgets.example.com/v1/gadgets.js';
-import { widgets } from '../fixtures/mini-generated/storage/widgets.example.com/v1/widgets.js';
+import type { ResourceRegistration } from '../../runtime/registry/define.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
+
+/** A generated storage module of the compiled fixture. */
+async function registration(rel: string, name: string): Promise<ResourceRegistration> {
+  const mod = (await import(pathToFileURL(join(FIXTURE_DIR, rel)).href)) as Record<string, ResourceRegistration>;
+  return mod[name]!;
+}
+const namespaces = await registration('storage/core/v1/namespaces.ts', 'namespaces');
+const gadgets = await registration('storage/widgets.example.com/v1/gadgets.ts', 'gadgets');
+const widgets = await registration('storage/widgets.example.com/v1/widgets.ts', 'widgets');
 
 function schemasOf(rel: string) {
   return JSON.parse(readFileSync(join(FIXTURE_DIR, rel), 'utf8')).components.schemas;

@@ -1,11 +1,26 @@
 /**
- * A kgen API server over the mini-generated fixture with memory storage on a free port, and a
- * small HTTP helper for tests. Shared by test/registry, test/endpoints and test/server.
+ * A kgen API server over test/fixtures/server-apis (compiled by kgen once per test process) with
+ * memory storage on a free port, and a small HTTP helper for tests. Shared by test/registry,
+ * test/endpoints and test/server.
  */
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { formatDiagnostic, generate } from '../../generator/index.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../runtime/server/index.js';
 
-export const FIXTURE_DIR = fileURLToPath(new URL('../fixtures/mini-generated/', import.meta.url));
+/**
+ * The generated directory the tests serve. It lives under test/.tmp (inside the repo) so the
+ * generated code's `kgen/...` imports resolve to this package.
+ */
+export const FIXTURE_DIR = compileFixture();
+
+function compileFixture(): string {
+  const outDir = fileURLToPath(new URL(`../.tmp/server-generated-${process.pid}/`, import.meta.url));
+  const result = generate({ apisDir: fileURLToPath(new URL('../fixtures/server-apis/apis/', import.meta.url)), outDir });
+  if (!result.ok) throw new Error(`test/fixtures/server-apis does not compile:\n${result.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
+  process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
+  return outDir;
+}
 export const WIDGETS = '/apis/widgets.example.com/v1/namespaces/default/widgets';
 export const GADGETS = '/apis/widgets.example.com/v1/gadgets';
 export const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
