@@ -4,7 +4,6 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { startServer } from '../runtime/server/server.js';
 
 interface ServeOptions {
   port: number;
@@ -20,6 +19,8 @@ function parsePort(value: string): number {
 }
 
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
+  // Loaded here so `kgen generate` does not pay for the server's modules.
+  const { startServer } = await import('../runtime/server/server.js');
   const server = await startServer({
     generatedDir,
     storage: opts.storage ?? 'sqlite:',
