@@ -1,6 +1,7 @@
 /**
  * kgen's API client: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
- * one resource), kubeconfig loading, and the StatusError helpers to tell failures apart.
+ * one resource), the resilient watch (Reflector, watchWithResume), informers with listers and
+ * their shared factory, kubeconfig loading, and the StatusError helpers to tell failures apart.
  */
 export * from './config.js';
 export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, type KubeconfigContext } from './kubeconfig.js';
@@ -10,6 +11,21 @@ export { ResourceClient } from './resource.js';
 export { TimeoutError } from './transport.js';
 export * from './types.js';
 export { decodeWatchStream, decodeWatchEvent } from './watch.js';
+export { Backoff, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+export { listAll, DEFAULT_PAGE_SIZE, type ListAllOptions, type ListSnapshot } from './pager.js';
+export {
+  Reflector,
+  watchWithResume,
+  metaNamespaceKey,
+  isTransientError,
+  isTooLargeResourceVersion,
+  type ReflectorEvent,
+  type ResumableWatchOptions,
+} from './reflector.js';
+export { Indexer, NAMESPACE_INDEX, namespaceIndexFunc, type IndexFunc } from './indexer.js';
+export { Lister, NamespaceLister, type Selector } from './lister.js';
+export { SharedIndexInformer, type HandlerRegistration, type InformerOptions, type ResourceEventHandler } from './informer.js';
+export { SharedInformerFactory, type InformerFactoryOptions, type InformersFor, type ResourceInformer } from './informer-factory.js';
 export type { APIObject, KubeList, KubeObject, ObjectMeta, ListMeta, Status, StatusCause, StatusDetails, WatchEvent } from '../api/meta.js';
 export {
   StatusError,

@@ -10,6 +10,7 @@ import type { APIObject, KubeList, KubeObject, Status, WatchEvent } from '../api
 import { apiVersionOf } from '../api/resource.js';
 import { createQuery, deleteOptionsBody, getQuery, listQuery, patchQuery, watchQuery } from './query.js';
 import type { RestClient } from './rest.js';
+import { watchWithResume, type ResumableWatchOptions } from './reflector.js';
 import { isConnectionError } from './retry.js';
 import {
   PATCH_CONTENT_TYPES,
@@ -115,6 +116,16 @@ export class ResourceClient<T extends APIObject> {
     });
   }
 
+  /** PATCH …/status with the given strategy: only status changes are kept. */
+  patchStatus(name: string, patch: unknown, type: PatchType, opts: Omit<PatchOptions, 'subresource'> = {}): Promise<T> {
+    return this.patch(name, patch, type, { ...opts, subresource: 'status' });
+  }
+
+  /** Server-side apply of obj's status (the `/status` subresource) as opts.fieldManager. */
+  applyStatus(obj: T, opts: Omit<ApplyOptions, 'subresource'>): Promise<T> {
+    return this.apply(obj, { ...opts, subresource: 'status' });
+  }
+
   /**
    * Deletes one object. The server answers with the object while finalizers or a grace period
    * hold it, and with a Success Status once it is gone.
@@ -151,6 +162,27 @@ export class ResourceClient<T extends APIObject> {
       body: { apiVersion: 'autoscaling/v1', kind: 'Scale', ...scale },
       signal: opts.signal,
     });
+  }
+
+  /** PATCH …/scale (merge or JSON patch of the autoscaling/v1 Scale). */
+  patchScale(name: string, patch: unknown, type: Exclude<PatchType, 'apply'>, opts: Omit<PatchOptions, 'subresource'> = {}): Promise<Scale> {
+    return this.rest.request<Scale>({
+      method: 'PATCH',
+      path: this.itemPath(name, undefined, 'scale'),
+      query: patchQuery(opts),
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+      signal: opts.signal,
+    });
+  }
+
+  /**
+   * The resilient watch (reflector.ts): lists first unless given a resourceVersion, resumes from
+   * the last resourceVersion seen after disconnects and server timeouts (with backoff), relists on
+   * 410 and yields the difference, and never yields a change twice. Ends when opts.signal aborts.
+   */
+  watchWithResume(opts: ResumableWatchOptions = {}): AsyncGenerator<WatchEvent<T>, void, undefined> {
+    return watchWithResume(this, opts);
   }
 
   /**

@@ -1,21 +1,30 @@
-/** POST: create (kube's handlers/create.go). 201 with the stored object. */
+/**
+ * POST: create (kube's handlers/create.go). 201 with the stored object, its creator recorded in
+ * managedFields as an Update by the request's field manager.
+ */
+import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
-import { checkUnknownFields } from './fieldvalidation.js';
+import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkObjectNamespace, decodeTarget, expectedKind, namespaceFor } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
-import { decodeObject } from './serializer.js';
+import { asObjectOfKind, decodeRequestBody } from './serializer.js';
 
 export async function createResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const dryRun = parseDryRun(req.query, 'CreateOptions');
   const directive = parseFieldValidation(req.query, 'CreateOptions');
-  const warnings: string[] = [];
+  const manager = updateManager(req.query, req.headers, 'CreateOptions');
+  const fm = fieldManagerOf(scope);
   const namespace = namespaceFor(scope, req.info);
-  const obj = decodeObject(req, expectedKind(scope));
-  checkUnknownFields(obj, decodeTarget(scope), directive, warnings);
+  const body = decodeRequestBody(req, directive !== 'Ignore');
+  const obj = asObjectOfKind(body.value, expectedKind(scope));
+  const warnings = deprecatedFieldWarnings(obj, fm.structure);
+  checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkObjectNamespace(scope, obj, namespace);
-  const created = await scope.store.create(namespace, obj, { dryRun });
+  // Defaulted as kube's decoder defaults custom resources, so the creator owns the defaults.
+  scope.validator.applyDefaults(obj);
+  const created = await scope.store.create(namespace, fm.update(undefined, obj, manager), { dryRun });
   return objectResponse(201, created, target.format, warnings);
 }

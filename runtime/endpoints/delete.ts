@@ -1,8 +1,15 @@
 /**
- * DELETE of one object (200 with the deleted object, as kube answers for custom resources) and
- * of a collection (200 with the list of deleted objects). Deletion is immediate for now;
- * propagationPolicy and gracePeriodSeconds are validated and accepted.
+ * DELETE of one object and of a collection (kube's handlers/delete.go and Store.finalizeDelete).
+ * A deleted object is answered with a Success Status naming it (kube's answer for custom
+ * resources; namespaces answer with the object, as kube's namespace store returns deleted
+ * objects); an object kept by finalizers is answered with its marked state. The code is 200, or
+ * 202 when the deprecated orphanDependents=false asked for cascading and the object stays.
+ * DeleteOptions (preconditions, propagationPolicy, dryRun, gracePeriodSeconds) go to the store,
+ * which applies them as kube's generic registry does.
  */
+import type { KubeObject } from '../api/meta.js';
+import { isNamespaceResource } from '../registry/namespaces.js';
+import type { DeleteResult } from '../registry/store.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { parseDeleteOptions } from './deleteoptions.js';
 import { negotiateOutput } from './negotiation.js';
@@ -13,11 +20,23 @@ import { objectResponse } from './responsewriters.js';
 export async function deleteResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const options = parseDeleteOptions(req);
-  const deleted = await scope.store.delete(namespaceFor(scope, req.info), req.info.name, {
+  const result = await scope.store.deleteObject(namespaceFor(scope, req.info), req.info.name, {
     preconditions: options.preconditions,
     dryRun: options.dryRun,
+    propagationPolicy: options.propagationPolicy,
+    orphanDependents: options.orphanDependents,
+    gracePeriodSeconds: options.gracePeriodSeconds,
   });
-  return objectResponse(200, deleted, target.format);
+  const code = !result.deleted && options.orphanDependents === false ? 202 : 200;
+  return objectResponse(code, finalizeDelete(scope, result), target.format);
+}
+
+/** finalizeDelete: the object itself, or the Success Status kube returns for a deleted custom resource. */
+function finalizeDelete(scope: RequestScope, result: DeleteResult): KubeObject | Record<string, unknown> {
+  if (!result.deleted || isNamespaceResource(scope.definition)) return result.object;
+  const { name, uid } = result.object.metadata;
+  // kube sets details.kind to the resource, not the kind.
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: scope.definition.group, kind: scope.definition.plural, uid } };
 }
 
 export async function deleteCollection(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
@@ -27,7 +46,12 @@ export async function deleteCollection(scope: RequestScope, req: APIRequest): Pr
   const deleted = await scope.store.deleteCollection(
     namespaceFor(scope, req.info),
     { labelSelector: query.labelSelector, fieldSelector: query.fieldSelector },
-    { dryRun: options.dryRun },
+    {
+      dryRun: options.dryRun,
+      propagationPolicy: options.propagationPolicy,
+      orphanDependents: options.orphanDependents,
+      gracePeriodSeconds: options.gracePeriodSeconds,
+    },
   );
   return objectResponse(200, deleted, target.format);
 }

@@ -1,20 +1,36 @@
 /** metav1.DeleteOptions from the request body (optional) and query, validated as kube does. */
 import { newBadRequest, newInvalid } from '../api/status.js';
+import type { PropagationPolicy } from '../registry/deletion.js';
 import type { Preconditions } from '../storage/interface.js';
 import type { APIRequest } from './handler.js';
 import { parseDryRun } from './queryparams.js';
 import { decodeBody, isPlainObject } from './serializer.js';
 
-export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+export type { PropagationPolicy };
 
 export interface DeleteOptions {
   preconditions?: Preconditions;
   dryRun: boolean;
   propagationPolicy?: PropagationPolicy;
+  /** Deprecated; exclusive with propagationPolicy. */
+  orphanDependents?: boolean;
   gracePeriodSeconds?: number;
 }
 
 const POLICIES: PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+
+function invalidDeleteOptions(field: string, message: string): Error {
+  return newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [{ reason: 'FieldValueInvalid', field, message }]);
+}
+
+/** orphanDependents from the body (a boolean) or the query (`true`/`false`). */
+function readOrphanDependents(body: Record<string, unknown>, query: URLSearchParams): boolean | undefined {
+  const raw = body.orphanDependents ?? query.get('orphanDependents') ?? undefined;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw newBadRequest(`invalid orphanDependents ${JSON.stringify(raw)}`);
+}
 
 function unsupported(field: string, value: unknown, supported: string[]): Error {
   return newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [
@@ -58,7 +74,11 @@ export function parseDeleteOptions(req: APIRequest): DeleteOptions {
   }
   const policy = (body.propagationPolicy ?? req.query.get('propagationPolicy') ?? undefined) as unknown;
   if (policy !== undefined && policy !== '' && !POLICIES.includes(policy as PropagationPolicy)) {
-    throw unsupported('propagationPolicy', policy, POLICIES);
+    throw unsupported('propagationPolicy', policy, [...POLICIES, 'nil']);
+  }
+  const orphanDependents = readOrphanDependents(body, req.query);
+  if (orphanDependents !== undefined && policy) {
+    throw invalidDeleteOptions('propagationPolicy', `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`);
   }
   const options: DeleteOptions = {
     dryRun: parseDryRun(req.query, 'DeleteOptions') || (Array.isArray(bodyDryRun) && bodyDryRun.length > 0),
@@ -66,6 +86,7 @@ export function parseDeleteOptions(req: APIRequest): DeleteOptions {
   const preconditions = readPreconditions(body.preconditions);
   if (preconditions) options.preconditions = preconditions;
   if (policy) options.propagationPolicy = policy as PropagationPolicy;
+  if (orphanDependents !== undefined) options.orphanDependents = orphanDependents;
   const grace = body.gracePeriodSeconds ?? req.query.get('gracePeriodSeconds') ?? undefined;
   if (grace !== undefined && grace !== '') {
     const n = Number(grace);

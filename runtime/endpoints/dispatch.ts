@@ -2,7 +2,8 @@
  * Routing one resource request to its handler by verb and subresource (what kube's
  * APIInstaller registers as go-restful routes), and turning every failure into a Status.
  */
-import { newMethodNotSupported, statusError } from '../api/status.js';
+import { newBadRequest, newMethodNotSupported, newNotFound, statusError } from '../api/status.js';
+import { isNamespaceResource, namespaceFinalizeStore } from '../registry/namespaces.js';
 import { createResource } from './create.js';
 import { deleteCollection, deleteResource } from './delete.js';
 import { getResource, listResource } from './get.js';
@@ -35,11 +36,26 @@ const statusHandlers: Record<string, Handler> = {
 
 const scaleHandlers: Record<string, Handler> = { get: getScale, update: updateScale, patch: patchScale };
 
+/** `namespaces/<name>/finalize`: PUT only, as kube's FinalizeREST. */
+const finalizeHandlers: Record<string, Handler> = {
+  update: (scope, req) => updateResource(scope, req, namespaceFinalizeStore(scope.store)),
+};
+
 function handlersFor(scope: RequestScope, subresource: string): Record<string, Handler> | undefined {
   if (subresource === '') return mainHandlers;
   if (subresource === 'status' && scope.statusStore) return statusHandlers;
   if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;
+  if (subresource === 'finalize' && isNamespaceResource(scope.definition)) return finalizeHandlers;
   return undefined;
+}
+
+/**
+ * kube's CRD handler answers a subresource the kind does not have as the object not being found;
+ * built-in kinds have no route for it (the generic 404).
+ */
+function unknownSubresource(scope: RequestScope, req: APIRequest): APIResponse {
+  if (scope.definition.group === '') return notFoundResponse();
+  return errorResponse(newNotFound({ group: scope.definition.group, resource: scope.definition.plural }, req.info.name));
 }
 
 /** Whether the URL has the namespace the verb needs, or none where the kind has none. */
@@ -67,10 +83,12 @@ function verbAllowed(scope: RequestScope, verb: string, subresource: string): bo
 export async function serveResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   try {
     const { verb, subresource, name } = req.info;
-    const handlers = handlersFor(scope, subresource);
-    if (!handlers) return notFoundResponse();
     const mismatch = scopeMismatch(scope, req);
     if (mismatch) return mismatch;
+    const handlers = handlersFor(scope, subresource);
+    if (!handlers) return unknownSubresource(scope, req);
+    // ContextBasedNaming.Name: a PUT to the collection has no object to update.
+    if (verb === 'update' && name === '') return errorResponse(newBadRequest('name must be provided'));
     const handler = handlers[verb];
     const misplacedName = verb === 'create' && name !== '' && subresource === '';
     if (!handler || misplacedName || !verbAllowed(scope, verb, subresource)) {

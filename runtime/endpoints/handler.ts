@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { Store } from '../registry/store.js';
 import type { SchemaValidator } from '../registry/strategy.js';
+import type { FieldManager } from './fieldmanager/index.js';
 
 /** What kube's RequestInfoResolver derives from a request (k8s.io/apiserver/pkg/endpoints/request). */
 export interface RequestInfo {
@@ -68,6 +69,8 @@ export interface RequestScope {
   /** The store of `…/status`, present when the status subresource is enabled. */
   statusStore?: Store;
   validator: SchemaValidator;
+  /** managedFields, server-side apply and strategic merge patch; absent means untyped structure. */
+  fieldManager?: FieldManager;
 }
 
 export type Handler = (scope: RequestScope, req: APIRequest) => Promise<APIResponse>;

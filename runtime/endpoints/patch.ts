@@ -1,34 +1,116 @@
 /**
  * PATCH of an object or its status (kube's handlers/patch.go): the patch is applied to the
  * current object inside the store's update, so it always patches the latest state; a
- * resourceVersion in the patch acts as a precondition.
+ * resourceVersion in the patch acts as a precondition. Every patch records its field manager in
+ * managedFields; server-side apply (application/apply-patch+yaml) merges through the field
+ * manager and creates the object when it is absent (201).
  */
 import type { KubeObject } from '../api/meta.js';
+import { isAlreadyExists, isNotFound, newInvalid } from '../api/status.js';
 import type { Store } from '../registry/store.js';
+import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, type Subresource } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
-import { checkUnknownFields } from './fieldvalidation.js';
+import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput } from './negotiation.js';
-import { applyPatch, resolvePatchType } from './patchers.js';
-import { parseDryRun, parseFieldValidation } from './queryparams.js';
+import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
+import { decodeApplyPatch, decodeDocumentPatch } from './patchbody.js';
+import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
-import { asObjectOfKind } from './serializer.js';
+import { asObjectOfKind, normalizeObjectMeta } from './serializer.js';
+
+const PATCH_OPTIONS = 'PatchOptions';
+
+interface PatchContext {
+  scope: RequestScope;
+  req: APIRequest;
+  store: Store;
+  namespace: string | undefined;
+  name: string;
+  subresource: Subresource;
+  dryRun: boolean;
+  directive: FieldValidationDirective;
+  fm: FieldManager;
+  warnings: string[];
+}
+
+/** kube's ValidatePatchOptions: `force` only for apply, a field manager required for it (422). */
+function patchOptions(req: APIRequest, isApply: boolean): { manager: string; force: boolean } {
+  const manager = fieldManagerParam(req.query, PATCH_OPTIONS);
+  const forceGiven = req.query.get('force') !== null;
+  const force = parseBool(req.query, 'force');
+  const causes = [];
+  if (!isApply && forceGiven) causes.push({ reason: 'FieldValueForbidden', field: 'force', message: 'Forbidden: may not be specified for non-apply patch' });
+  if (isApply && manager === '') causes.push({ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' });
+  if (causes.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: PATCH_OPTIONS }, '', causes);
+  return { manager: manager || updateManager(req.query, req.headers, PATCH_OPTIONS), force };
+}
 
 export async function patchResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), scope.definition.group === '');
-  const dryRun = parseDryRun(req.query, 'PatchOptions');
-  const directive = parseFieldValidation(req.query, 'PatchOptions');
-  const warnings: string[] = [];
-  const namespace = namespaceFor(scope, req.info);
-  const name = req.info.name;
-  const updatedObject = (current: KubeObject): KubeObject => {
-    const patched = asObjectOfKind(applyPatch(current, patchType, req.body), expectedKind(scope));
-    checkUnknownFields(patched, decodeTarget(scope), directive, warnings);
-    checkName(patched, name);
-    checkObjectNamespace(scope, patched, namespace);
-    return patched;
+  const ctx: PatchContext = {
+    scope,
+    req,
+    store,
+    namespace: namespaceFor(scope, req.info),
+    name: req.info.name,
+    subresource: req.info.subresource === 'status' ? 'status' : '',
+    dryRun: parseDryRun(req.query, PATCH_OPTIONS),
+    directive: parseFieldValidation(req.query, PATCH_OPTIONS),
+    fm: fieldManagerOf(scope),
+    warnings: [],
   };
-  const updated = await store.update(namespace, name, { updatedObject }, { dryRun });
-  return objectResponse(200, updated, target.format, warnings);
+  const { manager, force } = patchOptions(req, patchType === APPLY_PATCH);
+  if (patchType === APPLY_PATCH) return serverSideApply(ctx, manager, force, target.format);
+  const updated = await patchDocument(ctx, patchType, manager);
+  return objectResponse(200, updated, target.format, ctx.warnings);
 }
+
+/** JSON, merge and strategic merge patches: patch the current object, then record the manager. */
+async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, manager: string): Promise<KubeObject> {
+  const { scope, fm, warnings } = ctx;
+  const body = decodeDocumentPatch(ctx.req.body, patchType, ctx.directive);
+  warnings.push(...(patchType === JSON_PATCH ? deprecatedJSONPatchWarnings(body.patch, fm.structure) : deprecatedFieldWarnings(body.patch, fm.structure)));
+  const updatedObject = (current: KubeObject): KubeObject => {
+    const patched = asObjectOfKind(applyPatchValue(current, patchType, body.patch, fm.structure), expectedKind(scope));
+    checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
+    scope.validator.applyDefaults(patched);
+    checkName(patched, ctx.name);
+    checkObjectNamespace(scope, patched, ctx.namespace);
+    return fm.update(current, patched, manager, ctx.subresource);
+  };
+  return ctx.store.update(ctx.namespace, ctx.name, { updatedObject }, { dryRun: ctx.dryRun });
+}
+
+/**
+ * Server-side apply: merge the applied configuration into the current object (or an empty one:
+ * apply creates, 201, on the main resource), owned by manager; conflicts are 409 unless force.
+ */
+async function serverSideApply(ctx: PatchContext, manager: string, force: boolean, format: 'json' | 'yaml'): Promise<APIResponse> {
+  const { scope, fm, warnings } = ctx;
+  const config = decodeApplyPatch(ctx.req.body, scope, ctx.directive, ctx.namespace, ctx.name);
+  warnings.push(...config.warnings, ...deprecatedFieldWarnings(config.object, fm.structure));
+  const applied = (current: KubeObject | undefined): KubeObject => {
+    const obj = normalizeObjectMeta(fm.apply(current, config.object, manager, { force, subresource: ctx.subresource }));
+    checkName(obj, ctx.name);
+    checkObjectNamespace(scope, obj, ctx.namespace);
+    return obj;
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const updated = await ctx.store.update(ctx.namespace, ctx.name, { updatedObject: applied }, { dryRun: ctx.dryRun });
+      return objectResponse(200, updated, format, warnings);
+    } catch (err) {
+      if (!isNotFound(err) || ctx.subresource !== '' || attempt > 0) throw err;
+    }
+    try {
+      const created = await ctx.store.create(ctx.namespace, applied(undefined), { dryRun: ctx.dryRun });
+      return objectResponse(201, created, format, warnings);
+    } catch (err) {
+      // Created meanwhile by someone else: apply to it instead.
+      if (!isAlreadyExists(err)) throw err;
+    }
+  }
+}
+

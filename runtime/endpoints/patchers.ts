@@ -1,28 +1,33 @@
 /**
  * Applying patches to JSON documents (kube's handlers/patch.go appliers): JSON merge patch
- * (RFC 7396), JSON patch (RFC 6902, via fast-json-patch) and strategic merge patch, which kgen
- * treats as a merge patch where it is accepted. A malformed patch is 400; a patch that does not
- * apply (failed test, missing path) is 422, as kube answers.
+ * (RFC 7396), JSON patch (RFC 6902, via fast-json-patch) and strategic merge patch (built-in
+ * kinds only). Server-side apply is the field manager's (fieldmanager/). A malformed patch is
+ * 400; a patch that does not apply (failed test, missing path) is 422, as kube answers.
  */
 import jsonpatch from 'fast-json-patch';
-import { newUnsupportedMediaType, statusError, StatusError } from '../api/status.js';
+import { newBadRequest, newUnsupportedMediaType, statusError, StatusError } from '../api/status.js';
+import { strategicMergePatch } from './fieldmanager/strategicmerge.js';
+import { UNTYPED, type TypeNode } from './fieldmanager/typeschema.js';
 import { isPlainObject, parseJSONBody } from './serializer.js';
-import { newBadRequest } from '../api/status.js';
 
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const JSON_PATCH = 'application/json-patch+json';
 export const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 export const APPLY_PATCH = 'application/apply-patch+yaml';
 
-export type PatchType = typeof MERGE_PATCH | typeof JSON_PATCH | typeof STRATEGIC_MERGE_PATCH;
+/** The patch types applied to a document here; apply goes through the field manager. */
+export type DocumentPatchType = typeof MERGE_PATCH | typeof JSON_PATCH | typeof STRATEGIC_MERGE_PATCH;
+export type PatchType = DocumentPatchType | typeof APPLY_PATCH;
 
 /**
- * kube's 415 for a patch type the endpoint does not take, listing the ones it does. Strategic
- * merge patch is only for built-in types (the core group and autoscaling/v1 Scale).
+ * kube's 415 for a patch type the endpoint does not take, listing the ones it does, in kube's
+ * order. Strategic merge patch is only for built-in types (the core group and autoscaling/v1
+ * Scale); apply only where `applyAllowed`.
  */
-export function resolvePatchType(mediaType: string, strategicAllowed: boolean): PatchType {
+export function resolvePatchType(mediaType: string, strategicAllowed: boolean, applyAllowed = true): PatchType {
   const accepted: PatchType[] = [JSON_PATCH, MERGE_PATCH];
   if (strategicAllowed) accepted.push(STRATEGIC_MERGE_PATCH);
+  if (applyAllowed) accepted.push(APPLY_PATCH);
   if ((accepted as string[]).includes(mediaType)) return mediaType as PatchType;
   if (mediaType === '' || !mediaType.includes('/')) throw newUnsupportedMediaType(mediaType);
   throw statusError(
@@ -42,23 +47,58 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
-/** Drops strategic-merge directives (`$patch`, `$retainKeys`, `$setElementOrder/…`) kgen does not interpret. */
-function stripDirectives(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripDirectives);
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) if (!key.startsWith('$')) out[key] = stripDirectives(v);
-  return out;
-}
-
 const APPLY_FAILED = 'the server rejected our request due to an error in our request';
 
-function applyJSONPatch(doc: unknown, ops: unknown): unknown {
+/** Whether pointer names a value in doc (JSON has no undefined, so undefined means absent). */
+function exists(doc: unknown, pointer: string): boolean {
+  try {
+    return jsonpatch.getValueByPointer(doc, pointer) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What RFC 6902 forbids and fast-json-patch lets through, checked against the document the
+ * operation applies to: removing the whole document, targets that do not exist, adding into
+ * something that is not a container, moving a value into its own child ("from" a proper prefix
+ * of "path"), and moving or copying from a location that does not exist.
+ */
+function checkOperation(doc: unknown, op: { op?: unknown; path?: unknown; from?: unknown }): void {
+  if (op.op === 'remove' && op.path === '') throw new Error('cannot remove the whole document');
+  if ((op.op === 'remove' || op.op === 'replace' || op.op === 'test') && typeof op.path === 'string' && !exists(doc, op.path)) {
+    throw new Error(`path ${JSON.stringify(op.path)} does not exist`);
+  }
+  if ((op.op === 'add' || op.op === 'move' || op.op === 'copy') && typeof op.path === 'string' && op.path !== '') {
+    const parent = op.path.slice(0, op.path.lastIndexOf('/'));
+    let container: unknown;
+    try {
+      container = jsonpatch.getValueByPointer(doc, parent);
+    } catch {
+      container = undefined;
+    }
+    if (typeof container !== 'object' || container === null) throw new Error(`the parent of ${JSON.stringify(op.path)} is not an object or a list`);
+  }
+  if ((op.op === 'move' || op.op === 'copy') && typeof op.from === 'string') {
+    if (!exists(doc, op.from)) throw new Error(`"from" location ${JSON.stringify(op.from)} does not exist`);
+    if (op.op === 'move' && typeof op.path === 'string' && op.path !== op.from && (op.from === '' || op.path.startsWith(`${op.from}/`))) {
+      throw new Error(`cannot move ${JSON.stringify(op.from)} into its own child ${JSON.stringify(op.path)}`);
+    }
+  }
+}
+
+/** RFC 6902 on a copy of doc; a patch that is not a list of operation objects is 400. */
+export function applyJSONPatch(doc: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops) || ops.some((op) => !isPlainObject(op))) {
     throw newBadRequest('json: cannot unmarshal the patch: a JSON patch must be an array of operation objects');
   }
   try {
-    return jsonpatch.applyPatch(structuredClone(doc), structuredClone(ops) as jsonpatch.Operation[], true, true).newDocument;
+    let out = structuredClone(doc);
+    for (const op of structuredClone(ops) as jsonpatch.Operation[]) {
+      checkOperation(out, op);
+      out = jsonpatch.applyOperation(out, op, true, true).newDocument;
+    }
+    return out;
   } catch (err) {
     if (err instanceof StatusError) throw err;
     const message = (err as Error).message.split('\n')[0] ?? String(err);
@@ -66,20 +106,30 @@ function applyJSONPatch(doc: unknown, ops: unknown): unknown {
   }
 }
 
-/** The patched document; `patchBody` is the raw request body. `doc` is not mutated. */
-export function applyPatch(doc: unknown, patchType: PatchType, patchBody: Buffer | undefined): unknown {
-  if (!patchBody || patchBody.length === 0) throw newBadRequest('the body of the request was empty');
-  const patch = parseJSONBody(patchBody.toString('utf8'));
+/**
+ * The patched document for an already-parsed patch. `structure` gives strategic merge patch
+ * its list merge keys (untyped: every list is replaced). `doc` is not mutated.
+ */
+export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patch: unknown, structure: TypeNode = UNTYPED): unknown {
   switch (patchType) {
     case JSON_PATCH:
       return applyJSONPatch(doc, patch);
     case MERGE_PATCH:
-    case STRATEGIC_MERGE_PATCH:
       if (!isPlainObject(patch)) throw newBadRequest('a merge patch must be a JSON object');
-      return mergePatch(doc, patchType === STRATEGIC_MERGE_PATCH ? stripDirectives(patch) : patch);
+      return mergePatch(doc, patch);
+    case STRATEGIC_MERGE_PATCH:
+      if (!isPlainObject(patch)) throw newBadRequest('a strategic merge patch must be a JSON object');
+      return strategicMergePatch(doc, patch, structure);
     default: {
       const never: never = patchType;
       throw newBadRequest(`unsupported patch type ${String(never)}`);
     }
   }
+}
+
+/** The patched document; `patchBody` is the raw request body. `doc` is not mutated. */
+export function applyPatch(doc: unknown, patchType: PatchType, patchBody: Buffer | undefined, structure: TypeNode = UNTYPED): unknown {
+  if (!patchBody || patchBody.length === 0) throw newBadRequest('the body of the request was empty');
+  if (patchType === APPLY_PATCH) throw newBadRequest('server-side apply is not supported on this endpoint');
+  return applyPatchValue(doc, patchType, parseJSONBody(patchBody.toString('utf8')), structure);
 }

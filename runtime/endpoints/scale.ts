@@ -7,6 +7,7 @@ import type { ScaleSubresource } from '../api/resource.js';
 import { applyScaleToObject, scaleFromObject, validateScale, type Scale } from '../registry/scale.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { mediaTypeOf, negotiateOutput } from './negotiation.js';
+import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
 import { applyPatch, resolvePatchType } from './patchers.js';
 import { parseDryRun } from './queryparams.js';
 import { checkName, namespaceFor } from './requestscope.js';
@@ -20,10 +21,11 @@ function scaleConfig(scope: RequestScope): ScaleSubresource {
 }
 
 /** The object after writing `scale` onto `current`, checked as kube's scaleUpdatedObjectInfo does. */
-function objectFromScale(scope: RequestScope, current: KubeObject, scale: Scale, name: string): KubeObject {
+function objectFromScale(scope: RequestScope, current: KubeObject, scale: Scale, name: string, manager: string): KubeObject {
   checkName(scale, name);
   validateScale(scale);
-  return applyScaleToObject(current, scale, scaleConfig(scope));
+  // The writer owns the replicas field, recorded with subresource scale.
+  return fieldManagerOf(scope).update(current, applyScaleToObject(current, scale, scaleConfig(scope)), manager, 'scale');
 }
 
 export async function getScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
@@ -36,11 +38,12 @@ export async function updateScale(scope: RequestScope, req: APIRequest): Promise
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const dryRun = parseDryRun(req.query, 'UpdateOptions');
   const scale = asObjectOfKind(decodeBody(req), SCALE_KIND) as Scale;
+  const manager = updateManager(req.query, req.headers, 'UpdateOptions');
   const name = req.info.name;
   const updated = await scope.store.update(
     namespaceFor(scope, req.info),
     name,
-    { updatedObject: (current) => objectFromScale(scope, current, scale, name) },
+    { updatedObject: (current) => objectFromScale(scope, current, scale, name, manager) },
     { dryRun },
   );
   return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format);
@@ -49,13 +52,14 @@ export async function updateScale(scope: RequestScope, req: APIRequest): Promise
 export async function patchScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   // Scale is a built-in type, so strategic merge patch is accepted as for core kinds.
-  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), true);
+  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), true, false);
+  const manager = updateManager(req.query, req.headers, 'PatchOptions');
   const dryRun = parseDryRun(req.query, 'PatchOptions');
   const name = req.info.name;
   const updatedObject = (current: KubeObject): KubeObject => {
     const currentScale = scaleFromObject(current, scaleConfig(scope));
     const patched = asObjectOfKind(applyPatch(currentScale, patchType, req.body), SCALE_KIND) as Scale;
-    return objectFromScale(scope, current, patched, name);
+    return objectFromScale(scope, current, patched, name, manager);
   };
   const updated = await scope.store.update(namespaceFor(scope, req.info), name, { updatedObject }, { dryRun });
   return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format);

@@ -4,12 +4,15 @@
  * TypeMeta against the endpoint's kind. Malformed bodies are 400 BadRequest, unknown media
  * types 415; nothing here throws anything but a StatusError.
  */
-import { parse as parseYAML, parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest, newUnsupportedMediaType, StatusError } from '../api/status.js';
+import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type DuplicateField } from './duplicatefields.js';
 import type { APIRequest } from './handler.js';
 import { mediaTypeOf } from './negotiation.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
+
+/** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
+export const MAX_YAML_ALIAS_COUNT = 100;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -23,21 +26,45 @@ export function parseJSONBody(text: string): unknown {
   }
 }
 
-function parseYAMLBody(text: string): unknown {
+/** A parsed body and, when asked for, the keys it repeats. */
+export interface ParsedBody {
+  value: unknown;
+  duplicates: DuplicateField[];
+}
+
+/** JSON text, with its repeated keys when `duplicates` (scanning costs one more pass). */
+export function parseJSONText(text: string, duplicates = false): ParsedBody {
+  const value = parseJSONBody(text);
+  return { value, duplicates: duplicates ? findDuplicateJSONKeys(text) : [] };
+}
+
+/**
+ * One YAML document (JSON is YAML too), with its repeated keys when `duplicates`. More than one
+ * document, a syntax error or more than MAX_YAML_ALIAS_COUNT alias expansions is 400.
+ */
+export function parseYAMLText(text: string, duplicates = false, what = "couldn't get version/kind; yaml parse error"): ParsedBody {
   try {
-    const docs = parseAllDocuments(text);
-    const real = Array.isArray(docs) ? docs.filter((d) => d.contents !== null) : [];
+    const { docs, lines } = parseYAMLDocuments(text);
+    const real = docs.filter((d) => d.contents !== null);
     if (real.length > 1) throw new Error('expected a single YAML document');
     const first = real[0];
-    if (first && first.errors.length > 0) throw first.errors[0]!;
-    return first ? first.toJS() : parseYAML(text);
+    if (!first) return { value: null, duplicates: [] };
+    if (first.errors.length > 0) throw first.errors[0]!;
+    const value = first.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+    return { value, duplicates: duplicates ? findDuplicateYAMLKeys([first], lines) : [] };
   } catch (err) {
-    throw newBadRequest(`couldn't get version/kind; yaml parse error: ${(err as Error).message}`);
+    throw newBadRequest(`${what}: ${(err as Error).message}`);
   }
 }
 
+export type BodyFormat = 'json' | 'yaml' | 'protobuf';
+
+export interface DecodedBody extends ParsedBody {
+  format: BodyFormat;
+}
+
 /** The request body as a JSON value, by Content-Type; an empty body is 400. */
-export function decodeBody(req: APIRequest): unknown {
+export function decodeRequestBody(req: APIRequest, duplicates = false): DecodedBody {
   const body = req.body;
   if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
   const mediaType = mediaTypeOf(req.headers['content-type']);
@@ -45,16 +72,21 @@ export function decodeBody(req: APIRequest): unknown {
     case '':
     case 'application/json':
     case '*/*':
-      return parseJSONBody(body.toString('utf8'));
+      return { ...parseJSONText(body.toString('utf8'), duplicates), format: 'json' };
     case 'application/yaml':
     case 'application/x-yaml':
     case 'text/yaml':
-      return parseYAMLBody(body.toString('utf8'));
+      return { ...parseYAMLText(body.toString('utf8'), duplicates), format: 'yaml' };
     case PROTOBUF_CONTENT_TYPE:
-      return decodeProtobuf(body);
+      return { value: decodeProtobuf(body), duplicates: [], format: 'protobuf' };
     default:
       throw newUnsupportedMediaType(mediaType);
   }
+}
+
+/** The request body as a JSON value, by Content-Type; an empty body is 400. */
+export function decodeBody(req: APIRequest): unknown {
+  return decodeRequestBody(req).value;
 }
 
 function decodeProtobuf(body: Buffer): unknown {
@@ -86,7 +118,24 @@ export function asObjectOfKind(value: unknown, expected: ExpectedKind): KubeObje
   }
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) throw newBadRequest('metadata must be an object');
   // TypeMeta first, as kube serialises objects.
-  return { apiVersion: expected.apiVersion, kind: expected.kind, metadata: (metadata ?? {}) as KubeObject['metadata'], ...rest };
+  return normalizeObjectMeta({ apiVersion: expected.apiVersion, kind: expected.kind, metadata: (metadata ?? {}) as KubeObject['metadata'], ...rest });
+}
+
+/** ObjectMeta's `omitempty` maps and lists: empty ones are absent after kube decodes them. */
+const OMIT_EMPTY = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
+
+/**
+ * obj with the empty ObjectMeta maps and lists dropped (mutated in place), as kube's ObjectMeta
+ * round trip leaves custom resources: removing the last label leaves no `labels: {}` behind.
+ */
+export function normalizeObjectMeta<T extends KubeObject>(obj: T): T {
+  const meta = obj.metadata as Record<string, unknown> | undefined;
+  if (!isPlainObject(meta)) return obj;
+  for (const field of OMIT_EMPTY) {
+    const value = meta[field];
+    if ((Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0)) delete meta[field];
+  }
+  return obj;
 }
 
 /** Decodes the body as an object of the expected kind. */

@@ -75,26 +75,44 @@ export function columnDefinitions(def: ResourceDefinition): TableColumnDefinitio
   ];
 }
 
+/** metav1.Time's UnmarshalQueryParameter: RFC 3339 with seconds, in UTC or with an offset. */
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+
+/**
+ * A cell as kube's customresource tableconvertor computes it: a `string` column prints whatever
+ * the path found (objects and arrays as JSON); the other types take only a value of their type
+ * (an integer column truncates a float) and are null otherwise, as cellForJSONValue does.
+ */
+export function cellForJSONValue(type: PrinterColumn['type'], value: unknown, now: number): unknown {
+  if (value === undefined || value === null) return null;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : null;
+    case 'number':
+      return typeof value === 'number' ? value : null;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : null;
+    case 'date':
+      if (typeof value !== 'string') return null;
+      return RFC3339.test(value) && !Number.isNaN(Date.parse(value)) ? translateTimestampSince(value, now) : '<invalid>';
+    default: {
+      const never: never = type;
+      return never;
+    }
+  }
+}
+
 function cellValue(obj: KubeObject, column: PrinterColumn, now: number): unknown {
   let value: unknown;
   try {
+    // Only the first result counts, as kube assumes a simple path.
     value = evaluateJSONPath(obj, column.jsonPath)[0];
   } catch {
     return null;
   }
-  if (value === undefined || value === null) return null;
-  switch (column.type) {
-    case 'string':
-      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    case 'date':
-      return typeof value === 'string' ? translateTimestampSince(value, now) : null;
-    case 'integer':
-    case 'number':
-    case 'boolean':
-      return value;
-    default:
-      return value;
-  }
+  return cellForJSONValue(column.type, value, now);
 }
 
 export function partialObjectMetadata(obj: KubeObject, apiVersion = 'meta.k8s.io/v1'): KubeObject {

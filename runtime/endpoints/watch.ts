@@ -1,14 +1,18 @@
 /**
  * Watch (kube's handlers/watch.go): newline-delimited `{"type","object"}` JSON, one chunk per
  * event, ended by timeoutSeconds (default 30 minutes, kube's min-request-timeout) or the client.
- * With a Table Accept each event carries a one-row Table; only the first has columnDefinitions.
+ * With a Table Accept each event carries a one-row Table; only the first has columnDefinitions
+ * (a BOOKMARK becomes a Table without rows that carries its resourceVersion).
+ * The store ends the watch at the timeout (with a final BOOKMARK when allowWatchBookmarks).
  */
+import type { KubeObject, WatchEvent } from '../api/meta.js';
 import { parseFieldSelector } from '../registry/fieldselector.js';
 import type { APIRequest, RequestScope, StreamResponse } from './handler.js';
-import { JSON_CONTENT_TYPE, negotiateOutput } from './negotiation.js';
+import { parseSendInitialEvents } from './listoptions.js';
+import { JSON_CONTENT_TYPE, negotiateOutput, type OutputTarget } from './negotiation.js';
 import type { ListQuery } from './queryparams.js';
 import { namespaceFor } from './requestscope.js';
-import { parseIncludeObject } from './tableconvertor.js';
+import { parseIncludeObject, type IncludeObject } from './tableconvertor.js';
 import { transformObject } from './transform.js';
 
 export const DEFAULT_WATCH_TIMEOUT_SECONDS = 1800;
@@ -17,31 +21,41 @@ export async function watchResource(scope: RequestScope, req: APIRequest, query:
   const target = negotiateOutput(req.headers.accept, { transform: true, list: true, watch: true });
   const includeObject = parseIncludeObject(req.query.get('includeObject'));
   // The legacy /watch/…/{name} path names the object in the URL instead of a field selector.
-  const fieldSelector = req.info.name
-    ? parseFieldSelector(`metadata.name=${req.info.name}`)
-    : query.fieldSelector;
+  const fieldSelector = req.info.name ? parseFieldSelector(`metadata.name=${req.info.name}`) : query.fieldSelector;
   const watch = scope.store.watch(namespaceFor(scope, req.info), {
     labelSelector: query.labelSelector,
     fieldSelector,
     resourceVersion: query.resourceVersion,
+    allowWatchBookmarks: query.allowWatchBookmarks,
+    sendInitialEvents: parseSendInitialEvents(req.query),
+    timeoutSeconds: query.timeoutSeconds || DEFAULT_WATCH_TIMEOUT_SECONDS,
   });
-  const timeoutSeconds = query.timeoutSeconds || DEFAULT_WATCH_TIMEOUT_SECONDS;
 
   async function* chunks(): AsyncGenerator<string> {
-    const timer = setTimeout(() => watch.stop(), timeoutSeconds * 1000);
     let headersSent = false;
     try {
       for await (const event of watch) {
-        const object =
-          event.type === 'ERROR' ? event.object : transformObject(scope.definition, event.object, target, { includeObject, noHeaders: headersSent });
+        const object = encodeObject(scope, event, target, { includeObject, noHeaders: headersSent });
         if (target.as === 'Table' && event.type !== 'ERROR') headersSent = true;
         yield `${JSON.stringify({ type: event.type, object })}\n`;
       }
     } finally {
-      clearTimeout(timer);
       watch.stop();
     }
   }
 
   return { kind: 'stream', code: 200, contentType: JSON_CONTENT_TYPE, headers: {}, chunks: chunks(), close: () => watch.stop() };
+}
+
+/** The event's object as the client asked for it; ERROR Status objects go out as they are. */
+function encodeObject(
+  scope: RequestScope,
+  event: WatchEvent,
+  target: OutputTarget,
+  opts: { includeObject: IncludeObject; noHeaders: boolean },
+): unknown {
+  if (event.type === 'ERROR') return event.object;
+  const object = transformObject(scope.definition, event.object as KubeObject, target, opts);
+  if (event.type === 'BOOKMARK' && target.as === 'Table') return { ...(object as object), rows: [] };
+  return object;
 }

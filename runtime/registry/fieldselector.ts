@@ -1,6 +1,6 @@
 /**
  * Field selectors (k8s.io/apimachinery/pkg/fields/selector.go): `f=v`, `f==v`, `f!=v`, comma
- * separated and ANDed, `\` escaping `,` `=` `!` and `\`. Which fields may be selected is the
+ * separated and ANDed, `\` escaping `,` `=` and `\` in values. Which fields may be selected is the
  * resource's business: `metadata.name`, `metadata.namespace` and its declared selectableFields;
  * anything else is 400 `field label not supported: <f>`, as kube's field label conversion says.
  */
@@ -22,68 +22,55 @@ export interface FieldSelector {
   empty(): boolean;
 }
 
+/** splitTerms: commas split terms unless escaped with `\`. */
 function splitTerms(input: string): string[] {
   const terms: string[] = [];
-  let current = '';
+  let start = 0;
+  let inSlash = false;
   for (let i = 0; i < input.length; i++) {
     const ch = input[i]!;
-    if (ch === '\\' && i + 1 < input.length) {
-      current += ch + input[i + 1];
-      i++;
-    } else if (ch === ',') {
-      terms.push(current);
-      current = '';
-    } else {
-      current += ch;
+    if (inSlash) inSlash = false;
+    else if (ch === '\\') inSlash = true;
+    else if (ch === ',') {
+      terms.push(input.slice(start, i));
+      start = i + 1;
     }
   }
-  terms.push(current);
+  terms.push(input.slice(start));
   return terms;
 }
 
-function unescape(value: string, whole: string): string {
+/** UnescapeValue: `\\`, `\,` and `\=` are the only escapes; a bare `,` or `=` is an error. */
+function unescapeValue(value: string): string {
   let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    if (ch === '\\') {
-      const nextCh = value[i + 1];
-      if (nextCh === undefined || !'\\,=!'.includes(nextCh)) {
-        throw newBadRequest(`invalid field selector: invalid escape sequence in '${whole}'`);
-      }
-      out += nextCh;
-      i++;
-    } else if ('=!,'.includes(ch)) {
-      throw newBadRequest(`invalid field selector: unescaped '${ch}' in '${whole}'`);
+  let inSlash = false;
+  for (const ch of value) {
+    if (inSlash) {
+      if (ch !== '\\' && ch !== ',' && ch !== '=') throw newBadRequest(`invalid field selector: invalid escape sequence: \\${ch}`);
+      out += ch;
+      inSlash = false;
+    } else if (ch === '\\') {
+      inSlash = true;
+    } else if (ch === ',' || ch === '=') {
+      // Go prints the rune with %v, i.e. as its code point.
+      throw newBadRequest(`invalid field selector: unescaped character in value: ${ch.codePointAt(0)}`);
     } else {
       out += ch;
     }
   }
+  if (inSlash) throw newBadRequest('invalid field selector: invalid escape sequence: \\');
   return out;
 }
 
+const TERM_OPERATORS = ['!=', '==', '='] as const;
+
+/** splitTerm: the first position where an operator starts splits the term; no escaping on the left. */
 function parseTerm(term: string, whole: string): FieldRequirement {
-  for (const op of ['!=', '==', '='] as const) {
-    const at = findUnescaped(term, op);
-    if (at > 0) {
-      return {
-        field: term.slice(0, at),
-        operator: op === '!=' ? '!=' : '=',
-        value: unescape(term.slice(at + op.length), whole),
-      };
-    }
+  for (let i = 0; i < term.length; i++) {
+    const op = TERM_OPERATORS.find((o) => term.startsWith(o, i));
+    if (op) return { field: term.slice(0, i), operator: op === '!=' ? '!=' : '=', value: unescapeValue(term.slice(i + op.length)) };
   }
   throw newBadRequest(`invalid selector: '${whole}'; can't understand '${term}'`);
-}
-
-function findUnescaped(term: string, op: string): number {
-  for (let i = 0; i < term.length; i++) {
-    if (term[i] === '\\') {
-      i++;
-      continue;
-    }
-    if (term.startsWith(op, i)) return i;
-  }
-  return -1;
 }
 
 /** The field's value as a string, as kube's GetAttrs flattens it (numbers and booleans printed). */
@@ -101,7 +88,9 @@ function fieldValue(obj: KubeObject, field: string): string {
  */
 export function parseFieldSelector(input: string | undefined, selectableFields: readonly string[] = []): FieldSelector {
   const supported = new Set(['metadata.name', 'metadata.namespace', ...selectableFields.map((f) => f.replace(/^\./, ''))]);
-  const requirements = input ? splitTerms(input).filter((t) => t.trim() !== '').map((t) => parseTerm(t.trim(), input)) : [];
+  // Terms are parsed in sorted order (and not trimmed), so the first error is the one kube reports.
+  const terms = input ? splitTerms(input).sort().filter((t) => t !== '') : [];
+  const requirements = terms.map((t) => parseTerm(t, input!));
   for (const r of requirements) {
     if (!supported.has(r.field)) throw newBadRequest(`field label not supported: ${r.field}`);
   }

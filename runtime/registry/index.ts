@@ -6,6 +6,7 @@ export {
   type UpdatedObjectInfo,
   type WriteOptions,
   type DeleteRequest,
+  type DeleteResult,
   type ListRequest,
   type WatchRequest,
   type SelectionRequest,
@@ -34,4 +35,12 @@ export {
   isNamespaceResource,
 } from './namespaces.js';
 export { interpretStorageError, toStatus, CONFLICT_MESSAGE } from './errors.js';
+export {
+  FINALIZER_ORPHAN,
+  FINALIZER_FOREGROUND,
+  type PropagationPolicy,
+  type PropagationOptions,
+  type DeletionHooks,
+} from './deletion.js';
+export { FINALIZER_KUBERNETES, namespaceFinalizeStore } from './namespaces.js';
 export { generateName, nowRFC3339 } from './objectmeta.js';

@@ -4,6 +4,7 @@
  * and ANDed. Parse errors are thrown as 400 BadRequest with kube's wording.
  */
 import { newBadRequest } from '../api/status.js';
+import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
 
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 
@@ -19,75 +20,97 @@ export interface LabelSelector {
   empty(): boolean;
 }
 
+/** kube's lexer tokens; `in`/`notin` are keywords only where an operator is expected. */
 type Token =
   | { kind: 'id'; value: string }
   | { kind: 'op'; value: '=' | '==' | '!=' | '!' | '>' | '<' | '(' | ')' | ',' }
-  | { kind: 'end' };
+  | { kind: 'end'; value: '' };
 
 const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
+const OPERATOR_TOKENS = new Set(['=', '==', '!=', '!', '>', '<', '(', ')', ',']);
+/** Only these separate tokens (the lexer's isWhitespace), not every Unicode space. */
+const WHITESPACE = new Set([' ', '\t', '\r', '\n']);
+
+/** The longest run of special symbols that is still a token (scanSpecialSymbol). */
+function scanSpecial(input: string, start: number): [Token, number] {
+  let end = start;
+  let last: Token | undefined;
+  let lastEnd = start;
+  while (end < input.length && SPECIAL.has(input[end]!)) {
+    end++;
+    const text = input.slice(start, end);
+    if (OPERATOR_TOKENS.has(text)) {
+      last = { kind: 'op', value: text as '=' };
+      lastEnd = end;
+    } else if (last) {
+      break;
+    }
+  }
+  // Every single special symbol is a token, so `last` is always set.
+  return [last!, lastEnd];
+}
 
 function tokenize(input: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
-  while (i < input.length) {
-    const ch = input[i]!;
-    if (/\s/.test(ch)) {
-      i++;
-      continue;
-    }
-    if (SPECIAL.has(ch)) {
-      const two = input.slice(i, i + 2);
-      if (two === '==' || two === '!=') {
-        tokens.push({ kind: 'op', value: two });
-        i += 2;
-      } else {
-        tokens.push({ kind: 'op', value: ch as '=' });
-        i++;
-      }
+  for (;;) {
+    while (i < input.length && WHITESPACE.has(input[i]!)) i++;
+    if (i >= input.length) break;
+    if (SPECIAL.has(input[i]!)) {
+      const [token, next] = scanSpecial(input, i);
+      tokens.push(token);
+      i = next;
       continue;
     }
     let j = i;
-    while (j < input.length && !SPECIAL.has(input[j]!) && !/\s/.test(input[j]!)) j++;
+    while (j < input.length && !SPECIAL.has(input[j]!) && !WHITESPACE.has(input[j]!)) j++;
     tokens.push({ kind: 'id', value: input.slice(i, j) });
     i = j;
   }
-  tokens.push({ kind: 'end' });
+  tokens.push({ kind: 'end', value: '' });
   return tokens;
 }
 
-function describe(t: Token): string {
-  return t.kind === 'end' ? '' : t.value;
+const isOp = (t: Token, value: string) => t.kind === 'op' && t.value === value;
+
+/** A field.Invalid error's text: `<path>: Invalid value: "<value>": <detail>`. */
+function invalidValue(path: string, value: string, detail: string): string {
+  return `${path}: Invalid value: ${JSON.stringify(value)}: ${detail}`;
 }
 
-function parseError(detail: string): Error {
-  return newBadRequest(`unable to parse requirement: ${detail}`);
-}
-
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-/** Returns kube's message for an invalid label key, or undefined when valid. */
+/**
+ * Returns kube's message for an invalid label key, or undefined when valid. The parser checks keys
+ * with a nil field path, so kube's message really starts with `<nil>:`.
+ */
 export function validateLabelKey(key: string): string | undefined {
-  const parts = key.split('/');
-  const name = parts.length === 2 ? parts[1]! : parts[0]!;
-  const prefix = parts.length === 2 ? parts[0]! : undefined;
-  if (parts.length > 2 || name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
-    return `key: Invalid value: "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`;
-  }
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) {
-    return `key: Invalid value: "${key}": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
-  }
-  return undefined;
+  const errs = isQualifiedName(key);
+  return errs.length === 0 ? undefined : invalidValue('<nil>', key, errs.join('; '));
 }
 
-function validateLabelValue(value: string, index: number): string | undefined {
-  if (value.length > 63 || !LABEL_VALUE.test(value)) {
-    return `values[${index}]: Invalid value: "${value}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`;
+/** labels.NewRequirement's checks after parsing: Gt/Lt need integers, values must be label values. */
+function requirementErrors(operator: LabelOperator, values: string[]): string[] {
+  const errs: string[] = [];
+  if (operator === 'gt' || operator === 'lt') {
+    values.forEach((v, i) => {
+      if (!/^[+-]?\d+$/.test(v)) errs.push(invalidValue(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+    });
   }
-  return undefined;
+  values.forEach((v, i) => {
+    const valueErrs = isValidLabelValue(v);
+    if (valueErrs.length > 0) errs.push(invalidValue(`values[${i}]`, v, valueErrs.join('; ')));
+  });
+  return errs;
 }
 
+/** utilerrors.NewAggregate(...).Error(): one message as is, several as `[a, b]`. */
+function aggregate(errs: string[]): string {
+  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
+}
+
+/**
+ * kube's recursive-descent Parser (labels/selector.go). Errors inside one requirement are
+ * prefixed `unable to parse requirement: `; errors between requirements are not.
+ */
 class Parser {
   private pos = 0;
   constructor(private readonly tokens: Token[]) {}
@@ -102,39 +125,39 @@ class Parser {
 
   parse(): LabelRequirement[] {
     const out: LabelRequirement[] = [];
-    if (this.peek().kind === 'end') return out;
     for (;;) {
-      out.push(this.requirement());
-      const t = this.next();
+      const t = this.peek();
       if (t.kind === 'end') return out;
-      if (!(t.kind === 'op' && t.value === ',')) throw parseError(`found '${describe(t)}', expected: ',' or 'end of string'`);
+      if (t.kind !== 'id' && !isOp(t, '!')) throw newBadRequest(`found '${t.value}', expected: !, identifier, or 'end of string'`);
+      try {
+        out.push(this.requirement());
+      } catch (err) {
+        throw newBadRequest(`unable to parse requirement: ${(err as Error).message}`);
+      }
+      const after = this.next();
+      if (after.kind === 'end') return out;
+      if (!isOp(after, ',')) throw newBadRequest(`found '${after.value}', expected: ',' or 'end of string'`);
+      const following = this.peek();
+      if (following.kind !== 'id' && !isOp(following, '!')) {
+        throw newBadRequest(`found '${following.value}', expected: identifier after ','`);
+      }
     }
   }
 
   private requirement(): LabelRequirement {
-    let negated = false;
     let t = this.next();
-    if (t.kind === 'op' && t.value === '!') {
-      negated = true;
-      t = this.next();
-    }
-    if (t.kind !== 'id') throw parseError(`found '${describe(t)}', expected: !, identifier, or 'end of string'`);
+    const negated = isOp(t, '!');
+    if (negated) t = this.next();
+    if (t.kind !== 'id') throw new Error(`found '${t.value}', expected: identifier`);
     const key = t.value;
     const keyError = validateLabelKey(key);
-    if (keyError) throw parseError(keyError);
+    if (keyError) throw new Error(keyError);
     const after = this.peek();
-    if (negated || after.kind === 'end' || (after.kind === 'op' && after.value === ',')) {
-      return { key, operator: negated ? '!' : 'exists', values: [] };
-    }
+    if (negated || after.kind === 'end' || isOp(after, ',')) return { key, operator: negated ? '!' : 'exists', values: [] };
     const operator = this.operator();
-    const values = operator === 'in' || operator === 'notin' ? this.valueSet() : [this.singleValue()];
-    values.forEach((v, i) => {
-      const err = validateLabelValue(v, i);
-      if (err) throw parseError(err);
-    });
-    if ((operator === 'gt' || operator === 'lt') && !/^-?\d+$/.test(values[0]!)) {
-      throw parseError(`for 'Gt', 'Lt' operators, the value must be an integer`);
-    }
+    const values = operator === 'in' || operator === 'notin' ? this.valueSet() : this.exactValue();
+    const errs = requirementErrors(operator, values);
+    if (errs.length > 0) throw new Error(aggregate(errs));
     return { key, operator, values };
   }
 
@@ -146,37 +169,51 @@ class Parser {
       if (t.value === '>') return 'gt';
       if (t.value === '<') return 'lt';
     }
-    throw parseError(`found '${describe(t)}', expected: in, notin, =, ==, !=, gt, lt`);
+    throw new Error(`found '${t.value}', expected: in, notin, =, ==, !=, gt, lt`);
   }
 
-  private singleValue(): string {
+  /** parseExactValue: nothing before `,` or the end is the empty value. */
+  private exactValue(): string[] {
     const t = this.peek();
-    if (t.kind === 'id') {
-      this.pos++;
-      return t.value;
-    }
-    if (t.kind === 'end' || (t.kind === 'op' && t.value === ',')) return '';
-    throw parseError(`found '${describe(t)}', expected: identifier`);
+    if (t.kind === 'end' || isOp(t, ',')) return [''];
+    this.pos++;
+    if (t.kind === 'id') return [t.value];
+    throw new Error(`found '${t.value}', expected: identifier`);
   }
 
+  /** parseValues + parseIdentifiersList: `(a,b)`, `()` and empty members, as a sorted set. */
   private valueSet(): string[] {
     const open = this.next();
-    if (!(open.kind === 'op' && open.value === '(')) throw parseError(`found '${describe(open)}', expected: '('`);
-    const values: string[] = [];
-    for (;;) {
-      let t = this.next();
-      if (t.kind === 'op' && t.value === ')' && values.length === 0) return [''];
-      if (t.kind === 'id') {
-        values.push(t.value);
-        t = this.next();
-      } else if (t.kind === 'op' && (t.value === ',' || t.value === ')')) {
-        values.push('');
-      } else {
-        throw parseError(`found '${describe(t)}', expected: ',', ')' or identifier`);
-      }
-      if (t.kind === 'op' && t.value === ')') return values;
-      if (!(t.kind === 'op' && t.value === ',')) throw parseError(`found '${describe(t)}', expected: ',' or ')'`);
+    if (!isOp(open, '(')) throw new Error(`found '${open.value}' expected: '('`);
+    const first = this.peek();
+    if (isOp(first, ')')) {
+      this.pos++;
+      return [''];
     }
+    if (first.kind !== 'id' && !isOp(first, ',')) throw new Error(`found '${first.value}', expected: ',', ')' or identifier`);
+    const values = new Set<string>();
+    for (;;) {
+      const t = this.next();
+      if (t.kind === 'id') {
+        values.add(t.value);
+        const t2 = this.peek();
+        if (isOp(t2, ',')) continue;
+        if (isOp(t2, ')')) break;
+        throw new Error(`found '${t2.value}', expected: ',' or ')'`);
+      } else if (isOp(t, ',')) {
+        if (values.size === 0) values.add('');
+        const t2 = this.peek();
+        if (isOp(t2, ')')) {
+          values.add('');
+          break;
+        }
+        if (isOp(t2, ',')) values.add('');
+      } else {
+        throw new Error(`found '${t.value}', expected: ',', or identifier`);
+      }
+    }
+    this.pos++; // the ')' the loop stopped at
+    return [...values].sort();
   }
 }
 
@@ -197,7 +234,7 @@ function matchesRequirement(r: LabelRequirement, labels: Record<string, string>)
       return !has || !r.values.includes(value!);
     case 'gt':
     case 'lt': {
-      if (!has || !/^-?\d+$/.test(value!)) return false;
+      if (!has || !/^[+-]?\d+$/.test(value!)) return false;
       const n = Number(value);
       const bound = Number(r.values[0]);
       return r.operator === 'gt' ? n > bound : n < bound;

@@ -1,31 +1,73 @@
 /**
  * What is special about core/v1 namespaces: kube's namespace strategy (status phase Active, the
- * `kubernetes.io/metadata.name` label), the NamespaceLifecycle admission plugin (no objects in a
- * missing namespace; system namespaces cannot be deleted), and the namespaces every cluster has.
+ * `kubernetes.io/metadata.name` label, the `kubernetes` spec finalizer), its deletion (the first
+ * DELETE moves it to Terminating; it goes once the namespace controller emptied spec.finalizers
+ * through `namespaces/<name>/finalize`), the NamespaceLifecycle admission plugin (no objects in a
+ * missing or terminating namespace; system namespaces cannot be deleted), and the namespaces every
+ * cluster has.
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { StatusError, newNotFound, statusError } from '../api/status.js';
 import type { Storage } from '../storage/interface.js';
 import { objectKey, resourcePrefix } from '../storage/keys.js';
+import { toStatusCauses, isQualifiedName, field } from '../validation/index.js';
+import type { DeletionHooks } from './deletion.js';
 import type { NamespaceLifecycle, Store } from './store.js';
 import type { RESTStrategy } from './strategy.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public'] as const;
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
+/** api.FinalizerKubernetes: the namespace controller's spec finalizer. */
+export const FINALIZER_KUBERNETES = 'kubernetes';
+/** The standard finalizers a name without a `/` may be (core validateFinalizerName). */
+const STANDARD_FINALIZERS = new Set([FINALIZER_KUBERNETES, 'orphan', 'foregroundDeletion']);
 const NAMESPACES = { group: '', resource: 'namespaces' };
 
 export function isNamespaceResource(def: Pick<ResourceDefinition, 'group' | 'plural'>): boolean {
   return def.group === '' && def.plural === 'namespaces';
 }
 
+/** spec.finalizers of a namespace (empty when absent). */
+export function namespaceFinalizers(obj: KubeObject): string[] {
+  const spec = obj.spec as { finalizers?: unknown } | undefined;
+  return Array.isArray(spec?.finalizers) ? (spec.finalizers as string[]) : [];
+}
+
+function setNamespaceFinalizers(obj: KubeObject, finalizers: string[] | undefined): void {
+  const spec = (typeof obj.spec === 'object' && obj.spec !== null ? obj.spec : {}) as Record<string, unknown>;
+  if (finalizers === undefined) delete spec.finalizers;
+  else spec.finalizers = [...finalizers];
+  obj.spec = spec;
+}
+
+function specFinalizersOrUndefined(obj: KubeObject): string[] | undefined {
+  const spec = obj.spec as { finalizers?: unknown } | undefined;
+  return Array.isArray(spec?.finalizers) ? [...(spec.finalizers as string[])] : undefined;
+}
+
 /** Wraps the generic strategy with kube's namespace strategy rules. */
-export function withNamespaceStrategy(base: RESTStrategy): RESTStrategy {
+export function withNamespaceStrategy(base: RESTStrategy): RESTStrategy & DeletionHooks {
   return {
     ...base,
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
+      // kube's namespace PrepareForCreate: the namespace controller finalizes every namespace.
+      setNamespaceFinalizers(obj, [FINALIZER_KUBERNETES]);
       obj.status = { phase: 'Active' };
+    },
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      // spec.finalizers change only through the finalize subresource.
+      setNamespaceFinalizers(obj, specFinalizersOrUndefined(old));
+    },
+    markForDeletion(obj) {
+      const status = (typeof obj.status === 'object' && obj.status !== null ? obj.status : {}) as Record<string, unknown>;
+      status.phase = 'Terminating';
+      obj.status = status;
+    },
+    isFinalized(obj) {
+      return namespaceFinalizers(obj).length === 0;
     },
     canonicalize(obj) {
       base.canonicalize?.(obj);
@@ -45,22 +87,71 @@ export function withNamespaceStrategy(base: RESTStrategy): RESTStrategy {
   };
 }
 
+/**
+ * The finalize subresource's strategy (kube's finalizeNamespaceStrategy): spec.finalizers come
+ * from the request; status stays the stored one.
+ */
+export function newNamespaceFinalizeStrategy(namespaceStrategy: RESTStrategy): RESTStrategy {
+  return {
+    ...namespaceStrategy,
+    prepareForUpdate(obj, old) {
+      const requested = specFinalizersOrUndefined(obj);
+      namespaceStrategy.prepareForUpdate(obj, old);
+      setNamespaceFinalizers(obj, requested);
+    },
+    validateUpdate(obj, old) {
+      const causes = namespaceStrategy.validateUpdate(obj, old);
+      const errors = namespaceFinalizers(obj).flatMap((f, i) => validateFinalizerName(f, `spec.finalizers[${i}]`));
+      return [...causes, ...toStatusCauses(errors)];
+    },
+  };
+}
+
+/** Core validateFinalizerName: a qualified name, and one of the standard names when it has no `/`. */
+function validateFinalizerName(name: string, path: string) {
+  const errors = isQualifiedName(name).map((msg) => field.invalid(path, name, msg));
+  if (errors.length === 0 && !name.includes('/') && !STANDARD_FINALIZERS.has(name)) {
+    errors.push(field.invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
+  }
+  return errors;
+}
+
+const finalizeStores = new WeakMap<Store, Store>();
+
+/** The store behind `PUT /api/v1/namespaces/<name>/finalize` (kube's FinalizeREST). */
+export function namespaceFinalizeStore(namespaces: Store): Store {
+  let store = finalizeStores.get(namespaces);
+  if (!store) {
+    store = namespaces.withUpdateStrategy(newNamespaceFinalizeStrategy(namespaces.strategy));
+    finalizeStores.set(namespaces, store);
+  }
+  return store;
+}
+
 /** NamespaceLifecycle over the namespaces kept in storage under the given key root. */
 export function newNamespaceLifecycle(storage: Storage, keyRoot?: string): NamespaceLifecycle {
   const prefix = resourcePrefix('', 'namespaces', keyRoot);
   return {
-    async admitCreate(namespace) {
+    async admitCreate(namespace, attributes) {
       const ns = await storage.get(objectKey(prefix, undefined, namespace), { ignoreNotFound: true });
       if (!ns) throw newNotFound(NAMESPACES, namespace);
-      if (ns.metadata.deletionTimestamp) {
-        throw statusError(
-          'Forbidden',
-          `unable to create new content in namespace ${namespace} because it is being terminated`,
-          { name: namespace, kind: 'namespaces' },
-        );
-      }
+      if (ns.metadata.deletionTimestamp) throw namespaceTerminating(namespace, attributes);
     },
   };
+}
+
+/** admission.NewForbidden plus the NamespaceTerminating cause, as kube's NamespaceLifecycle answers. */
+function namespaceTerminating(namespace: string, attributes?: { resource: { group: string; resource: string }; name: string }): StatusError {
+  const why = `unable to create new content in namespace ${namespace} because it is being terminated`;
+  const resource = attributes?.resource ?? NAMESPACES;
+  const qualified = resource.group ? `${resource.resource}.${resource.group}` : resource.resource;
+  const name = attributes ? attributes.name : namespace;
+  return statusError('Forbidden', `${qualified} "${name}" is forbidden: ${why}`, {
+    name,
+    group: resource.group,
+    kind: resource.resource,
+    causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+  });
 }
 
 /** Creates the system namespaces that do not exist yet (kube's system namespaces controller). */

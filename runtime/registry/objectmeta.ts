@@ -5,6 +5,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../api/meta.js';
 import type { FieldError } from '../validation/index.js';
+import { validateNoNewFinalizers } from './deletion.js';
 
 /** kube's names.SimpleNameGenerator alphabet: no vowels, no confusable characters. */
 const ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -60,6 +61,7 @@ export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): Field
   immutable('name');
   immutable('namespace');
   immutable('uid');
+  errors.push(...validateNoNewFinalizers(meta, old));
   return errors;
 }
 

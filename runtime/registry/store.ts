@@ -7,21 +7,36 @@
  * metadata.namespace they have checked against the request; the store owns metadata, strategy,
  * validation and persistence.
  */
-import type { KubeList, KubeObject, WatchEvent } from '../api/meta.js';
+import type { KubeList, KubeObject } from '../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../api/resource.js';
 import { newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type QualifiedResource } from '../api/status.js';
-import type { Preconditions, Storage, Watcher } from '../storage/interface.js';
+import type { Preconditions, Storage } from '../storage/interface.js';
 import { namespacePrefix, objectKey, resourcePrefix } from '../storage/keys.js';
 import { deepCopy } from './equality.js';
-import { CONFLICT_MESSAGE, interpretStorageError, toStatus } from './errors.js';
+import { CONFLICT_MESSAGE, interpretStorageError } from './errors.js';
+import {
+  DeleteNow,
+  EmptiedFinalizers,
+  checkDeletePreconditions,
+  deletionFinalizersForGarbageCollection,
+  finalizersOf,
+  markAsDeleting,
+  shouldDeleteDuringUpdate,
+  type DeletionHooks,
+  type PropagationOptions,
+} from './deletion.js';
 import type { FieldSelector } from './fieldselector.js';
 import type { LabelSelector } from './labelselector.js';
-import { carryUpdateMetadata, fillCreateMetadata, metadataOf } from './objectmeta.js';
+import { carryUpdateMetadata, fillCreateMetadata, metadataOf, nowRFC3339 } from './objectmeta.js';
 import type { RESTStrategy, RESTUpdateStrategy } from './strategy.js';
+import { startStoreWatch, type StoreWatch } from './watch.js';
+
+export type { StoreWatch };
 
 /** NamespaceLifecycle admission: throws when objects may not be created in the namespace. */
 export interface NamespaceLifecycle {
-  admitCreate(namespace: string): Promise<void>;
+  /** `attributes` names what is being created, for kube's Forbidden message. */
+  admitCreate(namespace: string, attributes?: { resource: QualifiedResource; name: string }): Promise<void>;
 }
 
 export interface StoreConfig {
@@ -45,8 +60,16 @@ export interface WriteOptions {
   dryRun?: boolean;
 }
 
-export interface DeleteRequest extends WriteOptions {
+/** metav1.DeleteOptions as the store applies them. gracePeriodSeconds is accepted; kgen kinds delete without grace. */
+export interface DeleteRequest extends WriteOptions, PropagationOptions {
   preconditions?: Preconditions;
+  gracePeriodSeconds?: number;
+}
+
+/** What a delete did: `deleted` is false while finalizers keep the (returned, marked) object. */
+export interface DeleteResult {
+  object: KubeObject;
+  deleted: boolean;
 }
 
 export interface SelectionRequest {
@@ -64,11 +87,16 @@ export interface ListRequest extends SelectionRequest {
 export interface WatchRequest extends SelectionRequest {
   /** '' / '0' / undefined: synthetic ADDED events for current objects first, then changes. */
   resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  /** kube's WatchList; undefined keeps the legacy rules above (see ./watch.ts). */
+  sendInitialEvents?: boolean;
+  /** Ends the watch after this long (with a final bookmark when bookmarks are allowed). */
+  timeoutSeconds?: number;
 }
 
-/** A running watch; iterate once. stop() ends the iteration and releases storage resources. */
-export interface StoreWatch extends AsyncIterable<WatchEvent> {
-  stop(): void;
+/** GetOptions: resourceVersion unset reads the most recent state; "0" or N may be served from the watch cache. */
+export interface GetRequest {
+  resourceVersion?: string;
 }
 
 export class Store {
@@ -86,13 +114,20 @@ export class Store {
     return this.definition.scope === 'Namespaced';
   }
 
+  /** The kind's strategy (create, delete and default update rules). */
+  get strategy(): RESTStrategy {
+    return this.config.strategy;
+  }
+
   /** The same store with another update strategy: how kube builds StatusREST. */
   withUpdateStrategy(updateStrategy: RESTUpdateStrategy): Store {
     return new Store({ ...this.config, updateStrategy });
   }
 
-  async get(namespace: string | undefined, name: string): Promise<KubeObject> {
-    return this.loadExisting(this.keyFor(namespace, name), name);
+  async get(namespace: string | undefined, name: string, req: GetRequest = {}): Promise<KubeObject> {
+    const key = this.keyFor(namespace, name);
+    if (!req.resourceVersion) return this.loadExisting(key, name);
+    return (await this.config.storage.get(key, { resourceVersion: req.resourceVersion }).catch(this.rethrow(name)))!;
   }
 
   async list(namespace: string | undefined, req: ListRequest = {}): Promise<KubeList> {
@@ -121,7 +156,9 @@ export class Store {
     const meta = metadataOf(obj);
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
     this.scopeNamespace(obj, namespace);
-    if (this.namespaceScoped && namespace) await this.config.namespaceLifecycle?.admitCreate(namespace);
+    if (this.namespaceScoped && namespace) {
+      await this.config.namespaceLifecycle?.admitCreate(namespace, { resource: this.qualifiedResource, name: meta.name ?? '' });
+    }
     this.config.strategy.prepareForCreate(obj);
     fillCreateMetadata(meta);
     this.throwIfInvalid(obj, this.config.strategy.validate(obj));
@@ -146,32 +183,51 @@ export class Store {
       const updated = deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
       this.applyUpdateStrategy(updated, existing, name);
+      this.checkDeleteDuringUpdate(updated, existing);
       return updated;
     };
-    if (opts.dryRun) return tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
-    return this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+    try {
+      if (opts.dryRun) return await tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
+      return await this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+    } catch (err) {
+      if (err instanceof EmptiedFinalizers) return this.deleteWithoutFinalizers(key, name, err.object, opts);
+      throw err;
+    }
+  }
+
+  /** Delete, answering with the deleted object, or the marked one while finalizers keep it. */
+  async delete(namespace: string | undefined, name: string, opts: DeleteRequest = {}): Promise<KubeObject> {
+    return (await this.deleteObject(namespace, name, opts)).object;
   }
 
   /**
-   * Delete: loadExisting → checkDeletable → delete from storage (re-checking preconditions
-   * atomically). Finalizers will add a step between the last two: when the object has
-   * finalizers, set deletionTimestamp with guaranteedUpdate and return it instead of deleting.
+   * Delete (kube's Store.Delete): loadExisting → checkDeletable → the kind's marking step
+   * (namespaces) → updateForDeletion when finalizers are or will be pending (sets
+   * deletionTimestamp and the GC's finalizers, and keeps the object) → delete from storage,
+   * re-checking preconditions atomically.
    */
-  async delete(namespace: string | undefined, name: string, opts: DeleteRequest = {}): Promise<KubeObject> {
+  async deleteObject(namespace: string | undefined, name: string, opts: DeleteRequest = {}): Promise<DeleteResult> {
     const key = this.keyFor(namespace, name);
     const current = await this.loadExisting(key, name);
     this.checkDeletable(current, opts.preconditions, name);
-    if (opts.dryRun) return current;
-    return this.config.storage
-      .delete(key, {
-        preconditions: opts.preconditions,
-        validateDeletion: (obj) => this.checkDeletable(obj, opts.preconditions, name),
-      })
+    const hooks = this.deletionHooks;
+    if (hooks.markForDeletion) {
+      if (!current.metadata.deletionTimestamp) return { object: await this.markForDeletion(key, name, opts), deleted: false };
+      if (hooks.isFinalized && !hooks.isFinalized(current)) return { object: current, deleted: false };
+    }
+    if (finalizersOf(current).length > 0 || deletionFinalizersForGarbageCollection(current.metadata, opts)) {
+      const marked = await this.updateForDeletion(key, name, opts);
+      if (marked) return { object: marked, deleted: false };
+    }
+    if (opts.dryRun) return { object: current, deleted: true };
+    const object = await this.config.storage
+      .delete(key, { preconditions: opts.preconditions, validateDeletion: (obj) => this.checkDeletable(obj, opts.preconditions, name) })
       .catch(this.rethrow(name));
+    return { object, deleted: true };
   }
 
   /** Deletes every selected object one by one; objects deleted meanwhile are skipped. */
-  async deleteCollection(namespace: string | undefined, selection: SelectionRequest, opts: WriteOptions = {}): Promise<KubeList> {
+  async deleteCollection(namespace: string | undefined, selection: SelectionRequest, opts: Omit<DeleteRequest, 'preconditions'> = {}): Promise<KubeList> {
     const list = await this.list(namespace, selection);
     const deleted: KubeObject[] = [];
     for (const item of list.items) {
@@ -189,8 +245,19 @@ export class Store {
     const predicate = this.predicate(req);
     const name = req.fieldSelector?.requiresExactMatch('metadata.name');
     const exactKey = name !== undefined && (namespace !== undefined || !this.namespaceScoped);
-    const prefix = exactKey ? this.keyFor(namespace, name) : this.listPrefix(namespace);
-    return startWatch(this.config.storage, prefix, this.listPrefix(namespace), req.resourceVersion, predicate, this.qualifiedResource);
+    return startStoreWatch({
+      storage: this.config.storage,
+      watchKey: exactKey ? this.keyFor(namespace, name) : this.listPrefix(namespace),
+      listPrefix: this.listPrefix(namespace),
+      resourceVersion: req.resourceVersion,
+      predicate,
+      allowWatchBookmarks: req.allowWatchBookmarks,
+      sendInitialEvents: req.sendInitialEvents,
+      timeoutSeconds: req.timeoutSeconds,
+      qualifiedResource: this.qualifiedResource,
+      apiVersion: apiVersionOf(this.definition.group, this.definition.version),
+      kind: this.definition.kind,
+    });
   }
 
   // ---- steps ----
@@ -229,25 +296,84 @@ export class Store {
     strategy.canonicalize?.(updated);
   }
 
-  private checkDeletable(obj: KubeObject, pre: Preconditions | undefined, name: string): void {
-    const meta = obj.metadata;
-    if (pre?.uid !== undefined && pre.uid !== (meta.uid ?? '')) {
-      throw newConflict(this.qualifiedResource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
-    }
-    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== (meta.resourceVersion ?? '')) {
-      throw newConflict(
-        this.qualifiedResource,
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
-      );
-    }
+  /** rest.BeforeDelete's preconditions, then the kind's own rule (system namespaces). */
+  private checkDeletable(obj: KubeObject, pre: Preconditions | undefined, _name: string): void {
+    checkDeletePreconditions(obj, pre, this.definition);
     this.config.strategy.checkDelete?.(obj);
+  }
+
+  /**
+   * updateForGracefulDeletionAndFinalizers: inside one compare-and-swap, sets the GC finalizers
+   * the options ask for and, when any finalizer remains, marks the object as deleting. Returns the
+   * marked object, or undefined when nothing holds it back (delete now).
+   */
+  private async updateForDeletion(key: string, name: string, opts: DeleteRequest): Promise<KubeObject | undefined> {
+    const tryUpdate = (current: KubeObject | undefined): KubeObject => {
+      const existing = deepCopy(this.requireExisting(current, name));
+      this.checkDeletable(existing, opts.preconditions, name);
+      const finalizers = deletionFinalizersForGarbageCollection(existing.metadata, opts);
+      if (finalizers) existing.metadata.finalizers = finalizers;
+      if (finalizersOf(existing).length === 0) throw new DeleteNow();
+      markAsDeleting(existing.metadata);
+      return existing;
+    };
+    try {
+      if (opts.dryRun) return tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
+      return await this.config.storage.guaranteedUpdate(key, {}, tryUpdate).catch(this.rethrow(name));
+    } catch (err) {
+      if (err instanceof DeleteNow) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * The kind's first DELETE (kube's namespace REST Delete): deletionTimestamp, the kind's marks
+   * (phase Terminating) and the GC finalizers the options ask for; never deletes.
+   */
+  private async markForDeletion(key: string, name: string, opts: DeleteRequest): Promise<KubeObject> {
+    const tryUpdate = (current: KubeObject | undefined): KubeObject => {
+      const existing = deepCopy(this.requireExisting(current, name));
+      this.checkDeletable(existing, opts.preconditions, name);
+      existing.metadata.deletionTimestamp ??= nowRFC3339();
+      this.deletionHooks.markForDeletion?.(existing);
+      const finalizers = deletionFinalizersForGarbageCollection(existing.metadata, opts);
+      if (finalizers) existing.metadata.finalizers = finalizers;
+      if (existing.metadata.finalizers?.length === 0) delete existing.metadata.finalizers;
+      return existing;
+    };
+    if (opts.dryRun) return tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
+    return this.config.storage.guaranteedUpdate(key, {}, tryUpdate).catch(this.rethrow(name));
+  }
+
+  /** ShouldDeleteDuringUpdate: an update that removes the last finalizer of a deleting object deletes it. */
+  private checkDeleteDuringUpdate(updated: KubeObject, existing: KubeObject): void {
+    if (shouldDeleteDuringUpdate(updated, existing, this.deletionHooks)) throw new EmptiedFinalizers(updated);
+  }
+
+  /**
+   * deleteWithoutFinalizers: deletes an object whose finalizers an update emptied; a concurrent
+   * delete that won is fine. Answers with the updated object, as kube does.
+   */
+  private async deleteWithoutFinalizers(key: string, name: string, updated: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    if (opts.dryRun) return updated;
+    try {
+      await this.config.storage.delete(key);
+    } catch (err) {
+      const status = interpretStorageError(err, this.qualifiedResource, name);
+      if ((status as { code?: unknown }).code !== 404) throw status;
+    }
+    return updated;
   }
 
   // ---- helpers ----
 
   private get updateStrategy(): RESTUpdateStrategy {
     return this.config.updateStrategy ?? this.config.strategy;
+  }
+
+  /** Delete hooks live on the kind's main strategy, shared by its status and finalize stores. */
+  private get deletionHooks(): DeletionHooks {
+    return this.config.strategy as RESTStrategy & DeletionHooks;
   }
 
   private throwIfInvalid(obj: KubeObject, causes: ReturnType<RESTStrategy['validate']>, name?: string): void {
@@ -291,48 +417,4 @@ export class Store {
       throw interpretStorageError(err, this.qualifiedResource, name);
     };
   }
-}
-
-/**
- * Starts a watch as kube's cacher/etcd3 watcher serve it: with no (or '0') resourceVersion, a
- * list's objects come first as synthetic ADDED events, then changes after that list's revision.
- * Storage errors (Expired, TooLargeResourceVersion) end the stream with one ERROR event.
- */
-function startWatch(
-  storage: Storage,
-  watchPrefix: string,
-  listPrefix: string,
-  resourceVersion: string | undefined,
-  predicate: ((obj: KubeObject) => boolean) | undefined,
-  qr: QualifiedResource,
-): StoreWatch {
-  let stopped = false;
-  let watcher: Watcher | undefined;
-  const initialList = !resourceVersion || resourceVersion === '0';
-  async function* events(): AsyncGenerator<WatchEvent> {
-    try {
-      let from = resourceVersion;
-      if (initialList) {
-        // One list read gives the objects and the revision they were read at, atomically.
-        const list = await storage.getList(listPrefix, { predicate });
-        for (const object of list.items) yield { type: 'ADDED', object };
-        from = list.resourceVersion;
-      }
-      if (stopped) return;
-      watcher = storage.watch(watchPrefix, { resourceVersion: from, predicate });
-      for await (const event of watcher) yield { type: event.type, object: event.object };
-    } catch (err) {
-      if (!stopped) yield { type: 'ERROR', object: toStatus(interpretStorageError(err, qr, '')) as never };
-    } finally {
-      watcher?.stop();
-    }
-  }
-  const iterable = events();
-  return {
-    [Symbol.asyncIterator]: () => iterable,
-    stop() {
-      stopped = true;
-      watcher?.stop();
-    },
-  };
 }

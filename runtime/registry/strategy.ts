@@ -121,9 +121,13 @@ export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig): R
       const hasStatus = Object.prototype.hasOwnProperty.call(obj, 'status');
       const status = obj.status;
       const resourceVersion = obj.metadata.resourceVersion;
+      // managedFields were recomputed for this status write by the field manager; keep them.
+      const managedFields = obj.metadata.managedFields;
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
       obj.metadata.resourceVersion = resourceVersion;
+      if (managedFields) obj.metadata.managedFields = managedFields;
+      else delete obj.metadata.managedFields;
       if (hasStatus) obj.status = status;
       else delete obj.status;
       config.validator.applyDefaults(obj);

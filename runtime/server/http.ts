@@ -3,6 +3,7 @@
  * APIServerHandler; fastify's own errors (body too large, malformed requests) and 404s are
  * converted to metav1.Status. Watch streams are written chunk by chunk and closed on shutdown.
  */
+import { once } from 'node:events';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { statusError } from '../api/status.js';
 import type { APIResponse, StreamResponse } from '../endpoints/handler.js';
@@ -79,7 +80,9 @@ export class HTTPServer {
       raw.flushHeaders();
       for await (const chunk of response.chunks) {
         if (signal.aborted) break;
-        raw.write(chunk);
+        // Backpressure: a client that does not read stops this loop, so its watcher's bounded
+        // buffer fills and the watch cache closes it, instead of the socket buffer growing.
+        if (!raw.write(chunk)) await once(raw, 'drain', { signal });
       }
     } catch {
       // The client went away or the stream failed mid-way; there is no way to report it now.

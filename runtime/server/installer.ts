@@ -8,11 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
+import { newFieldManager } from '../endpoints/fieldmanager/index.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
+import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
+import { resourcePrefix } from '../storage/keys.js';
 import { compileSchemaValidator } from '../validation/index.js';
 
 export interface APIInstallerOptions {
@@ -21,6 +24,8 @@ export interface APIInstallerOptions {
   storage: Storage;
   /** Storage key root, `/registry` by default. */
   keyRoot?: string;
+  /** Options of the per-resource watch caches; false serves every read from storage. */
+  watchCache?: SharedCacherOptions | false;
 }
 
 type Schemas = Parameters<typeof compileSchemaValidator>[0];
@@ -33,9 +38,17 @@ export class APIInstaller {
   private readonly scopes = new Map<string, Map<string, RequestScope>>();
   private readonly installed: GroupVersionDefinition[] = [];
   private readonly namespaceLifecycle;
+  /** The watch caches the stores read through (kube's cacher per resource), unless disabled. */
+  readonly cachers?: Cachers;
 
   constructor(private readonly options: APIInstallerOptions) {
     this.namespaceLifecycle = newNamespaceLifecycle(options.storage, options.keyRoot);
+    if (options.watchCache !== false) this.cachers = new Cachers(options.storage, options.watchCache || {});
+  }
+
+  /** Stops the watch caches and their watches (the storage itself stays open). */
+  async close(): Promise<void> {
+    await this.cachers?.close();
   }
 
   installGroupVersion(gv: GroupVersionDefinition, resources: ResourceRegistration[]): void {
@@ -87,12 +100,13 @@ export class APIInstaller {
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     const store = new Store({
       definition,
-      storage: this.options.storage,
+      storage: this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage,
       strategy,
       namespaceLifecycle: this.namespaceLifecycle,
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
+    scope.fieldManager = newFieldManager(definition, schemas as Record<string, unknown>);
     if (definition.subresources.status) scope.statusStore = store.withUpdateStrategy(newStatusStrategy(strategy, config));
     return scope;
   }

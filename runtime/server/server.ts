@@ -5,8 +5,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
+import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import { DiscoveryDocuments } from './discovery.js';
 import { APIServerHandler } from './handler.js';
@@ -27,6 +29,10 @@ export interface ServerOptions {
   /** 0 picks a free port. Default 8080. */
   port?: number;
   log?: (line: string) => void;
+  /** Run the garbage collector and the namespace controller in process. Default true. */
+  controllers?: boolean;
+  /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
+  watchCache?: SharedCacherOptions | false;
 }
 
 export interface RunningServer {
@@ -35,6 +41,10 @@ export interface RunningServer {
   storage: Storage;
   /** The kubeconfig written for this server; set when dataDir was given. */
   kubeconfigPath?: string;
+  /** The in-process controllers, unless disabled. */
+  controllers?: RunningControllers;
+  /** The per-resource watch caches, unless disabled. */
+  cachers?: Cachers;
   close(): Promise<void>;
 }
 
@@ -76,8 +86,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const ownsStorage = typeof opts.storage !== 'object';
   const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir });
   let shuttingDown = false;
+  let installer: APIInstaller | undefined;
   try {
-    const installer = new APIInstaller({ generatedDir, storage });
+    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache });
     (await loadGenerated(generatedDir)).installAll(installer);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
@@ -95,22 +106,28 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = urlOf(host, port);
     const kubeconfigPath = opts.dataDir !== undefined ? writeKubeconfig(dataDir, { server: url }) : undefined;
     log(`kgen API server listening on ${url}`);
+    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, log });
     let closing: Promise<void> | undefined;
     return {
       url,
       port,
       storage,
       kubeconfigPath,
+      controllers,
+      cachers: installer.cachers,
       close() {
         closing ??= (async () => {
           shuttingDown = true;
+          await controllers?.stop();
           await http.app.close();
+          await installer?.close();
           if (ownsStorage) await storage.close();
         })();
         return closing;
       },
     };
   } catch (err) {
+    await installer?.close();
     if (ownsStorage) await storage.close();
     throw err;
   }

@@ -4,21 +4,26 @@
  *   memory:            MemoryStorage (nothing persists; for tests)
  *   sqlite:<path>      SqliteStorage at <path>, relative to the working directory
  *   sqlite: | sqlite://  SqliteStorage at <dataDir>/kgen.db
+ *   etcd://host:port[,host:port…]  EtcdStorage on those members, keys under `storagePrefix`
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Storage } from './interface.js';
+import { EtcdStorage } from './etcd.js';
 import { MemoryStorage } from './memory.js';
 import { SqliteStorage } from './sqlite.js';
 
 export interface OpenStorageOptions {
   /** Where default-located data lives (created if missing). */
   dataDir: string;
+  /** etcd only: the root of every key in etcd (kube's --storage-prefix); default `/registry`. */
+  storagePrefix?: string;
 }
 
 export const DEFAULT_SQLITE_FILE = 'kgen.db';
 
-const ACCEPTED_FORMS = "'memory:', 'sqlite:' (or 'sqlite://') for <dataDir>/kgen.db, or 'sqlite:<path>'";
+const ACCEPTED_FORMS =
+  "'memory:', 'sqlite:' (or 'sqlite://') for <dataDir>/kgen.db, 'sqlite:<path>', or 'etcd://host:port[,host:port…]'";
 
 export async function openStorage(url: string, opts: OpenStorageOptions): Promise<Storage> {
   if (url === 'memory:') return new MemoryStorage();
@@ -27,6 +32,8 @@ export async function openStorage(url: string, opts: OpenStorageOptions): Promis
     mkdirSync(dirname(path), { recursive: true });
     return new SqliteStorage(path);
   }
+  const endpoints = etcdEndpoints(url);
+  if (endpoints !== undefined) return EtcdStorage.open({ endpoints, prefix: opts.storagePrefix });
   throw new Error(`unsupported storage URL ${JSON.stringify(url)}: expected ${ACCEPTED_FORMS}`);
 }
 
@@ -38,4 +45,20 @@ export function sqlitePath(url: string, dataDir: string): string | undefined {
   // sqlite:///abs/path and sqlite://rel/path read as the path after the scheme's slashes.
   if (rest.startsWith('//')) rest = rest.slice(2);
   return resolve(rest);
+}
+
+/**
+ * The `host:port` endpoints an etcd:// URL names (port 2379 when omitted), undefined for any other
+ * URL; an etcd:// URL without a valid endpoint list throws.
+ */
+export function etcdEndpoints(url: string): string[] | undefined {
+  if (!url.startsWith('etcd://')) return undefined;
+  const list = url.slice('etcd://'.length).replace(/\/+$/, '');
+  const endpoints = list.split(',').map((e) => e.trim());
+  for (const e of endpoints) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(e)) {
+      throw new Error(`invalid etcd endpoint ${JSON.stringify(e)} in storage URL ${JSON.stringify(url)}: expected host:port`);
+    }
+  }
+  return endpoints.map((e) => (/:\d{1,5}$/.test(e) ? e : `${e}:2379`));
 }

@@ -44,6 +44,11 @@ export interface Preconditions {
 export interface GetOptions {
   /** Return undefined instead of throwing KeyNotFound. */
   ignoreNotFound?: boolean;
+  /**
+   * '' or undefined: most recent (a backend read). Otherwise the object at a revision not older
+   * than this one ('0': any); a watch cache may serve it. Backends may treat it as most recent.
+   */
+  resourceVersion?: string;
 }
 
 export interface ListOptions {

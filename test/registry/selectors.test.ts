@@ -52,15 +52,44 @@ describe('label selectors', () => {
   });
 
   it('rejects malformed selectors with 400 and kube\'s wording', () => {
-    badRequest(() => parseLabelSelector('app in (web'), /^unable to parse requirement: found '', expected: ',' or '\)'/);
-    badRequest(() => parseLabelSelector('app in web'), /unable to parse requirement: found 'web', expected: '\('/);
-    badRequest(() => parseLabelSelector('app=web,'), /unable to parse requirement: found '', expected: !, identifier/);
-    badRequest(() => parseLabelSelector('app ~ web'), /unable to parse requirement/);
+    badRequest(() => parseLabelSelector('app in (web'), /^unable to parse requirement: found '', expected: ',' or '\)'$/);
+    badRequest(() => parseLabelSelector('app in web'), /^unable to parse requirement: found 'web' expected: '\('$/);
+    badRequest(() => parseLabelSelector('app=web,'), /^found '', expected: identifier after ','$/);
+    badRequest(() => parseLabelSelector('app ~ web'), /^unable to parse requirement: found '~', expected: in, notin, =, ==, !=, gt, lt$/);
     badRequest(() => parseLabelSelector('a b'), /found 'b', expected: in, notin, =, ==, !=, gt, lt/);
-    badRequest(() => parseLabelSelector('-app=x'), /key: Invalid value: "-app": name part must consist of alphanumeric/);
-    badRequest(() => parseLabelSelector('app=a b'), /found 'b', expected: ',' or 'end of string'/);
-    badRequest(() => parseLabelSelector('app=-bad-'), /values\[0\]: Invalid value: "-bad-"/);
-    badRequest(() => parseLabelSelector('version>x'), /must be an integer/);
+    badRequest(() => parseLabelSelector('-app=x'), /^unable to parse requirement: <nil>: Invalid value: "-app": name part must consist of alphanumeric/);
+    badRequest(() => parseLabelSelector('app=a b'), /^found 'b', expected: ',' or 'end of string'$/);
+    badRequest(() => parseLabelSelector('app=-bad-'), /^unable to parse requirement: values\[0\]: Invalid value: "-bad-": a valid label must be/);
+    badRequest(() => parseLabelSelector('version>x'), /^unable to parse requirement: values\[0\]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer$/);
+  });
+
+  it('words errors between requirements without the requirement prefix, as labels.Parse does', () => {
+    badRequest(() => parseLabelSelector('a=b=c'), /^found '=', expected: ',' or 'end of string'$/);
+    badRequest(() => parseLabelSelector('=a'), /^found '=', expected: !, identifier, or 'end of string'$/);
+    badRequest(() => parseLabelSelector(',a'), /^found ',', expected: !, identifier, or 'end of string'$/);
+    badRequest(() => parseLabelSelector('a,,b'), /^found ',', expected: identifier after ','$/);
+    badRequest(() => parseLabelSelector('!,a'), /^unable to parse requirement: found ',', expected: identifier$/);
+    badRequest(() => parseLabelSelector('a===c'), /^unable to parse requirement: found '=', expected: identifier$/);
+    badRequest(() => parseLabelSelector('a in (=)'), /^unable to parse requirement: found '=', expected: ',', '\)' or identifier$/);
+    badRequest(() => parseLabelSelector('a in (x,=)'), /^unable to parse requirement: found '=', expected: ',', or identifier$/);
+    badRequest(() => parseLabelSelector('a/b/c'), /^unable to parse requirement: <nil>: Invalid value: "a\/b\/c": a qualified name must consist of/);
+  });
+
+  it('parses empty set members and in/notin as values', () => {
+    const sel = parseLabelSelector('a in (,x), b notin (in), c>1, !d');
+    assert.deepEqual(sel.requirements.map((r) => [r.key, r.operator, r.values]), [
+      ['a', 'in', ['', 'x']],
+      ['b', 'notin', ['in']],
+      ['c', 'gt', ['1']],
+      ['d', '!', []],
+    ]);
+    assert.equal(sel.matches({ a: '', b: 'x', c: '2' }), true);
+    assert.equal(sel.matches({ a: 'x', c: '1' }), false);
+    assert.equal(sel.matches({ a: 'y', c: '2' }), false);
+    assert.equal(parseLabelSelector('a in ()').matches({ a: '' }), true);
+    assert.equal(parseLabelSelector('a=').matches({ a: '' }), true);
+    // Only space, tab, CR and LF separate tokens.
+    assert.deepEqual(parseLabelSelector('a\t=\nb').requirements, [{ key: 'a', operator: '=', values: ['b'] }]);
   });
 });
 
@@ -90,5 +119,18 @@ describe('field selectors', () => {
     badRequest(() => parseFieldSelector('spec.color=red'), /^field label not supported: spec\.color$/);
     badRequest(() => parseFieldSelector('status.phase=x', ['.spec.color']), /^field label not supported: status\.phase$/);
     badRequest(() => parseFieldSelector('metadata.name'), /invalid selector: 'metadata.name'; can't understand 'metadata.name'/);
+  });
+
+  it('parses terms as fields.ParseSelector does: sorted, untrimmed, first operator splits, only \\ , = escape', () => {
+    const o: KubeObject = { metadata: { name: 'a!b' } };
+    assert.equal(parseFieldSelector('metadata.name=a!b').matches(o), true, 'a bare ! is an ordinary value character');
+    assert.deepEqual(parseFieldSelector('metadata.name!=x').requirements, [{ field: 'metadata.name', operator: '!=', value: 'x' }]);
+    badRequest(() => parseFieldSelector('metadata.name=a=b'), /^invalid field selector: unescaped character in value: 61$/);
+    badRequest(() => parseFieldSelector('metadata.name=a\\!b'), /^invalid field selector: invalid escape sequence: \\!$/);
+    badRequest(() => parseFieldSelector('metadata.name=a\\'), /^invalid field selector: invalid escape sequence: \\$/);
+    badRequest(() => parseFieldSelector('metadata.name = w1'), /^field label not supported: metadata\.name $/);
+    // Sorted before checking, so of two unsupported fields the first in sort order is reported.
+    badRequest(() => parseFieldSelector('z.field=1,spec.a=2'), /^field label not supported: spec\.a$/);
+    badRequest(() => parseFieldSelector('=x'), /^field label not supported: $/);
   });
 });

@@ -211,9 +211,9 @@ describe('generic store', () => {
       w.store.delete('default', 'w1', { preconditions: { uid: 'nope' } }),
       409,
       'Conflict',
-      new RegExp(`Precondition failed: UID in precondition: nope, UID in object meta: ${c.metadata.uid}`),
+      new RegExp(`the UID in the precondition \\(nope\\) does not match the UID in record \\(${c.metadata.uid}\\)`),
     );
-    await rejects(w.store.delete('default', 'w1', { preconditions: { resourceVersion: '1' } }), 409, 'Conflict', /ResourceVersion in precondition: 1/);
+    await rejects(w.store.delete('default', 'w1', { preconditions: { resourceVersion: '1' } }), 409, 'Conflict', /the ResourceVersion in the precondition \(1\) does not match/);
     const deleted = await w.store.delete('default', 'w1', { preconditions: { uid: c.metadata.uid, resourceVersion: c.metadata.resourceVersion } });
     assert.equal(deleted.metadata.uid, c.metadata.uid);
     await rejects(w.store.get('default', 'w1'), 404, 'NotFound');

@@ -51,7 +51,11 @@ export function describeWatchConformance(storage: () => Storage): void {
       const w = new EventCollector(s.watch(PREFIX, { resourceVersion: from }));
       // Writes racing the watch's start, issued in the same tick as watch() returned.
       const live = await Promise.all([0, 1, 2].map((i) => s.create(key('ns1', `l${i}`), widget(`l${i}`))));
-      live.forEach((o, i) => expected.push(`ADDED ${key('ns1', `l${i}`)} ${o.metadata.resourceVersion}`));
+      // Concurrent writes commit in any order (etcd): events come in revision order.
+      live
+        .map((o, i) => ({ rv: Number(o.metadata.resourceVersion), line: `ADDED ${key('ns1', `l${i}`)} ${o.metadata.resourceVersion}` }))
+        .sort((x, y) => x.rv - y.rv)
+        .forEach(({ line }) => expected.push(line));
       const events = await w.waitFor(expected.length);
       const sentinel = await s.create(key('ns1', 'zz'), widget('zz'));
       await w.waitFor(expected.length + 1);

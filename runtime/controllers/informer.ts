@@ -1,0 +1,196 @@
+/**
+ * Shared informers over the registry's stores (client-go's reflector + shared informer, in
+ * process): one list-then-watch per resource through Store.list/Store.watch, so controllers see
+ * the same events API clients do. Each informer keeps the last state of every object; when a watch
+ * ends or fails (410 Gone, storage hiccup) it relists with backoff and reconciles its cache,
+ * reporting what changed meanwhile as adds, updates and deletes.
+ */
+import type { KubeObject } from '../api/meta.js';
+import type { Store, StoreWatch } from '../registry/store.js';
+
+export interface InformerHandlers {
+  onAdd?(obj: KubeObject): void;
+  onUpdate?(old: KubeObject, obj: KubeObject): void;
+  onDelete?(obj: KubeObject): void;
+}
+
+export type Log = (line: string) => void;
+
+const RELIST_BASE_MS = 100;
+const RELIST_MAX_MS = 10_000;
+
+function keyOf(obj: KubeObject): string {
+  return `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+}
+
+export class ResourceInformer {
+  private readonly cache = new Map<string, KubeObject>();
+  private readonly handlers: InformerHandlers[] = [];
+  private watch: StoreWatch | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private wakeTimer: (() => void) | undefined;
+  private stopped = false;
+  private failures = 0;
+  private loop: Promise<void> | undefined;
+  private markSynced!: () => void;
+  /** Resolves once the first list has been delivered to the handlers. */
+  readonly synced: Promise<void>;
+
+  constructor(
+    readonly store: Store,
+    private readonly log: Log,
+  ) {
+    this.synced = new Promise((resolve) => (this.markSynced = resolve));
+  }
+
+  addHandlers(h: InformerHandlers): void {
+    this.handlers.push(h);
+  }
+
+  /** Last known state of every object. */
+  list(): KubeObject[] {
+    return [...this.cache.values()];
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.stop();
+    if (this.timer) clearTimeout(this.timer);
+    this.wakeTimer?.();
+    this.markSynced();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const rv = await this.relist();
+        this.markSynced();
+        await this.watchFrom(rv);
+        this.failures = 0;
+      } catch (err) {
+        if (this.stopped) return;
+        if (this.failures++ === 0) this.log(`informer ${this.resource}: ${(err as Error).message}; retrying`);
+      }
+      if (!this.stopped) await this.sleep(Math.min(RELIST_BASE_MS * 2 ** Math.max(this.failures - 1, 0), RELIST_MAX_MS));
+    }
+  }
+
+  private get resource(): string {
+    const { group, plural } = this.store.definition;
+    return group ? `${plural}.${group}` : plural;
+  }
+
+  /** Lists, reconciles the cache with the list, and returns the list's resourceVersion. */
+  private async relist(): Promise<string> {
+    const list = await this.store.list(undefined, {});
+    if (this.stopped) return list.metadata.resourceVersion ?? '';
+    const seen = new Set<string>();
+    for (const obj of list.items) {
+      seen.add(keyOf(obj));
+      this.upsert(obj);
+    }
+    for (const [key, obj] of this.cache) {
+      if (!seen.has(key)) this.remove(obj);
+    }
+    return list.metadata.resourceVersion ?? '';
+  }
+
+  /** Follows the watch until it ends; throws on an ERROR event so run() relists. */
+  private async watchFrom(resourceVersion: string): Promise<void> {
+    if (this.stopped) return;
+    const watch = this.store.watch(undefined, { resourceVersion });
+    this.watch = watch;
+    try {
+      for await (const event of watch) {
+        if (this.stopped) return;
+        if (event.type === 'ERROR') {
+          const status = event.object as unknown as { message?: string };
+          throw new Error(`watch failed: ${status.message ?? 'unknown error'}`);
+        }
+        if (event.type === 'BOOKMARK') continue;
+        this.failures = 0;
+        if (event.type === 'DELETED') this.remove(event.object);
+        else this.upsert(event.object);
+      }
+    } finally {
+      watch.stop();
+      this.watch = undefined;
+    }
+  }
+
+  private upsert(obj: KubeObject): void {
+    const key = keyOf(obj);
+    const old = this.cache.get(key);
+    if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+    this.cache.set(key, obj);
+    if (old && old.metadata.uid !== obj.metadata.uid) {
+      // Deleted and recreated while we were not watching.
+      this.dispatch((h) => h.onDelete?.(old));
+      this.dispatch((h) => h.onAdd?.(obj));
+    } else if (old) this.dispatch((h) => h.onUpdate?.(old, obj));
+    else this.dispatch((h) => h.onAdd?.(obj));
+  }
+
+  private remove(obj: KubeObject): void {
+    const key = keyOf(obj);
+    const old = this.cache.get(key);
+    if (!old) return;
+    this.cache.delete(key);
+    this.dispatch((h) => h.onDelete?.(obj));
+  }
+
+  private dispatch(call: (h: InformerHandlers) => void): void {
+    for (const h of this.handlers) {
+      try {
+        call(h);
+      } catch (err) {
+        this.log(`informer ${this.resource}: handler failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wakeTimer = resolve;
+      this.timer = setTimeout(resolve, ms);
+      this.timer.unref?.();
+    }).then(() => {
+      this.timer = undefined;
+      this.wakeTimer = undefined;
+    });
+  }
+}
+
+/** One informer per store, started together; `synced` resolves when every first list is in. */
+export class SharedInformers {
+  private readonly informers = new Map<Store, ResourceInformer>();
+
+  constructor(
+    stores: Store[],
+    private readonly log: Log,
+  ) {
+    for (const store of stores) this.informers.set(store, new ResourceInformer(store, log));
+  }
+
+  get all(): ResourceInformer[] {
+    return [...this.informers.values()];
+  }
+
+  informerFor(store: Store): ResourceInformer | undefined {
+    return this.informers.get(store);
+  }
+
+  start(): Promise<void> {
+    for (const informer of this.informers.values()) informer.start();
+    return Promise.all(this.all.map((i) => i.synced)).then(() => undefined);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.all.map((i) => i.stop()));
+  }
+}

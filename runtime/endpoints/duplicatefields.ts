@@ -1,0 +1,135 @@
+/**
+ * Duplicate keys in request bodies, which JSON.parse and YAML-to-JS conversion silently collapse
+ * (the last one wins, as in Go). kube's strict decoding reports them: `duplicate field "x"` for
+ * JSON, `line N: key "x" already set in map` for YAML. Used only on request bodies, and only when
+ * the fieldValidation directive asks for it.
+ */
+import { isMap as isYAMLMap, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+
+export interface DuplicateField {
+  key: string;
+  /** 1-based line of the repeated key. */
+  line: number;
+  /** Nesting depth of the object holding it: 1 for the top-level object (or array). */
+  depth: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+
+interface Frame {
+  object: boolean;
+  keys?: Set<string>;
+  expectKey: boolean;
+}
+
+/** The end index (of the closing quote) of the string starting at i. */
+function stringEnd(text: string, i: number): number {
+  let j = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return text.length;
+    let backslashes = 0;
+    for (let k = q - 1; k > i && text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    j = q + 1;
+  }
+}
+
+function decodeKey(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as string;
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Every repeated key of every object in a JSON text, in document order. The text is not
+ * validated here (JSON.parse does that); a malformed text yields whatever was seen.
+ */
+export function findDuplicateJSONKeys(text: string): DuplicateField[] {
+  const out: DuplicateField[] = [];
+  const stack: Frame[] = [];
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    switch (c) {
+      case NEWLINE:
+        line++;
+        break;
+      case QUOTE: {
+        const end = stringEnd(text, i);
+        const top = stack[stack.length - 1];
+        if (top?.object && top.expectKey) {
+          const key = decodeKey(text, i, end);
+          if (top.keys!.has(key)) out.push({ key, line, depth: stack.length });
+          else top.keys!.add(key);
+          top.expectKey = false;
+        }
+        i = end;
+        break;
+      }
+      case 0x7b: // {
+        stack.push({ object: true, keys: new Set(), expectKey: true });
+        break;
+      case 0x5b: // [
+        stack.push({ object: false, expectKey: false });
+        break;
+      case 0x7d: // }
+      case 0x5d: // ]
+        stack.pop();
+        break;
+      case 0x2c: {
+        // ,
+        const top = stack[stack.length - 1];
+        if (top?.object) top.expectKey = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Repeated keys in the maps of parsed YAML documents (parsed with uniqueKeys: false). */
+export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCounter): DuplicateField[] {
+  const out: DuplicateField[] = [];
+  for (const doc of docs) {
+    visit(doc, {
+      Map(_key, map, path) {
+        const seen = new Set<string>();
+        for (const pair of map.items) {
+          const k = pair.key;
+          const key = isScalar(k) ? String(k.value) : String(k);
+          if (seen.has(key)) {
+            const offset = isScalar(k) && k.range ? k.range[0] : 0;
+            out.push({ key, line: lines.linePos(offset).line, depth: path.filter((p) => isYAMLMap(p)).length + 1 });
+          } else {
+            seen.add(key);
+          }
+        }
+      },
+    });
+  }
+  return out;
+}
+
+/** Parses YAML documents keeping line information, without rejecting duplicate keys. */
+export function parseYAMLDocuments(text: string): { docs: Document[]; lines: LineCounter } {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
+  return { docs: Array.isArray(docs) ? docs : [], lines };
+}
+
+export function jsonDuplicateMessage(d: DuplicateField): string {
+  return `duplicate field ${JSON.stringify(d.key)}`;
+}
+
+export function yamlDuplicateMessage(d: DuplicateField): string {
+  return `line ${d.line}: key ${JSON.stringify(d.key)} already set in map`;
+}

@@ -1,0 +1,237 @@
+/**
+ * The field manager (k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager over
+ * structured-merge-diff's merge.Updater): records in `metadata.managedFields` which manager set
+ * which fields, on every write, and implements server-side apply.
+ *
+ * - update: the fields an Update operation added or changed become its manager's (merged into
+ *   that manager's earlier Update entry); every other manager loses them, and fields the write
+ *   removed are removed from every manager.
+ * - apply: the applied configuration is merged into the live object by structure; fields the
+ *   same applier applied before and now omits are removed unless another manager owns them;
+ *   changing a field another manager owns is a conflict (409) unless forced, which takes it.
+ *
+ * Reset fields (status through the main endpoint; everything but status through /status; all but
+ * the replicas path through /scale) are never recorded, as kube's strategies' ResetFieldsFor.
+ */
+import type { KubeObject } from '../../api/meta.js';
+import { statusError, type StatusError } from '../../api/status.js';
+import { jsonEqual } from '../../registry/equality.js';
+import { nowRFC3339 } from '../../registry/objectmeta.js';
+import { fieldElement, FieldSet, pathString, type Path } from './fieldset.js';
+import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, managerIdentity, type Managed, type ManagerEntry } from './managedfields.js';
+import { compare, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
+import type { TypeNode } from './typeschema.js';
+
+export type Subresource = '' | 'status' | 'scale';
+
+export interface FieldManagerConfig {
+  /** The kind's structure (buildTypeSchema). */
+  structure: TypeNode;
+  /** `widgets.example.com/v1`: recorded in entries. */
+  apiVersion: string;
+  /** True when the kind has a status subresource, so the main endpoint does not own status. */
+  statusEnabled: boolean;
+  /** The scale subresource's `.spec.replicas`-style path, when there is one. */
+  specReplicasPath?: string;
+}
+
+export interface ApplyOptions {
+  force: boolean;
+  subresource?: Subresource;
+}
+
+/** Fields no manager owns (kube's stripMetaManager). */
+const STRIPPED = FieldSet.of(
+  ['f:apiVersion'],
+  ['f:kind'],
+  ['f:metadata'],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => [
+    'f:metadata',
+    fieldElement(f),
+  ]),
+);
+
+const STATUS = FieldSet.of(['f:status']);
+
+export interface Conflict {
+  manager: ManagerEntry;
+  path: Path;
+}
+
+/** kube's apply conflict: 409 with one FieldManagerConflict cause per conflicting field. */
+export function newApplyConflict(conflicts: Conflict[]): StatusError {
+  const causes = conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(c.manager)}`, field: pathString(c.path) }));
+  let message: string;
+  if (conflicts.length === 1) {
+    message = `Apply failed with 1 conflict: conflict with ${describeManager(conflicts[0]!.manager)}: ${pathString(conflicts[0]!.path)}`;
+  } else {
+    const byManager = new Map<string, Conflict[]>();
+    for (const c of conflicts) {
+      const id = identityOf(c.manager);
+      byManager.set(id, [...(byManager.get(id) ?? []), c]);
+    }
+    const lines: string[] = [];
+    for (const id of [...byManager.keys()].sort()) {
+      const group = byManager.get(id)!;
+      lines.push(`conflicts with ${describeManager(group[0]!.manager)}:`);
+      for (const c of group) lines.push(`- ${pathString(c.path)}`);
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
+  }
+  return statusError('Conflict', message, { causes });
+}
+
+function withoutManagedFields(obj: KubeObject | undefined): Record<string, unknown> {
+  if (!obj) return {};
+  const meta = obj.metadata;
+  if (!meta || typeof meta !== 'object' || !('managedFields' in meta)) return obj;
+  const { managedFields: _mf, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
+function liveManaged(live: KubeObject | undefined): Managed {
+  try {
+    return decodeManagedFields(live?.metadata?.managedFields);
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * The managers an Update starts from: those the request itself sends (so clients can edit or
+ * clear managedFields: `[{}]` clears them), else the live object's. Subresources always use the
+ * live object's.
+ */
+function requestManaged(live: KubeObject | undefined, obj: KubeObject, subresource: Subresource): Managed {
+  const provided = obj.metadata?.managedFields as unknown;
+  if (subresource !== '' || !Array.isArray(provided) || provided.length === 0) return liveManaged(live);
+  const entries = provided.filter((e) => !(typeof e === 'object' && e !== null && Object.keys(e).length === 0));
+  try {
+    return decodeManagedFields(entries);
+  } catch {
+    return liveManaged(live);
+  }
+}
+
+export class FieldManager {
+  constructor(private readonly config: FieldManagerConfig) {}
+
+  get structure(): TypeNode {
+    return this.config.structure;
+  }
+
+  /** The fields a write through subresource may own. */
+  private reset(set: FieldSet, subresource: Subresource): FieldSet {
+    switch (subresource) {
+      case 'status': {
+        const out = new FieldSet();
+        const status = set.children.get('f:status');
+        if (status) out.children.set('f:status', status.clone());
+        return out;
+      }
+      case 'scale': {
+        const path = (this.config.specReplicasPath ?? '.spec.replicas').split('.').filter((s) => s !== '').map(fieldElement);
+        const out = new FieldSet();
+        if (set.has(path)) out.insert(path);
+        return out;
+      }
+      default:
+        return this.config.statusEnabled ? set.recursiveDifference(STATUS) : set;
+    }
+  }
+
+  private resetComparison(c: Comparison, subresource: Subresource): Comparison {
+    return { added: this.reset(c.added, subresource), modified: this.reset(c.modified, subresource), removed: this.reset(c.removed, subresource) };
+  }
+
+  /** obj with managedFields encoded from managed (stripped of system fields). */
+  private encode(obj: Record<string, unknown>, managed: Managed): KubeObject {
+    for (const [id, entry] of managed) {
+      entry.set = entry.set.difference(STRIPPED);
+      if (entry.set.empty()) managed.delete(id);
+    }
+    const out = { ...obj } as KubeObject;
+    const { managedFields: _old, ...meta } = (out.metadata ?? {}) as KubeObject['metadata'];
+    const entries = encodeManagedFields(managed);
+    out.metadata = entries.length > 0 ? { ...meta, managedFields: entries } : meta;
+    return out;
+  }
+
+  /**
+   * Records an Update by manager of live (undefined on create) into obj: returns obj with its
+   * managedFields set. Never throws: a broken managedFields on either side is ignored.
+   */
+  update(live: KubeObject | undefined, obj: KubeObject, manager: string, subresource: Subresource = ''): KubeObject {
+    const managed = requestManaged(live, obj, subresource);
+    const before = withoutManagedFields(live);
+    const after = withoutManagedFields(obj);
+    const cmp = this.resetComparison(compare(before, after, this.structure), subresource);
+    const changed = cmp.added.union(cmp.modified);
+    for (const entry of managed.values()) entry.set = entry.set.difference(changed).difference(cmp.removed);
+    const owned = changed.difference(STRIPPED);
+    if (!owned.empty()) {
+      const id = managerIdentity(manager, 'Update', this.config.apiVersion, subresource);
+      const previous = managed.get(id);
+      managed.set(id, {
+        manager,
+        operation: 'Update',
+        apiVersion: this.config.apiVersion,
+        subresource,
+        time: nowRFC3339(),
+        set: previous ? previous.set.union(owned) : owned,
+      });
+    }
+    return this.encode(after, managed);
+  }
+
+  /**
+   * Server-side apply of config (already checked to be an object of this kind without
+   * managedFields) onto live (undefined when creating). Throws a 409 on conflicts unless
+   * force.
+   */
+  apply(live: KubeObject | undefined, config: KubeObject, manager: string, opts: ApplyOptions): KubeObject {
+    const subresource = opts.subresource ?? '';
+    const managed = liveManaged(live);
+    const before = withoutManagedFields(live);
+    const id = managerIdentity(manager, 'Apply', this.config.apiVersion, subresource);
+    const last = managed.get(id);
+    const applied = this.reset(toFieldSet(config, this.structure), subresource);
+    managed.set(id, { manager, operation: 'Apply', apiVersion: this.config.apiVersion, subresource, time: last?.time, set: applied });
+    let merged = merge(before, config, this.structure) as Record<string, unknown>;
+    if (last && !last.set.empty()) merged = this.prune(merged, managed, last.set);
+    const cmp = this.resetComparison(compare(before, merged, this.structure), subresource);
+    const changed = cmp.added.union(cmp.modified);
+    const conflicts: Conflict[] = [];
+    for (const [otherId, entry] of managed) {
+      if (otherId === id) continue;
+      for (const path of entry.set.intersection(changed).paths()) conflicts.push({ manager: entry, path });
+    }
+    if (conflicts.length > 0 && !opts.force) throw newApplyConflict(sortConflicts(conflicts));
+    for (const [otherId, entry] of managed) {
+      if (otherId !== id) entry.set = entry.set.difference(changed).difference(cmp.removed);
+    }
+    const entry = managed.get(id)!;
+    if (!last || !jsonEqual(before, merged)) entry.time = nowRFC3339();
+    return this.encode(merged, managed);
+  }
+
+  /**
+   * Removes what the applier applied last time and no longer does, unless someone (the applier
+   * included) still owns it: SMD's prune with addBackOwnedItems and addBackDanglingItems.
+   */
+  private prune(merged: Record<string, unknown>, managed: Managed, last: FieldSet): Record<string, unknown> {
+    let owned = new FieldSet();
+    for (const entry of managed.values()) owned = owned.union(entry.set);
+    const remove = last.withAncestors().difference(owned.withAncestors());
+    if (remove.empty()) return merged;
+    return removeItems(merged, remove, this.structure) as Record<string, unknown>;
+  }
+}
+
+function sortConflicts(conflicts: Conflict[]): Conflict[] {
+  return conflicts.sort((a, b) => {
+    const ia = identityOf(a.manager);
+    const ib = identityOf(b.manager);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  });
+}

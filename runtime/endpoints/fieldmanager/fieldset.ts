@@ -1,0 +1,245 @@
+/**
+ * Sets of field paths (structured-merge-diff's fieldpath.Set) and their FieldsV1 encoding.
+ *
+ * A path is a list of path elements, each written as in FieldsV1: `f:<field>` for a map field,
+ * `k:{"name":"x"}` for an item of a `map` list, `v:"value"` for an item of a `set` list,
+ * `i:<n>` for an index. A set is a trie over them: a node is a *member* when its path itself is
+ * in the set (`.: {}` in FieldsV1 when it also has children).
+ */
+
+export type PathElement = string;
+export type Path = readonly PathElement[];
+
+export function fieldElement(name: string): PathElement {
+  return `f:${name}`;
+}
+
+/** `k:{"a":"x","b":1}`: the key fields in the list's key order. */
+export function keyElement(keys: readonly string[], item: Record<string, unknown>): PathElement {
+  const key: Record<string, unknown> = {};
+  for (const k of keys) if (item[k] !== undefined) key[k] = item[k];
+  return `k:${JSON.stringify(key)}`;
+}
+
+export function valueElement(value: unknown): PathElement {
+  return `v:${JSON.stringify(value)}`;
+}
+
+export function indexElement(i: number): PathElement {
+  return `i:${i}`;
+}
+
+/** SMD's PathElement order: fields, then keys, then values, then indexes; each by text. */
+function elementRank(pe: PathElement): number {
+  switch (pe[0]) {
+    case 'f':
+      return 0;
+    case 'k':
+      return 1;
+    case 'v':
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+export function compareElements(a: PathElement, b: PathElement): number {
+  const ra = elementRank(a);
+  const rb = elementRank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 3) return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** One element as fieldpath.Path.String() writes it: `.name`, `[name="x"]`, `[="v"]`, `[0]`. */
+function elementString(pe: PathElement): string {
+  const body = pe.slice(2);
+  switch (pe[0]) {
+    case 'f':
+      return `.${body}`;
+    case 'k': {
+      let key: Record<string, unknown> = {};
+      try {
+        key = JSON.parse(body) as Record<string, unknown>;
+      } catch {
+        return `[${body}]`;
+      }
+      return `[${Object.entries(key).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+    }
+    case 'v':
+      return `[=${body}]`;
+    default:
+      return `[${body}]`;
+  }
+}
+
+/** `.spec.ports[name="http"].port`, as kube prints paths in conflicts. */
+export function pathString(path: Path): string {
+  return path.map(elementString).join('');
+}
+
+export class FieldSet {
+  readonly children = new Map<PathElement, FieldSet>();
+  member = false;
+
+  static of(...paths: Path[]): FieldSet {
+    const set = new FieldSet();
+    for (const p of paths) set.insert(p);
+    return set;
+  }
+
+  insert(path: Path): void {
+    let node: FieldSet = this;
+    for (const pe of path) {
+      let next = node.children.get(pe);
+      if (!next) {
+        next = new FieldSet();
+        node.children.set(pe, next);
+      }
+      node = next;
+    }
+    if (path.length > 0) node.member = true;
+  }
+
+  has(path: Path): boolean {
+    const node = this.at(path);
+    return node !== undefined && node.member;
+  }
+
+  /** The subtree under path (not a copy), if any. */
+  at(path: Path): FieldSet | undefined {
+    let node: FieldSet | undefined = this;
+    for (const pe of path) {
+      node = node.children.get(pe);
+      if (!node) return undefined;
+    }
+    return node;
+  }
+
+  empty(): boolean {
+    if (this.member) return false;
+    for (const child of this.children.values()) if (!child.empty()) return false;
+    return true;
+  }
+
+  clone(): FieldSet {
+    const out = new FieldSet();
+    out.member = this.member;
+    for (const [pe, child] of this.children) out.children.set(pe, child.clone());
+    return out;
+  }
+
+  union(other: FieldSet): FieldSet {
+    const out = this.clone();
+    out.addAll(other);
+    return out;
+  }
+
+  private addAll(other: FieldSet): void {
+    this.member ||= other.member;
+    for (const [pe, child] of other.children) {
+      let mine = this.children.get(pe);
+      if (!mine) {
+        mine = new FieldSet();
+        this.children.set(pe, mine);
+      }
+      mine.addAll(child);
+    }
+  }
+
+  /** Paths in this set and not in other (path by path, not subtrees). */
+  difference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    out.member = this.member && !other.member;
+    for (const [pe, child] of this.children) {
+      const theirs = other.children.get(pe);
+      const diff = theirs ? child.difference(theirs) : child.clone();
+      if (!diff.empty()) out.children.set(pe, diff);
+    }
+    return out;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    out.member = this.member && other.member;
+    for (const [pe, child] of this.children) {
+      const theirs = other.children.get(pe);
+      if (!theirs) continue;
+      const both = child.intersection(theirs);
+      if (!both.empty()) out.children.set(pe, both);
+    }
+    return out;
+  }
+
+  /** Paths in this set that neither are in other nor lie under a member of other. */
+  recursiveDifference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    out.member = this.member && !other.member;
+    for (const [pe, child] of this.children) {
+      const theirs = other.children.get(pe);
+      if (theirs?.member) continue;
+      const diff = theirs ? child.recursiveDifference(theirs) : child.clone();
+      if (!diff.empty()) out.children.set(pe, diff);
+    }
+    return out;
+  }
+
+  /** Every ancestor of a member made a member too (SMD's EnsureNamedFieldsAreMembers, broadly). */
+  withAncestors(): FieldSet {
+    const out = this.clone();
+    const mark = (node: FieldSet): boolean => {
+      let any = node.member;
+      for (const child of node.children.values()) if (mark(child)) any = true;
+      node.member = any;
+      return any;
+    };
+    for (const child of out.children.values()) mark(child);
+    return out;
+  }
+
+  /** Member paths in SMD's sorted order. */
+  paths(): PathElement[][] {
+    const out: PathElement[][] = [];
+    const walk = (node: FieldSet, prefix: PathElement[]) => {
+      if (node.member && prefix.length > 0) out.push(prefix);
+      for (const pe of [...node.children.keys()].sort(compareElements)) walk(node.children.get(pe)!, [...prefix, pe]);
+    };
+    walk(this, []);
+    return out;
+  }
+
+  /** The FieldsV1 object: `{"f:spec": {"f:replicas": {}}}`, with `.` for members that have children. */
+  toFieldsV1(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    if (this.member && this.children.size > 0) out['.'] = {};
+    for (const pe of [...this.children.keys()].sort(compareElements)) {
+      const child = this.children.get(pe)!;
+      if (!child.empty()) out[pe] = child.toFieldsV1();
+    }
+    return out;
+  }
+
+  /** Parses FieldsV1; throws an Error on a malformed document. */
+  static fromFieldsV1(value: unknown): FieldSet {
+    const set = new FieldSet();
+    const read = (node: FieldSet, raw: unknown, depth: number) => {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('FieldsV1 must be an object');
+      if (depth > 0 && Object.keys(raw).length === 0) node.member = true;
+      for (const [key, child] of Object.entries(raw)) {
+        if (key === '.') {
+          if (depth > 0) node.member = true;
+          continue;
+        }
+        if (!/^[fkvi]:/.test(key)) throw new Error(`invalid FieldsV1 key ${JSON.stringify(key)}`);
+        let next = node.children.get(key);
+        if (!next) {
+          next = new FieldSet();
+          node.children.set(key, next);
+        }
+        read(next, child, depth + 1);
+      }
+    };
+    read(set, value ?? {}, 0);
+    return set;
+  }
+}

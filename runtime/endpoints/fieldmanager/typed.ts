@@ -1,0 +1,234 @@
+/**
+ * Walking JSON values against their structure (structured-merge-diff's typed package): the
+ * field set a value sets (ToFieldSet), the difference between two values (Compare), merging an
+ * applied configuration into a live object (Merge) and removing paths (RemoveItems). Values are
+ * never mutated; results share unchanged subtrees with their inputs.
+ */
+import { jsonEqual } from '../../registry/equality.js';
+import { fieldElement, FieldSet, keyElement, valueElement, type PathElement } from './fieldset.js';
+import { fieldType, UNTYPED, type ListNode, type TypeNode } from './typeschema.js';
+
+type JSONMap = Record<string, unknown>;
+
+function isMap(v: unknown): v is JSONMap {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+type Shape = 'leaf' | 'map' | 'list';
+
+/** How a value is walked under its type: maps and associative lists granularly, the rest as leaves. */
+function shapeOf(t: TypeNode, v: unknown): Shape {
+  if (isMap(v) && ((t.kind === 'map' && !t.atomic) || t.kind === 'untyped')) return 'map';
+  if (Array.isArray(v) && t.kind === 'list' && t.listType !== 'atomic') return 'list';
+  return 'leaf';
+}
+
+function childType(t: TypeNode, key: string): TypeNode {
+  return fieldType(t, key) ?? UNTYPED;
+}
+
+function isDeclaredField(t: TypeNode, key: string): boolean {
+  return t.kind === 'map' && t.fields.has(key);
+}
+
+/** The path element of a list item: `k:{…}` for map lists, `v:…` for set lists. */
+export function itemElement(t: ListNode, item: unknown): PathElement {
+  if (t.listType === 'map' && isMap(item)) return keyElement(t.keys, item);
+  return valueElement(item);
+}
+
+/** Items of an associative list by path element; the first of duplicates wins. */
+function indexItems(t: ListNode, list: readonly unknown[]): { order: PathElement[]; items: Map<PathElement, unknown> } {
+  const order: PathElement[] = [];
+  const items = new Map<PathElement, unknown>();
+  for (const item of list) {
+    const pe = itemElement(t, item);
+    if (items.has(pe)) continue;
+    order.push(pe);
+    items.set(pe, item);
+  }
+  return { order, items };
+}
+
+// ---- ToFieldSet ----
+
+/** The fields a value sets, as SMD's TypedValue.ToFieldSet. */
+export function toFieldSet(value: unknown, t: TypeNode): FieldSet {
+  const set = new FieldSet();
+  collect(value, t, [], set);
+  return set;
+}
+
+function collect(value: unknown, t: TypeNode, path: PathElement[], set: FieldSet): void {
+  switch (shapeOf(t, value)) {
+    case 'map':
+      for (const [key, child] of Object.entries(value as JSONMap)) {
+        const childPath = [...path, fieldElement(key)];
+        collect(child, childType(t, key), childPath, set);
+        const emptyMap = isMap(child) && Object.keys(child).length === 0;
+        if (child === null || emptyMap || !isDeclaredField(t, key)) set.insert(childPath);
+      }
+      return;
+    case 'list': {
+      const lt = t as ListNode;
+      for (const item of value as unknown[]) {
+        const itemPath = [...path, itemElement(lt, item)];
+        collect(item, lt.elements, itemPath, set);
+        set.insert(itemPath);
+      }
+      return;
+    }
+    default:
+      if (path.length > 0) set.insert(path);
+  }
+}
+
+// ---- Compare ----
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+/** What changed from lhs to rhs (SMD's TypedValue.Compare); undefined means absent. */
+export function compare(lhs: unknown, rhs: unknown, t: TypeNode): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  compareAt(lhs, rhs, t, [], c);
+  return c;
+}
+
+function isEmptyCollection(v: unknown): boolean {
+  return v === undefined || (isMap(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+}
+
+function compareAt(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: Comparison): void {
+  const sl = l === undefined ? undefined : shapeOf(t, l);
+  const sr = r === undefined ? undefined : shapeOf(t, r);
+  const shape: Shape = sl === undefined ? sr! : sr === undefined ? sl : sl === sr ? sl : 'leaf';
+  if (shape === 'leaf' || (isEmptyCollection(l) && isEmptyCollection(r))) {
+    if (path.length === 0) return;
+    if (l === undefined) c.added.insert(path);
+    else if (r === undefined) c.removed.insert(path);
+    else if (!jsonEqual(l, r)) c.modified.insert(path);
+    return;
+  }
+  if (shape === 'map') {
+    const lm = (l ?? {}) as JSONMap;
+    const rm = (r ?? {}) as JSONMap;
+    const keys = new Set([...Object.keys(lm), ...Object.keys(rm)]);
+    for (const key of keys) compareAt(lm[key], rm[key], childType(t, key), [...path, fieldElement(key)], c);
+  } else {
+    const lt = t as ListNode;
+    const li = indexItems(lt, (l ?? []) as unknown[]);
+    const ri = indexItems(lt, (r ?? []) as unknown[]);
+    const pes = new Set([...li.order, ...ri.order]);
+    for (const pe of pes) compareAt(li.items.get(pe), ri.items.get(pe), lt.elements, [...path, pe], c);
+  }
+  if (path.length === 0) return;
+  if (l === undefined) c.added.insert(path);
+  else if (r === undefined) c.removed.insert(path);
+}
+
+// ---- Merge ----
+
+/** The applied configuration rhs merged into lhs (SMD's TypedValue.Merge): rhs wins at leaves. */
+export function merge(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
+  if (rhs === undefined) return lhs;
+  if (lhs === undefined) return rhs;
+  const shape = shapeOf(t, lhs);
+  if (shape === 'leaf' || shape !== shapeOf(t, rhs)) return rhs;
+  if (shape === 'map') {
+    const lm = lhs as JSONMap;
+    const rm = rhs as JSONMap;
+    const out: JSONMap = {};
+    for (const [key, value] of Object.entries(lm)) out[key] = key in rm ? merge(value, rm[key], childType(t, key)) : value;
+    for (const [key, value] of Object.entries(rm)) if (!(key in lm)) out[key] = value;
+    return out;
+  }
+  return mergeLists(lhs as unknown[], rhs as unknown[], t as ListNode);
+}
+
+/**
+ * SMD's associative list merge: items present on both sides follow rhs's order, items only in
+ * lhs keep their place relative to them, items only in rhs come where rhs puts them.
+ */
+function mergeLists(lhs: unknown[], rhs: unknown[], t: ListNode): unknown[] {
+  const l = indexItems(t, lhs);
+  const r = indexItems(t, rhs);
+  const shared = r.order.filter((pe) => l.items.has(pe));
+  let sharedAt = 0;
+  const merged = new Set<PathElement>();
+  const out: unknown[] = [];
+  let li = 0;
+  let ri = 0;
+  const nextShared = () => (sharedAt < shared.length ? shared[sharedAt] : undefined);
+  while (li < l.order.length || ri < r.order.length) {
+    if (li < l.order.length && ri < r.order.length) {
+      const pe = l.order[li]!;
+      if (pe === r.order[ri]) {
+        merged.add(pe);
+        out.push(merge(l.items.get(pe), r.items.get(pe), t.elements));
+        li++;
+        ri++;
+        sharedAt++;
+        continue;
+      }
+      const ns = nextShared();
+      if (r.items.has(pe) && ns !== undefined && ns !== pe) {
+        li++;
+        continue;
+      }
+    }
+    if (li < l.order.length) {
+      const pe = l.order[li]!;
+      if (!r.items.has(pe)) {
+        out.push(l.items.get(pe));
+        li++;
+        continue;
+      }
+      if (merged.has(pe)) {
+        li++;
+        continue;
+      }
+    }
+    if (ri < r.order.length) {
+      const pe = r.order[ri]!;
+      merged.add(pe);
+      out.push(merge(l.items.get(pe), r.items.get(pe), t.elements));
+      ri++;
+      if (nextShared() === pe) sharedAt++;
+    }
+  }
+  return out;
+}
+
+// ---- RemoveItems ----
+
+/** value without the member paths of set (and everything under them). */
+export function removeItems(value: unknown, set: FieldSet, t: TypeNode): unknown {
+  if (set.children.size === 0) return value;
+  switch (shapeOf(t, value)) {
+    case 'map': {
+      const out: JSONMap = {};
+      for (const [key, child] of Object.entries(value as JSONMap)) {
+        const sub = set.children.get(fieldElement(key));
+        if (sub?.member) continue;
+        out[key] = sub ? removeItems(child, sub, childType(t, key)) : child;
+      }
+      return out;
+    }
+    case 'list': {
+      const lt = t as ListNode;
+      const out: unknown[] = [];
+      for (const item of value as unknown[]) {
+        const sub = set.children.get(itemElement(lt, item));
+        if (sub?.member) continue;
+        out.push(sub ? removeItems(item, sub, lt.elements) : item);
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Decoding PATCH bodies, with the strict-decoding problems kube reports for them: repeated keys
+ * (`duplicate field "x"`; in JSON patches only within operations, `json patch duplicate field`),
+ * unknown JSON patch operation fields, and for server-side apply (always YAML, as kube decodes
+ * it) `line N: key "x" already set in map`, plus the apply configuration's own checks.
+ */
+import type { KubeObject } from '../api/meta.js';
+import { newBadRequest } from '../api/status.js';
+import { jsonDuplicateMessage, yamlDuplicateMessage, type DuplicateField } from './duplicatefields.js';
+import type { RequestScope } from './handler.js';
+import { JSON_PATCH, type DocumentPatchType } from './patchers.js';
+import type { FieldValidationDirective } from './queryparams.js';
+import { isPlainObject, parseJSONText, parseYAMLText, type ParsedBody } from './serializer.js';
+
+export interface DocumentPatch {
+  patch: unknown;
+  /** Strict-decoding problems of the patch itself, reported before the object's unknown fields. */
+  problems: string[];
+}
+
+const JSON_PATCH_FIELDS = new Set(['op', 'path', 'value', 'from']);
+
+function bodyText(body: Buffer | undefined): string {
+  if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
+  return body.toString('utf8');
+}
+
+/** Problems of a JSON patch's operations: repeated and unknown fields of each operation object. */
+function jsonPatchProblems(ops: unknown, duplicates: DuplicateField[]): string[] {
+  const problems = duplicates.filter((d) => d.depth === 2).map((d) => `json patch duplicate field ${JSON.stringify(d.key)}`);
+  if (!Array.isArray(ops)) return problems;
+  for (const op of ops) {
+    if (!isPlainObject(op)) continue;
+    for (const key of Object.keys(op)) if (!JSON_PATCH_FIELDS.has(key)) problems.push(`json patch unknown field ${JSON.stringify(key)}`);
+  }
+  return problems;
+}
+
+export function decodeDocumentPatch(body: Buffer | undefined, patchType: DocumentPatchType, directive: FieldValidationDirective): DocumentPatch {
+  const parsed = parseJSONText(bodyText(body), directive !== 'Ignore');
+  if (directive === 'Ignore') return { patch: parsed.value, problems: [] };
+  if (patchType === JSON_PATCH) return { patch: parsed.value, problems: jsonPatchProblems(parsed.value, parsed.duplicates) };
+  return { patch: parsed.value, problems: parsed.duplicates.map(jsonDuplicateMessage) };
+}
+
+export interface ApplyConfiguration {
+  object: KubeObject;
+  warnings: string[];
+}
+
+/** JSON (kubectl sends it) parsed as JSON, anything else as YAML; duplicates reported with YAML lines. */
+function parseApplyBody(text: string, duplicates: boolean): ParsedBody {
+  if (/^\s*\{/.test(text)) {
+    try {
+      return parseJSONText(text, duplicates);
+    } catch {
+      // Not JSON after all (YAML flow mappings look alike): YAML decides.
+    }
+  }
+  return parseYAMLText(text, duplicates, 'error decoding YAML');
+}
+
+/**
+ * The applied configuration, checked as kube's field manager checks it: an object of the
+ * endpoint's apiVersion and kind, without managedFields and without fields the schema does not
+ * declare (apply rejects those whatever fieldValidation says).
+ */
+export function decodeApplyPatch(
+  body: Buffer | undefined,
+  scope: RequestScope,
+  directive: FieldValidationDirective,
+  namespace: string | undefined,
+  name: string,
+): ApplyConfiguration {
+  const parsed = parseApplyBody(bodyText(body), directive !== 'Ignore');
+  const value = parsed.value;
+  if (!isPlainObject(value)) throw newBadRequest(`the apply configuration must be an object, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
+  if (apiVersion !== scope.apiVersion) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${apiVersion}, expected: ${scope.apiVersion}`);
+  }
+  const kind = typeof value.kind === 'string' ? value.kind : '';
+  const gvk = `${scope.apiVersion}, Kind=${kind}`;
+  if (kind !== scope.definition.kind) throw newBadRequest(`no corresponding type for ${gvk}`);
+  const metadata = value.metadata;
+  if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) throw newBadRequest('metadata must be an object');
+  if (isPlainObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
+    throw newBadRequest('metadata.managedFields must be nil');
+  }
+  const unknown = scope.validator.unknownFields(value);
+  if (unknown.length > 0) {
+    const objName = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : name;
+    throw newBadRequest(
+      `failed to create typed patch object (${namespace ?? ''}/${objName}; ${gvk}): ${unknown.map((f) => `.${f}: field not declared in schema`).join('\n')}`,
+    );
+  }
+  const object = { ...value, metadata: isPlainObject(metadata) ? metadata : {} } as KubeObject;
+  const duplicates = parsed.duplicates.map(yamlDuplicateMessage);
+  if (duplicates.length > 0 && directive === 'Strict') {
+    throw newBadRequest(`error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  ${duplicates.join('\n  ')}`);
+  }
+  return { object, warnings: directive === 'Warn' ? duplicates : [] };
+}

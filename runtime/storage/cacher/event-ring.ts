@@ -1,0 +1,71 @@
+/**
+ * EventRing: the bounded history of recent changes the watch cache keeps (kube's watchCache
+ * `cache []*watchCacheEvent` with startIndex/endIndex). Events are appended in strictly
+ * increasing revision order; when full, the oldest is evicted.
+ */
+import type { KubeObject } from '../../api/meta.js';
+import type { StorageEventType } from '../interface.js';
+
+/** One change as the cache recorded it. Objects are shared and must never be mutated. */
+export interface CachedEvent {
+  type: StorageEventType;
+  key: string;
+  /** The new state; for DELETED the last state at the deletion revision. */
+  object: KubeObject;
+  /** The key's state before this change; absent for ADDED. */
+  prevObject?: KubeObject;
+  revision: number;
+}
+
+export class EventRing {
+  private readonly slots: (CachedEvent | undefined)[];
+  private start = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isSafeInteger(capacity) || capacity < 1) throw new Error(`event ring capacity must be a positive integer, got ${capacity}`);
+    this.slots = new Array(capacity);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Appends event; returns the evicted oldest event when the ring was full. */
+  push(event: CachedEvent): CachedEvent | undefined {
+    if (this.count < this.capacity) {
+      this.slots[(this.start + this.count) % this.capacity] = event;
+      this.count++;
+      return undefined;
+    }
+    const evicted = this.slots[this.start];
+    this.slots[this.start] = event;
+    this.start = (this.start + 1) % this.capacity;
+    return evicted;
+  }
+
+  clear(): void {
+    this.slots.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+  }
+
+  /** The i-th oldest event (0 ≤ i < size). */
+  at(i: number): CachedEvent {
+    return this.slots[(this.start + i) % this.capacity] as CachedEvent;
+  }
+
+  /** Every event with a revision greater than `revision`, oldest first. */
+  since(revision: number): CachedEvent[] {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(mid).revision <= revision) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: CachedEvent[] = [];
+    for (let i = lo; i < this.count; i++) out.push(this.at(i));
+    return out;
+  }
+}

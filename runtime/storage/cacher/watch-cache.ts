@@ -1,0 +1,237 @@
+/**
+ * WatchCache: the in-memory state of one resource prefix (kube's watchCache): the current object
+ * of every key, sorted keys for ordered and paged lists, and a bounded ring of recent changes.
+ *
+ * Contracts:
+ * - `revision` is the revision the cache is current at: every change at or below it has been
+ *   applied. It advances with each applied change and with progress notifications (no change
+ *   under this prefix happened up to some later revision).
+ * - The state at any revision in [historyStart, revision] can be rebuilt by undoing the ring's
+ *   changes after it; older states cannot (the caller then asks the backend, which keeps MVCC
+ *   history until compaction).
+ * - Objects are shared with the ring and never mutated; callers copy before handing them out.
+ */
+import type { KubeObject } from '../../api/meta.js';
+import type { StorageEvent } from '../interface.js';
+import { type KeyRange } from '../revision-log.js';
+import { EventRing, type CachedEvent } from './event-ring.js';
+
+export interface CachePage {
+  /** Shared objects: copy before returning them to a caller. */
+  items: KubeObject[];
+  /** Key of the last item. */
+  lastKey?: string;
+  /** More keys (matching or not) follow the last item. */
+  more: boolean;
+}
+
+interface Waiter {
+  target: number;
+  resolve: (reached: boolean) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class WatchCache {
+  private objects = new Map<string, KubeObject>();
+  private keys: string[] = [];
+  private readonly ring: EventRing;
+  private current = 0;
+  private oldest = 0;
+  private readonly waiters = new Set<Waiter>();
+
+  constructor(capacity: number) {
+    this.ring = new EventRing(capacity);
+  }
+
+  get revision(): number {
+    return this.current;
+  }
+
+  /** The oldest revision whose state the cache can still serve. */
+  get historyStart(): number {
+    return this.oldest;
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace). */
+  replace(entries: Array<[string, KubeObject]>, revision: number): void {
+    this.objects = new Map(entries);
+    this.keys = [...this.objects.keys()].sort(compareKeys);
+    this.ring.clear();
+    this.current = revision;
+    this.oldest = revision;
+    this.wake();
+  }
+
+  /**
+   * Applies one change from the backend's watch and records it. Changes must arrive in
+   * strictly increasing revision order; anything else means the cache lost track of the
+   * backend, and the caller must re-list.
+   */
+  apply(event: StorageEvent): CachedEvent {
+    const revision = Number(event.resourceVersion);
+    if (!(revision > this.current)) {
+      throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
+    }
+    const prevObject = this.objects.get(event.key);
+    if (event.type === 'DELETED') {
+      if (prevObject) this.removeKey(event.key);
+    } else {
+      if (!prevObject) this.insertKey(event.key);
+      this.objects.set(event.key, event.object);
+    }
+    const cached: CachedEvent = { type: event.type, key: event.key, object: event.object, revision };
+    if (prevObject) cached.prevObject = prevObject;
+    const evicted = this.ring.push(cached);
+    if (evicted) this.oldest = evicted.revision;
+    this.current = revision;
+    this.wake();
+    return cached;
+  }
+
+  /** A progress notification: nothing under this prefix changed up to `revision`. */
+  advanceTo(revision: number): void {
+    if (revision <= this.current) return;
+    this.current = revision;
+    this.wake();
+  }
+
+  /** Forgets history at or below `revision` (the backend compacted it); its state stays readable. */
+  forgetBefore(revision: number): void {
+    this.oldest = Math.max(this.oldest, revision);
+  }
+
+  /** The current live entries in `range` that pass `predicate`, in key order. */
+  snapshot(range: KeyRange, predicate?: (obj: KubeObject) => boolean): Array<[string, KubeObject]> {
+    const out: Array<[string, KubeObject]> = [];
+    for (const entry of this.entriesAt(this.current, range.start, range.end)) {
+      if (!predicate || predicate(entry[1])) out.push(entry);
+    }
+    return out;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /** Changes after `revision` (which must be ≥ historyStart), oldest first. */
+  eventsSince(revision: number): CachedEvent[] {
+    return this.ring.since(revision);
+  }
+
+  /** Resolves true once revision ≥ target, or false after timeoutMs. */
+  waitFor(target: number, timeoutMs: number): Promise<boolean> {
+    if (this.current >= target) return Promise.resolve(true);
+    if (timeoutMs <= 0) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        target,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Releases every waiter with false (the cache is closing). */
+  cancelWaiters(): void {
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.resolve(false);
+    }
+    this.waiters.clear();
+  }
+
+  /**
+   * One page of the state at `revision` (historyStart ≤ revision ≤ this.revision): live keys
+   * in [startKey, range.end) in key order, up to `limit` that pass `predicate` (0: no limit).
+   */
+  list(range: KeyRange, revision: number, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+    const items: KubeObject[] = [];
+    let lastKey: string | undefined;
+    for (const [key, obj] of this.entriesAt(revision, startKey, range.end)) {
+      if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
+      if (predicate && !predicate(obj)) continue;
+      items.push(obj);
+      lastKey = key;
+    }
+    return { items, lastKey, more: false };
+  }
+
+  /** The number of live keys in [startKey, end) at `revision`. */
+  count(revision: number, startKey: string, end: string): number {
+    if (revision >= this.current) return lowerBound(this.keys, end) - lowerBound(this.keys, startKey);
+    let n = 0;
+    for (const _ of this.entriesAt(revision, startKey, end)) n++;
+    return n;
+  }
+
+  /**
+   * Live entries in [startKey, end) at `revision`, in key order: the current state with the
+   * ring's later changes undone (each key takes the state before its earliest later change).
+   */
+  private *entriesAt(revision: number, startKey: string, end: string): Generator<[string, KubeObject]> {
+    const later = revision < this.current ? this.ring.since(revision) : [];
+    if (later.length === 0) {
+      for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) {
+        yield [this.keys[i], this.objects.get(this.keys[i]) as KubeObject];
+      }
+      return;
+    }
+    const undo = new Map<string, KubeObject | null>();
+    for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prevObject ?? null);
+    const gone = [...undo.keys()].filter((k) => k >= startKey && k < end && !this.objects.has(k)).sort(compareKeys);
+    let i = lowerBound(this.keys, startKey);
+    let j = 0;
+    for (;;) {
+      const a = i < this.keys.length && this.keys[i] < end ? this.keys[i] : undefined;
+      const b = j < gone.length ? gone[j] : undefined;
+      if (a === undefined && b === undefined) return;
+      const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
+      const obj = undo.has(key) ? undo.get(key) : this.objects.get(key);
+      if (obj) yield [key, obj];
+    }
+  }
+
+  private insertKey(key: string): void {
+    this.keys.splice(lowerBound(this.keys, key), 0, key);
+  }
+
+  private removeKey(key: string): void {
+    this.objects.delete(key);
+    const i = lowerBound(this.keys, key);
+    if (this.keys[i] === key) this.keys.splice(i, 1);
+  }
+
+  private wake(): void {
+    for (const waiter of this.waiters) {
+      if (waiter.target > this.current) continue;
+      clearTimeout(waiter.timer);
+      this.waiters.delete(waiter);
+      waiter.resolve(true);
+    }
+  }
+}
+
+/** Plain code-unit order, the order the backends list keys in. */
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first index whose key is ≥ key. */
+function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,286 @@
+/**
+ * EtcdStorage: the Storage contract on etcd v3, as k8s.io/apiserver/pkg/storage/etcd3/store.go
+ * implements it, over the `etcd3` npm client (see etcd-client.ts for deadlines and retries).
+ *
+ * - resourceVersion is the key's mod revision; the stored value is the object's JSON without it.
+ * - create: txn "mod revision == 0 → put", else KeyExists.
+ * - guaranteedUpdate / delete: read, decide, then txn "mod revision == seen → put/delete", else
+ *   the txn returns the key's current state and the loop runs again. An unchanged object is not
+ *   written (kube's no-op rule, as in the other backends).
+ * - getList: etcd-list.ts. watch: etcd-watch.ts.
+ * - Keys live under a prefix (`--storage-prefix`, default `/registry`): etcd-codec.ts.
+ * - Failures: etcd unreachable → Unavailable within the request deadline; compacted → Expired.
+ */
+import type { IKeyValue, IRequestOp, ITxnResponse } from 'etcd3';
+import type { KubeObject } from '../api/meta.js';
+import { EtcdClient, type EtcdClientOptions } from './etcd-client.js';
+import { EtcdKeys, decodeKv, prefixRangeEnd } from './etcd-codec.js';
+import { etcdGetList } from './etcd-list.js';
+import { EtcdWatch } from './etcd-watch.js';
+import {
+  StorageError,
+  type DeleteOptions,
+  type GetOptions,
+  type ListOptions,
+  type ListResult,
+  type Storage,
+  type UpdateFunc,
+  type UpdateOptions,
+  type Watcher,
+  type WatchOptions,
+} from './interface.js';
+import { checkPreconditions, decodeObject, encodeObject, parseResourceVersion, sameStoredValue } from './objects.js';
+import { WatchBroadcaster } from './watch-broadcaster.js';
+
+export interface EtcdStorageOptions extends EtcdClientOptions {
+  /** Root of every key in etcd, replacing `/registry` (kube's --storage-prefix); default `/registry`. */
+  prefix?: string;
+  /** Deadline of healthCheck(); default 2000 ms (kube's etcd health check timeout). */
+  healthTimeoutMs?: number;
+}
+
+/** kube's key for coordinating compaction between API servers (compact.go); not under the prefix. */
+export const COMPACT_REV_KEY = 'compact_rev_key';
+
+/** The state kube's compactor carries from one interval to the next. */
+export interface CompactTurn {
+  /** The version of COMPACT_REV_KEY this server last saw. */
+  version: number;
+  /** The revision to compact to on the next turn (observed one interval ago). */
+  revision: number;
+  /** True when this call won the turn and compacted (to the revision passed in, if non-zero). */
+  compacted: boolean;
+}
+
+export class EtcdStorage implements Storage {
+  readonly keys: EtcdKeys;
+  private readonly client: EtcdClient;
+  private readonly healthTimeoutMs: number;
+  private readonly watches = new Set<EtcdWatch>();
+  /** The tail of the queue of guaranteedUpdate calls per key (see guaranteedUpdate). */
+  private readonly updating = new Map<string, Promise<void>>();
+  private closed = false;
+
+  constructor(opts: EtcdStorageOptions) {
+    this.keys = new EtcdKeys(opts.prefix);
+    this.client = new EtcdClient(opts);
+    this.healthTimeoutMs = opts.healthTimeoutMs ?? 2000;
+  }
+
+  /** Opens the storage and reads the current revision once (best effort: etcd may be down). */
+  static async open(opts: EtcdStorageOptions): Promise<EtcdStorage> {
+    const storage = new EtcdStorage(opts);
+    await storage.currentRevision().catch(() => undefined);
+    return storage;
+  }
+
+  async create(key: string, obj: KubeObject): Promise<KubeObject> {
+    const k = this.etcdKey(key);
+    const value = encodeObject(key, obj);
+    return this.client.call(key, 'write', async ({ options, maybeApplied }) => {
+      const res = await this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: 0 }],
+          success: [{ request_put: { key: k, value: Buffer.from(value) } }],
+          failure: [{ request_range: { key: k } }],
+        },
+        options,
+      );
+      const revision = this.client.observe(res.header);
+      if (res.succeeded) return decodeObject(value, revision);
+      const existing = rangedKv(res);
+      // An earlier attempt whose answer was lost may have created exactly this value.
+      if (maybeApplied && existing && existing.create_revision === existing.mod_revision && existing.value.toString('utf8') === value) {
+        return decodeKv(existing);
+      }
+      throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    });
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
+    const kv = await this.readKey(key);
+    if (kv) return decodeKv(kv);
+    if (opts.ignoreNotFound) return undefined;
+    throw notFound(key);
+  }
+
+  getList(keyPrefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return etcdGetList(this.client, this.keys, keyPrefix, opts);
+  }
+
+  /**
+   * Updates of one key from this process run one at a time: they would only defeat each other's
+   * compare-and-swap (every losing txn still costs a raft round), turning n concurrent updates into
+   * n²/2 txns. Across processes the compare-and-swap alone keeps updates correct.
+   */
+  guaranteedUpdate(key: string, opts: UpdateOptions, tryUpdate: UpdateFunc): Promise<KubeObject> {
+    const previous = this.updating.get(key) ?? Promise.resolve();
+    const result = previous.then(() => this.updateOnce(key, opts, tryUpdate));
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.updating.set(key, settled);
+    void settled.then(() => {
+      if (this.updating.get(key) === settled) this.updating.delete(key);
+    });
+    return result;
+  }
+
+  private async updateOnce(key: string, opts: UpdateOptions, tryUpdate: UpdateFunc): Promise<KubeObject> {
+    const k = this.etcdKey(key);
+    let kv = await this.readKey(key);
+    for (;;) {
+      const current = kv ? decodeKv(kv) : undefined;
+      if (!current && !opts.ignoreNotFound) throw notFound(key);
+      checkPreconditions(key, opts.preconditions, current);
+      const next = await tryUpdate(current);
+      this.client.ensureOpen(key);
+      const value = encodeObject(key, next);
+      if (kv && sameStoredValue(kv.value.toString('utf8'), value)) return decodeKv(kv);
+      const expected = kv?.mod_revision ?? 0;
+      const res = await this.casTxn(key, k, expected, { request_put: { key: k, value: Buffer.from(value) } });
+      const revision = this.client.observe(res.header);
+      if (res.succeeded) return decodeObject(value, revision);
+      kv = rangedKv(res);
+    }
+  }
+
+  async delete(key: string, opts: DeleteOptions = {}): Promise<KubeObject> {
+    const k = this.etcdKey(key);
+    let kv = await this.readKey(key);
+    for (;;) {
+      if (!kv) throw notFound(key);
+      checkPreconditions(key, opts.preconditions, decodeKv(kv));
+      if (opts.validateDeletion) await opts.validateDeletion(decodeKv(kv));
+      const expected = kv.mod_revision;
+      const res = await this.casTxn(key, k, expected, { request_delete_range: { key: k } });
+      const revision = this.client.observe(res.header);
+      if (res.succeeded) return decodeKv(kv, revision);
+      kv = rangedKv(res);
+    }
+  }
+
+  watch(keyPrefix: string, opts: WatchOptions = {}): Watcher {
+    try {
+      this.client.ensureOpen(keyPrefix);
+      const from = parseResourceVersion(keyPrefix, opts.resourceVersion, true);
+      const start = this.etcdKey(keyPrefix);
+      const range = { key: keyPrefix, start, end: keyPrefix.endsWith('/') ? prefixRangeEnd(start) : undefined };
+      const watch = new EtcdWatch(this.client, this.keys, range, from, opts.predicate, (w) => this.watches.delete(w));
+      this.watches.add(watch);
+      return watch.watcher;
+    } catch (err) {
+      return new WatchBroadcaster<never>().failed(err);
+    }
+  }
+
+  /** A linearizable read's header revision (of kube's `<prefix>/health` key, which holds nothing). */
+  async currentRevision(): Promise<string> {
+    const res = await this.client.call('', 'read', ({ options }) =>
+      this.client.kv.range({ key: Buffer.from(this.keys.healthKey), count_only: true }, options),
+    );
+    return String(this.client.observe(res.header));
+  }
+
+  async compact(revision: string): Promise<void> {
+    const target = parseResourceVersion('', revision, false);
+    if (target === undefined) throw new StorageError('InvalidObject', '', 'compact requires a revision');
+    if (target <= 0) return;
+    try {
+      await this.client.call('', 'read', ({ options }) => this.client.kv.compact({ revision: target }, options));
+    } catch (err) {
+      // Compacting at or below the compacted revision is harmless, as in the other backends.
+      if (err instanceof StorageError && err.code === 'Expired') return;
+      throw err;
+    }
+  }
+
+  /**
+   * One turn of kube's compactor (k8s.io/apiserver/pkg/storage/etcd3/compact.go): a txn bumps the
+   * version of COMPACT_REV_KEY if it still equals `version`, so among several API servers only one
+   * compacts per interval. The winner compacts to `revision` (the revision it observed one interval
+   * ago; 0 skips). Returns the state for the next turn: the key's version and the current revision.
+   */
+  async compactTurn(version: number, revision: number): Promise<CompactTurn> {
+    const key = Buffer.from(COMPACT_REV_KEY);
+    const res = await this.client.call(COMPACT_REV_KEY, 'write', ({ options }) =>
+      this.client.kv.txn(
+        {
+          compare: [{ key, target: 'Version', result: 'Equal', version }],
+          success: [{ request_put: { key, value: Buffer.from(String(revision)) } }],
+          failure: [{ request_range: { key } }],
+        },
+        options,
+      ),
+    );
+    const current = this.client.observe(res.header);
+    if (!res.succeeded) return { version: Number(rangedKv(res)?.version ?? 0), revision: current, compacted: false };
+    if (revision > 0) await this.compact(String(revision));
+    return { version: version + 1, revision: current, compacted: revision > 0 };
+  }
+
+  /** Fails fast (healthTimeoutMs) with Unavailable when etcd cannot serve a linearizable read. */
+  async healthCheck(): Promise<void> {
+    await this.client.call(
+      '',
+      'read',
+      ({ options }) => this.client.kv.range({ key: Buffer.from(this.keys.healthKey), count_only: true }, options),
+      this.healthTimeoutMs,
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const watch of [...this.watches]) watch.stop();
+    this.client.close();
+  }
+
+  /** The number of running watches (for tests and metrics). */
+  get watcherCount(): number {
+    return this.watches.size;
+  }
+
+  /**
+   * txn "mod revision of k == expected → op, else read k". A resent txn that loses its compare
+   * after an attempt whose answer was lost may have lost to that attempt: that outcome is unknown,
+   * so it is Unavailable rather than a conflict to retry (which could apply the change twice).
+   */
+  private casTxn(key: string, k: Buffer, expected: string | number, op: IRequestOp): Promise<ITxnResponse> {
+    return this.client.call(key, 'write', async ({ options, maybeApplied }) => {
+      const res = await this.client.kv.txn(
+        {
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: expected }],
+          success: [op],
+          failure: [{ request_range: { key: k } }],
+        },
+        options,
+      );
+      if (!res.succeeded && maybeApplied) {
+        throw new StorageError('Unavailable', key, `etcd request failed and may or may not have been applied to ${key}; read it again`);
+      }
+      return res;
+    });
+  }
+
+  private etcdKey(key: string): Buffer {
+    return Buffer.from(this.keys.toEtcd(key));
+  }
+
+  private async readKey(key: string): Promise<IKeyValue | undefined> {
+    const k = this.etcdKey(key);
+    const res = await this.client.call(key, 'read', ({ options }) => this.client.kv.range({ key: k }, options));
+    this.client.observe(res.header);
+    return res.kvs[0];
+  }
+}
+
+/** The key-value a txn's failure branch read (undefined when the key is absent). */
+function rangedKv(res: ITxnResponse): IKeyValue | undefined {
+  return res.responses[0]?.response_range?.kvs[0];
+}
+
+function notFound(key: string): StorageError {
+  return new StorageError('KeyNotFound', key, `key ${key} not found`);
+}

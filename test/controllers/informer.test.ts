@@ -1,0 +1,139 @@
+/**
+ * The controllers' building blocks: the work queue's dedup/retry/shutdown semantics, and an
+ * informer that relists after a failed watch and reports what changed meanwhile.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
+import { ResourceInformer } from '../../runtime/controllers/informer.js';
+import { WorkQueue } from '../../runtime/controllers/queue.js';
+import type { Store, StoreWatch } from '../../runtime/registry/store.js';
+import { eventually } from './helpers.js';
+
+describe('WorkQueue', () => {
+  it('queues a key once, re-runs a key added while it is processed, and never runs it concurrently', async () => {
+    const q = new WorkQueue<string>();
+    const runs: string[] = [];
+    let active = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const loop = q.run(async (key) => {
+      active++;
+      assert.equal(active, 1);
+      runs.push(key);
+      if (runs.length === 1) await gate;
+      active--;
+    }, () => assert.fail('no errors expected'));
+    q.add('a');
+    q.add('a');
+    await eventually(() => runs.length === 1, 'the first run');
+    q.add('a'); // while processing: once more afterwards
+    q.add('a');
+    q.add('b');
+    release();
+    await eventually(() => runs.length === 3, 'the re-run');
+    assert.deepEqual(runs, ['a', 'b', 'a']);
+    q.shutDown();
+    await loop;
+  });
+
+  it('retries with backoff a bounded number of times, and shutDown clears pending retries', async () => {
+    const q = new WorkQueue<string>({ baseDelayMs: 1, maxDelayMs: 4, maxRetries: 3 });
+    let attempts = 0;
+    const gaveUp: string[] = [];
+    const loop = q.run(
+      async () => {
+        attempts++;
+        throw new Error('boom');
+      },
+      (key) => {
+        if (!q.retry(key)) gaveUp.push(key);
+      },
+    );
+    q.add('x');
+    await eventually(() => gaveUp.length === 1, 'the queue to give up');
+    assert.equal(attempts, 4, 'one try and three retries');
+    q.addAfter('y', 60_000); // would keep a timer alive if shutDown did not clear it
+    q.shutDown();
+    await loop;
+    assert.equal(q.length, 0);
+  });
+});
+
+/** A Store stand-in serving list/watch from a script: what an informer uses of a store. */
+function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): Store {
+  let listCalls = 0;
+  let watchCalls = 0;
+  const store = {
+    definition: { group: 'widgets.example.com', plural: 'widgets' },
+    async list() {
+      const items = lists[Math.min(listCalls++, lists.length - 1)]!;
+      return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(10 * listCalls) }, items };
+    },
+    watch(): StoreWatch {
+      const events = watches[watchCalls++] ?? [];
+      let stopped = false;
+      let wake: (() => void) | undefined;
+      async function* gen(): AsyncGenerator<WatchEvent> {
+        for (const e of events) yield e;
+        // Then stay open until stopped, as a live watch does.
+        while (!stopped) await new Promise<void>((r) => (wake = r));
+      }
+      const it = gen();
+      return {
+        [Symbol.asyncIterator]: () => it,
+        stop() {
+          stopped = true;
+          wake?.();
+        },
+      };
+    },
+  };
+  return store as unknown as Store;
+}
+
+const obj = (name: string, rv: string, uid = `uid-${name}`): KubeObject => ({
+  apiVersion: 'widgets.example.com/v1',
+  kind: 'Widget',
+  metadata: { name, namespace: 'default', uid, resourceVersion: rv },
+});
+
+describe('ResourceInformer', () => {
+  it('relists after a failed watch and reports adds, updates and deletes it missed', async () => {
+    const store = scriptedStore(
+      [
+        [obj('keep', '1'), obj('change', '2'), obj('vanish', '3'), obj('recreated', '4')],
+        [obj('keep', '1'), obj('change', '12'), obj('new', '13'), obj('recreated', '14', 'uid-other')],
+      ],
+      [[{ type: 'MODIFIED', object: obj('keep', '1') }, { type: 'ERROR', object: { kind: 'Status', message: 'too old resource version' } as never }]],
+    );
+    const seen: string[] = [];
+    const logs: string[] = [];
+    const informer = new ResourceInformer(store, (l) => logs.push(l));
+    informer.addHandlers({
+      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
+      onUpdate: (_old, o) => seen.push(`update ${o.metadata.name}`),
+      onDelete: (o) => seen.push(`delete ${o.metadata.name}`),
+    });
+    informer.start();
+    await informer.synced;
+    await eventually(() => seen.length >= 9, 'the relist to be reconciled');
+    await informer.stop();
+    assert.deepEqual(seen, [
+      'add keep',
+      'add change',
+      'add vanish',
+      'add recreated',
+      'update change',
+      'add new',
+      'delete recreated',
+      'add recreated',
+      'delete vanish',
+    ]);
+    assert.deepEqual(
+      informer.list().map((o) => o.metadata.name).sort(),
+      ['change', 'keep', 'new', 'recreated'],
+    );
+    assert.deepEqual(logs, ['informer widgets.widgets.example.com: watch failed: too old resource version; retrying']);
+  });
+});

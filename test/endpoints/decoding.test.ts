@@ -1,0 +1,167 @@
+/** Request decoding: duplicate fields under each fieldValidation directive, deprecated-field warnings, YAML limits. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { findDuplicateJSONKeys } from '../../runtime/endpoints/duplicatefields.js';
+import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
+
+const MERGE = 'application/merge-patch+json';
+const JSONPATCH = 'application/json-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+
+const DUPLICATE_JSON = `{
+  "apiVersion": "widgets.example.com/v1",
+  "kind": "Widget",
+  "metadata": {"name": "NAME"},
+  "spec": {"replicas": 1, "replicas": 2, "bogus": 1, "ports": [{"name": "a", "port": 1, "port": 2}]}
+}`;
+
+const DUPLICATE_YAML = `apiVersion: widgets.example.com/v1
+kind: Widget
+metadata:
+  name: NAME
+spec:
+  replicas: 1
+  replicas: 2
+  bogus: 1
+`;
+
+function warnings(r: { headers: Headers }): string[] {
+  const header = r.headers.get('warning');
+  if (!header) return [];
+  return [...header.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string);
+}
+
+describe('duplicate fields', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('Strict rejects duplicate JSON fields before unknown ones, in kube\'s words', async () => {
+    const r = await t.request('POST', `${WIDGETS}?fieldValidation=Strict`, { body: DUPLICATE_JSON.replace('NAME', 'd1') });
+    assert.equal(r.status, 400);
+    assert.equal(
+      r.body.message,
+      'Widget in version "v1" cannot be handled as a Widget: strict decoding error: duplicate field "replicas", duplicate field "port", unknown field "spec.bogus"',
+    );
+  });
+
+  it('Warn answers with one Warning per problem and keeps the last value; Ignore says nothing', async () => {
+    const r = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'd2') });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(warnings(r), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    assert.equal(r.body.spec.replicas, 2);
+    assert.deepEqual(r.body.spec.ports, [{ name: 'a', port: 2 }]);
+    const quiet = await t.request('POST', `${WIDGETS}?fieldValidation=Ignore`, { body: DUPLICATE_JSON.replace('NAME', 'd3') });
+    assert.equal(quiet.status, 201);
+    assert.deepEqual(warnings(quiet), []);
+  });
+
+  it('reports YAML duplicates with their line, as kube\'s YAML decoder does', async () => {
+    const r = await t.request('POST', WIDGETS, { body: DUPLICATE_YAML.replace('NAME', 'd4'), contentType: 'application/yaml' });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(warnings(r), ['line 7: key "replicas" already set in map', 'unknown field "spec.bogus"']);
+    const strict = await t.request('POST', `${WIDGETS}?fieldValidation=Strict`, { body: DUPLICATE_YAML.replace('NAME', 'd5'), contentType: 'application/yaml' });
+    assert.equal(strict.status, 400);
+    assert.match(strict.body.message, /strict decoding error: line 7: key "replicas" already set in map, unknown field "spec\.bogus"$/);
+  });
+
+  it('checks PUT and merge patch bodies the same way', async () => {
+    await t.request('POST', WIDGETS, { body: widget('d6') });
+    const current = (await t.request('GET', `${WIDGETS}/d6`)).body;
+    const text = JSON.stringify(current).replace('"replicas":1', '"replicas":1,"replicas":3');
+    const put = await t.request('PUT', `${WIDGETS}/d6?fieldValidation=Strict`, { body: text });
+    assert.equal(put.status, 400);
+    assert.match(put.body.message, /strict decoding error: duplicate field "replicas"$/);
+    const patch = await t.request('PATCH', `${WIDGETS}/d6`, { body: '{"spec": {"color": "red", "color": "blue"}}', contentType: MERGE });
+    assert.equal(patch.status, 200);
+    assert.deepEqual(warnings(patch), ['duplicate field "color"']);
+    assert.equal(patch.body.spec.color, 'blue');
+  });
+
+  it('reports JSON patch operation problems, not duplicates inside values', async () => {
+    const ops = '[{"op": "replace", "path": "/spec/replicas", "path": "/spec/replicas", "value": 4, "foo": 1}, {"op": "add", "path": "/metadata/labels", "value": {"a": "1", "a": "2"}}]';
+    const r = await t.request('PATCH', `${WIDGETS}/d6`, { body: ops, contentType: JSONPATCH });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(warnings(r), ['json patch duplicate field "path"', 'json patch unknown field "foo"']);
+    const strict = await t.request('PATCH', `${WIDGETS}/d6?fieldValidation=Strict`, { body: ops, contentType: JSONPATCH });
+    assert.equal(strict.status, 400);
+    assert.match(strict.body.message, /strict decoding error: json patch duplicate field "path", json patch unknown field "foo"/);
+  });
+
+  it('reports apply duplicates as YAML errors: a warning, or 400 under Strict', async () => {
+    const body = DUPLICATE_YAML.replace('NAME', 'd7').replace('  bogus: 1\n', '');
+    const warn = await t.request('PATCH', `${WIDGETS}/d7?fieldManager=m`, { body, contentType: APPLY });
+    assert.equal(warn.status, 201, warn.text);
+    assert.deepEqual(warnings(warn), ['line 7: key "replicas" already set in map']);
+    const strict = await t.request('PATCH', `${WIDGETS}/d7?fieldManager=m&fieldValidation=Strict`, { body, contentType: APPLY });
+    assert.equal(strict.status, 400);
+    assert.equal(
+      strict.body.message,
+      'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key "replicas" already set in map',
+    );
+    const json = '{"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": {"name": "d7"},\n "spec": {"replicas": 1, "replicas": 2}}';
+    const fromJSON = await t.request('PATCH', `${WIDGETS}/d7?fieldManager=m`, { body: json, contentType: APPLY });
+    assert.deepEqual(warnings(fromJSON), ['line 2: key "replicas" already set in map']);
+  });
+
+  it('refuses a YAML alias bomb in a create body with 400', async () => {
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 9; i++) lines.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(',')}]`);
+    const r = await t.request('POST', WIDGETS, { body: lines.join('\n'), contentType: 'application/yaml' });
+    assert.equal(r.status, 400);
+    assert.match(r.body.message, /Excessive alias count/);
+  });
+});
+
+describe('deprecated fields', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('warns `<path>: deprecated` on create, update, every patch type and apply, without failing', async () => {
+    const created = await t.request('POST', WIDGETS, { body: widget('dep', { replicas: 1, colour: 'red' }) });
+    assert.equal(created.status, 201);
+    assert.deepEqual(warnings(created), ['spec.colour: deprecated']);
+    assert.equal(created.body.spec.colour, 'red');
+    const merge = await t.request('PATCH', `${WIDGETS}/dep`, { body: { spec: { colour: 'blue' } }, contentType: MERGE });
+    assert.deepEqual(warnings(merge), ['spec.colour: deprecated']);
+    const unrelated = await t.request('PATCH', `${WIDGETS}/dep`, { body: { spec: { replicas: 2 } }, contentType: MERGE });
+    assert.deepEqual(warnings(unrelated), []);
+    const json = await t.request('PATCH', `${WIDGETS}/dep`, { body: [{ op: 'replace', path: '/spec/colour', value: 'green' }], contentType: JSONPATCH });
+    assert.deepEqual(warnings(json), ['spec.colour: deprecated']);
+    const whole = await t.request('PATCH', `${WIDGETS}/dep`, { body: [{ op: 'replace', path: '/spec', value: { replicas: 1, colour: 'x' } }], contentType: JSONPATCH });
+    assert.deepEqual(warnings(whole), ['spec.colour: deprecated']);
+    const current = (await t.request('GET', `${WIDGETS}/dep`)).body;
+    const put = await t.request('PUT', `${WIDGETS}/dep`, { body: current });
+    assert.deepEqual(warnings(put), ['spec.colour: deprecated']);
+    const applied = await t.request('PATCH', `${WIDGETS}/dep?fieldManager=m&force=true`, {
+      body: { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'dep' }, spec: { colour: 'red' } },
+      contentType: APPLY,
+    });
+    assert.equal(applied.status, 200, applied.text);
+    assert.deepEqual(warnings(applied), ['spec.colour: deprecated']);
+  });
+});
+
+describe('findDuplicateJSONKeys', () => {
+  it('sees repeated keys at any depth, with their line, ignoring look-alikes inside strings', () => {
+    const text = '{"a": "{\\"a\\": 1, \\"a\\": 2}", "b": [{"c": 1}, {"c": 2, "c": 3}],\n "a\\u0062": 1, "ab": 2, "k\\"q": 1, "k\\"q": 2}';
+    assert.deepEqual(findDuplicateJSONKeys(text), [
+      { key: 'c', line: 1, depth: 3 },
+      { key: 'ab', line: 2, depth: 1 },
+      { key: 'k"q', line: 2, depth: 1 },
+    ]);
+    assert.deepEqual(findDuplicateJSONKeys('[1, "x", {"y": {"y": 1}}]'), []);
+  });
+
+  it('scans a large body quickly', () => {
+    const big = JSON.stringify({ items: Array.from({ length: 50_000 }, (_, i) => ({ name: `n${i}`, value: i, nested: { a: 1, b: [1, 2] } })) });
+    const started = performance.now();
+    assert.deepEqual(findDuplicateJSONKeys(big), []);
+    assert.ok(performance.now() - started < 1000, `took ${performance.now() - started} ms`);
+  });
+});
