@@ -4,12 +4,18 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { durationOption } from './duration.js';
+import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 
-interface ServeOptions {
+interface ServeOptions extends SecurityFlags {
   port: number;
   host: string;
   storage?: string;
   dataDir: string;
+  storagePrefix: string;
+  compactionInterval?: number;
+  kubeconfigServer?: string;
+  admission: string[];
 }
 
 function parsePort(value: string): number {
@@ -25,16 +31,25 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     generatedDir,
     storage: opts.storage ?? 'sqlite:',
     dataDir: opts.dataDir,
+    storagePrefix: opts.storagePrefix,
+    compactionIntervalMs: opts.compactionInterval,
+    kubeconfigServer: opts.kubeconfigServer,
+    admissionModules: opts.admission,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
+    ...securityServerOptions(opts),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
     console.log(`kubeconfig: ${server.kubeconfigPath}`);
     console.log(`try: KUBECONFIG=${server.kubeconfigPath} kubectl api-resources`);
   }
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
+    // A second signal while draining gives up on the graceful shutdown.
+    if (stopping) process.exit(1);
+    stopping = true;
     console.error(`received ${signal}, shutting down`);
     server.close().then(
       () => process.exit(0),
@@ -44,25 +59,34 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
       },
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('serve the generated APIs the way kube-apiserver does (kubectl works against it)')
     .argument('[generatedDir]', 'directory written by `kgen generate`', './generated')
     .option('--port <n>', 'port to listen on (0 picks a free port)', parsePort, 8080)
     .option('--host <h>', 'address to listen on', '127.0.0.1')
-    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db) or 'sqlite:<path>'", 'sqlite:')
+    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db), 'sqlite:<path>' or 'etcd://host:port[,host:port…]'", 'sqlite:')
     .option('--data-dir <dir>', 'directory for the database and the kubeconfig', '.kgen')
-    .action(async (generatedDir: string, opts: ServeOptions) => {
-      try {
-        await serve(generatedDir, opts);
-      } catch (err) {
-        console.error(`kgen serve: ${(err as Error).message}`);
-        process.exitCode = 1;
-      }
-    });
+    .option('--storage-prefix <prefix>', 'etcd: the key prefix every object is stored under', '/registry')
+    .option('--compaction-interval <duration>', 'compact storage history older than this (Go duration; 0 disables) (default: 5m)', durationOption)
+    .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
+    .option(
+      '--admission <module>',
+      'a module attaching typed admission hooks to the generated registrations (may default-export admission plugins); repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    );
+  addSecurityFlags(command).action(async (generatedDir: string, opts: ServeOptions) => {
+    try {
+      await serve(generatedDir, opts);
+    } catch (err) {
+      console.error(`kgen serve: ${(err as Error).message}`);
+      process.exitCode = 1;
+    }
+  });
 }

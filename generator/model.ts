@@ -70,6 +70,11 @@ export interface Kind {
   printColumns: PrintColumn[];
   selectableFields: SelectableField[];
   storageVersion: boolean;
+  /**
+   * Set by @kgen:virtual: create-only and never stored. The server answers each POST with a
+   * computed object (kube's rest.Creater), as SelfSubjectAccessReview or TokenReview.
+   */
+  virtual?: SourceLocation;
   /** The kind's own fields, without apiVersion, kind and metadata (always implied). */
   schema: ObjectSchema;
   loc: SourceLocation;

@@ -60,9 +60,13 @@ export function groupToCamel(group: string): string {
   return p[0]!.toLowerCase() + p.slice(1);
 }
 
-/** OpenAPI schema name prefix: `com.example.widgets.v1`, or `io.k8s.api.core.v1` for core. */
+/**
+ * OpenAPI schema name prefix: `com.example.widgets.v1`; `io.k8s.api.core.v1` for core and, as
+ * kube names its own groups, `io.k8s.api.rbac.v1` for `rbac.authorization.k8s.io`.
+ */
 export function schemaPrefix(group: string, version: string): string {
   if (group === '') return `io.k8s.api.core.${version}`;
+  if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.split('.')[0]}.${version}`;
   return `${group.split('.').reverse().join('.')}.${version}`;
 }
 

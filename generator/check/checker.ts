@@ -104,6 +104,7 @@ function checkKind(kind: Kind, types: NamedType[], diags: DiagnosticBag): void {
       });
     }
   };
+  if (kind.virtual) checkVirtual(kind, kind.virtual, diags);
   for (const column of kind.printColumns) path('printcolumn', column.jsonPath, column.loc);
   for (const field of kind.selectableFields) path('selectableField', field.jsonPath, field.loc, ['string', 'integer', 'boolean']);
   const scale = kind.subresources.scale;
@@ -124,6 +125,21 @@ function checkKind(kind: Kind, types: NamedType[], diags: DiagnosticBag): void {
       hint: 'Add "status?: <Kind>Status" to the interface, or remove @kgen:subresource status.',
     });
   }
+}
+
+/** A virtual kind is only ever POSTed: nothing to list, select, print or reach through a subresource. */
+function checkVirtual(kind: Kind, loc: NonNullable<Kind['virtual']>, diags: DiagnosticBag): void {
+  const unusable = [
+    kind.subresources.status || kind.subresources.scale ? '@kgen:subresource' : '',
+    kind.printColumns.length ? '@kgen:printcolumn' : '',
+    kind.selectableFields.length ? '@kgen:selectableField' : '',
+    kind.shortNames.length || kind.categories.length ? 'shortNames= or categories=' : '',
+  ].filter(Boolean);
+  if (unusable.length === 0) return;
+  diags.add('KG025', loc, {
+    problem: `"${kind.name}" is @kgen:virtual (create-only, not stored) and cannot also have ${unusable.join(', ')}`,
+    hint: 'A virtual resource is only created, never stored, read or listed; remove those markers, or remove @kgen:virtual.',
+  });
 }
 
 function checkLists(schema: Schema, types: NamedType[], diags: DiagnosticBag): void {

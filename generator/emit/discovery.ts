@@ -7,8 +7,12 @@ import type { ApiModel, ApiVersion, Kind } from '../model.js';
 import { apiVersionOf } from '../names.js';
 import { jsonFile, type EmittedFile } from './emitted.js';
 
-/** kube's verbs for a resource with a generic registry store. Namespaces have no deletecollection. */
+/**
+ * kube's verbs for a resource with a generic registry store. Namespaces have no deletecollection;
+ * a virtual kind (SelfSubjectAccessReview, …) is only created.
+ */
 export function verbsFor(kind: Kind): string[] {
+  if (kind.virtual) return ['create'];
   const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
   return kind.group === '' && kind.name === 'Namespace' ? verbs.filter((v) => v !== 'deletecollection') : verbs;
 }
@@ -28,7 +32,8 @@ function resourceList(version: ApiVersion) {
     };
     if (kind.shortNames.length) main.shortNames = kind.shortNames;
     if (kind.categories.length) main.categories = kind.categories;
-    main.storageVersionHash = storageVersionHash(kind);
+    // kube publishes a storage version hash only for what it stores.
+    if (!kind.virtual) main.storageVersionHash = storageVersionHash(kind);
     resources.push(main);
     if (kind.subresources.scale) {
       resources.push({ name: `${kind.plural}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });

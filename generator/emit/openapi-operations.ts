@@ -73,7 +73,8 @@ export function basePath(group: string, version: string): string {
 
 /** Every operation of one kind, with the names of the component schemas they use. */
 export function kindOperations(kind: Kind, kindSchema: string, listSchema: string): Operation[] {
-  const gv = `${groupToPascal(kind.group)}${kind.version[0]!.toUpperCase()}${kind.version.slice(1)}`;
+  // kube drops `.k8s.io` from its own groups: createRbacAuthorizationV1ClusterRole.
+  const gv = `${groupToPascal(kind.group.replace(/\.k8s\.io$/, ''))}${kind.version[0]!.toUpperCase()}${kind.version.slice(1)}`;
   const ns = kind.scope === 'Namespaced';
   const scoped = ns ? `Namespaced${kind.name}` : kind.name;
   const base = basePath(kind.group, kind.version);
@@ -87,13 +88,17 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
   const status = `${META}.Status`;
   const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o });
   const ops: Operation[] = [];
+  const create = () =>
+    op({ path: collection, method: 'post', action: 'post', operationId: `create${gv}${scoped}`, description: `create a ${kind.name}`, query: WRITE, body: kindSchema, responses: { '200': kindSchema, '201': kindSchema, '202': kindSchema }, pathParams: nsParam });
+  // A virtual kind (SelfSubjectAccessReview, …) is only POSTed, as kube serves a rest.Creater.
+  if (kind.virtual) return [create()];
 
   if (ns) {
     ops.push(op({ path: `${base}/${kind.plural}`, method: 'get', action: 'list', operationId: `list${gv}${kind.name}ForAllNamespaces`, description: `list or watch objects of kind ${kind.name}`, query: LIST, responses: { '200': listSchema }, pathParams: [] }));
   }
   ops.push(
     op({ path: collection, method: 'get', action: 'list', operationId: `list${gv}${scoped}`, description: `list or watch objects of kind ${kind.name}`, query: LIST, responses: { '200': listSchema }, pathParams: nsParam }),
-    op({ path: collection, method: 'post', action: 'post', operationId: `create${gv}${scoped}`, description: `create a ${kind.name}`, query: WRITE, body: kindSchema, responses: { '200': kindSchema, '201': kindSchema, '202': kindSchema }, pathParams: nsParam }),
+    create(),
     op({ path: collection, method: 'delete', action: 'deletecollection', operationId: `deletecollection${gv}${scoped}`, description: `delete collection of ${kind.name}`, query: DELETE_COLLECTION, body: `${META}.DeleteOptions`, responses: { '200': status }, pathParams: nsParam }),
     op({ path: item, method: 'get', action: 'get', operationId: `read${gv}${scoped}`, description: `read the specified ${kind.name}`, query: [PARAMS.pretty], responses: { '200': kindSchema }, pathParams: [nameParam, ...nsParam] }),
     op({ path: item, method: 'put', action: 'put', operationId: `replace${gv}${scoped}`, description: `replace the specified ${kind.name}`, query: WRITE, body: kindSchema, responses: { '200': kindSchema, '201': kindSchema }, pathParams: [nameParam, ...nsParam] }),

@@ -166,7 +166,8 @@ export function versionSchemas(ctx: SchemaContext, version: ApiVersion): Record<
   }
   for (const kind of version.kinds) {
     out[kindSchemaName(ctx, kind.name)] = kindSchema(ctx, kind);
-    out[kindSchemaName(ctx, `${kind.name}List`)] = listSchema(ctx, kind);
+    // A virtual kind is never listed: kube publishes no list schema for it.
+    if (!kind.virtual) out[kindSchemaName(ctx, `${kind.name}List`)] = listSchema(ctx, kind);
   }
   return out;
 }

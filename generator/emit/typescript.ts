@@ -148,6 +148,7 @@ export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDef
     storageVersion: kind.storageVersion,
     verbs: verbsFor(kind),
   };
+  if (kind.virtual) def.virtual = true;
   const scale = kind.subresources.scale;
   if (scale) {
     def.subresources.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };

@@ -107,6 +107,9 @@ function applyResourceMarker(kind: Kind, tag: DocTag, args: MarkerArgs, diags: D
     case 'kgen:storageversion':
       kind.storageVersion = true;
       break;
+    case 'kgen:virtual':
+      kind.virtual = tag.loc;
+      break;
   }
 }
 

@@ -46,6 +46,7 @@ export const MARKERS: Record<string, TagSpec> = {
   },
   'kgen:selectableField': { on: RESOURCE_ONLY, args: { jsonPath: true }, example: '@kgen:selectableField jsonPath=.spec.color' },
   'kgen:storageversion': { on: RESOURCE_ONLY, example: '@kgen:storageversion' },
+  'kgen:virtual': { on: RESOURCE_ONLY, example: '@kgen:virtual' },
   'kgen:listType': { on: VALUE_PLACES, positional: ['atomic', 'set', 'map'], example: '@kgen:listType map' },
   'kgen:listMapKey': { on: VALUE_PLACES, positional: 'any', example: '@kgen:listMapKey name' },
   'kgen:preserveUnknownFields': { on: VALUE_PLACES, example: '@kgen:preserveUnknownFields' },

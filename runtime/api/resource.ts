@@ -41,6 +41,11 @@ export interface ResourceDefinition {
   /** True for the version objects are stored in. */
   storageVersion: boolean;
   verbs: string[];
+  /**
+   * Create-only and never stored (@kgen:virtual): the server answers a POST with an object its
+   * registered Creater computes (kube's rest.Creater), as SelfSubjectAccessReview.
+   */
+  virtual?: boolean;
 }
 
 export interface GroupVersionDefinition {

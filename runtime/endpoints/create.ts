@@ -2,6 +2,7 @@
  * POST: create (kube's handlers/create.go). 201 with the stored object, its creator recorded in
  * managedFields as an Update by the request's field manager.
  */
+import { RequestAdmission, operationOptions } from '../admission/request.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
@@ -25,6 +26,13 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   checkObjectNamespace(scope, obj, namespace);
   // Defaulted as kube's decoder defaults custom resources, so the creator owns the defaults.
   scope.validator.applyDefaults(obj);
-  const created = await scope.store.create(namespace, fm.update(undefined, obj, manager), { dryRun });
-  return objectResponse(201, created, target.format, warnings);
+  // Mutating admission sees the object with its managedFields; validating admission runs in the store.
+  const admission = new RequestAdmission(scope, req, { subresource: '', dryRun });
+  const options = operationOptions('CreateOptions', req.query);
+  const admitted = (await admission.mutate('CREATE', fm.update(undefined, obj, manager), undefined, options))!;
+  const created = await scope.store.create(namespace, admitted, {
+    dryRun,
+    createValidation: (o) => admission.validate('CREATE', o, undefined, options),
+  });
+  return objectResponse(201, created, target.format, [...warnings, ...admission.warnings]);
 }

@@ -7,11 +7,12 @@
  * DeleteOptions (preconditions, propagationPolicy, dryRun, gracePeriodSeconds) go to the store,
  * which applies them as kube's generic registry does.
  */
+import { RequestAdmission } from '../admission/request.js';
 import type { KubeObject } from '../api/meta.js';
 import { isNamespaceResource } from '../registry/namespaces.js';
 import type { DeleteResult } from '../registry/store.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
-import { parseDeleteOptions } from './deleteoptions.js';
+import { parseDeleteOptions, type DeleteOptions } from './deleteoptions.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseListQuery } from './queryparams.js';
 import { namespaceFor } from './requestscope.js';
@@ -20,15 +21,34 @@ import { objectResponse } from './responsewriters.js';
 export async function deleteResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const options = parseDeleteOptions(req);
+  const admission = new RequestAdmission(scope, req, { subresource: '', dryRun: options.dryRun });
   const result = await scope.store.deleteObject(namespaceFor(scope, req.info), req.info.name, {
     preconditions: options.preconditions,
     dryRun: options.dryRun,
     propagationPolicy: options.propagationPolicy,
     orphanDependents: options.orphanDependents,
     gracePeriodSeconds: options.gracePeriodSeconds,
+    deleteValidation: admitDelete(admission, options),
   });
   const code = !result.deleted && options.orphanDependents === false ? 202 : 200;
-  return objectResponse(code, finalizeDelete(scope, result), target.format);
+  return objectResponse(code, finalizeDelete(scope, result), target.format, admission.warnings);
+}
+
+/**
+ * kube's AdmissionToValidateObjectDeleteFunc: mutating then validating admission of a DELETE,
+ * with the object being deleted as the old object.
+ */
+function admitDelete(admission: RequestAdmission, options: DeleteOptions): (old: KubeObject) => Promise<void> {
+  const deleteOptions: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' };
+  if (options.dryRun) deleteOptions.dryRun = ['All'];
+  if (options.propagationPolicy) deleteOptions.propagationPolicy = options.propagationPolicy;
+  if (options.orphanDependents !== undefined) deleteOptions.orphanDependents = options.orphanDependents;
+  if (options.gracePeriodSeconds !== undefined) deleteOptions.gracePeriodSeconds = options.gracePeriodSeconds;
+  if (options.preconditions) deleteOptions.preconditions = options.preconditions;
+  return async (old) => {
+    await admission.mutate('DELETE', undefined, structuredClone(old), deleteOptions);
+    await admission.validate('DELETE', undefined, old, deleteOptions);
+  };
 }
 
 /** finalizeDelete: the object itself, or the Success Status kube returns for a deleted custom resource. */
@@ -42,6 +62,7 @@ function finalizeDelete(scope: RequestScope, result: DeleteResult): KubeObject |
 export async function deleteCollection(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: true });
   const options = parseDeleteOptions(req);
+  const admission = new RequestAdmission(scope, req, { subresource: '', dryRun: options.dryRun });
   const query = parseListQuery(req.query, scope.definition.selectableFields ?? []);
   const deleted = await scope.store.deleteCollection(
     namespaceFor(scope, req.info),
@@ -51,7 +72,8 @@ export async function deleteCollection(scope: RequestScope, req: APIRequest): Pr
       propagationPolicy: options.propagationPolicy,
       orphanDependents: options.orphanDependents,
       gracePeriodSeconds: options.gracePeriodSeconds,
+      deleteValidation: admitDelete(admission, options),
     },
   );
-  return objectResponse(200, deleted, target.format);
+  return objectResponse(200, deleted, target.format, admission.warnings);
 }

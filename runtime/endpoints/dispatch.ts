@@ -12,6 +12,7 @@ import { patchResource } from './patch.js';
 import { errorResponse } from './responsewriters.js';
 import { getScale, patchScale, updateScale } from './scale.js';
 import { updateResource } from './update.js';
+import { createVirtual } from './virtual.js';
 
 export function notFoundResponse(): APIResponse {
   return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
@@ -41,7 +42,11 @@ const finalizeHandlers: Record<string, Handler> = {
   update: (scope, req) => updateResource(scope, req, namespaceFinalizeStore(scope.store)),
 };
 
+/** A virtual kind (SelfSubjectAccessReview, …) is only created, and never stored. */
+const virtualHandlers: Record<string, Handler> = { create: createVirtual };
+
 function handlersFor(scope: RequestScope, subresource: string): Record<string, Handler> | undefined {
+  if (scope.definition.virtual) return subresource === '' ? virtualHandlers : undefined;
   if (subresource === '') return mainHandlers;
   if (subresource === 'status' && scope.statusStore) return statusHandlers;
   if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;

@@ -4,6 +4,9 @@
  * handlers.RequestScope) and the response the server writes.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../api/auth.js';
+import type { ResourceAdmission } from '../admission/chain.js';
+import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { Store } from '../registry/store.js';
 import type { SchemaValidator } from '../registry/strategy.js';
@@ -35,6 +38,11 @@ export interface APIRequest {
   body?: Buffer;
   /** Aborted when the client disconnects. */
   signal: AbortSignal;
+  /**
+   * Who is asking, as authentication (and impersonation) resolved it; admission and handlers
+   * read it here. Undefined only when a handler is called outside the server's filter chain.
+   */
+  user?: UserInfo;
 }
 
 export type ResponseHeaders = Record<string, string | string[]>;
@@ -71,6 +79,15 @@ export interface RequestScope {
   validator: SchemaValidator;
   /** managedFields, server-side apply and strategic merge patch; absent means untyped structure. */
   fieldManager?: FieldManager;
+  /** Admission of writes (plugins, typed hooks, webhooks); absent admits everything. */
+  admission?: ResourceAdmission;
+  /**
+   * A virtual resource's REST implementation (kube's rest.Creater): computes the object a POST is
+   * answered with; nothing is stored. Only for definitions marked `virtual`.
+   */
+  creater?: Creater;
 }
+
+export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
 
 export type Handler = (scope: RequestScope, req: APIRequest) => Promise<APIResponse>;

@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import { isAlreadyExists, isNotFound, newInvalid } from '../api/status.js';
+import { RequestAdmission, operationOptions } from '../admission/request.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, type Subresource } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
@@ -32,6 +33,7 @@ interface PatchContext {
   directive: FieldValidationDirective;
   fm: FieldManager;
   warnings: string[];
+  admission: RequestAdmission;
 }
 
 /** kube's ValidatePatchOptions: `force` only for apply, a field manager required for it (422). */
@@ -49,6 +51,7 @@ function patchOptions(req: APIRequest, isApply: boolean): { manager: string; for
 export async function patchResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), scope.definition.group === '');
+  const dryRun = parseDryRun(req.query, PATCH_OPTIONS);
   const ctx: PatchContext = {
     scope,
     req,
@@ -56,15 +59,16 @@ export async function patchResource(scope: RequestScope, req: APIRequest, store:
     namespace: namespaceFor(scope, req.info),
     name: req.info.name,
     subresource: req.info.subresource === 'status' ? 'status' : '',
-    dryRun: parseDryRun(req.query, PATCH_OPTIONS),
+    dryRun,
     directive: parseFieldValidation(req.query, PATCH_OPTIONS),
     fm: fieldManagerOf(scope),
     warnings: [],
+    admission: new RequestAdmission(scope, req, { subresource: req.info.subresource, dryRun }),
   };
   const { manager, force } = patchOptions(req, patchType === APPLY_PATCH);
   if (patchType === APPLY_PATCH) return serverSideApply(ctx, manager, force, target.format);
   const updated = await patchDocument(ctx, patchType, manager);
-  return objectResponse(200, updated, target.format, ctx.warnings);
+  return objectResponse(200, updated, target.format, [...ctx.warnings, ...ctx.admission.warnings]);
 }
 
 /** JSON, merge and strategic merge patches: patch the current object, then record the manager. */
@@ -72,15 +76,16 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const { scope, fm, warnings } = ctx;
   const body = decodeDocumentPatch(ctx.req.body, patchType, ctx.directive);
   warnings.push(...(patchType === JSON_PATCH ? deprecatedJSONPatchWarnings(body.patch, fm.structure) : deprecatedFieldWarnings(body.patch, fm.structure)));
-  const updatedObject = (current: KubeObject): KubeObject => {
+  const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     const patched = asObjectOfKind(applyPatchValue(current, patchType, body.patch, fm.structure), expectedKind(scope));
     checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
     scope.validator.applyDefaults(patched);
     checkName(patched, ctx.name);
     checkObjectNamespace(scope, patched, ctx.namespace);
-    return fm.update(current, patched, manager, ctx.subresource);
+    // Admission sees the patched object, as kube's patcher.applyAdmission.
+    return (await ctx.admission.mutate('UPDATE', fm.update(current, patched, manager, ctx.subresource), current, patchOptionsFor('UPDATE', ctx)))!;
   };
-  return ctx.store.update(ctx.namespace, ctx.name, { updatedObject }, { dryRun: ctx.dryRun });
+  return ctx.store.update(ctx.namespace, ctx.name, { updatedObject }, admittedUpdate(ctx));
 }
 
 /**
@@ -91,22 +96,28 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
   const { scope, fm, warnings } = ctx;
   const config = decodeApplyPatch(ctx.req.body, scope, ctx.directive, ctx.namespace, ctx.name);
   warnings.push(...config.warnings, ...deprecatedFieldWarnings(config.object, fm.structure));
-  const applied = (current: KubeObject | undefined): KubeObject => {
+  const applied = async (current: KubeObject | undefined): Promise<KubeObject> => {
     const obj = normalizeObjectMeta(fm.apply(current, config.object, manager, { force, subresource: ctx.subresource }));
     checkName(obj, ctx.name);
     checkObjectNamespace(scope, obj, ctx.namespace);
-    return obj;
+    const operation = current ? 'UPDATE' : 'CREATE';
+    return (await ctx.admission.mutate(operation, obj, current, patchOptionsFor(operation, ctx)))!;
   };
+  const allWarnings = () => [...warnings, ...ctx.admission.warnings];
   for (let attempt = 0; ; attempt++) {
     try {
-      const updated = await ctx.store.update(ctx.namespace, ctx.name, { updatedObject: applied }, { dryRun: ctx.dryRun });
-      return objectResponse(200, updated, format, warnings);
+      const updated = await ctx.store.update(ctx.namespace, ctx.name, { updatedObject: applied }, admittedUpdate(ctx));
+      return objectResponse(200, updated, format, allWarnings());
     } catch (err) {
       if (!isNotFound(err) || ctx.subresource !== '' || attempt > 0) throw err;
     }
     try {
-      const created = await ctx.store.create(ctx.namespace, applied(undefined), { dryRun: ctx.dryRun });
-      return objectResponse(201, created, format, warnings);
+      const options = patchOptionsFor('CREATE', ctx);
+      const created = await ctx.store.create(ctx.namespace, await applied(undefined), {
+        dryRun: ctx.dryRun,
+        createValidation: (o) => ctx.admission.validate('CREATE', o, undefined, options),
+      });
+      return objectResponse(201, created, format, allWarnings());
     } catch (err) {
       // Created meanwhile by someone else: apply to it instead.
       if (!isAlreadyExists(err)) throw err;
@@ -114,3 +125,14 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
   }
 }
 
+
+/** The options admission sees for a patch: kube's patchToUpdateOptions / patchToCreateOptions. */
+function patchOptionsFor(operation: 'CREATE' | 'UPDATE', ctx: PatchContext): Record<string, unknown> {
+  return operationOptions(operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', ctx.req.query);
+}
+
+/** The store options of a patch: dry run and validating admission of the result. */
+function admittedUpdate(ctx: PatchContext) {
+  const options = patchOptionsFor('UPDATE', ctx);
+  return { dryRun: ctx.dryRun, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
+}

@@ -262,6 +262,26 @@ const DELETE_OPTIONS: MessageDesc = {
   6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool'),
 };
 
+/** k8s.io/api/rbac/v1: `kubectl create role/clusterrole/rolebinding/clusterrolebinding` send these. */
+const POLICY_RULE: MessageDesc = {
+  1: f('verbs', 'string', { repeated: true }),
+  2: f('apiGroups', 'string', { repeated: true }),
+  3: f('resources', 'string', { repeated: true }),
+  4: f('resourceNames', 'string', { repeated: true }),
+  5: f('nonResourceURLs', 'string', { repeated: true }),
+};
+const LABEL_SELECTOR: MessageDesc = {
+  1: f('matchLabels', 'stringMap'),
+  2: f('matchExpressions', { 1: f('key', 'string', { keepZero: true }), 2: f('operator', 'string', { keepZero: true }), 3: f('values', 'string', { repeated: true }) }, { repeated: true }),
+};
+const ROLE: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('rules', POLICY_RULE, { repeated: true }) };
+const CLUSTER_ROLE: MessageDesc = { ...ROLE, 3: f('aggregationRule', { 1: f('clusterRoleSelectors', LABEL_SELECTOR, { repeated: true }) }) };
+const ROLE_BINDING: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('subjects', { 1: f('kind', 'string', { keepZero: true }), 2: f('apiGroup', 'string'), 3: f('name', 'string', { keepZero: true }), 4: f('namespace', 'string') }, { repeated: true }),
+  3: f('roleRef', { 1: f('apiGroup', 'string', { keepZero: true }), 2: f('kind', 'string', { keepZero: true }), 3: f('name', 'string', { keepZero: true }) }),
+};
+
 /** Decodable kinds by "group/Kind"; DeleteOptions is accepted under any group, as kube registers it widely. */
 const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['/Namespace', NAMESPACE],
@@ -270,6 +290,10 @@ const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['authorization.k8s.io/SubjectAccessReview', SUBJECT_ACCESS_REVIEW],
   ['authorization.k8s.io/LocalSubjectAccessReview', SUBJECT_ACCESS_REVIEW],
   ['authentication.k8s.io/SelfSubjectReview', SELF_SUBJECT_REVIEW],
+  ['rbac.authorization.k8s.io/Role', ROLE],
+  ['rbac.authorization.k8s.io/ClusterRole', CLUSTER_ROLE],
+  ['rbac.authorization.k8s.io/RoleBinding', ROLE_BINDING],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', ROLE_BINDING],
 ]);
 
 // ---- decoding ----------------------------------------------------------------------------------

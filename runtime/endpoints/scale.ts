@@ -2,6 +2,7 @@
  * The `…/scale` subresource endpoints: GET, PUT and PATCH of an autoscaling/v1 Scale, stored
  * through the main store (so generation and validation follow the main resource's rules).
  */
+import { RequestAdmission, SCALE_KIND as SCALE_GVK, operationOptions } from '../admission/request.js';
 import type { KubeObject } from '../api/meta.js';
 import type { ScaleSubresource } from '../api/resource.js';
 import { applyScaleToObject, scaleFromObject, validateScale, type Scale } from '../registry/scale.js';
@@ -34,19 +35,40 @@ export async function getScale(scope: RequestScope, req: APIRequest): Promise<AP
   return objectResponse(200, scaleFromObject(obj, scaleConfig(scope)), target.format);
 }
 
+/**
+ * Admission of a scale write sees autoscaling/v1 Scale objects (kube's scale subresource):
+ * mutating admission changes the Scale before it is written onto the object; validating
+ * admission sees the Scale of the updated and of the current object.
+ */
+function scaleAdmission(scope: RequestScope, req: APIRequest, dryRun: boolean) {
+  const admission = new RequestAdmission(scope, req, { subresource: 'scale', dryRun, kind: SCALE_GVK });
+  const options = operationOptions('UpdateOptions', req.query);
+  return {
+    admission,
+    mutate: async (scale: Scale, current: KubeObject) =>
+      (await admission.mutate('UPDATE', scale, scaleFromObject(current, scaleConfig(scope)), options)) as Scale,
+    storeOptions: {
+      dryRun,
+      updateValidation: (obj: KubeObject, old: KubeObject) =>
+        admission.validate('UPDATE', scaleFromObject(obj, scaleConfig(scope)), scaleFromObject(old, scaleConfig(scope)), options),
+    },
+  };
+}
+
 export async function updateScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const dryRun = parseDryRun(req.query, 'UpdateOptions');
   const scale = asObjectOfKind(decodeBody(req), SCALE_KIND) as Scale;
   const manager = updateManager(req.query, req.headers, 'UpdateOptions');
   const name = req.info.name;
+  const admit = scaleAdmission(scope, req, dryRun);
   const updated = await scope.store.update(
     namespaceFor(scope, req.info),
     name,
-    { updatedObject: (current) => objectFromScale(scope, current, scale, name, manager) },
-    { dryRun },
+    { updatedObject: async (current) => objectFromScale(scope, current, await admit.mutate(structuredClone(scale), current), name, manager) },
+    admit.storeOptions,
   );
-  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format);
+  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format, admit.admission.warnings);
 }
 
 export async function patchScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
@@ -56,11 +78,12 @@ export async function patchScale(scope: RequestScope, req: APIRequest): Promise<
   const manager = updateManager(req.query, req.headers, 'PatchOptions');
   const dryRun = parseDryRun(req.query, 'PatchOptions');
   const name = req.info.name;
-  const updatedObject = (current: KubeObject): KubeObject => {
+  const admit = scaleAdmission(scope, req, dryRun);
+  const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     const currentScale = scaleFromObject(current, scaleConfig(scope));
     const patched = asObjectOfKind(applyPatch(currentScale, patchType, req.body), SCALE_KIND) as Scale;
-    return objectFromScale(scope, current, patched, name, manager);
+    return objectFromScale(scope, current, await admit.mutate(patched, current), name, manager);
   };
-  const updated = await scope.store.update(namespaceFor(scope, req.info), name, { updatedObject }, { dryRun });
-  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format);
+  const updated = await scope.store.update(namespaceFor(scope, req.info), name, { updatedObject }, admit.storeOptions);
+  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format, admit.admission.warnings);
 }

@@ -9,6 +9,7 @@ import { newBadRequest, newUnsupportedMediaType, StatusError } from '../api/stat
 import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type DuplicateField } from './duplicatefields.js';
 import type { APIRequest } from './handler.js';
 import { mediaTypeOf } from './negotiation.js';
+import { nestingDepthError, valueExceedsNestingDepth } from './nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
@@ -51,8 +52,11 @@ export function parseYAMLText(text: string, duplicates = false, what = "couldn't
     if (!first) return { value: null, duplicates: [] };
     if (first.errors.length > 0) throw first.errors[0]!;
     const value = first.toJS({ maxAliasCount: MAX_YAML_ALIAS_COUNT }) as unknown;
+    // Block style nests by indentation, which the raw-body scan in the server does not see.
+    if (valueExceedsNestingDepth(value)) throw nestingDepthError();
     return { value, duplicates: duplicates ? findDuplicateYAMLKeys([first], lines) : [] };
   } catch (err) {
+    if (err instanceof StatusError) throw err;
     throw newBadRequest(`${what}: ${(err as Error).message}`);
   }
 }
@@ -91,7 +95,10 @@ export function decodeBody(req: APIRequest): unknown {
 
 function decodeProtobuf(body: Buffer): unknown {
   try {
-    return decodeKubernetesProtobuf(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+    const value = decodeKubernetesProtobuf(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
+    // Binary bodies are not scanned before decoding (their bytes are not JSON); check the result.
+    if (valueExceedsNestingDepth(value)) throw nestingDepthError();
+    return value;
   } catch (err) {
     if (err instanceof StatusError) throw err;
     throw newBadRequest(`unable to decode protobuf body: ${(err as Error).message}`);

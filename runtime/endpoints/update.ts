@@ -2,6 +2,8 @@
  * PUT: replace an object or its status (kube's handlers/update.go). No create-on-update. The
  * writer is recorded in managedFields as an Update by the request's field manager.
  */
+import { RequestAdmission, operationOptions } from '../admission/request.js';
+import type { KubeObject } from '../api/meta.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
@@ -27,6 +29,13 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   checkName(obj, req.info.name);
   checkObjectNamespace(scope, obj, namespace);
   scope.validator.applyDefaults(obj);
-  const updated = await store.update(namespace, req.info.name, { updatedObject: (current) => fm.update(current, obj, manager, subresource) }, { dryRun });
-  return objectResponse(200, updated, target.format, warnings);
+  const admission = new RequestAdmission(scope, req, { subresource: req.info.subresource, dryRun });
+  const options = operationOptions('UpdateOptions', req.query);
+  // Mutating admission runs on every attempt of the update, with the current object as old.
+  const updatedObject = async (current: KubeObject) => (await admission.mutate('UPDATE', fm.update(current, structuredClone(obj), manager, subresource), current, options))!;
+  const updated = await store.update(namespace, req.info.name, { updatedObject }, {
+    dryRun,
+    updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
+  });
+  return objectResponse(200, updated, target.format, [...warnings, ...admission.warnings]);
 }

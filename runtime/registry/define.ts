@@ -1,9 +1,15 @@
 /**
  * What a generated storage module exports per kind: the kind's ResourceDefinition, tagged with
- * its TypeScript type so typed hooks (admission, defaulting) can be attached later.
+ * its TypeScript type so typed hooks (admission) can be attached by user code:
+ *
+ *   widgets.admission({ mutate(attrs) { attrs.object!.spec.replicas ??= 1; } });
+ *
+ * The installer reads the hooks at request time, so attaching them before or after the server
+ * installed the group/version both work.
  */
 import type { APIObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
+import type { AdmissionHooks } from '../admission/types.js';
 
 /** Generated models have no index signature, so they satisfy APIObject rather than KubeObject. */
 export type TypedObject = APIObject;
@@ -12,8 +18,21 @@ export interface ResourceRegistration<T extends TypedObject = TypedObject> {
   readonly definition: ResourceDefinition;
   /** Never set at runtime; carries T so `defineResource<Widget>` keeps the kind's type. */
   readonly __type?: T;
+  /** Attaches typed admission hooks (mutate, then validate); returns the registration to chain. */
+  admission(hooks: AdmissionHooks<T>): ResourceRegistration<T>;
+  /** The attached hooks, in the order they were attached. */
+  admissionHooks(): readonly AdmissionHooks<T>[];
 }
 
 export function defineResource<T extends TypedObject>(definition: ResourceDefinition): ResourceRegistration<T> {
-  return Object.freeze({ definition });
+  const hooks: AdmissionHooks<T>[] = [];
+  const registration: ResourceRegistration<T> = Object.freeze({
+    definition,
+    admission(h: AdmissionHooks<T>) {
+      hooks.push(h);
+      return registration;
+    },
+    admissionHooks: () => hooks,
+  });
+  return registration;
 }

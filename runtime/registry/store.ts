@@ -58,6 +58,15 @@ export interface UpdatedObjectInfo {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /**
+   * Validating admission of a create (kube's rest.ValidateObjectFunc): runs after the strategy's
+   * defaulting and validation, right before storage; throwing aborts the create.
+   */
+  createValidation?: (obj: KubeObject) => Promise<void>;
+  /** Validating admission of an update (kube's rest.ValidateObjectUpdateFunc), inside the update's retry loop. */
+  updateValidation?: (obj: KubeObject, old: KubeObject) => Promise<void>;
+  /** Admission of a delete (mutating and validating, with the object being deleted), before anything changes. */
+  deleteValidation?: (old: KubeObject) => Promise<void>;
 }
 
 /** metav1.DeleteOptions as the store applies them. gracePeriodSeconds is accepted; kgen kinds delete without grace. */
@@ -163,6 +172,7 @@ export class Store {
     fillCreateMetadata(meta);
     this.throwIfInvalid(obj, this.config.strategy.validate(obj));
     this.config.strategy.canonicalize?.(obj);
+    await opts.createValidation?.(obj);
     const key = this.keyFor(namespace, meta.name!);
     if (opts.dryRun) {
       const existing = await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(meta.name!));
@@ -183,6 +193,7 @@ export class Store {
       const updated = deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
       this.applyUpdateStrategy(updated, existing, name);
+      await opts.updateValidation?.(updated, existing);
       this.checkDeleteDuringUpdate(updated, existing);
       return updated;
     };
@@ -210,6 +221,7 @@ export class Store {
     const key = this.keyFor(namespace, name);
     const current = await this.loadExisting(key, name);
     this.checkDeletable(current, opts.preconditions, name);
+    await opts.deleteValidation?.(current);
     const hooks = this.deletionHooks;
     if (hooks.markForDeletion) {
       if (!current.metadata.deletionTimestamp) return { object: await this.markForDeletion(key, name, opts), deleted: false };

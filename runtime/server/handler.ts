@@ -4,14 +4,17 @@
  * (discovery, OpenAPI, health, version). Anything unmatched is kube's 404 Status.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../api/auth.js';
 import { statusError } from '../api/status.js';
+import type { ClientCertificate } from '../authentication/x509.js';
 import { notFoundResponse, serveResource } from '../endpoints/dispatch.js';
-import type { APIRequest, APIResponse } from '../endpoints/handler.js';
+import type { APIRequest, APIResponse, RequestInfo } from '../endpoints/handler.js';
 import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
 import type { DiscoveryDocuments } from './discovery.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
 import type { APIInstaller } from './installer.js';
 import type { OpenAPIDocuments } from './openapi.js';
+import { requestURL } from './filters/context.js';
 import { resolveRequestInfo, splitPath } from './requestinfo.js';
 import { versionInfo } from './version.js';
 
@@ -22,6 +25,18 @@ export interface IncomingAPIRequest {
   headers: IncomingHttpHeaders;
   body?: Buffer;
   signal: AbortSignal;
+  /** The client's address on the connection (for audit sourceIPs). */
+  remoteAddress?: string;
+  /** Every header's values, one per header line (Node joins repeated ones with ", "). */
+  headersDistinct?: Record<string, string[]>;
+  /** The client's TLS certificate, as the TLS layer verified it; absent without one. */
+  clientCertificate?: ClientCertificate;
+}
+
+/** What the filter chain resolved before the handler runs. */
+export interface ResolvedRequest {
+  info?: RequestInfo;
+  user?: UserInfo;
 }
 
 export interface APIServerParts {
@@ -58,11 +73,20 @@ export class APIServerHandler {
     ];
   }
 
-  async handle(incoming: IncomingAPIRequest): Promise<APIResponse> {
+  /** Serves a request; `resolved` carries the chain's RequestInfo and user (else resolved here, anonymous). */
+  async handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): Promise<APIResponse> {
     try {
-      const url = new URL(incoming.url, 'http://kgen.invalid');
-      const info = resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
-      const req: APIRequest = { info, method: incoming.method, query: url.searchParams, headers: incoming.headers, body: incoming.body, signal: incoming.signal };
+      const url = requestURL(incoming.url);
+      const info = resolved.info ?? resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
+      const req: APIRequest = {
+        info,
+        method: incoming.method,
+        query: url.searchParams,
+        headers: incoming.headers,
+        body: incoming.body,
+        signal: incoming.signal,
+        user: resolved.user,
+      };
       if (info.isResourceRequest) return await this.resource(req);
       const segments = splitPath(url.pathname);
       for (const [, handle] of this.nonResource) {

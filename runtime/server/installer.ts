@@ -5,12 +5,14 @@
  * Generated `routes/<group>/<version>.ts` modules call installGroupVersion.
  */
 import { readFileSync } from 'node:fs';
+import type { AdmissionChain } from '../admission/chain.js';
 import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import { newFieldManager } from '../endpoints/fieldmanager/index.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
+import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
 import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
@@ -26,6 +28,8 @@ export interface APIInstallerOptions {
   keyRoot?: string;
   /** Options of the per-resource watch caches; false serves every read from storage. */
   watchCache?: SharedCacherOptions | false;
+  /** Admission of every write; each resource's typed hooks (from its registration) join it. */
+  admission?: AdmissionChain;
 }
 
 type Schemas = Parameters<typeof compileSchemaValidator>[0];
@@ -56,11 +60,15 @@ export class APIInstaller {
     if (this.scopes.has(key)) throw new Error(`group/version ${apiVersionOf(gv.group, gv.version)} is already installed`);
     const schemas = this.loadSchemas(gv);
     const byResource = new Map<string, RequestScope>();
-    for (const { definition } of resources) {
+    for (const registration of resources) {
+      const { definition } = registration;
       if (definition.group !== gv.group || definition.version !== gv.version) {
         throw new Error(`resource ${definition.plural} (${apiVersionOf(definition.group, definition.version)}) installed into ${apiVersionOf(gv.group, gv.version)}`);
       }
-      byResource.set(definition.plural, this.buildScope(definition, schemas));
+      const scope = this.buildScope(definition, schemas);
+      // Hooks are read per request: user code may attach them after installation.
+      scope.admission = this.options.admission?.forResource(definition, () => registration.admissionHooks?.() ?? []);
+      byResource.set(definition.plural, scope);
     }
     this.scopes.set(key, byResource);
     this.installed.push(gv);
@@ -74,6 +82,17 @@ export class APIInstaller {
   /** Every installed group/version, in installation order (core first in generated code). */
   groupVersions(): readonly GroupVersionDefinition[] {
     return this.installed;
+  }
+
+  /**
+   * A store of an installed resource over storage itself, bypassing the watch cache: for the
+   * server's own long-lived list-and-watch (admission webhook configurations), which must not
+   * count as a client's watcher.
+   */
+  uncachedStore(group: string, version: string, resource: string): Store | undefined {
+    const scope = this.lookup(group, version, resource);
+    if (!scope) return undefined;
+    return new Store({ definition: scope.definition, storage: this.options.storage, strategy: scope.store.strategy, keyRoot: this.options.keyRoot });
   }
 
   /** The store of core/v1 namespaces, when installed. */
@@ -95,9 +114,12 @@ export class APIInstaller {
   private buildScope(definition: ResourceDefinition, schemas: Schemas): RequestScope {
     const validator = compileSchemaValidator(schemas, definition.schemaName);
     const namespaces = isNamespaceResource(definition);
-    const config: StrategyConfig = { definition, validator, nameValidation: namespaces ? 'DNS1123Label' : undefined };
+    const rbac = rbacResourceOf(definition);
+    // RBAC names are path segments (`system:discovery`), as kube's ValidateRBACName.
+    const config: StrategyConfig = { definition, validator, nameValidation: namespaces ? 'DNS1123Label' : rbac ? 'PathSegmentName' : undefined };
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
+    if (rbac) strategy = withRBACStrategy(strategy, rbac);
     const store = new Store({
       definition,
       storage: this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage,

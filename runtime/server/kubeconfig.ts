@@ -1,9 +1,10 @@
 /**
- * Writing the kubeconfig kubectl uses to reach this server: cluster `kgen`, user `admin`,
- * context `kgen` (current). Plain HTTP today; TLS and client-certificate fields are already
- * accepted so the secure serving work only has to pass them in.
+ * Writing the kubeconfig kubectl uses to reach this server: cluster `kgen` (with the CA that
+ * signed the serving certificate), user `admin` (the admin client certificate), context `kgen`
+ * (current). In insecure dev mode it names the plain-HTTP server and no credentials.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -41,10 +42,20 @@ export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown
   };
 }
 
-/** Writes `<dataDir>/kubeconfig` (mode 0600) and returns its path. */
+/**
+ * Writes `<dataDir>/kubeconfig` (mode 0600) and returns its path. The file is replaced
+ * atomically (written aside, then renamed), so a reader, or another replica sharing the data
+ * dir, never sees half of it.
+ */
 export function writeKubeconfig(dataDir: string, opts: KubeconfigOptions): string {
   const path = join(dataDir, KUBECONFIG_FILE);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, stringify(buildKubeconfig(opts)), { mode: 0o600 });
+  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(tmp, stringify(buildKubeconfig(opts)), { mode: 0o600 });
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
   return path;
 }

@@ -5,11 +5,16 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Authorizer } from '../api/auth.js';
+import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
+import type { AdmissionPlugin } from '../admission/types.js';
+import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
+import type { Compactor } from '../storage/compactor.js';
 import { DiscoveryDocuments } from './discovery.js';
 import { APIServerHandler } from './handler.js';
 import type { HealthCheck } from './health.js';
@@ -17,12 +22,21 @@ import { HTTPServer } from './http.js';
 import { APIInstaller } from './installer.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { OpenAPIDocuments } from './openapi.js';
+import type { ServingCredentials } from './pki.js';
+import { prepareServing, type TLSFileOptions } from './serving.js';
+import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
   /** The directory `kgen generate` wrote (holds index.ts, openapi/, discovery/). */
   generatedDir: string;
-  /** A storage URL (`memory:`, `sqlite:`, `sqlite:<path>`) or an open Storage. Default `sqlite:`. */
+  /** A storage URL (`memory:`, `sqlite:`, `sqlite:<path>`, `etcd://host:port[,…]`) or an open Storage. Default `sqlite:`. */
   storage?: string | Storage;
+  /** etcd: the root of every key (kube's --storage-prefix). Default `/registry`. */
+  storagePrefix?: string;
+  /** Compaction interval (the retention window) in ms; 0 disables. Default 5 minutes, as kube. */
+  compactionIntervalMs?: number;
+  /** The server URL written into the kubeconfig (e.g. a load balancer's), instead of this server's. */
+  kubeconfigServer?: string;
   /** Where `sqlite:` keeps its database and where the kubeconfig is written. Default `.kgen`. */
   dataDir?: string;
   host?: string;
@@ -33,6 +47,37 @@ export interface ServerOptions {
   controllers?: boolean;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
   watchCache?: SharedCacherOptions | false;
+  /** In-process admission plugins, run in order after kgen's built-in ones. */
+  admissionPlugins?: AdmissionPlugin[];
+  /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
+  admissionModules?: string[];
+  /**
+   * HTTPS with a CA, serving and admin credentials made under dataDir on first start (default
+   * true), optionally with certificate files instead. Plain HTTP needs insecureDevMode.
+   */
+  tls?: boolean | TLSFileOptions;
+  /** Plain HTTP on a loopback address; every request is kgen-dev in system:masters. */
+  insecureDevMode?: boolean;
+  /** An address clients reach this server at: a SAN of the serving certificate and the kubeconfig's host. */
+  advertiseAddress?: string;
+  /**
+   * Who may do what. Default: RBAC; without the RBAC kinds installed, an authorizer that allows
+   * only system:masters (and health/version for all). Never allow-all.
+   */
+  authorizer?: Authorizer;
+  /** kube's --token-auth-file. */
+  tokenAuthFile?: string;
+  /** --audit-log-path and --audit-policy-file. */
+  audit?: { logPath?: string; policyFile?: string };
+  /** --max-requests-inflight (default 400) and --max-mutating-requests-inflight (default 200); 0 disables. */
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
+  /** --request-timeout for non-long-running requests; default 60 s. */
+  requestTimeoutMs?: number;
+  /** --shutdown-delay-duration: how long /readyz fails before the listener closes; default 0. */
+  shutdownDelayMs?: number;
+  /** --cors-allowed-origins: regular expressions; none disables CORS. */
+  corsAllowedOrigins?: string[];
 }
 
 export interface RunningServer {
@@ -45,6 +90,14 @@ export interface RunningServer {
   controllers?: RunningControllers;
   /** The per-resource watch caches, unless disabled. */
   cachers?: Cachers;
+  /** The storage compactor, unless disabled (compactionIntervalMs 0). */
+  compactor?: Compactor;
+  /** The CA, serving and admin credentials (HTTPS only). */
+  credentials?: ServingCredentials;
+  /**
+   * Graceful shutdown, as kube's on SIGTERM: /readyz fails (check `shutdown`), after
+   * shutdownDelayMs the listener closes, in-flight requests drain, watches end, storage closes.
+   */
   close(): Promise<void>;
 }
 
@@ -64,7 +117,7 @@ async function loadGenerated(generatedDir: string): Promise<GeneratedModule> {
 function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
   const ping: HealthCheck = { name: 'ping', check: () => undefined };
   const log: HealthCheck = { name: 'log', check: () => undefined };
-  const store: HealthCheck = { name: 'storage', check: () => storage.healthCheck() };
+  const store: HealthCheck = storageHealthCheck(storage);
   const shutdown: HealthCheck = {
     name: 'shutdown',
     check: () => {
@@ -74,39 +127,54 @@ function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
   return { healthz: [ping, log, store], livez: [ping, log, store], readyz: [ping, log, store, shutdown] };
 }
 
-function urlOf(host: string, port: number): string {
+function urlOf(scheme: string, host: string, port: number): string {
   const h = host.includes(':') ? `[${host}]` : host;
-  return `http://${h === '0.0.0.0' ? '127.0.0.1' : h === '[::]' ? '[::1]' : h}:${port}`;
+  return `${scheme}://${h === '0.0.0.0' ? '127.0.0.1' : h === '[::]' ? '[::1]' : h}:${port}`;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const generatedDir = resolve(opts.generatedDir);
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
+  const host = opts.host ?? '127.0.0.1';
+  const serving = prepareServing({ ...opts, host, dataDir, log });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir });
+  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
+  let rbac: RunningRBAC | undefined;
+  const admission = newAdmissionChain(opts.admissionPlugins);
   try {
-    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache });
+    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
     (await loadGenerated(generatedDir)).installAll(installer);
+    await loadAdmissionModules(opts.admissionModules ?? [], admission);
+    await admission.startWebhooks(installer);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
+    // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
+    rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer });
+    if (rbac) admission.addPlugin(rbac.admission);
+    const authorizer = opts.authorizer ?? rbac?.authorizer;
     const handler = new APIServerHandler({
       installer,
       discovery: new DiscoveryDocuments(generatedDir, installer.groupVersions()),
       openapi: new OpenAPIDocuments(generatedDir, installer.groupVersions()),
       health: healthChecks(storage, () => shuttingDown),
     });
-    const http = new HTTPServer(handler);
-    const host = opts.host ?? '127.0.0.1';
+    const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), serving.tls);
     await http.app.listen({ host, port: opts.port ?? 8080 });
     const address = http.app.server.address();
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 8080);
-    const url = urlOf(host, port);
-    const kubeconfigPath = opts.dataDir !== undefined ? writeKubeconfig(dataDir, { server: url }) : undefined;
+    const url = urlOf(serving.scheme, opts.advertiseAddress ?? host, port);
+    const kubeconfig = kubeconfigWritePolicy(dataDir, storage, url, opts.kubeconfigServer);
+    if (opts.dataDir !== undefined && kubeconfig.reason) log(kubeconfig.reason);
+    const kubeconfigPath =
+      opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, log });
+    const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -115,11 +183,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       kubeconfigPath,
       controllers,
       cachers: installer.cachers,
+      compactor,
+      credentials: serving.credentials,
       close() {
         closing ??= (async () => {
           shuttingDown = true;
+          if (opts.shutdownDelayMs) await sleep(opts.shutdownDelayMs);
+          http.stopListening();
+          await serving.waitGroup.wait();
+          await http.drain();
           await controllers?.stop();
+          await compactor?.stop();
           await http.app.close();
+          await serving.close();
+          admission.stop();
+          await rbac?.stop();
           await installer?.close();
           if (ownsStorage) await storage.close();
         })();
@@ -127,6 +205,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    await serving.close();
+    admission.stop();
+    await rbac?.stop();
     await installer?.close();
     if (ownsStorage) await storage.close();
     throw err;

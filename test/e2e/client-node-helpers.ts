@@ -5,16 +5,12 @@
 import * as k8s from '@kubernetes/client-node';
 
 /**
- * KubeConfig.loadFromFile(<dataDir>/kubeconfig). client-node 1.x refuses a plain `http://` server
- * unless the cluster has `insecure-skip-tls-verify: true` ("HTTP protocol is not allowed when
- * skipTLSVerify is not set or false"); kgen serves plain HTTP, so that flag is set here for
- * http servers. kubectl does not need it.
+ * KubeConfig.loadFromFile(<dataDir>/kubeconfig), as a user does: kgen serves HTTPS and the
+ * kubeconfig carries its CA and the admin client certificate, so nothing needs adjusting.
  */
 export function loadKubeConfig(path: string): k8s.KubeConfig {
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(path);
-  const clusters = kc.clusters.map((c) => (c.server.startsWith('http:') && !c.skipTLSVerify ? { ...c, skipTLSVerify: true } : c));
-  kc.loadFromOptions({ clusters, users: kc.users, contexts: kc.contexts, currentContext: kc.currentContext });
   return kc;
 }
 

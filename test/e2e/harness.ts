@@ -1,12 +1,15 @@
 /**
  * End-to-end harness: runs `kgen serve` as a real process (as a user would) and real kubectl
- * against it with the kubeconfig the server wrote. Every process started here is killed by stop().
+ * against it with the kubeconfig the server wrote. The server serves HTTPS with credentials it
+ * made in its data dir; kubectl uses them through the kubeconfig, and `server.fetch` does for
+ * direct requests. Every process started here is killed by stop().
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adminCredentials, tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const KGEN_BIN = join(REPO, 'bin', 'kgen.js');
@@ -21,6 +24,10 @@ export interface KgenServer {
   kubeconfig: string;
   process: ChildProcess;
   output: () => string;
+  /** fetch() against the server as the admin (client certificate, CA from the data dir); plain fetch over http. */
+  fetch: Fetch;
+  /** The admin's credentials from the data dir (read when first asked for). */
+  credentials(): ClientCredentials;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -61,12 +68,17 @@ export async function startKgen(opts: ServeOptions = {}): Promise<KgenServer> {
       reject(new Error(`kgen serve exited with ${code}:\n${out}`));
     });
   });
+  let admin: ClientCredentials | undefined;
+  let adminFetch: Fetch | undefined;
+  const credentials = () => (admin ??= adminCredentials(dataDir));
   return {
     url,
     dataDir,
     kubeconfig: join(dataDir, 'kubeconfig'),
     process: child,
     output: () => out,
+    credentials,
+    fetch: (target, init) => (url.startsWith('https:') ? (adminFetch ??= tlsFetch(credentials()))(target, init) : fetch(target, init)),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) {
         try {

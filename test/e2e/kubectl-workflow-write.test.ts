@@ -27,7 +27,10 @@ describe('kubectl workflow: writes', () => {
   });
 
   it('api-versions lists every served group version', () => {
-    assert.equal(k('api-versions'), 'ops.example.org/v1beta1\nv1\nwidgets.example.com/v1\n');
+    assert.equal(
+      k('api-versions'),
+      'admissionregistration.k8s.io/v1\nauthorization.k8s.io/v1\nops.example.org/v1beta1\nrbac.authorization.k8s.io/v1\nv1\nwidgets.example.com/v1\n',
+    );
   });
 
   it('explain --recursive prints the whole field tree', () => {

@@ -17,7 +17,7 @@ describe('generated typed client', () => {
   const dataDir = tempDir('typed-client');
 
   before(async () => {
-    server = await startServer({ generatedDir: join(REPO, 'generated'), storage: 'memory:', dataDir, port: 0, log: () => {} });
+    server = await startServer({ generatedDir: join(REPO, 'generated'), storage: 'memory:', dataDir, port: 0, log: () => {}, insecureDevMode: true });
     client = new Clientset({ server: server.url, qps: 0 });
   });
   after(async () => {

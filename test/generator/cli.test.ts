@@ -44,9 +44,13 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 6).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 9).map((l) => l.trim().split(/\s+/)),
       [
         ['core/v1', 'Namespace'],
+        // kgen's other built-in groups.
+        ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration,', 'ValidatingWebhookConfiguration'],
+        ['authorization.k8s.io/v1', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview'],
+        ['rbac.authorization.k8s.io/v1', 'ClusterRole,', 'ClusterRoleBinding,', 'Role,', 'RoleBinding'],
         ['things.example.com/v2', 'Thing'],
         ['things.example.com/v1', 'Thing'],
         ['things.example.com/v2beta1', 'Thing'],
@@ -55,9 +59,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[6], `2 groups, 6 versions, 6 kinds, ${files.length} files`);
-    assert.match(lines[7]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 8);
+    assert.equal(lines[9], `5 groups, 9 versions, 14 kinds, ${files.length} files`);
+    assert.match(lines[10]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 11);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }

@@ -83,6 +83,9 @@ const CASES: Record<string, Expected[]> = {
   ],
   'KG025-listtype-map-without-key': [e('KG025', X, 8, 10, '@kgen:listType map needs at least one @kgen:listMapKey')],
   'KG025-status-subresource-without-status': [e('KG025', X, 3, 4, '"Widget" has the status subresource but no "status" field')],
+  'KG025-virtual-with-subresource': [
+    e('KG025', X, 4, 4, '"WidgetReview" is @kgen:virtual (create-only, not stored) and cannot also have @kgen:subresource, shortNames= or categories='),
+  ],
   'KG026-no-storage-version': [
     e('KG026', X, 2, 1, 'kind "Widget" appears in versions v1, v1beta1 of "widgets.example.com" but none is marked @kgen:storageversion'),
   ],

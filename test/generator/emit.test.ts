@@ -22,7 +22,14 @@ const json = (path: string): any => {
   return JSON.parse(content);
 };
 
-const V3_DOCS = ['openapi/v3/api/v1.json', 'openapi/v3/apis/ops.example.org/v1beta1.json', 'openapi/v3/apis/widgets.example.com/v1.json'];
+/** kgen's built-in API groups besides core/v1 (admission, authorization and RBAC); every generation holds them. */
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+const V3_DOCS = [
+  'openapi/v3/api/v1.json',
+  ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
+  'openapi/v3/apis/ops.example.org/v1beta1.json',
+  'openapi/v3/apis/widgets.example.com/v1.json',
+];
 const widgetsDoc = () => json('openapi/v3/apis/widgets.example.com/v1.json');
 const coreDoc = () => json('openapi/v3/api/v1.json');
 const allOps = () => V3_DOCS.flatMap((p) => operations(json(p)).map((o) => ({ ...o, doc: p })));
@@ -63,6 +70,15 @@ describe('emit: the file set', () => {
       'storage/ops.example.org/v1beta1/runbooks.ts',
       'storage/widgets.example.com/v1/widgetclasses.ts',
       'storage/widgets.example.com/v1/widgets.ts',
+      ...BUILTIN_GROUPS.flatMap((g) => [`client/${g}/v1.ts`, `discovery/apis/${g}/v1.json`, `models/${g}/v1.ts`, `routes/${g}/v1.ts`]),
+      'storage/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.ts',
+      'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
+      'storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts',
+      'storage/authorization.k8s.io/v1/selfsubjectrulesreviews.ts',
+      'storage/rbac.authorization.k8s.io/v1/clusterrolebindings.ts',
+      'storage/rbac.authorization.k8s.io/v1/clusterroles.ts',
+      'storage/rbac.authorization.k8s.io/v1/rolebindings.ts',
+      'storage/rbac.authorization.k8s.io/v1/roles.ts',
     ].sort((a, b) => a.localeCompare(b)));
   });
 
@@ -241,8 +257,12 @@ describe('emit: discovery', () => {
     assert.deepEqual(json('discovery/api.json'), { kind: 'APIVersions', apiVersion: 'v1', versions: ['v1'], serverAddressByClientCIDRs: [] });
     const groups = json('discovery/apis.json');
     assert.equal(groups.kind, 'APIGroupList');
+    const builtin = (name: string) => ({ name, versions: [{ groupVersion: `${name}/v1`, version: 'v1' }], preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' } });
     assert.deepEqual(groups.groups, [
+      builtin('admissionregistration.k8s.io'),
+      builtin('authorization.k8s.io'),
       { name: 'ops.example.org', versions: [{ groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' } },
+      builtin('rbac.authorization.k8s.io'),
       { name: 'widgets.example.com', versions: [{ groupVersion: 'widgets.example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'widgets.example.com/v1', version: 'v1' } },
     ]);
   });
@@ -277,8 +297,8 @@ describe('emit: discovery', () => {
     const agg = json('discovery/aggregated.json');
     assert.equal(agg.kind, 'APIGroupDiscoveryList');
     assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', 'ops.example.org', 'widgets.example.com']);
-    const widgets = agg.items[2].versions[0].resources.find((r: any) => r.resource === 'widgets');
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 2), 'ops.example.org', BUILTIN_GROUPS[2], 'widgets.example.com']);
+    const widgets = agg.items.find((g: any) => g.metadata.name === 'widgets.example.com').versions[0].resources.find((r: any) => r.resource === 'widgets');
     assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
     assert.equal(widgets.scope, 'Namespaced');
     assert.equal(widgets.singularResource, 'widget');
@@ -338,7 +358,10 @@ describe('emit: TypeScript', () => {
       assert.ok(storage.includes(line), line);
     }
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
-    assert.match(files.get('index.ts')!, /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n\];/);
+    assert.match(
+      files.get('index.ts')!,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n\];/,
+    );
   });
 });
 
@@ -377,5 +400,38 @@ describe('emit: determinism', () => {
     assert.match(readFileSync(join(out, 'models/ops.example.org/v1beta1.ts'), 'utf8'), /  title: int32;/);
     const third = generate({ apisDir: apis, outDir: out });
     assert.deepEqual([third.diff?.stale, third.diff?.missing, third.diff?.extra], [[], [], []], 'a third run changes nothing');
+  });
+});
+
+describe('virtual kinds (@kgen:virtual): SelfSubjectAccessReview and SelfSubjectRulesReview', () => {
+  test('are create-only in discovery, with no storage version hash', () => {
+    const list = json('discovery/apis/authorization.k8s.io/v1.json');
+    assert.deepEqual(
+      list.resources.map((r: { name: string; verbs: string[]; storageVersionHash?: string }) => [r.name, r.verbs, r.storageVersionHash]),
+      [
+        ['selfsubjectaccessreviews', ['create'], undefined],
+        ['selfsubjectrulesreviews', ['create'], undefined],
+      ],
+    );
+    const group = json('discovery/aggregated.json').items.find((g: { metadata: { name: string } }) => g.metadata.name === 'authorization.k8s.io');
+    assert.deepEqual(group.versions[0].resources.map((r: { resource: string; verbs: string[] }) => [r.resource, r.verbs]), [
+      ['selfsubjectaccessreviews', ['create']],
+      ['selfsubjectrulesreviews', ['create']],
+    ]);
+  });
+
+  test('have only the POST operation and no list schema in OpenAPI', () => {
+    const doc = json('openapi/v3/apis/authorization.k8s.io/v1.json');
+    assert.deepEqual(Object.keys(doc.paths), ['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews']);
+    const post = doc.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'];
+    assert.deepEqual(Object.keys(post).filter((k) => k !== 'parameters'), ['post']);
+    assert.equal(post.post.operationId, 'createAuthorizationV1SelfSubjectAccessReview');
+    assert.ok('io.k8s.api.authorization.v1.SelfSubjectAccessReview' in doc.components.schemas);
+    assert.ok(!('io.k8s.api.authorization.v1.SelfSubjectAccessReviewList' in doc.components.schemas));
+  });
+
+  test('are marked virtual in their resource definition', () => {
+    assert.match(files.get('storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts')!, /verbs: \['create'\],\n  virtual: true,/);
+    assert.doesNotMatch(files.get('storage/rbac.authorization.k8s.io/v1/roles.ts')!, /virtual/);
   });
 });

@@ -44,7 +44,11 @@ describe('kubectl against kgen serve', () => {
     const r = await kubectl('api-resources', '--no-headers');
     assert.equal(r.code, 0, r.stderr);
     const rows = r.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
-    assert.deepEqual(rows, [
+    // kgen's built-in groups (admission, authorization, RBAC) are listed too.
+    assert.ok(rows.some((row) => row.join(' ') === 'roles rbac.authorization.k8s.io/v1 true Role'), r.stdout);
+    assert.ok(rows.some((row) => row.join(' ') === 'selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview'), r.stdout);
+    const own = rows.filter((row) => row.includes('v1') || row.includes('widgets.example.com/v1'));
+    assert.deepEqual(own, [
       ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
       ['gadgets', 'gd', 'widgets.example.com/v1', 'false', 'Gadget'],
       ['widgets', 'wd', 'widgets.example.com/v1', 'true', 'Widget'],

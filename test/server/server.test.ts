@@ -10,6 +10,8 @@ import { FIXTURE_DIR, startTestServer, widget, WIDGETS, type TestServer } from '
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const KUBECTL_DISCOVERY_ACCEPT = `${AGGREGATED},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
+/** kgen's built-in groups, served before the fixture's own (groups sort by name after core). */
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
 
 describe('API server', () => {
   let t: TestServer;
@@ -28,7 +30,7 @@ describe('API server', () => {
     const apis = await t.request('GET', '/apis');
     assert.equal(apis.headers.get('content-type'), 'application/json');
     assert.equal(apis.body.kind, 'APIGroupList');
-    assert.equal(apis.body.groups[0].name, 'widgets.example.com');
+    assert.deepEqual(apis.body.groups.map((g: { name: string }) => g.name), [...BUILTIN_GROUPS, 'widgets.example.com']);
     const group = await t.request('GET', '/apis/widgets.example.com');
     assert.equal(group.body.kind, 'APIGroup');
     assert.equal(group.body.preferredVersion.version, 'v1');
@@ -43,7 +45,7 @@ describe('API server', () => {
     assert.equal(apis.headers.get('content-type'), AGGREGATED);
     assert.equal(apis.body.kind, 'APIGroupDiscoveryList');
     assert.equal(apis.body.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(apis.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['widgets.example.com']);
+    assert.deepEqual(apis.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), [...BUILTIN_GROUPS, 'widgets.example.com']);
     const api = await t.request('GET', '/api', { accept: KUBECTL_DISCOVERY_ACCEPT });
     assert.equal(api.headers.get('content-type'), AGGREGATED);
     assert.deepEqual(api.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['']);
@@ -53,7 +55,7 @@ describe('API server', () => {
 
   it('serves the OpenAPI v3 index and hashed, cacheable documents', async () => {
     const index = await t.request('GET', '/openapi/v3');
-    assert.deepEqual(Object.keys(index.body.paths), ['api/v1', 'apis/widgets.example.com/v1']);
+    assert.deepEqual(Object.keys(index.body.paths), ['api/v1', ...BUILTIN_GROUPS.map((g) => `apis/${g}/v1`), 'apis/widgets.example.com/v1']);
     const url: string = index.body.paths['apis/widgets.example.com/v1'].serverRelativeURL;
     const hash = /^\/openapi\/v3\/apis\/widgets\.example\.com\/v1\?hash=([0-9A-F]{128})$/.exec(url)?.[1];
     assert.ok(hash, url);
@@ -133,7 +135,7 @@ describe('startServer', () => {
   it('writes a kubeconfig into the data dir, persists to sqlite, and closes with open watches', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'kgen-serve-'));
     try {
-      const s = await startServer({ generatedDir: FIXTURE_DIR, dataDir, port: 0 });
+      const s = await startServer({ generatedDir: FIXTURE_DIR, dataDir, port: 0, insecureDevMode: true });
       assert.equal(s.kubeconfigPath, join(dataDir, 'kubeconfig'));
       assert.equal(statSync(s.kubeconfigPath!).mode & 0o777, 0o600);
       const config = parse(readFileSync(s.kubeconfigPath!, 'utf8'));
@@ -149,7 +151,7 @@ describe('startServer', () => {
       await watch.body?.cancel().catch(() => undefined);
       statSync(join(dataDir, 'kgen.db'));
 
-      const again = await startServer({ generatedDir: FIXTURE_DIR, dataDir, port: 0 });
+      const again = await startServer({ generatedDir: FIXTURE_DIR, dataDir, port: 0, insecureDevMode: true });
       const got = await fetch(`${again.url}${WIDGETS}/persisted`);
       assert.equal(got.status, 200);
       await again.close();
@@ -159,6 +161,6 @@ describe('startServer', () => {
   });
 
   it('fails clearly when the generated directory has no index.ts', async () => {
-    await assert.rejects(startServer({ generatedDir: tmpdir(), storage: 'memory:', port: 0 }), /index\.ts not found: run `kgen generate` first/);
+    await assert.rejects(startServer({ generatedDir: tmpdir(), storage: 'memory:', port: 0, insecureDevMode: true }), /index\.ts not found: run `kgen generate` first/);
   });
 });

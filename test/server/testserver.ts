@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatDiagnostic, generate } from '../../generator/index.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../runtime/server/index.js';
+import { tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
 
 /**
  * The generated directory the tests serve. It lives under test/.tmp (inside the repo) so the
@@ -45,11 +46,24 @@ export interface TestServer {
   server: RunningServer;
   url: string;
   request(method: string, path: string, opts?: RequestOptions): Promise<Reply>;
+  /** fetch() for this server: plain, or over HTTPS as the admin (see test/support/https.ts). */
+  fetch: Fetch;
+  /** Over HTTPS: a fetch with other credentials (a token, another client certificate, none). */
+  fetchAs(credentials: Omit<ClientCredentials, 'ca'>): Fetch;
   close(): Promise<void>;
 }
 
+/**
+ * Serves the fixture in insecure dev mode (plain HTTP, every request kgen-dev in system:masters)
+ * unless `tls` is given: tests of the API itself do not need authentication. Pass `tls: true`
+ * (and a dataDir) to serve HTTPS with the full chain; `fetch` then presents the admin certificate.
+ */
 export async function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<TestServer> {
-  const server = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', port: 0, ...overrides });
+  const secure = overrides.tls !== undefined && overrides.tls !== false;
+  const server = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', port: 0, insecureDevMode: !secure, ...overrides });
+  const credentials = server.credentials;
+  const fetchAs = (who: Omit<ClientCredentials, 'ca'>): Fetch => (credentials ? tlsFetch({ ca: credentials.servingCA ?? credentials.ca.cert, ...who }) : fetch);
+  const fetchAsAdmin = credentials ? fetchAs({ cert: credentials.admin.cert, key: credentials.admin.key }) : fetch;
   const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<Reply> => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     let body: string | Blob | undefined;
@@ -60,7 +74,7 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}): P
       else body = new Blob([body]);
     }
     if (opts.accept) headers.accept = opts.accept;
-    const res = await fetch(server.url + path, { method, headers, body });
+    const res = await fetchAsAdmin(server.url + path, { method, headers, body });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -70,7 +84,7 @@ export async function startTestServer(overrides: Partial<ServerOptions> = {}): P
     }
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
-  return { server, url: server.url, request, close: () => server.close() };
+  return { server, url: server.url, request, fetch: fetchAsAdmin, fetchAs, close: () => server.close() };
 }
 
 export function widget(name: string, spec: Record<string, unknown> = { replicas: 1 }, extra: Record<string, unknown> = {}) {

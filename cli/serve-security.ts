@@ -1,0 +1,72 @@
+/**
+ * The security, limits and shutdown flags of `kgen serve`, named as kube-apiserver's:
+ * TLS (--tls-cert-file, --tls-private-key-file, --client-ca-file), authentication
+ * (--token-auth-file), --insecure-dev-mode, --advertise-address, overload protection
+ * (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout), CORS
+ * (--cors-allowed-origins), audit (--audit-log-path, --audit-policy-file) and graceful shutdown
+ * (--shutdown-delay-duration).
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { ServerOptions } from '../runtime/server/server.js';
+import { durationOption } from './duration.js';
+
+export interface SecurityFlags {
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  insecureDevMode?: boolean;
+  advertiseAddress?: string;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  requestTimeout: number;
+  shutdownDelayDuration: number;
+  corsAllowedOrigins: string[];
+  auditLogPath?: string;
+  auditPolicyFile?: string;
+}
+
+function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a non-negative integer (0 disables the limit)');
+  return Number(value);
+}
+
+/** kube's StringSlice: comma-separated, repeatable. */
+function stringSlice(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').filter((v) => v !== '')];
+}
+
+export function addSecurityFlags(command: Command): Command {
+  return command
+    .option('--tls-cert-file <file>', 'serving certificate (PEM) instead of the one generated under <data-dir>/pki')
+    .option('--tls-private-key-file <file>', 'private key (PEM) of --tls-cert-file')
+    .option('--client-ca-file <file>', 'CA bundle (PEM) client certificates are verified against, instead of the generated CA')
+    .option('--token-auth-file <file>', "static bearer tokens, kube's CSV: token,user,uid,\"group1,group2\"")
+    .option('--insecure-dev-mode', 'plain HTTP without authentication (every request is kgen-dev in system:masters); loopback hosts only')
+    .option('--advertise-address <ip>', 'address clients use to reach this server: added to the serving certificate and the kubeconfig')
+    .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (0: no limit)', nonNegativeInt, 400)
+    .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', nonNegativeInt, 200)
+    .option('--request-timeout <duration>', 'deadline of non-long-running requests (Go duration) (default: 1m0s)', durationOption, 60_000)
+    .option('--shutdown-delay-duration <duration>', 'on SIGTERM, how long /readyz fails before the listener closes (Go duration) (default: 0s)', durationOption, 0)
+    .option('--cors-allowed-origins <regexps>', 'origins (regular expressions, comma-separated, repeatable) allowed CORS; none disables it', stringSlice, [] as string[])
+    .option('--audit-log-path <file>', 'write audit events (JSON lines) to this file')
+    .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy deciding what is audited');
+}
+
+/** The startServer options the flags ask for. */
+export function securityServerOptions(flags: SecurityFlags): Partial<ServerOptions> {
+  const tlsFiles = flags.tlsCertFile || flags.tlsPrivateKeyFile || flags.clientCaFile;
+  return {
+    insecureDevMode: flags.insecureDevMode === true,
+    tls: flags.insecureDevMode ? undefined : tlsFiles ? { certFile: flags.tlsCertFile, keyFile: flags.tlsPrivateKeyFile, clientCAFile: flags.clientCaFile } : true,
+    advertiseAddress: flags.advertiseAddress,
+    tokenAuthFile: flags.tokenAuthFile,
+    maxRequestsInflight: flags.maxRequestsInflight,
+    maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight,
+    requestTimeoutMs: flags.requestTimeout,
+    shutdownDelayMs: flags.shutdownDelayDuration,
+    corsAllowedOrigins: flags.corsAllowedOrigins,
+    audit: { logPath: flags.auditLogPath, policyFile: flags.auditPolicyFile },
+  };
+}

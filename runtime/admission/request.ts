@@ -1,0 +1,96 @@
+/**
+ * Admission for one write request: builds AdmissionAttributes from the request and scope
+ * (kube's admission.NewAttributesRecord), runs the scope's chain, and gathers the warnings and
+ * audit annotations for the response. Handlers use one RequestAdmission per request.
+ */
+import { ANONYMOUS_USER, type AdmissionAttributes, type AdmissionOperation, type UserInfo } from '../api/auth.js';
+import type { KubeObject } from '../api/meta.js';
+import type { APIRequest, RequestScope } from '../endpoints/handler.js';
+import type { AdmissionContext } from './types.js';
+
+export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+export interface RequestAdmissionConfig {
+  /** '' (the resource), 'status', 'scale', 'finalize'. */
+  subresource: string;
+  dryRun: boolean;
+  /** The kind of the objects admission sees; the scope's kind by default (autoscaling/v1 Scale for `scale`). */
+  kind?: { group: string; version: string; kind: string };
+}
+
+export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+
+/** The authenticated user of a request (anonymous until the authentication filter sets one). */
+export function userOf(req: APIRequest): UserInfo {
+  return req.user ?? ANONYMOUS_USER;
+}
+
+/** CreateOptions/UpdateOptions as kube hands them to webhooks, from the request's query. */
+export function operationOptions(kind: OptionsKind, query: URLSearchParams, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const options: Record<string, unknown> = { kind, apiVersion: 'meta.k8s.io/v1' };
+  const dryRun = query.getAll('dryRun');
+  if (dryRun.length > 0) options.dryRun = dryRun;
+  const fieldManager = query.get('fieldManager');
+  if (fieldManager) options.fieldManager = fieldManager;
+  const fieldValidation = query.get('fieldValidation');
+  if (fieldValidation) options.fieldValidation = fieldValidation;
+  return { ...options, ...extra };
+}
+
+export class RequestAdmission implements AdmissionContext {
+  readonly warnings: string[] = [];
+  readonly annotations: Record<string, string> = {};
+  readonly signal?: AbortSignal;
+
+  constructor(
+    private readonly scope: RequestScope,
+    private readonly req: APIRequest,
+    private readonly config: RequestAdmissionConfig,
+  ) {
+    this.signal = req.signal;
+  }
+
+  /** Mutating admission; resolves with the (possibly replaced) object. */
+  async mutate(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): Promise<KubeObject | undefined> {
+    const admission = this.scope.admission;
+    if (!admission) return object;
+    const attrs = this.attributes(operation, object, oldObject, options);
+    await admission.mutate(attrs, this);
+    return attrs.object;
+  }
+
+  /** Validating admission; objects are copies, so a plugin cannot change what is stored. */
+  async validate(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): Promise<void> {
+    const admission = this.scope.admission;
+    if (!admission) return;
+    const copy = <T>(o: T) => (o === undefined ? o : structuredClone(o));
+    await admission.validate(this.attributes(operation, copy(object), copy(oldObject), options), this);
+  }
+
+  attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): AdmissionAttributes {
+    const { definition } = this.scope;
+    const { info } = this.req;
+    const name = info.name || object?.metadata?.name || '';
+    const attrs: AdmissionAttributes = {
+      operation,
+      user: userOf(this.req),
+      namespace: namespaceOf(this.scope, info.namespace),
+      name,
+      resource: { group: definition.group, version: definition.version, resource: definition.plural },
+      subresource: this.config.subresource,
+      kind: this.config.kind ?? { group: definition.group, version: definition.version, kind: definition.kind },
+      dryRun: this.config.dryRun,
+      options,
+    };
+    if (object !== undefined) attrs.object = object;
+    if (oldObject !== undefined) attrs.oldObject = oldObject;
+    return attrs;
+  }
+}
+
+/** The request's namespace; for a namespace object, its name from the URL (kube's RequestInfo). */
+function namespaceOf(scope: RequestScope, urlNamespace: string): string {
+  const { definition } = scope;
+  const isNamespace = definition.group === '' && definition.plural === 'namespaces';
+  return definition.scope === 'Namespaced' || isNamespace ? urlNamespace : '';
+}

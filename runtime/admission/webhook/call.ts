@@ -1,0 +1,46 @@
+/**
+ * One webhook call (the part kube's mutating and validating dispatchers share in callHook):
+ * the dry-run rule, the AdmissionReview round trip, warnings and audit annotations, and the
+ * webhook's denial.
+ */
+import type { AdmissionAttributes } from '../../api/auth.js';
+import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.js';
+import type { AdmissionContext } from '../types.js';
+import { callWebhook } from './client.js';
+import { newAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from './review.js';
+import { DEFAULT_TIMEOUT_SECONDS, type Webhook } from './types.js';
+
+/** Calls the webhook; resolves with its (allowed) result, throws a denial or ErrCallingWebhook. */
+export async function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean): Promise<AdmissionResult> {
+  if (attrs.dryRun) {
+    if (!webhook.sideEffects) throw new ErrCallingWebhook(webhook.name, 'Webhook SideEffects is nil');
+    if (webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(webhook.name);
+  }
+  const review = newAdmissionReview(attrs);
+  let answer: unknown;
+  try {
+    answer = await callWebhook({
+      clientConfig: webhook.clientConfig,
+      timeoutSeconds: webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+      body: review,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    throw new ErrCallingWebhook(webhook.name, (err as Error).message);
+  }
+  let result: AdmissionResult;
+  try {
+    result = verifyAdmissionResponse(review.request.uid, mutating, answer);
+  } catch (err) {
+    throw new ErrCallingWebhook(webhook.name, `received invalid webhook response: ${(err as Error).message}`);
+  }
+  for (const [key, value] of Object.entries(result.auditAnnotations)) ctx.annotations[`${webhook.name}/${key}`] = value;
+  ctx.warnings.push(...result.warnings);
+  if (!result.allowed) throw webhookDenied(attrs, webhook.name, result.result);
+  return result;
+}
+
+/** failurePolicy Ignore: call failures fail open. Fail is the default. */
+export function ignoresCallFailures(webhook: Webhook): boolean {
+  return webhook.failurePolicy === 'Ignore';
+}

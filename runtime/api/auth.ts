@@ -1,0 +1,63 @@
+/**
+ * The identity and decision types the authentication, authorization, admission and audit layers
+ * share (k8s.io/apiserver/pkg/authentication/user, authorization/authorizer, admission).
+ */
+import type { KubeObject } from './meta.js';
+
+/** An authenticated (or anonymous) user, as kube's user.Info. */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+export const ANONYMOUS_USER: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** What is being asked, as kube's authorizer.Attributes. */
+export interface AuthorizationAttributes {
+  user: UserInfo;
+  /** Resource verbs (get, list, watch, create, update, patch, delete, deletecollection, impersonate, escalate, bind, …) or lower-case HTTP methods for non-resource paths. */
+  verb: string;
+  isResourceRequest: boolean;
+  /** The URL path, for non-resource requests. */
+  path: string;
+  namespace: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  name: string;
+}
+
+export type AuthorizationDecision = 'Allow' | 'Deny' | 'NoOpinion';
+
+export interface AuthorizationResult {
+  decision: AuthorizationDecision;
+  /** Why, for the 403 message and audit annotations. */
+  reason: string;
+}
+
+export interface Authorizer {
+  authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult>;
+}
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** What admission sees of a write, as kube's admission.Attributes. */
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  /** The new object (CREATE, UPDATE); mutating admission may change it in place. */
+  object?: KubeObject;
+  /** The current object (UPDATE, DELETE). */
+  oldObject?: KubeObject;
+  user: UserInfo;
+  namespace: string;
+  name: string;
+  resource: { group: string; version: string; resource: string };
+  subresource: string;
+  kind: { group: string; version: string; kind: string };
+  dryRun: boolean;
+  /** CreateOptions / UpdateOptions / PatchOptions / DeleteOptions as kube sends them to webhooks. */
+  options?: Record<string, unknown>;
+}

@@ -1,0 +1,30 @@
+/**
+ * Authentication for the API server (kube's BuildAuthenticator): X.509 client certificates,
+ * then static bearer tokens, in a union; anonymous (restricted to the health and version paths)
+ * only for requests that presented no credentials at all.
+ */
+import { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS } from './anonymous.js';
+import { failOnError, unionAuthenticator, type RequestAuthenticator } from './authenticator.js';
+import { loadTokenFile, tokenFileAuthenticator } from './tokenfile.js';
+import { x509Authenticator } from './x509.js';
+
+export { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS, pathMatches } from './anonymous.js';
+export { failOnError, unionAuthenticator, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
+export { insecureDevAuthenticator, INSECURE_DEV_USER } from './insecure.js';
+export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, type TokenTable } from './tokenfile.js';
+export * from './user.js';
+export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
+
+export interface AuthenticationOptions {
+  /** kube's --token-auth-file. */
+  tokenAuthFile?: string;
+  /** Paths anonymous requests may reach; default the health and version endpoints. */
+  anonymousPaths?: readonly string[];
+  warn?: (line: string) => void;
+}
+
+export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthenticator {
+  const authenticators: RequestAuthenticator[] = [x509Authenticator()];
+  if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
+}

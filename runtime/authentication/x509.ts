@@ -1,0 +1,40 @@
+/**
+ * X.509 client certificate authentication (k8s.io/apiserver/pkg/authentication/request/x509):
+ * the TLS layer verifies the chain against the client CA; a verified certificate with the
+ * clientAuth usage names the user by its subject's CommonName and its groups by the
+ * Organizations (CommonNameUserConversion). A certificate that does not verify is a 401, not
+ * an anonymous request.
+ */
+import type { IncomingAPIRequest } from '../server/handler.js';
+import type { RequestAuthenticator } from './authenticator.js';
+
+/** id-kp-clientAuth. */
+export const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
+
+/** What the TLS layer saw of the client's certificate (absent when none was presented). */
+export interface ClientCertificate {
+  /** The chain verified against the client CA. */
+  verified: boolean;
+  /** Why verification failed (OpenSSL's code, e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE). */
+  verifyError?: string;
+  commonName: string;
+  organizations: string[];
+  /** Extended key usage OIDs; undefined when the certificate has no such extension. */
+  extKeyUsage?: string[];
+}
+
+export function x509Authenticator(): RequestAuthenticator {
+  return {
+    authenticate(request: IncomingAPIRequest) {
+      const cert = request.clientCertificate;
+      if (!cert) return undefined;
+      if (!cert.verified) return { error: `verifying certificate failed: x509: ${cert.verifyError ?? 'certificate signed by unknown authority'}` };
+      if (cert.extKeyUsage && !cert.extKeyUsage.includes(CLIENT_AUTH_USAGE)) {
+        return { error: 'verifying certificate failed: x509: certificate specifies an incompatible key usage' };
+      }
+      // kube: a certificate without a CommonName names no one (not an error).
+      if (cert.commonName === '') return undefined;
+      return { user: { username: cert.commonName, groups: [...cert.organizations] } };
+    },
+  };
+}

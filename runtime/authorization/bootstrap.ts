@@ -1,0 +1,205 @@
+/**
+ * The bootstrap policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy) and kube's "RBAC
+ * bootstrap hook" that reconciles it at every start: missing roles and bindings are created;
+ * existing ones marked `rbac.authorization.kubernetes.io/autoupdate: "true"` get the rules and
+ * subjects they lack added (nothing is removed); `"false"` leaves them alone.
+ *
+ * admin/edit/view aggregate, as in kube, from system:aggregate-to-{admin,edit,view}, whose rules
+ * are computed from the installed resources: view reads everything outside the RBAC,
+ * authorization and admission groups; edit writes the namespaced ones; admin adds roles and
+ * role bindings.
+ */
+import type { KubeObject } from '../api/meta.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../api/status.js';
+import type { Store } from '../registry/store.js';
+import { covers } from './covers.js';
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, AUTHORIZATION_GROUP, RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from './types.js';
+
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+const BOOTSTRAP_LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
+const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view') => `rbac.authorization.k8s.io/aggregate-to-${role}`;
+/** Groups whose kinds the default user-facing roles leave out (kube's view/edit hold no RBAC or webhooks). */
+const SYSTEM_GROUPS = new Set([RBAC_GROUP, AUTHORIZATION_GROUP, 'authentication.k8s.io', 'admissionregistration.k8s.io']);
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
+
+type Installed = Pick<ResourceDefinition, 'group' | 'plural' | 'scope' | 'subresources' | 'virtual'>;
+
+function meta(name: string, labels: Record<string, string> = {}): KubeObject['metadata'] {
+  return { name, labels: { ...BOOTSTRAP_LABELS, ...labels }, annotations: { [AUTOUPDATE_ANNOTATION]: 'true' } };
+}
+
+function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record<string, string>; aggregateFrom?: string } = {}): ClusterRole {
+  const role: ClusterRole = { apiVersion: `${RBAC_GROUP}/v1`, kind: 'ClusterRole', metadata: meta(name, extra.labels), rules };
+  if (extra.aggregateFrom) role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [extra.aggregateFrom]: 'true' } }] };
+  return role;
+}
+
+const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC_GROUP, name });
+
+function binding(role: string, subjects: Subject[]): RoleBinding {
+  return {
+    apiVersion: `${RBAC_GROUP}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: meta(role),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role },
+    subjects,
+  };
+}
+
+/** One rule per API group, its resources sorted (what kube's bootstrap rules look like). */
+function rulesByGroup(entries: { group: string; resource: string }[], verbs: string[]): PolicyRule[] {
+  const byGroup = new Map<string, Set<string>>();
+  for (const { group, resource } of entries) {
+    if (!byGroup.has(group)) byGroup.set(group, new Set());
+    byGroup.get(group)!.add(resource);
+  }
+  return [...byGroup.keys()].sort().map((g) => ({ apiGroups: [g], resources: [...byGroup.get(g)!].sort(), verbs: [...verbs] }));
+}
+
+function userFacing(resources: readonly Installed[]): Installed[] {
+  const seen = new Set<string>();
+  return resources.filter((r) => {
+    const key = `${r.group}/${r.plural}`;
+    if (r.virtual || SYSTEM_GROUPS.has(r.group) || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The bootstrap ClusterRoles for the installed resources. */
+export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterRole[] {
+  const resources = userFacing(installed);
+  const readable = resources.flatMap((r) => [
+    { group: r.group, resource: r.plural },
+    ...(r.subresources.status ? [{ group: r.group, resource: `${r.plural}/status` }] : []),
+    ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
+  ]);
+  const namespaced = resources.filter((r) => r.scope === 'Namespaced');
+  const writable = namespaced.flatMap((r) => [{ group: r.group, resource: r.plural }, ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : [])]);
+  return [
+    clusterRole('cluster-admin', [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ]),
+    clusterRole('admin', [], { aggregateFrom: AGGREGATE_TO('admin') }),
+    clusterRole('edit', [], { labels: { [AGGREGATE_TO('admin')]: 'true' }, aggregateFrom: AGGREGATE_TO('edit') }),
+    clusterRole('view', [], { labels: { [AGGREGATE_TO('edit')]: 'true' }, aggregateFrom: AGGREGATE_TO('view') }),
+    clusterRole('system:aggregate-to-admin', [{ apiGroups: [RBAC_GROUP], resources: ['rolebindings', 'roles'], verbs: [...WRITE, ...READ].sort() }], {
+      labels: { [AGGREGATE_TO('admin')]: 'true' },
+    }),
+    clusterRole('system:aggregate-to-edit', rulesByGroup(writable, WRITE), { labels: { [AGGREGATE_TO('edit')]: 'true' } }),
+    clusterRole('system:aggregate-to-view', rulesByGroup(readable, READ), { labels: { [AGGREGATE_TO('view')]: 'true' } }),
+    clusterRole('system:discovery', [
+      { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
+    ]),
+    clusterRole('system:basic-user', [
+      { apiGroups: [AUTHORIZATION_GROUP], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
+      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
+    ]),
+    clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
+  ];
+}
+
+export function bootstrapClusterRoleBindings(): RoleBinding[] {
+  return [
+    binding('cluster-admin', [group(SYSTEM_PRIVILEGED_GROUP)]),
+    binding('system:discovery', [group(ALL_AUTHENTICATED)]),
+    binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
+    binding('system:public-info-viewer', [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)]),
+  ];
+}
+
+/** The stored rules of an aggregated role are what kube's aggregation controller writes there. */
+function withAggregatedRules(roles: ClusterRole[]): ClusterRole[] {
+  const resolve = (role: ClusterRole, seen: Set<string>): PolicyRule[] => {
+    if (!role.aggregationRule) return role.rules ?? [];
+    const label = Object.keys(role.aggregationRule.clusterRoleSelectors![0]!.matchLabels!)[0]!;
+    return roles
+      .filter((r) => r !== role && r.metadata.labels?.[label] === 'true' && !seen.has(r.metadata.name!))
+      .flatMap((r) => resolve(r, new Set([...seen, r.metadata.name!])));
+  };
+  return roles.map((r) => (r.aggregationRule ? { ...r, rules: resolve(r, new Set([r.metadata.name!])) } : r));
+}
+
+/** Labels and annotations the existing object lacks, added (kube's reconcile merges them). */
+function mergeMetadata(existing: KubeObject, expected: KubeObject): boolean {
+  let changed = false;
+  for (const key of ['labels', 'annotations'] as const) {
+    for (const [k, v] of Object.entries(expected.metadata[key] ?? {})) {
+      if (existing.metadata[key]?.[k] !== undefined) continue;
+      existing.metadata[key] = { ...(existing.metadata[key] ?? {}), [k]: v };
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+function reconcileRole(existing: ClusterRole, expected: ClusterRole): boolean {
+  let changed = mergeMetadata(existing, expected);
+  const { missing } = covers(existing.rules ?? [], expected.rules ?? []);
+  if (missing.length) {
+    existing.rules = [...(existing.rules ?? []), ...missing];
+    changed = true;
+  }
+  if (expected.aggregationRule && !existing.aggregationRule) {
+    existing.aggregationRule = expected.aggregationRule;
+    changed = true;
+  }
+  return changed;
+}
+
+function reconcileBinding(existing: RoleBinding, expected: RoleBinding): boolean {
+  let changed = mergeMetadata(existing, expected);
+  const have = existing.subjects ?? [];
+  const missing = (expected.subjects ?? []).filter((s) => !have.some((h) => h.kind === s.kind && h.name === s.name && (h.namespace ?? '') === (s.namespace ?? '')));
+  if (missing.length) {
+    existing.subjects = [...have, ...missing];
+    changed = true;
+  }
+  return changed;
+}
+
+async function ensure(store: Store, expected: KubeObject, reconcile: (existing: KubeObject) => boolean, log: (line: string) => void): Promise<void> {
+  const name = expected.metadata.name!;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let existing: KubeObject | undefined;
+    try {
+      existing = await store.get(undefined, name);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    try {
+      if (!existing) {
+        await store.create(undefined, expected);
+        log(`created ${store.definition.kind.toLowerCase()}.${RBAC_GROUP}/${name}`);
+        return;
+      }
+      if (existing.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false') return;
+      const updated = structuredClone(existing);
+      if (!reconcile(updated)) return;
+      await store.update(undefined, name, { updatedObject: () => updated });
+      log(`reconciled ${store.definition.kind.toLowerCase()}.${RBAC_GROUP}/${name}`);
+      return;
+    } catch (err) {
+      // Another writer got there first: read again.
+      if (!isAlreadyExists(err) && !isConflict(err)) throw err;
+    }
+  }
+}
+
+export interface BootstrapStores {
+  clusterRoles: Store;
+  clusterRoleBindings: Store;
+}
+
+/** kube's RBAC bootstrap hook: idempotent, safe to run at every start. */
+export async function ensureBootstrapPolicy(stores: BootstrapStores, installed: readonly Installed[], log: (line: string) => void = () => undefined): Promise<void> {
+  for (const role of withAggregatedRules(bootstrapClusterRoles(installed))) {
+    await ensure(stores.clusterRoles, role, (existing) => reconcileRole(existing as ClusterRole, role), log);
+  }
+  for (const b of bootstrapClusterRoleBindings()) {
+    await ensure(stores.clusterRoleBindings, b, (existing) => reconcileBinding(existing as RoleBinding, b), log);
+  }
+}

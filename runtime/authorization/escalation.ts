@@ -1,0 +1,116 @@
+/**
+ * RBAC escalation prevention (pkg/registry/rbac/validation.ConfirmNoEscalation and the
+ * policy-based role and binding storages), as a validating admission plugin on the four RBAC
+ * resources:
+ * - a Role/ClusterRole may only be written with rules the requester already holds in that
+ *   namespace (cluster-wide for ClusterRoles), unless they may `escalate` roles/clusterroles;
+ * - a RoleBinding/ClusterRoleBinding may only be written by someone who may `bind` the referenced
+ *   role, or who holds all of its rules;
+ * - system:masters may do anything; an update that only touches garbage-collection metadata
+ *   (ownerReferences, finalizers) is never an escalation.
+ */
+import type { AdmissionAttributes, Authorizer, UserInfo } from '../api/auth.js';
+import type { KubeObject } from '../api/meta.js';
+import { StatusError, newStatus, type QualifiedResource } from '../api/status.js';
+import type { AdmissionPlugin } from '../admission/types.js';
+import { jsonEqual } from '../registry/equality.js';
+import { compactRules, compactString, covers, goList } from './covers.js';
+import { aggregateErrors } from './rbac.js';
+import type { RuleResolver } from './resolver.js';
+import { rbacResourceOf } from './strategy.js';
+import { RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type PolicyRule, type RoleBinding } from './types.js';
+
+/** errors.NewForbidden: `<resource> "<name>" is forbidden: <why>`. */
+export function newForbidden(qr: QualifiedResource, name: string, why: string): StatusError {
+  const q = qr.group ? `${qr.resource}.${qr.group}` : qr.resource;
+  const message = !qr.resource ? `forbidden: ${why}` : name ? `${q} ${JSON.stringify(name)} is forbidden: ${why}` : `${q} is forbidden: ${why}`;
+  return new StatusError(newStatus('Forbidden', message, { name, group: qr.group, kind: qr.resource }));
+}
+
+/**
+ * ConfirmNoEscalation: undefined when the user holds every rule in the namespace, else kube's
+ * message listing the rules they lack.
+ */
+export function confirmNoEscalation(resolver: RuleResolver, user: UserInfo, namespace: string, rules: readonly PolicyRule[]): string | undefined {
+  const { rules: ownerRules, errors } = resolver.rulesFor(user, namespace);
+  const { covered, missing } = covers(ownerRules, rules);
+  if (covered) return undefined;
+  const descriptions = [...new Set(compactRules(missing).map(compactString))].sort();
+  let msg = `user ${JSON.stringify(user.username)} (groups=${goList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
+  if (errors.length) msg += `; resolution errors: [${aggregateErrors(errors)}]`;
+  return msg;
+}
+
+/** EscalationAllowed: system:masters is the API server's own loopback identity too. */
+export function escalationAllowed(user: UserInfo): boolean {
+  return user.groups.includes(SYSTEM_PRIVILEGED_GROUP);
+}
+
+/** IsOnlyMutatingGCFields: equal once ownerReferences, finalizers and server-managed metadata are the old ones. */
+export function isOnlyMutatingGCFields(obj: KubeObject, old: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { ownerReferences: _o, finalizers: _f, managedFields: _m, resourceVersion: _r, generation: _g, ...meta } = o.metadata;
+    return { ...o, metadata: meta };
+  };
+  return jsonEqual(strip(obj), strip(old));
+}
+
+async function allowed(authorizer: Authorizer, user: UserInfo, verb: string, resource: string, namespace: string, name: string): Promise<boolean> {
+  const result = await authorizer.authorize({
+    user,
+    verb,
+    isResourceRequest: true,
+    path: '',
+    namespace,
+    apiGroup: RBAC_GROUP,
+    apiVersion: '*',
+    resource,
+    subresource: '',
+    name,
+  });
+  return result.decision === 'Allow';
+}
+
+export interface EscalationCheckOptions {
+  /** The full authorizer, for the `escalate` and `bind` checks. */
+  authorizer: Authorizer;
+  resolver: RuleResolver;
+}
+
+/** Throws kube's 403 when the write would grant what the requester does not hold. */
+export async function checkEscalation(attrs: AdmissionAttributes, opts: EscalationCheckOptions): Promise<void> {
+  if (attrs.subresource || !attrs.object) return;
+  const resource = rbacResourceOf({ group: attrs.resource.group, plural: attrs.resource.resource });
+  if (!resource || escalationAllowed(attrs.user)) return;
+  if (attrs.operation === 'UPDATE' && attrs.oldObject && isOnlyMutatingGCFields(attrs.object, attrs.oldObject)) return;
+  const qr = { group: RBAC_GROUP, resource };
+  const name = attrs.object.metadata?.name ?? attrs.name;
+  const namespace = resource === 'roles' || resource === 'rolebindings' ? attrs.namespace : '';
+  if (resource === 'roles' || resource === 'clusterroles') {
+    if (await allowed(opts.authorizer, attrs.user, 'escalate', resource, namespace, attrs.name)) return;
+    const why = confirmNoEscalation(opts.resolver, attrs.user, namespace, (attrs.object.rules as PolicyRule[] | undefined) ?? []);
+    if (why) throw newForbidden(qr, name, why);
+    return;
+  }
+  const roleRef = (attrs.object as RoleBinding).roleRef;
+  const roleResource = roleRef?.kind === 'Role' ? 'roles' : roleRef?.kind === 'ClusterRole' ? 'clusterroles' : undefined;
+  // BindingAuthorized: checked in the binding's namespace ("" for cluster role bindings).
+  if (roleResource && (await allowed(opts.authorizer, attrs.user, 'bind', roleResource, namespace, roleRef.name))) return;
+  let rules: readonly PolicyRule[];
+  try {
+    rules = opts.resolver.getRoleReferenceRules(roleRef, namespace);
+  } catch (err) {
+    throw newForbidden(qr, name, (err as Error).message);
+  }
+  const why = confirmNoEscalation(opts.resolver, attrs.user, namespace, rules);
+  if (why) throw newForbidden(qr, name, why);
+}
+
+/** The escalation checks as an admission plugin (validating, CREATE and UPDATE). */
+export function newRBACEscalationAdmission(opts: EscalationCheckOptions): AdmissionPlugin {
+  return {
+    name: 'RBACEscalation',
+    handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
+    validate: (attrs) => checkEscalation(attrs, opts),
+  };
+}

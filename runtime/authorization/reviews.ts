@@ -1,0 +1,105 @@
+/**
+ * authorization.k8s.io/v1 SelfSubjectAccessReview and SelfSubjectRulesReview
+ * (pkg/registry/authorization/selfsubject{access,rules}review): create-only, never stored. The
+ * answer is about the requesting user — the impersonated one, when impersonating.
+ */
+import type { AuthorizationAttributes, Authorizer, UserInfo } from '../api/auth.js';
+import type { KubeObject } from '../api/meta.js';
+import { newBadRequest, newInvalid } from '../api/status.js';
+import type { APIRequest } from '../endpoints/handler.js';
+import { goQuote } from '../validation/gofmt.js';
+import { field, toStatusCauses } from '../validation/index.js';
+import { invalidGo } from './strategy.js';
+import type { RBACAuthorizer } from './rbac.js';
+import { AUTHORIZATION_GROUP } from './types.js';
+
+/** kube's rest.Creater for a virtual resource: the object to answer a POST with (201). */
+export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
+
+interface ResourceAttributes {
+  namespace?: string;
+  verb?: string;
+  group?: string;
+  version?: string;
+  resource?: string;
+  subresource?: string;
+  name?: string;
+}
+
+interface NonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+interface SelfSubjectAccessReviewSpec {
+  resourceAttributes?: ResourceAttributes;
+  nonResourceAttributes?: NonResourceAttributes;
+}
+
+/** The user the request runs as (set by authentication and impersonation). */
+export function requestUser(req: APIRequest): UserInfo {
+  const user = (req as APIRequest & { user?: UserInfo }).user;
+  if (!user) throw newBadRequest('no user present on request');
+  return user;
+}
+
+/** authorizationutil.ResourceAttributesFrom / NonResourceAttributesFrom. */
+export function attributesFrom(user: UserInfo, spec: SelfSubjectAccessReviewSpec): AuthorizationAttributes {
+  const r = spec.resourceAttributes;
+  if (r) {
+    return {
+      user,
+      verb: r.verb ?? '',
+      isResourceRequest: true,
+      path: '',
+      namespace: r.namespace ?? '',
+      apiGroup: r.group ?? '',
+      apiVersion: r.version ?? '',
+      resource: r.resource ?? '',
+      subresource: r.subresource ?? '',
+      name: r.name ?? '',
+    };
+  }
+  const n = spec.nonResourceAttributes ?? {};
+  return { user, verb: n.verb ?? '', isResourceRequest: false, path: n.path ?? '', namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '' };
+}
+
+/** ValidateSelfSubjectAccessReviewSpec: exactly one of the two attribute sets. */
+function validateAccessReview(obj: KubeObject): void {
+  const spec = (obj.spec ?? {}) as SelfSubjectAccessReviewSpec;
+  const errs = [];
+  if (spec.resourceAttributes && spec.nonResourceAttributes) {
+    const n = spec.nonResourceAttributes;
+    const goValue = `&authorization.NonResourceAttributes{Path:${goQuote(n.path ?? '')}, Verb:${goQuote(n.verb ?? '')}}`;
+    errs.push(invalidGo('spec.nonResourceAttributes', goValue, 'cannot be specified in combination with resourceAttributes'));
+  }
+  if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
+    errs.push(field.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
+  }
+  if (errs.length) throw newInvalid({ group: AUTHORIZATION_GROUP, kind: 'SelfSubjectAccessReview' }, obj.metadata?.name ?? '', toStatusCauses(errs));
+}
+
+export function newSelfSubjectAccessReviewCreater(authorizer: Authorizer): Creater {
+  return async (obj, req) => {
+    validateAccessReview(obj);
+    const user = requestUser(req);
+    const result = await authorizer.authorize(attributesFrom(user, obj.spec as SelfSubjectAccessReviewSpec));
+    const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
+    if (result.decision === 'Deny') status.denied = true;
+    if (result.reason) status.reason = result.reason;
+    return { ...obj, status };
+  };
+}
+
+export function newSelfSubjectRulesReviewCreater(authorizer: RBACAuthorizer): Creater {
+  return async (obj, req) => {
+    const user = requestUser(req);
+    const namespace = (obj.spec as { namespace?: string } | undefined)?.namespace ?? '';
+    if (!namespace) throw newBadRequest('no namespace on request');
+    const rules = authorizer.rulesFor(user, namespace);
+    const status: Record<string, unknown> = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
+    if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+    // As kube: a fresh object carrying only the status.
+    return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: {}, spec: {}, status };
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * POST to a virtual resource (kube's create handler over a rest.Creater, as for
+ * SelfSubjectAccessReview): decode (JSON, YAML or protobuf), prune and schema-check the body,
+ * then answer 201 with what the resource's Creater computes. Nothing is stored.
+ */
+import { newInvalid, newMethodNotSupported } from '../api/status.js';
+import { toStatusCauses } from '../validation/index.js';
+import { bodyProblems, checkUnknownFields } from './fieldvalidation.js';
+import type { APIRequest, APIResponse, RequestScope } from './handler.js';
+import { negotiateOutput } from './negotiation.js';
+import { parseDryRun, parseFieldValidation } from './queryparams.js';
+import { decodeTarget, expectedKind } from './requestscope.js';
+import { objectResponse } from './responsewriters.js';
+import { asObjectOfKind, decodeRequestBody } from './serializer.js';
+
+export async function createVirtual(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
+  const { definition } = scope;
+  if (!scope.creater) throw newMethodNotSupported({ group: definition.group, resource: definition.plural }, 'create');
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
+  parseDryRun(req.query, 'CreateOptions');
+  const directive = parseFieldValidation(req.query, 'CreateOptions');
+  const body = decodeRequestBody(req, directive !== 'Ignore');
+  const obj = asObjectOfKind(body.value, expectedKind(scope));
+  const warnings: string[] = [];
+  checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
+  scope.validator.applyDefaults(obj);
+  // The server fills status; what a client sends there is not part of the question.
+  delete obj.status;
+  const causes = toStatusCauses(scope.validator.validate(obj));
+  if (causes.length) throw newInvalid({ group: definition.group, kind: definition.kind }, obj.metadata.name ?? '', causes);
+  const answer = await scope.creater(obj, req);
+  return objectResponse(201, answer, target.format, warnings);
+}

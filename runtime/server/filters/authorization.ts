@@ -1,0 +1,74 @@
+/**
+ * Authorization (kube's WithAuthorization): asks the authorizer about the request's attributes
+ * (user plus RequestInfo); only `Allow` passes. Anything else is kube's 403, e.g.
+ *
+ *   widgets.example.com "w1" is forbidden: User "bob" cannot get resource "widgets" in API group
+ *   "example.com" in the namespace "default"
+ *
+ * The decision and reason are recorded as kube's audit annotations.
+ */
+import type { AuthorizationAttributes, UserInfo } from '../../api/auth.js';
+import { ANONYMOUS_USER, type Authorizer } from '../../api/auth.js';
+import { statusError, type StatusError } from '../../api/status.js';
+import type { RequestInfo } from '../../endpoints/handler.js';
+import { errorResponse } from '../../endpoints/responsewriters.js';
+import type { Filter } from './types.js';
+
+export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
+export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
+
+/** kube's GetAuthorizerAttributes. */
+export function authorizationAttributes(user: UserInfo, info: RequestInfo): AuthorizationAttributes {
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    namespace: info.namespace,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+}
+
+/** kube's forbiddenMessage (responsewriters/errors.go). */
+export function forbiddenMessage(a: AuthorizationAttributes): string {
+  const user = JSON.stringify(a.user.username);
+  if (!a.isResourceRequest) return `User ${user} cannot ${a.verb} path ${JSON.stringify(a.path)}`;
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const where = a.namespace ? `in the namespace ${JSON.stringify(a.namespace)}` : 'at the cluster scope';
+  return `User ${user} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
+}
+
+/** kube's responsewriters.Forbidden: apierrors.NewForbidden(group/resource, name, message[: reason]). */
+export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusError {
+  const detail = reason ? `${forbiddenMessage(a)}: ${reason}` : forbiddenMessage(a);
+  const qualified = a.apiGroup ? `${a.resource}.${a.apiGroup}` : a.resource;
+  let message: string;
+  if (qualified === '') message = `forbidden: ${detail}`;
+  else if (a.name === '') message = `${qualified} is forbidden: ${detail}`;
+  else message = `${qualified} ${JSON.stringify(a.name)} is forbidden: ${detail}`;
+  const details: { name?: string; group?: string; kind?: string } = {};
+  if (a.name) details.name = a.name;
+  if (a.apiGroup) details.group = a.apiGroup;
+  if (a.resource) details.kind = a.resource;
+  return statusError('Forbidden', message, details);
+}
+
+export function withAuthorization(authorizer: Authorizer): Filter {
+  return async (ctx, next) => {
+    const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);
+    const result = await authorizer.authorize(attributes);
+    ctx.authorization = result;
+    if (result.decision === 'Allow') {
+      ctx.annotations[DECISION_ANNOTATION] = 'allow';
+      ctx.annotations[REASON_ANNOTATION] = result.reason;
+      return next(ctx);
+    }
+    ctx.annotations[DECISION_ANNOTATION] = 'forbid';
+    ctx.annotations[REASON_ANNOTATION] = result.reason;
+    return errorResponse(forbiddenError(attributes, result.reason));
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The handler chain, assembled in this one place in kube's order (DefaultBuildHandlerChain in
+ * k8s.io/apiserver/pkg/server/config.go), outermost first:
+ *
+ *   panic recovery → request info → in-flight wait group → timeout (non-long-running) → CORS →
+ *   authentication → audit → impersonation → max-in-flight → authorization → handler
+ *
+ * Admission runs inside the handler, before storage. Every filter is a small async function in
+ * its own module (see types.ts); the list is data, so tests and tools can read it.
+ */
+import type { Authorizer } from '../../api/auth.js';
+import { newBadRequest } from '../../api/status.js';
+import type { APIResponse } from '../../endpoints/handler.js';
+import { errorResponse } from '../../endpoints/responsewriters.js';
+import type { RequestAuthenticator } from '../../authentication/authenticator.js';
+import type { IncomingAPIRequest } from '../handler.js';
+import { withAuthentication } from './authentication.js';
+import { withAuthorization } from './authorization.js';
+import { newRequestContext, requestURL } from './context.js';
+import { withCORS } from './cors.js';
+import { withImpersonation } from './impersonation.js';
+import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, InFlightCounters, withMaxInFlightLimit } from './maxinflight.js';
+import { withPanicRecovery } from './panics.js';
+import { withRequestInfo } from './requestinfo.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './timeout.js';
+import type { ChainHandler, Filter } from './types.js';
+import { SafeWaitGroup, withWaitGroup } from './waitgroup.js';
+
+export interface ChainConfig {
+  authenticator: RequestAuthenticator;
+  authorizer: Authorizer;
+  /** Counts non-long-running requests for graceful shutdown. */
+  waitGroup?: SafeWaitGroup;
+  /** --request-timeout; default 60 s. 0 disables. */
+  requestTimeoutMs?: number;
+  /** --max-requests-inflight (default 400) and --max-mutating-requests-inflight (default 200); 0 disables. */
+  maxRequestsInflight?: number;
+  maxMutatingRequestsInflight?: number;
+  inFlight?: InFlightCounters;
+  /** --cors-allowed-origins (regular expressions); empty disables CORS. */
+  corsAllowedOrigins?: readonly string[];
+  /** The audit filter (runtime/server/filters/audit.ts, built by openAudit); absent records nothing. */
+  audit?: Filter;
+  log?: (line: string) => void;
+}
+
+export interface NamedFilter {
+  name: string;
+  filter: Filter;
+}
+
+const passThrough: Filter = (ctx, next) => next(ctx);
+
+/** The filters in kube's order, outermost first. */
+export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
+  const log = config.log ?? (() => undefined);
+  return [
+    { name: 'panic-recovery', filter: withPanicRecovery(log) },
+    { name: 'request-info', filter: withRequestInfo() },
+    { name: 'wait-group', filter: withWaitGroup(config.waitGroup ?? new SafeWaitGroup()) },
+    { name: 'timeout', filter: withTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) },
+    { name: 'cors', filter: withCORS(config.corsAllowedOrigins ?? []) },
+    { name: 'authentication', filter: withAuthentication(config.authenticator, log) },
+    { name: 'audit', filter: config.audit ?? passThrough },
+    { name: 'impersonation', filter: withImpersonation(config.authorizer) },
+    {
+      name: 'max-in-flight',
+      filter: withMaxInFlightLimit(
+        {
+          maxRequestsInflight: config.maxRequestsInflight ?? DEFAULT_MAX_REQUESTS_INFLIGHT,
+          maxMutatingRequestsInflight: config.maxMutatingRequestsInflight ?? DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT,
+        },
+        config.inFlight,
+      ),
+    },
+    { name: 'authorization', filter: withAuthorization(config.authorizer) },
+  ];
+}
+
+/** handler wrapped by filters, the first outermost. */
+export function composeFilters(filters: readonly NamedFilter[], handler: ChainHandler): ChainHandler {
+  return filters.reduceRight<ChainHandler>((next, { filter }) => (ctx) => filter(ctx, next), handler);
+}
+
+export type RequestServer = (request: IncomingAPIRequest) => Promise<APIResponse>;
+
+/**
+ * Serves one request through the chain: the URL is first rewritten to its canonical path (see
+ * requestURL), and the headers filters added (Audit-Id, CORS, …) are merged into the response.
+ */
+export function serveThrough(chain: ChainHandler): RequestServer {
+  return async (request) => {
+    try {
+      const url = requestURL(request.url);
+      request.url = url.pathname + url.search;
+    } catch {
+      return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
+    }
+    const ctx = newRequestContext(request);
+    const response = await chain(ctx);
+    // Responses are built per request, so replacing the headers object is safe (and keeps a
+    // stream's methods).
+    if (Object.keys(ctx.responseHeaders).length > 0) response.headers = { ...ctx.responseHeaders, ...response.headers };
+    return response;
+  };
+}
+
+export function buildHandlerChain(handler: ChainHandler, config: ChainConfig): RequestServer {
+  return serveThrough(composeFilters(handlerChainFilters(config), handler));
+}

@@ -1,0 +1,53 @@
+/**
+ * Max-in-flight (kube's WithMaxInFlightLimit): at most `--max-requests-inflight` read-only
+ * (get, list) and `--max-mutating-requests-inflight` mutating requests run at once; past the
+ * limit a request is refused at once with 429, `Retry-After: 1` and a TooManyRequests Status,
+ * rather than queued. Long-running requests (watches) do not count, a limit of 0 means no
+ * limit, and `system:masters` members are always served (kube: "a system:master is so
+ * powerful that they should always get an answer").
+ */
+import { statusError } from '../../api/status.js';
+import { errorResponse } from '../../endpoints/responsewriters.js';
+import { isMember, SYSTEM_PRIVILEGED_GROUP } from '../../authentication/user.js';
+import { isLongRunning } from './context.js';
+import type { Filter } from './types.js';
+
+export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
+export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
+
+const NON_MUTATING_VERBS = new Set(['get', 'list', 'watch']);
+
+export interface InFlightLimits {
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+}
+
+/** The counters, exposed for tests and metrics. */
+export class InFlightCounters {
+  readOnly = 0;
+  mutating = 0;
+}
+
+export function tooManyRequestsResponse() {
+  return errorResponse(statusError('TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }));
+}
+
+export function withMaxInFlightLimit(limits: InFlightLimits, counters = new InFlightCounters()): Filter {
+  return async (ctx, next) => {
+    if (isLongRunning(ctx.info)) return next(ctx);
+    const mutating = !NON_MUTATING_VERBS.has(ctx.info?.verb ?? '');
+    const key = mutating ? 'mutating' : 'readOnly';
+    const limit = mutating ? limits.maxMutatingRequestsInflight : limits.maxRequestsInflight;
+    if (limit <= 0) return next(ctx);
+    if (counters[key] >= limit) {
+      if (isMember(ctx.user, SYSTEM_PRIVILEGED_GROUP)) return next(ctx);
+      return tooManyRequestsResponse();
+    }
+    counters[key]++;
+    try {
+      return await next(ctx);
+    } finally {
+      counters[key]--;
+    }
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The filter chain's contract (kube's DefaultBuildHandlerChain, as functions). A filter gets the
+ * request context and the next handler, and returns the response; it may answer itself (401, 403,
+ * 429, …) without calling next. Filters are assembled in one place, in kube's order.
+ */
+import type { AuthorizationResult, UserInfo } from '../../api/auth.js';
+import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
+import type { IncomingAPIRequest } from '../handler.js';
+
+export interface RequestContext {
+  readonly request: IncomingAPIRequest;
+  /** Set by the request-info filter. */
+  info?: RequestInfo;
+  /** Set by authentication (the impersonated user after impersonation). */
+  user?: UserInfo;
+  /** The authenticated user when impersonation replaced `user`. */
+  impersonator?: UserInfo;
+  /** Set by authorization, for audit annotations. */
+  authorization?: AuthorizationResult;
+  /** Monotonic start time (performance.now()). */
+  readonly startedAt: number;
+  /** Response headers any filter may add (e.g. Audit-Id, Warning). */
+  readonly responseHeaders: Record<string, string | string[]>;
+  /** Free-form annotations for the audit event (kube's audit annotations). */
+  readonly annotations: Record<string, string>;
+}
+
+export type ChainHandler = (ctx: RequestContext) => Promise<APIResponse>;
+
+export type Filter = (ctx: RequestContext, next: ChainHandler) => Promise<APIResponse>;

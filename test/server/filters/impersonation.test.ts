@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { AuthorizationAttributes, Authorizer } from '../../../runtime/api/auth.js';
+import { withImpersonation } from '../../../runtime/server/filters/impersonation.js';
+import { privilegedGroupAuthorizer } from '../../../runtime/server/authorizer.js';
+import { admin, alice, body, contextFor, recordingHandler } from './helpers.js';
+
+function recordingAuthorizer(allow: (a: AuthorizationAttributes) => boolean): Authorizer & { asked: AuthorizationAttributes[] } {
+  const asked: AuthorizationAttributes[] = [];
+  return { asked, authorize: async (a) => (asked.push(a), { decision: allow(a) ? 'Allow' : 'NoOpinion', reason: '' }) };
+}
+
+const brief = (a: AuthorizationAttributes) => `${a.verb} ${a.apiGroup}/${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.namespace}/${a.name}`;
+
+describe('impersonation filter', () => {
+  it('passes requests without impersonation headers untouched', async () => {
+    const next = recordingHandler();
+    const ctx = contextFor('GET', '/api', { user: alice });
+    await withImpersonation(recordingAuthorizer(() => false))(ctx, next);
+    assert.deepEqual(next.calls[0]!.user, alice);
+    assert.equal(ctx.impersonator, undefined);
+  });
+
+  it('authorizes each requested attribute as verb impersonate and then acts as the new user', async () => {
+    const authorizer = recordingAuthorizer(() => true);
+    const next = recordingHandler();
+    const ctx = contextFor('GET', '/api', {
+      user: admin,
+      headers: { 'Impersonate-User': 'bob', 'Impersonate-Group': 'dev', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes%2Fx': ['a', 'b'] },
+      extra: { headersDistinct: { 'impersonate-user': ['bob'], 'impersonate-group': ['dev', 'ops'], 'impersonate-uid': ['u-1'], 'impersonate-extra-scopes%2fx': ['a', 'b'] } },
+    });
+    await withImpersonation(authorizer)(ctx, next);
+    assert.deepEqual(authorizer.asked.map(brief), [
+      'impersonate /users /bob',
+      'impersonate /groups /dev',
+      'impersonate /groups /ops',
+      'impersonate authentication.k8s.io/userextras/scopes/x /a',
+      'impersonate authentication.k8s.io/userextras/scopes/x /b',
+      'impersonate authentication.k8s.io/uids /u-1',
+    ]);
+    assert.ok(authorizer.asked.every((a) => a.user === admin && a.isResourceRequest));
+    assert.deepEqual(next.calls[0]!.user, { username: 'bob', uid: 'u-1', groups: ['dev', 'ops', 'system:authenticated'], extra: { 'scopes/x': ['a', 'b'] } });
+    assert.deepEqual(ctx.impersonator, admin);
+    assert.equal(Object.keys(ctx.request.headers).some((h) => h.startsWith('impersonate-')), false);
+  });
+
+  it('gives an impersonated service account its groups, and anonymous system:unauthenticated', async () => {
+    const next = recordingHandler();
+    const authorizer = recordingAuthorizer(() => true);
+    await withImpersonation(authorizer)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:serviceaccount:ns1:robot' } }), next);
+    assert.equal(brief(authorizer.asked[0]!), 'impersonate /serviceaccounts ns1/robot');
+    assert.deepEqual(next.calls[0]!.user, { username: 'system:serviceaccount:ns1:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'] });
+    await withImpersonation(authorizer)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:anonymous' } }), next);
+    assert.deepEqual(next.calls[1]!.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
+  });
+
+  it('refuses with kube’s 403 when any attribute is not allowed', async () => {
+    const next = recordingHandler();
+    const response = await withImpersonation(recordingAuthorizer((a) => a.resource === 'users'))(
+      contextFor('GET', '/api', { user: alice, headers: { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters' } }),
+      next,
+    );
+    assert.equal(response.code, 403);
+    assert.equal(body(response).message, 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope');
+    assert.equal(next.calls.length, 0);
+  });
+
+  it('allows system:masters and refuses others under the interim authorizer', async () => {
+    const headers = { 'Impersonate-User': 'bob' };
+    assert.equal((await withImpersonation(privilegedGroupAuthorizer())(contextFor('GET', '/api', { user: admin, headers }), recordingHandler())).code, 200);
+    const refused = await withImpersonation(privilegedGroupAuthorizer())(contextFor('GET', '/api', { user: alice, headers }), recordingHandler());
+    assert.equal(body(refused).message, 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
+  });
+
+  it('answers groups, uid or extras without a user with 400', async () => {
+    const response = await withImpersonation(recordingAuthorizer(() => true))(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-Group': 'dev' } }), recordingHandler());
+    assert.equal(response.code, 400);
+    assert.match(body(response).message, /without impersonating a user/);
+  });
+});
