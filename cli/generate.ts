@@ -1,39 +1,7 @@
-/** `kgen generate <apisDir> [--out dir] [--check] [--watch]`. */
+/** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
 import { watch as watchFs } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
 import { checkGenerated, formatDiagnostic, generate, relativeToCwd, type GenerateOptions, type GenerateResult } from '../generator/index.js';
-
-interface Flags {
-  out: string;
-  check?: boolean;
-  watch?: boolean;
-  builtins: boolean;
-  maxDescriptionLength?: string;
-}
-
-export function registerGenerate(program: Command): void {
-  program
-    .command('generate')
-    .description('compile API types under <apisDir>/<group>/<version>/ into OpenAPI, discovery, models, storage, routes and clients')
-    .argument('<apisDir>', 'folder holding <group>/<version>/*.ts')
-    .option('-o, --out <dir>', 'output directory (replaced as a whole)', './generated')
-    .option('--check', 'write nothing; exit 1 and name every stale, missing or extra file if the output is not up to date')
-    .option('--watch', 'regenerate on every change under apisDir')
-    .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace)")
-    .option('--max-description-length <n>', 'truncate descriptions longer than n characters (keeps CRDs under size limits)')
-    .action((apisDir: string, flags: Flags) => {
-      const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
-      if (flags.maxDescriptionLength !== undefined) {
-        const n = Number(flags.maxDescriptionLength);
-        if (!Number.isInteger(n) || n < 0) program.error(`--max-description-length must be a non-negative integer, got "${flags.maxDescriptionLength}"`);
-        options.maxDescriptionLength = n;
-      }
-      if (flags.check) process.exitCode = runCheck(options);
-      else if (flags.watch) runWatch(options);
-      else process.exitCode = runGenerate(options);
-    });
-}
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -86,7 +54,7 @@ export function runCheck(options: GenerateOptions): number {
   return 1;
 }
 
-function runWatch(options: GenerateOptions): void {
+export function runWatch(options: GenerateOptions): void {
   runGenerate(options);
   const apis = resolve(options.apisDir);
   console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);

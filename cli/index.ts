@@ -1,6 +1,9 @@
-/** The kgen command line: `kgen generate` and `kgen serve`. */
+/**
+ * The kgen command line: `kgen generate` and `kgen serve`. Each command's module is loaded only
+ * when that command runs: the generator (ts-morph, TypeScript) and the server are large.
+ */
 import { Command } from 'commander';
-import { registerGenerate } from './generate.js';
+import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
 
 const program = new Command();

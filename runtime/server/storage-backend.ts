@@ -15,7 +15,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCompactor, DEFAULT_COMPACTION_INTERVAL_MS, type Compactor } from '../storage/compactor.js';
-import { EtcdStorage } from '../storage/etcd.js';
 import type { Storage } from '../storage/interface.js';
 import type { HealthCheck } from './health.js';
 import { KUBECONFIG_FILE } from './kubeconfig.js';
@@ -24,7 +23,8 @@ export { DEFAULT_COMPACTION_INTERVAL_MS };
 
 /** True for a backend several server processes may share (etcd): its data is not this process's. */
 export function isSharedStorage(storage: Storage): boolean {
-  return storage instanceof EtcdStorage;
+  // Duck-typed (etcd's compaction turn) so the server does not load the etcd client unless used.
+  return typeof (storage as { compactTurn?: unknown }).compactTurn === 'function';
 }
 
 /** The readiness/liveness check of the backend: `etcd` or `storage`. */

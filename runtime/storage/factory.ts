@@ -9,7 +9,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Storage } from './interface.js';
-import { EtcdStorage } from './etcd.js';
 import { MemoryStorage } from './memory.js';
 import { SqliteStorage } from './sqlite.js';
 
@@ -33,7 +32,11 @@ export async function openStorage(url: string, opts: OpenStorageOptions): Promis
     return new SqliteStorage(path);
   }
   const endpoints = etcdEndpoints(url);
-  if (endpoints !== undefined) return EtcdStorage.open({ endpoints, prefix: opts.storagePrefix });
+  if (endpoints !== undefined) {
+    // Loaded only when asked for: the etcd client (gRPC, protobufjs) costs ~0.2 s of start-up.
+    const { EtcdStorage } = await import('./etcd.js');
+    return EtcdStorage.open({ endpoints, prefix: opts.storagePrefix });
+  }
   throw new Error(`unsupported storage URL ${JSON.stringify(url)}: expected ${ACCEPTED_FORMS}`);
 }
 

@@ -1,0 +1,39 @@
+/**
+ * `kgen generate <apisDir> [--out dir] [--check] [--watch]`: the command's options. The generator
+ * itself (cli/generate.ts and ts-morph) is loaded only when the command runs.
+ */
+import type { Command } from 'commander';
+import type { GenerateOptions } from '../generator/index.js';
+
+interface Flags {
+  out: string;
+  check?: boolean;
+  watch?: boolean;
+  builtins: boolean;
+  maxDescriptionLength?: string;
+}
+
+export function registerGenerate(program: Command): void {
+  program
+    .command('generate')
+    .description('compile API types under <apisDir>/<group>/<version>/ into OpenAPI, discovery, models, storage, routes and clients')
+    .argument('<apisDir>', 'folder holding <group>/<version>/*.ts')
+    .option('-o, --out <dir>', 'output directory (replaced as a whole)', './generated')
+    .option('--check', 'write nothing; exit 1 and name every stale, missing or extra file if the output is not up to date')
+    .option('--watch', 'regenerate on every change under apisDir')
+    .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace, RBAC, authorization reviews, admission webhooks)")
+    .option('--max-description-length <n>', 'truncate descriptions longer than n characters (keeps CRDs under size limits)')
+    .action(async (apisDir: string, flags: Flags) => {
+      const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
+      if (flags.maxDescriptionLength !== undefined) {
+        const n = Number(flags.maxDescriptionLength);
+        if (!Number.isInteger(n) || n < 0) program.error(`--max-description-length must be a non-negative integer, got "${flags.maxDescriptionLength}"`);
+        options.maxDescriptionLength = n;
+      }
+      const { runCheck, runGenerate, runWatch } = await import('./generate.js');
+      if (flags.check) process.exitCode = runCheck(options);
+      else if (flags.watch) runWatch(options);
+      else process.exitCode = runGenerate(options);
+    });
+}
+
