@@ -7,46 +7,16 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, TABLE_ACCEPT, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 import { resourcePrefix } from '../../runtime/storage/keys.js';
+import { openWatchStream, type WatchStreamEvent } from '../support/watch-stream.js';
 
 const ALL_WIDGETS = '/apis/widgets.example.com/v1/widgets';
 const OTHER_WIDGETS = '/apis/widgets.example.com/v1/namespaces/other/widgets';
 const WIDGETS_PREFIX = '/registry/widgets.example.com/widgets/';
 
-interface Event {
-  type: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  object: any;
-}
+type Event = WatchStreamEvent;
 
-/** Opens a watch and reads its newline-delimited events. */
-async function openWatch(t: TestServer, path: string, accept?: string) {
-  const controller = new AbortController();
-  const res = await fetch(t.url + path, { headers: accept ? { accept } : {}, signal: controller.signal });
-  if (res.status !== 200) assert.fail(`watch ${path}: ${res.status} ${await res.text()}`);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let ended = false;
-  async function next(): Promise<Event | undefined> {
-    for (;;) {
-      const nl = buffer.indexOf('\n');
-      if (nl >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        return JSON.parse(line) as Event;
-      }
-      if (ended) return undefined;
-      const { value, done } = await reader.read();
-      if (done) ended = true;
-      else buffer += decoder.decode(value, { stream: true });
-    }
-  }
-  async function rest(): Promise<Event[]> {
-    const out: Event[] = [];
-    for (let e = await next(); e; e = await next()) out.push(e);
-    return out;
-  }
-  return { next, rest, close: () => controller.abort() };
+function openWatch(t: TestServer, path: string, accept?: string) {
+  return openWatchStream(t.url, path, accept);
 }
 
 async function eventually(check: () => boolean, what: string, timeoutMs = 3000): Promise<void> {

@@ -2,37 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, TABLE_ACCEPT, widget, WIDGETS, type TestServer } from '../server/testserver.js';
-
-interface Event {
-  type: string;
-  object: { kind: string; metadata: { name: string }; [k: string]: unknown };
-}
+import { openWatchStream } from '../support/watch-stream.js';
 
 /** Opens a watch and returns a reader of its events, one JSON line each. */
 async function openWatch(t: TestServer, path: string, accept?: string) {
-  const controller = new AbortController();
-  const res = await fetch(t.url + path, { headers: accept ? { accept } : {}, signal: controller.signal });
-  assert.equal(res.status, 200);
-  assert.equal(res.headers.get('content-type'), 'application/json');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let ended = false;
-  async function next(): Promise<Event | undefined> {
-    for (;;) {
-      const nl = buffer.indexOf('\n');
-      if (nl >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        return JSON.parse(line) as Event;
-      }
-      if (ended) return undefined;
-      const { value, done } = await reader.read();
-      if (done) ended = true;
-      else buffer += decoder.decode(value, { stream: true });
-    }
-  }
-  return { next, close: () => controller.abort() };
+  const watch = await openWatchStream(t.url, path, accept);
+  assert.equal(watch.contentType, 'application/json');
+  return watch;
 }
 
 describe('watch', () => {
