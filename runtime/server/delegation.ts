@@ -1,0 +1,42 @@
+/**
+ * The server chain's contract (kube's genericapiserver.DelegationTarget, as used by
+ * CreateServerChain): aggregator → compiled-APIs server → extensions server → not found.
+ *
+ * Every server in the chain answers the requests it owns and returns undefined for the rest, which
+ * the chain passes to the next server; the last "not found" answer is kube's 404 Status. The
+ * aggregator in front merges the discovery and OpenAPI of every server behind it (and of remote
+ * APIServices), so each server only reports what it serves.
+ */
+import type { APIResponse } from '../endpoints/handler.js';
+import type { IncomingAPIRequest, ResolvedRequest } from './handler.js';
+
+/** One group/version a server serves, as the aggregator needs it for discovery and OpenAPI. */
+export interface ServedGroupVersion {
+  /** '' for the legacy core group. */
+  group: string;
+  version: string;
+  /**
+   * kube's group and version priorities (APIService spec.groupPriorityMinimum / versionPriority):
+   * higher first. Discovery lists groups by group priority and versions by version priority, the
+   * preferred version first.
+   */
+  groupPriority: number;
+  versionPriority: number;
+  /** The legacy discovery document `/apis/<g>/<v>` (or `/api/v1`): a v1 APIResourceList. */
+  resourceList(): unknown;
+  /** This version's entry in aggregated discovery: an apidiscovery.k8s.io/v2 APIVersionDiscovery. */
+  aggregated(): unknown;
+  /** The OpenAPI v3 document `/openapi/v3/apis/<g>/<v>` (or `api/v1`). */
+  openapiV3(): unknown;
+}
+
+export interface DelegationTarget {
+  /** For logs and errors: 'kgen-apiserver', 'apiextensions-apiserver', … */
+  readonly name: string;
+  /** Answers a request this server owns; undefined passes it to the next server in the chain. */
+  serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): Promise<APIResponse | undefined>;
+  /** The group/versions served now (a CRD can add or remove some at run time). */
+  groupVersions(): readonly ServedGroupVersion[];
+  /** Registers a listener called whenever groupVersions() changes; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
