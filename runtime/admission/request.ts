@@ -59,12 +59,17 @@ export class RequestAdmission implements AdmissionContext {
     return attrs.object;
   }
 
-  /** Validating admission; objects are copies, so a plugin cannot change what is stored. */
+  /**
+   * Validating admission; objects are copies, so a plugin cannot change what is stored. Each is
+   * copied when a plugin first reads it: most writes meet no plugin that looks at them.
+   */
   async validate(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): Promise<void> {
     const admission = this.scope.admission;
     if (!admission) return;
-    const copy = <T>(o: T) => (o === undefined ? o : structuredClone(o));
-    await admission.validate(this.attributes(operation, copy(object), copy(oldObject), options), this);
+    const attrs = this.attributes(operation, object, oldObject, options);
+    if (object !== undefined) copyOnRead(attrs, 'object', object);
+    if (oldObject !== undefined) copyOnRead(attrs, 'oldObject', oldObject);
+    await admission.validate(attrs, this);
   }
 
   attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): AdmissionAttributes {
@@ -86,6 +91,20 @@ export class RequestAdmission implements AdmissionContext {
     if (oldObject !== undefined) attrs.oldObject = oldObject;
     return attrs;
   }
+}
+
+/** Makes attrs[prop] a copy of value, made on first read (or replaced by a write). */
+function copyOnRead(attrs: AdmissionAttributes, prop: 'object' | 'oldObject', value: KubeObject): void {
+  const settle = (v: KubeObject | undefined) => {
+    Object.defineProperty(attrs, prop, { value: v, writable: true, enumerable: true, configurable: true });
+    return v;
+  };
+  Object.defineProperty(attrs, prop, {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(structuredClone(value)),
+    set: (v: KubeObject | undefined) => settle(v),
+  });
 }
 
 /** The request's namespace; for a namespace object, its name from the URL (kube's RequestInfo). */

@@ -79,9 +79,10 @@ export interface EscalationCheckOptions {
 
 /** Throws kube's 403 when the write would grant what the requester does not hold. */
 export async function checkEscalation(attrs: AdmissionAttributes, opts: EscalationCheckOptions): Promise<void> {
-  if (attrs.subresource || !attrs.object) return;
+  if (attrs.subresource) return;
   const resource = rbacResourceOf({ group: attrs.resource.group, plural: attrs.resource.resource });
-  if (!resource || escalationAllowed(attrs.user)) return;
+  // attrs.object is read only for RBAC objects: admission copies it on first read.
+  if (!resource || !attrs.object || escalationAllowed(attrs.user)) return;
   if (attrs.operation === 'UPDATE' && attrs.oldObject && isOnlyMutatingGCFields(attrs.object, attrs.oldObject)) return;
   const qr = { group: RBAC_GROUP, resource };
   const name = attrs.object.metadata?.name ?? attrs.name;

@@ -32,6 +32,8 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const admitted = (await admission.mutate('CREATE', fm.update(undefined, obj, manager), undefined, options))!;
   const created = await scope.store.create(namespace, admitted, {
     dryRun,
+    // The decoded body (with its managedFields, as admission left it) is this request's own.
+    handOver: true,
     createValidation: (o) => admission.validate('CREATE', o, undefined, options),
   });
   return objectResponse(201, created, target.format, [...warnings, ...admission.warnings]);

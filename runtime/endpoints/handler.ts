@@ -53,6 +53,8 @@ export interface ObjectResponse {
   contentType: string;
   headers: ResponseHeaders;
   payload: string;
+  /** payload's UTF-8 bytes, when the writer assembled them already (cached encodings). */
+  readonly body?: Buffer;
 }
 
 /** A long-running response (watch): chunks are written and flushed as they come. */

@@ -82,6 +82,8 @@ function targetOf(range: MediaRange, ctx: NegotiationContext): OutputTarget | un
  * means JSON; nothing acceptable is 406 NotAcceptable.
  */
 export function negotiateOutput(accept: string | undefined, ctx: NegotiationContext): OutputTarget {
+  // The common cases, without parsing: no Accept, or plain JSON (kubectl get -o json, clients).
+  if (accept === undefined || accept === '' || accept === JSON_CONTENT_TYPE || accept === '*/*') return { as: 'Object', format: 'json' };
   const ranges = parseMediaRanges(accept);
   if (ranges.length === 0) return { as: 'Object', format: 'json' };
   const ordered = ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i);

@@ -3,14 +3,33 @@
  * negotiated format, and every error as a metav1.Status through errorResponse, the one place
  * an error becomes an HTTP response.
  */
-import { stringify as toYAML } from 'yaml';
+import { yaml } from '../api/yaml.js';
 import type { Status } from '../api/meta.js';
 import { toStatus } from '../registry/errors.js';
+import { encodedJSON } from './encoding.js';
 import type { ObjectResponse, ResponseHeaders } from './handler.js';
 import { contentTypeOf, JSON_CONTENT_TYPE, type Format } from './negotiation.js';
 
 export function serialize(body: unknown, format: Format): string {
-  return format === 'yaml' ? toYAML(body) : JSON.stringify(body);
+  return format === 'yaml' ? yaml().stringify(body) : JSON.stringify(body);
+}
+
+/**
+ * A response whose JSON bytes were assembled from the watch cache's encodings (see encoding.ts):
+ * `body` is written as it is; `payload`, the same JSON as text, is decoded only if read (audit).
+ */
+class EncodedObjectResponse implements ObjectResponse {
+  readonly kind = 'object';
+  constructor(
+    public code: number,
+    public contentType: string,
+    public headers: ResponseHeaders,
+    readonly body: Buffer,
+  ) {}
+
+  get payload(): string {
+    return this.body.toString('utf8');
+  }
 }
 
 /** `Warning: 299 - "text"` headers, as kube's warning recorder writes them. */
@@ -20,6 +39,8 @@ export function warningHeaders(warnings: readonly string[]): ResponseHeaders {
 }
 
 export function objectResponse(code: number, body: unknown, format: Format = 'json', warnings: readonly string[] = []): ObjectResponse {
+  const encoded = format === 'json' ? encodedJSON(body) : undefined;
+  if (encoded) return new EncodedObjectResponse(code, JSON_CONTENT_TYPE, warningHeaders(warnings), encoded);
   return { kind: 'object', code, contentType: contentTypeOf(format), headers: warningHeaders(warnings), payload: serialize(body, format) };
 }
 

@@ -33,7 +33,8 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   const options = operationOptions('UpdateOptions', req.query);
   // Mutating admission runs on every attempt of the update, with the current object as old.
   const updatedObject = async (current: KubeObject) => (await admission.mutate('UPDATE', fm.update(current, structuredClone(obj), manager, subresource), current, options))!;
-  const updated = await store.update(namespace, req.info.name, { updatedObject }, {
+  // Each attempt records the update into its own copy of the body: a fresh object.
+  const updated = await store.update(namespace, req.info.name, { updatedObject, fresh: true }, {
     dryRun,
     updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
   });

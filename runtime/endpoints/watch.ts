@@ -14,6 +14,7 @@ import type { ListQuery } from './queryparams.js';
 import { namespaceFor } from './requestscope.js';
 import { parseIncludeObject, type IncludeObject } from './tableconvertor.js';
 import { transformObject } from './transform.js';
+import { encodedObject } from '../storage/cacher/cached-object.js';
 
 export const DEFAULT_WATCH_TIMEOUT_SECONDS = 1800;
 
@@ -37,7 +38,7 @@ export async function watchResource(scope: RequestScope, req: APIRequest, query:
       for await (const event of watch) {
         const object = encodeObject(scope, event, target, { includeObject, noHeaders: headersSent });
         if (target.as === 'Table' && event.type !== 'ERROR') headersSent = true;
-        yield `${JSON.stringify({ type: event.type, object })}\n`;
+        yield (target.format === 'json' && encodedEventLine(event.type, object)) || `${JSON.stringify({ type: event.type, object })}\n`;
       }
     } finally {
       watch.stop();
@@ -58,4 +59,24 @@ function encodeObject(
   const object = transformObject(scope.definition, event.object as KubeObject, target, opts);
   if (event.type === 'BOOKMARK' && target.as === 'Table') return { ...(object as object), rows: [] };
   return object;
+}
+
+/**
+ * The line of a watch event whose object IS a watch-cache object, built once and shared by every
+ * watcher that sends it (kube serializes a cacher event once for all of its watchers); undefined
+ * for any other object. Only the most recent lines are kept: a fan-out sends one event to every
+ * watcher at about the same time, and lines kept longer would double what the cache holds.
+ */
+const RECENT_LINES = 16;
+const recentLines: Array<{ object: object; type: string; line: string } | undefined> = new Array(RECENT_LINES);
+let nextLine = 0;
+
+function encodedEventLine(type: string, object: unknown): string | undefined {
+  for (const known of recentLines) if (known !== undefined && known.object === object && known.type === type) return known.line;
+  const bytes = encodedObject(object);
+  if (!bytes) return undefined;
+  const line = `{"type":${JSON.stringify(type)},"object":${bytes.toString('utf8')}}\n`;
+  recentLines[nextLine] = { object: object as object, type, line };
+  nextLine = (nextLine + 1) % RECENT_LINES;
+  return line;
 }

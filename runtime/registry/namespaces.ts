@@ -62,6 +62,7 @@ export function withNamespaceStrategy(base: RESTStrategy): RESTStrategy & Deleti
       setNamespaceFinalizers(obj, specFinalizersOrUndefined(old));
     },
     markForDeletion(obj) {
+      forceLiveLookup.set(obj.metadata.name ?? '', Date.now() + FORCE_LIVE_LOOKUP_MS);
       const status = (typeof obj.status === 'object' && obj.status !== null ? obj.status : {}) as Record<string, unknown>;
       status.phase = 'Terminating';
       obj.status = status;
@@ -128,12 +129,41 @@ export function namespaceFinalizeStore(namespaces: Store): Store {
   return store;
 }
 
-/** NamespaceLifecycle over the namespaces kept in storage under the given key root. */
-export function newNamespaceLifecycle(storage: Storage, keyRoot?: string): NamespaceLifecycle {
+/** The watch caches a lifecycle may read namespaces from (the installer's Cachers). */
+export interface NamespaceCaches {
+  for(prefix: string): Storage;
+}
+
+/**
+ * kube's forceLiveLookupTTL: after this server marked a namespace for deletion, its cached copy
+ * is not trusted for this long (the cache may not have seen the mark yet).
+ */
+const FORCE_LIVE_LOOKUP_MS = 30_000;
+/** Namespace names this process marked for deletion recently, with when the mark expires. */
+const forceLiveLookup = new Map<string, number>();
+
+function markedRecently(name: string): boolean {
+  const until = forceLiveLookup.get(name);
+  if (until === undefined) return false;
+  if (until > Date.now()) return true;
+  forceLiveLookup.delete(name);
+  return false;
+}
+
+/**
+ * NamespaceLifecycle over the namespaces kept in storage under the given key root. As kube's
+ * plugin reads its informer, it reads the namespaces' watch cache (`caches`, when given) and goes
+ * to storage only when the cache does not have the namespace (created a moment ago, or missing)
+ * or this process marked it for deletion within FORCE_LIVE_LOOKUP_MS while the cache still shows
+ * it live. A create therefore costs no storage read in the common case.
+ */
+export function newNamespaceLifecycle(storage: Storage, keyRoot?: string, caches?: () => NamespaceCaches | undefined): NamespaceLifecycle {
   const prefix = resourcePrefix('', 'namespaces', keyRoot);
   return {
     async admitCreate(namespace, attributes) {
-      const ns = await storage.get(objectKey(prefix, undefined, namespace), { ignoreNotFound: true });
+      const key = objectKey(prefix, undefined, namespace);
+      let ns = await caches?.()?.for(prefix).get(key, { resourceVersion: '0', ignoreNotFound: true });
+      if (!ns || (!ns.metadata.deletionTimestamp && markedRecently(namespace))) ns = await storage.get(key, { ignoreNotFound: true });
       if (!ns) throw newNotFound(NAMESPACES, namespace);
       if (ns.metadata.deletionTimestamp) throw namespaceTerminating(namespace, attributes);
     },

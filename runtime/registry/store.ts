@@ -54,10 +54,22 @@ export interface StoreConfig {
 export interface UpdatedObjectInfo {
   /** Must not mutate `current`; may throw a StatusError to abort the update. */
   updatedObject(current: KubeObject): KubeObject | Promise<KubeObject>;
+  /**
+   * updatedObject returns a new object on every call, sharing nothing with `current` or with
+   * anything its caller keeps: the store then uses `current` and the result as they are instead
+   * of copying them (the handlers' objects decoded from the request body).
+   */
+  fresh?: boolean;
 }
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /**
+   * create only: the caller hands its object over, so the store fills it in place instead of
+   * copying it first (kube's Store.Create mutates the object it is given). Handlers pass their
+   * freshly decoded request object; other callers keep the default, a copy.
+   */
+  handOver?: boolean;
   /**
    * Validating admission of a create (kube's rest.ValidateObjectFunc): runs after the strategy's
    * defaulting and validation, right before storage; throwing aborts the create.
@@ -161,7 +173,7 @@ export class Store {
   }
 
   async create(namespace: string | undefined, input: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {
-    const obj = deepCopy(input);
+    const obj = opts.handOver ? input : deepCopy(input);
     const meta = metadataOf(obj);
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
     this.scopeNamespace(obj, namespace);
@@ -190,7 +202,7 @@ export class Store {
     const key = this.keyFor(namespace, name);
     const tryUpdate = async (current: KubeObject | undefined) => {
       const existing = this.requireExisting(current, name);
-      const updated = deepCopy(await objInfo.updatedObject(deepCopy(existing)));
+      const updated = objInfo.fresh ? await objInfo.updatedObject(existing) : deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
       this.applyUpdateStrategy(updated, existing, name);
       await opts.updateValidation?.(updated, existing);

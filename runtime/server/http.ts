@@ -6,7 +6,8 @@
  * written chunk by chunk; drain() ends them and waits for every response in progress.
  */
 import { once } from 'node:events';
-import { STATUS_CODES } from 'node:http';
+import { createServer as createHTTPServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHTTPSServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -15,8 +16,11 @@ import type { ClientCertificate } from '../authentication/x509.js';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
 import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
 import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
+import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
 import type { RequestServer } from './filters/chain.js';
+import { LazyAbort, type LazySignalRequest } from './filters/context.js';
+import type { IncomingAPIRequest } from './handler.js';
 
 /** kube-apiserver's default --max-request-bytes for JSON/YAML bodies: 3 MiB. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -36,7 +40,7 @@ function sendObject(reply: FastifyReply, response: ObjectResponse): FastifyReply
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
   if (response.contentType) reply.header('Content-Type', response.contentType);
   // A Buffer keeps fastify from rewriting the Content-Type (it appends a charset to strings).
-  return reply.send(Buffer.from(response.payload, 'utf8'));
+  return reply.send(response.body ?? Buffer.from(response.payload, 'utf8'));
 }
 
 /** Converts an error fastify raised before our handler ran into a Status (never a 5xx for bad input). */
@@ -92,11 +96,90 @@ function clientCertificateOf(socket: TLSSocket): ClientCertificate | undefined {
       commonName: list(subject.CN)[0] ?? '',
       organizations: list(subject.O),
       extKeyUsage: peer.ext_key_usage,
+      raw: peer.raw,
     };
     if (authorizationError) cert.verifyError = String(authorizationError instanceof Error ? authorizationError.message : authorizationError);
   }
   peerCertificates.set(socket, cert);
   return cert ?? undefined;
+}
+
+/**
+ * One request as the filter chain sees it. What few requests need is made on first use: the
+ * abort signal (see LazyAbort) and Node's per-line header table.
+ */
+class HTTPRequest implements IncomingAPIRequest, LazySignalRequest {
+  readonly method: string;
+  url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body?: Buffer;
+  readonly clientCertificate?: ClientCertificate;
+  readonly remoteAddress?: string;
+  private distinct?: Record<string, string[]>;
+
+  constructor(
+    private readonly raw: IncomingMessage,
+    body: unknown,
+    public lazyAbort: LazyAbort,
+  ) {
+    const socket = raw.socket as TLSSocket;
+    this.method = raw.method ?? 'GET';
+    this.url = raw.url ?? '/';
+    this.headers = raw.headers;
+    this.body = Buffer.isBuffer(body) ? body : undefined;
+    this.clientCertificate = clientCertificateOf(socket);
+    this.remoteAddress = socket.remoteAddress;
+  }
+
+  get signal(): AbortSignal {
+    return this.lazyAbort.signal;
+  }
+
+  get headersDistinct(): Record<string, string[]> {
+    return (this.distinct ??= this.raw.headersDistinct as Record<string, string[]>);
+  }
+}
+
+/** Whether node:http serves the request directly (no body to parse: fastify adds nothing). */
+function isBodyless(method: string | undefined): boolean {
+  return method === 'GET' || method === 'HEAD';
+}
+
+/** Writes an object response on node's response directly (the path GET and HEAD take). */
+function writeObject(res: ServerResponse, response: ObjectResponse): void {
+  const body = response.body ?? Buffer.from(response.payload, 'utf8');
+  for (const name in response.headers) res.setHeader(name, response.headers[name]!);
+  if (response.contentType) res.setHeader('Content-Type', response.contentType);
+  res.setHeader('Content-Length', body.length);
+  res.writeHead(response.code);
+  // Once written, a body assembled in a pooled buffer (a list from the watch cache) is reused.
+  if (isPooledBuffer(body)) res.end(body, () => releaseBuffer(body));
+  else res.end(body);
+}
+
+/**
+ * The bytes of a stream chunk. A watch fan-out writes the same event line (one string, see
+ * endpoints/watch.ts) to every watcher's stream: it is encoded once, not once per stream.
+ */
+const RECENT_CHUNKS = 8;
+const recentChunks: Array<{ text: string; bytes: Buffer } | undefined> = new Array(RECENT_CHUNKS);
+let nextChunk = 0;
+
+function chunkBytes(chunk: string): string | Buffer {
+  if (chunk.length < 256) return chunk;
+  for (const recent of recentChunks) if (recent !== undefined && recent.text === chunk) return recent.bytes;
+  const bytes = Buffer.from(chunk, 'utf8');
+  recentChunks[nextChunk] = { text: chunk, bytes };
+  nextChunk = (nextChunk + 1) % RECENT_CHUNKS;
+  return bytes;
+}
+
+/** fastify's defaults for the server it would have made itself. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/** fastify's schema compilers, never called: kgen's single route declares no schema. */
+function noSchemaCompiler(): never {
+  throw new Error('kgen routes declare no schemas');
 }
 
 export class HTTPServer {
@@ -110,18 +193,30 @@ export class HTTPServer {
     private readonly serveRequest: RequestServer,
     tls?: ServingTLS,
   ) {
-    const https = tls ? { https: { cert: tls.cert, key: tls.key, ca: tls.clientCA, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' as const } } : {};
-    // The https option only changes the server's type parameter; requests and replies are node:http's.
+    // GET and HEAD (most requests: reads, watches) are served on node:http directly; fastify
+    // serves the rest (body parsing and limits) on the same server, through the same chain.
+    const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
+      const listener = (req: IncomingMessage, res: ServerResponse) => (isBodyless(req.method) ? void this.serveRaw(req, res) : fastifyHandler(req, res));
+      const server = tls
+        ? createHTTPSServer({ cert: tls.cert, key: tls.key, ca: tls.clientCA, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' }, listener)
+        : createHTTPServer(listener);
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = 0;
+      return server;
+    };
+    // The server's type parameter does not matter here; requests and replies are node:http's.
     this.app = Fastify({
+      serverFactory: serverFactory as never,
       bodyLimit: MAX_REQUEST_BODY_BYTES,
       logger: false,
       forceCloseConnections: true,
       // Shutdown drains through the wait group, which answers requests arriving meanwhile with a Status.
       return503OnClosing: false,
+      // No route has a schema: skip loading ajv and fast-json-stringify (~40 ms of start-up).
+      schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
       clientErrorHandler,
       // Malformed URLs (`/apis/%`) and the like: a Status, as every other error.
       frameworkErrors: (err, _req, reply) => sendObject(reply as FastifyReply, frameworkError(err)),
-      ...https,
     }) as unknown as FastifyInstance;
     this.app.removeAllContentTypeParsers();
     // Bodies are kept raw for the handlers; text (JSON, YAML) nested too deeply is refused before
@@ -150,37 +245,42 @@ export class HTTPServer {
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  private track(reply: FastifyReply): void {
+  /** Counts the response as active until its connection side closes, then aborts `abort`. */
+  private track(res: ServerResponse, abort: LazyAbort): void {
     this.active++;
-    reply.raw.once('close', () => {
+    res.on('close', () => {
+      abort.abort();
       this.active--;
       if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
     });
   }
 
+  /** A request fastify parsed (it has a body). */
   private async serve(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
-    this.track(reply);
-    const abort = new AbortController();
-    reply.raw.on('close', () => abort.abort());
-    const socket = req.raw.socket as TLSSocket;
-    const response = await this.serveRequest({
-      method: req.method,
-      url: req.url,
-      headers: req.headers,
-      headersDistinct: req.raw.headersDistinct as Record<string, string[]>,
-      body: Buffer.isBuffer(req.body) ? req.body : undefined,
-      signal: abort.signal,
-      clientCertificate: clientCertificateOf(socket),
-      remoteAddress: socket.remoteAddress,
-    });
+    const abort = new LazyAbort();
+    this.track(reply.raw, abort);
+    const response = await this.serveRequest(new HTTPRequest(req.raw, req.body, abort));
     if (response.kind === 'object') return sendObject(reply, response);
     reply.hijack();
-    await this.stream(reply, response, abort.signal);
+    await this.stream(reply.raw, response, abort.signal);
+  }
+
+  /** A bodyless request, straight from node:http. */
+  private async serveRaw(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const abort = new LazyAbort();
+    this.track(res, abort);
+    let response: APIResponse;
+    try {
+      response = await this.serveRequest(new HTTPRequest(req, undefined, abort));
+    } catch (err) {
+      response = errorResponse(err);
+    }
+    if (response.kind === 'object') return writeObject(res, response);
+    await this.stream(res, response, abort.signal);
   }
 
   /** Writes a stream response chunk by chunk; each write is flushed to the socket as it happens. */
-  private async stream(reply: FastifyReply, response: StreamResponse, signal: AbortSignal): Promise<void> {
-    const raw = reply.raw;
+  private async stream(raw: ServerResponse, response: StreamResponse, signal: AbortSignal): Promise<void> {
     this.streams.add(response);
     signal.addEventListener('abort', () => response.close(), { once: true });
     try {
@@ -195,7 +295,7 @@ export class HTTPServer {
         if (signal.aborted) break;
         // Backpressure: a client that does not read stops this loop, so its watcher's bounded
         // buffer fills and the watch cache closes it, instead of the socket buffer growing.
-        if (!raw.write(chunk)) await once(raw, 'drain', { signal });
+        if (!raw.write(chunkBytes(chunk))) await once(raw, 'drain', { signal });
       }
     } catch {
       // The client went away or the stream failed mid-way; there is no way to report it now.

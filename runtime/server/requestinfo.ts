@@ -32,16 +32,15 @@ const METHOD_VERBS: Record<string, string> = {
 
 /** Splits a URL path into decoded segments, ignoring empty ones (`//`, trailing `/`). */
 export function splitPath(path: string): string[] {
-  return path
-    .split('/')
-    .filter((p) => p !== '')
-    .map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
+  const segments = path.split('/').filter((p) => p !== '');
+  if (!path.includes('%')) return segments;
+  return segments.map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
 }
 
 function nonResource(path: string, method: string): RequestInfo {

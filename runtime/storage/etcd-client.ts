@@ -154,10 +154,17 @@ export interface WatchStream {
   removeAllListeners(): WatchStream;
 }
 
+/**
+ * The context the pool's policies hand to calls: nothing aborts them (deadlines do), and the
+ * pool ignores it, so one never-aborted signal serves every call (an AbortController per call
+ * costs more than the rest of the policy).
+ */
+const NEVER_ABORTED = { signal: new AbortController().signal };
+
 /** The global policy: no retries there. */
 const passThrough = {
   execute<T>(fn: (context: { signal: AbortSignal }) => T | Promise<T>): Promise<T> {
-    return Promise.resolve().then(() => fn({ signal: new AbortController().signal }));
+    return Promise.resolve().then(() => fn(NEVER_ABORTED));
   },
 };
 
@@ -183,7 +190,7 @@ class HostBreaker {
     const trial = open;
     if (trial) this.trialRunning = true;
     try {
-      const result = fn({ signal: new AbortController().signal });
+      const result = fn(NEVER_ABORTED);
       if (!(result instanceof Promise)) return result;
       const value = await result;
       this.failures = 0;

@@ -23,7 +23,7 @@ import { StorageError } from './interface.js';
 import { decodeKv, EtcdHostDownError, type EtcdKeys } from './etcd-codec.js';
 import type { EtcdClient, WatchStream } from './etcd-client.js';
 import { QueueWatcher } from './watch-broadcaster.js';
-import { filterEvent } from './watch-event.js';
+import { filterEvent, withLazyPrevObject } from './watch-event.js';
 
 export interface EtcdWatchRange {
   /** The storage key or prefix being watched (for errors). */
@@ -155,8 +155,8 @@ export class EtcdWatch {
     }
     const object = decodeKv(event.kv, revision);
     if (event.kv.create_revision === event.kv.mod_revision) return { type: 'ADDED', key, object, resourceVersion };
-    const prevObject = prev ? decodeKv(prev) : undefined;
-    return prevObject ? { type: 'MODIFIED', key, object, prevObject, resourceVersion } : { type: 'MODIFIED', key, object, resourceVersion };
+    const modified: StorageEvent = { type: 'MODIFIED', key, object, resourceVersion };
+    return prev ? withLazyPrevObject(modified, () => decodeKv(prev)) : modified;
   }
 
   private onBroken(stream: WatchStream, err: Error): void {

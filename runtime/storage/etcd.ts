@@ -127,22 +127,37 @@ export class EtcdStorage implements Storage {
     return result;
   }
 
+  /**
+   * kube's etcd3 GuaranteedUpdate: start from the caller's cached object when given (no read),
+   * else from a read; a state that may be stale is refreshed by a read before an error or a no-op
+   * is answered from it. A lost compare-and-swap continues from the state the txn read back.
+   */
   private async updateOnce(key: string, opts: UpdateOptions, tryUpdate: UpdateFunc): Promise<KubeObject> {
     const k = this.etcdKey(key);
-    let kv = await this.readKey(key);
+    let state = opts.cachedExistingObject ? cachedState(key, opts.cachedExistingObject) : kvState(await this.readKey(key));
     for (;;) {
-      const current = kv ? decodeKv(kv) : undefined;
-      if (!current && !opts.ignoreNotFound) throw notFound(key);
-      checkPreconditions(key, opts.preconditions, current);
-      const next = await tryUpdate(current);
+      const { current } = state;
+      let next: KubeObject;
+      try {
+        if (!current && !opts.ignoreNotFound) throw notFound(key);
+        checkPreconditions(key, opts.preconditions, current);
+        next = await tryUpdate(current);
+      } catch (err) {
+        if (state.isCurrent) throw err;
+        state = kvState(await this.readKey(key));
+        continue;
+      }
       this.client.ensureOpen(key);
       const value = encodeObject(key, next);
-      if (kv && sameStoredValue(kv.value.toString('utf8'), value)) return decodeKv(kv);
-      const expected = kv?.mod_revision ?? 0;
-      const res = await this.casTxn(key, k, expected, { request_put: { key: k, value: Buffer.from(value) } });
+      if (state.value !== undefined && sameStoredValue(state.value, value)) {
+        if (state.isCurrent) return decodeObject(state.value, state.modRevision);
+        state = kvState(await this.readKey(key));
+        continue;
+      }
+      const res = await this.casTxn(key, k, state.modRevision, { request_put: { key: k, value: Buffer.from(value) } });
       const revision = this.client.observe(res.header);
       if (res.succeeded) return decodeObject(value, revision);
-      kv = rangedKv(res);
+      state = kvState(rangedKv(res));
     }
   }
 
@@ -274,6 +289,29 @@ export class EtcdStorage implements Storage {
     this.client.observe(res.header);
     return res.kvs[0];
   }
+}
+
+/** What an update starts from: the current object, its stored value and mod revision (0: absent). */
+interface UpdateState {
+  current: KubeObject | undefined;
+  value: string | undefined;
+  modRevision: number;
+  /** Read from etcd just now, rather than guessed from a cache. */
+  isCurrent: boolean;
+}
+
+function kvState(kv: IKeyValue | undefined): UpdateState {
+  if (!kv) return { current: undefined, value: undefined, modRevision: 0, isCurrent: true };
+  const value = kv.value.toString('utf8');
+  const modRevision = Number(kv.mod_revision);
+  return { current: decodeObject(value, modRevision), value, modRevision, isCurrent: true };
+}
+
+/** The state a cached object stands for; its own copy, so the cache's object is never handed out. */
+function cachedState(key: string, cached: KubeObject): UpdateState {
+  const modRevision = parseResourceVersion(key, cached.metadata?.resourceVersion, false) ?? 0;
+  const value = encodeObject(key, cached);
+  return { current: decodeObject(value, modRevision), value, modRevision, isCurrent: false };
 }
 
 /** The key-value a txn's failure branch read (undefined when the key is absent). */

@@ -6,7 +6,9 @@
  *   covers every key under a prefix that ends in `/`.
  * - Every successful write advances one global, strictly increasing revision. The object a write
  *   returns, and every object read back, carries that revision as `metadata.resourceVersion`
- *   (a decimal string). Objects are stored as JSON; callers never share references with storage.
+ *   (a decimal string). Objects are stored as JSON; callers never share mutable references with
+ *   storage: backends hand out copies, a watch cache (./cacher) its deep-frozen shared objects,
+ *   which callers copy before modifying.
  * - Watch delivers every change after the requested revision exactly once, in revision order.
  * - Errors are StorageError with a code from StorageErrorCode; the registry maps them to Status.
  */
@@ -87,6 +89,13 @@ export interface UpdateOptions {
   /** Create the object when absent (tryUpdate then receives undefined). */
   ignoreNotFound?: boolean;
   preconditions?: Preconditions;
+  /**
+   * A guess of the key's current object, e.g. the watch cache's (kube's cachedExistingObject):
+   * a backend may run tryUpdate on (a copy of) it instead of reading the key first, and reads
+   * the key only when the guess proves stale: its compare-and-swap fails, or the preconditions,
+   * tryUpdate or the no-op check reject it. Never mutated; backends may ignore it.
+   */
+  cachedExistingObject?: KubeObject;
 }
 
 export interface DeleteOptions {

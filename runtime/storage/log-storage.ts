@@ -4,8 +4,12 @@
  * over their own log; only the log differs.
  *
  * Every write is: read the key's newest row, decide, then append with compare-and-swap on that
- * row's revision, publishing the change to watchers in the same tick. Only guaranteedUpdate and
- * delete await user code between the read and the append, so only they can lose the CAS and retry.
+ * row's revision, publishing the change to watchers in the same tick as its commit. A write that
+ * loses the compare-and-swap reads again and retries.
+ *
+ * A log with appendBatch (SqliteLog) gets group commit (group-commit.ts): the writes of one turn
+ * of the event loop commit together, each acknowledged only after that commit. Reads and write
+ * decisions only ever see committed rows, so nobody acts on a write that may still fail.
  */
 import type { KubeObject } from '../api/meta.js';
 import { decodeContinue, encodeContinue } from './continue.js';
@@ -22,7 +26,8 @@ import {
   type WatchOptions,
 } from './interface.js';
 import { checkPreconditions, decodeObject, encodeObject, parseResourceVersion, sameStoredValue } from './objects.js';
-import { keyRangeOf, type KeyRange, type LogChange, type LogRow, type RevisionLog } from './revision-log.js';
+import { GroupCommit } from './group-commit.js';
+import { keyRangeOf, type KeyRange, type LogChange, type LogRow, type LogWrite, type RevisionLog } from './revision-log.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
 import { changeToEvent, filterEvent } from './watch-event.js';
 
@@ -48,20 +53,27 @@ interface ScanResult {
 
 export class LogStorage implements Storage {
   private readonly broadcaster = new WatchBroadcaster<LogChange>();
+  private readonly groupCommit?: GroupCommit;
   private closed = false;
 
-  constructor(protected readonly log: RevisionLog) {}
+  constructor(protected readonly log: RevisionLog) {
+    if (log.appendBatch) {
+      this.groupCommit = new GroupCommit(log.appendBatch.bind(log), (change) => this.broadcaster.publish(change));
+    }
+  }
 
+  /** Optimistic: a new key has no row (0); a key with a deletion row costs one more attempt. */
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     this.ensureOpen(key);
     const value = encodeObject(key, obj);
+    let expected = 0;
     for (;;) {
+      const change = await this.append({ key, value, deleted: false }, expected);
+      if (change) return decodeObject(value, change.revision);
+      this.ensureOpen(key);
       const latest = this.log.latest(key);
       if (latest && !latest.deleted) throw new StorageError('KeyExists', key, `key ${key} already exists`);
-      const change = this.log.append({ key, value, deleted: false }, latest?.revision ?? 0);
-      if (!change) continue;
-      this.broadcaster.publish(change);
-      return decodeObject(value, change.revision);
+      expected = latest?.revision ?? 0;
     }
   }
 
@@ -106,9 +118,8 @@ export class LogStorage implements Storage {
         if (this.log.latest(key)?.revision === expected) return decodeObject(row.value, row.revision);
         continue;
       }
-      const change = this.log.append({ key, value, deleted: false }, expected);
+      const change = await this.append({ key, value, deleted: false }, expected);
       if (!change) continue;
-      this.broadcaster.publish(change);
       return decodeObject(value, change.revision);
     }
   }
@@ -121,9 +132,8 @@ export class LogStorage implements Storage {
       checkPreconditions(key, opts.preconditions, decodeObject(row.value, row.revision));
       if (opts.validateDeletion) await opts.validateDeletion(decodeObject(row.value, row.revision));
       this.ensureOpen(key);
-      const change = this.log.append({ key, value: row.value, deleted: true }, row.revision);
+      const change = await this.append({ key, value: row.value, deleted: true }, row.revision);
       if (!change) continue;
-      this.broadcaster.publish(change);
       return decodeObject(row.value, change.revision);
     }
   }
@@ -182,6 +192,8 @@ export class LogStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Writes already queued commit (their callers are waiting); new ones fail with Unavailable.
+    this.groupCommit?.flush();
     this.broadcaster.close();
     this.log.close();
   }
@@ -189,6 +201,17 @@ export class LogStorage implements Storage {
   /** The number of active watchers (for tests and metrics). */
   get watcherCount(): number {
     return this.broadcaster.size;
+  }
+
+  /**
+   * append() with compare-and-swap on `expected`, published to watchers when committed. Without
+   * group commit the append, its commit and its publication happen in this same tick.
+   */
+  private async append(write: LogWrite, expected: number): Promise<LogChange | undefined> {
+    if (this.groupCommit) return this.groupCommit.append(write, expected);
+    const change = this.log.append(write, expected);
+    if (change) this.broadcaster.publish(change);
+    return change;
   }
 
   /** The revision and first key a list page is served from (kube's GetList rules). */

@@ -6,7 +6,7 @@
  *
  * Every method is synchronous and atomic: because nothing awaits between a commit and its
  * publication to watchers, a watch that reads catch-up rows and registers for live ones in the
- * same tick can neither miss nor repeat a change.
+ * same tick can neither miss nor repeat a change. Reads only ever see committed rows.
  */
 
 export interface LogRow {
@@ -37,6 +37,23 @@ export interface LogEntry {
 
 export type LogWrite = { key: string; value: string; deleted: boolean };
 
+/** One append of a group commit: append()'s arguments. */
+export interface AppendRequest {
+  write: LogWrite;
+  expectedRevision: number;
+}
+
+/** A request's outcome in appendBatch: its change, undefined when the key moved on, or its own failure. */
+export type AppendOutcome = LogChange | undefined | AppendFailure;
+
+export interface AppendFailure {
+  error: unknown;
+}
+
+export function isAppendFailure(outcome: AppendOutcome): outcome is AppendFailure {
+  return outcome !== undefined && 'error' in outcome;
+}
+
 /** A key range [start, end) in plain string order. */
 export interface KeyRange {
   start: string;
@@ -56,6 +73,14 @@ export interface RevisionLog {
    * On a deletion, `value` must be the key's last state.
    */
   append(write: LogWrite, expectedRevision: number): LogChange | undefined;
+  /**
+   * Group commit (optional; logs whose commit is expensive, i.e. durable, have it): append()
+   * of every request in order, in one transaction with one durable commit. Returns one outcome
+   * per request: what append() would have returned, or the error that failed that request alone
+   * (nothing of it was applied). Throws when the transaction fails as a whole (the commit, or an
+   * error that aborted the transaction): then none of the requests was applied.
+   */
+  appendBatch?(requests: readonly AppendRequest[]): AppendOutcome[];
   /** Up to `limit` live keys in `range` as of `revision`, in key order (limit 0: no limit). */
   range(range: KeyRange, revision: number, limit: number): LogEntry[];
   /** The number of live keys in `range` as of `revision`. */

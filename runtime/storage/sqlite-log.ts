@@ -1,14 +1,16 @@
 /**
  * SqliteLog: the RevisionLog in one SQLite table, as kine keeps etcd's keyspace in SQL.
  *
- * Durability: WAL journal with synchronous=FULL, so a commit is fsynced before append() returns
- * and an acknowledged write survives kill -9 or power loss. Each write is one IMMEDIATE
- * transaction (read the key's newest row, compare, insert). The log assumes this process is the
- * database's only writer: watchers are fed from this process's commits.
+ * Durability: WAL journal with synchronous=FULL, so a commit is fsynced before append() or
+ * appendBatch() returns and an acknowledged write survives kill -9 or power loss. Each append is
+ * one IMMEDIATE transaction (read the key's newest row, compare, insert); appendBatch() runs many
+ * of those steps in one transaction, so a group of writes costs one commit and one fsync (group
+ * commit; LogStorage batches the writes that arrive together). The log assumes this process is
+ * the database's only writer: watchers are fed from this process's commits.
  */
 import Database from 'better-sqlite3';
 import { StorageError } from './interface.js';
-import type { KeyRange, LogChange, LogEntry, LogRow, LogWrite, RevisionLog } from './revision-log.js';
+import type { AppendOutcome, AppendRequest, KeyRange, LogChange, LogEntry, LogRow, LogWrite, RevisionLog } from './revision-log.js';
 import { migrate } from './sqlite-schema.js';
 
 interface RowRecord {
@@ -36,6 +38,7 @@ export class SqliteLog implements RevisionLog {
   readonly schemaVersion: number;
   private readonly stmt: ReturnType<typeof prepare>;
   private readonly appendTx: (write: LogWrite, expected: number) => LogChange | undefined;
+  private readonly batchTx: (requests: readonly AppendRequest[]) => AppendOutcome[];
   private readonly compactTx: (revision: number) => void;
 
   constructor(readonly path: string) {
@@ -52,6 +55,8 @@ export class SqliteLog implements RevisionLog {
     }
     const appendTx = this.db.transaction((write: LogWrite, expected: number) => this.appendRow(write, expected));
     this.appendTx = (write, expected) => appendTx.immediate(write, expected);
+    const batchTx = this.db.transaction((requests: readonly AppendRequest[]) => requests.map((r) => this.appendInBatch(r)));
+    this.batchTx = (requests) => batchTx.immediate(requests);
     const compactTx = this.db.transaction((revision: number) => this.compactRows(revision));
     this.compactTx = (revision) => compactTx.immediate(revision);
   }
@@ -71,6 +76,10 @@ export class SqliteLog implements RevisionLog {
 
   append(write: LogWrite, expectedRevision: number): LogChange | undefined {
     return unavailableOnBusy(write.key, () => this.appendTx(write, expectedRevision));
+  }
+
+  appendBatch(requests: readonly AppendRequest[]): AppendOutcome[] {
+    return unavailableOnBusy(requests[0]?.write.key ?? '', () => this.batchTx(requests));
   }
 
   range(range: KeyRange, revision: number, limit: number): LogEntry[] {
@@ -115,6 +124,20 @@ export class SqliteLog implements RevisionLog {
     };
     if (previous && !created && !write.deleted) change.prevValue = previous.value;
     return change;
+  }
+
+  /**
+   * One request of a batch. A failed statement is undone by SQLite alone (statement rollback), so
+   * while the transaction stays open only this request fails; if SQLite abandoned the transaction
+   * (an I/O error, a full disk), the whole batch fails.
+   */
+  private appendInBatch(r: AppendRequest): AppendOutcome {
+    try {
+      return this.appendRow(r.write, r.expectedRevision);
+    } catch (err) {
+      if (!this.db.inTransaction) throw err;
+      return { error: unavailable(r.write.key, err) };
+    }
   }
 
   /** kine's compaction: rows a newer row at or below `revision` superseded, then old deletions. */
@@ -167,10 +190,15 @@ function unavailableOnBusy<T>(key: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
-      throw new StorageError('Unavailable', key, `sqlite: ${(err as Error).message}`);
-    }
-    throw err;
+    throw unavailable(key, err);
   }
+}
+
+/** SQLite's "try again later" errors as StorageError('Unavailable'); anything else unchanged. */
+function unavailable(key: string, err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNAVAILABLE_CODES.test(code)) {
+    return new StorageError('Unavailable', key, `sqlite: ${(err as Error).message}`);
+  }
+  return err;
 }

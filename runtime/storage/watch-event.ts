@@ -26,13 +26,27 @@ export function changeToEvent(change: LogChange): StorageEvent {
   if (change.created || change.prevValue === undefined) {
     return { type: 'ADDED', key, object: decodeObject(change.value, revision), resourceVersion };
   }
-  return {
-    type: 'MODIFIED',
-    key,
-    object: decodeObject(change.value, revision),
-    prevObject: decodeObject(change.prevValue, change.prevRevision),
-    resourceVersion,
+  const event: StorageEvent = { type: 'MODIFIED', key, object: decodeObject(change.value, revision), resourceVersion };
+  const { prevValue, prevRevision } = change;
+  return withLazyPrevObject(event, () => decodeObject(prevValue, prevRevision));
+}
+
+/**
+ * Sets event.prevObject to decode(), decoded on first read: most watchers (the watch cache,
+ * watches without a predicate) never look at a modification's previous object.
+ */
+export function withLazyPrevObject(event: StorageEvent, decode: () => KubeObject): StorageEvent {
+  const settle = (value: KubeObject | undefined) => {
+    Object.defineProperty(event, 'prevObject', { value, writable: true, enumerable: true, configurable: true });
+    return value;
   };
+  Object.defineProperty(event, 'prevObject', {
+    enumerable: true,
+    configurable: true,
+    get: () => settle(decode()),
+    set: (value: KubeObject | undefined) => settle(value),
+  });
+  return event;
 }
 
 /** The event a watcher with `predicate` sees for `event`, or undefined when it sees nothing. */

@@ -117,7 +117,7 @@ describe('cacher: reads', () => {
     });
   });
 
-  it('get: unset reads the backend, 0 and N read the cache, a future N times out as TooLargeResourceVersion', async () => {
+  it('get: unset reads the cache only when it is current (else the backend), 0 and N read the cache, a future N times out as TooLargeResourceVersion', async () => {
     await withCacher({ waitTimeoutMs: 100 }, async (c, backend, calls, reset) => {
       const a = await c.create(key('ns1', 'a'), widget('a'));
       await c.getList(PREFIX);
@@ -126,6 +126,11 @@ describe('cacher: reads', () => {
       assert.deepEqual(await c.get(key('ns1', 'a'), { resourceVersion: '0' }), a);
       assert.equal(await c.get(key('ns1', 'zz'), { resourceVersion: '0', ignoreNotFound: true }), undefined);
       assert.deepEqual(calls, {});
+      // Current at the backend's revision: served from the cache (one revision read, no get).
+      assert.deepEqual(await c.get(key('ns1', 'a')), a);
+      assert.equal(calls.get, undefined);
+      // A write outside the cache's prefix moves the backend on: the backend answers.
+      await backend.create('/registry/other/x', widget('x'));
       assert.deepEqual(await c.get(key('ns1', 'a')), a);
       assert.equal(calls.get, 1);
       const future = String(Number(await backend.currentRevision()) + 5);

@@ -31,3 +31,9 @@ export function names(items: KubeObject[]): string[] {
 }
 
 export const isRed = (o: KubeObject) => o.metadata.labels?.color === 'red';
+
+/** Mutates a read object: allowed on a copy, refused (TypeError) on a frozen shared one (a watch cache's). */
+export function mutateOrRefuse(obj: KubeObject, mutate: (o: KubeObject) => void): void {
+  if (Object.isFrozen(obj)) assert.throws(() => mutate(obj), TypeError);
+  else mutate(obj);
+}

@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
 import { StorageError, type Storage } from '../../runtime/storage/interface.js';
-import { isRed, key, names, PREFIX, rejectsWith, widget } from './conformance-fixtures.js';
+import { isRed, key, mutateOrRefuse, names, PREFIX, rejectsWith, widget } from './conformance-fixtures.js';
 import { describeWatchConformance } from './conformance-watch.js';
+import { describeCachedUpdateConformance } from './conformance-update.js';
 import { EventCollector, summary } from './watch-helpers.js';
 
 export interface OpenedStorage {
@@ -40,7 +41,8 @@ export function describeStorageConformance(name: string, open: () => Promise<Ope
         created.spec = { size: 3 };
         const got = await s.get(key('ns1', 'a'));
         assert.deepEqual(got, { ...widget('a', { size: 1 }), metadata: { ...widget('a').metadata, resourceVersion: String(rv) } });
-        (got as KubeObject).metadata.name = 'mutated';
+        // A backend hands out copies; a watch cache hands out its frozen, shared objects.
+        mutateOrRefuse(got as KubeObject, (o) => (o.metadata.name = 'mutated'));
         assert.equal((await s.get(key('ns1', 'a')))?.metadata.name, 'a');
       });
 
@@ -314,6 +316,7 @@ export function describeStorageConformance(name: string, open: () => Promise<Ope
     });
 
     describeWatchConformance(() => s);
+    describeCachedUpdateConformance(() => s);
 
     describe('compaction', () => {
       it('expires older watches, continues and exact lists, and keeps the compacted revision readable', async () => {

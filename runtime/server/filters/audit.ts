@@ -44,10 +44,16 @@ export function auditFilter(options: AuditFilterOptions): Filter {
   const { sink } = options;
   const evaluator = options.policy && ('evaluatePolicyRule' in options.policy ? options.policy : newPolicyRuleEvaluator(options.policy));
   const isLongRunning = options.isLongRunning ?? isLongRunningRequest;
+  if (!evaluator || !sink) {
+    // Nothing is recorded: only the Audit-Id header (kube sets it on every response).
+    return (ctx, next) => {
+      ctx.responseHeaders[AUDIT_ID_HEADER] = auditIDOf(ctx.request.headers);
+      return next(ctx);
+    };
+  }
   return async (ctx, next) => {
     const auditID = auditIDOf(ctx.request.headers);
     ctx.responseHeaders[AUDIT_ID_HEADER] = auditID;
-    if (!evaluator || !sink) return next(ctx);
     const info = ctx.info ?? requestInfoOf(ctx);
     const config = evaluator.evaluatePolicyRule(attributesOf(info, ctx));
     if (config.level === 'None') return next(ctx);

@@ -28,5 +28,66 @@ export function isLongRunning(info: RequestInfo | undefined): boolean {
  * health check to one layer and a resource to another.
  */
 export function requestURL(raw: string): URL {
-  return new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  // Each layer of a request parses its URL again; the last one parsed is remembered. The URL is
+  // therefore shared: callers read it and never modify it (nor its searchParams).
+  if (raw === lastRaw) return lastURL;
+  const url = new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  lastRaw = raw;
+  lastURL = url;
+  return url;
+}
+
+let lastRaw: string | undefined;
+let lastURL: URL;
+
+/**
+ * An abort made only when someone asks for its signal: most requests never read theirs, and an
+ * AbortController (with AbortSignal.any for a deadline) per request is a measurable cost.
+ * abort() before the signal exists is remembered; children (a request's deadline) abort with it.
+ */
+export class LazyAbort {
+  private controller?: AbortController;
+  private children?: LazyAbort[];
+  private reason: unknown;
+  aborted = false;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Aborts (reason undefined: the default AbortError), and every child; idempotent. */
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    const children = this.children;
+    this.children = undefined;
+    if (children) for (const child of children) child.abort(reason);
+  }
+
+  /** A LazyAbort that aborts when this one does, or on its own. */
+  child(): LazyAbort {
+    const child = new LazyAbort();
+    if (this.aborted) child.abort(this.reason);
+    else (this.children ??= []).push(child);
+    return child;
+  }
+}
+
+/**
+ * A request whose `signal` is its `lazyAbort`'s (the HTTP server's requests): filters that add
+ * a deadline replace lazyAbort with a child instead of combining signals.
+ */
+export interface LazySignalRequest {
+  lazyAbort: LazyAbort;
+}
+
+/** The request as a LazySignalRequest, when its signal is lazy. */
+export function lazySignalRequest(request: object): LazySignalRequest | undefined {
+  return (request as Partial<LazySignalRequest>).lazyAbort instanceof LazyAbort ? (request as LazySignalRequest) : undefined;
 }

@@ -34,6 +34,7 @@ interface ImpersonationRequest {
 
 /** Every value of a header, one per header line (Node joins repeated headers with ", "). */
 function headerValues(request: IncomingAPIRequest, name: string): string[] {
+  if (request.headers[name] === undefined) return [];
   const distinct = request.headersDistinct?.[name];
   if (distinct) return distinct;
   const value = request.headers[name];
@@ -130,7 +131,18 @@ function removeImpersonationHeaders(request: IncomingAPIRequest): void {
   }
 }
 
+/** Whether any impersonation header is present (most requests: none). */
+function asksToImpersonate(request: IncomingAPIRequest): boolean {
+  for (const header in request.headers) if (header.startsWith('impersonate-')) return true;
+  return false;
+}
+
 export function withImpersonation(authorizer: Authorizer): Filter {
+  const impersonate = withImpersonationHeaders(authorizer);
+  return (ctx, next) => (asksToImpersonate(ctx.request) ? impersonate(ctx, next) : next(ctx));
+}
+
+function withImpersonationHeaders(authorizer: Authorizer): Filter {
   return async (ctx, next) => {
     let requests: ImpersonationRequest[];
     try {

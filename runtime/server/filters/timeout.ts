@@ -8,7 +8,8 @@
 import { newBadRequest, statusError } from '../../api/status.js';
 import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
-import { isLongRunning, requestURL } from './context.js';
+import type { IncomingAPIRequest } from '../handler.js';
+import { isLongRunning, lazySignalRequest, requestURL } from './context.js';
 import { parseGoDuration } from './duration.js';
 import type { Filter } from './types.js';
 
@@ -18,6 +19,9 @@ export const TIMEOUT_MESSAGE = 'Timeout: request did not complete within request
 
 /** The effective timeout: the server's, or the user's `?timeout=` when positive and smaller. */
 export function requestTimeout(rawURL: string, serverTimeoutMs: number): number {
+  // Most requests have no `timeout` parameter (nor an escaped name that could decode to it).
+  const query = rawURL.indexOf('?');
+  if (query < 0 || (!rawURL.includes('timeout', query) && !rawURL.includes('%', query))) return serverTimeoutMs;
   const value = requestURL(rawURL).searchParams.get('timeout');
   if (!value) return serverTimeoutMs;
   let user: number;
@@ -39,19 +43,39 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
       return errorResponse(err);
     }
     if (!(timeoutMs > 0)) return next(ctx);
-    const deadline = new AbortController();
-    ctx.request.signal = AbortSignal.any([ctx.request.signal, deadline.signal]);
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<APIResponse>((resolve) => {
-      timer = setTimeout(() => {
-        deadline.abort(new Error('context deadline exceeded'));
+    const abort = deadlineFor(ctx.request);
+    return new Promise<APIResponse>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        abort(new Error('context deadline exceeded'));
         resolve(errorResponse(statusError('Timeout', TIMEOUT_MESSAGE, {})));
       }, timeoutMs);
+      next(ctx).then(
+        (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
     });
-    try {
-      return await Promise.race([next(ctx), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
   };
+}
+
+/**
+ * Makes the request's signal also abort at the deadline, and returns the deadline's abort. A lazy
+ * signal (the HTTP server's) gets a lazy child, so nothing is allocated unless the handler reads
+ * the signal; any other signal is combined with a deadline controller.
+ */
+function deadlineFor(request: IncomingAPIRequest): (reason: unknown) => void {
+  const lazy = lazySignalRequest(request);
+  if (lazy) {
+    const deadline = lazy.lazyAbort.child();
+    lazy.lazyAbort = deadline;
+    return (reason) => deadline.abort(reason);
+  }
+  const deadline = new AbortController();
+  request.signal = AbortSignal.any([request.signal, deadline.signal]);
+  return (reason) => deadline.abort(reason);
 }

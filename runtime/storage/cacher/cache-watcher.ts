@@ -8,8 +8,9 @@
  * - Live changes wait in a bounded buffer. A watcher whose consumer falls `bufferSize` changes
  *   behind is terminated (kube closes unresponsive watchers) rather than growing without bound:
  *   its iteration ends and the client re-watches from the last resourceVersion it saw.
- * - Objects are copied when the consumer takes an event, so fan-out to many watchers shares one
- *   copy per change until each consumer reads it.
+ * - Events from the cache carry the cache's frozen, shared objects (./cached-object.ts): fan-out
+ *   to many watchers copies nothing, and each object is encoded once for all of them. Objects a
+ *   predicate derives (a DELETED for an object that stopped matching) are frozen too.
  * - stop() ends the iteration at once and is idempotent; end() (timeout) ends it after what is
  *   buffered, with a final bookmark when bookmarks are allowed; fail() delivers what is buffered
  *   and then rejects.
@@ -18,6 +19,7 @@ import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent, Watcher } from '../interface.js';
 import type { KeyRange } from '../revision-log.js';
 import { filterEvent } from '../watch-event.js';
+import { deepFreeze } from './cached-object.js';
 import type { CachedEvent } from './event-ring.js';
 
 /** A progress marker: every change up to resourceVersion has been delivered. */
@@ -115,7 +117,9 @@ export class CacheWatcher implements AsyncIterable<CacheEvent> {
   /** The event this watcher sees for `change` (kube's filterWithAttrsFunction), if any. */
   select(change: CachedEvent): StorageEvent | undefined {
     if (change.key < this.config.range.start || change.key >= this.config.range.end) return undefined;
-    return filterEvent(toStorageEvent(change), this.config.predicate);
+    const event = filterEvent(toStorageEvent(change), this.config.predicate);
+    if (event && event.object !== change.object) deepFreeze(event.object);
+    return event;
   }
 
   /** Queues a bookmark unless the buffer is full; bookmarks never terminate a watcher. */
@@ -160,7 +164,7 @@ export class CacheWatcher implements AsyncIterable<CacheEvent> {
 
   next(): Promise<IteratorResult<CacheEvent>> {
     const event = this.take();
-    if (event) return Promise.resolve({ value: copyEvent(event), done: false });
+    if (event) return Promise.resolve({ value: event, done: false });
     if (this.state === 'stopped' || this.state === 'ended') {
       this.state = 'stopped';
       return Promise.resolve({ value: undefined, done: true });
@@ -249,7 +253,7 @@ export class CacheWatcher implements AsyncIterable<CacheEvent> {
     const event = this.take();
     if (event) {
       this.waiting = undefined;
-      resolve({ value: copyEvent(event), done: false });
+      resolve({ value: event, done: false });
     } else if (this.state === 'ended' || this.state === 'stopped') {
       this.waiting = undefined;
       this.state = 'stopped';
@@ -274,27 +278,4 @@ export function toStorageEvent(change: CachedEvent): StorageEvent {
   const event: StorageEvent = { type: change.type, key: change.key, object: change.object, resourceVersion: String(change.revision) };
   if (change.prevObject) event.prevObject = change.prevObject;
   return event;
-}
-
-/**
- * The serialized form of each cached object, computed once (kube's cachingObject): the cache's
- * objects are never mutated, so a copy for the thousandth watcher costs one JSON.parse.
- */
-const serialized = new WeakMap<KubeObject, string>();
-
-/** A deep copy of a cached (immutable) object. */
-export function copyObject(obj: KubeObject): KubeObject {
-  let json = serialized.get(obj);
-  if (json === undefined) {
-    json = JSON.stringify(obj);
-    serialized.set(obj, json);
-  }
-  return JSON.parse(json) as KubeObject;
-}
-
-function copyEvent(event: CacheEvent): CacheEvent {
-  if (event.type === 'BOOKMARK') return { ...event };
-  const out: StorageEvent = { ...event, object: copyObject(event.object) };
-  if (event.prevObject) out.prevObject = copyObject(event.prevObject);
-  return out;
 }

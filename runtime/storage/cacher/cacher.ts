@@ -4,13 +4,18 @@
  * anything outside the prefix, go to the backend.
  *
  * Reads (kube's API concepts, "resourceVersion in get and list"):
- * - resourceVersion unset: most recent. get goes to the backend; getList reads the backend's
- *   current revision and waits until the cache has caught up with it (ConsistentListFromCache).
+ * - resourceVersion unset: most recent. getList reads the backend's current revision and waits
+ *   until the cache has caught up with it (ConsistentListFromCache); get is served from the cache
+ *   when it is already current at the backend's revision, else by the backend (no waiting).
  * - "0": any; served from the cache as it is, without touching the backend.
  * - NotOlderThan N: waits (bounded by waitTimeoutMs) until the cache is at N or later, else
  *   TooLargeResourceVersion (504 with Retry-After, as kube).
  * - Exact N and continue tokens at N: served from the cache's history when its ring still covers
  *   N, else by the backend, which keeps MVCC history until compaction (or answers Expired: 410).
+ *
+ * Objects: the cache's objects are deep-frozen and shared by every read and watcher, never
+ * copied (kube's cacher shares them too); each one's JSON is encoded at most once
+ * (./cached-object.ts). Callers that modify an object they read copy it first.
  *
  * Progress: the backends publish each commit to their watchers before the write resolves, so once
  * the reflector has drained its watch, the cache is current at the backend's revision read before
@@ -35,7 +40,8 @@ import {
 import { LogStorage } from '../log-storage.js';
 import { parseResourceVersion } from '../objects.js';
 import { keyRangeOf } from '../revision-log.js';
-import { CacheWatcher, copyObject } from './cache-watcher.js';
+import { adoptObject } from './cached-object.js';
+import { CacheWatcher } from './cache-watcher.js';
 import { Reflector } from './reflector.js';
 import {
   DEFAULT_EVENT_CAPACITY,
@@ -69,6 +75,8 @@ export class Cacher implements Storage {
   private readyWaiters = new Set<(ready: boolean) => void>();
   private generation = 0;
   private closed = false;
+  /** A background progress request (see isConsistent) is in flight. */
+  private progressPending = false;
 
   constructor(
     readonly backend: Storage,
@@ -114,7 +122,9 @@ export class Cacher implements Storage {
 
   async guaranteedUpdate(key: string, opts: UpdateOptions, tryUpdate: UpdateFunc): Promise<KubeObject> {
     this.ensureOpen(key);
-    return this.backend.guaranteedUpdate(key, opts, tryUpdate);
+    // kube's Cacher.GuaranteedUpdate: the cached object is the backend's first guess (cachedExistingObject).
+    const cached = this.ready && key.startsWith(this.prefix) ? this.cache.get(key) : undefined;
+    return this.backend.guaranteedUpdate(key, cached ? { ...opts, cachedExistingObject: cached } : opts, tryUpdate);
   }
 
   async delete(key: string, opts?: DeleteOptions): Promise<KubeObject> {
@@ -134,13 +144,15 @@ export class Cacher implements Storage {
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
     this.ensureOpen(key);
     const requested = parseResourceVersion(key, opts.resourceVersion, false);
-    if (requested === undefined || !key.startsWith(this.prefix) || (requested === 0 && !this.ready)) {
-      return this.backend.get(key, opts);
+    if (!key.startsWith(this.prefix) || (requested === 0 && !this.ready)) return this.backend.get(key, opts);
+    if (requested === undefined) {
+      if (!(await this.isConsistent())) return this.backend.get(key, opts);
+    } else {
+      await this.waitUntilReady(key);
+      await this.waitUntilFresh(key, requested);
     }
-    await this.waitUntilReady(key);
-    await this.waitUntilFresh(key, requested);
     const obj = this.cache.get(key);
-    if (obj) return copyObject(obj);
+    if (obj) return obj;
     if (opts.ignoreNotFound) return undefined;
     throw new StorageError('KeyNotFound', key, `key ${key} not found`);
   }
@@ -214,6 +226,7 @@ export class Cacher implements Storage {
   // ---- the reflector's side ----
 
   private replace(entries: Array<[string, KubeObject]>, revision: number): void {
+    for (const entry of entries) adoptObject(entry[1]);
     this.cache.replace(entries, revision);
     this.generation++;
     this.ready = true;
@@ -222,6 +235,7 @@ export class Cacher implements Storage {
   }
 
   private processEvent(event: StorageEvent): void {
+    adoptObject(event.object);
     const change = this.cache.apply(event);
     for (const watcher of this.watchers) {
       if (!watcher.fedByCache) continue;
@@ -275,6 +289,25 @@ export class Cacher implements Storage {
     }
     if (this.cache.revision >= target) return;
     throw new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${target}, current: ${this.cache.revision}`);
+  }
+
+  /**
+   * Whether the cache is current at the backend's latest revision right now, so a most-recent
+   * read may be served from it (as ConsistentListFromCache does for lists) without waiting. When
+   * it is behind, a progress request is started so that later reads find it current (writes to
+   * other prefixes advance the backend's revision, not this cache's).
+   */
+  private async isConsistent(): Promise<boolean> {
+    if (!this.progressNotify || !this.ready) return false;
+    const current = Number(await this.backend.currentRevision());
+    if (this.cache.revision >= current) return this.ready;
+    if (!this.progressPending) {
+      this.progressPending = true;
+      void this.requestProgress(current)
+        .catch(() => false)
+        .finally(() => (this.progressPending = false));
+    }
+    return false;
   }
 
   /** Waits until the cache is current at the backend's latest revision (a consistent read). */
@@ -340,7 +373,8 @@ export class Cacher implements Storage {
     const range = keyRangeOf(prefix);
     const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const page = this.cache.list(range, revision, position.startKey, limit, opts.predicate);
-    const result: ListResult = { items: page.items.map(copyObject), resourceVersion: String(revision) };
+    // The cache's objects are frozen and shared (see cached-object.ts): no copies.
+    const result: ListResult = { items: page.items, resourceVersion: String(revision) };
     if (page.more && page.lastKey !== undefined) {
       const next = `${page.lastKey}\u0000`;
       result.continue = encodeContinue(next, prefix, revision);

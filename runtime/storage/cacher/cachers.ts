@@ -30,6 +30,13 @@ export class Cachers {
     return this.byPrefix.get(prefix);
   }
 
+  /** Stops and forgets the cache of `prefix` (a resource removed at run time, e.g. a CRD's). */
+  async remove(prefix: string): Promise<void> {
+    const cacher = this.byPrefix.get(prefix);
+    this.byPrefix.delete(prefix);
+    await cacher?.close();
+  }
+
   all(): Cacher[] {
     return [...this.byPrefix.values()];
   }

@@ -17,6 +17,8 @@ export interface ReflectorHooks {
 }
 
 const MIN_BACKOFF_MS = 25;
+/** The initial list is read in pages of this many objects. */
+const LIST_PAGE_SIZE = 5000;
 const MAX_BACKOFF_MS = 2000;
 
 export class Reflector {
@@ -72,9 +74,9 @@ export class Reflector {
    * no backoff); throws when the list or the watch fails.
    */
   private async listAndWatch(): Promise<boolean> {
-    const list = await this.backend.getList(this.prefix);
+    const list = await this.listAll();
     if (this.stopped) return false;
-    this.hooks.onReplace(list.items.map((obj) => [this.keyFunc(obj), obj]), Number(list.resourceVersion));
+    this.hooks.onReplace(list.entries, Number(list.resourceVersion));
     // Registered in the same tick as the state was installed: changes after the list's revision
     // arrive through the watch, from the backend's history if need be.
     const watcher = this.backend.watch(this.prefix, { resourceVersion: list.resourceVersion });
@@ -92,6 +94,24 @@ export class Reflector {
     } finally {
       watcher.stop();
     }
+  }
+
+  /**
+   * The prefix's state at one revision, read in pages (continue tokens keep the first page's
+   * revision), so the backend's rows for the whole prefix are never all in memory at once.
+   */
+  private async listAll(): Promise<{ entries: Array<[string, KubeObject]>; resourceVersion: string }> {
+    const entries: Array<[string, KubeObject]> = [];
+    let token: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.backend.getList(this.prefix, { limit: LIST_PAGE_SIZE, continue: token });
+      if (this.stopped) return { entries, resourceVersion: page.resourceVersion };
+      for (const obj of page.items) entries.push([this.keyFunc(obj), obj]);
+      resourceVersion = page.resourceVersion;
+      token = page.continue;
+    } while (token);
+    return { entries, resourceVersion };
   }
 
   private sleep(ms: number): Promise<void> {

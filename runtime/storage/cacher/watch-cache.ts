@@ -9,7 +9,7 @@
  * - The state at any revision in [historyStart, revision] can be rebuilt by undoing the ring's
  *   changes after it; older states cannot (the caller then asks the backend, which keeps MVCC
  *   history until compaction).
- * - Objects are shared with the ring and never mutated; callers copy before handing them out.
+ * - Objects are frozen (./cached-object.ts), shared with the ring and handed out as they are.
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent } from '../interface.js';
@@ -17,7 +17,7 @@ import { type KeyRange } from '../revision-log.js';
 import { EventRing, type CachedEvent } from './event-ring.js';
 
 export interface CachePage {
-  /** Shared objects: copy before returning them to a caller. */
+  /** The cache's (frozen, shared) objects. */
   items: KubeObject[];
   /** Key of the last item. */
   lastKey?: string;
@@ -34,6 +34,8 @@ interface Waiter {
 export class WatchCache {
   private objects = new Map<string, KubeObject>();
   private keys: string[] = [];
+  /** The object of each key in `keys`, at the same index (lists walk arrays, not the map). */
+  private values: KubeObject[] = [];
   private readonly ring: EventRing;
   private current = 0;
   private oldest = 0;
@@ -60,6 +62,7 @@ export class WatchCache {
   replace(entries: Array<[string, KubeObject]>, revision: number): void {
     this.objects = new Map(entries);
     this.keys = [...this.objects.keys()].sort(compareKeys);
+    this.values = this.keys.map((key) => this.objects.get(key) as KubeObject);
     this.ring.clear();
     this.current = revision;
     this.oldest = revision;
@@ -80,8 +83,9 @@ export class WatchCache {
     if (event.type === 'DELETED') {
       if (prevObject) this.removeKey(event.key);
     } else {
-      if (!prevObject) this.insertKey(event.key);
       this.objects.set(event.key, event.object);
+      if (!prevObject) this.insertKey(event.key, event.object);
+      else this.values[lowerBound(this.keys, event.key)] = event.object;
     }
     const cached: CachedEvent = { type: event.type, key: event.key, object: event.object, revision };
     if (prevObject) cached.prevObject = prevObject;
@@ -153,6 +157,7 @@ export class WatchCache {
    * in [startKey, range.end) in key order, up to `limit` that pass `predicate` (0: no limit).
    */
   list(range: KeyRange, revision: number, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+    if (revision >= this.current) return this.listCurrent(range, startKey, limit, predicate);
     const items: KubeObject[] = [];
     let lastKey: string | undefined;
     for (const [key, obj] of this.entriesAt(revision, startKey, range.end)) {
@@ -160,6 +165,26 @@ export class WatchCache {
       if (predicate && !predicate(obj)) continue;
       items.push(obj);
       lastKey = key;
+    }
+    return { items, lastKey, more: false };
+  }
+
+  /** list() at the current revision: a plain walk of the sorted keys (the hot path of LIST). */
+  private listCurrent(range: KeyRange, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+    const { keys, values } = this;
+    const first = lowerBound(keys, startKey);
+    const end = lowerBound(keys, range.end);
+    if (!predicate && (limit === 0 || end - first <= limit)) {
+      return { items: values.slice(first, end), lastKey: end > first ? keys[end - 1] : undefined, more: false };
+    }
+    const items: KubeObject[] = [];
+    let lastKey: string | undefined;
+    for (let i = first; i < end; i++) {
+      if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
+      const obj = values[i];
+      if (predicate && !predicate(obj)) continue;
+      items.push(obj);
+      lastKey = keys[i];
     }
     return { items, lastKey, more: false };
   }
@@ -199,14 +224,19 @@ export class WatchCache {
     }
   }
 
-  private insertKey(key: string): void {
-    this.keys.splice(lowerBound(this.keys, key), 0, key);
+  private insertKey(key: string, obj: KubeObject): void {
+    const i = lowerBound(this.keys, key);
+    this.keys.splice(i, 0, key);
+    this.values.splice(i, 0, obj);
   }
 
   private removeKey(key: string): void {
     this.objects.delete(key);
     const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) this.keys.splice(i, 1);
+    if (this.keys[i] === key) {
+      this.keys.splice(i, 1);
+      this.values.splice(i, 1);
+    }
   }
 
   private wake(): void {
