@@ -34,12 +34,23 @@ export interface ResourceDefinition {
   categories: string[];
   subresources: { status: boolean; scale?: ScaleSubresource };
   printerColumns: PrinterColumn[];
+  /**
+   * True when printerColumns are exactly the Table's columns after Name, as kube's customresource
+   * table convertor prints a CRD's additionalPrinterColumns. Otherwise (compiled kinds, as kube's
+   * built-in printers end with AGE) an Age column follows the declared ones.
+   */
+  exactPrinterColumns?: boolean;
   /** JSONPaths of fields usable in field selectors besides metadata.name/namespace. */
   selectableFields: string[];
   /** Name of the kind's schema under components.schemas in the group/version's OpenAPI v3 document. */
   schemaName: string;
   /** True for the version objects are stored in. */
   storageVersion: boolean;
+  /**
+   * Set for a deprecated version (@kgen:deprecatedversion): the text of the `Warning: 299` header
+   * every request to this version is answered with, as kube does for deprecated CRD versions.
+   */
+  deprecationWarning?: string;
   verbs: string[];
   /**
    * Create-only and never stored (@kgen:virtual): the server answers a POST with an object its

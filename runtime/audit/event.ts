@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
-import { parse as parseYAML } from 'yaml';
+import { yaml } from '../api/yaml.js';
 import type { UserInfo } from '../api/auth.js';
 import type { RequestInfo } from '../endpoints/handler.js';
 import type { EventUser, ObjectReference, ResponseStatus } from './types.js';
@@ -121,7 +121,7 @@ export function decodeBody(body: Buffer | string | undefined, contentType: strin
   let value: unknown;
   try {
     if (media.endsWith('json')) value = JSON.parse(text);
-    else if (media.endsWith('yaml')) value = parseYAML(text, { maxAliasCount: 100 });
+    else if (media.endsWith('yaml')) value = yaml().parse(text, { maxAliasCount: 100 });
     else return undefined;
   } catch {
     return undefined;

@@ -8,7 +8,7 @@
  * would otherwise silently widen a rule.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYAML } from 'yaml';
+import { yaml } from '../api/yaml.js';
 import { AUDIT_API_VERSION, LEVELS, STAGES, type GroupResources, type Policy, type PolicyRule } from './types.js';
 
 const SUPPORTED_API_VERSIONS = new Set([AUDIT_API_VERSION, 'audit.k8s.io/v1beta1']);
@@ -53,7 +53,7 @@ export function parsePolicy(text: string, opts: LoadPolicyOptions & { source?: s
   const source = opts.source ?? '<input>';
   let doc: unknown;
   try {
-    doc = parseYAML(text, { maxAliasCount: 100, uniqueKeys: true });
+    doc = yaml().parse(text, { maxAliasCount: 100, uniqueKeys: true });
   } catch (err) {
     throw new AuditPolicyError(source, [`failed decoding: ${(err as Error).message.split('\n')[0]}`]);
   }

@@ -5,6 +5,7 @@
  */
 import { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS } from './anonymous.js';
 import { failOnError, unionAuthenticator, type RequestAuthenticator } from './authenticator.js';
+import { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 import { loadTokenFile, tokenFileAuthenticator } from './tokenfile.js';
 import { x509Authenticator } from './x509.js';
 
@@ -14,17 +15,25 @@ export { insecureDevAuthenticator, INSECURE_DEV_USER } from './insecure.js';
 export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, type TokenTable } from './tokenfile.js';
 export * from './user.js';
 export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
+export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
   tokenAuthFile?: string;
+  /**
+   * The --requestheader-* options (an authenticating proxy such as kube's aggregator), tried
+   * first as kube does; x509 then accepts only certificates clientCA signed.
+   */
+  requestHeader?: RequestHeaderOptions & { x509ClientCA: string };
   /** Paths anonymous requests may reach; default the health and version endpoints. */
   anonymousPaths?: readonly string[];
   warn?: (line: string) => void;
 }
 
 export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthenticator {
-  const authenticators: RequestAuthenticator[] = [x509Authenticator()];
+  const authenticators: RequestAuthenticator[] = [];
+  if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
+  authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
   if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
   return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
 }

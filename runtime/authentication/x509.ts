@@ -7,6 +7,7 @@
  */
 import type { IncomingAPIRequest } from '../server/handler.js';
 import type { RequestAuthenticator } from './authenticator.js';
+import { parseCertificates, signedByOneOf } from './requestheader.js';
 
 /** id-kp-clientAuth. */
 export const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
@@ -21,14 +22,22 @@ export interface ClientCertificate {
   organizations: string[];
   /** Extended key usage OIDs; undefined when the certificate has no such extension. */
   extKeyUsage?: string[];
+  /** The DER certificate, so each authenticator can check it was signed by its own CA. */
+  raw?: Buffer;
 }
 
-export function x509Authenticator(): RequestAuthenticator {
+/**
+ * clientCA: when the TLS layer also trusts other CAs (the request-header CA), only certificates
+ * this bundle signed name users here, as kube verifies each authenticator's own pool.
+ */
+export function x509Authenticator(clientCA?: string): RequestAuthenticator {
+  const cas = clientCA === undefined ? undefined : parseCertificates(clientCA);
   return {
     authenticate(request: IncomingAPIRequest) {
       const cert = request.clientCertificate;
       if (!cert) return undefined;
       if (!cert.verified) return { error: `verifying certificate failed: x509: ${cert.verifyError ?? 'certificate signed by unknown authority'}` };
+      if (cas && (!cert.raw || !signedByOneOf(cert.raw, cas))) return { error: 'verifying certificate failed: x509: certificate signed by unknown authority' };
       if (cert.extKeyUsage && !cert.extKeyUsage.includes(CLIENT_AUTH_USAGE)) {
         return { error: 'verifying certificate failed: x509: certificate specifies an incompatible key usage' };
       }

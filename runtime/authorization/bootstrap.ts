@@ -19,8 +19,8 @@ import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, AUTHORIZATION_GROUP, RBAC_GROUP
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 const BOOTSTRAP_LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
 const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view') => `rbac.authorization.k8s.io/aggregate-to-${role}`;
-/** Groups whose kinds the default user-facing roles leave out (kube's view/edit hold no RBAC or webhooks). */
-const SYSTEM_GROUPS = new Set([RBAC_GROUP, AUTHORIZATION_GROUP, 'authentication.k8s.io', 'admissionregistration.k8s.io']);
+/** Groups whose kinds the default user-facing roles leave out (kube's view/edit hold no RBAC, webhooks, APIServices or CRDs). */
+const SYSTEM_GROUPS = new Set([RBAC_GROUP, AUTHORIZATION_GROUP, 'authentication.k8s.io', 'admissionregistration.k8s.io', 'apiregistration.k8s.io', 'apiextensions.k8s.io']);
 const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 

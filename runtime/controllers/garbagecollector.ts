@@ -14,6 +14,10 @@
  * reference's kind and name (in the dependent's namespace when the owner kind is namespaced) that
  * is missing or has another uid is dangling. Work only starts once every informer has listed, so
  * an owner is never taken for dangling because its resource was listed later.
+ *
+ * The monitored resources follow what is served (kube's GC resyncs its monitors with discovery):
+ * a resource defined at run time gets a monitor, and the references to its kind, which counted
+ * as solid while it was not served, are checked again; a resource that goes loses its monitor.
  */
 import type { KubeObject, OwnerReference } from '../api/meta.js';
 import { isConflict, isNotFound } from '../api/status.js';
@@ -27,9 +31,14 @@ import {
 } from '../registry/deletion.js';
 import type { Store } from '../registry/store.js';
 import { DependencyGraph, nodeOf, type GraphNode } from './graph.js';
-import type { Log, SharedInformers } from './informer.js';
+import type { Log, ResourceInformer, SharedInformers } from './informer.js';
 import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
+
+function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
 
 interface Classified {
   solid: OwnerReference[];
@@ -51,13 +60,30 @@ export class GarbageCollector {
   ) {
     this.attemptToDelete = new WorkQueue(queueOptions);
     this.attemptToOrphan = new WorkQueue(queueOptions);
-    for (const informer of informers.all) {
-      const store = informer.store;
-      informer.addHandlers({
-        onAdd: (obj) => this.observe(store, obj),
-        onUpdate: (_old, obj) => this.observe(store, obj),
-        onDelete: (obj) => this.forget(obj),
-      });
+    for (const informer of informers.all) this.monitor(informer);
+    informers.onChange({
+      added: (informer, replaces) => {
+        this.monitor(informer);
+        if (replaces) this.graph.replaceStore(replaces.store, informer.store);
+        else this.recheckReferencesTo(informer.store);
+      },
+    });
+  }
+
+  private monitor(informer: ResourceInformer): void {
+    const store = informer.store;
+    informer.addHandlers({
+      onAdd: (obj) => this.observe(store, obj),
+      onUpdate: (_old, obj) => this.observe(store, obj),
+      onDelete: (obj) => this.forget(obj),
+    });
+  }
+
+  /** A kind served from now on: every reference to it is checked against the API. */
+  private recheckReferencesTo(store: Store): void {
+    const { group, kind } = store.definition;
+    for (const node of this.graph.all()) {
+      if (node.owners.some((ref) => ref.kind === kind && groupOf(ref.apiVersion ?? '') === group)) this.attemptToDelete.add(node.uid);
     }
   }
 

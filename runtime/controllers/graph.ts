@@ -41,6 +41,15 @@ export class DependencyGraph {
     return this.nodes.get(uid);
   }
 
+  all(): IterableIterator<GraphNode> {
+    return this.nodes.values();
+  }
+
+  /** A resource rebuilt over the same storage: its nodes are served by the new store. */
+  replaceStore(old: Store, store: Store): void {
+    for (const node of this.nodes.values()) if (node.store === old) node.store = store;
+  }
+
   /** Inserts or replaces a node; returns the previous one. */
   upsert(node: GraphNode): GraphNode | undefined {
     const prev = this.nodes.get(node.uid);

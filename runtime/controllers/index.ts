@@ -3,22 +3,25 @@
  * them next to kube-apiserver: the garbage collector and the namespace controller, over shared
  * informers of every installed resource. startControllers() returns at once; work starts when
  * every informer has listed (so pending work left by a crash is found and finished), and stop()
- * closes every watch, clears every timer and waits for the work in progress.
+ * closes every watch, clears every timer and waits for the work in progress. With `dynamic`
+ * (the extensions server), resources defined at run time are watched while they are served.
  */
 import { GarbageCollector } from './garbagecollector.js';
 import { SharedInformers, type Log } from './informer.js';
 import { NamespaceController } from './namespace.js';
 import type { WorkQueueOptions } from './queue.js';
-import { ResourceCatalog, type InstalledAPIs } from './resources.js';
+import { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 
 export { GarbageCollector } from './garbagecollector.js';
 export { NamespaceController } from './namespace.js';
-export { SharedInformers, ResourceInformer, type InformerHandlers } from './informer.js';
-export { ResourceCatalog, type InstalledAPIs } from './resources.js';
+export { SharedInformers, ResourceInformer, type InformerHandlers, type InformerSetListener } from './informer.js';
+export { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 export { WorkQueue, type WorkQueueOptions } from './queue.js';
 
 export interface ControllerOptions {
   apis: InstalledAPIs;
+  /** Resources defined at run time (the extensions server's custom resources). */
+  dynamic?: DynamicAPIs;
   log?: Log;
   /** Retry backoff and limits of the controllers' work queues. */
   queue?: WorkQueueOptions;
@@ -27,6 +30,8 @@ export interface ControllerOptions {
 export interface RunningControllers {
   garbageCollector: GarbageCollector;
   namespaceController?: NamespaceController;
+  /** The informers both controllers share (`resources()` lists what is monitored). */
+  informers: SharedInformers;
   /** Resolves once every informer has listed and the controllers are working. */
   readonly synced: Promise<void>;
   /** True when both controllers have nothing queued or in progress. */
@@ -36,12 +41,15 @@ export interface RunningControllers {
 
 export function startControllers(opts: ControllerOptions): RunningControllers {
   const log = opts.log ?? (() => undefined);
-  const catalog = new ResourceCatalog(opts.apis);
+  const catalog = new ResourceCatalog(opts.apis, opts.dynamic);
   const informers = new SharedInformers(catalog.stores, log);
   const garbageCollector = new GarbageCollector(catalog, informers, log, opts.queue);
   const namespaces = catalog.namespaces;
   const namespaceController = namespaces ? new NamespaceController(catalog, namespaces, informers, log, opts.queue) : undefined;
   let stopped = false;
+  const unsubscribe = opts.dynamic?.onChange(() => {
+    if (!stopped) resync(informers, catalog.refresh(), log);
+  });
   const synced = informers.start().then(() => {
     if (stopped) return;
     garbageCollector.run();
@@ -51,11 +59,13 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
   return {
     garbageCollector,
     namespaceController,
+    informers,
     synced,
     idle: () => garbageCollector.pending === 0 && (namespaceController?.pending ?? 0) === 0,
     stop() {
       stopping ??= (async () => {
         stopped = true;
+        unsubscribe?.();
         await informers.stop();
         await synced;
         await Promise.all([garbageCollector.stop(), namespaceController?.stop()]);
@@ -63,4 +73,13 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
       return stopping;
     },
   };
+}
+
+/** The informers follow the catalog: rebuilt resources hand over, new ones start, gone ones stop. */
+function resync(informers: SharedInformers, change: CatalogChange, log: Log): void {
+  for (const { old, scope } of change.replaced) informers.add(scope.store, old.store);
+  for (const scope of change.added) informers.add(scope.store);
+  for (const scope of change.removed) {
+    informers.remove(scope.store).catch((err: unknown) => log(`controllers: stopping the informer of ${scope.definition.plural}: ${(err as Error).message}`));
+  }
 }

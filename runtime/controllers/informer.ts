@@ -52,6 +52,20 @@ export class ResourceInformer {
     return [...this.cache.values()];
   }
 
+  /**
+   * Takes over another informer's last known state before starting (its resource was rebuilt
+   * over the same storage): the first list then reports only what changed since, not every
+   * object as new.
+   */
+  seed(from: ResourceInformer): void {
+    for (const [key, obj] of from.cache) this.cache.set(key, obj);
+  }
+
+  /** The resource is no longer served: every object it held is reported deleted. */
+  forgetAll(): void {
+    for (const obj of [...this.cache.values()]) this.remove(obj);
+  }
+
   start(): void {
     this.loop ??= this.run();
   }
@@ -80,7 +94,7 @@ export class ResourceInformer {
     }
   }
 
-  private get resource(): string {
+  get resource(): string {
     const { group, plural } = this.store.definition;
     return group ? `${plural}.${group}` : plural;
   }
@@ -166,9 +180,26 @@ export class ResourceInformer {
   }
 }
 
-/** One informer per store, started together; `synced` resolves when every first list is in. */
+/** Told when an informer joins or leaves (a resource served or gone at run time). */
+export interface InformerSetListener {
+  /** A new informer, before it starts; `replaces` is the one it takes over from, if any. */
+  added?(informer: ResourceInformer, replaces?: ResourceInformer): void;
+  /** An informer that stopped; its objects were reported deleted first. */
+  removed?(informer: ResourceInformer): void;
+}
+
+/**
+ * One informer per store, started together; `synced` resolves when every first list is in.
+ * Informers added later (kube's GC and namespace controller resync with discovery) start at once
+ * when the set has started.
+ */
 export class SharedInformers {
   private readonly informers = new Map<Store, ResourceInformer>();
+  private readonly listeners: InformerSetListener[] = [];
+  private started = false;
+  private stopped = false;
+  /** Informers replaced or removed whose loops are still ending. */
+  private readonly retiring = new Set<Promise<void>>();
 
   constructor(
     stores: Store[],
@@ -181,16 +212,69 @@ export class SharedInformers {
     return [...this.informers.values()];
   }
 
+  /** The resources watched, as `plural.group`. */
+  resources(): string[] {
+    return this.all.map((i) => i.resource);
+  }
+
   informerFor(store: Store): ResourceInformer | undefined {
     return this.informers.get(store);
   }
 
+  onChange(listener: InformerSetListener): void {
+    this.listeners.push(listener);
+  }
+
   start(): Promise<void> {
+    this.started = true;
     for (const informer of this.informers.values()) informer.start();
     return Promise.all(this.all.map((i) => i.synced)).then(() => undefined);
   }
 
+  /** Watches a resource served from now on; with `replaces`, one rebuilt over the same storage. */
+  add(store: Store, replaces?: Store): void {
+    if (this.stopped || this.informers.has(store)) return;
+    const informer = new ResourceInformer(store, this.log);
+    const old = replaces && this.informers.get(replaces);
+    if (old) {
+      this.informers.delete(replaces!);
+      this.retire(old);
+      informer.seed(old);
+    }
+    this.informers.set(store, informer);
+    this.notify((l) => l.added?.(informer, old));
+    if (this.started) informer.start();
+  }
+
+  /** Stops watching a resource no longer served. */
+  async remove(store: Store): Promise<void> {
+    const informer = this.informers.get(store);
+    if (!informer) return;
+    this.informers.delete(store);
+    await this.retire(informer);
+    informer.forgetAll();
+    this.notify((l) => l.removed?.(informer));
+  }
+
   async stop(): Promise<void> {
-    await Promise.all(this.all.map((i) => i.stop()));
+    this.stopped = true;
+    await Promise.all([...this.all.map((i) => i.stop()), ...this.retiring]);
+  }
+
+  /** Stops an informer (no event is delivered after this call) and tracks its end. */
+  private retire(informer: ResourceInformer): Promise<void> {
+    const done = informer.stop().finally(() => this.retiring.delete(done));
+    this.retiring.add(done);
+    return done;
+  }
+
+  private notify(call: (l: InformerSetListener) => void): void {
+    for (const l of this.listeners) {
+      try {
+        call(l);
+      } catch (err) {
+        this.log(`informers: listener failed: ${(err as Error).message}`);
+      }
+    }
   }
 }

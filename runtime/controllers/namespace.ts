@@ -4,7 +4,8 @@
  * carries the `kubernetes` spec finalizer it deletes every namespaced object of every installed
  * resource in it (propagationPolicy Background), records progress in the namespace's conditions,
  * and once nothing is left removes its finalizer through `namespaces/<name>/finalize`, which
- * deletes the namespace. Objects held by their own finalizers are waited for: any change to an
+ * deletes the namespace. The resources are those served at the time of each sync, custom resources
+ * included (kube's deleter uses discovery). Objects held by their own finalizers are waited for: any change to an
  * object in a terminating namespace brings the namespace back into the queue, so there is no
  * polling.
  */
@@ -14,7 +15,7 @@ import { isConflict, isNotFound } from '../api/status.js';
 import { finalizersOf, isBeingDeleted } from '../registry/deletion.js';
 import { FINALIZER_KUBERNETES, namespaceFinalizeStore, namespaceFinalizers } from '../registry/namespaces.js';
 import { nowRFC3339 } from '../registry/objectmeta.js';
-import type { Log, SharedInformers } from './informer.js';
+import type { Log, ResourceInformer, SharedInformers } from './informer.js';
 import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
 
@@ -51,13 +52,18 @@ export class NamespaceController {
       onUpdate: (_old, ns) => this.observeNamespace(ns),
       onDelete: (ns) => this.terminating.delete(ns.metadata.name ?? ''),
     });
-    for (const scope of catalog.namespacedScopes) {
-      const wake = (obj: KubeObject) => {
-        const ns = obj.metadata.namespace;
-        if (ns && this.terminating.has(ns)) this.queue.add(ns);
-      };
-      informers.informerFor(scope.store)?.addHandlers({ onUpdate: (_old, obj) => wake(obj), onDelete: wake });
-    }
+    for (const informer of informers.all) this.watchContent(informer);
+    informers.onChange({ added: (informer) => this.watchContent(informer) });
+  }
+
+  /** Any change to an object of a terminating namespace brings the namespace back. */
+  private watchContent(informer: ResourceInformer): void {
+    if (!informer.store.namespaceScoped) return;
+    const wake = (obj: KubeObject) => {
+      const ns = obj.metadata.namespace;
+      if (ns && this.terminating.has(ns)) this.queue.add(ns);
+    };
+    informer.addHandlers({ onUpdate: (_old, obj) => wake(obj), onDelete: wake });
   }
 
   run(): void {

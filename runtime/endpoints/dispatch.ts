@@ -86,6 +86,24 @@ function verbAllowed(scope: RequestScope, verb: string, subresource: string): bo
 
 /** Serves one resource request; never throws. */
 export async function serveResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
+  return withDeprecationWarning(scope, await serve(scope, req));
+}
+
+/**
+ * A deprecated version's warning on every response of that version, errors included, ahead of
+ * the request's other warnings (kube's CRD handler adds it before serving).
+ */
+function withDeprecationWarning(scope: RequestScope, response: APIResponse): APIResponse {
+  const warning = scope.definition.deprecationWarning;
+  if (warning === undefined) return response;
+  const header = `299 - ${JSON.stringify(warning)}`;
+  const existing = response.headers.Warning;
+  const rest = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+  response.headers = { ...response.headers, Warning: [header, ...rest.filter((w) => w !== header)] };
+  return response;
+}
+
+async function serve(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   try {
     const { verb, subresource, name } = req.info;
     const mismatch = scopeMismatch(scope, req);

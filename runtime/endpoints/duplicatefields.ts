@@ -4,7 +4,8 @@
  * JSON, `line N: key "x" already set in map` for YAML. Used only on request bodies, and only when
  * the fieldValidation directive asks for it.
  */
-import { isMap as isYAMLMap, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yaml } from '../api/yaml.js';
 
 export interface DuplicateField {
   key: string;
@@ -100,15 +101,15 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
 export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCounter): DuplicateField[] {
   const out: DuplicateField[] = [];
   for (const doc of docs) {
-    visit(doc, {
+    yaml().visit(doc, {
       Map(_key, map, path) {
         const seen = new Set<string>();
         for (const pair of map.items) {
           const k = pair.key;
-          const key = isScalar(k) ? String(k.value) : String(k);
+          const key = yaml().isScalar(k) ? String(k.value) : String(k);
           if (seen.has(key)) {
-            const offset = isScalar(k) && k.range ? k.range[0] : 0;
-            out.push({ key, line: lines.linePos(offset).line, depth: path.filter((p) => isYAMLMap(p)).length + 1 });
+            const offset = yaml().isScalar(k) && k.range ? k.range[0] : 0;
+            out.push({ key, line: lines.linePos(offset).line, depth: path.filter((p) => yaml().isMap(p)).length + 1 });
           } else {
             seen.add(key);
           }
@@ -121,8 +122,8 @@ export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCoun
 
 /** Parses YAML documents keeping line information, without rejecting duplicate keys. */
 export function parseYAMLDocuments(text: string): { docs: Document[]; lines: LineCounter } {
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
+  const lines = new (yaml().LineCounter)();
+  const docs = yaml().parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
   return { docs: Array.isArray(docs) ? docs : [], lines };
 }
 

@@ -1,6 +1,8 @@
 /**
- * The Table a resource is printed as (kube's customresource tableconvertor): a Name column, the
- * declared printer columns, and Age; cells through the JSONPath evaluator. Rows carry the object
+ * The Table a resource is printed as (kube's customresource tableconvertor): a Name column and the
+ * printer columns; cells through the JSONPath evaluator. A custom resource's columns are exactly
+ * its CRD's (exactPrinterColumns); a compiled kind's declared columns are followed by Age, as
+ * kube's built-in printers end with AGE, unless one already shows the creation timestamp. Rows carry the object
  * as PartialObjectMetadata (includeObject=Metadata, the default), whole (Object) or not at all (None).
  */
 import type { KubeObject, ListMeta } from '../api/meta.js';
@@ -52,14 +54,22 @@ export function parseIncludeObject(value: string | null): IncludeObject {
   throw newBadRequest(`includeObject: Unsupported value: ${JSON.stringify(value)}: supported values: "Metadata", "None", "Object"`);
 }
 
-function ageColumn(): PrinterColumn {
-  return { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: AGE_DESCRIPTION, priority: 0 };
+const CREATION_TIMESTAMP = '.metadata.creationTimestamp';
+
+/** The Age column (kube's serveDefaultColumnsIfEmpty column, and the last column of its built-in printers). */
+export function ageColumn(): PrinterColumn {
+  return { name: 'Age', type: 'date', jsonPath: CREATION_TIMESTAMP, description: AGE_DESCRIPTION, priority: 0 };
 }
 
-/** The printer columns after Name: the declared ones, then Age unless one is already called Age. */
+/**
+ * The printer columns after Name: exactly the declared ones for a custom resource; for a compiled
+ * kind the declared ones, then Age unless one is called Age or shows the creation timestamp
+ * (`Created At`, as kube's default table convertor).
+ */
 function printerColumns(def: ResourceDefinition): PrinterColumn[] {
   const declared = def.printerColumns ?? [];
-  return declared.some((c) => c.name === 'Age') ? declared : [...declared, ageColumn()];
+  if (def.exactPrinterColumns) return declared;
+  return declared.some((c) => c.name === 'Age' || c.jsonPath === CREATION_TIMESTAMP) ? declared : [...declared, ageColumn()];
 }
 
 export function columnDefinitions(def: ResourceDefinition): TableColumnDefinition[] {

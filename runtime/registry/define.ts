@@ -10,6 +10,7 @@
 import type { APIObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { AdmissionHooks } from '../admission/types.js';
+import type { KindConversion } from '../conversion/conversion.js';
 
 /** Generated models have no index signature, so they satisfy APIObject rather than KubeObject. */
 export type TypedObject = APIObject;
@@ -22,12 +23,19 @@ export interface ResourceRegistration<T extends TypedObject = TypedObject> {
   admission(hooks: AdmissionHooks<T>): ResourceRegistration<T>;
   /** The attached hooks, in the order they were attached. */
   admissionHooks(): readonly AdmissionHooks<T>[];
+  /**
+   * The kind's conversion between its versions, when it is declared in several (generated
+   * `conversion/<group>/<plural>.ts`): the installer serves this version over the shared storage
+   * through it.
+   */
+  readonly conversion?: KindConversion;
 }
 
-export function defineResource<T extends TypedObject>(definition: ResourceDefinition): ResourceRegistration<T> {
+export function defineResource<T extends TypedObject>(definition: ResourceDefinition, conversion?: KindConversion): ResourceRegistration<T> {
   const hooks: AdmissionHooks<T>[] = [];
   const registration: ResourceRegistration<T> = Object.freeze({
     definition,
+    ...(conversion ? { conversion } : {}),
     admission(h: AdmissionHooks<T>) {
       hooks.push(h);
       return registration;

@@ -63,11 +63,14 @@ function specContent(obj: KubeObject, statusEnabled: boolean): Record<string, un
   return rest;
 }
 
-/** Object meta and schema problems, with duplicate (field, message) pairs dropped. */
-function validateObject(obj: KubeObject, config: StrategyConfig, namespaced: boolean): FieldError[] {
+/**
+ * Object meta and schema problems, with duplicate (field, message) pairs dropped. `old` (on
+ * update) lets CEL transition rules compare with the stored object.
+ */
+function validateObject(obj: KubeObject, config: StrategyConfig, namespaced: boolean, old?: KubeObject): FieldError[] {
   const errors = [
     ...validateObjectMeta(obj.metadata ?? {}, { namespaced, nameValidation: config.nameValidation }),
-    ...config.validator.validate(obj),
+    ...config.validator.validate(obj, old),
   ];
   const seen = new Set<string>();
   return errors.filter((e) => {
@@ -105,7 +108,7 @@ export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy 
       return toStatusCauses(validateObject(obj, config, namespaceScoped));
     },
     validateUpdate(obj, old) {
-      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, namespaceScoped)]);
+      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, namespaceScoped, old)]);
     },
   };
 }
@@ -133,7 +136,7 @@ export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig): R
       config.validator.applyDefaults(obj);
     },
     validateUpdate(obj, old) {
-      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, base.namespaceScoped)]);
+      return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, base.namespaceScoped, old)]);
     },
   };
 }

@@ -17,6 +17,7 @@ import type { KubeObject, WatchEvent } from '../api/meta.js';
 import type { QualifiedResource } from '../api/status.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { CacheEvent } from '../storage/cacher/cache-watcher.js';
+import type { CacheWatchOptions } from '../storage/cacher/options.js';
 import type { Storage, Watcher } from '../storage/interface.js';
 import { interpretStorageError, toStatus } from './errors.js';
 
@@ -46,7 +47,16 @@ export interface StoreWatchConfig {
 }
 
 export function startStoreWatch(config: StoreWatchConfig): StoreWatch {
-  return config.storage instanceof Cacher ? cachedWatch(config.storage, config) : storageWatch(config);
+  const storage = config.storage as Storage & Partial<WatchEventSource>;
+  return storage instanceof Cacher || typeof storage.watchEvents === 'function' ? cachedWatch(storage as WatchEventSource, config) : storageWatch(config);
+}
+
+/**
+ * What a watch-cache-backed storage offers besides Storage: the Cacher's event watch (initial
+ * events, bookmarks, timeouts). A converting storage over a Cacher (runtime/conversion) has it too.
+ */
+export interface WatchEventSource {
+  watchEvents(keyPrefix: string, opts?: CacheWatchOptions): AsyncIterable<CacheEvent> & { stop(): void };
 }
 
 /** Whether the watch starts with the current state (kube's "Get State and Start at …"). */
@@ -55,7 +65,7 @@ function wantsInitialState(config: StoreWatchConfig): boolean {
   return !config.resourceVersion || config.resourceVersion === '0';
 }
 
-function cachedWatch(cacher: Cacher, config: StoreWatchConfig): StoreWatch {
+function cachedWatch(cacher: WatchEventSource, config: StoreWatchConfig): StoreWatch {
   const watcher = cacher.watchEvents(config.watchKey, {
     resourceVersion: config.resourceVersion,
     predicate: config.predicate,

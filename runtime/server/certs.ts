@@ -8,12 +8,17 @@
  * (RFC 5280 §4.1): its names and extensions encoders, with the key identifiers computed here.
  */
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import forge from 'node-forge';
+import type forgeTypes from 'node-forge';
 
-const { asn1 } = forge;
+/** node-forge, loaded when the first certificate is made: a server without TLS never pays for it. */
+let forgeModule: typeof forgeTypes | undefined;
+const forge = (): typeof forgeTypes => (forgeModule ??= createRequire(import.meta.url)('node-forge') as typeof forgeTypes);
+const asn1 = () => forge().asn1;
 /** Exported by node-forge but missing from its type definitions. */
-const certificateExtensionsToAsn1 = (forge.pki as unknown as { certificateExtensionsToAsn1(exts: unknown[]): forge.asn1.Asn1 }).certificateExtensionsToAsn1;
+const certificateExtensionsToAsn1 = (exts: unknown[]) =>
+  (forge().pki as unknown as { certificateExtensionsToAsn1(exts: unknown[]): forgeTypes.asn1.Asn1 }).certificateExtensionsToAsn1(exts);
 
 export interface CertificateAndKey {
   /** PEM. */
@@ -36,13 +41,13 @@ export const LEAF_VALIDITY_DAYS = 3650;
 
 const ECDSA_WITH_SHA256 = '1.2.840.10045.4.3.2';
 
-type Node = forge.asn1.Asn1;
+type Node = forgeTypes.asn1.Asn1;
 
-const universal = (type: number, constructed: boolean, value: Node[] | string) => asn1.create(asn1.Class.UNIVERSAL, type, constructed, value);
-const sequence = (items: Node[]) => universal(asn1.Type.SEQUENCE, true, items);
+const universal = (type: number, constructed: boolean, value: Node[] | string) => asn1().create(asn1().Class.UNIVERSAL, type, constructed, value);
+const sequence = (items: Node[]) => universal(asn1().Type.SEQUENCE, true, items);
 const binary = (buf: Buffer) => buf.toString('binary');
-const toDer = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
-const fromDer = (buf: Buffer) => asn1.fromDer(forge.util.createBuffer(binary(buf)));
+const toDer = (node: Node) => Buffer.from(asn1().toDer(node).getBytes(), 'binary');
+const fromDer = (buf: Buffer) => asn1().fromDer(forge().util.createBuffer(binary(buf)));
 
 interface KeyPair {
   privateKey: KeyObject;
@@ -66,36 +71,36 @@ function newKeyPair(): KeyPair {
 function serialNumber(): Node {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0]! & 0x7f) | 0x01;
-  return universal(asn1.Type.INTEGER, false, binary(bytes));
+  return universal(asn1().Type.INTEGER, false, binary(bytes));
 }
 
 function validity(days: number): Node {
   const now = Date.now();
   // An hour back, so a client whose clock is a little behind still accepts it. UTCTime holds
   // dates before 2050, which ten years from now are.
-  const time = (d: Date) => universal(asn1.Type.UTCTIME, false, asn1.dateToUtcTime(d));
+  const time = (d: Date) => universal(asn1().Type.UTCTIME, false, asn1().dateToUtcTime(d));
   return sequence([time(new Date(now - 3_600_000)), time(new Date(now + days * 86_400_000))]);
 }
 
 /** A subject name and extensions, encoded by forge (a scratch certificate fills in OIDs and values). */
-function encodeFields(subject: forge.pki.CertificateField[], extensions: object[]): { subject: Node; extensions: Node } {
-  const scratch = forge.pki.createCertificate();
+function encodeFields(subject: forgeTypes.pki.CertificateField[], extensions: object[]): { subject: Node; extensions: Node } {
+  const scratch = forge().pki.createCertificate();
   scratch.setSubject(subject);
   scratch.setExtensions(extensions);
-  return { subject: forge.pki.distinguishedNameToAsn1(scratch.subject), extensions: certificateExtensionsToAsn1(scratch.extensions) };
+  return { subject: forge().pki.distinguishedNameToAsn1(scratch.subject), extensions: certificateExtensionsToAsn1(scratch.extensions) };
 }
 
 function keyIdentifierExtensions(subjectKey: Buffer, authorityKey: Buffer): object[] {
-  const octets = (b: Buffer) => universal(asn1.Type.OCTETSTRING, false, binary(b));
+  const octets = (b: Buffer) => universal(asn1().Type.OCTETSTRING, false, binary(b));
   return [
     { name: 'subjectKeyIdentifier', value: octets(subjectKey) },
-    { name: 'authorityKeyIdentifier', value: sequence([asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, false, binary(authorityKey))]) },
+    { name: 'authorityKeyIdentifier', value: sequence([asn1().create(asn1().Class.CONTEXT_SPECIFIC, 0, false, binary(authorityKey))]) },
   ];
 }
 
 interface CertificateParts {
   keys: KeyPair;
-  subject: forge.pki.CertificateField[];
+  subject: forgeTypes.pki.CertificateField[];
   /** The issuer's encoded Name; undefined for a self-signed certificate. */
   issuer?: Node;
   extensions: object[];
@@ -110,10 +115,10 @@ function pem(der: Buffer): string {
 
 /** Encodes and signs the certificate; returns its PEM. */
 function certificatePEM(parts: CertificateParts): string {
-  const algorithm = sequence([universal(asn1.Type.OID, false, asn1.oidToDer(ECDSA_WITH_SHA256).getBytes())]);
+  const algorithm = sequence([universal(asn1().Type.OID, false, asn1().oidToDer(ECDSA_WITH_SHA256).getBytes())]);
   const fields = encodeFields(parts.subject, parts.extensions);
   const tbs = sequence([
-    asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [universal(asn1.Type.INTEGER, false, asn1.integerToDer(2).getBytes())]),
+    asn1().create(asn1().Class.CONTEXT_SPECIFIC, 0, true, [universal(asn1().Type.INTEGER, false, asn1().integerToDer(2).getBytes())]),
     serialNumber(),
     algorithm,
     parts.issuer ?? fields.subject,
@@ -123,10 +128,10 @@ function certificatePEM(parts: CertificateParts): string {
     fields.extensions, // already wrapped in [3] EXPLICIT
   ]);
   const signature = sign('sha256', toDer(tbs), parts.signer);
-  return pem(toDer(sequence([tbs, algorithm, universal(asn1.Type.BITSTRING, false, `\0${binary(signature)}`)])));
+  return pem(toDer(sequence([tbs, algorithm, universal(asn1().Type.BITSTRING, false, `\0${binary(signature)}`)])));
 }
 
-function subjectOf(commonName: string, organizations: readonly string[] = []): forge.pki.CertificateField[] {
+function subjectOf(commonName: string, organizations: readonly string[] = []): forgeTypes.pki.CertificateField[] {
   return [...organizations.map((value) => ({ name: 'organizationName', value })), { name: 'commonName', value: commonName }];
 }
 

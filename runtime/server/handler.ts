@@ -1,19 +1,18 @@
 /**
- * The API server's request handling, independent of fastify: resolve RequestInfo, then either
- * dispatch a resource request to its RequestScope or try the non-resource handlers in order
- * (discovery, OpenAPI, health, version). Anything unmatched is kube's 404 Status.
+ * The API server's request handling, independent of fastify: resolve RequestInfo, answer the
+ * non-resource paths (merged discovery, OpenAPI, health, version), and pass everything else down
+ * the server chain (runtime/server/delegation.ts). Anything unmatched is kube's 404 Status.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
 import { statusError } from '../api/status.js';
 import type { ClientCertificate } from '../authentication/x509.js';
-import { notFoundResponse, serveResource } from '../endpoints/dispatch.js';
+import { notFoundResponse } from '../endpoints/dispatch.js';
 import type { APIRequest, APIResponse, RequestInfo } from '../endpoints/handler.js';
 import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
-import type { DiscoveryDocuments } from './discovery.js';
+import type { DelegationTarget } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
-import type { APIInstaller } from './installer.js';
-import type { OpenAPIDocuments } from './openapi.js';
+import type { OpenAPIRequestHeaders } from './openapi.js';
 import { requestURL } from './filters/context.js';
 import { resolveRequestInfo, splitPath } from './requestinfo.js';
 import { versionInfo } from './version.js';
@@ -40,9 +39,16 @@ export interface ResolvedRequest {
 }
 
 export interface APIServerParts {
-  installer: APIInstaller;
-  discovery: DiscoveryDocuments;
-  openapi: OpenAPIDocuments;
+  /**
+   * The server chain after the front (kube's CreateServerChain): the aggregator's remote
+   * APIServices, the compiled-APIs server, the extensions server. Each answers what it owns and
+   * passes the rest on; what no one answers is kube's 404.
+   */
+  chain: readonly DelegationTarget[];
+  /** Discovery merged over every server of the chain. */
+  discovery: { serve(segments: string[], accept: string | undefined): APIResponse | undefined };
+  /** OpenAPI merged over every server of the chain. */
+  openapi: { serve(segments: string[], query: URLSearchParams, headers: OpenAPIRequestHeaders): APIResponse | undefined };
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
 }
 
@@ -53,6 +59,38 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value.join(',') : value;
 }
 
+/** An APIRequest whose signal is read through: the server makes it only if a handler asks. */
+class ResolvedAPIRequest implements APIRequest {
+  body?: Buffer;
+  constructor(
+    public info: APIRequest['info'],
+    public method: string,
+    public query: URLSearchParams,
+    public headers: IncomingHttpHeaders,
+    body: Buffer | undefined,
+    public user: APIRequest['user'],
+    private readonly incoming: IncomingAPIRequest,
+  ) {
+    if (body !== undefined) this.body = body;
+  }
+
+  get signal(): AbortSignal {
+    return this.incoming.signal;
+  }
+}
+
+/** The handlers' view of a request the chain resolved (info must be set). */
+export function apiRequestOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): APIRequest {
+  const url = requestURL(incoming.url);
+  const info = resolved.info ?? resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
+  return new ResolvedAPIRequest(info, incoming.method, url.searchParams, incoming.headers, incoming.body, resolved.user, incoming);
+}
+
+/**
+ * The front of the server chain (kube's aggregator handler with its delegates): non-resource
+ * requests for discovery, OpenAPI, health and version are answered here from the merged
+ * documents; everything else goes down the chain of DelegationTargets.
+ */
 export class APIServerHandler {
   /** Non-resource handlers, tried in this order; each answers undefined for paths it does not own. */
   private readonly nonResource: readonly [string, NonResourceHandler][];
@@ -76,38 +114,27 @@ export class APIServerHandler {
   /** Serves a request; `resolved` carries the chain's RequestInfo and user (else resolved here, anonymous). */
   async handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): Promise<APIResponse> {
     try {
-      const url = requestURL(incoming.url);
-      const info = resolved.info ?? resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
-      const req: APIRequest = {
-        info,
-        method: incoming.method,
-        query: url.searchParams,
-        headers: incoming.headers,
-        body: incoming.body,
-        signal: incoming.signal,
-        user: resolved.user,
-      };
-      if (info.isResourceRequest) return await this.resource(req);
-      const segments = splitPath(url.pathname);
-      for (const [, handle] of this.nonResource) {
-        const response = await handle(req, segments);
-        if (!response) continue;
-        if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-          return errorResponse(statusError('MethodNotAllowed', `the server does not allow this method on the requested resource`));
+      const req = apiRequestOf(incoming, resolved);
+      const delegated: ResolvedRequest = { info: req.info, user: resolved.user };
+      if (!req.info.isResourceRequest) {
+        const segments = splitPath(requestURL(incoming.url).pathname);
+        for (const [, handle] of this.nonResource) {
+          const response = await handle(req, segments);
+          if (!response) continue;
+          if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+            return errorResponse(statusError('MethodNotAllowed', `the server does not allow this method on the requested resource`));
+          }
+          return response;
         }
-        return response;
+      }
+      for (const target of this.parts.chain) {
+        const response = await target.serve(incoming, delegated);
+        if (response) return response;
       }
       return notFoundResponse();
     } catch (err) {
       return errorResponse(err);
     }
-  }
-
-  private async resource(req: APIRequest): Promise<APIResponse> {
-    const { apiGroup, apiVersion, resource } = req.info;
-    const scope = this.parts.installer.lookup(apiGroup, apiVersion, resource);
-    if (!scope) return notFoundResponse();
-    return serveResource(scope, req);
   }
 
   private health(req: APIRequest, segments: string[]): Promise<APIResponse | undefined> | undefined {

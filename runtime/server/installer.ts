@@ -1,15 +1,15 @@
 /**
  * APIInstaller (kube's endpoints.APIInstaller + the generic registry wiring): for each resource of
- * a group/version, compiles its validator from the group/version's OpenAPI v3 document, builds its
- * strategy and store (and the status store), and registers the RequestScope the dispatcher serves.
- * Generated `routes/<group>/<version>.ts` modules call installGroupVersion.
+ * a group/version, builds its strategy and store (and the status store) and registers the
+ * RequestScope the dispatcher serves. The validator and field manager come from the group/version's
+ * OpenAPI v3 document and are compiled on the resource's first use (see schemas.ts), so start-up
+ * does not grow with the schemas. Generated `routes/<group>/<version>.ts` modules call
+ * installGroupVersion.
  */
-import { readFileSync } from 'node:fs';
 import type { AdmissionChain } from '../admission/chain.js';
 import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
-import { newFieldManager } from '../endpoints/fieldmanager/index.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
@@ -18,7 +18,10 @@ import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type S
 import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import { resourcePrefix } from '../storage/keys.js';
-import { compileSchemaValidator } from '../validation/index.js';
+import { storageForVersion } from '../conversion/storage.js';
+import type { KindConversion } from '../conversion/conversion.js';
+import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
+import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
 
 export interface APIInstallerOptions {
   /** The generated directory; openapiPath of each group/version is relative to it. */
@@ -32,8 +35,6 @@ export interface APIInstallerOptions {
   admission?: AdmissionChain;
 }
 
-type Schemas = Parameters<typeof compileSchemaValidator>[0];
-
 function gvKey(group: string, version: string): string {
   return `${group}/${version}`;
 }
@@ -42,11 +43,15 @@ export class APIInstaller {
   private readonly scopes = new Map<string, Map<string, RequestScope>>();
   private readonly installed: GroupVersionDefinition[] = [];
   private readonly namespaceLifecycle;
+  /** Every scope's lazily compiled validator and field manager, for verifySchemas(). */
+  private readonly compiledSchemas: Lazy<unknown>[] = [];
   /** The watch caches the stores read through (kube's cacher per resource), unless disabled. */
   readonly cachers?: Cachers;
+  /** The conversion of each scope of a multi-version kind. */
+  private readonly conversions = new WeakMap<RequestScope, KindConversion>();
 
   constructor(private readonly options: APIInstallerOptions) {
-    this.namespaceLifecycle = newNamespaceLifecycle(options.storage, options.keyRoot);
+    this.namespaceLifecycle = newNamespaceLifecycle(options.storage, options.keyRoot, () => this.cachers);
     if (options.watchCache !== false) this.cachers = new Cachers(options.storage, options.watchCache || {});
   }
 
@@ -65,13 +70,24 @@ export class APIInstaller {
       if (definition.group !== gv.group || definition.version !== gv.version) {
         throw new Error(`resource ${definition.plural} (${apiVersionOf(definition.group, definition.version)}) installed into ${apiVersionOf(gv.group, gv.version)}`);
       }
-      const scope = this.buildScope(definition, schemas);
+      // A kind declared in several versions: each version's store converts to and from the shared storage.
+      const { conversion } = registration;
+      const scope = this.buildScope(definition, schemas, conversion && ((storage) => storageForVersion(storage, conversion, definition.version)));
+      if (conversion) this.conversions.set(scope, conversion);
       // Hooks are read per request: user code may attach them after installation.
       scope.admission = this.options.admission?.forResource(definition, () => registration.admissionHooks?.() ?? []);
       byResource.set(definition.plural, scope);
     }
     this.scopes.set(key, byResource);
     this.installed.push(gv);
+  }
+
+  /**
+   * Compiles every installed resource's validator and field manager now instead of on first use;
+   * throws the first failure (a 500 StatusError naming the document or schema).
+   */
+  verifySchemas(): void {
+    for (const lazy of this.compiledSchemas) lazy.get();
   }
 
   /** The scope serving group/version/resource, if installed. */
@@ -92,7 +108,30 @@ export class APIInstaller {
   uncachedStore(group: string, version: string, resource: string): Store | undefined {
     const scope = this.lookup(group, version, resource);
     if (!scope) return undefined;
-    return new Store({ definition: scope.definition, storage: this.options.storage, strategy: scope.store.strategy, keyRoot: this.options.keyRoot });
+    const storage = storageForVersion(this.options.storage, this.conversions.get(scope), scope.definition.version);
+    return new Store({ definition: scope.definition, storage, strategy: scope.store.strategy, keyRoot: this.options.keyRoot });
+  }
+
+  /**
+   * A resource defined at run time (a CustomResourceDefinition's served version, built by the
+   * extensions server): the same strategy, store, validator, field manager and admission as a
+   * compiled kind, from in-memory component schemas. It is not added to lookup(): the caller
+   * serves it, and calls releaseDynamicResource when the resource goes. `wrapStorage` sits
+   * between the store and its storage (version conversion).
+   */
+  buildDynamicScope(definition: ResourceDefinition, schemas: Schemas, wrapStorage?: (storage: Storage) => Storage): RequestScope {
+    const before = this.compiledSchemas.length;
+    const describe = () => `the schema of ${definition.plural}.${definition.group}/${definition.version}`;
+    const scope = this.buildScope(definition, new Lazy(() => schemas, describe), wrapStorage);
+    // Built and dropped at run time: not part of verifySchemas().
+    this.compiledSchemas.length = before;
+    scope.admission = this.options.admission?.forResource(definition);
+    return scope;
+  }
+
+  /** Stops the watch cache of a resource built by buildDynamicScope (its versions share it). */
+  async releaseDynamicResource(group: string, plural: string): Promise<void> {
+    await this.cachers?.remove(resourcePrefix(group, plural, this.options.keyRoot));
   }
 
   /** The store of core/v1 namespaces, when installed. */
@@ -100,19 +139,14 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
-  private loadSchemas(gv: GroupVersionDefinition): Schemas {
-    const path = join(this.options.generatedDir, gv.openapiPath);
-    let doc: { components?: { schemas?: Schemas } };
-    try {
-      doc = JSON.parse(readFileSync(path, 'utf8'));
-    } catch (err) {
-      throw new Error(`cannot read the OpenAPI document of ${apiVersionOf(gv.group, gv.version)} at ${path}: ${(err as Error).message}`);
-    }
-    return doc.components?.schemas ?? {};
+  /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
+  private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
+    return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
   }
 
-  private buildScope(definition: ResourceDefinition, schemas: Schemas): RequestScope {
-    const validator = compileSchemaValidator(schemas, definition.schemaName);
+  private buildScope(definition: ResourceDefinition, schemas: Lazy<Schemas>, wrapStorage?: (storage: Storage) => Storage): RequestScope {
+    const { validator, compiled } = lazyValidator(definition, schemas);
+    this.compiledSchemas.push(compiled);
     const namespaces = isNamespaceResource(definition);
     const rbac = rbacResourceOf(definition);
     // RBAC names are path segments (`system:discovery`), as kube's ValidateRBACName.
@@ -120,15 +154,19 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
+    if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
+    const storage = this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage;
     const store = new Store({
       definition,
-      storage: this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage,
+      storage: wrapStorage ? wrapStorage(storage) : storage,
       strategy,
       namespaceLifecycle: this.namespaceLifecycle,
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
-    scope.fieldManager = newFieldManager(definition, schemas as Record<string, unknown>);
+    const fieldManager = lazyFieldManager(definition, schemas);
+    this.compiledSchemas.push(fieldManager);
+    Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });
     if (definition.subresources.status) scope.statusStore = store.withUpdateStrategy(newStatusStrategy(strategy, config));
     return scope;
   }

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stringify } from 'yaml';
 
 export const KUBECONFIG_FILE = 'kubeconfig';
 
@@ -22,6 +21,29 @@ export interface KubeconfigOptions {
 }
 
 const b64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
+
+const PLAIN = /^[A-Za-z0-9][A-Za-z0-9_./:+=-]*$/;
+const scalar = (v: unknown) => (typeof v === 'string' && PLAIN.test(v) && !/^(true|false|null|yes|no|on|off|~|[-+.\d].*)$/i.test(v) && !v.includes(': ') ? v : JSON.stringify(v));
+
+/**
+ * The kubeconfig as block-style YAML. It is only maps, lists of maps and scalars, so a few lines
+ * do it; the yaml package (~70 modules) stays unloaded at start-up. Strings that could read as
+ * another type are double-quoted (JSON strings are valid YAML).
+ */
+export function kubeconfigYAML(value: Record<string, unknown>, indent = ''): string {
+  let out = '';
+  for (const [key, v] of Object.entries(value)) {
+    if (Array.isArray(v)) {
+      out += v.length === 0 ? `${indent}${key}: []\n` : `${indent}${key}:\n`;
+      for (const item of v as Record<string, unknown>[]) out += `${indent}  - ${kubeconfigYAML(item, `${indent}    `).trimStart()}`;
+    } else if (v !== null && typeof v === 'object') {
+      out += Object.keys(v).length === 0 ? `${indent}${key}: {}\n` : `${indent}${key}:\n${kubeconfigYAML(v as Record<string, unknown>, `${indent}  `)}`;
+    } else {
+      out += `${indent}${key}: ${scalar(v)}\n`;
+    }
+  }
+  return out;
+}
 
 export function buildKubeconfig(opts: KubeconfigOptions): Record<string, unknown> {
   const cluster: Record<string, unknown> = { server: opts.server };
@@ -52,7 +74,7 @@ export function writeKubeconfig(dataDir: string, opts: KubeconfigOptions): strin
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    writeFileSync(tmp, stringify(buildKubeconfig(opts)), { mode: 0o600 });
+    writeFileSync(tmp, kubeconfigYAML(buildKubeconfig(opts)), { mode: 0o600 });
     renameSync(tmp, path);
   } finally {
     rmSync(tmp, { force: true });

@@ -2,9 +2,7 @@
  * startServer: loads the generated code and documents, installs every group/version, makes sure
  * the system namespaces exist, and serves kube's API over HTTP with fastify.
  */
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Authorizer } from '../api/auth.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
 import type { AdmissionPlugin } from '../admission/types.js';
@@ -15,14 +13,18 @@ import { openStorage } from '../storage/factory.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import type { Compactor } from '../storage/compactor.js';
-import { DiscoveryDocuments } from './discovery.js';
-import { APIServerHandler } from './handler.js';
+import { APIAggregator } from '../aggregator/aggregator.js';
+import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
+import type { FrontProxyCredentials, FrontProxyOptions } from '../aggregator/front-proxy.js';
+import { apiServiceValidation } from '../aggregator/validation.js';
+import { CompiledAPIServer } from './compiled.js';
 import type { HealthCheck } from './health.js';
 import { HTTPServer } from './http.js';
 import { APIInstaller } from './installer.js';
+import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { OpenAPIDocuments } from './openapi.js';
 import type { ServingCredentials } from './pki.js';
+import { createServerChain } from './server-chain.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
@@ -78,6 +80,10 @@ export interface ServerOptions {
   shutdownDelayMs?: number;
   /** --cors-allowed-origins: regular expressions; none disables CORS. */
   corsAllowedOrigins?: string[];
+  /** --proxy-client-cert-file/--proxy-client-key-file and --requestheader-*; default generated under dataDir/pki. */
+  frontProxy?: FrontProxyOptions;
+  /** The aggregator's availability checks: interval (default 30 s, as kube) and discovery-check deadline (default 5 s). */
+  aggregator?: { availabilityIntervalMs?: number; discoveryTimeoutMs?: number };
 }
 
 export interface RunningServer {
@@ -94,24 +100,15 @@ export interface RunningServer {
   compactor?: Compactor;
   /** The CA, serving and admin credentials (HTTPS only). */
   credentials?: ServingCredentials;
+  /** The front-proxy credentials: other servers trust `frontProxy.ca.cert` as their --requestheader-client-ca-file. */
+  frontProxy: FrontProxyCredentials;
+  /** The aggregator in front of the chain (APIServices). */
+  aggregator: APIAggregator;
   /**
    * Graceful shutdown, as kube's on SIGTERM: /readyz fails (check `shutdown`), after
    * shutdownDelayMs the listener closes, in-flight requests drain, watches end, storage closes.
    */
   close(): Promise<void>;
-}
-
-interface GeneratedModule {
-  installAll(installer: APIInstaller): void;
-}
-
-/** Imports `<generatedDir>/index.ts` (the process runs under tsx). */
-async function loadGenerated(generatedDir: string): Promise<GeneratedModule> {
-  const entry = join(generatedDir, 'index.ts');
-  if (!existsSync(entry)) throw new Error(`${entry} not found: run \`kgen generate\` first`);
-  const mod = (await import(pathToFileURL(entry).href)) as Partial<GeneratedModule>;
-  if (typeof mod.installAll !== 'function') throw new Error(`${entry} does not export installAll(installer)`);
-  return mod as GeneratedModule;
 }
 
 function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
@@ -145,6 +142,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
+  let aggregator: APIAggregator | undefined;
+  let extensions: ExtensionsServer | undefined;
   const admission = newAdmissionChain(opts.admissionPlugins);
   try {
     installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
@@ -156,11 +155,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
     rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer });
     if (rbac) admission.addPlugin(rbac.admission);
+    admission.addPlugin(apiServiceValidation());
     const authorizer = opts.authorizer ?? rbac?.authorizer;
-    const handler = new APIServerHandler({
-      installer,
-      discovery: new DiscoveryDocuments(generatedDir, installer.groupVersions()),
-      openapi: new OpenAPIDocuments(generatedDir, installer.groupVersions()),
+    extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
+    aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
+    await aggregator.start();
+    const { handler } = createServerChain({
+      aggregator,
+      compiled: new CompiledAPIServer(installer, generatedDir),
+      extensions,
       health: healthChecks(storage, () => shuttingDown),
     });
     const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), serving.tls);
@@ -173,7 +176,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const kubeconfigPath =
       opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
-    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, log });
+    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
     let closing: Promise<void> | undefined;
     return {
@@ -185,6 +188,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       cachers: installer.cachers,
       compactor,
       credentials: serving.credentials,
+      frontProxy: serving.frontProxy,
+      aggregator,
       close() {
         closing ??= (async () => {
           shuttingDown = true;
@@ -193,11 +198,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           await serving.waitGroup.wait();
           await http.drain();
           await controllers?.stop();
+          await aggregator?.stop();
           await compactor?.stop();
           await http.app.close();
           await serving.close();
           admission.stop();
           await rbac?.stop();
+          await extensions?.close();
           await installer?.close();
           if (ownsStorage) await storage.close();
         })();
@@ -205,6 +212,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    await aggregator?.stop();
+    await extensions?.close();
     await serving.close();
     admission.stop();
     await rbac?.stop();

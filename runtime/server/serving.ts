@@ -7,6 +7,7 @@
 import type { Authorizer } from '../api/auth.js';
 import { insecureDevAuthenticator, newAuthenticator } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
+import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from '../aggregator/front-proxy.js';
 import { privilegedGroupAuthorizer } from './authorizer.js';
 import { openAudit } from './filters/audit.js';
 import { buildHandlerChain, type RequestServer } from './filters/chain.js';
@@ -41,6 +42,8 @@ export interface ServingOptions {
   maxMutatingRequestsInflight?: number;
   requestTimeoutMs?: number;
   corsAllowedOrigins?: readonly string[];
+  /** The front-proxy (aggregator) credentials and --requestheader-* options. */
+  frontProxy?: FrontProxyOptions;
   log: (line: string) => void;
 }
 
@@ -49,6 +52,8 @@ export interface Serving {
   /** Undefined in insecure dev mode. */
   tls?: ServingTLS;
   credentials?: ServingCredentials;
+  /** The aggregator's proxy client credential and this server's request-header options. */
+  frontProxy: FrontProxyCredentials;
   /** Non-long-running requests in flight; graceful shutdown waits on it. */
   waitGroup: SafeWaitGroup;
   /** The handler chain in front of handler, authorizing with authorizer. */
@@ -85,12 +90,18 @@ export function prepareServing(opts: ServingOptions): Serving {
   }
   let authenticator: RequestAuthenticator;
   let credentials: ServingCredentials | undefined;
+  // Insecure dev mode writes nothing to the data dir: its front-proxy credentials live in memory.
+  const frontProxy = ensureFrontProxy(insecure ? undefined : opts.dataDir, opts.frontProxy);
   if (insecure) {
     opts.log(INSECURE_DEV_MODE_WARNING);
     authenticator = insecureDevAuthenticator();
   } else {
     credentials = ensureCredentials({ dataDir: opts.dataDir, hosts: servingHosts(opts.host, opts.advertiseAddress), ...tlsFiles(opts.tls) });
-    authenticator = newAuthenticator({ tokenAuthFile: opts.tokenAuthFile, warn: opts.log });
+    authenticator = newAuthenticator({
+      tokenAuthFile: opts.tokenAuthFile,
+      warn: opts.log,
+      requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
+    });
   }
   const audit = openAudit({ logPath: opts.audit?.logPath, policyFile: opts.audit?.policyFile, warn: opts.log });
   const waitGroup = new SafeWaitGroup();
@@ -99,8 +110,10 @@ export function prepareServing(opts: ServingOptions): Serving {
     : {};
   return {
     scheme: insecure ? 'http' : 'https',
-    tls: credentials && { cert: credentials.servingCert, key: credentials.servingKey, clientCA: credentials.clientCA },
+    // The TLS layer asks for certificates of either CA; each authenticator checks its own.
+    tls: credentials && { cert: credentials.servingCert, key: credentials.servingKey, clientCA: `${credentials.clientCA.trimEnd()}\n${frontProxy.requestHeader.clientCA}` },
     credentials,
+    frontProxy,
     waitGroup,
     kubeconfig,
     chain: (handler, authorizer) =>

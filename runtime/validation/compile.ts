@@ -7,6 +7,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { emptyNode, type JsonKind, type SchemaNode } from './node.js';
 import { SUPPORTED_FORMATS, normalizeFormat } from './formats.js';
+import { readValidationRules } from './cel-rules.js';
 
 export type SchemaInput = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
 type RawSchema = Record<string, unknown>;
@@ -133,6 +134,7 @@ function fillScalars(node: SchemaNode, raw: RawSchema): void {
   const mapKeys = raw['x-kubernetes-list-map-keys'];
   if (Array.isArray(mapKeys)) node.listMapKeys = mapKeys.filter((k): k is string => typeof k === 'string');
   if (typeof raw['x-kubernetes-map-type'] === 'string') node.mapType = raw['x-kubernetes-map-type'];
+  if (Array.isArray(raw['x-kubernetes-validations'])) node.validations = readValidationRules(raw['x-kubernetes-validations']);
   if (raw['x-kubernetes-preserve-unknown-fields'] === true) node.preserveUnknown = true;
   if (raw['x-kubernetes-embedded-resource'] === true) node.embedded = true;
   if (raw.default !== undefined && raw.default !== null) {
@@ -164,6 +166,11 @@ function mergeInto(node: SchemaNode, part: SchemaNode): void {
   const source = part as unknown as Record<string, unknown>;
   for (const key of Object.keys(source)) {
     if (key === 'properties' || key === 'required' || key === 'needsStructuralPass' || key === 'keepsTypeMeta') continue;
+    // The referenced type's CEL rules, then the field's own: both apply, in the order a CRD lists them.
+    if (key === 'validations' && node.validations && part.validations) {
+      node.validations = [...part.validations, ...node.validations];
+      continue;
+    }
     const mine = target[key];
     if (mine === undefined || mine === false) target[key] = source[key];
   }

@@ -5,6 +5,7 @@
  */
 import { STRING_FORMATS, normalizeFormat } from './formats.js';
 import type { SchemaNode } from './node.js';
+import { compileRE2 } from './re2.js';
 
 export function finalizeNodes(nodes: readonly SchemaNode[], objectMeta: SchemaNode | undefined): void {
   for (const node of nodes) finalizeNode(node, objectMeta);
@@ -24,19 +25,16 @@ function finalizeNode(node: SchemaNode, objectMeta: SchemaNode | undefined): voi
 }
 
 /**
- * Go's RE2 and JS regular expressions agree on the patterns CRDs use; a pattern that does not
- * compile is reported when a value is checked against it, as kube-openapi does.
+ * kube compiles `pattern` as a Go (RE2) regular expression: it is translated into a JS RegExp
+ * (re2.ts). A pattern Go would not compile is reported when a value is checked against it, as
+ * kube-openapi does (a CRD's patterns are refused when the CRD is written).
  */
 function compilePattern(node: SchemaNode, pattern: string): void {
   try {
-    node.patternRegExp = new RegExp(pattern, 'u');
-  } catch {
-    try {
-      node.patternRegExp = new RegExp(pattern);
-    } catch (err) {
-      node.patternRegExp = null;
-      node.patternError = err instanceof Error ? err.message : String(err);
-    }
+    node.patternRegExp = compileRE2(pattern);
+  } catch (err) {
+    node.patternRegExp = null;
+    node.patternError = err instanceof Error ? err.message : String(err);
   }
 }
 

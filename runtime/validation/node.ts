@@ -5,6 +5,16 @@
  * plain recursion over data, never over schema text.
  */
 
+/** One x-kubernetes-validations entry (apiextensions v1 ValidationRule), unchecked. */
+export interface RawValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
+}
+
 export type JsonKind = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
 export interface SchemaNode {
@@ -52,6 +62,8 @@ export interface SchemaNode {
   embedded: boolean;
   intOrString: boolean;
   mapType: string | undefined;
+  /** x-kubernetes-validations as written (CEL rules; compiled once per schema by cel-validate.ts). */
+  validations: RawValidationRule[] | undefined;
 
   hasDefault: boolean;
   defaultValue: unknown;
@@ -96,6 +108,7 @@ export function emptyNode(): SchemaNode {
     embedded: false,
     intOrString: false,
     mapType: undefined,
+    validations: undefined,
     hasDefault: false,
     defaultValue: undefined,
     keepsTypeMeta: false,

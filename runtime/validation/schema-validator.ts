@@ -15,10 +15,15 @@ import { PruneWalk } from './prune.js';
 import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
+import { celErrors, newCelValidator } from './cel.js';
 
 export interface SchemaValidator {
-  /** Every schema error (kube-openapi's, then embedded-resource and list-type ones); never throws. */
-  validate(obj: unknown): FieldError[];
+  /**
+   * Every schema error (kube-openapi's, then embedded-resource and list-type ones, then the
+   * x-kubernetes-validations CEL rules); never throws. `old` is the stored object on update: CEL
+   * transition rules (oldSelf) run only then.
+   */
+  validate(obj: unknown, old?: unknown): FieldError[];
   /** Sorted paths of fields the schema does not declare (outside preserve-unknown-fields and maps). */
   unknownFields(obj: unknown): string[];
   /** Removes those fields in place (structural pruning). */
@@ -42,14 +47,17 @@ export function compileSchemaValidator(
   const compiled = compiler.compileNamed(rootName);
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
+  const cel = newCelValidator(root, compiler.nodes);
   return {
-    validate(obj) {
-      const errs: FieldError[] = [];
+    validate(obj, old) {
+      let errs: FieldError[] = [];
       validateValue(root, obj, '', errs);
-      if (!root.needsStructuralPass) return errs;
-      const structural: StructuralErrors = { embedded: [], listType: [] };
-      validateStructural(root, obj, '', structural);
-      return errs.concat(structural.embedded, structural.listType);
+      if (root.needsStructuralPass) {
+        const structural: StructuralErrors = { embedded: [], listType: [] };
+        validateStructural(root, obj, '', structural);
+        errs = errs.concat(structural.embedded, structural.listType);
+      }
+      return cel ? errs.concat(celErrors(cel, errs, obj, old)) : errs;
     },
     unknownFields(obj) {
       const walk = new PruneWalk(false, true);

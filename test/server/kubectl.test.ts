@@ -49,7 +49,9 @@ describe('kubectl against kgen serve', () => {
     assert.ok(rows.some((row) => row.join(' ') === 'selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview'), r.stdout);
     const own = rows.filter((row) => row.includes('v1') || row.includes('widgets.example.com/v1'));
     assert.deepEqual(own, [
+      ['endpoints', 'ep', 'v1', 'true', 'Endpoints'],
       ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
+      ['services', 'svc', 'v1', 'true', 'Service'],
       ['gadgets', 'gd', 'widgets.example.com/v1', 'false', 'Gadget'],
       ['widgets', 'wd', 'widgets.example.com/v1', 'true', 'Widget'],
     ]);

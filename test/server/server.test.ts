@@ -10,8 +10,20 @@ import { FIXTURE_DIR, startTestServer, widget, WIDGETS, type TestServer } from '
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const KUBECTL_DISCOVERY_ACCEPT = `${AGGREGATED},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
-/** kgen's built-in groups, served before the fixture's own (groups sort by name after core). */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+/** kgen's built-in groups, by name (the OpenAPI index order). */
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+/**
+ * Discovery order: kube's group priorities (apiregistration 18000, authorization 17600, RBAC
+ * 17000, admission and apiextensions 16700, by name), then the fixture's (1000).
+ */
+const DISCOVERY_GROUPS = [
+  'apiregistration.k8s.io',
+  'authorization.k8s.io',
+  'rbac.authorization.k8s.io',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'widgets.example.com',
+];
 
 describe('API server', () => {
   let t: TestServer;
@@ -30,7 +42,7 @@ describe('API server', () => {
     const apis = await t.request('GET', '/apis');
     assert.equal(apis.headers.get('content-type'), 'application/json');
     assert.equal(apis.body.kind, 'APIGroupList');
-    assert.deepEqual(apis.body.groups.map((g: { name: string }) => g.name), [...BUILTIN_GROUPS, 'widgets.example.com']);
+    assert.deepEqual(apis.body.groups.map((g: { name: string }) => g.name), DISCOVERY_GROUPS);
     const group = await t.request('GET', '/apis/widgets.example.com');
     assert.equal(group.body.kind, 'APIGroup');
     assert.equal(group.body.preferredVersion.version, 'v1');
@@ -45,7 +57,7 @@ describe('API server', () => {
     assert.equal(apis.headers.get('content-type'), AGGREGATED);
     assert.equal(apis.body.kind, 'APIGroupDiscoveryList');
     assert.equal(apis.body.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(apis.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), [...BUILTIN_GROUPS, 'widgets.example.com']);
+    assert.deepEqual(apis.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), DISCOVERY_GROUPS);
     const api = await t.request('GET', '/api', { accept: KUBECTL_DISCOVERY_ACCEPT });
     assert.equal(api.headers.get('content-type'), AGGREGATED);
     assert.deepEqual(api.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['']);

@@ -1,0 +1,85 @@
+/**
+ * Merged OpenAPI (kube-aggregator's OpenAPI v3 and v2 aggregation): `/openapi/v3` indexes the
+ * document of every group/version served by the chain (the chain's front wins a tie), and
+ * `/openapi/v3/<key>` serves it; `/openapi/v2` is the compiled APIs' Swagger document with every
+ * other group/version (CRDs, remote APIServices) converted from v3 and merged in.
+ */
+import type { APIResponse } from '../endpoints/handler.js';
+import type { ServedGroupVersion } from '../server/delegation.js';
+import { openAPIDocument, v2Response, v3DocumentResponse, v3IndexResponse, v3Key, type OpenAPIDocument, type OpenAPIRequestHeaders } from '../server/openapi.js';
+import { v3ToV2 } from './openapi-v2.js';
+
+/** The v2 document a server already publishes, and which group/versions it covers. */
+export interface OpenAPIV2Source {
+  /** The Swagger 2.0 document (parsed), if any. */
+  document(): Record<string, unknown> | undefined;
+  covers(gv: ServedGroupVersion): boolean;
+}
+
+export class MergedOpenAPI {
+  /** Serialized documents by the object openapiV3() returned (documents are immutable once served). */
+  private readonly serialized = new WeakMap<object, OpenAPIDocument>();
+  private v2Cache?: { signature: string; doc: OpenAPIDocument | undefined };
+
+  constructor(
+    private readonly sources: () => readonly ServedGroupVersion[],
+    private readonly v2Source?: OpenAPIV2Source,
+  ) {}
+
+  serve(segments: string[], query: URLSearchParams, headers: OpenAPIRequestHeaders): APIResponse | undefined {
+    if (segments[0] !== 'openapi') return undefined;
+    if (segments[1] === 'v2' && segments.length === 2) return v2Response(this.v2(), headers);
+    if (segments[1] !== 'v3') return undefined;
+    const docs = this.v3();
+    if (segments.length === 2) return v3IndexResponse(new Map([...docs].map(([key, { doc }]) => [key, doc])));
+    const key = segments.slice(2).join('/');
+    const entry = docs.get(key);
+    return entry ? v3DocumentResponse(key, entry.doc, query, headers) : undefined;
+  }
+
+  /** Every group/version's v3 document by key, the chain's front first. */
+  private v3(): Map<string, { gv: ServedGroupVersion; doc: OpenAPIDocument }> {
+    const docs = new Map<string, { gv: ServedGroupVersion; doc: OpenAPIDocument }>();
+    for (const gv of this.sources()) {
+      const key = v3Key(gv.group, gv.version);
+      if (docs.has(key)) continue;
+      const doc = this.serialize(gv.openapiV3());
+      if (doc) docs.set(key, { gv, doc });
+    }
+    return docs;
+  }
+
+  private serialize(value: unknown): OpenAPIDocument | undefined {
+    if (typeof value !== 'object' || value === null) return undefined;
+    let doc = this.serialized.get(value);
+    if (!doc) {
+      doc = openAPIDocument(JSON.stringify(value));
+      this.serialized.set(value, doc);
+    }
+    return doc;
+  }
+
+  private v2(): OpenAPIDocument | undefined {
+    const docs = this.v3();
+    const extra = [...docs.values()].filter(({ gv }) => !this.v2Source?.covers(gv));
+    const signature = extra.map(({ doc }) => doc.hash).join(',');
+    if (this.v2Cache?.signature === signature) return this.v2Cache.doc;
+    const base = this.v2Source?.document();
+    let doc: OpenAPIDocument | undefined;
+    if (!base && extra.length === 0) doc = undefined;
+    else if (extra.length === 0) doc = openAPIDocument(JSON.stringify(base));
+    else {
+      const merged = { swagger: '2.0', info: { title: 'Kubernetes', version: 'unversioned' }, ...base } as Record<string, unknown>;
+      const paths = { ...((merged.paths as object) ?? {}) } as Record<string, unknown>;
+      const definitions = { ...((merged.definitions as object) ?? {}) } as Record<string, unknown>;
+      for (const { doc: v3 } of extra) {
+        const converted = v3ToV2(JSON.parse(v3.payload));
+        for (const [k, v] of Object.entries(converted.paths)) paths[k] ??= v;
+        for (const [k, v] of Object.entries(converted.definitions)) definitions[k] ??= v;
+      }
+      doc = openAPIDocument(JSON.stringify({ ...merged, paths, definitions }));
+    }
+    this.v2Cache = { signature, doc };
+    return doc;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * kube-aggregator's proxy handler: a request for a remote APIService's group/version is sent to
+ * a backend address (resolved through its Service and Endpoints) with the user's identity in the
+ * front-proxy headers, and the answer streamed back (watches chunk by chunk). An APIService that
+ * is not Available answers 503 "service unavailable", exactly as kube's; a backend that cannot
+ * be reached answers 503 with the error.
+ */
+import type { UserInfo } from '../api/auth.js';
+import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
+import type { IncomingAPIRequest } from '../server/handler.js';
+import type { RemoteAPIService } from './remote.js';
+import { resolveEndpoint, type ServiceListers } from './resolver.js';
+import { isHopByHop, proxyHeaders, readBody, sendToBackend } from './transport.js';
+
+/** Go's http.Error: text/plain, nosniff, the message and a newline. */
+export function proxyError(message: string, code: number): ObjectResponse {
+  return {
+    kind: 'object',
+    code,
+    contentType: 'text/plain; charset=utf-8',
+    headers: { 'X-Content-Type-Options': 'nosniff' },
+    payload: `${message}\n`,
+  };
+}
+
+function responseHeaders(headers: NodeJS.Dict<string | string[]>): ResponseHeaders {
+  const out: ResponseHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || isHopByHop(name) || name === 'content-type') continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function isWatch(url: URL): boolean {
+  const watch = url.searchParams.get('watch');
+  return watch === 'true' || watch === '1' || url.pathname.split('/').includes('watch');
+}
+
+export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceListers, incoming: IncomingAPIRequest, user: UserInfo | undefined, log: (line: string) => void): Promise<APIResponse> {
+  if (!user) return proxyError('missing user', 500);
+  if (!remote.available) return proxyError('service unavailable', 503);
+  let endpoint: URL;
+  try {
+    endpoint = resolveEndpoint(listers, remote.ref);
+  } catch (err) {
+    log(`aggregator: ${remote.name}: ${(err as Error).message}`);
+    return proxyError('service unavailable', 503);
+  }
+  const url = new URL(incoming.url, 'https://front.invalid');
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  incoming.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const headers = proxyHeaders(incoming.headers, user);
+    if (incoming.body) headers['content-length'] = String(incoming.body.length);
+    const res = await sendToBackend(remote.agent, remote.tls, {
+      method: incoming.method,
+      endpoint,
+      path: url.pathname + url.search,
+      headers,
+      body: incoming.body,
+      signal: abort.signal,
+    });
+    const contentType = res.headers['content-type'] ?? 'application/octet-stream';
+    if (isWatch(url) && (res.statusCode ?? 500) < 300) {
+      res.setEncoding('utf8');
+      return {
+        kind: 'stream',
+        code: res.statusCode ?? 200,
+        contentType,
+        headers: responseHeaders(res.headers),
+        chunks: res as AsyncIterable<string>,
+        close: () => {
+          res.destroy();
+          abort.abort();
+        },
+      };
+    }
+    const body = await readBody(res);
+    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8') };
+  } catch (err) {
+    log(`aggregator: error while proxying request to ${remote.name}: ${(err as Error).message}`);
+    return proxyError((err as Error).message, 503);
+  } finally {
+    incoming.signal.removeEventListener('abort', onAbort);
+  }
+}

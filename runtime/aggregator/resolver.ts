@@ -1,0 +1,70 @@
+/**
+ * Resolving an APIService's spec.service to an address, as kube-apiserver does with
+ * --enable-aggregator-routing=true (k8s.io/apiserver/pkg/util/proxy.ResolveEndpoint): the
+ * Service's port numbered spec.service.port names a port, and the Service's Endpoints hold an
+ * address serving the port of that name. The failures carry the Available condition's reason
+ * and message kube's availability controller sets.
+ */
+import type { KubeObject } from '../api/meta.js';
+
+export interface ServiceListers {
+  service(namespace: string, name: string): KubeObject | undefined;
+  endpoints(namespace: string, name: string): KubeObject | undefined;
+}
+
+export interface ServiceRef {
+  namespace: string;
+  name: string;
+  port: number;
+}
+
+export class ResolveError extends Error {
+  constructor(
+    /** The Available condition's reason: ServiceNotFound, ServicePortError, EndpointsNotFound, MissingEndpoints, … */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ServicePort {
+  name?: string;
+  port?: number;
+}
+
+interface EndpointSubset {
+  addresses?: { ip?: string }[];
+  ports?: { name?: string; port?: number }[];
+}
+
+const PROXYABLE_TYPES = new Set(['ClusterIP', 'NodePort', 'LoadBalancer']);
+
+/** `https://<ip>:<port>` serving ref, or a ResolveError; picks a random ready address, as kube. */
+export function resolveEndpoint(listers: ServiceListers, ref: ServiceRef): URL {
+  const { namespace, name, port } = ref;
+  const service = listers.service(namespace, name);
+  if (!service) throw new ResolveError('ServiceNotFound', `service/${name} in "${namespace}" is not present`);
+  const spec = (service.spec ?? {}) as { type?: string; ports?: ServicePort[] };
+  const type = spec.type ?? 'ClusterIP';
+  if (!PROXYABLE_TYPES.has(type)) throw new ResolveError('ServiceAccessError', `unsupported service type "${type}"`);
+  const servicePort = (spec.ports ?? []).find((p) => p.port === port);
+  if (!servicePort) throw new ResolveError('ServicePortError', `service/${name} in "${namespace}" is not listening on port ${port}`);
+  const endpoints = listers.endpoints(namespace, name);
+  if (!endpoints) throw new ResolveError('EndpointsNotFound', `cannot find endpoints for service/${name} in "${namespace}"`);
+  const portName = servicePort.name ?? '';
+  const candidates: URL[] = [];
+  for (const subset of (endpoints.subsets ?? []) as EndpointSubset[]) {
+    const endpointPort = (subset.ports ?? []).find((p) => (p.name ?? '') === portName);
+    if (!endpointPort?.port) continue;
+    for (const address of subset.addresses ?? []) {
+      if (!address.ip) continue;
+      const host = address.ip.includes(':') ? `[${address.ip}]` : address.ip;
+      candidates.push(new URL(`https://${host}:${endpointPort.port}`));
+    }
+  }
+  if (candidates.length === 0) {
+    throw new ResolveError('MissingEndpoints', `endpoints for service/${name} in "${namespace}" have no addresses with port name "${portName}"`);
+  }
+  return candidates[Math.floor(Math.random() * candidates.length)]!;
+}

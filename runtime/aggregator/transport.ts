@@ -1,0 +1,106 @@
+/**
+ * The aggregator's connection to a backend server (kube-aggregator's proxy transport): HTTPS
+ * only, the server certificate verified against the APIService's caBundle for the name
+ * `<service>.<namespace>.svc` (unless insecureSkipTLSVerify), and the front-proxy client
+ * certificate presented. The user travels in the X-Remote-* headers (transport.SetAuthProxyHeaders).
+ */
+import { Agent, request } from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../api/auth.js';
+import type { CertificateAndKey } from '../server/certs.js';
+
+export interface BackendTLS {
+  /** PEM CA bundle (the decoded spec.caBundle); undefined uses the system roots. */
+  caBundle?: string;
+  insecureSkipTLSVerify: boolean;
+  /** The name the serving certificate must hold: `<service>.<namespace>.svc`. */
+  serverName: string;
+  client: CertificateAndKey;
+}
+
+export function newBackendAgent(tls: BackendTLS): Agent {
+  return new Agent({
+    keepAlive: true,
+    ca: tls.caBundle,
+    cert: tls.client.cert,
+    key: tls.client.key,
+    rejectUnauthorized: !tls.insecureSkipTLSVerify,
+    servername: tls.serverName,
+    minVersion: 'TLSv1.2',
+  });
+}
+
+export interface BackendRequest {
+  method: string;
+  /** The backend's base URL (scheme, host, port). */
+  endpoint: URL;
+  /** Path and query. */
+  path: string;
+  headers: OutgoingHttpHeaders;
+  body?: Buffer;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Sends a request; resolves with the response once its headers arrive. */
+export function sendToBackend(agent: Agent, tls: BackendTLS, req: BackendRequest): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        agent,
+        protocol: 'https:',
+        hostname: req.endpoint.hostname.replace(/^\[|\]$/g, ''),
+        port: req.endpoint.port || 443,
+        method: req.method,
+        path: req.path,
+        headers: req.headers,
+        servername: tls.serverName,
+        signal: req.signal,
+        timeout: req.timeoutMs,
+      },
+      resolve,
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`timeout awaiting response headers after ${req.timeoutMs}ms`)));
+    outgoing.on('error', reject);
+    outgoing.end(req.body);
+  });
+}
+
+/** Reads a whole response body. */
+export async function readBody(res: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-authenticate', 'host', 'content-length']);
+
+/** Headers a proxy must not forward (RFC 7230 §6.1), plus the ones it recomputes. */
+export function isHopByHop(name: string): boolean {
+  return HOP_BY_HOP.has(name.toLowerCase());
+}
+
+/**
+ * The headers sent to the backend: the client's, without hop-by-hop ones, credentials
+ * (Authorization, Impersonate-*) or any X-Remote-* a client sent, and with the user's
+ * X-Remote-User / X-Remote-Uid / X-Remote-Group / X-Remote-Extra-<key> (key URL-escaped).
+ */
+export function proxyHeaders(incoming: IncomingHttpHeaders, user: UserInfo): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || isHopByHop(lower) || lower === 'authorization' || lower.startsWith('impersonate-') || lower.startsWith('x-remote-')) continue;
+    out[lower] = value;
+  }
+  return { ...out, ...authProxyHeaders(user) };
+}
+
+export function authProxyHeaders(user: UserInfo): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { 'x-remote-user': user.username };
+  if (user.uid) out['x-remote-uid'] = user.uid;
+  if (user.groups.length > 0) out['x-remote-group'] = [...user.groups];
+  for (const [key, values] of Object.entries(user.extra ?? {})) {
+    if (values.length > 0) out[`x-remote-extra-${encodeURIComponent(key)}`] = [...values];
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * What the extensions server serves now: for each CRD whose names are accepted (or that is
+ * established), one RequestScope per served version, built through the installer exactly as a
+ * compiled kind's (kube's crdHandler serving info), and the discovery/OpenAPI entries of the
+ * established ones. Versions of a CRD share the resource's storage prefix
+ * `/registry/<group>/<plural>` and watch cache; a multi-version CRD converts with the None
+ * strategy (apiVersion only).
+ */
+import { apiVersionOf } from '../api/resource.js';
+import type { RequestScope } from '../endpoints/handler.js';
+import type { APIInstaller } from '../server/installer.js';
+import { isConditionTrue } from './conditions.js';
+import { convertingStorage } from './conversion.js';
+import { servedVersions } from './definition.js';
+import type { VersionEntry } from './documents.js';
+import { storageVersionOf, type CustomResourceDefinition } from './types.js';
+
+export interface CRDServing {
+  /** The CRD as last seen (conditions change without a rebuild: Terminating, Established). */
+  crd: CustomResourceDefinition;
+  uid: string;
+  /** What the scopes were built from; a change rebuilds them. */
+  key: string;
+  /** Served version → scope and its documents' entry. */
+  versions: Map<string, { scope: RequestScope; entry: VersionEntry }>;
+}
+
+/** The parts of a CRD the served resource depends on. */
+function servingKey(crd: CustomResourceDefinition): string {
+  return JSON.stringify([crd.metadata.uid, crd.spec, crd.status?.acceptedNames ?? null]);
+}
+
+export class ServingRegistry {
+  private readonly byName = new Map<string, CRDServing>();
+
+  constructor(
+    private readonly installer: APIInstaller,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The serving info of `<resource>.<group>`. */
+  get(name: string): CRDServing | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): CRDServing[] {
+    return [...this.byName.values()];
+  }
+
+  /** Builds (or rebuilds, after a spec change) the CRD's scopes; returns true when anything changed. */
+  async ensure(crd: CustomResourceDefinition): Promise<boolean> {
+    const name = crd.metadata.name!;
+    const current = this.byName.get(name);
+    const key = servingKey(crd);
+    if (current && current.key === key) {
+      const wasEstablished = isConditionTrue(current.crd, 'Established');
+      current.crd = crd;
+      return wasEstablished !== isConditionTrue(crd, 'Established');
+    }
+    // A CRD deleted and created again under the same name starts from an empty cache.
+    if (current && current.uid !== crd.metadata.uid) await this.release(current);
+    this.byName.set(name, { crd, uid: crd.metadata.uid ?? '', key, versions: this.build(crd) });
+    return true;
+  }
+
+  /** Stops serving the CRD; returns true when it was served. */
+  async remove(name: string): Promise<boolean> {
+    const current = this.byName.get(name);
+    if (!current) return false;
+    this.byName.delete(name);
+    await this.release(current);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    for (const name of [...this.byName.keys()]) await this.remove(name);
+  }
+
+  private async release(serving: CRDServing): Promise<void> {
+    await this.installer.releaseDynamicResource(serving.crd.spec.group, serving.crd.spec.names.plural);
+  }
+
+  private build(crd: CustomResourceDefinition): CRDServing['versions'] {
+    const versions: CRDServing['versions'] = new Map();
+    const storage = storageVersionOf(crd)?.name ?? '';
+    const storageAPIVersion = apiVersionOf(crd.spec.group, storage);
+    const multiVersion = (crd.spec.versions ?? []).length > 1;
+    for (const served of servedVersions(crd)) {
+      const apiVersion = apiVersionOf(served.definition.group, served.definition.version);
+      const wrap = multiVersion ? (s: Parameters<typeof convertingStorage>[0]) => convertingStorage(s, apiVersion, storageAPIVersion) : undefined;
+      const scope = this.installer.buildDynamicScope(served.definition, served.schemas, wrap);
+      try {
+        // Compile now: a schema the validator cannot build is logged at once, not at first use.
+        scope.validator.unknownFields({});
+      } catch (err) {
+        this.log(`customresourcedefinition ${crd.metadata.name}: version ${served.definition.version}: ${(err as Error).message}`);
+      }
+      versions.set(served.definition.version, { scope, entry: { ...served, storageVersion: storage } });
+    }
+    return versions;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * The request-header authenticator (k8s.io/apiserver/pkg/authentication/request/headerrequest,
+ * behind x509request.NewDynamicCAVerifier): an authenticating proxy — kube's aggregator — names
+ * the user in headers (X-Remote-User, X-Remote-Group, X-Remote-Extra-<key>), and those headers
+ * are believed only from a client certificate signed by the request-header CA
+ * (--requestheader-client-ca-file) whose CommonName is allowed (--requestheader-allowed-names;
+ * empty allows any). The headers are removed from the request once read.
+ */
+import { X509Certificate } from 'node:crypto';
+import type { UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../server/handler.js';
+import type { RequestAuthenticator } from './authenticator.js';
+import { CLIENT_AUTH_USAGE } from './x509.js';
+
+export interface RequestHeaderOptions {
+  /** PEM bundle the proxy's client certificate must be signed by. */
+  clientCA: string;
+  /** CommonNames allowed to act as a proxy; empty allows any certificate the CA signed. */
+  allowedNames?: readonly string[];
+  /** Default ['X-Remote-User']: the first present one names the user. */
+  usernameHeaders?: readonly string[];
+  /** Default ['X-Remote-Uid'] (kube 1.32's --requestheader-uid-headers). */
+  uidHeaders?: readonly string[];
+  /** Default ['X-Remote-Group']: every value of every header is a group. */
+  groupHeaders?: readonly string[];
+  /** Default ['X-Remote-Extra-']: `<prefix><key>` carries extra[key] (key URL-unescaped, lower-cased). */
+  extraHeaderPrefixes?: readonly string[];
+}
+
+export const DEFAULT_USERNAME_HEADERS = ['X-Remote-User'];
+export const DEFAULT_UID_HEADERS = ['X-Remote-Uid'];
+export const DEFAULT_GROUP_HEADERS = ['X-Remote-Group'];
+export const DEFAULT_EXTRA_HEADER_PREFIXES = ['X-Remote-Extra-'];
+
+/** The certificates of a PEM bundle. */
+export function parseCertificates(bundle: string): X509Certificate[] {
+  const blocks = bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  return blocks.map((b) => new X509Certificate(b));
+}
+
+/** Whether the DER certificate was issued and signed by one of cas (one level: no intermediates). */
+export function signedByOneOf(raw: Buffer, cas: readonly X509Certificate[]): boolean {
+  let leaf: X509Certificate;
+  try {
+    leaf = new X509Certificate(raw);
+  } catch {
+    return false;
+  }
+  const now = Date.now();
+  if (Date.parse(leaf.validFrom) > now || Date.parse(leaf.validTo) < now) return false;
+  return cas.some((ca) => {
+    try {
+      return leaf.checkIssued(ca) && leaf.verify(ca.publicKey);
+    } catch {
+      return false;
+    }
+  });
+}
+
+function values(request: IncomingAPIRequest, name: string): string[] {
+  const lower = name.toLowerCase();
+  const distinct = request.headersDistinct?.[lower];
+  if (distinct) return distinct;
+  const value = request.headers[lower];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function headerNamesWithPrefix(request: IncomingAPIRequest, prefixes: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const name of Object.keys(request.headers)) {
+    for (const prefix of prefixes) {
+      if (name.toLowerCase().startsWith(prefix.toLowerCase())) out.push([name, name.slice(prefix.length)]);
+    }
+  }
+  return out;
+}
+
+function unescapeKey(key: string): string {
+  try {
+    return decodeURIComponent(key).toLowerCase();
+  } catch {
+    return key.toLowerCase();
+  }
+}
+
+/** Removes every request-header header, so nothing later (audit, handlers, a proxy) sees them. */
+function clearHeaders(request: IncomingAPIRequest, opts: Required<Omit<RequestHeaderOptions, 'clientCA' | 'allowedNames'>>): void {
+  for (const name of [...opts.usernameHeaders, ...opts.uidHeaders, ...opts.groupHeaders]) {
+    delete request.headers[name.toLowerCase()];
+    if (request.headersDistinct) delete request.headersDistinct[name.toLowerCase()];
+  }
+  for (const [name] of headerNamesWithPrefix(request, opts.extraHeaderPrefixes)) {
+    delete request.headers[name];
+    if (request.headersDistinct) delete request.headersDistinct[name];
+  }
+}
+
+export function requestHeaderAuthenticator(options: RequestHeaderOptions): RequestAuthenticator {
+  const cas = parseCertificates(options.clientCA);
+  if (cas.length === 0) throw new Error('--requestheader-client-ca-file holds no PEM certificate');
+  const allowed = options.allowedNames ?? [];
+  const headers = {
+    usernameHeaders: options.usernameHeaders?.length ? options.usernameHeaders : DEFAULT_USERNAME_HEADERS,
+    uidHeaders: options.uidHeaders?.length ? options.uidHeaders : DEFAULT_UID_HEADERS,
+    groupHeaders: options.groupHeaders?.length ? options.groupHeaders : DEFAULT_GROUP_HEADERS,
+    extraHeaderPrefixes: options.extraHeaderPrefixes?.length ? options.extraHeaderPrefixes : DEFAULT_EXTRA_HEADER_PREFIXES,
+  };
+  return {
+    authenticate(request: IncomingAPIRequest) {
+      const cert = request.clientCertificate;
+      if (!cert) return undefined;
+      if (!cert.raw || !signedByOneOf(cert.raw, cas)) return { error: 'request-header: x509: certificate signed by unknown authority' };
+      if (cert.extKeyUsage && !cert.extKeyUsage.includes(CLIENT_AUTH_USAGE)) {
+        return { error: 'request-header: x509: certificate specifies an incompatible key usage' };
+      }
+      if (allowed.length > 0 && !allowed.includes(cert.commonName)) {
+        return { error: `x509: subject with cn=${cert.commonName} is not in the allowed list` };
+      }
+      const username = headers.usernameHeaders.map((h) => values(request, h)[0]).find((v) => v !== undefined && v !== '');
+      if (username === undefined) return undefined;
+      const uid = headers.uidHeaders.map((h) => values(request, h)[0]).find((v) => v !== undefined && v !== '');
+      const groups = headers.groupHeaders.flatMap((h) => values(request, h));
+      const extra: Record<string, string[]> = {};
+      for (const [name, key] of headerNamesWithPrefix(request, headers.extraHeaderPrefixes)) {
+        (extra[unescapeKey(key)] ??= []).push(...values(request, name));
+      }
+      clearHeaders(request, headers);
+      const user: UserInfo = { username, groups };
+      if (uid !== undefined) user.uid = uid;
+      if (Object.keys(extra).length > 0) user.extra = extra;
+      return { user };
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The compiled-APIs server (kube's "kube-apiserver" in CreateServerChain): serves the resources
+ * `kgen generate` compiled, as a DelegationTarget. Its discovery and OpenAPI are the generated
+ * documents, reported per group/version for the aggregator in front to merge; requests for
+ * anything it does not install pass on to the next server of the chain.
+ */
+import { join } from 'node:path';
+import type { GroupVersionDefinition } from '../api/resource.js';
+import { builtinPriority, DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../aggregator/priority.js';
+import { serveResource } from '../endpoints/dispatch.js';
+import type { APIResponse } from '../endpoints/handler.js';
+import type { DelegationTarget, ServedGroupVersion } from './delegation.js';
+import { readGeneratedDiscovery } from './discovery.js';
+import { readJSONFile, readOptionalJSON } from './documents.js';
+import { apiRequestOf, type IncomingAPIRequest, type ResolvedRequest } from './handler.js';
+import type { APIInstaller } from './installer.js';
+
+function servedGroupVersion(generatedDir: string, gv: GroupVersionDefinition, discovery: ReturnType<typeof readGeneratedDiscovery>): ServedGroupVersion {
+  const docs = discovery.get(`${gv.group}/${gv.version}`)!;
+  const builtin = builtinPriority(gv.group, gv.version);
+  let openapi: unknown;
+  return {
+    group: gv.group,
+    version: gv.version,
+    groupPriority: builtin?.group ?? DEFAULT_GROUP_PRIORITY,
+    // The generator lists a group's versions preferred first; keep that order.
+    versionPriority: builtin?.version ?? DEFAULT_VERSION_PRIORITY + (docs.of - 1 - docs.index),
+    resourceList: () => docs.resourceList,
+    aggregated: () => docs.aggregated,
+    openapiV3: () => (openapi ??= readJSONFile(join(generatedDir, gv.openapiPath))),
+  };
+}
+
+export class CompiledAPIServer implements DelegationTarget {
+  readonly name = 'kgen-apiserver';
+  private readonly served: ServedGroupVersion[];
+  private readonly keys: Set<string>;
+  private v2?: Record<string, unknown> | null;
+
+  constructor(
+    private readonly installer: APIInstaller,
+    private readonly generatedDir: string,
+  ) {
+    const installed = installer.groupVersions();
+    const discovery = readGeneratedDiscovery(generatedDir, installed);
+    this.served = installed.map((gv) => servedGroupVersion(generatedDir, gv, discovery));
+    this.keys = new Set(installed.map((gv) => `${gv.group}/${gv.version}`));
+  }
+
+  async serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): Promise<APIResponse | undefined> {
+    const info = resolved.info;
+    if (!info?.isResourceRequest) return undefined;
+    const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!scope) return undefined;
+    return serveResource(scope, apiRequestOf(incoming, resolved));
+  }
+
+  groupVersions(): readonly ServedGroupVersion[] {
+    return this.served;
+  }
+
+  /** The compiled APIs do not change while the server runs. */
+  onChange(): () => void {
+    return () => undefined;
+  }
+
+  /** The generated Swagger 2.0 document, which covers every compiled group/version. */
+  openapiV2(): Record<string, unknown> | undefined {
+    if (this.v2 === undefined) this.v2 = readOptionalJSON<Record<string, unknown>>(this.generatedDir, 'openapi/v2/swagger.json') ?? null;
+    return this.v2 ?? undefined;
+  }
+
+  covers(gv: ServedGroupVersion): boolean {
+    return this.served.includes(gv) || this.keys.has(`${gv.group}/${gv.version}`);
+  }
+}

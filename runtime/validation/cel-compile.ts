@@ -1,0 +1,146 @@
+/**
+ * Compiles one x-kubernetes-validations rule as kube's cel.Compile does: parse, check (unknown
+ * functions, non-bool results, fields `self` does not have), note whether it is a transition rule
+ * (uses oldSelf), and compile its messageExpression and fieldPath. Compilation happens once per
+ * schema; evaluation reuses the result for every request.
+ */
+import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
+import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
+import { celEnvironment } from './cel-env.js';
+import type { RawValidationRule } from './cel-rules.js';
+
+export interface CompiledRule {
+  rule: RawValidationRule;
+  /** Undefined when compilation failed (see error). */
+  program?: ParseResult;
+  messageProgram?: ParseResult;
+  /** A transition rule: evaluated only when an old value exists (unless optionalOldSelf). */
+  usesOldSelf: boolean;
+  /** rule.fieldPath as a field.Path string relative to the rule's node ('spec.x', 'labels[a]'). */
+  fieldPath?: string;
+  /** `ERROR: <input>:1:6: undefined field 'foo'` (cel-go's wording and position style). */
+  error?: string;
+  /** Offset of the error in the rule text. */
+  errorPos?: number;
+  /** Which expression failed: the rule, its messageExpression or its fieldPath. */
+  errorIn?: 'rule' | 'messageExpression' | 'fieldPath';
+}
+
+interface ExprResult {
+  program?: ParseResult;
+  error?: string;
+  pos?: number;
+}
+
+function location(text: string, pos: number): string {
+  const before = text.slice(0, Math.max(0, pos));
+  const line = before.split('\n').length;
+  const col = pos - (before.lastIndexOf('\n') + 1) + 1;
+  return `<input>:${line}:${col}`;
+}
+
+function errorText(text: string, message: string, pos: number): string {
+  return `ERROR: ${location(text, pos)}: ${message}`;
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0]!.trim();
+  return line.charAt(0).toLowerCase() + line.slice(1);
+}
+
+/** Parses and checks one expression; `want` is the result type it must have. */
+function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined): ExprResult {
+  let program: ParseResult;
+  try {
+    program = celEnvironment().parse(text);
+  } catch (err) {
+    const e = err as { message?: string; node?: { pos?: number } };
+    const pos = e.node?.pos ?? 0;
+    return { error: errorText(text, `Syntax error: ${firstLine(e.message ?? String(err))}`, pos), pos };
+  }
+  const checked = program.check();
+  if (!checked.valid) {
+    const e = checked.error as { message?: string; node?: { pos?: number } } | undefined;
+    const pos = e?.node?.pos ?? 0;
+    return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
+  }
+  if (checked.type !== want && checked.type !== 'dyn') {
+    return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
+  }
+  if (self) {
+    const access = checkFieldAccess(program.ast, self);
+    if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
+    if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {
+      return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
+    }
+  }
+  return { program };
+}
+
+function mentionsOldSelf(node: ASTNode): boolean {
+  if (node.op === 'id') return node.args === 'oldSelf';
+  if (node.op === 'value') return false;
+  const visit = (x: unknown): boolean => {
+    if (Array.isArray(x)) return x.some(visit);
+    if (x && typeof x === 'object' && 'op' in x) return mentionsOldSelf(x as ASTNode);
+    return false;
+  };
+  return visit(node.args);
+}
+
+/**
+ * Compiles a rule. `self` is the declared type of the node the rule is written on; without it the
+ * field check and the fieldPath check are skipped (the rule was checked when its schema was).
+ */
+export function compileRule(rule: RawValidationRule, self?: DeclType): CompiledRule {
+  const out: CompiledRule = { rule, usesOldSelf: false };
+  const compiled = compileExpression(rule.rule, 'bool', self);
+  if (!compiled.program) return { ...out, error: compiled.error, errorPos: compiled.pos, errorIn: 'rule' };
+  out.program = compiled.program;
+  out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
+  if (rule.messageExpression !== undefined) {
+    const message = compileExpression(rule.messageExpression, 'string', self);
+    if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
+    out.messageProgram = message.program;
+  }
+  if (rule.fieldPath !== undefined) {
+    const path = resolveFieldPath(rule.fieldPath, self);
+    if ('error' in path) return { ...out, program: undefined, error: path.error, errorPos: 0, errorIn: 'fieldPath' };
+    out.fieldPath = path.path;
+  }
+  return out;
+}
+
+/**
+ * ValidFieldPath: `.a.b` and `['a.b']` accessors naming fields (or map keys) of `self`, as a
+ * field.Path string. Numeric indexes are not supported, as in kube.
+ */
+export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): { path: string } | { error: string } {
+  const re = /\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]/y;
+  let path = '';
+  let decl = self;
+  let i = 0;
+  while (i < jsonPath.length) {
+    re.lastIndex = i;
+    const m = re.exec(jsonPath);
+    if (!m) return { error: `expected [ or . but got: ${jsonPath.slice(i)}` };
+    i = re.lastIndex;
+    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1');
+    if (decl === undefined || decl.kind === 'dyn') {
+      path = path ? `${path}.${name}` : name;
+      continue;
+    }
+    if (decl.kind === 'map') {
+      path = `${path}[${name}]`;
+      decl = decl.values();
+    } else if (decl.kind === 'object') {
+      const field = decl.fields.get(escapeName(name) ?? '');
+      if (!field) return { error: 'does not refer to a valid field' };
+      path = path ? `${path}.${name}` : name;
+      decl = field();
+    } else {
+      return { error: 'does not refer to a valid field' };
+    }
+  }
+  return path ? { path } : { error: 'fieldPath must not be empty' };
+}

@@ -1,0 +1,191 @@
+/**
+ * Evaluates x-kubernetes-validations over an object, as apiextensions-apiserver's
+ * schema/cel/validation.go does: every non-null value whose schema node carries rules is checked,
+ * with `self` its value and, on update, `oldSelf` the correlated old value (same property, same
+ * map key, same list-type=map entry; atomic lists and maps do not correlate). Transition rules
+ * (those naming oldSelf) run only when an old value exists. Errors use kube's format: field.Path
+ * ('<nil>' at the root), `Invalid value: "object": <message>`. A failing rule that does not use
+ * oldSelf is ratcheted (dropped) when its value is unchanged from the old object, as
+ * CRDValidationRatcheting (on by default in 1.32) does.
+ */
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { compileRule, type CompiledRule } from './cel-compile.js';
+import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
+import { declTypeOfNode, toCelValue } from './cel-value.js';
+import { duplicate, forbidden, invalid, required } from './field.js';
+import { deepEqualJSON, isPlainObject, type SchemaNode } from './node.js';
+import type { FieldError } from './types.js';
+
+export interface CelValidator {
+  /** Rule errors for `obj`; `old` is the stored object on update, undefined on create. */
+  validate(obj: unknown, old: unknown): FieldError[];
+}
+
+interface Compiled {
+  rules: Map<SchemaNode, CompiledRule[]>;
+  /** Nodes with rules at or below them (the walk skips every other subtree). */
+  reach: Set<SchemaNode>;
+  root: SchemaNode;
+}
+
+/**
+ * Compiles every rule of the graph once. Returns undefined when the schema has no rules, so a
+ * kind without rules pays nothing per request.
+ */
+export function newCelValidator(root: SchemaNode, nodes: readonly SchemaNode[]): CelValidator | undefined {
+  const all = nodes.includes(root) ? nodes : [root, ...nodes];
+  const rules = new Map<SchemaNode, CompiledRule[]>();
+  for (const node of all) {
+    if (!node.validations?.length) continue;
+    const self = declTypeOfNode(node, node === root);
+    rules.set(node, node.validations.map((r) => compileRule(r, self)));
+  }
+  if (rules.size === 0) return undefined;
+  const compiled: Compiled = { rules, reach: reachOf(all, rules), root };
+  return {
+    validate(obj, old) {
+      const errs: FieldError[] = [];
+      walk(compiled, root, obj, old, '', () => false, errs);
+      return errs;
+    },
+  };
+}
+
+function children(node: SchemaNode): SchemaNode[] {
+  const out: SchemaNode[] = [];
+  if (node.items) out.push(node.items);
+  if (typeof node.additional === 'object') out.push(node.additional);
+  if (node.properties) out.push(...node.properties.values());
+  return out;
+}
+
+/** Fixpoint over a possibly cyclic graph. */
+function reachOf(nodes: readonly SchemaNode[], rules: Map<SchemaNode, CompiledRule[]>): Set<SchemaNode> {
+  const reach = new Set(rules.keys());
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const node of nodes) {
+      if (!reach.has(node) && children(node).some((c) => reach.has(c))) {
+        reach.add(node);
+        changed = true;
+      }
+    }
+  }
+  return reach;
+}
+
+const child = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
+const fieldName = (path: string) => (path === '' ? '<nil>' : path);
+
+function once(f: () => boolean): () => boolean {
+  let value: boolean | undefined;
+  return () => (value ??= f());
+}
+
+/**
+ * `ratchet` answers whether errors here are ratcheted: this value, or (when it has no correlated
+ * old value) its nearest correlated ancestor, equals its old value.
+ */
+function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path: string, ratchet: () => boolean, errs: FieldError[]): void {
+  if (value === null || value === undefined || !c.reach.has(node)) return;
+  const rules = c.rules.get(node);
+  if (rules) evaluateRules(node, rules, value, old === null ? undefined : old, path, node === c.root, ratchet, errs);
+  const next = (n: SchemaNode, v: unknown, o: unknown, p: string) =>
+    walk(c, n, v, o, p, o === undefined ? ratchet : once(() => deepEqualJSON(v, o)), errs);
+  if (Array.isArray(value)) {
+    const items = node.items;
+    if (!items || !c.reach.has(items)) return;
+    const oldItems = Array.isArray(old) && node.listType === 'map' ? old : undefined;
+    value.forEach((item, i) => next(items, item, oldItems && correlatedItem(node.listMapKeys ?? [], item, oldItems), `${path}[${i}]`));
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const oldMap = isPlainObject(old) && node.mapType !== 'atomic' ? old : undefined;
+  const additional = typeof node.additional === 'object' ? node.additional : undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const prop = node.properties?.get(key);
+    if (prop) next(prop, v, oldMap?.[key], child(path, key));
+    else if (additional) next(additional, v, oldMap?.[key], `${path}[${key}]`);
+  }
+}
+
+/** The old entry of a list-type=map with the same key fields, if any. */
+function correlatedItem(keys: string[], item: unknown, oldItems: unknown[]): unknown {
+  if (!isPlainObject(item)) return undefined;
+  return oldItems.find((o) => isPlainObject(o) && keys.every((k) => deepEqualJSON(o[k], item[k])));
+}
+
+function evaluateRules(
+  node: SchemaNode,
+  rules: CompiledRule[],
+  value: unknown,
+  old: unknown,
+  path: string,
+  resourceRoot: boolean,
+  ratchet: () => boolean,
+  errs: FieldError[],
+): void {
+  const type = node.intOrString ? '' : (node.types?.[0] ?? '');
+  let activation: { self: unknown; oldSelf?: unknown } | undefined;
+  const activate = () => (activation ??= { self: toCelValue(node, value, resourceRoot), oldSelf: old === undefined ? undefined : toCelValue(node, old, resourceRoot) });
+  for (const compiled of rules) {
+    const rule = compiled.rule;
+    if (!compiled.program) {
+      errs.push(invalid(fieldName(path), type, `rule compile error: ${compiled.error}`));
+      continue;
+    }
+    if (compiled.usesOldSelf && old === undefined) continue;
+    const result = evaluate(compiled.program, activate());
+    if (result instanceof Error) {
+      errs.push(invalid(fieldName(path), type, evaluationErrorDetail(result, ruleErrorString(rule))));
+      continue;
+    }
+    if (result === true) continue;
+    if (!compiled.usesOldSelf && ratchet()) continue;
+    const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
+    const detail = messageFrom(compiled, activate()) ?? ruleMessageOrDefault(rule);
+    errs.push(errorForReason(rule.reason, fieldName(at), type, detail));
+  }
+}
+
+function evaluate(program: ParseResult, activation: Record<string, unknown>): unknown {
+  try {
+    return program(activation);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** cel-go's wording of evaluation errors ('no such key: x'), first line only. */
+function evaluationErrorDetail(err: Error, ruleText: string): string {
+  const line = err.message.split('\n')[0]!.trim();
+  const message = line.charAt(0).toLowerCase() + line.slice(1);
+  if (message.startsWith('no such overload') || message.startsWith('found no matching overload')) {
+    return `'${message}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleText}`;
+  }
+  return `${message} evaluating rule: ${ruleText}`;
+}
+
+/** The messageExpression's result when it is a non-empty one-line string; undefined otherwise. */
+function messageFrom(compiled: CompiledRule, activation: Record<string, unknown>): string | undefined {
+  if (!compiled.messageProgram) return undefined;
+  const result = evaluate(compiled.messageProgram, activation);
+  if (typeof result !== 'string') return undefined;
+  const trimmed = result.trim();
+  return trimmed === '' || trimmed.includes('\n') || trimmed.length > 5120 ? undefined : trimmed;
+}
+
+/** fieldErrorForReason. */
+function errorForReason(reason: string | undefined, field: string, type: string, detail: string): FieldError {
+  switch (reason) {
+    case 'FieldValueForbidden':
+      return forbidden(field, detail);
+    case 'FieldValueRequired':
+      return required(field, detail);
+    case 'FieldValueDuplicate':
+      return duplicate(field, type);
+    default:
+      return invalid(field, type, detail);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * JSON values as a rule sees them, driven by the structural schema as kube's UnstructuredToVal
+ * does: integers are CEL ints (bigint), numbers doubles, date-time strings timestamps, object
+ * properties under their escaped names, maps keep their keys; at a resource root only apiVersion,
+ * kind and metadata.name/generateName of the metadata are visible. Also the declared type of a
+ * compiled schema node (kube's SchemaDeclType), for the static field check.
+ */
+import { DYN, escapeName, withTypeMeta, type DeclType } from './cel-decl.js';
+import { isPlainObject, type SchemaNode } from './node.js';
+
+const STRING: DeclType = { kind: 'scalar', name: 'string' };
+
+export function declTypeOfNode(node: SchemaNode, resourceRoot = false): DeclType {
+  const decl = bareDeclType(node);
+  return resourceRoot || node.embedded ? withTypeMeta(decl) : decl;
+}
+
+function bareDeclType(node: SchemaNode): DeclType {
+  if (node.intOrString || node.types === undefined || node.types.length !== 1) {
+    return node.properties ? objectDecl(node) : DYN;
+  }
+  switch (node.types[0]) {
+    case 'integer':
+      return { kind: 'scalar', name: 'int' };
+    case 'number':
+      return { kind: 'scalar', name: 'double' };
+    case 'boolean':
+      return { kind: 'scalar', name: 'bool' };
+    case 'string':
+      return node.format === 'date-time' ? { kind: 'scalar', name: 'timestamp' } : STRING;
+    case 'array': {
+      const items = node.items;
+      return { kind: 'list', items: () => (items ? declTypeOfNode(items) : DYN) };
+    }
+    case 'object':
+      if (node.properties) return objectDecl(node);
+      if (typeof node.additional === 'object') {
+        const values = node.additional;
+        return { kind: 'map', values: () => declTypeOfNode(values) };
+      }
+      return node.additional === true ? { kind: 'map', values: () => DYN } : node.preserveUnknown ? DYN : { kind: 'object', fields: new Map() };
+  }
+}
+
+function objectDecl(node: SchemaNode): DeclType {
+  const fields = new Map<string, () => DeclType>();
+  for (const [name, child] of node.properties ?? []) {
+    const escaped = escapeName(name);
+    if (escaped !== undefined) fields.set(escaped, () => declTypeOfNode(child));
+  }
+  return { kind: 'object', fields };
+}
+
+/** The CEL value of `value` under `node`; null and absent values stay as they are. */
+export function toCelValue(node: SchemaNode | undefined, value: unknown, resourceRoot = false): unknown {
+  if (value === null || value === undefined) return value;
+  if (typeof value === 'number') return toCelNumber(node, value);
+  if (typeof value === 'string') {
+    if (node?.format === 'date-time' && !node.intOrString) {
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? value : date;
+    }
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((v) => toCelValue(node?.items, v));
+  if (isPlainObject(value)) return toCelObject(node, value, resourceRoot || node?.embedded === true);
+  return value;
+}
+
+/** int for integer schemas (and integral values of untyped ones), double for number schemas. */
+function toCelNumber(node: SchemaNode | undefined, value: number): bigint | number {
+  const declared = node?.types?.length === 1 ? node.types[0] : undefined;
+  if (declared === 'number') return value;
+  return Number.isSafeInteger(value) ? BigInt(value) : value;
+}
+
+function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown>, typeMeta: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const props = node?.properties;
+  const additional = node && typeof node.additional === 'object' ? node.additional : undefined;
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (typeMeta && key === 'metadata' && isPlainObject(v)) {
+      out.metadata = visibleMetadata(v);
+      continue;
+    }
+    const child = props?.get(key);
+    if (child) {
+      const escaped = escapeName(key);
+      if (escaped !== undefined) out[escaped] = toCelValue(child, v);
+    } else if (props === undefined || node?.preserveUnknown) {
+      // A map (additionalProperties) keeps its keys; unknown fields of a preserve-unknown object are dyn.
+      out[props === undefined ? key : (escapeName(key) ?? key)] = toCelValue(additional, v);
+    }
+  }
+  return out;
+}
+
+function visibleMetadata(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (typeof meta.name === 'string') out.name = meta.name;
+  if (typeof meta.generateName === 'string') out.generateName = meta.generateName;
+  return out;
+}

@@ -1,0 +1,121 @@
+/**
+ * `kgen serve` runs kgen as a cached bundle (no tsx) and bundles the generated TypeScript against
+ * that bundle's runtime modules (bin/loader/shared.js). These tests spawn the real CLI with a
+ * private cache directory: it serves, a regenerated or edited file is picked up on the next start,
+ * and an error in generated code fails start-up with its location.
+ */
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FIXTURE_DIR, TABLE_ACCEPT, WIDGETS, widget } from '../server/testserver.js';
+
+const KGEN = fileURLToPath(new URL('../../bin/kgen.js', import.meta.url));
+const WIDGETS_TS = 'storage/widgets.example.com/v1/widgets.ts';
+const work = mkdtempSync(join(tmpdir(), 'kgen-serve-bundle-'));
+const cacheDir = join(work, 'cache');
+const copies: string[] = [];
+
+after(() => {
+  rmSync(work, { recursive: true, force: true });
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the fixture's generated directory inside test/.tmp (so `kgen/...` resolves). */
+function generatedCopy(name: string): string {
+  const dir = fileURLToPath(new URL(`../.tmp/serve-bundle-${process.pid}-${name}/`, import.meta.url));
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(FIXTURE_DIR, dir, { recursive: true });
+  copies.push(dir);
+  return dir;
+}
+
+interface Served {
+  url?: string;
+  code: Promise<number | null>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+function serve(generatedDir: string): Promise<Served> {
+  const proc = spawn(process.execPath, [KGEN, 'serve', generatedDir, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
+    env: { ...process.env, KGEN_CACHE_DIR: cacheDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const code = new Promise<number | null>((resolve) => proc.once('close', (c) => resolve(c)));
+  return new Promise((resolve) => {
+    const served: Served = {
+      code,
+      output: () => out,
+      stop: async () => {
+        proc.kill('SIGTERM');
+        await code;
+      },
+    };
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /kgen API server: (\S+)/.exec(out);
+      if (m && !served.url) resolve({ ...served, url: m[1] });
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    void code.then(() => resolve(served));
+  });
+}
+
+async function tableColumns(url: string): Promise<string[]> {
+  const res = await fetch(url + WIDGETS, { headers: { accept: TABLE_ACCEPT } });
+  assert.equal(res.status, 200);
+  const table = (await res.json()) as { columnDefinitions: { name: string }[] };
+  return table.columnDefinitions.map((c) => c.name);
+}
+
+describe('kgen serve as a bundle', () => {
+  it('serves the generated code, bundled into the cache directory', async () => {
+    const s = await serve(FIXTURE_DIR);
+    try {
+      assert.ok(s.url, s.output());
+      const created = await fetch(s.url + WIDGETS, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(widget('w1')) });
+      assert.equal(created.status, 201);
+      const invalid = await fetch(s.url + WIDGETS, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(widget('w2', { replicas: 'x' })) });
+      assert.equal(invalid.status, 422);
+      assert.equal(((await invalid.json()) as { reason: string }).reason, 'Invalid');
+      assert.ok((await tableColumns(s.url)).includes('Replicas'));
+      assert.ok(readdirSync(cacheDir).some((f) => f.startsWith('shared-') && f.endsWith('.mjs')), 'the generated code was bundled');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('rebuilds the bundle when a generated file changed', async () => {
+    const dir = generatedCopy('edit');
+    const first = await serve(dir);
+    assert.ok(first.url, first.output());
+    assert.ok((await tableColumns(first.url)).includes('Replicas'));
+    await first.stop();
+    const file = join(dir, WIDGETS_TS);
+    writeFileSync(file, readFileSync(file, 'utf8').replace("name: 'Replicas'", "name: 'Spinners'"));
+    const second = await serve(dir);
+    try {
+      assert.ok(second.url, second.output());
+      const columns = await tableColumns(second.url);
+      assert.ok(columns.includes('Spinners') && !columns.includes('Replicas'), columns.join(','));
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('fails start-up with the location of an error in generated code', async () => {
+    const dir = generatedCopy('syntax');
+    const file = join(dir, WIDGETS_TS);
+    writeFileSync(file, readFileSync(file, 'utf8').replace("kind: 'Widget',", "kind: 'Widget',,"));
+    const s = await serve(dir);
+    assert.equal(s.url, undefined);
+    assert.equal(await s.code, 1);
+    assert.match(s.output(), /kgen serve: .*widgets\.ts:\d+:\d+: /);
+  });
+});

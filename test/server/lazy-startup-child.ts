@@ -1,0 +1,21 @@
+/**
+ * Run by lazy-startup.test.ts under NODE_DEBUG=esm,module with a generated dir: starts a server in
+ * insecure dev mode, writes MARKER to stderr, then compiles a CEL rule and reads the front-proxy
+ * client certificate, and prints what they gave. Writes to a pipe are synchronous on Linux, so the
+ * module loaders' debug lines before the marker are the modules start-up loaded.
+ */
+import { startServer } from '../../runtime/server/index.js';
+import { compileSchemaValidator } from '../../runtime/validation/index.js';
+
+const MARKER = '--- kgen started ---';
+
+const generatedDir = process.argv[2]!;
+const server = await startServer({ generatedDir, storage: 'memory:', port: 0, insecureDevMode: true, controllers: false, log: () => undefined });
+const res = await fetch(`${server.url}/api/v1/namespaces`);
+if (res.status !== 200) throw new Error(`GET namespaces: ${res.status}`);
+process.stderr.write(`${MARKER}\n`);
+const validator = compileSchemaValidator({ R: { type: 'object', 'x-kubernetes-validations': [{ rule: 'self.a < 2' }], properties: { a: { type: 'integer' } } } } as never, 'R');
+const errors = validator.validate({ a: 3 }).map((e) => e.message);
+const cert = server.frontProxy.client.cert;
+await server.close();
+process.stdout.write(JSON.stringify({ errors, cert: cert.startsWith('-----BEGIN CERTIFICATE-----') }));

@@ -1,0 +1,44 @@
+/**
+ * What `kgen serve --insecure-dev-mode` does not load at start: cel-js (until a schema with
+ * x-kubernetes-validations is compiled) and node-forge (until a certificate is made: insecure dev
+ * mode makes its front-proxy credentials when the aggregator first needs them). The child process
+ * (lazy-startup-child.ts) runs under NODE_DEBUG=esm,module, whose lines name every module loaded.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+import { FIXTURE_DIR } from './testserver.js';
+
+const CHILD = fileURLToPath(new URL('./lazy-startup-child.ts', import.meta.url));
+const MARKER = '--- kgen started ---';
+const CEL_JS = '/node_modules/@marcbachmann/cel-js/lib/index.js';
+const NODE_FORGE = '/node_modules/node-forge/lib/index.js';
+
+function runChild(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, FIXTURE_DIR], { env: { ...process.env, NODE_DEBUG: 'esm,module' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+  });
+}
+
+describe('insecure dev mode start-up', () => {
+  it('loads neither cel-js nor node-forge until a rule is compiled or a certificate is needed', async () => {
+    const { code, stdout, stderr } = await runChild();
+    assert.equal(code, 0, stderr.slice(-3000));
+    assert.deepEqual(JSON.parse(stdout), { errors: ['Invalid value: "object": failed rule: self.a < 2'], cert: true });
+    const at = stderr.indexOf(`\n${MARKER}\n`);
+    assert.ok(at > 0, 'the child wrote its marker');
+    const [startup, later] = [stderr.slice(0, at), stderr.slice(at)];
+    assert.ok(startup.includes('/runtime/server/server.ts'), 'the debug output names the modules start-up loaded');
+    assert.ok(!startup.includes(CEL_JS), 'cel-js is not loaded at start');
+    assert.ok(!startup.includes(NODE_FORGE), 'node-forge is not loaded at start');
+    assert.ok(later.includes(CEL_JS), 'cel-js is loaded for the first rule');
+    assert.ok(later.includes(NODE_FORGE), 'node-forge is loaded for the first certificate');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * Schema `pattern`s are Go (RE2) regular expressions: re2.ts translates what differs from JS and
+ * refuses what Go refuses, with Go's messages; the schema validator uses it.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { compileRE2, translateRE2 } from '../../runtime/validation/re2.js';
+import { compileSchemaValidator } from '../../runtime/validation/index.js';
+
+function matches(pattern: string, yes: string[], no: string[]): void {
+  const re = compileRE2(pattern);
+  for (const s of yes) assert.ok(re.test(s), `${pattern} should match ${JSON.stringify(s)} (${re})`);
+  for (const s of no) assert.ok(!re.test(s), `${pattern} should not match ${JSON.stringify(s)} (${re})`);
+}
+
+describe('RE2 patterns', () => {
+  it('turns leading flags into JS flags (prometheus-operator: ^(?i)(abort|warn)?$)', () => {
+    matches('^(?i)(abort|warn)?$', ['ABORT', 'warn', 'Warn', ''], ['x', 'abortx']);
+    assert.equal(translateRE2('^(?i)(abort|warn)?$').flags, 'iu');
+    matches('(?i)^[a-z]+$', ['AbC'], ['a1']);
+  });
+
+  it('rewrites s and m flags and Go\'s `.`, `^`, `$`, \\A and \\z', () => {
+    matches('^(?s)a.b$', ['a\nb'], []);
+    matches('^a.b$', ['a\rb', 'a\u2028b'], ['a\nb']);
+    matches('(?m)^b$', ['a\nb\nc'], ['a\rb\rc']);
+    matches('^abc$', ['abc'], ['abc\n']);
+    matches('\\Aabc\\z', ['abc'], ['abc\n', 'xabc']);
+  });
+
+  it('scopes flags to their group and case-folds there only', () => {
+    matches('^a(?i)b$', ['aB', 'ab'], ['AB']);
+    matches('^a(?i:b)c$', ['aBc'], ['aBC', 'ABc']);
+    matches('^(?i)a(?-i)b$', ['Ab'], ['AB']);
+    matches('^x(?i)[^k]$', ['xa'], ['xK', 'xk', 'x\u212a']);
+    matches('(?U)^(a+)$', ['aaa'], []);
+  });
+
+  it('translates named groups, \\Q…\\E, hex, octal and escaped punctuation', () => {
+    matches('^(?P<name>[a-z]+)-(?<v>\\d+)$', ['x-1'], ['x-']);
+    matches('^\\Qa.b*\\E$', ['a.b*'], ['axb']);
+    matches('^\\x{41}\\x42\\103$', ['ABC'], []);
+    matches('^a\\:b\\-c\\/d\\"$', ['a:b-c/d"'], []);
+    matches('^a{,2}}$', ['a{,2}}'], ['aa']);
+  });
+
+  it('uses Go\'s ASCII classes: \\s, \\d, \\w and [[:name:]]', () => {
+    matches('^\\s+$', [' \t\n\r\f'], ['\v', '\u00a0']);
+    matches('^[\\S]+$', ['\u00a0a\v'], [' ']);
+    matches('^[[:alpha:]_]+$', ['ab_C'], ['a1']);
+    matches('^[[:^digit:]]+$', ['ab'], ['a1']);
+    matches('^\\pL+\\p{Greek}$', ['aα'], ['a1']);
+    matches('^[]a]+$', [']a'], ['b']);
+  });
+
+  it('refuses what Go refuses, with Go\'s messages', () => {
+    const refused: [string, string][] = [
+      ['(?=a)', 'invalid or unsupported Perl syntax: `(?=`'],
+      ['a**', 'invalid nested repetition operator: `**`'],
+      ['+', 'missing argument to repetition operator: `+`'],
+      ['(a)\\1', 'invalid escape sequence: `\\1`'],
+      ['(a', 'missing closing ): `(a`'],
+      ['a)', 'unexpected ): `a)`'],
+      ['[a', 'missing closing ]: `[a`'],
+      ['x{1001}', 'invalid repeat count: `{1001}`'],
+      ['a\\Z', 'invalid escape sequence: `\\Z`'],
+      ['[z-a]', 'invalid character class range: `z-a`'],
+    ];
+    for (const [pattern, reason] of refused) {
+      assert.throws(() => compileRE2(pattern), { message: `error parsing regexp: ${reason}` }, pattern);
+    }
+  });
+
+  it('validates values against a Go pattern in a schema', () => {
+    const schemas = { Thing: { type: 'object', properties: { mode: { type: 'string', pattern: '^(?i)(abort|warn)?$' }, bad: { type: 'string', pattern: '(?=x)' } } } };
+    const v = compileSchemaValidator(schemas as never, 'Thing');
+    assert.deepEqual(v.validate({ mode: 'Abort' }), []);
+    const [mode, ...rest] = v.validate({ mode: 'stop' });
+    assert.deepEqual(rest, []);
+    assert.equal(mode!.message, `Invalid value: "stop": mode in body should match '^(?i)(abort|warn)?$'`);
+    // A pattern Go refuses fails the value with Go's reason, as kube-openapi reports it.
+    const [bad] = v.validate({ bad: 'x' });
+    assert.equal(bad!.message, 'Invalid value: "x": bad in body should match \'(?=x), but pattern is invalid: error parsing regexp: invalid or unsupported Perl syntax: `(?=`\'');
+  });
+});
