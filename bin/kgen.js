@@ -1,6 +1,26 @@
 #!/usr/bin/env node
-// kgen runs its TypeScript sources, and the TypeScript it generates, through tsx: no build step.
-import { register } from 'tsx/esm/api';
+// kgen has no build step. `kgen generate` runs the CLI and the generator as a cached esbuild
+// bundle of their TypeScript (rebuilt whenever a source changes; see loader/bundle.js), with a V8
+// code cache for the TypeScript compiler. `kgen serve` runs the CLI and the runtime the same way and
+// bundles the generated TypeScript it serves against them (loader/shared.js). Every other command
+// (and `serve --admission`) runs through tsx as before.
+import { relative } from 'node:path';
+import { enableCodeCache, importBundled, KGEN_ROOT, registerTsx } from './loader/index.js';
 
-register();
-await import('../cli/index.ts');
+const entry = new URL('../cli/index.ts', import.meta.url);
+
+if (process.argv[2] === 'generate') {
+  enableCodeCache();
+  // Bundle the lazily imported generator (cli/generate.ts), not the server behind `serve`.
+  await importBundled(entry, { dynamic: (path) => /^(cli|generator)[\\/]/.test(relative(KGEN_ROOT, path)) && !/^cli[\\/]serve/.test(relative(KGEN_ROOT, path)) });
+} else if (process.argv[2] === 'serve' && !process.argv.some((a) => a === '--admission' || a.startsWith('--admission='))) {
+  // The CLI and the runtime as one bundle; the generated code is bundled against its runtime
+  // modules when the server loads it (loader/shared.js). Admission modules import generated
+  // modules themselves, so `--admission` keeps everything on tsx (one copy of each module).
+  // Every CommonJS dependency it loads (fastify, semver, yaml, …: ~270 small files) from the V8 code cache.
+  enableCodeCache({ minBytes: 0 });
+  await importBundled(entry, { dynamic: (path) => /^(cli|runtime)[\\/]/.test(relative(KGEN_ROOT, path)) && !/^cli[\\/]generate\.ts$/.test(relative(KGEN_ROOT, path)) });
+} else {
+  await registerTsx();
+  await import(entry.href);
+}

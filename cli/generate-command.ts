@@ -1,6 +1,6 @@
 /**
  * `kgen generate <apisDir> [--out dir] [--check] [--watch]`: the command's options. The generator
- * itself (cli/generate.ts and ts-morph) is loaded only when the command runs.
+ * itself (cli/generate.ts and TypeScript) is loaded only when the command runs.
  */
 import type { Command } from 'commander';
 import type { GenerateOptions } from '../generator/index.js';
@@ -11,6 +11,7 @@ interface Flags {
   watch?: boolean;
   builtins: boolean;
   maxDescriptionLength?: string;
+  crdMaxDescriptionLength?: string;
 }
 
 export function registerGenerate(program: Command): void {
@@ -22,13 +23,19 @@ export function registerGenerate(program: Command): void {
     .option('--check', 'write nothing; exit 1 and name every stale, missing or extra file if the output is not up to date')
     .option('--watch', 'regenerate on every change under apisDir')
     .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace, RBAC, authorization reviews, admission webhooks)")
-    .option('--max-description-length <n>', 'truncate descriptions longer than n characters (keeps CRDs under size limits)')
+    .option('--max-description-length <n>', 'truncate OpenAPI descriptions longer than n characters')
+    .option('--crd-max-description-length <n>', 'cut CRD manifest descriptions to n characters at a word, 0 drops them (keeps a CRD under the 256 KiB kubectl apply annotation)')
     .action(async (apisDir: string, flags: Flags) => {
       const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
       if (flags.maxDescriptionLength !== undefined) {
         const n = Number(flags.maxDescriptionLength);
         if (!Number.isInteger(n) || n < 0) program.error(`--max-description-length must be a non-negative integer, got "${flags.maxDescriptionLength}"`);
         options.maxDescriptionLength = n;
+      }
+      if (flags.crdMaxDescriptionLength !== undefined) {
+        const n = Number(flags.crdMaxDescriptionLength);
+        if (!Number.isInteger(n) || n < 0) program.error(`--crd-max-description-length must be a non-negative integer, got "${flags.crdMaxDescriptionLength}"`);
+        options.crdMaxDescriptionLength = n;
       }
       const { runCheck, runGenerate, runWatch } = await import('./generate.js');
       if (flags.check) process.exitCode = runCheck(options);

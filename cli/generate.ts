@@ -1,7 +1,16 @@
 /** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
 import { watch as watchFs } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkGenerated, formatDiagnostic, generate, relativeToCwd, type GenerateOptions, type GenerateResult } from '../generator/index.js';
+import {
+  checkGenerated,
+  formatDiagnostic,
+  generate,
+  newGenerateSession,
+  relativeToCwd,
+  type GenerateOptions,
+  type GenerateResult,
+  type GenerateSession,
+} from '../generator/index.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -26,9 +35,9 @@ function summary(result: GenerateResult): string[] {
   return lines;
 }
 
-export function runGenerate(options: GenerateOptions): number {
+export function runGenerate(options: GenerateOptions, session?: GenerateSession): number {
   const started = performance.now();
-  const result = generate(options);
+  const result = generate(options, session);
   if (printDiagnostics(result) > 0) return 1;
   const diff = result.diff!;
   const ms = Math.round(performance.now() - started);
@@ -54,8 +63,17 @@ export function runCheck(options: GenerateOptions): number {
   return 1;
 }
 
+/** Debounce for bursts of events from one save (editors write, rename, touch). */
+const SETTLE_MS = 15;
+
+/**
+ * Regenerates on every change. One session lives across runs: only changed files are parsed
+ * again, only the groups they reach are converted again, and output files are compared with what
+ * was written last instead of being read back; diagnostics are those of a cold run.
+ */
 export function runWatch(options: GenerateOptions): void {
-  runGenerate(options);
+  const session = newGenerateSession();
+  runGenerate(options, session);
   const apis = resolve(options.apisDir);
   console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
@@ -68,13 +86,13 @@ export function runWatch(options: GenerateOptions): void {
       changed.clear();
       console.log(`\nchanged: ${files.join(', ')}`);
       const started = performance.now();
-      const result = generate(options);
+      const result = generate(options, session);
       if (printDiagnostics(result) > 0) return;
       const diff = result.diff!;
       const touched = [...diff.missing, ...diff.stale];
       for (const f of touched) console.log(`  wrote   ${f}`);
       for (const f of diff.extra) console.log(`  removed ${f}`);
       console.log(`regenerated in ${Math.round(performance.now() - started)} ms (${touched.length} written, ${diff.extra.length} removed)`);
-    }, 40);
+    }, SETTLE_MS);
   });
 }

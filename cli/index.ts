@@ -1,10 +1,11 @@
 /**
- * The kgen command line: `kgen generate` and `kgen serve`. Each command's module is loaded only
- * when that command runs: the generator (ts-morph, TypeScript) and the server are large.
+ * The kgen command line: `kgen generate`, `kgen serve` and `kgen migrate-storage`. Each command's module is loaded only
+ * when that command runs: the generator (TypeScript) and the server are large.
  */
 import { Command } from 'commander';
 import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
+import { registerMigrateStorage } from './migrate-storage.js';
 
 const program = new Command();
 program
@@ -13,4 +14,5 @@ program
   .showHelpAfterError();
 registerGenerate(program);
 registerServe(program);
+registerMigrateStorage(program);
 await program.parseAsync(process.argv);

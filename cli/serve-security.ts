@@ -3,8 +3,9 @@
  * TLS (--tls-cert-file, --tls-private-key-file, --client-ca-file), authentication
  * (--token-auth-file), --insecure-dev-mode, --advertise-address, overload protection
  * (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout), CORS
- * (--cors-allowed-origins), audit (--audit-log-path, --audit-policy-file) and graceful shutdown
- * (--shutdown-delay-duration).
+ * (--cors-allowed-origins), audit (--audit-log-path, --audit-policy-file), graceful shutdown
+ * (--shutdown-delay-duration) and the aggregator's front proxy (--proxy-client-cert-file,
+ * --proxy-client-key-file, --requestheader-*, --enable-aggregator-routing).
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
@@ -25,6 +26,15 @@ export interface SecurityFlags {
   corsAllowedOrigins: string[];
   auditLogPath?: string;
   auditPolicyFile?: string;
+  proxyClientCertFile?: string;
+  proxyClientKeyFile?: string;
+  requestheaderClientCaFile?: string;
+  requestheaderAllowedNames?: string[];
+  requestheaderUsernameHeaders?: string[];
+  requestheaderUidHeaders?: string[];
+  requestheaderGroupHeaders?: string[];
+  requestheaderExtraHeadersPrefix?: string[];
+  enableAggregatorRouting?: string;
 }
 
 function nonNegativeInt(value: string): number {
@@ -51,7 +61,37 @@ export function addSecurityFlags(command: Command): Command {
     .option('--shutdown-delay-duration <duration>', 'on SIGTERM, how long /readyz fails before the listener closes (Go duration) (default: 0s)', durationOption, 0)
     .option('--cors-allowed-origins <regexps>', 'origins (regular expressions, comma-separated, repeatable) allowed CORS; none disables it', stringSlice, [] as string[])
     .option('--audit-log-path <file>', 'write audit events (JSON lines) to this file')
-    .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy deciding what is audited');
+    .option('--audit-policy-file <file>', 'audit.k8s.io/v1 Policy deciding what is audited')
+    .option('--proxy-client-cert-file <file>', "the aggregator's client certificate to APIService backends (default: generated under <data-dir>/pki/front-proxy-client)")
+    .option('--proxy-client-key-file <file>', 'private key of --proxy-client-cert-file')
+    .option('--requestheader-client-ca-file <file>', 'CA bundle of the authenticating proxies whose X-Remote-* headers are believed (default: the generated front-proxy CA)')
+    .option('--requestheader-allowed-names <names>', 'client certificate common names allowed to send X-Remote-* headers (comma-separated; empty allows any)', optionalSlice)
+    .option('--requestheader-username-headers <headers>', 'request headers naming the user (default: X-Remote-User)', optionalSlice)
+    .option('--requestheader-uid-headers <headers>', 'request headers carrying the user UID (default: X-Remote-Uid)', optionalSlice)
+    .option('--requestheader-group-headers <headers>', 'request headers naming groups (default: X-Remote-Group)', optionalSlice)
+    .option('--requestheader-extra-headers-prefix <prefixes>', 'request header prefixes carrying user extras (default: X-Remote-Extra-)', optionalSlice)
+    .option('--enable-aggregator-routing <bool>', 'route APIService requests to endpoint IPs (kgen always does: only true is accepted)', 'true');
+}
+
+/** stringSlice for flags without a default (commander passes undefined first). */
+function optionalSlice(value: string, previous: string[] | undefined): string[] {
+  return stringSlice(value, previous ?? []);
+}
+
+function frontProxyOptions(flags: SecurityFlags): ServerOptions['frontProxy'] {
+  if (flags.enableAggregatorRouting !== undefined && flags.enableAggregatorRouting !== 'true') {
+    throw new InvalidArgumentError('--enable-aggregator-routing: kgen has no cluster IPs and always routes APIService requests to Endpoints addresses; only true is supported');
+  }
+  return {
+    proxyClientCertFile: flags.proxyClientCertFile,
+    proxyClientKeyFile: flags.proxyClientKeyFile,
+    requestheaderClientCAFile: flags.requestheaderClientCaFile,
+    requestheaderAllowedNames: flags.requestheaderAllowedNames,
+    requestheaderUsernameHeaders: flags.requestheaderUsernameHeaders,
+    requestheaderUidHeaders: flags.requestheaderUidHeaders,
+    requestheaderGroupHeaders: flags.requestheaderGroupHeaders,
+    requestheaderExtraHeadersPrefix: flags.requestheaderExtraHeadersPrefix,
+  };
 }
 
 /** The startServer options the flags ask for. */
@@ -68,5 +108,6 @@ export function securityServerOptions(flags: SecurityFlags): Partial<ServerOptio
     shutdownDelayMs: flags.shutdownDelayDuration,
     corsAllowedOrigins: flags.corsAllowedOrigins,
     audit: { logPath: flags.auditLogPath, policyFile: flags.auditPolicyFile },
+    frontProxy: frontProxyOptions(flags),
   };
 }

@@ -137,6 +137,43 @@ export const DIAGNOSTICS = {
     message: 'no API files found under "{dir}"',
     hint: 'Put API types in <apis>/<group>/<version>/*.ts, e.g. apis/widgets.example.com/v1/widget.ts.',
   },
+  // Versions and conversion (KG04x)
+  KG040: {
+    severity: 'error',
+    message: '{groupVersion} field "{field}" {problem}: it needs the conversion function {function}',
+    hint: 'Export function {function}(src, out): void from {file}. kgen copies every field that corresponds by name and type, then calls it to convert the rest (README: "Versions and conversion").',
+  },
+  KG041: {
+    severity: 'error',
+    message: 'conversion function "{function}" does not convert any type pair kgen generates{suggestion}',
+    hint: '{expected}',
+  },
+  KG042: {
+    severity: 'error',
+    message: '"{tag}" has no effect: kind "{kind}" is declared only in {groupVersion}',
+    hint: 'Version markers apply to a kind declared in several versions of its group (controller-gen ignores them on a single-version kind); remove it, or declare the kind in another version too.',
+  },
+  KG043: {
+    severity: 'error',
+    message: 'kind "{kind}" of "{group}" is not served in any version (every version is marked @kgen:unservedversion)',
+    hint: 'At least one version of a kind must be served; remove @kgen:unservedversion from one of them.',
+  },
+  KG044: {
+    severity: 'error',
+    message: 'kind "{kind}" has {what} "{value}" in {version} but "{storageValue}" in {storageVersion} (its storage version)',
+    hint: 'The versions of a kind are one resource: they share its plural, singular and scope. Make them the same.',
+  },
+  // CEL validation rules (KG05x)
+  KG050: {
+    severity: 'error',
+    message: '{what} of "{tag}" does not compile: {problem}',
+    hint: 'Rules are CEL expressions over self (the value the marker is written on) and, for transition rules, oldSelf; fields are selected as self.field (README: "Validation rules").',
+  },
+  KG051: {
+    severity: 'error',
+    message: '"{tag}" uses oldSelf under {where}, where an old value cannot be correlated',
+    hint: 'Transition rules (oldSelf) work on the object root, on fields, map values and items of @kgen:listType map lists; move the rule to the list itself, or make the list a map list.',
+  },
 } as const satisfies Record<string, DiagnosticDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -6,14 +6,16 @@ import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkModel } from './check/checker.js';
 import type { Diagnostic } from './diagnostics.js';
+import { emitConversions } from './emit/conversion.js';
+import { emitCRDs } from './emit/crd.js';
 import { emitDiscovery } from './emit/discovery.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitTypeScript } from './emit/typescript.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
-import { parseApis } from './parse/parser.js';
-import { diffOutput, isUpToDate, writeOutput, type OutputDiff } from './write/writer.js';
+import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
+import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, type WriteState } from './write/writer.js';
 
 export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
@@ -39,17 +41,33 @@ export interface CompileResult {
   sources: string[];
 }
 
-export function compile(options: CompileOptions): CompileResult {
+/**
+ * What `kgen generate --watch` keeps from one generation to the next: parsed files and versions
+ * (see ParseCache) and what was written (see WriteState). A session gives the same results as
+ * separate cold runs; it only skips work whose inputs did not change.
+ */
+export interface GenerateSession {
+  parse: ParseCache;
+  written: WriteState;
+}
+
+export function newGenerateSession(): GenerateSession {
+  return { parse: newParseCache(), written: newWriteState() };
+}
+
+export function compile(options: CompileOptions, session?: GenerateSession): CompileResult {
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
-  const { model, diagnostics, files: sources } = parseApis(roots);
+  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse);
   checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   const sourceOf = (v: ApiVersion) => {
     const builtin = v.loc.file.startsWith(BUILTIN_APIS + sep);
     return builtin ? `kgen's built-in ${groupFolder(v.group)}/${v.name}` : `${basename(apisDir)}/${groupFolder(v.group)}/${v.name}`;
   };
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf)].sort((a, b) =>
+  // Conversion modules import the users' conversion files relative to where the output goes.
+  const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options)].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
@@ -64,10 +82,10 @@ export interface GenerateResult extends CompileResult {
 }
 
 /** Compiles and, when there are no errors, replaces outDir with the result in one step. */
-export function generate(options: GenerateOptions): GenerateResult {
-  const result = compile(options);
+export function generate(options: GenerateOptions, session?: GenerateSession): GenerateResult {
+  const result = compile(options, session);
   if (!result.ok) return result;
-  return { ...result, diff: writeOutput(resolve(options.outDir), result.files) };
+  return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
 }
 
 /** Compiles and compares with outDir without writing anything. */

@@ -12,6 +12,25 @@ export interface SourceLocation {
 export interface ApiModel {
   /** Sorted: the core group ("") first, then by name. */
   groups: ApiGroup[];
+  /**
+   * The users' conversion functions: each `<group>/<version>/conversion.ts` (not an API types
+   * file), sorted by path. See generator/check/conversion.ts.
+   */
+  conversionFiles?: ConversionFile[];
+}
+
+/** An exported function of a conversion.ts, such as `Convert_v1beta1_WidgetSpec_To_v1_WidgetSpec`. */
+export interface ConversionFunction {
+  name: string;
+  loc: SourceLocation;
+}
+
+export interface ConversionFile {
+  path: string;
+  group: string;
+  version: string;
+  /** Exported functions (and exported consts) whose name starts with `Convert_`, in source order. */
+  functions: ConversionFunction[];
 }
 
 export interface ApiGroup {
@@ -70,6 +89,10 @@ export interface Kind {
   printColumns: PrintColumn[];
   selectableFields: SelectableField[];
   storageVersion: boolean;
+  /** Set by @kgen:unservedversion: not served (no routes, discovery or OpenAPI), still converted and stored. */
+  unserved?: SourceLocation;
+  /** Set by @kgen:deprecatedversion: every request to this version gets a `Warning` header. */
+  deprecated?: { warning?: string; loc: SourceLocation };
   /**
    * Set by @kgen:virtual: create-only and never stored. The server answers each POST with a
    * computed object (kube's rest.Creater), as SelfSubjectAccessReview or TokenReview.
@@ -111,6 +134,18 @@ export interface SchemaAnnotations {
   listType?: 'atomic' | 'set' | 'map';
   listMapKeys?: string[];
   preserveUnknownFields?: boolean;
+  /** CEL rules from @kgen:validation and @kgen:immutable (x-kubernetes-validations), in source order. */
+  validations?: ValidationRule[];
+}
+
+/** One x-kubernetes-validations entry (apiextensions v1 ValidationRule) and the marker it came from. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate';
+  fieldPath?: string;
+  loc: SourceLocation;
 }
 
 export type WellKnownName =

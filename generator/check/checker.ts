@@ -6,6 +6,8 @@
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
 import { deref, resolvePath } from './jsonpath.js';
+import { checkVersions } from './versions.js';
+import { checkRules } from './cel.js';
 
 export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
   for (const group of model.groups) {
@@ -18,8 +20,10 @@ export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
       for (const kind of version.kinds) checkKind(kind, version.types, diags);
       for (const type of version.types) checkLists(type.schema, version.types, diags);
       for (const kind of version.kinds) checkLists(kind.schema, version.types, diags);
+      checkRules(version, diags);
     }
   }
+  checkVersions(model, diags);
 }
 
 function checkGroupNames(group: ApiGroup, diags: DiagnosticBag): void {

@@ -6,6 +6,7 @@
 import type { ApiModel, ApiVersion, Kind } from '../model.js';
 import { apiVersionOf } from '../names.js';
 import { jsonFile, type EmittedFile } from './emitted.js';
+import { servedModel, storageVersionOf } from '../versions.js';
 
 /**
  * kube's verbs for a resource with a generic registry store. Namespaces have no deletecollection;
@@ -19,7 +20,7 @@ export function verbsFor(kind: Kind): string[] {
 
 const SUB_VERBS = ['get', 'patch', 'update'];
 
-function resourceList(version: ApiVersion) {
+function resourceList(version: ApiVersion, storageOf: (kind: Kind) => Kind) {
   const resources: Record<string, unknown>[] = [];
   for (const kind of [...version.kinds].sort((a, b) => a.plural.localeCompare(b.plural))) {
     const namespaced = kind.scope === 'Namespaced';
@@ -33,7 +34,7 @@ function resourceList(version: ApiVersion) {
     if (kind.shortNames.length) main.shortNames = kind.shortNames;
     if (kind.categories.length) main.categories = kind.categories;
     // kube publishes a storage version hash only for what it stores.
-    if (!kind.virtual) main.storageVersionHash = storageVersionHash(kind);
+    if (!kind.virtual) main.storageVersionHash = storageVersionHash(storageOf(kind));
     resources.push(main);
     if (kind.subresources.scale) {
       resources.push({ name: `${kind.plural}/scale`, singularName: '', namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: SUB_VERBS });
@@ -45,7 +46,11 @@ function resourceList(version: ApiVersion) {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(version.group, version.name), resources };
 }
 
-/** A stable short hash of group/version/kind, as kube's storageVersionHash (opaque to clients). */
+/**
+ * A stable short hash of the storage version's group/version/kind, as kube's storageVersionHash
+ * (opaque to clients; every version of a resource shows the same one, and it changes when the
+ * storage version does: what storage version migrators watch for).
+ */
 function storageVersionHash(kind: Kind): string {
   let h = 0x811c9dc5;
   for (const c of `${kind.group}/${kind.version}/${kind.name}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
@@ -69,8 +74,11 @@ function aggregatedResource(kind: Kind) {
   return out;
 }
 
-export function emitDiscovery(model: ApiModel): EmittedFile[] {
+export function emitDiscovery(fullModel: ApiModel): EmittedFile[] {
   const files: EmittedFile[] = [];
+  // Unserved versions (@kgen:unservedversion) are not discovered; storage versions may be unserved.
+  const model = servedModel(fullModel);
+  const storageOf = (kind: Kind) => storageVersionOf(fullModel.groups.find((g) => g.name === kind.group)!, kind);
   const named = model.groups.filter((g) => g.name !== '');
   const core = model.groups.find((g) => g.name === '');
   files.push(jsonFile('discovery/api.json', { kind: 'APIVersions', apiVersion: 'v1', versions: core ? core.versions.map((v) => v.name) : [], serverAddressByClientCIDRs: [] }));
@@ -88,7 +96,7 @@ export function emitDiscovery(model: ApiModel): EmittedFile[] {
   for (const group of model.groups) {
     for (const version of group.versions) {
       const path = group.name ? `discovery/apis/${group.name}/${version.name}.json` : `discovery/api/${version.name}.json`;
-      files.push(jsonFile(path, resourceList(version)));
+      files.push(jsonFile(path, resourceList(version, storageOf)));
     }
   }
   files.push(

@@ -7,6 +7,12 @@ export interface EmittedFile {
 export interface EmitOptions {
   /** Truncate descriptions longer than this (0: no limit). */
   maxDescriptionLength?: number;
+  /**
+   * Bound on descriptions in CRD manifests (controller-gen's crd:maxDescLen), so a CRD stays under
+   * the 256 KiB last-applied-configuration annotation of `kubectl apply`: longer ones are cut at a
+   * word and end in "..."; 0 drops every description. Unset: kept whole.
+   */
+  crdMaxDescriptionLength?: number;
 }
 
 /** Stable, readable JSON: two-space indent, trailing newline. Key order is the builder's. */

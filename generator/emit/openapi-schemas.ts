@@ -4,7 +4,7 @@
  * description or default, `x-kubernetes-*` extensions for lists, maps and int-or-string.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import type { ApiVersion, Kind, Schema, SchemaAnnotations } from '../model.js';
+import type { ApiVersion, Kind, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, schemaPrefix } from '../names.js';
 import {
@@ -102,7 +102,20 @@ function annotations(ctx: SchemaContext, s: Schema): Ext {
   if (s.listType) out['x-kubernetes-list-type'] = s.listType;
   if (s.listMapKeys) out['x-kubernetes-list-map-keys'] = s.listMapKeys;
   if (s.preserveUnknownFields && s.type !== 'unknown') out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (s.validations?.length) out['x-kubernetes-validations'] = validationRules(s.validations);
   return out;
+}
+
+/** x-kubernetes-validations entries, keys in kube's JSON order. */
+export function validationRules(rules: ValidationRule[]): Record<string, string>[] {
+  return rules.map((r) => {
+    const out: Record<string, string> = { rule: r.rule };
+    if (r.message !== undefined) out.message = r.message;
+    if (r.messageExpression !== undefined) out.messageExpression = r.messageExpression;
+    if (r.reason !== undefined) out.reason = r.reason;
+    if (r.fieldPath !== undefined) out.fieldPath = r.fieldPath;
+    return out;
+  });
 }
 
 /** A model schema with its annotations; references gain an allOf wrapper when annotated. */
@@ -115,9 +128,20 @@ export function toSchema(ctx: SchemaContext, s: Schema): SchemaOrRef {
 }
 
 /** Keys in a stable, readable order: description first, then alphabetical. */
+/** Sorted key orders by key set: schemas reuse a few key sets, and localeCompare is slow. */
+const keyOrders = new Map<string, string[]>();
+
 function sortKeys<T extends object>(o: T): T {
-  const entries = Object.entries(o).sort(([a], [b]) => (a === 'description' ? -1 : b === 'description' ? 1 : a.localeCompare(b)));
-  return Object.fromEntries(entries) as T;
+  const keys = Object.keys(o);
+  const signature = JSON.stringify(keys);
+  let order = keyOrders.get(signature);
+  if (!order) {
+    order = keys.sort((a, b) => (a === 'description' ? -1 : b === 'description' ? 1 : a.localeCompare(b)));
+    keyOrders.set(signature, order);
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of order) out[key] = (o as Record<string, unknown>)[key];
+  return out as T;
 }
 
 const gvk = (group: string, version: string, kind: string) => [{ group, kind, version }];
@@ -138,6 +162,7 @@ export function kindSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObje
   if (description) schema.description = description;
   if (own.required) schema.required = own.required;
   schema['x-kubernetes-group-version-kind'] = gvk(kind.group, kind.version, kind.name);
+  if (kind.schema.validations?.length) schema['x-kubernetes-validations'] = validationRules(kind.schema.validations);
   return sortKeys(schema);
 }
 
@@ -156,8 +181,24 @@ export function listSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObje
   } as Ext;
 }
 
-/** Named types, kinds and lists of one version, by component name. */
+/**
+ * Built component schemas by version object and context: a version's schemas feed its OpenAPI
+ * documents and the CRD of each of its kinds, so they are built once. Every reader treats them
+ * as immutable (as the model objects are after checking, which `--watch` relies on too).
+ */
+const built = new WeakMap<ApiVersion, Map<string, Record<string, SchemaOrRef>>>();
+
+/** Named types, kinds and lists of one version, by component name (shared: do not modify). */
 export function versionSchemas(ctx: SchemaContext, version: ApiVersion): Record<string, SchemaOrRef> {
+  const key = `${ctx.prefix}\0${ctx.maxDescription}`;
+  let byContext = built.get(version);
+  if (!byContext) built.set(version, (byContext = new Map()));
+  let out = byContext.get(key);
+  if (!out) byContext.set(key, (out = buildVersionSchemas(ctx, version)));
+  return out;
+}
+
+function buildVersionSchemas(ctx: SchemaContext, version: ApiVersion): Record<string, SchemaOrRef> {
   const out: Record<string, SchemaOrRef> = {};
   for (const type of version.types) {
     const schema = toSchema(ctx, type.schema);

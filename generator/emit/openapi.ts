@@ -6,9 +6,10 @@
 import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
 import type { ApiModel, ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
+import { servedModel } from '../versions.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
 import { META_SCHEMAS } from './meta-schemas.js';
-import { kindOperations, type Operation } from './openapi-operations.js';
+import { kindOperations, type Operation, type QueryParam } from './openapi-operations.js';
 import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 
 const INFO = { title: 'Kubernetes', version: 'unversioned' };
@@ -63,12 +64,81 @@ function withReferenced(own: Record<string, SchemaOrRef>, operations: Operation[
 
 const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * Query parameters, the bulk of every path: the few shared lists (openapi-operations.ts) are
+ * printed once per style and indentation. An operation holds a placeholder element for a shared
+ * list, which expandQuery replaces, in printed text, with the list's printed elements. The
+ * placeholder prints as "\u0000kgen-query:<id>", which no string without a NUL character prints as.
+ */
+type Style = 'v2' | 'v3';
+const queryIds = { v2: new WeakMap<readonly QueryParam[], number>(), v3: new WeakMap<readonly QueryParam[], number>() };
+const queryLists: { style: Style; query: readonly QueryParam[] }[] = [];
+const printedQuery = new Map<string, string>();
+
+function queryParameter(p: QueryParam, style: Style): Record<string, unknown> {
+  return style === 'v3'
+    ? { name: p.name, in: 'query', description: p.description, schema: { type: p.type, uniqueItems: true } }
+    : { name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true };
+}
+
+function queryParameters(query: readonly QueryParam[], style: Style): unknown[] {
+  // Short lists are built per operation ([pretty]), so not shared: printed in place.
+  if (query.length < 3) return query.map((p) => queryParameter(p, style));
+  let id = queryIds[style].get(query);
+  if (id === undefined) {
+    id = queryLists.push({ style, query }) - 1;
+    queryIds[style].set(query, id);
+  }
+  return [`\0kgen-query:${id}`];
+}
+
+const PLACEHOLDER = '"\\u0000kgen-query:';
+
+/** `text` with each placeholder element replaced by its list's elements, printed at its indentation. */
+function expandQuery(text: string): string {
+  // indexOf, not a regular expression: a pattern that starts with the indentation is tried at every position.
+  let at = text.indexOf(PLACEHOLDER);
+  if (at < 0) return text;
+  const out: string[] = [];
+  let from = 0;
+  while (at >= 0) {
+    let start = at;
+    while (start > 0 && text.charCodeAt(start - 1) === 32) start--;
+    const end = text.indexOf('"', at + PLACEHOLDER.length);
+    if (end < 0) break;
+    const id = Number(text.slice(at + PLACEHOLDER.length, end));
+    // A whole array element on its own line; anything else is some other string's text.
+    if (text.charCodeAt(start - 1) === 10 && queryLists[id]) {
+      out.push(text.slice(from, start), printedQueryList(id, at - start));
+      from = end + 1;
+    }
+    at = text.indexOf(PLACEHOLDER, end);
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
+/** The elements of shared list `id`, the first and each next indented `indent` spaces. */
+function printedQueryList(id: number, indent: number): string {
+  const key = `${id}:${indent}`;
+  let printed = printedQuery.get(key);
+  if (printed === undefined) {
+    const { style, query } = queryLists[id]!;
+    // The list as a member's value at depth d has its elements indented 2 × (d + 1) spaces.
+    const depth = indent / 2 - 1;
+    const member = memberAt(depth, 'q', query.map((p) => queryParameter(p, style)));
+    printed = member.slice(2 * depth + 7, member.length - (2 * depth + 2));
+    printedQuery.set(key, printed);
+  }
+  return printed;
+}
+
 function v3Operation(op: Operation): OpenAPIV3.OperationObject {
   const out: Record<string, unknown> = {
     tags: [op.tag],
     description: op.description,
     operationId: op.operationId,
-    parameters: op.query.map((p): OpenAPIV3.ParameterObject => ({ name: p.name, in: 'query', description: p.description, schema: { type: p.type, uniqueItems: true } })),
+    parameters: queryParameters(op.query, 'v3'),
   };
   if (op.body) {
     const types = op.patchTypes ?? JSON_TYPES;
@@ -93,18 +163,14 @@ function pathParameters(op: Operation): OpenAPIV3.ParameterObject[] {
   return op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, schema: { type: 'string', uniqueItems: true } }));
 }
 
-function v3Document(spec: VersionSpec): OpenAPIV3.Document {
+/** The sorted paths of a version's OpenAPI 3 document (printed by v3File). */
+function v3Paths(spec: VersionSpec): OpenAPIV3.PathsObject {
   const paths: OpenAPIV3.PathsObject = {};
   for (const op of spec.operations) {
     const item = (paths[op.path] ??= { parameters: pathParameters(op) }) as Record<string, unknown>;
     item[op.method] = v3Operation(op);
   }
-  return {
-    openapi: '3.0.0',
-    info: INFO,
-    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!])),
-    components: { schemas: spec.schemas as Record<string, OpenAPIV3.SchemaObject> },
-  };
+  return Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
 }
 
 /** Swagger 2.0 has no anyOf and no nullable; kube prints int-or-string as a string format. */
@@ -126,7 +192,7 @@ function toV2Schema(value: unknown): unknown {
 }
 
 function v2Operation(op: Operation): OpenAPIV2.OperationObject {
-  const parameters: OpenAPIV2.Parameters = op.query.map((p) => ({ name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true }));
+  const parameters = queryParameters(op.query, 'v2') as OpenAPIV2.Parameters;
   if (op.body) {
     parameters.unshift({ name: 'body', in: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema: { $ref: `#/definitions/${op.body}` } });
   }
@@ -170,12 +236,160 @@ function v2Document(specs: VersionSpec[]): OpenAPIV2.Document {
   };
 }
 
+/** One version's documents: its OpenAPI 3 file, and its Swagger paths and definitions as printed members. */
+interface VersionOutput {
+  spec: VersionSpec;
+  v3: EmittedFile;
+  v2Paths: Map<string, string>;
+  v2Definitions: Map<string, string>;
+}
+
+/**
+ * Per-version output, kept while the version object lives. The model's objects are not changed
+ * after checking, and `kgen generate --watch` reuses the version objects of the groups it did not
+ * parse again, so only changed versions are built and printed again.
+ */
+const outputs = new WeakMap<ApiVersion, { options: string; output: VersionOutput }>();
+
+/**
+ * Printing by parts. Every document is printed exactly as JSON.stringify(doc, null, 2) prints it,
+ * but from parts printed once each: the meta schemas (the same in every document) are printed once
+ * per process, and each part is printed at the depth where it appears, by printing it inside
+ * single-key wrapper objects and slicing the wrappers off (no re-indenting copy).
+ */
+const wrapPrefix: string[] = [];
+const wrapSuffix: string[] = [];
+function wrappers(depth: number): [string, string] {
+  if (wrapPrefix[depth] === undefined) {
+    let prefix = '{\n';
+    let suffix = '\n}';
+    for (let j = 1; j < depth; j++) {
+      prefix += `${'  '.repeat(j)}"a": {\n`;
+      suffix = `\n${'  '.repeat(j)}}` + suffix;
+    }
+    wrapPrefix[depth] = prefix;
+    wrapSuffix[depth] = suffix;
+  }
+  return [wrapPrefix[depth]!, wrapSuffix[depth]!];
+}
+
+/** `"key": value` as a member of an object at `depth` (members indented 2 × depth spaces). */
+function memberAt(depth: number, key: string, value: unknown): string {
+  let wrapped: unknown = { [key]: value };
+  for (let j = 1; j < depth; j++) wrapped = { a: wrapped };
+  const [prefix, suffix] = wrappers(depth);
+  const text = JSON.stringify(wrapped, null, 2);
+  return text.slice(prefix.length, text.length - suffix.length);
+}
+
+/** `value` as printed as the value of a member at `depth`. */
+function valueAt(depth: number, value: unknown): string {
+  const member = memberAt(depth, '', value);
+  return member.slice(2 * depth + 4);
+}
+
+/** Appends `{ members }` as printed at `depth` to `parts`, from its members' texts (printed at depth + 1). */
+function pushObject(parts: string[], depth: number, members: string[]): void {
+  if (members.length === 0) return void parts.push('{}');
+  let glue = '{\n';
+  for (const member of members) {
+    parts.push(glue, member);
+    glue = ',\n';
+  }
+  parts.push(`\n${'  '.repeat(depth)}}`);
+}
+
+/** Printed meta schemas by name: in OpenAPI 3 components (depth 3) and Swagger definitions (depth 2). */
+const metaV3 = new Map<string, string>();
+const metaV2 = new Map<string, string>();
+const isMeta = (name: string, schema: SchemaOrRef) => META_SCHEMAS[name] === schema;
+
+function schemaV3(name: string, schema: SchemaOrRef): string {
+  if (!isMeta(name, schema)) return memberAt(3, name, schema);
+  let text = metaV3.get(name);
+  if (text === undefined) metaV3.set(name, (text = memberAt(3, name, schema)));
+  return text;
+}
+
+/**
+ * The Swagger definition of a schema whose OpenAPI 3 member text is `v3`. Without nullable and
+ * int-or-string (what toV2Schema rewrites besides references), it is that text one level out with
+ * its references renamed; the search is on printed keys, so a false match only costs a print.
+ */
+function schemaV2(name: string, schema: SchemaOrRef, v3: string): string {
+  if (!isMeta(name, schema)) {
+    if (v3.includes('"nullable": ') || v3.includes('"x-kubernetes-int-or-string": ')) return memberAt(2, name, toV2Schema(schema));
+    return v3.slice(2).replaceAll('\n  ', '\n').replaceAll('"$ref": "#/components/schemas/', '"$ref": "#/definitions/');
+  }
+  let text = metaV2.get(name);
+  if (text === undefined) metaV2.set(name, (text = memberAt(2, name, toV2Schema(schema))));
+  return text;
+}
+
+const INFO_TEXT = valueAt(1, INFO);
+
+/** jsonFile(path, { openapi, info, paths, components: { schemas } }), printed by parts (schemas: their member texts). */
+function v3File(path: string, spec: VersionSpec, schemas: string[]): EmittedFile {
+  const parts = [`{\n  "openapi": "3.0.0",\n  "info": ${INFO_TEXT},\n  "paths": `, expandQuery(valueAt(1, v3Paths(spec))), ',\n  "components": {\n    "schemas": '];
+  pushObject(parts, 2, schemas);
+  parts.push('\n  }\n}\n');
+  return { path, content: parts.join('') };
+}
+
+function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput {
+  const key = JSON.stringify(options);
+  const kept = outputs.get(version);
+  if (kept && kept.options === key) return kept.output;
+  const spec = buildVersion(version, options);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of spec.operations) {
+    const item = (paths[op.path] ??= {
+      parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
+    });
+    item[op.method] = v2Operation(op);
+  }
+  const names = Object.keys(spec.schemas);
+  const schemas = names.map((name) => schemaV3(name, spec.schemas[name]!));
+  const output: VersionOutput = {
+    spec,
+    v3: v3File(openapiPath(version.group, version.name), spec, schemas),
+    v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
+    v2Definitions: new Map(names.map((name, i) => [name, schemaV2(name, spec.schemas[name]!, schemas[i]!)])),
+  };
+  outputs.set(version, { options: key, output });
+  return output;
+}
+
+/** jsonFile(path, v2Document(specs)), printed from the versions' printed parts. */
+function swaggerFile(versions: VersionOutput[]): EmittedFile {
+  const paths = new Map<string, string>();
+  const definitions = new Map<string, string>();
+  for (const v of versions) {
+    for (const [path, text] of v.v2Paths) {
+      // Two versions sharing a path would merge their operations: print the whole document.
+      if (paths.has(path)) {
+        const file = jsonFile(SWAGGER, v2Document(versions.map((o) => o.spec)));
+        return { path: file.path, content: expandQuery(file.content) };
+      }
+      paths.set(path, text);
+    }
+    for (const [name, text] of v.v2Definitions) definitions.set(name, text);
+  }
+  const parts = [`{\n  "swagger": "2.0",\n  "info": ${INFO_TEXT},\n  "paths": `];
+  const sorted = (members: Map<string, string>) => [...members.keys()].sort().map((k) => members.get(k)!);
+  pushObject(parts, 1, sorted(paths));
+  parts.push(',\n  "definitions": ');
+  pushObject(parts, 1, sorted(definitions));
+  parts.push('\n}\n');
+  return { path: SWAGGER, content: parts.join('') };
+}
+
+const SWAGGER = 'openapi/v2/swagger.json';
+
 export function emitOpenAPI(model: ApiModel, options: EmitOptions = {}): EmittedFile[] {
-  const specs = model.groups.flatMap((g) => g.versions.map((v) => buildVersion(v, options)));
-  return [
-    ...specs.map((s) => jsonFile(openapiPath(s.version.group, s.version.name), v3Document(s))),
-    jsonFile('openapi/v2/swagger.json', v2Document(specs)),
-  ];
+  // Unserved versions (@kgen:unservedversion) have no paths or documents.
+  const versions = servedModel(model).groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
+  return [...versions.map((v) => v.v3), swaggerFile(versions)];
 }
 
 export { groupFolder };

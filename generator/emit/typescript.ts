@@ -3,10 +3,12 @@
  * server loads, and typed clients. View models are built here; templates only print them.
  */
 import type { ResourceDefinition } from '../../runtime/api/resource.js';
-import type { ApiModel, ApiVersion, Kind, Schema } from '../model.js';
+import type { ApiGroup, ApiModel, ApiVersion, Kind, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
 import { verbsFor } from './discovery.js';
+import { conversionExportName, conversionModulePath } from './conversion.js';
+import { deprecationWarning, multiVersionKinds, servedModel } from '../versions.js';
 import type { EmittedFile } from './emitted.js';
 import { openapiPath } from './openapi.js';
 import { contextFor, kindSchemaName } from './openapi-schemas.js';
@@ -174,8 +176,15 @@ function tsLiteral(value: unknown, indent = ''): string {
   return JSON.stringify(value);
 }
 
-function storageFile(kind: Kind, version: ApiVersion, source: string): EmittedFile {
+function storageFile(kind: Kind, version: ApiVersion, source: string, group: ApiGroup, multiVersion: boolean): EmittedFile {
   const folder = groupFolder(kind.group);
+  const definition = resourceDefinition(kind, version);
+  const warning = deprecationWarning(group, kind);
+  if (warning !== undefined) definition.deprecationWarning = warning;
+  // Every version of a multi-version kind is served through the kind's conversion.
+  const conversion = multiVersion
+    ? { exportName: conversionExportName(kind.plural), importPath: `../../../${conversionModulePath(kind.group, kind.plural).replace(/\.ts$/, '.js')}` }
+    : null;
   return {
     path: `storage/${folder}/${kind.version}/${kind.plural}.ts`,
     content: render('storage.ts.hbs', {
@@ -184,7 +193,8 @@ function storageFile(kind: Kind, version: ApiVersion, source: string): EmittedFi
       qualified: kind.group ? `${kind.plural}.${kind.group}` : kind.plural,
       exportName: exportName(kind),
       modelImport: `../../../models/${folder}/${kind.version}.js`,
-      definition: tsLiteral(resourceDefinition(kind, version)),
+      definition: tsLiteral(definition),
+      conversion,
     }),
   };
 }
@@ -231,13 +241,18 @@ function clientFile(version: ApiVersion, source: string): EmittedFile {
 /** `sourceOf` names the input folder of a version in banners, relative and stable. */
 export function emitTypeScript(model: ApiModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
   const files: EmittedFile[] = [];
-  const versions = model.groups.flatMap((g) => g.versions);
-  for (const version of versions) {
-    const source = sourceOf(version);
-    files.push(modelFile(version, sourceOf));
-    for (const kind of version.kinds) files.push(storageFile(kind, version, source));
-    files.push(routesFile(version, source));
-    files.push(clientFile(version, source));
+  // Models of every version (conversions use them); the rest only of what is served.
+  for (const version of model.groups.flatMap((g) => g.versions)) files.push(modelFile(version, sourceOf));
+  const served = servedModel(model);
+  const versions = served.groups.flatMap((g) => g.versions);
+  for (const group of served.groups) {
+    const multi = multiVersionKinds(model.groups.find((g) => g.name === group.name)!);
+    for (const version of group.versions) {
+      const source = sourceOf(version);
+      for (const kind of version.kinds) files.push(storageFile(kind, version, source, group, multi.has(kind.name)));
+      files.push(routesFile(version, source));
+      files.push(clientFile(version, source));
+    }
   }
   const gvs = versions.map((v) => ({
     alias: clientField(v),

@@ -6,6 +6,7 @@ import type { DiagnosticBag } from '../diagnostics.js';
 import type { Schema, SchemaAnnotations } from '../model.js';
 import type { DocTag } from './jsdoc.js';
 import { MARKERS, VALUE_TAGS, readMarkerArgs, type ValueTagName } from './markers.js';
+import { addRule, ruleFromMarker } from './validations.js';
 
 /** The schema kinds a tag fits; `any` fits every type. */
 const FITS: Record<string, readonly Schema['type'][] | 'any'> = {
@@ -29,6 +30,8 @@ const FITS: Record<string, readonly Schema['type'][] | 'any'> = {
   'kgen:listType': ['array'],
   'kgen:listMapKey': ['array'],
   'kgen:preserveUnknownFields': ['object', 'map', 'unknown'],
+  'kgen:validation': 'any',
+  'kgen:immutable': 'any',
 };
 
 const TYPE_WORDS: Partial<Record<Schema['type'], string>> = {
@@ -157,6 +160,10 @@ function applyMarker(target: SchemaAnnotations, tag: DocTag, diags: DiagnosticBa
       break;
     case 'kgen:preserveUnknownFields':
       target.preserveUnknownFields = true;
+      break;
+    case 'kgen:validation':
+    case 'kgen:immutable':
+      addRule(target, ruleFromMarker(tag, args, diags));
       break;
   }
 }

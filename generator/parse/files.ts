@@ -1,21 +1,29 @@
 /**
- * Finds the API source files under one or more apis folders, loads them with ts-morph (syntax
- * only: no type checker, no lib files), and indexes each file's declarations and imports.
+ * Finds the API source files under one or more apis folders, parses each (syntax only: no
+ * program, no type checker, no lib files; see parseSource), and indexes each file's declarations
+ * and imports. Nodes are TypeScript's (ts.Node), from either parser.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { Node, Project, ts, type InterfaceDeclaration, type SourceFile, type TypeAliasDeclaration } from 'ts-morph';
+import type ts from 'typescript';
+import { parseFast } from './fast-parser.js';
+import { typescript } from './typescript.js';
+import { isImportDeclaration, isInterfaceDeclaration, isNamedImports, isStringLiteral, isTypeAliasDeclaration } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import { groupNameProblem, isKubeVersion } from '../names.js';
 import { locationOf } from './jsdoc.js';
 
+/** The declarations a type name can refer to. */
+export type Declaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+
 export interface IndexedFile {
   path: string;
-  sourceFile: SourceFile;
+  sourceFile: ts.SourceFile;
   /** "" for the core group. */
   group: string;
   version: string;
-  decls: Map<string, InterfaceDeclaration | TypeAliasDeclaration>;
+  /** Top-level interfaces and type aliases by name (the last one of a name wins). */
+  decls: Map<string, Declaration>;
   /** Local name → module specifier and exported name. */
   imports: Map<string, { module: string; name: string }>;
 }
@@ -65,22 +73,67 @@ export interface FileSource {
   read?: (path: string) => string;
 }
 
+/**
+ * What a long-lived caller (`kgen generate --watch`) keeps between loads: each file's text and
+ * parsed syntax tree, so a file whose text is unchanged is not parsed again. After each load,
+ * `changed` holds the paths whose text differs from the previous load and `layoutChanged` is true
+ * when a file was added or removed (or on the first load).
+ */
+export interface FileCache {
+  sources?: Map<string, ts.SourceFile>;
+  texts: Map<string, string>;
+  changed: Set<string>;
+  layoutChanged: boolean;
+}
+
+export function newFileCache(): FileCache {
+  return { texts: new Map(), changed: new Set(), layoutChanged: true };
+}
+
+/**
+ * Parses one file as TypeScript: with ./fast-parser.ts when the file is within its subset (most
+ * API files: TypeScript is then not even loaded), else with TypeScript's parser, run as it would
+ * be inside a program targeting ES2022 (as the ts-morph project this replaced did). JSDoc is not
+ * parsed into nodes (./jsdoc.ts reads doc comments from the text), and parent pointers are not
+ * set: every reader passes the source file along.
+ */
+export function parseSource(path: string, text: string): ts.SourceFile {
+  const fast = parseFast(path, text);
+  if (fast) return fast;
+  const compiler = typescript();
+  return compiler.createSourceFile(path, text, { languageVersion: compiler.ScriptTarget.ES2022, jsDocParsingMode: compiler.JSDocParsingMode.ParseNone }, false);
+}
+
+/** The parsed file at `path`, re-parsed only when its text differs from the cached one. */
+function sourceFileAt(path: string, cache: FileCache | undefined, seen: Set<string>): ts.SourceFile {
+  seen.add(path);
+  const text = readFileSync(path, 'utf8');
+  if (!cache) return parseSource(path, text);
+  const sources = (cache.sources ??= new Map());
+  const existing = sources.get(path);
+  if (existing && cache.texts.get(path) === text) return existing;
+  if (cache.texts.has(path)) cache.changed.add(path);
+  else cache.layoutChanged = true;
+  cache.texts.set(path, text);
+  const sourceFile = parseSource(path, text);
+  sources.set(path, sourceFile);
+  return sourceFile;
+}
+
 /** Loads every source under the given apis roots into one index, reporting layout problems. */
-export function loadFiles(roots: string[], diags: DiagnosticBag): FileIndex {
-  const project = new Project({
-    useInMemoryFileSystem: false,
-    skipAddingFilesFromTsConfig: true,
-    skipFileDependencyResolution: true,
-    skipLoadingLibFiles: true,
-    compilerOptions: { target: ts.ScriptTarget.ES2022, noLib: true, allowJs: false },
-  });
+export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCache): FileIndex {
+  if (cache) {
+    cache.changed = new Set();
+    cache.layoutChanged = !cache.sources;
+  }
+  const seen = new Set<string>();
   const index = new FileIndex();
   for (const root of roots.map((r) => resolve(r))) {
     const sources = listSources(root);
     if (sources.length === 0 && roots.length > 0) diags.add('KG029', { file: root, line: 1, col: 1 }, { dir: root });
     const badFolders = new Set<string>();
     for (const path of sources) {
-      const sourceFile = project.addSourceFileAtPath(path);
+      const sourceFile = sourceFileAt(path, cache, seen);
       reportSyntaxErrors(sourceFile, diags);
       const parts = relative(root, path).split(sep);
       const start = { file: path, line: 1, col: 1 };
@@ -103,27 +156,38 @@ export function loadFiles(roots: string[], diags: DiagnosticBag): FileIndex {
       index.add(indexFile(sourceFile, groupFolder === 'core' ? '' : groupFolder, version));
     }
   }
+  if (cache) {
+    for (const path of [...cache.texts.keys()].filter((p) => !seen.has(p))) {
+      cache.texts.delete(path);
+      cache.layoutChanged = true;
+      cache.sources?.delete(path);
+    }
+  }
   return index;
 }
 
-function reportSyntaxErrors(sourceFile: SourceFile, diags: DiagnosticBag): void {
-  const parseDiagnostics = (sourceFile.compilerNode as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+function reportSyntaxErrors(sourceFile: ts.SourceFile, diags: DiagnosticBag): void {
+  const parseDiagnostics = (sourceFile as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
   for (const d of parseDiagnostics) {
-    diags.add('KG028', locationOf(sourceFile, d.start), { message: ts.flattenDiagnosticMessageText(d.messageText, ' ') });
+    diags.add('KG028', locationOf(sourceFile, d.start), { message: typescript().flattenDiagnosticMessageText(d.messageText, ' ') });
   }
 }
 
-function indexFile(sourceFile: SourceFile, group: string, version: string): IndexedFile {
-  const decls = new Map<string, InterfaceDeclaration | TypeAliasDeclaration>();
-  for (const stmt of sourceFile.getStatements()) {
-    if (Node.isInterfaceDeclaration(stmt) || Node.isTypeAliasDeclaration(stmt)) decls.set(stmt.getName(), stmt);
-  }
+function indexFile(sourceFile: ts.SourceFile, group: string, version: string): IndexedFile {
+  const decls = new Map<string, Declaration>();
   const imports = new Map<string, { module: string; name: string }>();
-  for (const imp of sourceFile.getImportDeclarations()) {
-    const module = imp.getModuleSpecifierValue();
-    for (const named of imp.getNamedImports()) {
-      imports.set(named.getAliasNode()?.getText() ?? named.getName(), { module, name: named.getName() });
+  for (const stmt of sourceFile.statements) {
+    if (isInterfaceDeclaration(stmt) || isTypeAliasDeclaration(stmt)) {
+      decls.set(stmt.name.getText(sourceFile), stmt);
+    } else if (isImportDeclaration(stmt) && isStringLiteral(stmt.moduleSpecifier)) {
+      const bindings = stmt.importClause?.namedBindings;
+      if (!bindings || !isNamedImports(bindings)) continue;
+      const module = stmt.moduleSpecifier.text;
+      for (const spec of bindings.elements) {
+        const name = (spec.propertyName ?? spec.name).getText(sourceFile);
+        imports.set(spec.name.getText(sourceFile), { module, name });
+      }
     }
   }
-  return { path: sourceFile.getFilePath(), sourceFile, group, version, decls, imports };
+  return { path: sourceFile.fileName, sourceFile, group, version, decls, imports };
 }

@@ -2,7 +2,8 @@
  * Reads doc comments as kgen sees them: a description, then block tags (`@name text`) that start a
  * line. Inline `{@link}` is left in the text. Tags keep their exact source location.
  */
-import type { JSDoc, Node, SourceFile } from 'ts-morph';
+import type ts from 'typescript';
+import { leadingCommentRanges, lineAndCharacter } from './syntax.js';
 import type { SourceLocation } from '../model.js';
 
 export interface DocTag {
@@ -18,36 +19,48 @@ export interface DocComment {
   tags: DocTag[];
 }
 
-export function locationOf(sourceFile: SourceFile, pos: number): SourceLocation {
-  const { line, column } = sourceFile.getLineAndColumnAtPos(pos);
-  return { file: sourceFile.getFilePath(), line, col: column };
+export function locationOf(sourceFile: ts.SourceFile, pos: number): SourceLocation {
+  // The line map (computed once per file): a binary search per call.
+  const { line, character } = lineAndCharacter(sourceFile, pos);
+  return { file: sourceFile.fileName, line: line + 1, col: character + 1 };
 }
 
-export function nodeLocation(node: Node): SourceLocation {
-  return locationOf(node.getSourceFile(), node.getStart());
+/** Where a node starts (its first token, after comments), as file:line:col. */
+export function nodeLocation(node: ts.Node, sourceFile: ts.SourceFile): SourceLocation {
+  return locationOf(sourceFile, node.getStart(sourceFile));
 }
 
 const TAG_START = /^@([A-Za-z][\w:.-]*)/;
+const SLASH = 0x2f;
+const STAR = 0x2a;
 
-/** The doc comment directly above a declaration (the last one, as TypeScript does). */
-export function readDoc(node: Node & { getJsDocs(): JSDoc[] }): DocComment {
-  const docs = node.getJsDocs();
-  const doc = docs[docs.length - 1];
+/**
+ * The doc comment directly above a declaration: the last `/** … *\/` comment among its leading
+ * comments, which is the JSDoc node TypeScript's parser would attach (ts.getJSDocCommentRanges:
+ * leading comments of the node starting with `/**` but not `/**\/`, ending inside the node).
+ * Sources are parsed without JSDoc nodes (see parseSource in ./files.ts), so it is read from the text.
+ */
+export function readDoc(node: ts.Node, sourceFile: ts.SourceFile): DocComment {
+  const text = sourceFile.text;
+  const ranges = leadingCommentRanges(text, node.pos);
+  if (!ranges) return { tags: [] };
+  let doc: ts.CommentRange | undefined;
+  for (const r of ranges) {
+    if (r.end <= node.end && text.charCodeAt(r.pos + 1) === STAR && text.charCodeAt(r.pos + 2) === STAR && text.charCodeAt(r.pos + 3) !== SLASH) doc = r;
+  }
   if (!doc) return { tags: [] };
-  return parseDocText(doc.getText(), doc.getStart(), node.getSourceFile());
+  return parseDocText(text.slice(doc.pos, doc.end), doc.pos, sourceFile);
 }
 
-export function parseDocText(text: string, start: number, sourceFile: SourceFile): DocComment {
+export function parseDocText(text: string, start: number, sourceFile: ts.SourceFile): DocComment {
   const description: string[] = [];
   const tags: DocTag[] = [];
   let offset = 0;
   for (const rawLine of text.split('\n')) {
     const lineStart = offset;
     offset += rawLine.length + 1;
-    // Strip the comment frame: `/**`, leading `*`, trailing `*/`.
-    const m = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/.exec(rawLine)!;
-    const body = m[2]!;
-    const bodyOffset = lineStart + m[1]!.length;
+    const [frame, body] = unframe(rawLine);
+    const bodyOffset = lineStart + frame;
     const tag = TAG_START.exec(body);
     if (tag) {
       tags.push({ name: tag[1]!, text: body.slice(tag[0].length).trim(), loc: locationOf(sourceFile, start + bodyOffset) });
@@ -60,4 +73,43 @@ export function parseDocText(text: string, start: number, sourceFile: SourceFile
   }
   const desc = description.join('\n').trim();
   return desc ? { description: desc, tags } : { tags };
+}
+
+/** A doc comment line's frame (`/**`, a leading `*`, a trailing `*\/`, the spaces around them) and text. */
+const FRAME = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/;
+/** Characters `.` does not match: a line holding one (other than a final \r) takes the regular expression. */
+const ODD_LINE = /[\u2028\u2029]|\r(?!$)/;
+/** JavaScript's \s. */
+const SPACE = /\s/;
+
+/**
+ * Splits a line of a doc comment into the length of its frame and its text: what FRAME's two
+ * groups hold, computed by hand (FRAME's lazy middle group backtracks on every character, and
+ * runs on every line of every doc comment).
+ */
+export function unframe(line: string): [frame: number, body: string] {
+  if (ODD_LINE.test(line)) {
+    const m = FRAME.exec(line)!;
+    return [m[1]!.length, m[2]!];
+  }
+  // Group 1: spaces, then `/**` or a `*` not starting `*\/`, then at most one space.
+  let i = 0;
+  while (i < line.length && isSpace(line, i)) i++;
+  if (line.startsWith('/**', i)) i += 3;
+  else if (line[i] === '*' && line[i + 1] !== '/') i += 1;
+  if (i < line.length && isSpace(line, i)) i++;
+  // Group 2: the rest, less a trailing run of spaces, `*\/` and spaces.
+  let end = line.length;
+  while (end > i && isSpace(line, end - 1)) end--;
+  if (end - 2 >= i && line[end - 2] === '*' && line[end - 1] === '/') {
+    end -= 2;
+    while (end > i && isSpace(line, end - 1)) end--;
+  }
+  return [i, line.slice(i, end)];
+}
+
+function isSpace(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) return true;
+  return c > 0x7f && SPACE.test(text[i]!);
 }

@@ -2,26 +2,29 @@
  * Reads a resource interface (one whose doc comment carries @kgen:resource) into a Kind: naming,
  * scope, subresources, printer columns and selectable fields from its markers, and its fields.
  */
-import { Node, type InterfaceDeclaration } from 'ts-morph';
+import type ts from 'typescript';
+import { isPropertySignature } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Kind, PrintColumn, Schema, SourceLocation } from '../model.js';
 import { pluralize } from '../names.js';
+import { isExported, memberName } from './declarations.js';
 import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
 import { checkTag, listArg, readMarkerArgs, type MarkerArgs } from './markers.js';
 import type { VersionTypes } from './types.js';
+import { addRule, ruleFromMarker } from './validations.js';
 
 const IMPLIED = new Set(['apiVersion', 'kind', 'metadata']);
 const COLUMN_TYPES = ['integer', 'number', 'string', 'boolean', 'date'] as const;
 
-export function isResource(decl: InterfaceDeclaration): boolean {
-  return readDoc(decl).tags.some((t) => t.name === 'kgen:resource');
+export function isResource(decl: ts.InterfaceDeclaration, sourceFile: ts.SourceFile): boolean {
+  return readDoc(decl, sourceFile).tags.some((t) => t.name === 'kgen:resource');
 }
 
-export function readKind(decl: InterfaceDeclaration, group: string, version: string, types: VersionTypes, diags: DiagnosticBag): Kind {
-  const name = decl.getName();
-  const loc = nodeLocation(decl);
-  if (!decl.isExported()) diags.add('KG014', loc, { kind: name });
-  const doc = readDoc(decl);
+export function readKind(decl: ts.InterfaceDeclaration, sourceFile: ts.SourceFile, group: string, version: string, types: VersionTypes, diags: DiagnosticBag): Kind {
+  const name = decl.name.getText(sourceFile);
+  const loc = nodeLocation(decl, sourceFile);
+  if (!isExported(decl, sourceFile)) diags.add('KG014', loc, { kind: name });
+  const doc = readDoc(decl, sourceFile);
   const kind: Kind = {
     name,
     group,
@@ -35,7 +38,7 @@ export function readKind(decl: InterfaceDeclaration, group: string, version: str
     printColumns: [],
     selectableFields: [],
     storageVersion: false,
-    schema: types.interfaceObject(decl, IMPLIED),
+    schema: types.interfaceObject(decl, sourceFile, IMPLIED),
     loc,
   };
   if (doc.description) kind.description = doc.description;
@@ -52,7 +55,7 @@ export function readKind(decl: InterfaceDeclaration, group: string, version: str
     const args = readMarkerArgs(tag, diags);
     if (args) applyResourceMarker(kind, tag, args, diags);
   }
-  checkImpliedFields(decl, types, diags);
+  checkImpliedFields(decl, sourceFile, types, diags);
   return kind;
 }
 
@@ -107,8 +110,24 @@ function applyResourceMarker(kind: Kind, tag: DocTag, args: MarkerArgs, diags: D
     case 'kgen:storageversion':
       kind.storageVersion = true;
       break;
+    case 'kgen:unservedversion':
+      kind.unserved = tag.loc;
+      break;
+    case 'kgen:deprecatedversion': {
+      const warning = get('warning');
+      // kube's CRD validation: at most 256 printable characters.
+      if (warning !== undefined && (warning.length > 256 || /[\u0000-\u001f\u007f]/.test(warning) || warning.trim() === '')) {
+        diags.add('KG004', tag.loc, { tag: `@${tag.name}`, problem: 'warning must be 1 to 256 printable characters', expect: 'Write a short sentence, e.g. warning="v1beta1 Widget is deprecated; use v1".' });
+      }
+      kind.deprecated = warning === undefined ? { loc: tag.loc } : { warning, loc: tag.loc };
+      break;
+    }
     case 'kgen:virtual':
       kind.virtual = tag.loc;
+      break;
+    case 'kgen:validation':
+    case 'kgen:immutable':
+      addRule(kind.schema, ruleFromMarker(tag, args, diags));
       break;
   }
 }
@@ -146,17 +165,18 @@ function readColumn(args: MarkerArgs, loc: SourceLocation, bad: (problem: string
 }
 
 /** apiVersion and kind may be written out as strings, metadata as ObjectMeta. */
-function checkImpliedFields(decl: InterfaceDeclaration, types: VersionTypes, diags: DiagnosticBag): void {
-  for (const member of decl.getMembers()) {
-    if (!Node.isPropertySignature(member) || !IMPLIED.has(member.getName())) continue;
-    const typeNode = member.getTypeNode();
-    const field = member.getName();
-    const schema: Schema | undefined = typeNode ? types.convert(typeNode) : undefined;
+function checkImpliedFields(decl: ts.InterfaceDeclaration, sourceFile: ts.SourceFile, types: VersionTypes, diags: DiagnosticBag): void {
+  for (const member of decl.members) {
+    if (!isPropertySignature(member)) continue;
+    const field = memberName(member, sourceFile);
+    if (!IMPLIED.has(field)) continue;
+    const typeNode = member.type;
+    const schema: Schema | undefined = typeNode ? types.convert(typeNode, sourceFile) : undefined;
     const ok = field === 'metadata' ? schema?.type === 'wellKnown' && schema.name === 'ObjectMeta' : schema?.type === 'string';
     if (!ok) {
-      diags.add('KG015', nodeLocation(member), {
+      diags.add('KG015', nodeLocation(member, sourceFile), {
         field,
-        kind: decl.getName(),
+        kind: decl.name.getText(sourceFile),
         expected: field === 'metadata' ? "ObjectMeta (from 'kgen')" : 'string',
       });
     }

@@ -46,10 +46,18 @@ export const MARKERS: Record<string, TagSpec> = {
   },
   'kgen:selectableField': { on: RESOURCE_ONLY, args: { jsonPath: true }, example: '@kgen:selectableField jsonPath=.spec.color' },
   'kgen:storageversion': { on: RESOURCE_ONLY, example: '@kgen:storageversion' },
+  'kgen:unservedversion': { on: RESOURCE_ONLY, example: '@kgen:unservedversion' },
+  'kgen:deprecatedversion': { on: RESOURCE_ONLY, args: { warning: false }, example: '@kgen:deprecatedversion warning="v1beta1 Widget is deprecated; use v1"' },
   'kgen:virtual': { on: RESOURCE_ONLY, example: '@kgen:virtual' },
   'kgen:listType': { on: VALUE_PLACES, positional: ['atomic', 'set', 'map'], example: '@kgen:listType map' },
   'kgen:listMapKey': { on: VALUE_PLACES, positional: 'any', example: '@kgen:listMapKey name' },
   'kgen:preserveUnknownFields': { on: VALUE_PLACES, example: '@kgen:preserveUnknownFields' },
+  'kgen:validation': {
+    on: ['resource', 'interface', 'field', 'alias'],
+    args: { rule: true, message: false, messageExpression: false, reason: false, fieldPath: false },
+    example: '@kgen:validation rule="self.minReplicas <= self.maxReplicas" message="minReplicas must not exceed maxReplicas"',
+  },
+  'kgen:immutable': { on: ['resource', 'interface', 'field', 'alias'], example: '@kgen:immutable' },
 };
 
 /** OpenAPI value tags written without the kgen: prefix, as in JSON Schema. */

@@ -3,12 +3,14 @@
  * marker on a type nothing uses still fails; only types reachable from a kind reach the model.
  */
 import { basename } from 'node:path';
-import { Node } from 'ts-morph';
-import { DiagnosticBag } from '../diagnostics.js';
-import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
+import type ts from 'typescript';
+import { isClassDeclaration, isEnumDeclaration, isInterfaceDeclaration, isTypeAliasDeclaration } from './nodes.js';
+import { DiagnosticBag, type Diagnostic } from '../diagnostics.js';
+import type { ApiGroup, ApiModel, ApiVersion, ConversionFile, Kind, NamedType, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { compareVersionPriority } from '../names.js';
-import { loadFiles, type IndexedFile } from './files.js';
+import { loadFiles, newFileCache, type Declaration, type FileCache, type FileIndex, type IndexedFile } from './files.js';
+import { isConversionFile, readConversionFile } from './conversion.js';
 import { nodeLocation } from './jsdoc.js';
 import { isResource, readKind } from './kinds.js';
 import { VersionTypes } from './types.js';
@@ -20,56 +22,142 @@ export interface ParseResult {
   files: string[];
 }
 
-export function parseApis(roots: string[]): ParseResult {
+/**
+ * What `kgen generate --watch` keeps between parses. Files whose text is unchanged are not parsed
+ * again (FileCache); a group's versions are converted again only when a file of the group, or of
+ * a group it imports from (transitively), changed, and everything is converted again when a file
+ * was added or removed. A reused group's diagnostics are reported again, in the same order, so a
+ * cached parse reports exactly what a cold one does.
+ */
+export interface ParseCache {
+  files: FileCache;
+  /** Group → version name → the parsed version and the diagnostics its parse reported. */
+  groups: Map<string, { versions: Map<string, { version: ApiVersion; diagnostics: Diagnostic[] }> }>;
+}
+
+export function newParseCache(): ParseCache {
+  return { files: newFileCache(), groups: new Map() };
+}
+
+export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
   const diags = new DiagnosticBag();
-  const index = loadFiles(roots, diags);
+  const index = loadFiles(roots, diags, cache?.files);
   const byVersion = new Map<string, IndexedFile[]>();
+  const conversionFiles: ConversionFile[] = [];
   for (const file of index.all()) {
+    if (isConversionFile(file.path)) {
+      conversionFiles.push(readConversionFile(file));
+      continue;
+    }
     const key = `${file.group}\0${file.version}`;
     byVersion.set(key, [...(byVersion.get(key) ?? []), file]);
   }
   const groups = new Map<string, ApiVersion[]>();
-  for (const files of byVersion.values()) {
-    const version = parseVersion(files, index, diags);
-    groups.set(version.group, [...(groups.get(version.group) ?? []), version]);
+  if (cache) {
+    parseGroupsCached(byVersion, index, diags, cache, groups);
+  } else {
+    for (const files of byVersion.values()) {
+      const version = parseVersion(files, index, diags);
+      groups.set(version.group, [...(groups.get(version.group) ?? []), version]);
+    }
   }
   const model: ApiModel = {
     groups: [...groups.entries()]
       .map(([name, versions]): ApiGroup => ({ name, versions: versions.sort((a, b) => compareVersionPriority(a.name, b.name)) }))
       .sort((a, b) => (a.name === '' ? -1 : b.name === '' ? 1 : a.name.localeCompare(b.name))),
   };
+  if (conversionFiles.length > 0) model.conversionFiles = conversionFiles.sort((a, b) => a.path.localeCompare(b.path));
   return { model, diagnostics: diags, files: index.all().map((f) => f.path).sort() };
 }
 
-function parseVersion(files: IndexedFile[], index: import('./files.js').FileIndex, diags: DiagnosticBag): ApiVersion {
+/** parseApis' version loop with a cache: same versions, same diagnostics in the same order. */
+function parseGroupsCached(
+  byVersion: Map<string, IndexedFile[]>,
+  index: FileIndex,
+  diags: DiagnosticBag,
+  cache: ParseCache,
+  groups: Map<string, ApiVersion[]>,
+): void {
+  const byGroup = new Map<string, IndexedFile[][]>();
+  for (const files of byVersion.values()) byGroup.set(files[0]!.group, [...(byGroup.get(files[0]!.group) ?? []), files]);
+  const stale = staleGroups(byGroup, index, cache.files);
+  for (const [group, versionFiles] of byGroup) {
+    if (!stale.has(group) && cache.groups.has(group)) continue;
+    const versions = new Map<string, { version: ApiVersion; diagnostics: Diagnostic[] }>();
+    for (const files of versionFiles) {
+      const bag = new DiagnosticBag();
+      versions.set(files[0]!.version, { version: parseVersion(files, index, bag), diagnostics: bag.items });
+    }
+    cache.groups.set(group, { versions });
+  }
+  for (const group of [...cache.groups.keys()]) if (!byGroup.has(group)) cache.groups.delete(group);
+  // In parseApis' order, so that diagnostics at the same place come out in the same order.
+  for (const files of byVersion.values()) {
+    const { version, diagnostics } = cache.groups.get(files[0]!.group)!.versions.get(files[0]!.version)!;
+    diags.items.push(...diagnostics);
+    groups.set(version.group, [...(groups.get(version.group) ?? []), version]);
+  }
+}
+
+/** Groups to convert again: every one after a layout change, else those reaching a changed file. */
+function staleGroups(byGroup: Map<string, IndexedFile[][]>, index: FileIndex, files: FileCache): Set<string> {
+  if (files.layoutChanged) return new Set(byGroup.keys());
+  const changed = new Set<string>();
+  for (const path of files.changed) {
+    const file = index.get(path);
+    if (file) changed.add(file.group);
+  }
+  // Group → groups it imports from; a group is stale when a changed group is reachable from it.
+  const deps = new Map<string, Set<string>>();
+  for (const [group, versionFiles] of byGroup) {
+    const to = new Set<string>();
+    for (const file of versionFiles.flat()) {
+      for (const imp of file.imports.values()) {
+        const target = index.resolveImport(file.path, imp.module);
+        if (target && target.group !== group) to.add(target.group);
+      }
+    }
+    deps.set(group, to);
+  }
+  const stale = new Set<string>();
+  const reaches = (group: string, seen: Set<string>): boolean => {
+    if (changed.has(group)) return true;
+    seen.add(group);
+    for (const dep of deps.get(group) ?? []) if (!seen.has(dep) && reaches(dep, seen)) return true;
+    return false;
+  };
+  for (const group of byGroup.keys()) if (reaches(group, new Set())) stale.add(group);
+  return stale;
+}
+
+function parseVersion(files: IndexedFile[], index: FileIndex, diags: DiagnosticBag): ApiVersion {
   const { group, version } = files[0]!;
   const types = new VersionTypes(index, diags);
   const kinds: Kind[] = [];
-  const declared = new Map<string, Node>();
+  /** Name → the declaration that defines it in this version, its file, and whether it is a kind. */
+  const declared = new Map<string, { decl: Declaration; sourceFile: ts.SourceFile; kind: boolean }>();
   for (const file of files) {
-    for (const stmt of file.sourceFile.getStatements()) {
-      if (Node.isInterfaceDeclaration(stmt) || Node.isTypeAliasDeclaration(stmt)) {
+    const sf = file.sourceFile;
+    for (const stmt of sf.statements) {
+      const isInterface = isInterfaceDeclaration(stmt);
+      if (isInterface || isTypeAliasDeclaration(stmt)) {
+        const name = stmt.name.getText(sf);
+        const kind = isInterface && isResource(stmt, sf);
         // One schema per name and version: a second declaration would be silently dropped (two kinds are KG022's).
-        const prev = declared.get(stmt.getName());
-        const bothKinds = prev && Node.isInterfaceDeclaration(prev) && isResource(prev) && Node.isInterfaceDeclaration(stmt) && isResource(stmt);
-        if (prev && !bothKinds) {
-          const at = nodeLocation(prev);
-          diags.add('KG018', nodeLocation(stmt), { type: stmt.getName(), other: `the declaration at ${basename(at.file)}:${at.line}` });
+        const prev = declared.get(name);
+        if (prev && !(prev.kind && kind)) {
+          const at = nodeLocation(prev.decl, prev.sourceFile);
+          diags.add('KG018', nodeLocation(stmt, sf), { type: name, other: `the declaration at ${basename(at.file)}:${at.line}` });
           continue;
         }
-        declared.set(stmt.getName(), stmt);
-      }
-      if (Node.isInterfaceDeclaration(stmt)) {
-        if (isResource(stmt)) kinds.push(readKind(stmt, group, version, types, diags));
-        else types.define(stmt);
-      } else if (Node.isTypeAliasDeclaration(stmt)) {
-        types.define(stmt);
-      } else if (Node.isEnumDeclaration(stmt) || Node.isClassDeclaration(stmt)) {
-        diags.add('KG010', nodeLocation(stmt), {
-          type: `${Node.isEnumDeclaration(stmt) ? 'enum' : 'class'} ${stmt.getName() ?? ''}`.trim(),
-          hint: Node.isEnumDeclaration(stmt)
-            ? "Write enums as string-literal unions: type Color = 'red' | 'blue'."
-            : 'Declare API types as interfaces.',
+        declared.set(name, { decl: stmt, sourceFile: sf, kind });
+        if (kind) kinds.push(readKind(stmt, sf, group, version, types, diags));
+        else types.define(stmt, sf);
+      } else if (isEnumDeclaration(stmt) || isClassDeclaration(stmt)) {
+        const isEnum = isEnumDeclaration(stmt);
+        diags.add('KG010', nodeLocation(stmt, sf), {
+          type: `${isEnum ? 'enum' : 'class'} ${stmt.name?.getText(sf) ?? ''}`.trim(),
+          hint: isEnum ? "Write enums as string-literal unions: type Color = 'red' | 'blue'." : 'Declare API types as interfaces.',
         });
       }
     }

@@ -44,11 +44,13 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 9).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 11).map((l) => l.trim().split(/\s+/)),
       [
-        ['core/v1', 'Namespace'],
+        ['core/v1', 'Endpoints,', 'Namespace,', 'Service'],
         // kgen's other built-in groups.
         ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration,', 'ValidatingWebhookConfiguration'],
+        ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
+        ['apiregistration.k8s.io/v1', 'APIService'],
         ['authorization.k8s.io/v1', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview'],
         ['rbac.authorization.k8s.io/v1', 'ClusterRole,', 'ClusterRoleBinding,', 'Role,', 'RoleBinding'],
         ['things.example.com/v2', 'Thing'],
@@ -59,9 +61,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[9], `5 groups, 9 versions, 14 kinds, ${files.length} files`);
-    assert.match(lines[10]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 11);
+    assert.equal(lines[11], `7 groups, 11 versions, 18 kinds, ${files.length} files`);
+    assert.match(lines[12]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 13);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }
@@ -195,8 +197,9 @@ describe('kgen generate --watch', () => {
       const source = join(apis, 'names.example.com/v1/kinds.ts');
       const original = readFileSync(source, 'utf8');
 
+      // The model, the version's OpenAPI document, swagger.json and the CRDs of the six kinds sharing the type.
       writeFileSync(source, original.replace('  size?: number;', '  size?: number;\n  label?: string;'));
-      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(3 written, 0 removed\)$/m, stdout);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(9 written, 0 removed\)$/m, stdout);
       assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
 
       writeFileSync(source, original.replace('  size?: number;', '  size?: any;'));
@@ -204,7 +207,7 @@ describe('kgen generate --watch', () => {
       assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/, 'a failed run leaves the output alone');
 
       writeFileSync(source, original);
-      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(3 written, 0 removed\)$/m, stdout);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(9 written, 0 removed\)$/m, stdout);
       assert.doesNotMatch(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
       assert.equal(child.exitCode, null, 'still watching');
     } finally {

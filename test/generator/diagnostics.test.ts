@@ -98,6 +98,32 @@ const CASES: Record<string, Expected[]> = {
     e('KG028', X, 5, 1, 'TypeScript syntax error: Declaration or statement expected.'),
   ],
   'KG029-empty-apis': [e('KG029', '', 1, 1, /^no API files found under "\S*KG029-empty-apis\/apis"$/)],
+  'KG040-field-needs-conversion': [
+    e('KG040', 'widgets.example.com/v1/x.ts', 10, 3, 'widgets.example.com/v1 field "WidgetSpec.replicas" has no field of that name in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),
+    e('KG040', 'widgets.example.com/v1/x.ts', 11, 3, 'widgets.example.com/v1 field "WidgetSpec.color" is a string in v1 but a number in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),
+    e('KG040', 'widgets.example.com/v1beta1/x.ts', 7, 3, 'widgets.example.com/v1beta1 field "WidgetSpec.size" has no field of that name in v1: it needs the conversion function Convert_v1beta1_WidgetSpec_To_v1_WidgetSpec'),
+    e('KG040', 'widgets.example.com/v1beta1/x.ts', 8, 3, 'widgets.example.com/v1beta1 field "WidgetSpec.color" is a number in v1beta1 but a string in v1: it needs the conversion function Convert_v1beta1_WidgetSpec_To_v1_WidgetSpec'),
+  ],
+  'KG041-unknown-conversion-function': [
+    e('KG041', 'widgets.example.com/v1beta1/conversion.ts', 3, 17, 'conversion function "Convert_v1beta1_WidgetSpc_To_v1_WidgetSpec" does not convert any type pair kgen generates; did you mean "Convert_v1beta1_WidgetSpec_To_v1_WidgetSpec"?'),
+  ],
+  'KG042-version-marker-on-single-version': [
+    e('KG042', X, 3, 4, '"@kgen:deprecatedversion" has no effect: kind "Widget" is declared only in widgets.example.com/v1'),
+  ],
+  'KG043-no-served-version': [
+    e('KG043', X, 4, 4, 'kind "Widget" of "widgets.example.com" is not served in any version (every version is marked @kgen:unservedversion)'),
+  ],
+  'KG044-versions-differ-in-scope': [
+    e('KG044', 'widgets.example.com/v1beta1/x.ts', 2, 1, 'kind "Widget" has scope "Cluster" in v1beta1 but "Namespaced" in v1 (its storage version)'),
+  ],
+  'KG050-rule-does-not-compile': [
+    e('KG050', X, 7, 4, 'rule "self.minReplicas <= self.maxReplica" of "@kgen:validation" does not compile: ERROR: <input>:1:25: undefined field \'maxReplica\''),
+    e('KG050', X, 8, 4, 'rule "self.minReplicas >" of "@kgen:validation" does not compile: ERROR: <input>:1:19: Syntax error: unexpected token: EOF'),
+    e('KG050', X, 13, 7, 'fieldPath ".name" of "@kgen:validation" does not compile: does not refer to a valid field'),
+  ],
+  'KG051-oldself-in-atomic-list': [
+    e('KG051', X, 12, 7, '"@kgen:immutable" uses oldSelf under the items of a list that is not a @kgen:listType map list, where an old value cannot be correlated'),
+  ],
 };
 
 const fixtureDirs = readdirSync(DIAG_DIR).sort();

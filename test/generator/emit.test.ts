@@ -22,13 +22,14 @@ const json = (path: string): any => {
   return JSON.parse(content);
 };
 
-/** kgen's built-in API groups besides core/v1 (admission, authorization and RBAC); every generation holds them. */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+/** kgen's built-in API groups besides core/v1 (admission, CRDs, APIServices, authorization and RBAC); every generation holds them. */
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
 const V3_DOCS = [
   'openapi/v3/api/v1.json',
   ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
   'openapi/v3/apis/ops.example.org/v1beta1.json',
   'openapi/v3/apis/widgets.example.com/v1.json',
+  'openapi/v3/apis/widgets.example.com/v1beta1.json',
 ];
 const widgetsDoc = () => json('openapi/v3/apis/widgets.example.com/v1.json');
 const coreDoc = () => json('openapi/v3/api/v1.json');
@@ -65,14 +66,30 @@ describe('emit: the file set', () => {
       'routes/core/v1.ts',
       'routes/ops.example.org/v1beta1.ts',
       'routes/widgets.example.com/v1.ts',
+      'storage/core/v1/endpoints.ts',
       'storage/core/v1/namespaces.ts',
+      'storage/core/v1/services.ts',
       'storage/ops.example.org/v1beta1/policies.ts',
       'storage/ops.example.org/v1beta1/runbooks.ts',
       'storage/widgets.example.com/v1/widgetclasses.ts',
       'storage/widgets.example.com/v1/widgets.ts',
+      // Widget is also served in v1beta1 (deprecated), converted through v1 (its storage version).
+      'client/widgets.example.com/v1beta1.ts',
+      'conversion/widgets.example.com/widgets.ts',
+      'discovery/apis/widgets.example.com/v1beta1.json',
+      'models/widgets.example.com/v1beta1.ts',
+      'routes/widgets.example.com/v1beta1.ts',
+      'storage/widgets.example.com/v1beta1/widgets.ts',
+      // CustomResourceDefinitions of the user's kinds (not of the built-in groups).
+      'crds/ops.example.org_policies.yaml',
+      'crds/ops.example.org_runbooks.yaml',
+      'crds/widgets.example.com_widgetclasses.yaml',
+      'crds/widgets.example.com_widgets.yaml',
       ...BUILTIN_GROUPS.flatMap((g) => [`client/${g}/v1.ts`, `discovery/apis/${g}/v1.json`, `models/${g}/v1.ts`, `routes/${g}/v1.ts`]),
       'storage/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.ts',
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
+      'storage/apiextensions.k8s.io/v1/customresourcedefinitions.ts',
+      'storage/apiregistration.k8s.io/v1/apiservices.ts',
       'storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts',
       'storage/authorization.k8s.io/v1/selfsubjectrulesreviews.ts',
       'storage/rbac.authorization.k8s.io/v1/clusterrolebindings.ts',
@@ -260,10 +277,19 @@ describe('emit: discovery', () => {
     const builtin = (name: string) => ({ name, versions: [{ groupVersion: `${name}/v1`, version: 'v1' }], preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' } });
     assert.deepEqual(groups.groups, [
       builtin('admissionregistration.k8s.io'),
+      builtin('apiextensions.k8s.io'),
+      builtin('apiregistration.k8s.io'),
       builtin('authorization.k8s.io'),
       { name: 'ops.example.org', versions: [{ groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' } },
       builtin('rbac.authorization.k8s.io'),
-      { name: 'widgets.example.com', versions: [{ groupVersion: 'widgets.example.com/v1', version: 'v1' }], preferredVersion: { groupVersion: 'widgets.example.com/v1', version: 'v1' } },
+      {
+        name: 'widgets.example.com',
+        versions: [
+          { groupVersion: 'widgets.example.com/v1', version: 'v1' },
+          { groupVersion: 'widgets.example.com/v1beta1', version: 'v1beta1' },
+        ],
+        preferredVersion: { groupVersion: 'widgets.example.com/v1', version: 'v1' },
+      },
     ]);
   });
 
@@ -297,7 +323,7 @@ describe('emit: discovery', () => {
     const agg = json('discovery/aggregated.json');
     assert.equal(agg.kind, 'APIGroupDiscoveryList');
     assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 2), 'ops.example.org', BUILTIN_GROUPS[2], 'widgets.example.com']);
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 4), 'ops.example.org', BUILTIN_GROUPS[4], 'widgets.example.com']);
     const widgets = agg.items.find((g: any) => g.metadata.name === 'widgets.example.com').versions[0].resources.find((r: any) => r.resource === 'widgets');
     assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
     assert.equal(widgets.scope, 'Namespaced');
@@ -357,10 +383,13 @@ describe('emit: TypeScript', () => {
     for (const line of ["group: 'widgets.example.com',", "plural: 'widgets',", "scope: 'Namespaced',", "schemaName: 'com.example.widgets.v1.Widget',", "specReplicasPath: '.spec.replicas',", "selectableFields: ['.spec.color'],"]) {
       assert.ok(storage.includes(line), line);
     }
+    // Both versions of the two-version Widget are served through its conversion.
+    assert.match(storage, /\}, widgetsConversion\);\n$/);
+    assert.match(files.get('storage/widgets.example.com/v1beta1/widgets.ts')!, /deprecationWarning: 'widgets\.example\.com\/v1beta1 Widget is deprecated; use widgets\.example\.com\/v1 Widget',\n\}, widgetsConversion\);/);
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
     assert.match(
       files.get('index.ts')!,
-      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n\];/,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
     );
   });
 });
@@ -382,7 +411,7 @@ describe('emit: determinism', () => {
     assert.deepEqual(treeA, [...files.keys()].sort());
   });
 
-  test('changing one field changes only the model and the OpenAPI documents of its version', () => {
+  test('changing one field changes only the model, the OpenAPI documents of its version and its CRD', () => {
     const dir = tmp('emit-diff');
     const apis = copyTree(APIS, join(dir, 'apis'));
     const out = join(dir, 'generated');
@@ -394,7 +423,12 @@ describe('emit: determinism', () => {
     writeFileSync(runbook, source.replace('  title: string;', '  title: int32;'));
     const second = generate({ apisDir: apis, outDir: out });
     assert.equal(second.ok, true);
-    assert.deepEqual(second.diff?.stale, ['models/ops.example.org/v1beta1.ts', 'openapi/v2/swagger.json', 'openapi/v3/apis/ops.example.org/v1beta1.json']);
+    assert.deepEqual(second.diff?.stale, [
+      'crds/ops.example.org_runbooks.yaml',
+      'models/ops.example.org/v1beta1.ts',
+      'openapi/v2/swagger.json',
+      'openapi/v3/apis/ops.example.org/v1beta1.json',
+    ]);
     assert.deepEqual(second.diff?.missing, []);
     assert.deepEqual(second.diff?.extra, []);
     assert.match(readFileSync(join(out, 'models/ops.example.org/v1beta1.ts'), 'utf8'), /  title: int32;/);

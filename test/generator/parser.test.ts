@@ -45,6 +45,8 @@ describe('parser: the bundled apis and the built-ins', () => {
     assert.deepEqual(model.groups.map((g) => g.name), [
       '',
       'admissionregistration.k8s.io',
+      'apiextensions.k8s.io',
+      'apiregistration.k8s.io',
       'authorization.k8s.io',
       'ops.example.org',
       'rbac.authorization.k8s.io',
@@ -55,12 +57,15 @@ describe('parser: the bundled apis and the built-ins', () => {
   test('each version lists its kinds sorted by name, and the named types they reach', () => {
     const summary = model.groups.flatMap((g) => g.versions.map((v) => `${g.name || 'core'}/${v.name}: ${v.kinds.map((k) => k.name).join(',')}`));
     assert.deepEqual(summary, [
-      'core/v1: Namespace',
+      'core/v1: Endpoints,Namespace,Service',
       'admissionregistration.k8s.io/v1: MutatingWebhookConfiguration,ValidatingWebhookConfiguration',
+      'apiextensions.k8s.io/v1: CustomResourceDefinition',
+      'apiregistration.k8s.io/v1: APIService',
       'authorization.k8s.io/v1: SelfSubjectAccessReview,SelfSubjectRulesReview',
       'ops.example.org/v1beta1: Policy,Runbook',
       'rbac.authorization.k8s.io/v1: ClusterRole,ClusterRoleBinding,Role,RoleBinding',
       'widgets.example.com/v1: Widget,WidgetClass',
+      'widgets.example.com/v1beta1: Widget',
     ]);
     const widgets = group('widgets.example.com').versions[0]!;
     assert.deepEqual(widgets.types.map((t) => t.name), ['Color', 'Part', 'WidgetSpec', 'WidgetStatus']);

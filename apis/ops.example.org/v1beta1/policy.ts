@@ -10,7 +10,10 @@ export interface Policy {
   spec: PolicySpec;
 }
 
-/** PolicySpec holds the limits. */
+/**
+ * PolicySpec holds the limits.
+ * @kgen:validation rule="!has(self.minReplicas) || self.minReplicas <= self.maxReplicas" message="minReplicas must not exceed maxReplicas"
+ */
 export interface PolicySpec {
   /**
    * What happens when a widget breaks the policy.
@@ -22,6 +25,11 @@ export interface PolicySpec {
    * @minimum 1
    */
   maxReplicas: int32;
+  /**
+   * Fewest replicas any widget may ask for.
+   * @minimum 0
+   */
+  minReplicas?: int32;
   /** Objects the policy does not apply to. */
   exemptions?: ObjectReference[];
 }

@@ -10,6 +10,7 @@ import type { Condition, int32, int64, IntOrString, LabelSelector, Quantity, Tim
  * @kgen:printcolumn name=Color type=string jsonPath=.spec.color
  * @kgen:printcolumn name=Phase type=string jsonPath=.status.phase priority=1
  * @kgen:selectableField jsonPath=.spec.color
+ * @kgen:storageversion
  */
 export interface Widget {
   /** Spec is the desired state of the Widget. */
@@ -65,7 +66,10 @@ export interface WidgetSpec {
   stopAfter?: Time | null;
 }
 
-/** Part is one component of a widget. */
+/**
+ * Part is one component of a widget.
+ * @kgen:validation rule="!has(self.material) || self.material != 'wood' || self.count <= 10" message="a wooden part has a count of at most 10" fieldPath=".count"
+ */
 export interface Part {
   /**
    * Name of the part, unique in the widget.

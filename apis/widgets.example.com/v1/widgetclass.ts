@@ -8,8 +8,9 @@ import type { Duration } from 'kgen';
  */
 export interface WidgetClass {
   /**
-   * Name of the controller that provisions widgets of this class.
+   * Name of the controller that provisions widgets of this class. It cannot be changed.
    * @minLength 1
+   * @kgen:immutable
    */
   provisioner: string;
   /** Whether widgets without a class get this one. */

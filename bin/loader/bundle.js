@@ -1,0 +1,230 @@
+/**
+ * Runs one of kgen's own TypeScript entry modules without tsx's loader hooks: the entry and the
+ * kgen sources it imports are bundled once with esbuild (tsx's own dependency) into one ES module
+ * in the cache directory, and later runs import that file.
+ *
+ * Staleness: the manifest beside each bundle lists every source esbuild read (plus tsconfig.json,
+ * package.json and this loader) with a SHA-1 of its content; every run re-hashes them (a few ms)
+ * and rebuilds on any difference, so an edited source is never run from an old bundle. The bundle's
+ * own hash is checked before it is imported, so a damaged file is rebuilt, not run.
+ *
+ * Inside the bundle:
+ * - `import.meta.url` in each source is that source's own file URL, so paths relative to a source
+ *   (templates/, builtin/) resolve as they do under tsx;
+ * - CommonJS packages are loaded with require() (no cjs-module-lexer pass, and the V8 code cache
+ *   of ./code-cache.js applies); ES-module packages stay `import`s; both resolve from the entry's
+ *   folder, as they would under tsx;
+ * - a dynamic import() of a kgen source is bundled only when `options.dynamic(path)` says so;
+ *   otherwise it stays an import() of the .ts file, which needs tsx registered when it runs.
+ *
+ * Any failure to bundle (esbuild missing, a write error, an unsupported construct) falls back to
+ * importing the entry through tsx, the way kgen ran before this loader existed.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
+
+const LOADER_FILES = ['bin/loader/bundle.js'];
+const EXTRA_INPUTS = ['tsconfig.json', 'package.json'];
+/** Bundles of other source states are removed once they are this old (another process may be loading one). */
+const PRUNE_AFTER_MS = 60 * 60 * 1000;
+
+let tsxRegistered = false;
+
+/** Registers tsx's ESM hooks once (needed to import TypeScript that is not bundled). */
+export async function registerTsx() {
+  if (tsxRegistered) return;
+  tsxRegistered = true;
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+
+/**
+ * Imports the TypeScript module `entry` (a path or file URL inside the kgen package) as a cached
+ * bundle; resolves to its namespace. `options.dynamic(absPath)` chooses which dynamic imports of
+ * kgen sources are bundled (default: none). KGEN_NO_BUNDLE=1 imports through tsx instead.
+ */
+export async function importBundled(entry, options = {}) {
+  const entryPath = resolve(entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : String(entry));
+  const dir = process.env.KGEN_NO_BUNDLE ? undefined : cacheDir();
+  const bundle = dir && (cachedBundle(dir, entryPath, options) ?? (await buildBundle(dir, entryPath, options)));
+  if (!bundle) {
+    await registerTsx();
+    return import(pathToFileURL(entryPath).href);
+  }
+  // kgen's code now runs bundled: TypeScript it imports at run time (generated code) must come
+  // through ./shared.js, bound to this bundle's runtime modules (see runtime/server/load-generated.ts).
+  globalThis[Symbol.for('kgen.loader')] ??= { importShared: async (...args) => (await import('./shared.js')).importShared(...args) };
+  return import(pathToFileURL(bundle).href);
+}
+
+function bundleKey(entryPath, options) {
+  return sha1(entryPath, process.version, String(options.dynamic ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
+}
+
+function hashFile(path) {
+  try {
+    return sha1(readFileSync(path));
+  } catch {
+    return 'missing';
+  }
+}
+
+/** The bundle file when its manifest matches every input's current content. */
+function cachedBundle(dir, entryPath, options) {
+  const key = bundleKey(entryPath, options);
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, `bundle-${key}.json`), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(manifest.inputs) || typeof manifest.bundle !== 'string') return undefined;
+  for (const [path, hash] of manifest.inputs) {
+    if (hashFile(path) !== hash) return undefined;
+  }
+  const bundle = join(dir, manifest.bundle);
+  return hashFile(bundle) === manifest.bundleHash ? bundle : undefined;
+}
+
+export async function loadEsbuild() {
+  // esbuild comes with tsx; resolve it from tsx's location so nested installs work too.
+  for (const from of [join(KGEN_ROOT, 'package.json')]) {
+    const req = createRequire(from);
+    try {
+      return req(createRequire(req.resolve('tsx/package.json')).resolve('esbuild'));
+    } catch {
+      try {
+        return req('esbuild');
+      } catch {
+        // fall through
+      }
+    }
+  }
+  return undefined;
+}
+
+async function buildBundle(dir, entryPath, options) {
+  try {
+    const esbuild = await loadEsbuild();
+    if (!esbuild) return undefined;
+    const entryUrl = pathToFileURL(entryPath).href;
+    const result = await esbuild.build({
+      entryPoints: [entryPath],
+      absWorkingDir: KGEN_ROOT,
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: `node${process.versions.node.split('.')[0]}`,
+      metafile: true,
+      logLevel: 'silent',
+      legalComments: 'none',
+      tsconfig: existsSync(join(KGEN_ROOT, 'tsconfig.json')) ? join(KGEN_ROOT, 'tsconfig.json') : undefined,
+      banner: {
+        js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(${JSON.stringify(entryUrl)});`,
+      },
+      plugins: [kgenPlugin(entryPath, options)],
+    });
+    const text = result.outputFiles[0].text;
+    const inputs = Object.keys(result.metafile.inputs)
+      .filter((p) => !p.includes(':'))
+      .map((p) => (isAbsolute(p) ? p : join(KGEN_ROOT, p)));
+    for (const f of [...EXTRA_INPUTS, ...LOADER_FILES]) inputs.push(join(KGEN_ROOT, f));
+    const key = bundleKey(entryPath, options);
+    const bundleHash = sha1(text);
+    const name = `bundle-${key}-${bundleHash.slice(0, 16)}.mjs`;
+    if (!writeAtomic(join(dir, name), text)) return undefined;
+    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: [...new Set(inputs)].sort().map((p) => [p, hashFile(p)]) };
+    if (!writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
+    prune(dir, key, name);
+    return join(dir, name);
+  } catch (err) {
+    if (process.env.KGEN_DEBUG_LOADER) console.error(`kgen: bundling ${relative(process.cwd(), entryPath)} failed, using tsx:`, err);
+    return undefined;
+  }
+}
+
+/** Removes old bundles of the same entry (their sources have changed since). */
+function prune(dir, key, keep) {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith(`bundle-${key}-`) || name === keep) continue;
+      const path = join(dir, name);
+      if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // Pruning is housekeeping only.
+  }
+}
+
+const BUILTINS = new Set(builtinModules);
+
+function isBare(spec) {
+  return !spec.startsWith('.') && !isAbsolute(spec) && !spec.startsWith('file:');
+}
+
+/** Does `file` run as CommonJS under Node? */
+export function isCommonJs(file) {
+  if (file.endsWith('.cjs') || file.endsWith('.json') || file.endsWith('.node')) return true;
+  if (file.endsWith('.mjs')) return false;
+  for (let d = dirname(file); ; d = dirname(d)) {
+    const pkg = join(d, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        return JSON.parse(readFileSync(pkg, 'utf8')).type !== 'module';
+      } catch {
+        return true;
+      }
+    }
+    if (dirname(d) === d) return true;
+  }
+}
+
+function kgenPlugin(entryPath, options) {
+  const requireFromEntry = createRequire(entryPath);
+  return {
+    name: 'kgen-loader',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData?.kgenResolving) return undefined;
+        const spec = args.path;
+        if (spec.startsWith('node:') || BUILTINS.has(spec)) return { path: spec, external: true };
+        if (args.namespace === 'kgen-cjs') return { path: spec, external: true };
+        if (isBare(spec)) {
+          let file;
+          try {
+            file = requireFromEntry.resolve(spec);
+          } catch {
+            return { path: spec, external: true };
+          }
+          // An ES-module package is imported by its file URL: the bundle may live outside the package
+          // (KGEN_CACHE_DIR, the tmpdir fallback), where a bare specifier would not resolve.
+          return isCommonJs(file) ? { path: spec, namespace: 'kgen-cjs' } : { path: pathToFileURL(file).href, external: true };
+        }
+        if (args.kind === 'dynamic-import') {
+          const resolved = await build.resolve(spec, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { kgenResolving: true } });
+          if (resolved.errors.length > 0) return { errors: resolved.errors };
+          if (options.dynamic?.(resolved.path)) return { path: resolved.path };
+          return { path: pathToFileURL(resolved.path).href, external: true };
+        }
+        return undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        if (text.includes('import.meta')) {
+          text = text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
+          if (/\bimport\.meta\b/.test(text)) throw new Error(`${args.path}: only import.meta.url is supported in bundled sources`);
+        }
+        return { contents: text, loader: args.path.endsWith('js') ? 'js' : 'ts' };
+      });
+    },
+  };
+}

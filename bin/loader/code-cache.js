@@ -1,0 +1,79 @@
+/**
+ * A V8 code cache for large CommonJS files loaded with require() (the TypeScript compiler is
+ * 9 MB; compiling it is ~150 ms of a run that needs it), in the manner of the
+ * v8-compile-cache package: Node 20 has no module.enableCompileCache().
+ *
+ * Each file's cache entry is keyed by its path, size, mtime, ctime and inode, the Node version,
+ * architecture and V8 flags; V8 checks the entry again (and rejects one made under other flags).
+ * A missing, rejected or corrupt entry only means compiling as usual; the fresh code cache is
+ * written at exit, after the run, so it also holds the functions compiled lazily while running.
+ */
+import Module, { createRequire } from 'node:module';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+import { cacheDir, sha1, writeAtomic } from './cache-dir.js';
+
+const require = createRequire(import.meta.url);
+let installed = false;
+
+/**
+ * Routes require() of CommonJS files of at least `minBytes` through the code cache. Idempotent;
+ * does nothing when there is no writable cache directory. Files loaded by import (ESM, or CJS
+ * imported from ESM) are not affected: require them (createRequire) to benefit.
+ */
+export function enableCodeCache({ minBytes = 256 * 1024 } = {}) {
+  if (installed) return;
+  const dir = cacheDir();
+  if (!dir || typeof vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== 'symbol') return;
+  installed = true;
+  const compile = Module.prototype._compile;
+  const pending = [];
+  const flags = sha1(process.version, process.arch, process.execArgv.join(' '), process.env.NODE_OPTIONS ?? '');
+  Module.prototype._compile = function (content, filename, format) {
+    if (content.length < minBytes || (format !== undefined && format !== 'commonjs') || content.startsWith('#!')) {
+      return compile.call(this, content, filename, format);
+    }
+    let entry;
+    try {
+      const st = statSync(filename);
+      entry = join(dir, `v8-${sha1(flags, filename, String(st.size), String(st.mtimeMs), String(st.ctimeMs), String(st.ino))}.bin`);
+    } catch {
+      return compile.call(this, content, filename, format);
+    }
+    let cachedData;
+    try {
+      cachedData = readFileSync(entry);
+    } catch {
+      cachedData = undefined;
+    }
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      cachedData,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (cachedData === undefined || script.cachedDataRejected) pending.push({ script, entry });
+    const fn = script.runInThisContext({ displayErrors: true });
+    return fn.call(this.exports, this.exports, makeRequire(this), this, filename, dirname(filename));
+  };
+  process.once('exit', () => {
+    for (const { script, entry } of pending) {
+      try {
+        writeAtomic(entry, script.createCachedData());
+      } catch {
+        // A cache that cannot be written is only a slower next run.
+      }
+    }
+  });
+}
+
+/** The `require` a CommonJS module sees (as Node's own makeRequireFunction builds it). */
+function makeRequire(mod) {
+  const req = (id) => mod.require(id);
+  req.resolve = (request, options) => Module._resolveFilename(request, mod, false, options);
+  req.resolve.paths = (request) => Module._resolveLookupPaths(request, mod);
+  req.main = require.main;
+  req.extensions = Module._extensions;
+  req.cache = Module._cache;
+  return req;
+}

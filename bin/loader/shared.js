@@ -1,0 +1,164 @@
+/**
+ * Imports TypeScript that is not kgen's own (a generated directory's index.ts, and what it
+ * imports) into a process whose kgen code runs as a bundle (./bundle.js), without tsx: the modules
+ * are bundled with esbuild into one ES module, and every `kgen` / `kgen/<subpath>` import in them
+ * is bound to the namespace the running kgen provides for it, so the process holds one copy of
+ * each runtime module (one defineResource, one StatusError class) whichever way it was reached.
+ *
+ * The bundle is cached like kgen's own (cache directory of ./cache-dir.js, named `shared-…`):
+ * the manifest beside it lists every source esbuild read with a SHA-1 of its content, re-hashed on
+ * every run, so an edited or regenerated file is never run from an old bundle. These bundles hold
+ * derived user code, so every one unused for PRUNE_AFTER_MS is removed when another is written.
+ *
+ * Errors in the sources (syntax, an unresolvable import) are thrown with esbuild's locations.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isCommonJs, loadEsbuild } from './bundle.js';
+import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
+
+const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/bundle.js'];
+const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Where the bridge modules find the namespaces the running kgen provided. */
+const SHARED = Symbol.for('kgen.loader.shared');
+const BUILTINS = new Set(builtinModules);
+
+function isKgenSpecifier(spec) {
+  return spec === 'kgen' || spec.startsWith('kgen/');
+}
+
+function hashFile(path) {
+  try {
+    return sha1(readFileSync(path));
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * Imports each module of `paths` (absolute .ts/.js files), in order, from one bundle; resolves to
+ * their namespaces. `provide(specifier)` resolves to the namespace for a `kgen…` specifier they
+ * import (undefined: not available, an error). Resolves to undefined when no bundle can be made
+ * for a reason other than the sources (no cache directory, esbuild missing).
+ */
+export async function importShared(paths, provide) {
+  const entries = paths.map((p) => resolve(p));
+  const dir = cacheDir();
+  if (!dir) return undefined;
+  const key = sha1('shared', process.version, ...entries, ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
+  const built = cached(dir, key) ?? (await build(dir, key, entries));
+  if (!built) return undefined;
+  const table = (globalThis[SHARED] ??= Object.create(null));
+  for (const spec of built.shared) {
+    const ns = await provide(spec);
+    if (!ns) throw new Error(`${spec} cannot be imported by generated or user code here`);
+    table[spec] = ns;
+  }
+  const mod = await import(pathToFileURL(built.bundle).href);
+  return entries.map((_, i) => mod[`m${i}`]);
+}
+
+function cached(dir, key) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, `shared-${key}.json`), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(manifest.inputs) || !Array.isArray(manifest.shared) || typeof manifest.bundle !== 'string') return undefined;
+  for (const [path, hash] of manifest.inputs) if (hashFile(path) !== hash) return undefined;
+  const bundle = join(dir, manifest.bundle);
+  return hashFile(bundle) === manifest.bundleHash ? { bundle, shared: manifest.shared } : undefined;
+}
+
+async function build(dir, key, entries) {
+  const esbuild = await loadEsbuild();
+  if (!esbuild) return undefined;
+  const shared = new Set();
+  let result;
+  try {
+    result = await esbuild.build({
+      stdin: { contents: entries.map((p, i) => `export * as m${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: dirname(entries[0]), sourcefile: 'kgen-shared-entry.js', loader: 'js' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      target: `node${process.versions.node.split('.')[0]}`,
+      metafile: true,
+      logLevel: 'silent',
+      legalComments: 'none',
+      banner: { js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(import.meta.url);` },
+      plugins: [sharedPlugin(shared)],
+    });
+  } catch (err) {
+    const messages = (err.errors ?? []).map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
+    throw new Error(messages.length > 0 ? messages.join('\n') : err.message);
+  }
+  const text = result.outputFiles[0].text;
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((p) => !p.includes(':') && p !== '<stdin>' && p !== 'kgen-shared-entry.js')
+    .map((p) => (isAbsolute(p) ? p : resolve(p)));
+  const bundleHash = sha1(text);
+  const name = `shared-${key}-${bundleHash.slice(0, 16)}.mjs`;
+  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), inputs: [...new Set(inputs)].sort().map((p) => [p, hashFile(p)]) };
+  if (!writeAtomic(join(dir, name), text) || !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
+  prune(dir, name);
+  return { bundle: join(dir, name), shared: manifest.shared };
+}
+
+/** Removes shared bundles and manifests not written or read for a day (their directories may be gone). */
+function prune(dir, keep) {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(dir)) {
+      if (!name.startsWith('shared-') || name === keep) continue;
+      const path = join(dir, name);
+      const st = statSync(path);
+      if (now - Math.max(st.mtimeMs, st.atimeMs) > PRUNE_AFTER_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // Pruning is housekeeping only.
+  }
+}
+
+function sharedPlugin(shared) {
+  return {
+    name: 'kgen-shared',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.pluginData?.kgenResolving) return undefined;
+        const spec = args.path;
+        if (args.namespace === 'kgen-cjs' || args.namespace === 'kgen-shared') return { path: spec, external: true };
+        if (spec.startsWith('node:') || BUILTINS.has(spec)) return { path: spec, external: true };
+        if (isKgenSpecifier(spec)) {
+          shared.add(spec);
+          return { path: spec, namespace: 'kgen-shared' };
+        }
+        if (spec.startsWith('.') || isAbsolute(spec) || spec.startsWith('file:')) return undefined;
+        // An npm package, resolved from the importing file as Node would.
+        let file;
+        try {
+          file = createRequire(args.importer && isAbsolute(args.importer) ? args.importer : join(args.resolveDir, 'x.js')).resolve(spec);
+        } catch {
+          return { path: spec, external: true };
+        }
+        return isCommonJs(file) ? { path: file, namespace: 'kgen-cjs' } : { path: pathToFileURL(file).href, external: true };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'kgen-shared' }, (args) => ({
+        contents: `module.exports = globalThis[Symbol.for('kgen.loader.shared')][${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+      build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        if (text.includes('import.meta')) {
+          text = text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
+          if (/\bimport\.meta\b/.test(text)) throw new Error(`${args.path}: only import.meta.url is supported in bundled sources`);
+        }
+        return { contents: text, loader: args.path.endsWith('js') ? 'js' : 'ts' };
+      });
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Built-in: core/v1 Endpoints, minimal (k8s.io/api/core/v1 field names), written in the kgen input
+// language: where a Service's ports are served. The aggregator reads them to reach an
+// APIService's backend (see service.ts).
+import type { int32 } from 'kgen';
+
+/**
+ * Endpoints is a collection of endpoints that implement the actual service. Example:
+ *   Name: "mysvc",
+ *   Subsets: [{ Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}], Ports: [{"name": "a", "port": 8675}] }]
+ * @kgen:resource scope=Namespaced shortNames=ep plural=endpoints singular=endpoints
+ */
+export interface Endpoints {
+  /**
+   * The set of all endpoints is the union of all subsets. Addresses are placed into subsets
+   * according to the IPs they share.
+   * @kgen:listType atomic
+   */
+  subsets?: EndpointSubset[];
+}
+
+/**
+ * EndpointSubset is a group of addresses with a common set of ports. The expanded set of
+ * endpoints is the Cartesian product of Addresses x Ports.
+ */
+export interface EndpointSubset {
+  /**
+   * IP addresses which offer the related ports that are marked as ready.
+   * @kgen:listType atomic
+   */
+  addresses?: EndpointAddress[];
+  /**
+   * IP addresses which offer the related ports but are not currently marked as ready.
+   * @kgen:listType atomic
+   */
+  notReadyAddresses?: EndpointAddress[];
+  /**
+   * Port numbers available on the related IP addresses.
+   * @kgen:listType atomic
+   */
+  ports?: EndpointPort[];
+}
+
+/** EndpointAddress is a tuple that describes single IP address. */
+export interface EndpointAddress {
+  /** The IP of this endpoint. */
+  ip: string;
+  /** The Hostname of this endpoint */
+  hostname?: string;
+  /** Optional: Node hosting this endpoint. */
+  nodeName?: string;
+}
+
+/** EndpointPort is a tuple that describes a single port. */
+export interface EndpointPort {
+  /** The name of this port. This must match the 'name' field in the corresponding ServicePort. */
+  name?: string;
+  /**
+   * The port number of the endpoint.
+   * @minimum 1
+   * @maximum 65535
+   */
+  port: int32;
+  /**
+   * The IP protocol for this port. Must be UDP, TCP, or SCTP.
+   * @default "TCP"
+   */
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  /** The application protocol for this port. */
+  appProtocol?: string;
+}

@@ -1,0 +1,98 @@
+// Built-in: core/v1 Service, minimal (k8s.io/api/core/v1 field names), written in the kgen input
+// language. kgen runs no proxies or pods: a Service only names ports, and its Endpoints (usually
+// a selector-less Service with hand-written Endpoints) say where they are served. The aggregator
+// resolves APIService spec.service through them, as kube-apiserver with
+// --enable-aggregator-routing=true does.
+import type { int32, IntOrString, Time } from 'kgen';
+
+/**
+ * Service is a named abstraction of software service (for example, mysql) consisting of local
+ * port (for example 3306) that the proxy listens on, and the selector that determines which pods
+ * will answer requests sent through the proxy.
+ * @kgen:resource scope=Namespaced shortNames=svc categories=all
+ * @kgen:subresource status
+ * @kgen:printcolumn name=Type type=string jsonPath=.spec.type
+ * @kgen:printcolumn name=Cluster-IP type=string jsonPath=.spec.clusterIP
+ */
+export interface Service {
+  /** Spec defines the behavior of a service. */
+  spec?: ServiceSpec;
+  /** Most recently observed status of the service. */
+  status?: ServiceStatus;
+}
+
+/** ServiceSpec describes the attributes that a user creates on a service. */
+export interface ServiceSpec {
+  /**
+   * The list of ports that are exposed by this service.
+   * @kgen:listType map
+   * @kgen:listMapKey port
+   * @kgen:listMapKey protocol
+   */
+  ports?: ServicePort[];
+  /**
+   * Route service traffic to pods with label keys and values matching this selector. If empty or
+   * not present, the service is assumed to have an external process managing its endpoints,
+   * which Kubernetes will not modify.
+   */
+  selector?: Record<string, string>;
+  /**
+   * clusterIP is the IP address of the service; "None" makes a headless service. kgen allocates
+   * no addresses.
+   */
+  clusterIP?: string;
+  /**
+   * type determines how the Service is exposed: ClusterIP, ExternalName, NodePort or LoadBalancer.
+   * @default "ClusterIP"
+   */
+  type?: 'ClusterIP' | 'ExternalName' | 'NodePort' | 'LoadBalancer';
+  /** externalName is the external reference that discovery mechanisms will return as an alias for this service (type ExternalName). */
+  externalName?: string;
+}
+
+/** ServicePort contains information on service's port. */
+export interface ServicePort {
+  /** The name of this port within the service. Optional if only one ServicePort is defined. */
+  name?: string;
+  /**
+   * The IP protocol for this port. Supports "TCP", "UDP", and "SCTP".
+   * @default "TCP"
+   */
+  protocol?: 'TCP' | 'UDP' | 'SCTP';
+  /** The application protocol for this port. */
+  appProtocol?: string;
+  /**
+   * The port that will be exposed by this service.
+   * @minimum 1
+   * @maximum 65535
+   */
+  port: int32;
+  /** Number or name of the port to access on the pods targeted by the service. */
+  targetPort?: IntOrString;
+  /** The port on each node on which this service is exposed when type is NodePort or LoadBalancer. */
+  nodePort?: int32;
+}
+
+/** ServiceStatus represents the current status of a service. */
+export interface ServiceStatus {
+  /**
+   * Current service state.
+   * @kgen:listType map
+   * @kgen:listMapKey type
+   */
+  conditions?: ServiceCondition[];
+}
+
+/** A condition of a Service (metav1.Condition). */
+export interface ServiceCondition {
+  /** type of condition in CamelCase. */
+  type: string;
+  /** status of the condition, one of True, False, Unknown. */
+  status: 'True' | 'False' | 'Unknown';
+  /** lastTransitionTime is the last time the condition transitioned from one status to another. */
+  lastTransitionTime?: Time;
+  /** reason contains a programmatic identifier indicating the reason for the condition's last transition. */
+  reason?: string;
+  /** message is a human readable message indicating details about the transition. */
+  message?: string;
+}

@@ -1,0 +1,120 @@
+/**
+ * `kgen generate --watch` keeps a GenerateSession between runs (parsed files, converted groups,
+ * what it wrote). After every kind of edit, a run with the session must give exactly what a cold
+ * run gives: the same files, the same diagnostics, the same output directory.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { compile, formatDiagnostic, generate, newGenerateSession, type GenerateOptions } from '../../generator/index.js';
+import { REPO, copyTree, listTree, tempDir } from './helpers.js';
+
+const dir = tempDir('session');
+after(() => rmSync(dir, { recursive: true, force: true }));
+const apis = copyTree(join(REPO, 'apis'), join(dir, 'apis'));
+const options: GenerateOptions = { apisDir: apis, outDir: join(dir, 'generated') };
+const session = newGenerateSession();
+
+/** One run with the session, compared with a cold compile of the same sources. */
+function runAndCompare(what: string): ReturnType<typeof generate> {
+  const warm = generate(options, session);
+  const cold = compile(options);
+  assert.equal(warm.ok, cold.ok, `${what}: ok`);
+  assert.deepEqual(warm.diagnostics.map((d) => formatDiagnostic(d)), cold.diagnostics.map((d) => formatDiagnostic(d)), `${what}: diagnostics`);
+  assert.deepEqual(
+    warm.files.map((f) => [f.path, f.content]),
+    cold.files.map((f) => [f.path, f.content]),
+    `${what}: emitted files`,
+  );
+  if (cold.ok) {
+    assert.deepEqual(listTree(options.outDir), cold.files.map((f) => f.path).sort(), `${what}: files on disk`);
+    for (const f of cold.files) assert.equal(readFileSync(join(options.outDir, f.path), 'utf8'), f.content, `${what}: ${f.path} on disk`);
+  }
+  return warm;
+}
+
+const widget = join(apis, 'widgets.example.com', 'v1', 'widget.ts');
+const policy = join(apis, 'ops.example.org', 'v1beta1', 'policy.ts');
+const edit = (path: string, change: (text: string) => string) => writeFileSync(path, change(readFileSync(path, 'utf8')));
+/** Adds a field to the first interface of the file. */
+const addField = (text: string, field: string) => text.replace(/(export interface \w+ \{\n)/, `$1  /** Added by the test. */\n  ${field}?: string;\n`);
+
+describe('a generate session (kgen generate --watch)', () => {
+  test('first run writes what a cold run emits', () => {
+    const r = runAndCompare('first run');
+    assert.equal(r.ok, true);
+  });
+
+  test('nothing changed: nothing written', () => {
+    const r = runAndCompare('unchanged');
+    assert.deepEqual([r.diff!.stale, r.diff!.missing, r.diff!.extra], [[], [], []]);
+  });
+
+  test('a field added to one kind file', () => {
+    edit(policy, (t) => addField(t, 'addedByTest'));
+    const r = runAndCompare('field added');
+    assert.ok(r.diff!.stale.length > 0, 'some files changed');
+    assert.ok(r.diff!.unchanged.length > 0, 'others kept');
+  });
+
+  test('an error, then its fix', () => {
+    const original = readFileSync(policy, 'utf8');
+    edit(policy, (t) => t.replace('export interface', '/** @kgen:notAMarker */\nexport interface'));
+    const broken = runAndCompare('error');
+    assert.equal(broken.ok, false);
+    assert.ok(broken.diagnostics.some((d) => d.code === 'KG001'));
+    writeFileSync(policy, original);
+    assert.equal(runAndCompare('fixed').ok, true);
+  });
+
+  test('a syntax error in one file', () => {
+    const original = readFileSync(widget, 'utf8');
+    writeFileSync(widget, original + '\nexport interface Broken {\n');
+    assert.equal(runAndCompare('syntax error').ok, false);
+    writeFileSync(widget, original);
+    runAndCompare('syntax fixed');
+  });
+
+  test('a new group importing from another group, then an edit of the imported file', () => {
+    const folder = join(apis, 'gizmos.example.com', 'v1');
+    mkdirSync(folder, { recursive: true });
+    const imported = join(apis, 'ops.example.org', 'v1beta1', 'shared.ts');
+    writeFileSync(imported, 'export interface SharedSpec {\n  /** A size. */\n  size?: string;\n}\n');
+    writeFileSync(
+      join(folder, 'gizmo.ts'),
+      [
+        "import type { ObjectMeta } from 'kgen';",
+        "import type { SharedSpec } from '../../ops.example.org/v1beta1/shared.js';",
+        '',
+        '/**',
+        ' * Gizmo is a test kind.',
+        ' * @kgen:resource',
+        ' */',
+        'export interface Gizmo {',
+        '  metadata: ObjectMeta;',
+        '  spec: SharedSpec;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    assert.equal(runAndCompare('new group').ok, true);
+    // Only the imported file changes; the importing group must follow.
+    edit(imported, (t) => addField(t, 'color'));
+    const r = runAndCompare('imported type changed');
+    assert.ok(r.diff!.stale.some((f) => f.includes('gizmos.example.com')), 'the importing group is regenerated');
+    unlinkSync(join(folder, 'gizmo.ts'));
+    unlinkSync(imported);
+    rmSync(join(apis, 'gizmos.example.com'), { recursive: true });
+    const removed = runAndCompare('group removed');
+    assert.ok(removed.diff!.extra.some((f) => f.includes('gizmos.example.com')));
+  });
+
+  test('an output file changed behind its back is rewritten', () => {
+    const file = join(options.outDir, 'index.ts');
+    const content = readFileSync(file, 'utf8');
+    writeFileSync(file, content + '// edited\n');
+    const r = runAndCompare('output edited');
+    assert.ok(r.diff!.stale.includes('index.ts'));
+  });
+});
