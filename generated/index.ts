@@ -3,27 +3,36 @@ import type { APIInstaller } from 'kgen/server';
 import type { GroupVersionDefinition } from 'kgen/types';
 import * as coreV1 from './routes/core/v1.js';
 import * as admissionregistrationK8sIoV1 from './routes/admissionregistration.k8s.io/v1.js';
+import * as apiextensionsK8sIoV1 from './routes/apiextensions.k8s.io/v1.js';
+import * as apiregistrationK8sIoV1 from './routes/apiregistration.k8s.io/v1.js';
 import * as authorizationK8sIoV1 from './routes/authorization.k8s.io/v1.js';
 import * as opsExampleOrgV1beta1 from './routes/ops.example.org/v1beta1.js';
 import * as rbacAuthorizationK8sIoV1 from './routes/rbac.authorization.k8s.io/v1.js';
 import * as widgetsExampleComV1 from './routes/widgets.example.com/v1.js';
+import * as widgetsExampleComV1beta1 from './routes/widgets.example.com/v1beta1.js';
 
 /** Every generated group/version, the core group first. */
 export const groupVersions: GroupVersionDefinition[] = [
   coreV1.groupVersion,
   admissionregistrationK8sIoV1.groupVersion,
+  apiextensionsK8sIoV1.groupVersion,
+  apiregistrationK8sIoV1.groupVersion,
   authorizationK8sIoV1.groupVersion,
   opsExampleOrgV1beta1.groupVersion,
   rbacAuthorizationK8sIoV1.groupVersion,
   widgetsExampleComV1.groupVersion,
+  widgetsExampleComV1beta1.groupVersion,
 ];
 
 /** Installs every generated group/version into a server. */
 export function installAll(installer: APIInstaller): void {
   coreV1.install(installer);
   admissionregistrationK8sIoV1.install(installer);
+  apiextensionsK8sIoV1.install(installer);
+  apiregistrationK8sIoV1.install(installer);
   authorizationK8sIoV1.install(installer);
   opsExampleOrgV1beta1.install(installer);
   rbacAuthorizationK8sIoV1.install(installer);
   widgetsExampleComV1.install(installer);
+  widgetsExampleComV1beta1.install(installer);
 }

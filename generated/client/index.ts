@@ -2,36 +2,48 @@
 import { RestClient, SharedInformerFactory, loadKubeconfig, type InformerFactoryOptions, type InformersFor, type RestConfig } from 'kgen/client';
 import { CoreV1Client } from './core/v1.js';
 import { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.io/v1.js';
+import { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
+import { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 import { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
 import { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 import { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
 import { WidgetsExampleComV1Client } from './widgets.example.com/v1.js';
+import { WidgetsExampleComV1beta1Client } from './widgets.example.com/v1beta1.js';
 
 export { CoreV1Client } from './core/v1.js';
 export { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.io/v1.js';
+export { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
+export { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 export { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
 export { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 export { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
 export { WidgetsExampleComV1Client } from './widgets.example.com/v1.js';
+export { WidgetsExampleComV1beta1Client } from './widgets.example.com/v1beta1.js';
 
 /** One typed client per generated group/version, sharing one REST client. */
 export class Clientset {
   readonly rest: RestClient;
   readonly coreV1: CoreV1Client;
   readonly admissionregistrationK8sIoV1: AdmissionregistrationK8sIoV1Client;
+  readonly apiextensionsK8sIoV1: ApiextensionsK8sIoV1Client;
+  readonly apiregistrationK8sIoV1: ApiregistrationK8sIoV1Client;
   readonly authorizationK8sIoV1: AuthorizationK8sIoV1Client;
   readonly opsExampleOrgV1beta1: OpsExampleOrgV1beta1Client;
   readonly rbacAuthorizationK8sIoV1: RbacAuthorizationK8sIoV1Client;
   readonly widgetsExampleComV1: WidgetsExampleComV1Client;
+  readonly widgetsExampleComV1beta1: WidgetsExampleComV1beta1Client;
 
   constructor(config: RestConfig | RestClient) {
     this.rest = config instanceof RestClient ? config : new RestClient(config);
     this.coreV1 = new CoreV1Client(this.rest);
     this.admissionregistrationK8sIoV1 = new AdmissionregistrationK8sIoV1Client(this.rest);
+    this.apiextensionsK8sIoV1 = new ApiextensionsK8sIoV1Client(this.rest);
+    this.apiregistrationK8sIoV1 = new ApiregistrationK8sIoV1Client(this.rest);
     this.authorizationK8sIoV1 = new AuthorizationK8sIoV1Client(this.rest);
     this.opsExampleOrgV1beta1 = new OpsExampleOrgV1beta1Client(this.rest);
     this.rbacAuthorizationK8sIoV1 = new RbacAuthorizationK8sIoV1Client(this.rest);
     this.widgetsExampleComV1 = new WidgetsExampleComV1Client(this.rest);
+    this.widgetsExampleComV1beta1 = new WidgetsExampleComV1beta1Client(this.rest);
   }
 
   /**
@@ -53,18 +65,24 @@ export class Clientset {
 export class Informers extends SharedInformerFactory {
   readonly coreV1: InformersFor<CoreV1Client>;
   readonly admissionregistrationK8sIoV1: InformersFor<AdmissionregistrationK8sIoV1Client>;
+  readonly apiextensionsK8sIoV1: InformersFor<ApiextensionsK8sIoV1Client>;
+  readonly apiregistrationK8sIoV1: InformersFor<ApiregistrationK8sIoV1Client>;
   readonly authorizationK8sIoV1: InformersFor<AuthorizationK8sIoV1Client>;
   readonly opsExampleOrgV1beta1: InformersFor<OpsExampleOrgV1beta1Client>;
   readonly rbacAuthorizationK8sIoV1: InformersFor<RbacAuthorizationK8sIoV1Client>;
   readonly widgetsExampleComV1: InformersFor<WidgetsExampleComV1Client>;
+  readonly widgetsExampleComV1beta1: InformersFor<WidgetsExampleComV1beta1Client>;
 
   constructor(clientset: Clientset, options: InformerFactoryOptions = {}) {
     super(options);
     this.coreV1 = this.group(clientset.coreV1);
     this.admissionregistrationK8sIoV1 = this.group(clientset.admissionregistrationK8sIoV1);
+    this.apiextensionsK8sIoV1 = this.group(clientset.apiextensionsK8sIoV1);
+    this.apiregistrationK8sIoV1 = this.group(clientset.apiregistrationK8sIoV1);
     this.authorizationK8sIoV1 = this.group(clientset.authorizationK8sIoV1);
     this.opsExampleOrgV1beta1 = this.group(clientset.opsExampleOrgV1beta1);
     this.rbacAuthorizationK8sIoV1 = this.group(clientset.rbacAuthorizationK8sIoV1);
     this.widgetsExampleComV1 = this.group(clientset.widgetsExampleComV1);
+    this.widgetsExampleComV1beta1 = this.group(clientset.widgetsExampleComV1beta1);
   }
 }

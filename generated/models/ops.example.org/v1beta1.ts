@@ -46,6 +46,8 @@ export interface PolicySpec {
   enforcement?: 'Warn' | 'Deny';
   /** Most replicas any widget may ask for. */
   maxReplicas: int32;
+  /** Fewest replicas any widget may ask for. */
+  minReplicas?: int32;
   /** Objects the policy does not apply to. */
   exemptions?: ObjectReference[];
 }

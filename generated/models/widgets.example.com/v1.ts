@@ -34,7 +34,7 @@ export interface WidgetClass {
   kind?: 'WidgetClass';
   /** Standard object's metadata. */
   metadata: ObjectMeta;
-  /** Name of the controller that provisions widgets of this class. */
+  /** Name of the controller that provisions widgets of this class. It cannot be changed. */
   provisioner: string;
   /** Whether widgets without a class get this one. */
   isDefault?: boolean;
