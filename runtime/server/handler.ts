@@ -111,27 +111,59 @@ export class APIServerHandler {
     ];
   }
 
-  /** Serves a request; `resolved` carries the chain's RequestInfo and user (else resolved here, anonymous). */
-  async handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): Promise<APIResponse> {
+  /**
+   * Serves a request; `resolved` carries the chain's RequestInfo and user (else resolved here,
+   * anonymous). Resource requests go straight down the chain, awaiting only a server that
+   * answers with a promise.
+   */
+  handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): APIResponse | Promise<APIResponse> {
     try {
+      if (resolved.info?.isResourceRequest) return this.delegate(incoming, { info: resolved.info, user: resolved.user }, 0);
       const req = apiRequestOf(incoming, resolved);
       const delegated: ResolvedRequest = { info: req.info, user: resolved.user };
-      if (!req.info.isResourceRequest) {
-        const segments = splitPath(requestURL(incoming.url).pathname);
-        for (const [, handle] of this.nonResource) {
-          const response = await handle(req, segments);
-          if (!response) continue;
-          if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
-            return errorResponse(statusError('MethodNotAllowed', `the server does not allow this method on the requested resource`));
-          }
-          return response;
+      if (req.info.isResourceRequest) return this.delegate(incoming, delegated, 0);
+      return this.nonResourceRequest(incoming, req, delegated);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+
+  private async nonResourceRequest(incoming: IncomingAPIRequest, req: APIRequest, delegated: ResolvedRequest): Promise<APIResponse> {
+    try {
+      const segments = splitPath(requestURL(incoming.url).pathname);
+      for (const [, handle] of this.nonResource) {
+        const response = await handle(req, segments);
+        if (!response) continue;
+        if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+          return errorResponse(statusError('MethodNotAllowed', `the server does not allow this method on the requested resource`));
         }
+        return response;
       }
-      for (const target of this.parts.chain) {
-        const response = await target.serve(incoming, delegated);
-        if (response) return response;
+      return await this.delegate(incoming, delegated, 0);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  }
+
+  /** Passes the request to the chain's servers from `from` on; what none answers is kube's 404. */
+  private delegate(incoming: IncomingAPIRequest, delegated: ResolvedRequest, from: number): APIResponse | Promise<APIResponse> {
+    const chain = this.parts.chain;
+    for (let i = from; i < chain.length; i++) {
+      const answer: APIResponse | undefined | Promise<APIResponse | undefined> = chain[i]!.serve(incoming, delegated);
+      if (answer instanceof Promise) {
+        return answer.then(
+          (response) => response ?? this.delegateCatching(incoming, delegated, i + 1),
+          (err: unknown) => errorResponse(err),
+        );
       }
-      return notFoundResponse();
+      if (answer) return answer;
+    }
+    return notFoundResponse();
+  }
+
+  private delegateCatching(incoming: IncomingAPIRequest, delegated: ResolvedRequest, from: number): APIResponse | Promise<APIResponse> {
+    try {
+      return this.delegate(incoming, delegated, from);
     } catch (err) {
       return errorResponse(err);
     }

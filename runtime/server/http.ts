@@ -19,6 +19,7 @@ import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
 import type { RequestServer } from './filters/chain.js';
+import type { ChainResult } from './filters/types.js';
 import { LazyAbort, type LazySignalRequest } from './filters/context.js';
 import type { IncomingAPIRequest } from './handler.js';
 
@@ -196,7 +197,7 @@ export class HTTPServer {
     // GET and HEAD (most requests: reads, watches) are served on node:http directly; fastify
     // serves the rest (body parsing and limits) on the same server, through the same chain.
     const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
-      const listener = (req: IncomingMessage, res: ServerResponse) => (isBodyless(req.method) ? void this.serveRaw(req, res) : fastifyHandler(req, res));
+      const listener = (req: IncomingMessage, res: ServerResponse) => (isBodyless(req.method) ? this.serveRaw(req, res) : fastifyHandler(req, res));
       const server = tls
         ? createHTTPSServer({ cert: tls.cert, key: tls.key, ca: tls.clientCA, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' }, listener)
         : createHTTPServer(listener);
@@ -265,18 +266,29 @@ export class HTTPServer {
     await this.stream(reply.raw, response, abort.signal);
   }
 
-  /** A bodyless request, straight from node:http. */
-  private async serveRaw(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A bodyless request, straight from node:http; answered at once when the chain answers synchronously. */
+  private serveRaw(req: IncomingMessage, res: ServerResponse): void {
     const abort = new LazyAbort();
     this.track(res, abort);
-    let response: APIResponse;
+    let result: ChainResult;
     try {
-      response = await this.serveRequest(new HTTPRequest(req, undefined, abort));
+      result = this.serveRequest(new HTTPRequest(req, undefined, abort));
     } catch (err) {
-      response = errorResponse(err);
+      result = errorResponse(err);
     }
-    if (response.kind === 'object') return writeObject(res, response);
-    await this.stream(res, response, abort.signal);
+    if (result instanceof Promise) {
+      result.then(
+        (response) => this.respondRaw(res, response, abort),
+        (err: unknown) => this.respondRaw(res, errorResponse(err), abort),
+      );
+    } else {
+      this.respondRaw(res, result, abort);
+    }
+  }
+
+  private respondRaw(res: ServerResponse, response: APIResponse, abort: LazyAbort): void {
+    if (response.kind === 'object') writeObject(res, response);
+    else void this.stream(res, response, abort.signal);
   }
 
   /** Writes a stream response chunk by chunk; each write is flushed to the socket as it happens. */

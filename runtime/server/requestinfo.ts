@@ -32,7 +32,15 @@ const METHOD_VERBS: Record<string, string> = {
 
 /** Splits a URL path into decoded segments, ignoring empty ones (`//`, trailing `/`). */
 export function splitPath(path: string): string[] {
-  const segments = path.split('/').filter((p) => p !== '');
+  // One pass, no intermediate array (this runs on every request).
+  const segments: string[] = [];
+  let start = 0;
+  for (let i = 0; i < path.length; i++) {
+    if (path.charCodeAt(i) !== 0x2f) continue;
+    if (i > start) segments.push(path.slice(start, i));
+    start = i + 1;
+  }
+  if (start < path.length) segments.push(path.slice(start));
   if (!path.includes('%')) return segments;
   return segments.map((p) => {
     try {

@@ -250,9 +250,11 @@ describe('audit filter', () => {
   it('records a Panic and rethrows', async () => {
     const sink = new MemorySink();
     await assert.rejects(
-      auditFilter({ policy: policyOf('Metadata'), sink })(context('DELETE', `${WIDGETS}/w1`), async () => {
-        throw new Error('boom');
-      }),
+      Promise.resolve(
+        auditFilter({ policy: policyOf('Metadata'), sink })(context('DELETE', `${WIDGETS}/w1`), async () => {
+          throw new Error('boom');
+        }),
+      ),
       /boom/,
     );
     assert.deepEqual(sink.stages(), ['RequestReceived', 'Panic']);

@@ -52,7 +52,8 @@ describe('generated CRD manifests on a server without the compiled kinds', () =>
 
   it('does not serve the bundled kinds before the CRDs are applied', () => {
     const res = kubectl(kubeconfig, ['get', 'widgets.widgets.example.com']);
-    assert.notEqual(res.status, 0);
+    assert.notEqual(res.code, 0);
+    assert.match(res.stderr, /the server doesn.t have a resource type "widgets"/);
   });
 
   it('kubectl applies every generated CRD and they become Established', () => {

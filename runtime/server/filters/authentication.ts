@@ -7,20 +7,24 @@
 import { statusError } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { RequestAuthenticator } from '../../authentication/authenticator.js';
-import type { Filter } from './types.js';
+import type { AuthenticationResult } from '../../authentication/authenticator.js';
+import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
 
 export function unauthorizedResponse() {
   return errorResponse(statusError('Unauthorized', 'Unauthorized'));
 }
 
 export function withAuthentication(authenticator: RequestAuthenticator, log: (line: string) => void = () => undefined): Filter {
-  return async (ctx, next) => {
-    const result = await authenticator.authenticate(ctx.request);
+  const authenticated = (ctx: RequestContext, next: ChainHandler, result: AuthenticationResult): ChainResult => {
     if (result === undefined || 'error' in result) {
       if (result) log(`Unable to authenticate the request: ${result.error}`);
       return unauthorizedResponse();
     }
     ctx.user = result.user;
     return next(ctx);
+  };
+  return (ctx, next) => {
+    const result = authenticator.authenticate(ctx.request);
+    return result instanceof Promise ? result.then((r) => authenticated(ctx, next, r)) : authenticated(ctx, next, result);
   };
 }

@@ -12,7 +12,8 @@ import { ANONYMOUS_USER, type Authorizer } from '../../api/auth.js';
 import { statusError, type StatusError } from '../../api/status.js';
 import type { RequestInfo } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
-import type { Filter } from './types.js';
+import type { AuthorizationResult } from '../../api/auth.js';
+import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
 
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
 export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
@@ -58,9 +59,7 @@ export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusE
 }
 
 export function withAuthorization(authorizer: Authorizer): Filter {
-  return async (ctx, next) => {
-    const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);
-    const result = await authorizer.authorize(attributes);
+  const decided = (ctx: RequestContext, next: ChainHandler, attributes: AuthorizationAttributes, result: AuthorizationResult): ChainResult => {
     ctx.authorization = result;
     if (result.decision === 'Allow') {
       ctx.annotations[DECISION_ANNOTATION] = 'allow';
@@ -70,5 +69,11 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     ctx.annotations[DECISION_ANNOTATION] = 'forbid';
     ctx.annotations[REASON_ANNOTATION] = result.reason;
     return errorResponse(forbiddenError(attributes, result.reason));
+  };
+  return (ctx, next) => {
+    const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);
+    // An authorizer may answer synchronously even though its contract is a promise.
+    const result = authorizer.authorize(attributes) as AuthorizationResult | Promise<AuthorizationResult>;
+    return result instanceof Promise ? result.then((r) => decided(ctx, next, attributes, r)) : decided(ctx, next, attributes, result);
   };
 }

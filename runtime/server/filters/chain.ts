@@ -23,7 +23,7 @@ import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, 
 import { withPanicRecovery } from './panics.js';
 import { withRequestInfo } from './requestinfo.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './timeout.js';
-import type { ChainHandler, Filter } from './types.js';
+import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
 import { SafeWaitGroup, withWaitGroup } from './waitgroup.js';
 
 export interface ChainConfig {
@@ -82,14 +82,15 @@ export function composeFilters(filters: readonly NamedFilter[], handler: ChainHa
   return filters.reduceRight<ChainHandler>((next, { filter }) => (ctx) => filter(ctx, next), handler);
 }
 
-export type RequestServer = (request: IncomingAPIRequest) => Promise<APIResponse>;
+/** Serves one request: the response itself when the whole chain answered synchronously. */
+export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
 
 /**
  * Serves one request through the chain: the URL is first rewritten to its canonical path (see
  * requestURL), and the headers filters added (Audit-Id, CORS, …) are merged into the response.
  */
 export function serveThrough(chain: ChainHandler): RequestServer {
-  return async (request) => {
+  return (request) => {
     try {
       const url = requestURL(request.url);
       request.url = url.pathname + url.search;
@@ -97,12 +98,20 @@ export function serveThrough(chain: ChainHandler): RequestServer {
       return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
     }
     const ctx = newRequestContext(request);
-    const response = await chain(ctx);
-    // Responses are built per request, so replacing the headers object is safe (and keeps a
-    // stream's methods).
-    if (Object.keys(ctx.responseHeaders).length > 0) response.headers = { ...ctx.responseHeaders, ...response.headers };
-    return response;
+    const result = chain(ctx);
+    return result instanceof Promise ? result.then((response) => withFilterHeaders(ctx, response)) : withFilterHeaders(ctx, result);
   };
+}
+
+function withFilterHeaders(ctx: RequestContext, response: APIResponse): APIResponse {
+  // Responses are built per request, so replacing the headers object is safe (and keeps a
+  // stream's methods).
+  const added = ctx.responseHeaders;
+  for (const _ in added) {
+    response.headers = { ...added, ...response.headers };
+    break;
+  }
+  return response;
 }
 
 export function buildHandlerChain(handler: ChainHandler, config: ChainConfig): RequestServer {

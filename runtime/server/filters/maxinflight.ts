@@ -10,7 +10,7 @@ import { statusError } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { isMember, SYSTEM_PRIVILEGED_GROUP } from '../../authentication/user.js';
 import { isLongRunning } from './context.js';
-import type { Filter } from './types.js';
+import { afterResult, type ChainResult, type Filter } from './types.js';
 
 export const DEFAULT_MAX_REQUESTS_INFLIGHT = 400;
 export const DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT = 200;
@@ -33,7 +33,9 @@ export function tooManyRequestsResponse() {
 }
 
 export function withMaxInFlightLimit(limits: InFlightLimits, counters = new InFlightCounters()): Filter {
-  return async (ctx, next) => {
+  const readOnlyDone = () => void counters.readOnly--;
+  const mutatingDone = () => void counters.mutating--;
+  return (ctx, next) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     const mutating = !NON_MUTATING_VERBS.has(ctx.info?.verb ?? '');
     const key = mutating ? 'mutating' : 'readOnly';
@@ -44,10 +46,14 @@ export function withMaxInFlightLimit(limits: InFlightLimits, counters = new InFl
       return tooManyRequestsResponse();
     }
     counters[key]++;
+    const done = mutating ? mutatingDone : readOnlyDone;
+    let result: ChainResult;
     try {
-      return await next(ctx);
-    } finally {
-      counters[key]--;
+      result = next(ctx);
+    } catch (err) {
+      done();
+      throw err;
     }
+    return afterResult(result, done);
   };
 }

@@ -5,18 +5,23 @@
  */
 import { StatusError } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
-import type { Filter } from './types.js';
+import type { ChainResult, Filter, RequestContext } from './types.js';
 
 export function withPanicRecovery(log: (line: string) => void): Filter {
-  return async (ctx, next) => {
-    try {
-      return await next(ctx);
-    } catch (err) {
-      if (!(err instanceof StatusError)) {
-        const { method, url } = ctx.request;
-        log(`panic recovered: ${method} ${url.split('?')[0]}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      }
-      return errorResponse(err);
+  const recover = (ctx: RequestContext, err: unknown) => {
+    if (!(err instanceof StatusError)) {
+      const { method, url } = ctx.request;
+      log(`panic recovered: ${method} ${url.split('?')[0]}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
+    return errorResponse(err);
+  };
+  return (ctx, next) => {
+    let result: ChainResult;
+    try {
+      result = next(ctx);
+    } catch (err) {
+      return recover(ctx, err);
+    }
+    return result instanceof Promise ? result.then(undefined, (err: unknown) => recover(ctx, err)) : result;
   };
 }

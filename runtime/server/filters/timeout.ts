@@ -34,7 +34,7 @@ export function requestTimeout(rawURL: string, serverTimeoutMs: number): number 
 }
 
 export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS): Filter {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     let timeoutMs: number;
     try {
@@ -44,12 +44,15 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
     }
     if (!(timeoutMs > 0)) return next(ctx);
     const abort = deadlineFor(ctx.request);
+    const result = next(ctx);
+    // A response given synchronously cannot have outlived its deadline: no timer is needed.
+    if (!(result instanceof Promise)) return result;
     return new Promise<APIResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
         abort(new Error('context deadline exceeded'));
         resolve(errorResponse(statusError('Timeout', TIMEOUT_MESSAGE, {})));
       }, timeoutMs);
-      next(ctx).then(
+      result.then(
         (response) => {
           clearTimeout(timer);
           resolve(response);

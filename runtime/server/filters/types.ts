@@ -25,6 +25,34 @@ export interface RequestContext {
   readonly annotations: Record<string, string>;
 }
 
-export type ChainHandler = (ctx: RequestContext) => Promise<APIResponse>;
+/**
+ * A response, or its promise. Filters and handlers that can decide at once return the response
+ * itself, so a request the whole chain answers synchronously allocates no promise per layer;
+ * a filter awaits only when what it got is a promise (see afterResult).
+ */
+export type ChainResult = APIResponse | Promise<APIResponse>;
 
-export type Filter = (ctx: RequestContext, next: ChainHandler) => Promise<APIResponse>;
+export type ChainHandler = (ctx: RequestContext) => ChainResult;
+
+export type Filter = (ctx: RequestContext, next: ChainHandler) => ChainResult;
+
+/**
+ * Runs `after` once `result` is settled: at once for a response, after the promise otherwise
+ * (then rethrowing its rejection). Errors thrown synchronously by next(ctx) are the caller's.
+ */
+export function afterResult(result: ChainResult, after: () => void): ChainResult {
+  if (!(result instanceof Promise)) {
+    after();
+    return result;
+  }
+  return result.then(
+    (response) => {
+      after();
+      return response;
+    },
+    (err: unknown) => {
+      after();
+      throw err;
+    },
+  );
+}

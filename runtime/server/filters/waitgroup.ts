@@ -7,7 +7,7 @@
 import { statusError } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { isLongRunning } from './context.js';
-import type { Filter } from './types.js';
+import { afterResult, type ChainResult, type Filter } from './types.js';
 
 export class SafeWaitGroup {
   private count = 0;
@@ -44,13 +44,17 @@ export class SafeWaitGroup {
 }
 
 export function withWaitGroup(wg: SafeWaitGroup): Filter {
-  return async (ctx, next) => {
+  const done = () => wg.done();
+  return (ctx, next) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     if (!wg.add()) return errorResponse(statusError('ServiceUnavailable', 'apiserver is shutting down', { retryAfterSeconds: 1 }));
+    let result: ChainResult;
     try {
-      return await next(ctx);
-    } finally {
+      result = next(ctx);
+    } catch (err) {
       wg.done();
+      throw err;
     }
+    return afterResult(result, done);
   };
 }

@@ -52,7 +52,7 @@ describe('authorization filter', () => {
 describe('the interim authorizer (privileged group only)', () => {
   const authorize = (user: typeof alice, method: string, url: string) => {
     const ctx = contextFor(method, url, { user });
-    return withAuthorization(privilegedGroupAuthorizer())(ctx, recordingHandler()).then((r) => r.code);
+    return Promise.resolve(withAuthorization(privilegedGroupAuthorizer())(ctx, recordingHandler())).then((r) => r.code);
   };
 
   it('allows system:masters everything', async () => {

@@ -47,7 +47,7 @@ describe('in-flight wait group filter', () => {
 
   it('releases the count when the handler throws', async () => {
     const wg = new SafeWaitGroup();
-    await assert.rejects(withWaitGroup(wg)(contextFor('GET', '/'), async () => Promise.reject(new Error('x'))));
+    await assert.rejects(Promise.resolve(withWaitGroup(wg)(contextFor('GET', '/'), async () => Promise.reject(new Error('x')))));
     assert.equal(wg.size, 0);
   });
 });
