@@ -19,14 +19,27 @@ export interface GraphNode {
   orphaning: boolean;
 }
 
+const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[];
+
+function usableReference(r: OwnerReference): boolean {
+  return !!r && typeof r.uid === 'string' && r.uid !== '';
+}
+
+/** The references the graph indexes; the object's own (frozen) array when every one is usable, never copied for nothing. */
+function ownersOf(obj: KubeObject): OwnerReference[] {
+  const refs = obj.metadata.ownerReferences;
+  if (!Array.isArray(refs) || refs.length === 0) return NO_OWNERS;
+  return refs.every(usableReference) ? refs : refs.filter(usableReference);
+}
+
+/** A node shares the object's strings and references (never mutated: the graph only reads them). */
 export function nodeOf(store: Store, obj: KubeObject): GraphNode {
-  const refs = Array.isArray(obj.metadata.ownerReferences) ? obj.metadata.ownerReferences : [];
   return {
     uid: obj.metadata.uid ?? '',
     store,
     namespace: store.namespaceScoped ? obj.metadata.namespace : undefined,
     name: obj.metadata.name ?? '',
-    owners: refs.filter((r) => r && typeof r.uid === 'string' && r.uid !== ''),
+    owners: ownersOf(obj),
     beingDeleted: isBeingDeleted(obj),
     deletingDependents: isDeletingDependents(obj),
     orphaning: isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_ORPHAN),

@@ -16,6 +16,30 @@ export interface InformerHandlers {
 
 export type Log = (line: string) => void;
 
+/**
+ * Applied to every object before the informer keeps it or hands it to a handler (client-go's
+ * TransformFunc): lets an informer keep only what its controllers read.
+ */
+export type InformerTransform = (obj: KubeObject) => KubeObject;
+
+/**
+ * An object's metadata only (kube's PartialObjectMetadata, what the GC's and the namespace
+ * controller's metadata informers hold): the fields they read, sharing the (frozen) arrays and
+ * maps of the original, so the full object can be dropped by the watch cache without the
+ * controllers keeping it alive.
+ */
+export function metadataOnly(obj: KubeObject): KubeObject {
+  const m = obj.metadata;
+  const metadata: KubeObject['metadata'] = { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
+  if (m.namespace !== undefined) metadata.namespace = m.namespace;
+  if (m.labels !== undefined) metadata.labels = m.labels;
+  if (m.ownerReferences !== undefined) metadata.ownerReferences = m.ownerReferences;
+  if (m.finalizers !== undefined) metadata.finalizers = m.finalizers;
+  if (m.deletionTimestamp !== undefined) metadata.deletionTimestamp = m.deletionTimestamp;
+  if (m.deletionGracePeriodSeconds !== undefined) metadata.deletionGracePeriodSeconds = m.deletionGracePeriodSeconds;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
+}
+
 const RELIST_BASE_MS = 100;
 const RELIST_MAX_MS = 10_000;
 
@@ -36,9 +60,11 @@ export class ResourceInformer {
   /** Resolves once the first list has been delivered to the handlers. */
   readonly synced: Promise<void>;
 
+  /** With `transform`, objects are kept and handed to handlers as it returns them. */
   constructor(
     readonly store: Store,
     private readonly log: Log,
+    private readonly transform?: InformerTransform,
   ) {
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
@@ -137,10 +163,11 @@ export class ResourceInformer {
     }
   }
 
-  private upsert(obj: KubeObject): void {
-    const key = keyOf(obj);
+  private upsert(received: KubeObject): void {
+    const key = keyOf(received);
     const old = this.cache.get(key);
-    if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) return;
+    if (old && old.metadata.resourceVersion === received.metadata.resourceVersion) return;
+    const obj = this.transform ? this.transform(received) : received;
     this.cache.set(key, obj);
     if (old && old.metadata.uid !== obj.metadata.uid) {
       // Deleted and recreated while we were not watching.
@@ -150,11 +177,12 @@ export class ResourceInformer {
     else this.dispatch((h) => h.onAdd?.(obj));
   }
 
-  private remove(obj: KubeObject): void {
-    const key = keyOf(obj);
+  private remove(received: KubeObject): void {
+    const key = keyOf(received);
     const old = this.cache.get(key);
     if (!old) return;
     this.cache.delete(key);
+    const obj = this.transform && received !== old ? this.transform(received) : received;
     this.dispatch((h) => h.onDelete?.(obj));
   }
 
@@ -201,11 +229,13 @@ export class SharedInformers {
   /** Informers replaced or removed whose loops are still ending. */
   private readonly retiring = new Set<Promise<void>>();
 
+  /** With `transform`, every informer of the set applies it (see ResourceInformer). */
   constructor(
     stores: Store[],
     private readonly log: Log,
+    private readonly transform?: InformerTransform,
   ) {
-    for (const store of stores) this.informers.set(store, new ResourceInformer(store, log));
+    for (const store of stores) this.informers.set(store, new ResourceInformer(store, log, transform));
   }
 
   get all(): ResourceInformer[] {
@@ -234,7 +264,7 @@ export class SharedInformers {
   /** Watches a resource served from now on; with `replaces`, one rebuilt over the same storage. */
   add(store: Store, replaces?: Store): void {
     if (this.stopped || this.informers.has(store)) return;
-    const informer = new ResourceInformer(store, this.log);
+    const informer = new ResourceInformer(store, this.log, this.transform);
     const old = replaces && this.informers.get(replaces);
     if (old) {
       this.informers.delete(replaces!);

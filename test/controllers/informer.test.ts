@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
-import { ResourceInformer } from '../../runtime/controllers/informer.js';
+import { ResourceInformer, metadataOnly } from '../../runtime/controllers/informer.js';
 import { WorkQueue } from '../../runtime/controllers/queue.js';
 import type { Store, StoreWatch } from '../../runtime/registry/store.js';
 import { eventually } from './helpers.js';
@@ -135,5 +135,44 @@ describe('ResourceInformer', () => {
       ['change', 'keep', 'new', 'recreated'],
     );
     assert.deepEqual(logs, ['informer widgets.widgets.example.com: watch failed: too old resource version; retrying']);
+  });
+
+  it('with metadataOnly keeps and hands out metadata only, sharing the references it reads', async () => {
+    const full = (name: string, rv: string): KubeObject => ({
+      ...obj(name, rv),
+      metadata: {
+        ...obj(name, rv).metadata,
+        labels: { app: 'a' },
+        finalizers: ['f'],
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'uid-o' }],
+        managedFields: [{ manager: 'm' }],
+        annotations: { big: 'x'.repeat(100) },
+      },
+      spec: { size: 1 },
+    });
+    const listed = full('a', '1');
+    const deleted = { ...full('a', '2'), metadata: { ...full('a', '2').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    const store = scriptedStore([[listed]], [[{ type: 'DELETED', object: deleted }]]);
+    const added: KubeObject[] = [];
+    const gone: KubeObject[] = [];
+    const informer = new ResourceInformer(store, () => undefined, metadataOnly);
+    informer.addHandlers({ onAdd: (o) => added.push(o), onDelete: (o) => gone.push(o) });
+    informer.start();
+    await informer.synced;
+    assert.deepEqual(informer.list(), [
+      {
+        apiVersion: 'widgets.example.com/v1',
+        kind: 'Widget',
+        metadata: { name: 'a', namespace: 'default', uid: 'uid-a', resourceVersion: '1', labels: { app: 'a' }, finalizers: ['f'], ownerReferences: listed.metadata.ownerReferences },
+      },
+    ]);
+    assert.equal(informer.list()[0]!.metadata.ownerReferences, listed.metadata.ownerReferences, 'shared, not copied');
+    await eventually(() => gone.length === 1, 'the delete');
+    await informer.stop();
+    assert.equal(added[0]!.spec, undefined, 'handlers get the metadata too');
+    assert.equal(gone[0]!.spec, undefined);
+    assert.equal(gone[0]!.metadata.deletionTimestamp, '2026-01-01T00:00:00Z');
+    assert.equal(gone[0]!.metadata.managedFields, undefined);
+    assert.deepEqual(informer.list(), []);
   });
 });
