@@ -242,3 +242,32 @@ export const WELL_KNOWN_SCHEMA: Record<string, string> = {
 
 export const QUANTITY_PATTERN =
   '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+
+/**
+ * `own` plus every meta schema reachable from it or named in `extra`, through `$ref`s
+ * (`#/components/schemas/<name>`), in the order found. Used for each group/version's OpenAPI
+ * document and, at run time, for each CRD version's.
+ */
+export function withMetaSchemas<T>(own: Record<string, T>, extra: Iterable<string> = []): Record<string, T | OpenAPIV3.SchemaObject> {
+  const all: Record<string, T | OpenAPIV3.SchemaObject> = { ...own };
+  const queue: string[] = [];
+  const want = (name: string) => {
+    if (!(name in all) && name in META_SCHEMAS) {
+      all[name] = META_SCHEMAS[name]!;
+      queue.push(name);
+    }
+  };
+  const scan = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(scan);
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '$ref' && typeof v === 'string') want(v.replace('#/components/schemas/', ''));
+        else scan(v);
+      }
+    }
+  };
+  scan(own);
+  for (const name of extra) want(name);
+  while (queue.length) scan(all[queue.pop()!]);
+  return all;
+}

@@ -8,7 +8,7 @@ import type { ApiModel, ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import { servedModel } from '../versions.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
-import { META_SCHEMAS } from './meta-schemas.js';
+import { META_SCHEMAS, withMetaSchemas } from './meta-schemas.js';
 import { kindOperations, type Operation, type QueryParam } from './openapi-operations.js';
 import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 
@@ -36,29 +36,7 @@ function buildVersion(version: ApiVersion, options: EmitOptions): VersionSpec {
 
 /** Adds the meta schemas reachable from the version's schemas and operations, sorted by name. */
 function withReferenced(own: Record<string, SchemaOrRef>, operations: Operation[]): Record<string, SchemaOrRef> {
-  const all: Record<string, SchemaOrRef> = { ...own };
-  const queue: string[] = [];
-  const want = (name: string) => {
-    if (!(name in all) && name in META_SCHEMAS) {
-      all[name] = META_SCHEMAS[name]!;
-      queue.push(name);
-    }
-  };
-  const scan = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(scan);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === '$ref' && typeof v === 'string') want(v.replace('#/components/schemas/', ''));
-        else scan(v);
-      }
-    }
-  };
-  scan(own);
-  for (const op of operations) {
-    if (op.body) want(op.body);
-    Object.values(op.responses).forEach(want);
-  }
-  while (queue.length) scan(all[queue.pop()!]);
+  const all = withMetaSchemas(own, operations.flatMap((op) => [...(op.body ? [op.body] : []), ...Object.values(op.responses)]));
   return Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]!]));
 }
 

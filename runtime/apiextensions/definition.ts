@@ -5,7 +5,7 @@
  * (the version's openAPIV3Schema as the kind's schema, plus the apimachinery schemas it refers to).
  */
 import type { PrinterColumn, ResourceDefinition } from '../api/resource.js';
-import { META, META_SCHEMAS } from '../../generator/emit/meta-schemas.js';
+import { META, withMetaSchemas } from '../../generator/emit/meta-schemas.js';
 import { schemaPrefix } from '../../generator/names.js';
 import { ageColumn } from '../endpoints/tableconvertor.js';
 import type { CRDVersion, CustomResourceDefinition, JSONSchemaProps } from './types.js';
@@ -125,25 +125,5 @@ export function componentSchemas(definition: ResourceDefinition, schema: JSONSch
 
 /** Adds every apimachinery schema reachable from `own` and `extra`. */
 export function withReferenced(own: ComponentSchemas, extra: string[] = []): ComponentSchemas {
-  const all: ComponentSchemas = { ...own };
-  const queue: string[] = [];
-  const want = (name: string) => {
-    if (!(name in all) && name in META_SCHEMAS) {
-      all[name] = META_SCHEMAS[name] as Record<string, unknown>;
-      queue.push(name);
-    }
-  };
-  const scan = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(scan);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === '$ref' && typeof v === 'string') want(v.replace('#/components/schemas/', ''));
-        else scan(v);
-      }
-    }
-  };
-  scan(own);
-  extra.forEach(want);
-  while (queue.length) scan(all[queue.pop()!]);
-  return all;
+  return withMetaSchemas(own, extra) as ComponentSchemas;
 }
