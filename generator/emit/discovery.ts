@@ -52,8 +52,13 @@ function resourceList(version: ApiVersion, storageOf: (kind: Kind) => Kind) {
  * storage version does: what storage version migrators watch for).
  */
 function storageVersionHash(kind: Kind): string {
+  return storageVersionHashOf(kind.group, kind.version, kind.name);
+}
+
+/** The hash of group/version/kind (also used for the versions of CRDs served at run time). */
+export function storageVersionHashOf(group: string, version: string, kind: string): string {
   let h = 0x811c9dc5;
-  for (const c of `${kind.group}/${kind.version}/${kind.name}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  for (const c of `${group}/${version}/${kind}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
   return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
 }
 

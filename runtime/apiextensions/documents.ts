@@ -7,6 +7,7 @@
  */
 import type { ResourceDefinition } from '../api/resource.js';
 import type { Kind } from '../../generator/model.js';
+import { storageVersionHashOf } from '../../generator/emit/discovery.js';
 import { kindOperations, type Operation } from '../../generator/emit/openapi-operations.js';
 import type { ComponentSchemas, ServedVersion } from './definition.js';
 
@@ -20,12 +21,6 @@ export interface VersionEntry extends ServedVersion {
   storageVersion: string;
 }
 
-/** An opaque, stable hash of group/storage version/kind, as kube's discovery.StorageVersionHash. */
-function storageVersionHash(group: string, version: string, kind: string): string {
-  let h = 0x811c9dc5;
-  for (const c of `${group}/${version}/${kind}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
-  return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
-}
 
 function byPlural(entries: VersionEntry[]): VersionEntry[] {
   return [...entries].sort((a, b) => a.definition.plural.localeCompare(b.definition.plural));
@@ -39,7 +34,7 @@ export function resourceList(group: string, version: string, entries: VersionEnt
     const main: Record<string, unknown> = { name: d.plural, singularName: d.singular, namespaced, kind: d.kind, verbs: CR_VERBS };
     if (d.shortNames.length) main.shortNames = d.shortNames;
     if (d.categories.length) main.categories = d.categories;
-    main.storageVersionHash = storageVersionHash(d.group, storageVersion, d.kind);
+    main.storageVersionHash = storageVersionHashOf(d.group, storageVersion, d.kind);
     resources.push(main);
     if (d.subresources.status) resources.push({ name: `${d.plural}/status`, singularName: '', namespaced, kind: d.kind, verbs: SUB_VERBS });
     if (d.subresources.scale) {
