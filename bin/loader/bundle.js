@@ -106,22 +106,29 @@ export async function loadEsbuild() {
   return undefined;
 }
 
+/** The esbuild options every kgen bundle shares: one ESM file for this Node, in memory, with its inputs listed. */
+export function bundleOptions() {
+  return {
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node.split('.')[0]}`,
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+  };
+}
+
 async function buildBundle(dir, entryPath, options) {
   try {
     const esbuild = await loadEsbuild();
     if (!esbuild) return undefined;
     const entryUrl = pathToFileURL(entryPath).href;
     const result = await esbuild.build({
+      ...bundleOptions(),
       entryPoints: [entryPath],
       absWorkingDir: KGEN_ROOT,
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: `node${process.versions.node.split('.')[0]}`,
-      metafile: true,
-      logLevel: 'silent',
-      legalComments: 'none',
       tsconfig: existsSync(join(KGEN_ROOT, 'tsconfig.json')) ? join(KGEN_ROOT, 'tsconfig.json') : undefined,
       banner: {
         js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(${JSON.stringify(entryUrl)});`,

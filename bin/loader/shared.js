@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isCommonJs, loadEsbuild } from './bundle.js';
+import { bundleOptions, isCommonJs, loadEsbuild } from './bundle.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
 
 const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/bundle.js'];
@@ -80,15 +80,8 @@ async function build(dir, key, entries) {
   let result;
   try {
     result = await esbuild.build({
+      ...bundleOptions(),
       stdin: { contents: entries.map((p, i) => `export * as m${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: dirname(entries[0]), sourcefile: 'kgen-shared-entry.js', loader: 'js' },
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      target: `node${process.versions.node.split('.')[0]}`,
-      metafile: true,
-      logLevel: 'silent',
-      legalComments: 'none',
       banner: { js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(import.meta.url);` },
       plugins: [sharedPlugin(shared)],
     });
