@@ -149,6 +149,11 @@ describe('kubectl and RBAC', () => {
     await kubectlOk(adminConfig, ['create', 'clusterrolebinding', 'erin-gadgets', '--clusterrole=gadget-reader', '--user=erin']);
     const gadgetRule = JSON.parse(await kubectlOk(adminConfig, ['get', 'clusterrole', 'gadget-reader', '-o', 'json'])).rules;
     assert.deepEqual(gadgetRule, [{ apiGroups: ['widgets.example.com'], resources: ['gadgets'], verbs: ['get', 'list'] }]);
+    // kube's role printer: NAME and CREATED AT (RFC 3339), no AGE.
+    const [header, row] = (await kubectlOk(adminConfig, ['get', 'clusterrole', 'gadget-reader'])).trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
+    assert.deepEqual(header, ['NAME', 'CREATED AT']);
+    assert.equal(row![0], 'gadget-reader');
+    assert.match(row![1]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     await waitUntil(async () => (await kubectl(tokenConfig.erin!, ['get', 'gadgets'])).code === 0, 'erin to list gadgets');
     // carol administers ns2: she may hand out what she holds there, and nothing more.
     const carol = tokenConfig.carol!;

@@ -16,7 +16,14 @@ export const roles = defineResource<Role>({
   subresources: {
     status: false,
   },
-  printerColumns: [],
+  printerColumns: [
+    {
+      name: 'Created At',
+      type: 'string',
+      jsonPath: '.metadata.creationTimestamp',
+      priority: 0,
+    },
+  ],
   selectableFields: [],
   schemaName: 'io.k8s.api.rbac.v1.Role',
   storageVersion: true,

@@ -4,6 +4,7 @@ import type { AggregationRule, PolicyRule } from './policy.js';
 /**
  * ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.
  * @kgen:resource scope=Cluster
+ * @kgen:printcolumn name="Created At" type=string jsonPath=.metadata.creationTimestamp
  */
 export interface ClusterRole {
   /**

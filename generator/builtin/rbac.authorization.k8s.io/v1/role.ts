@@ -4,6 +4,7 @@ import type { PolicyRule } from './policy.js';
 /**
  * Role is a namespaced, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding.
  * @kgen:resource scope=Namespaced
+ * @kgen:printcolumn name="Created At" type=string jsonPath=.metadata.creationTimestamp
  */
 export interface Role {
   /**
