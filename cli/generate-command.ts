@@ -38,9 +38,19 @@ export function registerGenerate(program: Command): void {
         options.crdMaxDescriptionLength = n;
       }
       const { runCheck, runGenerate, runWatch } = await import('./generate.js');
-      if (flags.check) process.exitCode = runCheck(options);
-      else if (flags.watch) runWatch(options);
-      else process.exitCode = runGenerate(options);
+      if (flags.watch) return runWatch(options);
+      exitWhenDone(flags.check ? runCheck(options) : runGenerate(options));
     });
+}
+
+/**
+ * Ends a one-shot run as soon as its work is complete. Everything is on disk by now (the writer
+ * is synchronous and its renames are done), so the process does not wait for the tear-down of a
+ * large heap. Output still buffered in a stream (stdout to a pipe is asynchronous on some
+ * platforms) is not cut off: then the process ends normally, with the same exit code.
+ */
+function exitWhenDone(code: number): void {
+  process.exitCode = code;
+  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
 }
 

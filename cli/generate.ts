@@ -75,7 +75,6 @@ export function runWatch(options: GenerateOptions): void {
   const session = newGenerateSession();
   runGenerate(options, session);
   const apis = resolve(options.apisDir);
-  console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   watchFs(apis, { recursive: true }, (_event, file) => {
@@ -95,4 +94,7 @@ export function runWatch(options: GenerateOptions): void {
       console.log(`regenerated in ${Math.round(performance.now() - started)} ms (${touched.length} written, ${diff.extra.length} removed)`);
     }, SETTLE_MS);
   });
+  // Only now: the watches are in place (fs.watch sets them up synchronously), so an edit made on
+  // seeing this line is not missed.
+  console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
 }

@@ -12,10 +12,17 @@
  * - `import.meta.url` in each source is that source's own file URL, so paths relative to a source
  *   (templates/, builtin/) resolve as they do under tsx;
  * - CommonJS packages are loaded with require() (no cjs-module-lexer pass, and the V8 code cache
- *   of ./code-cache.js applies); ES-module packages stay `import`s; both resolve from the entry's
- *   folder, as they would under tsx;
+ *   of ./code-cache.js applies), except those `options.inline(name)` names, which are bundled
+ *   (one file instead of dozens to resolve and read: `yaml` alone is 72); ES-module packages stay
+ *   `import`s; all resolve from the entry's folder, as they would under tsx. A bundled package's
+ *   files are checked for staleness by size, mtime and inode (they change only on install), not
+ *   re-hashed on every run;
  * - a dynamic import() of a kgen source is bundled only when `options.dynamic(path)` says so;
- *   otherwise it stays an import() of the .ts file, which needs tsx registered when it runs.
+ *   otherwise it stays an import() of the .ts file, which needs tsx registered when it runs;
+ * - a dynamic import() that `options.chunk(path)` names (among those bundled) becomes a bundle of
+ *   its own in CommonJS form (`chunk-….cjs`, same rules, listed in the entry's manifest) that the
+ *   import loads with require(): Node 20 keeps no V8 code cache for ES modules, and the code cache
+ *   of ./code-cache.js then spares a large module's parsing and compiling on every later run.
  *
  * Any failure to bundle (esbuild missing, a write error, an unsupported construct) falls back to
  * importing the entry through tsx, the way kgen ran before this loader existed.
@@ -44,7 +51,8 @@ export async function registerTsx() {
 /**
  * Imports the TypeScript module `entry` (a path or file URL inside the kgen package) as a cached
  * bundle; resolves to its namespace. `options.dynamic(absPath)` chooses which dynamic imports of
- * kgen sources are bundled (default: none). KGEN_NO_BUNDLE=1 imports through tsx instead.
+ * kgen sources are bundled (default: none); `options.inline(packageName)` which CommonJS packages
+ * are bundled rather than required (default: none). KGEN_NO_BUNDLE=1 imports through tsx instead.
  */
 export async function importBundled(entry, options = {}) {
   const entryPath = resolve(entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : String(entry));
@@ -61,12 +69,34 @@ export async function importBundled(entry, options = {}) {
 }
 
 function bundleKey(entryPath, options) {
-  return sha1(entryPath, process.version, String(options.dynamic ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
+  return sha1(entryPath, process.version, String(options.dynamic ?? ''), String(options.inline ?? ''), String(options.chunk ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
 }
 
 function hashFile(path) {
   try {
     return sha1(readFileSync(path));
+  } catch {
+    return 'missing';
+  }
+}
+
+const IN_PACKAGE = /[\\/]node_modules[\\/]/;
+
+/** What a manifest records of an input: its content's hash; for a file of an installed package, its identity (see above). */
+function fingerprint(path) {
+  if (!IN_PACKAGE.test(path)) return hashFile(path);
+  return identity(path);
+}
+
+/** Does `path` still match what the manifest recorded (`fingerprint`, or a hash for a chunk)? */
+function matches(path, recorded) {
+  return (recorded.startsWith('stat:') ? identity(path) : hashFile(path)) === recorded;
+}
+
+function identity(path) {
+  try {
+    const st = statSync(path);
+    return `stat:${st.size}:${st.mtimeMs}:${st.ino}`;
   } catch {
     return 'missing';
   }
@@ -83,7 +113,7 @@ function cachedBundle(dir, entryPath, options) {
   }
   if (!Array.isArray(manifest.inputs) || typeof manifest.bundle !== 'string') return undefined;
   for (const [path, hash] of manifest.inputs) {
-    if (hashFile(path) !== hash) return undefined;
+    if (!matches(path, hash)) return undefined;
   }
   const bundle = join(dir, manifest.bundle);
   return hashFile(bundle) === manifest.bundleHash ? bundle : undefined;
@@ -125,6 +155,8 @@ async function buildBundle(dir, entryPath, options) {
     const esbuild = await loadEsbuild();
     if (!esbuild) return undefined;
     const entryUrl = pathToFileURL(entryPath).href;
+    const key = bundleKey(entryPath, options);
+    const chunks = { dir, key, esbuild, inputs: [], files: [] };
     const result = await esbuild.build({
       ...bundleOptions(),
       entryPoints: [entryPath],
@@ -133,20 +165,17 @@ async function buildBundle(dir, entryPath, options) {
       banner: {
         js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(${JSON.stringify(entryUrl)});`,
       },
-      plugins: [kgenPlugin(entryPath, options)],
+      plugins: [kgenPlugin(entryPath, options, chunks)],
     });
     const text = result.outputFiles[0].text;
-    const inputs = Object.keys(result.metafile.inputs)
-      .filter((p) => !p.includes(':'))
-      .map((p) => (isAbsolute(p) ? p : join(KGEN_ROOT, p)));
+    const inputs = [...metafileInputs(result), ...chunks.inputs, ...chunks.files];
     for (const f of [...EXTRA_INPUTS, ...LOADER_FILES]) inputs.push(join(KGEN_ROOT, f));
-    const key = bundleKey(entryPath, options);
     const bundleHash = sha1(text);
     const name = `bundle-${key}-${bundleHash.slice(0, 16)}.mjs`;
     if (!writeAtomic(join(dir, name), text)) return undefined;
-    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: [...new Set(inputs)].sort().map((p) => [p, hashFile(p)]) };
+    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: [...new Set(inputs)].sort().map((p) => [p, chunks.files.includes(p) ? hashFile(p) : fingerprint(p)]) };
     if (!writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
-    prune(dir, key, name);
+    prune(dir, key, [name, ...chunks.files.map((f) => relative(dir, f))]);
     return join(dir, name);
   } catch (err) {
     if (process.env.KGEN_DEBUG_LOADER) console.error(`kgen: bundling ${relative(process.cwd(), entryPath)} failed, using tsx:`, err);
@@ -154,12 +183,42 @@ async function buildBundle(dir, entryPath, options) {
   }
 }
 
+function metafileInputs(result) {
+  return Object.keys(result.metafile.inputs)
+    .filter((p) => !p.includes(':'))
+    .map((p) => (isAbsolute(p) ? p : join(KGEN_ROOT, p)));
+}
+
+/**
+ * Builds the CommonJS bundle of the kgen source `path` (see `options.chunk`), writes it to the
+ * cache directory and returns its file; its inputs and file join the entry's manifest.
+ */
+async function buildChunk(path, entryPath, options, chunks) {
+  const result = await chunks.esbuild.build({
+    ...bundleOptions(),
+    format: 'cjs',
+    entryPoints: [path],
+    absWorkingDir: KGEN_ROOT,
+    tsconfig: existsSync(join(KGEN_ROOT, 'tsconfig.json')) ? join(KGEN_ROOT, 'tsconfig.json') : undefined,
+    // Packages resolve from the entry, wherever the cache directory is (`require` is this module's own parameter).
+    // Strict, as the ES modules it is made of (the directive must come first).
+    banner: { js: `'use strict';\nrequire = require('node:module').createRequire(${JSON.stringify(pathToFileURL(entryPath).href)});` },
+    plugins: [kgenPlugin(entryPath, { ...options, chunk: undefined }, chunks)],
+  });
+  const text = result.outputFiles[0].text;
+  const file = join(chunks.dir, `bundle-${chunks.key}-chunk-${sha1(path).slice(0, 8)}-${sha1(text).slice(0, 16)}.cjs`);
+  if (!writeAtomic(file, text)) throw new Error(`cannot write ${file}`);
+  chunks.inputs.push(...metafileInputs(result));
+  chunks.files.push(file);
+  return file;
+}
+
 /** Removes old bundles of the same entry (their sources have changed since). */
 function prune(dir, key, keep) {
   try {
     const now = Date.now();
     for (const name of readdirSync(dir)) {
-      if (!name.startsWith(`bundle-${key}-`) || name === keep) continue;
+      if (!name.startsWith(`bundle-${key}-`) || keep.includes(name)) continue;
       const path = join(dir, name);
       if (now - statSync(path).mtimeMs > PRUNE_AFTER_MS) rmSync(path, { force: true });
     }
@@ -169,6 +228,12 @@ function prune(dir, key, keep) {
 }
 
 const BUILTINS = new Set(builtinModules);
+
+/** `pkg` of `pkg/sub/path`, `@scope/pkg` of `@scope/pkg/sub`. */
+function packageName(spec) {
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
 
 function isBare(spec) {
   return !spec.startsWith('.') && !isAbsolute(spec) && !spec.startsWith('file:');
@@ -191,7 +256,7 @@ export function isCommonJs(file) {
   }
 }
 
-function kgenPlugin(entryPath, options) {
+function kgenPlugin(entryPath, options, chunks) {
   const requireFromEntry = createRequire(entryPath);
   return {
     name: 'kgen-loader',
@@ -200,7 +265,7 @@ function kgenPlugin(entryPath, options) {
         if (args.kind === 'entry-point' || args.pluginData?.kgenResolving) return undefined;
         const spec = args.path;
         if (spec.startsWith('node:') || BUILTINS.has(spec)) return { path: spec, external: true };
-        if (args.namespace === 'kgen-cjs') return { path: spec, external: true };
+        if (args.namespace === 'kgen-cjs' || args.namespace === 'kgen-chunk') return { path: spec, external: true };
         if (isBare(spec)) {
           let file;
           try {
@@ -210,11 +275,13 @@ function kgenPlugin(entryPath, options) {
           }
           // An ES-module package is imported by its file URL: the bundle may live outside the package
           // (KGEN_CACHE_DIR, the tmpdir fallback), where a bare specifier would not resolve.
-          return isCommonJs(file) ? { path: spec, namespace: 'kgen-cjs' } : { path: pathToFileURL(file).href, external: true };
+          if (!isCommonJs(file)) return { path: pathToFileURL(file).href, external: true };
+          return options.inline?.(packageName(spec)) ? { path: file } : { path: spec, namespace: 'kgen-cjs' };
         }
         if (args.kind === 'dynamic-import') {
           const resolved = await build.resolve(spec, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { kgenResolving: true } });
           if (resolved.errors.length > 0) return { errors: resolved.errors };
+          if (options.chunk?.(resolved.path)) return { path: resolved.path, namespace: 'kgen-chunk' };
           if (options.dynamic?.(resolved.path)) return { path: resolved.path };
           return { path: pathToFileURL(resolved.path).href, external: true };
         }
@@ -222,6 +289,10 @@ function kgenPlugin(entryPath, options) {
       });
       build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({
         contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'kgen-chunk' }, async (args) => ({
+        contents: `module.exports = require(${JSON.stringify(await buildChunk(args.path, entryPath, options, chunks))});`,
         loader: 'js',
       }));
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {

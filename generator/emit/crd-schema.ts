@@ -37,10 +37,16 @@ export interface CrdSchemaOptions {
 
 /** The openAPIV3Schema of a CRD version, from the kind's (root) OpenAPI schema. */
 export function crdSchema(kindSchema: OpenAPIV3.SchemaObject, options: CrdSchemaOptions): Json {
-  const root = new Inliner(options.components).node(kindSchema as Json, false, 0);
-  const props = root.properties as Record<string, Json> | undefined;
+  // Every node is built with its keys sorted (as controller-gen writes CRDs: stable output), so
+  // replacing `metadata` in place keeps the order. A plain root's `metadata` is replaced before
+  // inlining, which spares inlining ObjectMeta only to drop it.
+  const raw = kindSchema as Json;
+  const rawProps = raw.properties as Record<string, Json> | undefined;
+  const plainRoot = raw.$ref === undefined && raw.allOf === undefined && rawProps?.metadata !== undefined;
+  const root = plainRoot ? { ...raw, properties: { ...rawProps, metadata: { type: 'object' } } } : raw;
+  const out = new Inliner(options.components).node(root, false, 0);
+  const props = out.properties as Record<string, Json> | undefined;
   if (props?.metadata) props.metadata = { type: 'object' };
-  const out = sortDeep(root) as Json;
   if (options.maxDescriptionLength !== undefined) boundDescriptions(out, options.maxDescriptionLength);
   return out;
 }
@@ -75,17 +81,17 @@ class Inliner {
    */
   private own(raw: Json, meta: boolean, depth: number): Json {
     const out: Json = {};
-    if (raw.uniqueItems === true && raw['x-kubernetes-list-type'] === undefined && SCALARS.has((raw.items as Json | undefined)?.type as string)) {
-      out['x-kubernetes-list-type'] = 'set';
-    }
-    for (const [key, value] of Object.entries(raw)) {
+    const asSet = raw.uniqueItems === true && raw['x-kubernetes-list-type'] === undefined && SCALARS.has((raw.items as Json | undefined)?.type as string);
+    for (const key of sortedKeys(raw)) {
       if (!ALLOWED.has(key) || (meta && key === 'default')) continue;
+      const value = raw[key];
       switch (key) {
-        case 'properties':
-          out.properties = Object.fromEntries(
-            Object.entries(value as Record<string, Json>).map(([name, child]) => [name, this.node(child, meta, depth + 1)]),
-          );
+        case 'properties': {
+          const props: Json = {};
+          for (const name of sortedKeys(value as Json)) props[name] = this.node((value as Record<string, Json>)[name]!, meta, depth + 1);
+          out.properties = props;
           break;
+        }
         case 'items':
           out.items = this.node(value as Json, meta, depth + 1);
           break;
@@ -98,8 +104,12 @@ class Inliner {
           out[key] = (value as Json[]).map((v) => this.node(v, meta, depth + 1));
           break;
         default:
-          out[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+          out[key] = sortedClone(value);
       }
+    }
+    if (asSet) {
+      out['x-kubernetes-list-type'] = 'set';
+      return sortShallow(out);
     }
     return out;
   }
@@ -110,15 +120,41 @@ function merge(base: Json, own: Json): Json {
   const out: Json = { ...base, ...own };
   const rules = [base, own].flatMap((s) => (Array.isArray(s['x-kubernetes-validations']) ? (s['x-kubernetes-validations'] as unknown[]) : []));
   if (rules.length) out['x-kubernetes-validations'] = rules;
+  return sortShallow(out);
+}
+
+/**
+ * `Object.keys(o).sort()` (code-unit order): an insertion sort, as schema nodes have a few keys,
+ * often already in order.
+ */
+function sortedKeys(o: Json): string[] {
+  const keys = Object.keys(o);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/** `o` with its own keys sorted (values kept as they are). */
+function sortShallow(o: Json): Json {
+  const out: Json = {};
+  for (const key of sortedKeys(o)) out[key] = o[key];
   return out;
 }
 
-/** Keys sorted at every level, as controller-gen writes CRDs (stable output). Arrays keep their order. */
-function sortDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortDeep);
+/** A copy of JSON data with the keys of every object sorted. Arrays keep their order. */
+function sortedClone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedClone);
   if (!value || typeof value !== 'object') return value;
-  const o = value as Json;
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortDeep(o[k])]));
+  const out: Json = {};
+  for (const key of sortedKeys(value as Json)) out[key] = sortedClone((value as Json)[key]);
+  return out;
 }
 
 /**

@@ -257,17 +257,39 @@ export function withMetaSchemas<T>(own: Record<string, T>, extra: Iterable<strin
       queue.push(name);
     }
   };
-  const scan = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(scan);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        if (k === '$ref' && typeof v === 'string') want(v.replace('#/components/schemas/', ''));
-        else scan(v);
-      }
-    }
-  };
-  scan(own);
+  refsIn(own, want);
   for (const name of extra) want(name);
-  while (queue.length) scan(all[queue.pop()!]);
+  while (queue.length) {
+    const name = queue.pop()!;
+    for (const ref of metaRefs(all[name] as OpenAPIV3.SchemaObject)) want(ref);
+  }
   return all;
+}
+
+/** Calls `found` with the name of every `$ref` in `value`, in document order. */
+function refsIn(value: unknown, found: (name: string) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) refsIn(item, found);
+  } else if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      const v = o[k];
+      if (k === '$ref' && typeof v === 'string') found(v.replace('#/components/schemas/', ''));
+      else refsIn(v, found);
+    }
+  }
+}
+
+/** The `$ref` names in a meta schema, in document order: found once per schema object (they are constant). */
+const metaRefNames = new WeakMap<object, string[]>();
+
+function metaRefs(schema: OpenAPIV3.SchemaObject): string[] {
+  let refs = metaRefNames.get(schema);
+  if (!refs) {
+    const found: string[] = [];
+    refsIn(schema, (ref) => found.push(ref));
+    metaRefNames.set(schema, (refs = found));
+  }
+  return refs;
 }

@@ -17,6 +17,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import runtimeModule from 'handlebars/runtime';
 import { cacheDir, sha1, writeAtomic } from '../../bin/loader/cache-dir.js';
 
 type Handlebars = typeof import('handlebars');
@@ -42,7 +43,8 @@ export function render(name: string, view: object): string {
 
 /** Every template, from the cached precompiled specs or compiled now. */
 function load(): Map<string, TemplateDelegate> {
-  const runtime: Handlebars = require('handlebars/runtime');
+  // Imported, not required, so that kgen's bundle (bin/loader/bundle.js) can hold it.
+  const runtime = runtimeModule as unknown as Handlebars;
   const sources = readdirSync(DIR)
     .filter((n) => n.endsWith('.hbs'))
     .sort()
