@@ -40,14 +40,19 @@ export function operationOptions(kind: OptionsKind, query: URLSearchParams, extr
 export class RequestAdmission implements AdmissionContext {
   readonly warnings: string[] = [];
   readonly annotations: Record<string, string> = {};
-  readonly signal?: AbortSignal;
 
   constructor(
     private readonly scope: RequestScope,
     private readonly req: APIRequest,
     private readonly config: RequestAdmissionConfig,
-  ) {
-    this.signal = req.signal;
+  ) {}
+
+  /**
+   * The request's signal, read only when a plugin asks for it (a webhook call): the request
+   * makes its AbortController lazily, and most writes meet no plugin that needs one.
+   */
+  get signal(): AbortSignal | undefined {
+    return this.req.signal;
   }
 
   /** Mutating admission; resolves with the (possibly replaced) object. */

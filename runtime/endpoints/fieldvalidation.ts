@@ -37,18 +37,54 @@ export function checkUnknownFields(
   duplicates: readonly string[] = [],
 ): void {
   if (directive !== 'Ignore') {
-    const unknown = target.validator.unknownFields(obj).map((f) => `unknown field ${JSON.stringify(f)}`);
+    const found = target.validator.unknownFields(obj);
+    const unknown = found.map((f) => `unknown field ${JSON.stringify(f)}`);
     const problems = [...duplicates, ...unknown];
     if (problems.length > 0) {
       if (directive === 'Strict') throw strictDecodingError(target, problems);
       warnings.push(...problems);
     }
+    // prune() removes exactly the fields unknownFields() finds (one walk serves both).
+    if (found.length === 0) return;
   }
   target.validator.prune(obj);
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const deprecatedReach = new WeakMap<TypeNode, boolean>();
+
+/** Whether a field marked deprecated can occur at or under node (so most walks stop at the root). */
+function reachesDeprecated(node: TypeNode): boolean {
+  let known = deprecatedReach.get(node);
+  if (known === undefined) {
+    known = false;
+    // Every type reachable from node, once each (types may be recursive).
+    const seen = new Set<TypeNode>([node]);
+    const pending = [node];
+    const visit = (t: TypeNode | undefined) => {
+      if (t && !seen.has(t)) {
+        seen.add(t);
+        pending.push(t);
+      }
+    };
+    while (!known && pending.length > 0) {
+      const t = pending.pop()!;
+      if (t.kind === 'map') {
+        for (const field of t.fields.values()) {
+          if (field.deprecated) known = true;
+          visit(field.type);
+        }
+        visit(t.elements);
+      } else if (t.kind === 'list') {
+        visit(t.elements);
+      }
+    }
+    deprecatedReach.set(node, known);
+  }
+  return known;
 }
 
 /**
@@ -58,7 +94,7 @@ function isMap(v: unknown): v is Record<string, unknown> {
 export function deprecatedFieldWarnings(value: unknown, t: TypeNode | undefined, path = ''): string[] {
   const out: string[] = [];
   const walk = (v: unknown, node: TypeNode | undefined, at: string) => {
-    if (!node) return;
+    if (!node || !reachesDeprecated(node)) return;
     if (isMap(v) && (node.kind === 'map' || node.kind === 'untyped')) {
       for (const [key, child] of Object.entries(v)) {
         const childPath = at ? `${at}.${key}` : key;

@@ -20,9 +20,25 @@ export function generateName(base: string): string {
   return `${base.length > max ? base.slice(0, max) : base}${suffix}`;
 }
 
-/** RFC 3339 with second precision, as metav1.Time serialises: `2026-01-02T03:04:05Z`. */
-export function nowRFC3339(now: Date = new Date()): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+let cachedSecond = Number.NaN;
+let cachedText = '';
+
+/**
+ * RFC 3339 with second precision, as metav1.Time serialises: `2026-01-02T03:04:05Z`. The text of
+ * the current second is kept: every write of a second stamps the same one.
+ */
+export function nowRFC3339(now?: Date): string {
+  if (now) return formatRFC3339(now);
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== cachedSecond) {
+    cachedText = formatRFC3339(new Date(second * 1000));
+    cachedSecond = second;
+  }
+  return cachedText;
+}
+
+function formatRFC3339(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** FillObjectMetaSystemFields plus the create-time resets of BeforeCreate. */

@@ -62,14 +62,18 @@ export class LogStorage implements Storage {
     }
   }
 
-  /** Optimistic: a new key has no row (0); a key with a deletion row costs one more attempt. */
+  /**
+   * Optimistic: a new key has no row (0); a key with a deletion row costs one more attempt.
+   * Returns obj itself with its resourceVersion set (what decoding the stored value would give,
+   * without parsing it again): the caller hands over an object it no longer shares.
+   */
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     this.ensureOpen(key);
     const value = encodeObject(key, obj);
     let expected = 0;
     for (;;) {
       const change = await this.append({ key, value, deleted: false }, expected);
-      if (change) return decodeObject(value, change.revision);
+      if (change) return withResourceVersion(obj, value, change.revision);
       this.ensureOpen(key);
       const latest = this.log.latest(key);
       if (latest && !latest.deleted) throw new StorageError('KeyExists', key, `key ${key} already exists`);
@@ -282,4 +286,17 @@ function notFound(key: string): StorageError {
 
 function tooLarge(key: string, requested: number, current: number): StorageError {
   return new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${requested}, current: ${current}`);
+}
+
+/**
+ * obj as decodeObject(value, revision) would give it (value is obj's encoding): metadata's
+ * resourceVersion set last among its keys, as the stored value has none. obj holds JSON values
+ * only, so the parse would change nothing else. A frozen obj is decoded after all.
+ */
+function withResourceVersion(obj: KubeObject, value: string, revision: number): KubeObject {
+  const meta = obj.metadata as Record<string, unknown>;
+  if (Object.isFrozen(meta)) return decodeObject(value, revision);
+  if ('resourceVersion' in meta) delete meta.resourceVersion;
+  meta.resourceVersion = String(revision);
+  return obj;
 }

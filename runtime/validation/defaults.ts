@@ -63,3 +63,46 @@ export function applyDefaultsTo(x: unknown, s: SchemaNode | undefined): void {
     }
   }
 }
+
+/**
+ * pruneNonNullableNullsWithoutDefaults(x, s) then applyDefaultsTo(x, s), in one walk with the same
+ * result: a subtree's pruning and defaulting touch nothing outside it, a node's defaults fill only
+ * absent fields (added after the pruned ones left, in declaration order, as applyDefaultsTo adds
+ * them) or replace nulls in place, and default values are defaulted but never pruned.
+ */
+export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined): void {
+  if (s === undefined) return;
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (items === undefined) return;
+    for (let i = 0; i < x.length; i++) {
+      if (isNonNullableNull(x[i], items) && items.hasDefault) {
+        x[i] = deepCopyJSON(items.defaultValue);
+        applyDefaultsTo(x[i], items);
+      } else {
+        pruneNullsAndApplyDefaults(x[i], items);
+      }
+    }
+    return;
+  }
+  if (!isPlainObject(x)) return;
+  for (const key of Object.keys(x)) {
+    const child = fieldSchema(s, key);
+    if (child === undefined) continue;
+    if (!isNonNullableNull(x[key], child)) {
+      pruneNullsAndApplyDefaults(x[key], child);
+    } else if (!child.hasDefault) {
+      delete x[key];
+    } else {
+      x[key] = deepCopyJSON(child.defaultValue);
+      applyDefaultsTo(x[key], child);
+    }
+  }
+  const props = s.properties;
+  if (props === undefined) return;
+  for (const [key, prop] of props) {
+    if (!prop.hasDefault || key in x) continue;
+    x[key] = deepCopyJSON(prop.defaultValue);
+    applyDefaultsTo(x[key], prop);
+  }
+}

@@ -7,7 +7,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { StatusCause } from '../api/meta.js';
 import { SchemaCompiler, type SchemaInput } from './compile.js';
-import { applyDefaultsTo, pruneNonNullableNullsWithoutDefaults } from './defaults.js';
+import { pruneNullsAndApplyDefaults } from './defaults.js';
 import { finalizeNodes } from './finalize.js';
 import { objectMetaSchema } from './metaschema.js';
 import { emptyNode, type SchemaNode } from './node.js';
@@ -68,8 +68,7 @@ export function compileSchemaValidator(
       new PruneWalk(true, false).prune(obj, root, '');
     },
     applyDefaults(obj) {
-      pruneNonNullableNullsWithoutDefaults(obj, root);
-      applyDefaultsTo(obj, root);
+      pruneNullsAndApplyDefaults(obj, root);
     },
   };
 }

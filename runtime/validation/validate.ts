@@ -215,7 +215,7 @@ function validateObject(node: SchemaNode, value: Record<string, unknown>, path: 
   const props = node.properties;
   if (node.additional !== undefined && node.additional !== true) validateAdditional(node, value, path, errs);
   if (props !== undefined) {
-    for (const [key, child] of props) {
+    for (const [key, child] of presentProperties(props, value)) {
       const v = value[key];
       if (v !== undefined) validateValue(child, v, childPath(path, key), errs);
     }
@@ -223,6 +223,45 @@ function validateObject(node: SchemaNode, value: Record<string, unknown>, path: 
   if (node.required !== undefined) {
     for (const key of node.required) if (value[key] === undefined) errs.push(required(fieldOf(`${path}.${key}`)));
   }
+}
+
+interface PropertyOrder {
+  entries: [string, SchemaNode][];
+  index: Map<string, number>;
+  /** Properties named like Object.prototype's members: `value[key]` finds those when absent. */
+  inherited: number[];
+}
+
+const propertyOrders = new WeakMap<Map<string, SchemaNode>, PropertyOrder>();
+
+function propertyOrder(props: Map<string, SchemaNode>): PropertyOrder {
+  let order = propertyOrders.get(props);
+  if (!order) {
+    const entries = [...props];
+    const index = new Map(entries.map(([key], i) => [key, i]));
+    const inherited = entries.flatMap(([key], i) => (key in Object.prototype ? [i] : []));
+    order = { entries, index, inherited };
+    propertyOrders.set(props, order);
+  }
+  return order;
+}
+
+/**
+ * The declared properties validateObject looks at, in declaration order (the order of its
+ * errors): every one whose `value[key]` can be defined. When the value sets few of many declared
+ * properties, only those (and any named like an inherited member) are visited.
+ */
+function presentProperties(props: Map<string, SchemaNode>, value: Record<string, unknown>): Iterable<[string, SchemaNode]> {
+  const keys = Object.keys(value);
+  if (keys.length * 2 >= props.size) return props;
+  const order = propertyOrder(props);
+  const at: number[] = [...order.inherited];
+  for (const key of keys) {
+    const i = order.index.get(key);
+    if (i !== undefined && !(key in Object.prototype)) at.push(i);
+  }
+  at.sort((a, b) => a - b);
+  return at.map((i) => order.entries[i]!);
 }
 
 function validateAdditional(node: SchemaNode, value: Record<string, unknown>, path: string, errs: FieldError[]): void {

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { findDuplicateJSONKeys } from '../../runtime/endpoints/duplicatefields.js';
+import { buildTypeSchema } from '../../runtime/endpoints/fieldmanager/typeschema.js';
+import { deprecatedFieldWarnings } from '../../runtime/endpoints/fieldvalidation.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
 const MERGE = 'application/merge-patch+json';
@@ -116,6 +118,19 @@ describe('duplicate fields', () => {
 });
 
 describe('deprecated fields', () => {
+  it('finds deprecated fields reached only through recursive types, whichever type is walked first', () => {
+    const schemas = {
+      A: { type: 'object', properties: { b: { $ref: '#/components/schemas/B' }, x: { type: 'integer', deprecated: true } } },
+      B: { type: 'object', properties: { a: { $ref: '#/components/schemas/A' }, n: { type: 'integer' } } },
+      C: { type: 'object', properties: { n: { type: 'integer' }, free: { type: 'object', additionalProperties: { type: 'string' } } } },
+    };
+    const b = buildTypeSchema(schemas, 'B');
+    assert.deepEqual(deprecatedFieldWarnings({ n: 1, a: { b: { a: { x: 1 } } } }, b), ['a.b.a.x: deprecated']);
+    const a = buildTypeSchema(schemas, 'A');
+    assert.deepEqual(deprecatedFieldWarnings({ x: 2, b: { a: { x: 1 } } }, a), ['x: deprecated', 'b.a.x: deprecated']);
+    assert.deepEqual(deprecatedFieldWarnings({ n: 1, free: { x: 'y' } }, buildTypeSchema(schemas, 'C')), []);
+  });
+
   let t: TestServer;
   before(async () => {
     t = await startTestServer();

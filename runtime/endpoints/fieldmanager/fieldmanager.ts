@@ -13,13 +13,13 @@
  * Reset fields (status through the main endpoint; everything but status through /status; all but
  * the replicas path through /scale) are never recorded, as kube's strategies' ResetFieldsFor.
  */
-import type { KubeObject } from '../../api/meta.js';
+import type { KubeObject, ManagedFieldsEntry } from '../../api/meta.js';
 import { statusError, type StatusError } from '../../api/status.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { nowRFC3339 } from '../../registry/objectmeta.js';
 import { fieldElement, FieldSet, pathString, type Path } from './fieldset.js';
 import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, managerIdentity, type Managed, type ManagerEntry } from './managedfields.js';
-import { compare, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
+import { compare, createdFieldsV1, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
 import type { TypeNode } from './typeschema.js';
 
 export type Subresource = '' | 'status' | 'scale';
@@ -89,6 +89,14 @@ function withoutManagedFields(obj: KubeObject | undefined): Record<string, unkno
   return { ...obj, metadata: rest };
 }
 
+/** obj with metadata.managedFields set to entries (last among metadata's keys), or absent when none. */
+function withManagedFields(obj: Record<string, unknown>, entries: ManagedFieldsEntry[]): KubeObject {
+  const out = { ...obj } as KubeObject;
+  const { managedFields: _old, ...meta } = (out.metadata ?? {}) as KubeObject['metadata'];
+  out.metadata = entries.length > 0 ? { ...meta, managedFields: entries } : meta;
+  return out;
+}
+
 function liveManaged(live: KubeObject | undefined): Managed {
   try {
     return decodeManagedFields(live?.metadata?.managedFields);
@@ -150,11 +158,7 @@ export class FieldManager {
       entry.set = entry.set.difference(STRIPPED);
       if (entry.set.empty()) managed.delete(id);
     }
-    const out = { ...obj } as KubeObject;
-    const { managedFields: _old, ...meta } = (out.metadata ?? {}) as KubeObject['metadata'];
-    const entries = encodeManagedFields(managed);
-    out.metadata = entries.length > 0 ? { ...meta, managedFields: entries } : meta;
-    return out;
+    return withManagedFields(obj, encodeManagedFields(managed));
   }
 
   /**
@@ -162,6 +166,10 @@ export class FieldManager {
    * managedFields set. Never throws: a broken managedFields on either side is ignored.
    */
   update(live: KubeObject | undefined, obj: KubeObject, manager: string, subresource: Subresource = ''): KubeObject {
+    if (live === undefined && subresource === '') {
+      const created = this.createUpdate(obj, manager);
+      if (created) return created;
+    }
     const managed = requestManaged(live, obj, subresource);
     const before = withoutManagedFields(live);
     const after = withoutManagedFields(obj);
@@ -182,6 +190,25 @@ export class FieldManager {
       });
     }
     return this.encode(after, managed);
+  }
+
+  /**
+   * update() of a create whose request brings no managedFields, computed from obj alone (the
+   * same result): every field obj sets is added, so the creator owns all of them but the system
+   * fields (and status when it is a subresource of its own). Undefined when update() must take
+   * the general way.
+   */
+  private createUpdate(obj: KubeObject, manager: string): KubeObject | undefined {
+    const provided = obj.metadata?.managedFields as unknown;
+    if (Array.isArray(provided) && provided.length > 0) return undefined;
+    const after = withoutManagedFields(obj);
+    const fieldsV1 = createdFieldsV1(after, this.structure, STRIPPED, this.config.statusEnabled ? 'status' : undefined);
+    if (!fieldsV1) return undefined;
+    const entries: ManagedFieldsEntry[] = [];
+    if (Object.keys(fieldsV1).length > 0) {
+      entries.push({ manager, operation: 'Update', apiVersion: this.config.apiVersion, time: nowRFC3339(), fieldsType: 'FieldsV1', fieldsV1 });
+    }
+    return withManagedFields(after, entries);
   }
 
   /**

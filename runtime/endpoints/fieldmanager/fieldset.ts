@@ -10,8 +10,18 @@
 export type PathElement = string;
 export type Path = readonly PathElement[];
 
+/** Recent field elements by name: one string per field name, so lookups and keys hash once. */
+const fieldElements = new Map<string, PathElement>();
+const MAX_FIELD_ELEMENTS = 4096;
+
 export function fieldElement(name: string): PathElement {
-  return `f:${name}`;
+  let pe = fieldElements.get(name);
+  if (pe === undefined) {
+    pe = `f:${name}`;
+    if (fieldElements.size >= MAX_FIELD_ELEMENTS) fieldElements.clear();
+    fieldElements.set(name, pe);
+  }
+  return pe;
 }
 
 /** `k:{"a":"x","b":1}`: the key fields in the list's key order. */
@@ -76,6 +86,14 @@ function elementString(pe: PathElement): string {
 /** `.spec.ports[name="http"].port`, as kube prints paths in conflicts. */
 export function pathString(path: Path): string {
   return path.map(elementString).join('');
+}
+
+/** The path elements of a node in SMD's order (plain text order when all are fields, the common case). */
+function sortedElements(children: Map<PathElement, FieldSet>): PathElement[] {
+  const keys = [...children.keys()];
+  if (keys.length < 2) return keys;
+  for (const pe of keys) if (pe.charCodeAt(0) !== 0x66 /* f */) return keys.sort(compareElements);
+  return keys.sort();
 }
 
 export class FieldSet {
@@ -211,8 +229,9 @@ export class FieldSet {
   /** The FieldsV1 object: `{"f:spec": {"f:replicas": {}}}`, with `.` for members that have children. */
   toFieldsV1(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    if (this.member && this.children.size > 0) out['.'] = {};
-    for (const pe of [...this.children.keys()].sort(compareElements)) {
+    if (this.children.size === 0) return out;
+    if (this.member) out['.'] = {};
+    for (const pe of sortedElements(this.children)) {
       const child = this.children.get(pe)!;
       if (!child.empty()) out[pe] = child.toFieldsV1();
     }

@@ -5,7 +5,7 @@
  * never mutated; results share unchanged subtrees with their inputs.
  */
 import { jsonEqual } from '../../registry/equality.js';
-import { fieldElement, FieldSet, keyElement, valueElement, type PathElement } from './fieldset.js';
+import { compareElements, fieldElement, FieldSet, keyElement, valueElement, type PathElement } from './fieldset.js';
 import { fieldType, UNTYPED, type ListNode, type TypeNode } from './typeschema.js';
 
 type JSONMap = Record<string, unknown>;
@@ -128,6 +128,51 @@ function compareAt(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: 
   if (path.length === 0) return;
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
+}
+
+/**
+ * What a create sets, as FieldsV1, in one walk of value: compare({}, value, t).added without
+ * omit's member paths (FieldSet.difference) and without the root field `skipRoot` and everything
+ * under it, written as FieldSet.toFieldsV1 writes it. Every field, item and map on the way is a
+ * member. Undefined when the root is not a granular map (callers then take compare's way).
+ */
+export function createdFieldsV1(value: unknown, t: TypeNode, omit: FieldSet, skipRoot?: string): Record<string, unknown> | undefined {
+  if (shapeOf(t, {}) !== 'map' || shapeOf(t, value) !== 'map') return undefined;
+  return createdNode(value, t, false, omit, skipRoot) ?? {};
+}
+
+/** One node's FieldsV1; undefined when it is empty (not a member and no non-empty child). */
+function createdNode(value: unknown, t: TypeNode, member: boolean, omit: FieldSet | undefined, skip?: string): Record<string, unknown> | undefined {
+  if (omit?.member) member = false;
+  const shape = value === undefined ? 'leaf' : shapeOf(t, value);
+  let out: Record<string, unknown> | undefined;
+  if (shape === 'map') {
+    const map = value as JSONMap;
+    // Sorting the names sorts their `f:` elements (SMD's order for fields is by text).
+    const keys = Object.keys(map);
+    if (keys.length > 1) keys.sort();
+    for (const key of keys) {
+      if (key === skip) continue;
+      const pe = fieldElement(key);
+      const node = createdNode(map[key], childType(t, key), true, omit?.children.get(pe));
+      if (node) (out ??= member ? { '.': {} } : {})[pe] = node;
+    }
+  } else if (shape === 'list') {
+    const lt = t as ListNode;
+    // The first of duplicate items wins, as indexItems decides.
+    const items = new Map<PathElement, unknown>();
+    for (const item of value as unknown[]) {
+      const pe = itemElement(lt, item);
+      if (!items.has(pe)) items.set(pe, item);
+    }
+    const pes = [...items.keys()];
+    if (pes.length > 1) pes.sort(compareElements);
+    for (const pe of pes) {
+      const node = createdNode(items.get(pe), lt.elements, true, omit?.children.get(pe));
+      if (node) (out ??= member ? { '.': {} } : {})[pe] = node;
+    }
+  }
+  return out ?? (member ? {} : undefined);
 }
 
 // ---- Merge ----
