@@ -11,7 +11,7 @@ import { isNotFound } from '../api/status.js';
 import { ResourceInformer } from '../controllers/informer.js';
 import type { APIResponse, RequestScope } from '../endpoints/handler.js';
 import type { CertificateAndKey } from '../server/certs.js';
-import type { DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
+import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
 import { requestURL } from '../server/filters/context.js';
 import type { IncomingAPIRequest, ResolvedRequest } from '../server/handler.js';
 import { splitPath } from '../server/requestinfo.js';
@@ -101,7 +101,8 @@ export class APIAggregator implements DelegationTarget {
     this.remotes.clear();
   }
 
-  async serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): Promise<APIResponse | undefined> {
+  /** Synchronous for what it does not proxy (no await for every local request); proxying is a promise. */
+  serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): DelegationResult {
     if (this.remotes.size === 0) return undefined;
     const [prefix, a, b] = splitPath(requestURL(incoming.url).pathname);
     const group = prefix === 'apis' ? a : prefix === 'api' ? '' : undefined;

@@ -39,7 +39,8 @@ export interface AuthorizationResult {
 }
 
 export interface Authorizer {
-  authorize(attributes: AuthorizationAttributes): Promise<AuthorizationResult>;
+  /** The decision now when it needs no waiting (RBAC, privileged groups), else its promise. */
+  authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
 }
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -18,33 +18,45 @@ export interface RequestAuthenticator {
 
 /**
  * The union of authenticators, in order: the first user or error wins. Users it returns carry
- * `system:authenticated` (kube's AuthenticatedGroupAdder).
+ * `system:authenticated` (kube's AuthenticatedGroupAdder). It answers synchronously when every
+ * authenticator it asks does (x509, tokens, request headers: no request awaits them), and
+ * awaits only from the first one that returns a promise.
  */
 export function unionAuthenticator(authenticators: readonly RequestAuthenticator[]): RequestAuthenticator {
-  return {
-    async authenticate(request) {
-      const errors: string[] = [];
-      for (const authenticator of authenticators) {
-        const result = await authenticator.authenticate(request);
-        if (result === undefined) continue;
-        if ('user' in result) return { user: withAuthenticatedGroup(result.user) };
-        errors.push(result.error);
-      }
-      return errors.length > 0 ? { error: errors.join(', ') } : undefined;
-    },
+  // Asks the authenticators from `start` on; `errors` holds those that the earlier ones gave.
+  const ask = (request: IncomingAPIRequest, start: number, errors: string[]): AuthenticationResult | Promise<AuthenticationResult> => {
+    for (let i = start; i < authenticators.length; i++) {
+      const result = authenticators[i]!.authenticate(request);
+      if (result instanceof Promise) return result.then((r) => (r !== undefined && 'user' in r ? authenticated(r) : ask(request, i + 1, collect(errors, r))));
+      if (result === undefined) continue;
+      if ('user' in result) return authenticated(result);
+      errors.push(result.error);
+    }
+    return errors.length > 0 ? { error: errors.join(', ') } : undefined;
   };
+  return { authenticate: (request) => ask(request, 0, []) };
+}
+
+function authenticated(result: { user: UserInfo }): AuthenticationResult {
+  return { user: withAuthenticatedGroup(result.user) };
+}
+
+function collect(errors: string[], result: { error: string } | undefined): string[] {
+  if (result !== undefined) errors.push(result.error);
+  return errors;
 }
 
 /**
  * kube's union.NewFailOnError(authenticator, anonymous): a request whose credentials failed is
- * refused; one that presented none falls through to `fallback` (anonymous).
+ * refused; one that presented none falls through to `fallback` (anonymous). Synchronous when
+ * both answer synchronously.
  */
 export function failOnError(primary: RequestAuthenticator, fallback: RequestAuthenticator): RequestAuthenticator {
   return {
-    async authenticate(request) {
-      const result = await primary.authenticate(request);
-      if (result !== undefined) return result;
-      return fallback.authenticate(request);
+    authenticate(request) {
+      const result = primary.authenticate(request);
+      if (result instanceof Promise) return result.then((r) => (r !== undefined ? r : fallback.authenticate(request)));
+      return result !== undefined ? result : fallback.authenticate(request);
     },
   };
 }

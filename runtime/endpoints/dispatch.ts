@@ -84,9 +84,14 @@ function verbAllowed(scope: RequestScope, verb: string, subresource: string): bo
   return verbs.length === 0 || verbs.includes(verb);
 }
 
-/** Serves one resource request; never throws. */
-export async function serveResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
-  return withDeprecationWarning(scope, await serve(scope, req));
+/**
+ * Serves one resource request; never throws (nor rejects). The response is given synchronously
+ * when the verb's handler gives it so (a GET the watch cache answers), a promise otherwise.
+ */
+export function serveResource(scope: RequestScope, req: APIRequest): APIResponse | Promise<APIResponse> {
+  const response = serve(scope, req);
+  if (response instanceof Promise) return response.then((r) => withDeprecationWarning(scope, r));
+  return withDeprecationWarning(scope, response);
 }
 
 /**
@@ -103,7 +108,7 @@ function withDeprecationWarning(scope: RequestScope, response: APIResponse): API
   return response;
 }
 
-async function serve(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
+function serve(scope: RequestScope, req: APIRequest): APIResponse | Promise<APIResponse> {
   try {
     const { verb, subresource, name } = req.info;
     const mismatch = scopeMismatch(scope, req);
@@ -118,7 +123,8 @@ async function serve(scope: RequestScope, req: APIRequest): Promise<APIResponse>
       const resource = subresource ? `${scope.definition.plural}/${subresource}` : scope.definition.plural;
       return errorResponse(newMethodNotSupported({ group: scope.definition.group, resource }, verb));
     }
-    return await handler(scope, req);
+    const response = handler(scope, req);
+    return response instanceof Promise ? response.catch(errorResponse) : response;
   } catch (err) {
     return errorResponse(err);
   }

@@ -4,6 +4,7 @@
  * "0" any state, N a state not older than N (resourceVersionMatch=Exact: exactly N); the storage
  * (the watch cache) serves each as such, and invalid combinations are refused first.
  */
+import type { KubeObject } from '../api/meta.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { validateListOptions } from './listoptions.js';
 import { negotiateOutput } from './negotiation.js';
@@ -14,12 +15,20 @@ import { parseIncludeObject } from './tableconvertor.js';
 import { transformList, transformObject } from './transform.js';
 import { watchResource } from './watch.js';
 
-export async function getResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
+/**
+ * GET of one object: answered synchronously when the store can read the object at once (a most
+ * recent read the watch cache is current for, see Store.getNow), after awaiting the store
+ * otherwise. Both give the same response.
+ */
+export function getResource(scope: RequestScope, req: APIRequest): APIResponse | Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: true, list: false });
   const includeObject = parseIncludeObject(req.query.get('includeObject'));
   const resourceVersion = req.query.get('resourceVersion') ?? undefined;
-  const obj = await scope.store.get(namespaceFor(scope, req.info), req.info.name, { resourceVersion });
-  return objectResponse(200, transformObject(scope.definition, obj, target, { includeObject }), target.format);
+  const namespace = namespaceFor(scope, req.info);
+  const respond = (obj: KubeObject) => objectResponse(200, transformObject(scope.definition, obj, target, { includeObject }), target.format);
+  const now = scope.store.getNow(namespace, req.info.name, { resourceVersion });
+  if (now !== undefined) return respond(now);
+  return scope.store.get(namespace, req.info.name, { resourceVersion }).then(respond);
 }
 
 export async function listResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {

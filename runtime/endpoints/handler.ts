@@ -92,4 +92,5 @@ export interface RequestScope {
 
 export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
 
-export type Handler = (scope: RequestScope, req: APIRequest) => Promise<APIResponse>;
+/** A verb's handler: the response itself when it can answer at once (see serveResource), else its promise. */
+export type Handler = (scope: RequestScope, req: APIRequest) => APIResponse | Promise<APIResponse>;

@@ -151,6 +151,16 @@ export class Store {
     return (await this.config.storage.get(key, { resourceVersion: req.resourceVersion }).catch(this.rethrow(name)))!;
   }
 
+  /**
+   * get() answered synchronously when the storage can (a watch cache current at the backend's
+   * revision: Cacher.getIfCurrent), for a most-recent read only. Undefined means "call get()".
+   */
+  getNow(namespace: string | undefined, name: string, req: GetRequest = {}): KubeObject | undefined {
+    const storage = this.config.storage as { getIfCurrent?(key: string): KubeObject | undefined };
+    if (req.resourceVersion || !storage.getIfCurrent) return undefined;
+    return storage.getIfCurrent(this.keyFor(namespace, name));
+  }
+
   async list(namespace: string | undefined, req: ListRequest = {}): Promise<KubeList> {
     const result = await this.config.storage
       .getList(this.listPrefix(namespace), {

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { GroupVersionDefinition } from '../api/resource.js';
 import { builtinPriority, DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../aggregator/priority.js';
 import { serveResource } from '../endpoints/dispatch.js';
-import type { APIResponse } from '../endpoints/handler.js';
-import type { DelegationTarget, ServedGroupVersion } from './delegation.js';
+import type { RequestScope } from '../endpoints/handler.js';
+import type { DelegationResult, DelegationTarget, ServedGroupVersion } from './delegation.js';
 import { readGeneratedDiscovery } from './discovery.js';
 import { readJSONFile, readOptionalJSON } from './documents.js';
 import { apiRequestOf, type IncomingAPIRequest, type ResolvedRequest } from './handler.js';
@@ -36,6 +36,7 @@ export class CompiledAPIServer implements DelegationTarget {
   private readonly served: ServedGroupVersion[];
   private readonly keys: Set<string>;
   private v2?: Record<string, unknown> | null;
+  private lastScope?: { group: string; version: string; resource: string; scope: RequestScope };
 
   constructor(
     private readonly installer: APIInstaller,
@@ -47,16 +48,29 @@ export class CompiledAPIServer implements DelegationTarget {
     this.keys = new Set(installed.map((gv) => `${gv.group}/${gv.version}`));
   }
 
-  async serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): Promise<APIResponse | undefined> {
+  /** Synchronous when the handler is (a GET the watch cache answers); see DelegationTarget.serve. */
+  serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): DelegationResult {
     const info = resolved.info;
     if (!info?.isResourceRequest) return undefined;
-    const scope = this.installer.lookup(info.apiGroup, info.apiVersion, info.resource);
+    const scope = this.scopeOf(info.apiGroup, info.apiVersion, info.resource);
     if (!scope) return undefined;
     return serveResource(scope, apiRequestOf(incoming, resolved));
   }
 
   groupVersions(): readonly ServedGroupVersion[] {
     return this.served;
+  }
+
+  /**
+   * The installed resource's scope. Clients repeat the same resource, so the last one found is
+   * remembered (installed scopes are never replaced or removed while the server runs).
+   */
+  private scopeOf(group: string, version: string, resource: string): RequestScope | undefined {
+    const last = this.lastScope;
+    if (last && last.resource === resource && last.version === version && last.group === group) return last.scope;
+    const scope = this.installer.lookup(group, version, resource);
+    if (scope) this.lastScope = { group, version, resource, scope };
+    return scope;
   }
 
   /** The compiled APIs do not change while the server runs. */

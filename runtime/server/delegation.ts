@@ -30,11 +30,19 @@ export interface ServedGroupVersion {
   openapiV3(): unknown;
 }
 
+/** A server's answer (see DelegationTarget.serve): now, or its promise. */
+export type DelegationResult = APIResponse | undefined | Promise<APIResponse | undefined>;
+
 export interface DelegationTarget {
   /** For logs and errors: 'kgen-apiserver', 'apiextensions-apiserver', … */
   readonly name: string;
-  /** Answers a request this server owns; undefined passes it to the next server in the chain. */
-  serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): Promise<APIResponse | undefined>;
+  /**
+   * Answers a request this server owns; undefined passes it to the next server in the chain. A
+   * server that can decide at once (not its request, or a response from the watch cache) answers
+   * synchronously, so such a request awaits nothing (like the filters' ChainResult); only a server
+   * that has to wait returns a promise.
+   */
+  serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): DelegationResult;
   /** The group/versions served now (a CRD can add or remove some at run time). */
   groupVersions(): readonly ServedGroupVersion[];
   /** Registers a listener called whenever groupVersions() changes; returns the unsubscribe. */

@@ -146,13 +146,41 @@ function isBodyless(method: string | undefined): boolean {
   return method === 'GET' || method === 'HEAD';
 }
 
-/** Writes an object response on node's response directly (the path GET and HEAD take). */
+/**
+ * The header lines of an object response as one flat [name, value, …] list for writeHead, in the
+ * order the equivalent setHeader calls give them (the response's headers, Content-Type,
+ * Content-Length). Undefined when setHeader would merge two of them (names equal but for case):
+ * the caller then sets them one by one.
+ */
+function headerList(response: ObjectResponse, contentLength: number): Array<string | number | readonly string[]> | undefined {
+  const list: Array<string | number | readonly string[]> = [];
+  const { headers, contentType } = response;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || (contentType && lower === 'content-type')) return undefined;
+    for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === lower) return undefined;
+    list.push(name, headers[name]!);
+  }
+  if (contentType) list.push('Content-Type', contentType);
+  list.push('Content-Length', contentLength);
+  return list;
+}
+
+/**
+ * Writes an object response on node's response directly (the path GET and HEAD take): one
+ * writeHead with every header, then end(body), as a bare node:http server does.
+ */
 function writeObject(res: ServerResponse, response: ObjectResponse): void {
   const body = response.body ?? Buffer.from(response.payload, 'utf8');
-  for (const name in response.headers) res.setHeader(name, response.headers[name]!);
-  if (response.contentType) res.setHeader('Content-Type', response.contentType);
-  res.setHeader('Content-Length', body.length);
-  res.writeHead(response.code);
+  const list = headerList(response, body.length);
+  if (list) {
+    res.writeHead(response.code, list as string[]);
+  } else {
+    for (const name in response.headers) res.setHeader(name, response.headers[name]!);
+    if (response.contentType) res.setHeader('Content-Type', response.contentType);
+    res.setHeader('Content-Length', body.length);
+    res.writeHead(response.code);
+  }
   // Once written, a body assembled in a pooled buffer (a list from the watch cache) is reused.
   if (isPooledBuffer(body)) res.end(body, () => releaseBuffer(body));
   else res.end(body);
@@ -249,11 +277,20 @@ export class HTTPServer {
   /** Counts the response as active until its connection side closes, then aborts `abort`. */
   private track(res: ServerResponse, abort: LazyAbort): void {
     this.active++;
+    this.untilClosed(res, abort);
+  }
+
+  /** Ends an active response's count when its connection side closes, aborting `abort` first. */
+  private untilClosed(res: ServerResponse, abort: LazyAbort): void {
     res.on('close', () => {
       abort.abort();
-      this.active--;
-      if (this.active === 0) for (const resolve of this.idle.splice(0)) resolve();
+      this.done();
     });
+  }
+
+  private done(): void {
+    this.active--;
+    if (this.active === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** A request fastify parsed (it has a body). */
@@ -266,10 +303,15 @@ export class HTTPServer {
     await this.stream(reply.raw, response, abort.signal);
   }
 
-  /** A bodyless request, straight from node:http; answered at once when the chain answers synchronously. */
+  /**
+   * A bodyless request, straight from node:http; answered at once when the chain answers
+   * synchronously. Such an answer is complete when end() returns having handed every byte to the
+   * socket and no one took the request's signal: it is no longer counted (nor watched for
+   * 'close') from then on. Anything else stays active until its connection side closes.
+   */
   private serveRaw(req: IncomingMessage, res: ServerResponse): void {
     const abort = new LazyAbort();
-    this.track(res, abort);
+    this.active++;
     let result: ChainResult;
     try {
       result = this.serveRequest(new HTTPRequest(req, undefined, abort));
@@ -277,13 +319,16 @@ export class HTTPServer {
       result = errorResponse(err);
     }
     if (result instanceof Promise) {
+      this.untilClosed(res, abort);
       result.then(
         (response) => this.respondRaw(res, response, abort),
         (err: unknown) => this.respondRaw(res, errorResponse(err), abort),
       );
-    } else {
-      this.respondRaw(res, result, abort);
+      return;
     }
+    this.respondRaw(res, result, abort);
+    if (result.kind === 'object' && res.writableEnded && res.writableLength === 0 && !abort.signalMade) this.done();
+    else this.untilClosed(res, abort);
   }
 
   private respondRaw(res: ServerResponse, response: APIResponse, abort: LazyAbort): void {

@@ -169,6 +169,15 @@ export class LogStorage implements Storage {
     }
   }
 
+  /**
+   * The latest revision, read synchronously: lets the watch cache answer a most-recent GET
+   * without awaiting (Cacher.getIfCurrent). Undefined once closed (readers then take the
+   * asynchronous path, which reports the closed storage).
+   */
+  currentRevisionNow(): number | undefined {
+    return this.closed ? undefined : this.log.currentRevision();
+  }
+
   async currentRevision(): Promise<string> {
     this.ensureOpen('');
     return String(this.log.currentRevision());

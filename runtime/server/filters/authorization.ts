@@ -72,8 +72,8 @@ export function withAuthorization(authorizer: Authorizer): Filter {
   };
   return (ctx, next) => {
     const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);
-    // An authorizer may answer synchronously even though its contract is a promise.
-    const result = authorizer.authorize(attributes) as AuthorizationResult | Promise<AuthorizationResult>;
+    // An authorizer that decides at once (RBAC) answers synchronously: nothing is awaited then.
+    const result = authorizer.authorize(attributes);
     return result instanceof Promise ? result.then((r) => decided(ctx, next, attributes, r)) : decided(ctx, next, attributes, result);
   };
 }

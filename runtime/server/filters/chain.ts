@@ -105,13 +105,19 @@ export function serveThrough(chain: ChainHandler): RequestServer {
 
 function withFilterHeaders(ctx: RequestContext, response: APIResponse): APIResponse {
   // Responses are built per request, so replacing the headers object is safe (and keeps a
-  // stream's methods).
+  // stream's methods); the request's context is done with, so its headers can be the response's
+  // own when the response has none (no copy).
   const added = ctx.responseHeaders;
   for (const _ in added) {
-    response.headers = { ...added, ...response.headers };
+    response.headers = hasAny(response.headers) ? { ...added, ...response.headers } : added;
     break;
   }
   return response;
+}
+
+function hasAny(headers: object): boolean {
+  for (const _ in headers) return true;
+  return false;
 }
 
 export function buildHandlerChain(handler: ChainHandler, config: ChainConfig): RequestServer {

@@ -70,6 +70,14 @@ export class LazyAbort {
     if (children) for (const child of children) child.abort(reason);
   }
 
+  /** Whether anyone asked for the signal of this abort or of one of its children. */
+  get signalMade(): boolean {
+    if (this.controller) return true;
+    const children = this.children;
+    if (children) for (const child of children) if (child.signalMade) return true;
+    return false;
+  }
+
   /** A LazyAbort that aborts when this one does, or on its own. */
   child(): LazyAbort {
     const child = new LazyAbort();

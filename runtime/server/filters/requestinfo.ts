@@ -2,14 +2,27 @@
  * Request info (kube's WithRequestInfo): resolves verb, group, version, namespace, resource,
  * subresource and name from the request line once, for every later filter and the handler.
  */
+import type { RequestInfo } from '../../endpoints/handler.js';
 import { resolveRequestInfo } from '../requestinfo.js';
 import { requestURL } from './context.js';
 import type { Filter } from './types.js';
 
 export function withRequestInfo(): Filter {
+  // Clients repeat request lines (a controller polling one object, a benchmark): the last one's
+  // info is remembered, and each request gets its own copy (the info depends only on the
+  // method and the URL).
+  let lastMethod: string | undefined;
+  let lastURL: string | undefined;
+  let last: RequestInfo | undefined;
   return (ctx, next) => {
-    const url = requestURL(ctx.request.url);
-    ctx.info = resolveRequestInfo(ctx.request.method, url.pathname, url.searchParams);
+    const { method, url: raw } = ctx.request;
+    if (last === undefined || raw !== lastURL || method !== lastMethod) {
+      const url = requestURL(raw);
+      last = resolveRequestInfo(method, url.pathname, url.searchParams);
+      lastMethod = method;
+      lastURL = raw;
+    }
+    ctx.info = { ...last, parts: [...last.parts] };
     return next(ctx);
   };
 }

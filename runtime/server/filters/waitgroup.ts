@@ -24,7 +24,7 @@ export class SafeWaitGroup {
   done(): void {
     if (this.count === 0) throw new Error('SafeWaitGroup: negative counter');
     this.count--;
-    if (this.count === 0) for (const resolve of this.waiters.splice(0)) resolve();
+    if (this.count === 0 && this.waiters.length > 0) for (const resolve of this.waiters.splice(0)) resolve();
   }
 
   get size(): number {
