@@ -1,5 +1,6 @@
 /**
- * EtcdClient: the etcd3 npm client's connection pool with the fault handling the storage needs.
+ * EtcdClient: etcd's KV service (our own lean gRPC transport, etcd/kv.ts) and Watch streams (the
+ * etcd3 npm client's connection pool) with the fault handling the storage needs.
  *
  * - Every unary call has a deadline (`requestTimeoutMs`, all retries included); nothing hangs.
  *   Each attempt gets a third of it (at least 1 s), so one lost with a dead leader is resent once
@@ -14,12 +15,15 @@
  * - The client reconnects by itself: a closed or refused channel is rebuilt on the next call.
  * - It records the highest revision any response carried (`revisionSeen`), the "now" of watches.
  */
-import { KVClient, MaintenanceClient, type IOptions, type IResponseHeader } from 'etcd3';
+import type { IOptions } from 'etcd3';
 import { ConnectionPool, type Host } from 'etcd3/lib/connection-pool.js';
 import { StorageError } from './interface.js';
 import { EtcdHostDownError, isConnectionFailure, isTransient, isUnsent, toStorageError } from './etcd-codec.js';
+import { HostBreaker, NEVER_ABORTED } from './etcd/breaker.js';
+import { EtcdKV, type KVCallOptions } from './etcd/kv.js';
+import type { ResponseHeader } from './etcd/proto.js';
 
-export type CallOptions = NonNullable<Parameters<KVClient['range']>[1]>;
+export type CallOptions = KVCallOptions;
 
 export interface EtcdClientOptions {
   /** `host:port` or `http://host:port`, one per member. */
@@ -44,12 +48,12 @@ export interface Attempt {
 
 const FIRST_BACKOFF_MS = 25;
 const MAX_BACKOFF_MS = 400;
-const BREAKER_THRESHOLD = 3;
 
 export class EtcdClient {
-  readonly pool: ConnectionPool;
-  readonly kv: KVClient;
-  readonly maintenance: MaintenanceClient;
+  /** Watch streams only (created on the first watch). */
+  private watchPool: ConnectionPool | undefined;
+  private readonly poolOptions: IOptions;
+  readonly kv: EtcdKV;
   readonly requestTimeoutMs: number;
   /** The highest store revision seen in any response header (0 before the first). */
   revisionSeen = 0;
@@ -59,12 +63,16 @@ export class EtcdClient {
     if (opts.endpoints.length === 0) throw new Error('etcd storage needs at least one endpoint');
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 5000;
     const hostRetryMs = opts.hostRetryMs ?? 1000;
-    const options: IOptions = {
-      hosts: opts.endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`)),
+    const hosts = opts.endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`));
+    // One breaker per member, shared by unary calls and watch streams.
+    const breakers = new Map(hosts.map((h) => [h, new HostBreaker(h, hostRetryMs)]));
+    this.kv = new EtcdKV(breakers);
+    this.poolOptions = {
+      hosts,
       faultHandling: {
         // Retries are ours (see call()); the pool only picks a host that is not marked down.
         global: passThrough as never,
-        host: (host: string) => new HostBreaker(host, hostRetryMs) as never,
+        host: (host: string) => breakers.get(host) as never,
       },
       grpcOptions: {
         // Notice a silently dead connection (e.g. a partitioned member) on watch streams.
@@ -74,9 +82,11 @@ export class EtcdClient {
         'grpc.max_receive_message_length': -1,
       },
     };
-    this.pool = new ConnectionPool(options);
-    this.kv = new KVClient(this.pool);
-    this.maintenance = new MaintenanceClient(this.pool);
+  }
+
+  private get pool(): ConnectionPool {
+    this.watchPool ??= new ConnectionPool(this.poolOptions);
+    return this.watchPool;
   }
 
   get isClosed(): boolean {
@@ -84,8 +94,8 @@ export class EtcdClient {
   }
 
   /** Records a response's revision; returns it as a number. */
-  observe(header: IResponseHeader): number {
-    const revision = Number(header.revision);
+  observe(header: ResponseHeader): number {
+    const revision = header.revision;
     if (revision > this.revisionSeen) this.revisionSeen = revision;
     return revision;
   }
@@ -105,7 +115,7 @@ export class EtcdClient {
       // (to a live member, once one is elected) instead of waiting out the whole deadline.
       const attemptDeadline = Math.min(deadline, Date.now() + Math.max(1000, timeoutMs / 3));
       try {
-        return await op({ options: { deadline: new Date(attemptDeadline) }, maybeApplied });
+        return await op({ options: { deadline: attemptDeadline }, maybeApplied });
       } catch (err) {
         if (err instanceof StorageError) throw err;
         this.ensureOpen(key);
@@ -136,7 +146,8 @@ export class EtcdClient {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.pool.close();
+    this.kv.close();
+    this.watchPool?.close();
   }
 
   ensureOpen(key: string): void {
@@ -154,60 +165,12 @@ export interface WatchStream {
   removeAllListeners(): WatchStream;
 }
 
-/**
- * The context the pool's policies hand to calls: nothing aborts them (deadlines do), and the
- * pool ignores it, so one never-aborted signal serves every call (an AbortController per call
- * costs more than the rest of the policy).
- */
-const NEVER_ABORTED = { signal: new AbortController().signal };
-
-/** The global policy: no retries there. */
+/** The pool's global policy: no retries there (see call()). */
 const passThrough = {
   execute<T>(fn: (context: { signal: AbortSignal }) => T | Promise<T>): Promise<T> {
     return Promise.resolve().then(() => fn(NEVER_ABORTED));
   },
 };
-
-/**
- * A per-host breaker: after BREAKER_THRESHOLD consecutive connection failures the host is skipped
- * for retryMs, then one trial call is let through. Server-side errors (no leader, compaction…)
- * prove the host reachable and do not count. Synchronous results (stream creation) are neutral.
- */
-class HostBreaker {
-  private failures = 0;
-  private openUntil = 0;
-  private trialRunning = false;
-
-  constructor(
-    private readonly host: string,
-    private readonly retryMs: number,
-  ) {}
-
-  async execute<T>(fn: (context: { signal: AbortSignal }) => T | Promise<T>): Promise<T> {
-    const now = Date.now();
-    const open = this.failures >= BREAKER_THRESHOLD;
-    if (open && (now < this.openUntil || this.trialRunning)) throw new EtcdHostDownError(this.host);
-    const trial = open;
-    if (trial) this.trialRunning = true;
-    try {
-      const result = fn(NEVER_ABORTED);
-      if (!(result instanceof Promise)) return result;
-      const value = await result;
-      this.failures = 0;
-      return value;
-    } catch (err) {
-      if (isConnectionFailure(err)) {
-        this.failures++;
-        if (this.failures >= BREAKER_THRESHOLD) this.openUntil = Date.now() + this.retryMs;
-      } else if (!isTransient(err)) {
-        this.failures = 0;
-      }
-      throw err;
-    } finally {
-      if (trial) this.trialRunning = false;
-    }
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

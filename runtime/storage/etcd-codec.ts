@@ -10,7 +10,6 @@
  * `/registry/` is InvalidObject: it could not be mapped back.
  */
 import { GRPCInvalidArgumentError, GRPCOutOfRangeError, GRPCUnavailableError, isRecoverableError } from 'etcd3';
-import type { IKeyValue } from 'etcd3';
 import type { KubeObject } from '../api/meta.js';
 import { StorageError } from './interface.js';
 import { DEFAULT_STORAGE_PREFIX } from './keys.js';
@@ -57,8 +56,14 @@ export function prefixRangeEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
+/** A key-value as etcd/proto.ts (numbers) or the etcd3 client's watch events (strings) hold it. */
+export interface StoredKv {
+  value: Buffer;
+  mod_revision: number | string;
+}
+
 /** An object read from etcd, with resourceVersion set to `revision` (the mod revision by default). */
-export function decodeKv(kv: IKeyValue, revision: number = Number(kv.mod_revision)): KubeObject {
+export function decodeKv(kv: StoredKv, revision: number = Number(kv.mod_revision)): KubeObject {
   return decodeObject(kv.value.toString('utf8'), revision);
 }
 
@@ -73,7 +78,7 @@ export class EtcdHostDownError extends Error {
   }
 }
 
-const UNSENT = /No connection established|ECONNREFUSED|Failed to connect|connection refused|etcdserver: too many requests|raft proposal dropped|etcdserver: no leader/i;
+const UNSENT = /No connection established|ECONNREFUSED|Failed to connect|connection refused|Stream refused by server|etcdserver: too many requests|raft proposal dropped|etcdserver: no leader/i;
 const SERVER_TRANSIENT = /etcdserver: (no leader|leader changed|request timed out|too many requests|server stopped|not capable)|raft proposal dropped/i;
 
 /** A failure that may go away by itself (connection, leader election, overload). */

@@ -10,12 +10,12 @@
  * - otherwise (NotOlderThan, or no resourceVersion): the latest revision, which must not be older
  *   than a requested resourceVersion (TooLargeResourceVersion otherwise).
  */
-import type { IKeyValue, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '../api/meta.js';
 import { decodeContinue, encodeContinue } from './continue.js';
 import { StorageError, type ListOptions, type ListResult } from './interface.js';
 import { decodeKv, prefixRangeEnd, type EtcdKeys } from './etcd-codec.js';
 import type { EtcdClient } from './etcd-client.js';
+import type { KeyValue, RangeResponse } from './etcd/proto.js';
 import { parseResourceVersion } from './objects.js';
 
 /** Keys read per range while a predicate filters a limited list. */
@@ -61,7 +61,7 @@ export async function etcdGetList(client: EtcdClient, keys: EtcdKeys, keyPrefix:
   for (;;) {
     const want = limit > 0 ? limit - items.length : 0;
     const batch = want > 0 && predicate ? Math.max(want, FILTERED_BATCH) : want;
-    const res: IRangeResponse = await read(cursor, revision, batch);
+    const res: RangeResponse = await read(cursor, revision, batch);
     const headerRevision = client.observe(res.header);
     if (revision === undefined) {
       revision = headerRevision;
@@ -93,7 +93,7 @@ export async function etcdGetList(client: EtcdClient, keys: EtcdKeys, keyPrefix:
  * `leftover`: kvs of this batch remain after the last item taken.
  */
 function take(
-  kvs: IKeyValue[],
+  kvs: KeyValue[],
   keys: EtcdKeys,
   items: KubeObject[],
   limit: number,

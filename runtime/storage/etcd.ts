@@ -1,6 +1,6 @@
 /**
  * EtcdStorage: the Storage contract on etcd v3, as k8s.io/apiserver/pkg/storage/etcd3/store.go
- * implements it, over the `etcd3` npm client (see etcd-client.ts for deadlines and retries).
+ * implements it, over etcd's gRPC API (see etcd-client.ts for the transport, deadlines and retries).
  *
  * - resourceVersion is the key's mod revision; the stored value is the object's JSON without it.
  * - create: txn "mod revision == 0 → put", else KeyExists.
@@ -11,9 +11,9 @@
  * - Keys live under a prefix (`--storage-prefix`, default `/registry`): etcd-codec.ts.
  * - Failures: etcd unreachable → Unavailable within the request deadline; compacted → Expired.
  */
-import type { IKeyValue, IRequestOp, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '../api/meta.js';
 import { EtcdClient, type EtcdClientOptions } from './etcd-client.js';
+import type { KeyValue, RequestOp, TxnResponse } from './etcd/proto.js';
 import { EtcdKeys, decodeKv, prefixRangeEnd } from './etcd-codec.js';
 import { etcdGetList } from './etcd-list.js';
 import { EtcdWatch } from './etcd-watch.js';
@@ -87,7 +87,7 @@ export class EtcdStorage implements Storage {
         options,
       );
       const revision = this.client.observe(res.header);
-      if (res.succeeded) return decodeObject(value, revision);
+      if (res.succeeded) return Object.isFrozen(obj.metadata) ? decodeObject(value, revision) : withResourceVersion(obj, revision);
       const existing = rangedKv(res);
       // An earlier attempt whose answer was lost may have created exactly this value.
       if (maybeApplied && existing && existing.create_revision === existing.mod_revision && existing.value.toString('utf8') === value) {
@@ -262,7 +262,7 @@ export class EtcdStorage implements Storage {
    * after an attempt whose answer was lost may have lost to that attempt: that outcome is unknown,
    * so it is Unavailable rather than a conflict to retry (which could apply the change twice).
    */
-  private casTxn(key: string, k: Buffer, expected: string | number, op: IRequestOp): Promise<ITxnResponse> {
+  private casTxn(key: string, k: Buffer, expected: number, op: RequestOp): Promise<TxnResponse> {
     return this.client.call(key, 'write', async ({ options, maybeApplied }) => {
       const res = await this.client.kv.txn(
         {
@@ -283,7 +283,7 @@ export class EtcdStorage implements Storage {
     return Buffer.from(this.keys.toEtcd(key));
   }
 
-  private async readKey(key: string): Promise<IKeyValue | undefined> {
+  private async readKey(key: string): Promise<KeyValue | undefined> {
     const k = this.etcdKey(key);
     const res = await this.client.call(key, 'read', ({ options }) => this.client.kv.range({ key: k }, options));
     this.client.observe(res.header);
@@ -300,7 +300,7 @@ interface UpdateState {
   isCurrent: boolean;
 }
 
-function kvState(kv: IKeyValue | undefined): UpdateState {
+function kvState(kv: KeyValue | undefined): UpdateState {
   if (!kv) return { current: undefined, value: undefined, modRevision: 0, isCurrent: true };
   const value = kv.value.toString('utf8');
   const modRevision = Number(kv.mod_revision);
@@ -315,8 +315,20 @@ function cachedState(key: string, cached: KubeObject): UpdateState {
 }
 
 /** The key-value a txn's failure branch read (undefined when the key is absent). */
-function rangedKv(res: ITxnResponse): IKeyValue | undefined {
+function rangedKv(res: TxnResponse): KeyValue | undefined {
   return res.responses[0]?.response_range?.kvs[0];
+}
+
+/**
+ * obj as decodeObject(encodeObject(obj), revision) would give it (the same rule as the log
+ * storage's create): metadata.resourceVersion set last among metadata's keys. obj holds JSON
+ * values only and is the caller's to hand over, so the parse would change nothing else.
+ */
+function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
+  const meta = obj.metadata as Record<string, unknown>;
+  if ('resourceVersion' in meta) delete meta.resourceVersion;
+  meta.resourceVersion = String(revision);
+  return obj;
 }
 
 function notFound(key: string): StorageError {

@@ -1,0 +1,273 @@
+/**
+ * A minimal gRPC client channel over node:http2 for unary calls: one HTTP/2 session per endpoint,
+ * one stream per call (HEADERS POST <path>, content-type application/grpc, te trailers; one DATA
+ * frame holding the request; the response's DATA, then grpc-status / grpc-message in the trailers,
+ * or in the headers of a trailers-only answer).
+ *
+ * Failures are the errors the etcd3 client raises for the same gRPC outcome (castGrpcError of a
+ * grpc-js style "<code> <NAME>: <details>" error), so etcd-codec.ts classifies both alike:
+ * - no session could be established: 14 UNAVAILABLE "No connection established…" (never sent);
+ * - the server refused the stream (REFUSED_STREAM): 14 UNAVAILABLE "Stream refused by server"
+ *   (never processed);
+ * - the connection or stream broke after the request was sent: 14 UNAVAILABLE "Connection dropped"
+ *   (it may have been applied);
+ * - the deadline passed: 4 DEADLINE_EXCEEDED (the stream is cancelled).
+ * The session is dropped on any connection-level failure and rebuilt by the next call.
+ */
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
+import { castGrpcError } from 'etcd3';
+import type { Decoder } from './proto-decode.js';
+
+const STATUS_NAMES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+const UNAVAILABLE = 14;
+const DEADLINE_EXCEEDED = 4;
+const INTERNAL = 13;
+
+/** The typed etcd3 error for a gRPC status. */
+export function grpcError(code: number, details: string): Error {
+  const err = Object.assign(new Error(`${code} ${STATUS_NAMES[code] ?? 'UNKNOWN'}: ${details}`), { code, details });
+  return castGrpcError(err);
+}
+
+/**
+ * The request headers of a path, built once (http2 copies them per request). No grpc-timeout:
+ * the client enforces its deadline and cancels the stream (RST_STREAM), which cancels the call
+ * on the server too.
+ */
+const HEADERS = new Map<string, http2.OutgoingHttpHeaders>();
+function requestHeaders(path: string): http2.OutgoingHttpHeaders {
+  let headers = HEADERS.get(path);
+  if (!headers) {
+    headers = { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' };
+    HEADERS.set(path, headers);
+  }
+  return headers;
+}
+const REQUEST_OPTIONS = { endStream: false };
+
+/** An HTTP/2 session and whether it ever connected (a failure before that sent nothing). */
+interface Session {
+  h2: ClientHttp2Session;
+  connected: boolean;
+  lastError?: Error;
+  /** A liveness PING is in flight (see probe()). */
+  probing?: boolean;
+}
+
+/** How long a session may take to answer a liveness PING (grpc keepalive_timeout's role). */
+const PROBE_TIMEOUT_MS = 5000;
+
+export class GrpcChannel {
+  private session: Session | undefined;
+  private closed = false;
+
+  /** `url`: `http://host:port` or `https://host:port`. */
+  constructor(readonly url: string) {}
+
+  /**
+   * Sends one request frame to `path` and decodes the single response message. Rejects with a
+   * typed etcd3 error (see the file comment) by `deadline` (epoch ms) at the latest.
+   */
+  unary<T>(path: string, frame: Buffer, deadline: number, decode: Decoder<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timeoutMs = Math.max(1, deadline - Date.now());
+      let session: Session;
+      let stream: ClientHttp2Stream;
+      try {
+        session = this.getSession();
+        stream = session.h2.request(requestHeaders(path), REQUEST_OPTIONS);
+      } catch (err) {
+        this.dropSession(this.session);
+        reject(grpcError(UNAVAILABLE, `No connection established: ${(err as Error).message}`));
+        return;
+      }
+      const call = new UnaryCall(this, session, stream, decode, resolve, reject);
+      call.timer = setTimeout(() => call.timeout(), timeoutMs);
+      stream.end(frame);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    const session = this.session;
+    this.session = undefined;
+    session?.h2.destroy();
+  }
+
+  /** Forgets `session` (if it is the current one) and closes it; the next call connects anew. */
+  dropSession(session: Session | undefined): void {
+    if (!session) return;
+    if (this.session === session) this.session = undefined;
+    if (!session.h2.destroyed) session.h2.destroy();
+  }
+
+  /**
+   * Called when a call on `session` missed its deadline: a session still connecting, or one that
+   * does not answer a PING in time, is dropped, so a silently dead connection (a partitioned or
+   * vanished member) is replaced on the next call instead of failing every call by its deadline.
+   */
+  probe(session: Session): void {
+    if (session.probing || session.h2.destroyed) return;
+    if (!session.connected) {
+      this.dropSession(session);
+      return;
+    }
+    session.probing = true;
+    const timer = setTimeout(() => this.dropSession(session), PROBE_TIMEOUT_MS);
+    timer.unref();
+    const done = (err: Error | null) => {
+      clearTimeout(timer);
+      session.probing = false;
+      if (err) this.dropSession(session);
+    };
+    try {
+      if (!session.h2.ping(done)) done(new Error('ping not sent'));
+    } catch (err) {
+      done(err as Error);
+    }
+  }
+
+  private getSession(): Session {
+    if (this.closed) throw new Error('channel closed');
+    const current = this.session;
+    if (current && !current.h2.closed && !current.h2.destroyed) return current;
+    const h2 = http2.connect(this.url, { settings: { enablePush: false } });
+    const session: Session = { h2, connected: false };
+    h2.once('connect', () => {
+      session.connected = true;
+    });
+    h2.on('error', (err) => {
+      session.lastError = err;
+      this.dropSession(session);
+    });
+    h2.once('goaway', () => {
+      // No new streams on it; streams in flight finish or fail on their own.
+      if (this.session === session) this.session = undefined;
+    });
+    h2.once('close', () => {
+      if (this.session === session) this.session = undefined;
+    });
+    // Idle sessions do not keep the process alive; a call in flight does (its deadline timer).
+    h2.unref();
+    this.session = session;
+    return session;
+  }
+}
+
+/** One call's state; settled once, when the stream closes or the deadline passes. */
+class UnaryCall<T> {
+  timer: NodeJS.Timeout | undefined;
+  private chunks: Buffer[] = [];
+  private status: number | undefined;
+  private message = '';
+  private streamError: Error | undefined;
+  private done = false;
+
+  constructor(
+    private readonly channel: GrpcChannel,
+    private readonly session: Session,
+    private readonly stream: ClientHttp2Stream,
+    private readonly decode: Decoder<T>,
+    private readonly resolve: (value: T) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    stream.on('response', (headers) => this.onHeaders(headers, true));
+    stream.on('trailers', (trailers) => this.onHeaders(trailers, false));
+    stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    stream.on('error', (err) => {
+      this.streamError = err;
+    });
+    stream.on('close', () => this.onClose());
+  }
+
+  private onHeaders(headers: IncomingHttpHeaders, initial: boolean): void {
+    const status = headers['grpc-status'];
+    if (status !== undefined) {
+      this.status = Number(status);
+      const message = headers['grpc-message'];
+      if (typeof message === 'string') this.message = decodeGrpcMessage(message);
+    } else if (initial && headers[':status'] !== undefined && Number(headers[':status']) !== 200) {
+      this.status = UNAVAILABLE;
+      this.message = `Received HTTP status code ${headers[':status']}`;
+    }
+  }
+
+  timeout(): void {
+    if (this.done) return;
+    this.settle(grpcError(DEADLINE_EXCEEDED, 'Deadline exceeded'));
+    this.stream.close(http2.constants.NGHTTP2_CANCEL);
+    this.channel.probe(this.session);
+  }
+
+  private onClose(): void {
+    if (this.done) return;
+    if (this.status === 0) {
+      let result: T;
+      try {
+        result = this.decode(this.responseMessage());
+      } catch (err) {
+        this.settle(grpcError(INTERNAL, `Failed to parse server response: ${(err as Error).message}`));
+        return;
+      }
+      this.settle(undefined, result);
+    } else if (this.status !== undefined) {
+      this.settle(grpcError(this.status, this.message));
+    } else {
+      // The stream ended without a status: the connection broke or the stream was reset.
+      // A refused stream (RST_STREAM REFUSED_STREAM, e.g. past a GOAWAY) was never processed.
+      const cause = this.streamError ?? this.session.lastError;
+      this.channel.dropSession(this.session);
+      const details = !this.session.connected
+        ? `No connection established. Last error: ${cause?.message ?? 'connection closed'}`
+        : this.stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM
+          ? 'Stream refused by server'
+          : `Connection dropped${cause ? `: ${cause.message}` : ''}`;
+      this.settle(grpcError(UNAVAILABLE, details));
+    }
+  }
+
+  /** The single message of the response, without its 5-byte prefix. */
+  private responseMessage(): Buffer {
+    const data = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+    if (data.length < 5) throw new Error('no response message');
+    if (data[0] !== 0) throw new Error('compressed response messages are not supported');
+    const length = data.readUInt32BE(1);
+    if (data.length < 5 + length) throw new Error('truncated response message');
+    return data.subarray(5, 5 + length);
+  }
+
+  private settle(err: Error | undefined, value?: T): void {
+    this.done = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (err) this.reject(err);
+    else this.resolve(value as T);
+  }
+}
+
+/** grpc-message is percent-encoded (gRPC over HTTP/2 spec). */
+function decodeGrpcMessage(message: string): string {
+  if (!message.includes('%')) return message;
+  try {
+    return decodeURIComponent(message);
+  } catch {
+    return message;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * EtcdKV: etcd's KV service (Range, Txn, Compact) over our own gRPC channels (grpc.ts) and
+ * protobuf codec (proto-encode.ts, proto-decode.ts), at a fraction of the CPU of grpc-js + protobufjs.
+ *
+ * Host choice, as etcd3's ConnectionPool does it: each call tries the hosts in a random order,
+ * skipping those whose breaker is open; the first host admitted serves the call, and its failure
+ * is the call's (retries are the caller's: etcd-client.ts). When every breaker is open the call
+ * fails with EtcdHostDownError without sending anything.
+ */
+import type { HostBreaker } from './breaker.js';
+import { GrpcChannel } from './grpc.js';
+import { decodeCompactionResponse, decodeRangeResponse, decodeTxnResponse, type Decoder } from './proto-decode.js';
+import { frameCompaction, frameRange, frameTxn } from './proto-encode.js';
+import type { CompactionRequest, CompactionResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './proto.js';
+
+export interface KVCallOptions {
+  /** Epoch milliseconds by which the call fails with DEADLINE_EXCEEDED. */
+  deadline: number;
+}
+
+interface KVHost {
+  channel: GrpcChannel;
+  breaker: HostBreaker;
+}
+
+const RANGE = '/etcdserverpb.KV/Range';
+const TXN = '/etcdserverpb.KV/Txn';
+const COMPACT = '/etcdserverpb.KV/Compact';
+
+export class EtcdKV {
+  private readonly hosts: KVHost[];
+
+  /** One breaker per member, keyed by its `http(s)://host:port` (shared with watch streams). */
+  constructor(breakers: Map<string, HostBreaker>) {
+    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url), breaker }));
+  }
+
+  range(req: RangeRequest, options: KVCallOptions): Promise<RangeResponse> {
+    return this.unary(RANGE, frameRange(req), options, decodeRangeResponse);
+  }
+
+  txn(req: TxnRequest, options: KVCallOptions): Promise<TxnResponse> {
+    return this.unary(TXN, frameTxn(req), options, decodeTxnResponse);
+  }
+
+  compact(req: CompactionRequest, options: KVCallOptions): Promise<CompactionResponse> {
+    return this.unary(COMPACT, frameCompaction(req), options, decodeCompactionResponse);
+  }
+
+  close(): void {
+    for (const host of this.hosts) host.channel.close();
+  }
+
+  private async unary<T>(path: string, frame: Buffer, options: KVCallOptions, decode: Decoder<T>): Promise<T> {
+    const { host, trial } = this.pickHost();
+    try {
+      const result = await host.channel.unary(path, frame, options.deadline, decode);
+      host.breaker.settle(trial);
+      return result;
+    } catch (err) {
+      host.breaker.settle(trial, err);
+      throw err;
+    }
+  }
+
+  /** The first host, in a random order, whose breaker admits a call. */
+  private pickHost(): { host: KVHost; trial: boolean } {
+    const hosts = this.hosts;
+    const n = hosts.length;
+    const first = n === 1 ? 0 : Math.floor(Math.random() * n);
+    let lastError: unknown;
+    for (let i = 0; i < n; i++) {
+      const host = hosts[(first + i) % n];
+      try {
+        return { host, trial: host.breaker.admit() };
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError;
+  }
+}
