@@ -45,6 +45,13 @@ let lastURL: URL;
  * AbortController (with AbortSignal.any for a deadline) per request is a measurable cost.
  * abort() before the signal exists is remembered; children (a request's deadline) abort with it.
  */
+/**
+ * The reason a request's signal aborts with when none is given: one AbortError made once, since
+ * AbortController.abort() without a reason builds a DOMException (~5 µs) for every request that
+ * took its signal.
+ */
+const REQUEST_ENDED = new DOMException('This operation was aborted', 'AbortError');
+
 export class LazyAbort {
   private controller?: AbortController;
   private children?: LazyAbort[];
@@ -59,8 +66,8 @@ export class LazyAbort {
     return this.controller.signal;
   }
 
-  /** Aborts (reason undefined: the default AbortError), and every child; idempotent. */
-  abort(reason?: unknown): void {
+  /** Aborts (reason undefined: an AbortError), and every child; idempotent. */
+  abort(reason: unknown = REQUEST_ENDED): void {
     if (this.aborted) return;
     this.aborted = true;
     this.reason = reason;
