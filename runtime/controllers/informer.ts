@@ -6,7 +6,9 @@
  * reporting what changed meanwhile as adds, updates and deletes.
  */
 import type { KubeObject } from '../api/meta.js';
+import { isGone } from '../api/status.js';
 import type { Store, StoreWatch } from '../registry/store.js';
+import { loadedObjects } from '../storage/cacher/memory-release.js';
 
 export interface InformerHandlers {
   onAdd?(obj: KubeObject): void;
@@ -30,25 +32,76 @@ export type InformerTransform = (obj: KubeObject) => KubeObject;
  */
 export function metadataOnly(obj: KubeObject): KubeObject {
   const m = obj.metadata;
-  const metadata: KubeObject['metadata'] = { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
-  if (m.namespace !== undefined) metadata.namespace = m.namespace;
-  if (m.labels !== undefined) metadata.labels = m.labels;
+  const { name, uid, resourceVersion, labels } = m;
+  const namespace = intern(m.namespace);
+  // One literal per common shape: properties added later would live in a separate array.
+  const metadata: KubeObject['metadata'] =
+    namespace !== undefined
+      ? labels !== undefined
+        ? { name, namespace, uid, resourceVersion, labels }
+        : { name, namespace, uid, resourceVersion }
+      : labels !== undefined
+        ? { name, uid, resourceVersion, labels }
+        : { name, uid, resourceVersion };
   if (m.ownerReferences !== undefined) metadata.ownerReferences = m.ownerReferences;
   if (m.finalizers !== undefined) metadata.finalizers = m.finalizers;
   if (m.deletionTimestamp !== undefined) metadata.deletionTimestamp = m.deletionTimestamp;
   if (m.deletionGracePeriodSeconds !== undefined) metadata.deletionGracePeriodSeconds = m.deletionGracePeriodSeconds;
-  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
+  return { apiVersion: intern(obj.apiVersion), kind: intern(obj.kind), metadata };
+}
+
+/**
+ * One string for each apiVersion, kind and namespace across the copies (a decoded object has
+ * its own): 100,000 copies would otherwise hold 300,000 equal strings. Bounded: past the bound,
+ * strings are kept as they come.
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED = 10_000;
+
+function intern<T>(value: T): T {
+  if (typeof value !== 'string') return value;
+  const known = interned.get(value);
+  if (known !== undefined) return known as T;
+  if (interned.size < MAX_INTERNED) interned.set(value, value);
+  return value;
 }
 
 const RELIST_BASE_MS = 100;
+/** The relist reads pages of this many objects (client-go's pager: 500), so a large resource is never decoded whole at once. */
+const LIST_PAGE_SIZE = 500;
 const RELIST_MAX_MS = 10_000;
 
-function keyOf(obj: KubeObject): string {
-  return `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+/**
+ * The informer's objects by namespace, then name (client-go's `<namespace>/<name>` keys, without
+ * a key string per object: the names are the objects' own).
+ */
+class ObjectIndex {
+  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
+
+  get(obj: KubeObject): KubeObject | undefined {
+    return this.byNamespace.get(obj.metadata.namespace ?? '')?.get(obj.metadata.name ?? '');
+  }
+
+  set(obj: KubeObject): void {
+    const namespace = obj.metadata.namespace ?? '';
+    let names = this.byNamespace.get(namespace);
+    if (!names) this.byNamespace.set(namespace, (names = new Map()));
+    names.set(obj.metadata.name ?? '', obj);
+  }
+
+  delete(obj: KubeObject): void {
+    const namespace = obj.metadata.namespace ?? '';
+    const names = this.byNamespace.get(namespace);
+    if (names?.delete(obj.metadata.name ?? '') && names.size === 0) this.byNamespace.delete(namespace);
+  }
+
+  *values(): IterableIterator<KubeObject> {
+    for (const names of this.byNamespace.values()) yield* names.values();
+  }
 }
 
 export class ResourceInformer {
-  private readonly cache = new Map<string, KubeObject>();
+  private readonly cache = new ObjectIndex();
   private readonly handlers: InformerHandlers[] = [];
   private watch: StoreWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -84,7 +137,7 @@ export class ResourceInformer {
    * object as new.
    */
   seed(from: ResourceInformer): void {
-    for (const [key, obj] of from.cache) this.cache.set(key, obj);
+    for (const obj of from.cache.values()) this.cache.set(obj);
   }
 
   /** The resource is no longer served: every object it held is reported deleted. */
@@ -125,19 +178,36 @@ export class ResourceInformer {
     return group ? `${plural}.${group}` : plural;
   }
 
-  /** Lists, reconciles the cache with the list, and returns the list's resourceVersion. */
+  /**
+   * Lists (in pages at one resourceVersion, as client-go's pager does), reconciles the cache
+   * with the list, and returns the list's resourceVersion. Objects are applied page by page:
+   * every page is of the same state, and deletions are only reported once the list is complete.
+   */
   private async relist(): Promise<string> {
-    const list = await this.store.list(undefined, {});
-    if (this.stopped) return list.metadata.resourceVersion ?? '';
-    const seen = new Set<string>();
-    for (const obj of list.items) {
-      seen.add(keyOf(obj));
-      this.upsert(obj);
+    /** The objects the list confirmed (as kept: upsert returns what the cache holds). */
+    const seen = new Set<KubeObject>();
+    let resourceVersion = '';
+    let token: string | undefined;
+    do {
+      let list;
+      try {
+        list = await this.store.list(undefined, { limit: LIST_PAGE_SIZE, continue: token });
+      } catch (err) {
+        // client-go's pager: when the continue token expired, fall back to one full list.
+        if (token === undefined || !isGone(err)) throw err;
+        seen.clear();
+        list = await this.store.list(undefined, {});
+      }
+      if (this.stopped) return list.metadata.resourceVersion ?? '';
+      resourceVersion = list.metadata.resourceVersion ?? '';
+      for (const obj of list.items) seen.add(this.upsert(obj));
+      token = list.metadata.continue || undefined;
+    } while (token);
+    for (const obj of [...this.cache.values()]) {
+      if (!seen.has(obj)) this.remove(obj);
     }
-    for (const [key, obj] of this.cache) {
-      if (!seen.has(key)) this.remove(obj);
-    }
-    return list.metadata.resourceVersion ?? '';
+    loadedObjects(seen.size);
+    return resourceVersion;
   }
 
   /** Follows the watch until it ends; throws on an ERROR event so run() relists. */
@@ -163,25 +233,25 @@ export class ResourceInformer {
     }
   }
 
-  private upsert(received: KubeObject): void {
-    const key = keyOf(received);
-    const old = this.cache.get(key);
-    if (old && old.metadata.resourceVersion === received.metadata.resourceVersion) return;
+  /** Returns the object the cache now holds for received's key. */
+  private upsert(received: KubeObject): KubeObject {
+    const old = this.cache.get(received);
+    if (old && old.metadata.resourceVersion === received.metadata.resourceVersion) return old;
     const obj = this.transform ? this.transform(received) : received;
-    this.cache.set(key, obj);
+    this.cache.set(obj);
     if (old && old.metadata.uid !== obj.metadata.uid) {
       // Deleted and recreated while we were not watching.
       this.dispatch((h) => h.onDelete?.(old));
       this.dispatch((h) => h.onAdd?.(obj));
     } else if (old) this.dispatch((h) => h.onUpdate?.(old, obj));
     else this.dispatch((h) => h.onAdd?.(obj));
+    return obj;
   }
 
   private remove(received: KubeObject): void {
-    const key = keyOf(received);
-    const old = this.cache.get(key);
+    const old = this.cache.get(received);
     if (!old) return;
-    this.cache.delete(key);
+    this.cache.delete(old);
     const obj = this.transform && received !== old ? this.transform(received) : received;
     this.dispatch((h) => h.onDelete?.(obj));
   }

@@ -18,7 +18,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent, Watcher } from '../interface.js';
 import type { KeyRange } from '../revision-log.js';
-import { filterEvent } from '../watch-event.js';
+import { filterEvent, withLazyPrevObject } from '../watch-event.js';
 import { deepFreeze } from './cached-object.js';
 import type { CachedEvent } from './event-ring.js';
 
@@ -274,8 +274,11 @@ export class CacheWatcher implements AsyncIterable<CacheEvent> {
   }
 }
 
+/** The change as a storage event; its prevObject is decoded only if read (most watchers never do). */
 export function toStorageEvent(change: CachedEvent): StorageEvent {
   const event: StorageEvent = { type: change.type, key: change.key, object: change.object, resourceVersion: String(change.revision) };
-  if (change.prevObject) event.prevObject = change.prevObject;
+  const prev = change.prev;
+  if (prev?.decoded) event.prevObject = prev.decoded;
+  else if (prev) withLazyPrevObject(event, () => prev.object());
   return event;
 }

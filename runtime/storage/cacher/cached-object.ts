@@ -13,8 +13,11 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 
-/** Adopted objects → their encoding (null until first asked for). */
-const encodings = new WeakMap<object, Buffer | null>();
+/**
+ * Adopted objects → their encoding: null until first asked for; a latin1 string of the UTF-8
+ * bytes when the object was decoded from a cache entry (made a Buffer when first written).
+ */
+const encodings = new WeakMap<object, Buffer | string | null>();
 
 /** Freezes value and everything reachable from it (already frozen subtrees are skipped). */
 export function deepFreeze<T>(value: T): T {
@@ -36,6 +39,55 @@ export function adoptObject<T extends KubeObject>(obj: T): T {
   return obj;
 }
 
+/** adoptObject for an object decoded from `encoded` (UTF-8 JSON bytes as a latin1 string). */
+export function adoptEncoded<T extends KubeObject>(obj: T, encoded: string): T {
+  deepFreeze(obj);
+  encodings.set(obj, encoded);
+  return obj;
+}
+
+/**
+ * The encoding of an adopted object as a latin1 string of its UTF-8 JSON bytes (what cache
+ * entries keep), from what is known or stringified now; `ascii` tells whether that string is
+ * the JSON text itself (every byte < 0x80). Not remembered for obj.
+ */
+export function encodedLatin1(obj: KubeObject): { encoded: string; ascii: boolean } {
+  const known = encodings.get(obj);
+  if (typeof known === 'string') return { encoded: known, ascii: isAscii(known) };
+  if (known) return { encoded: known.toString('latin1'), ascii: known.length === 0 || isAsciiBytes(known) };
+  // Through bytes, also when ASCII: JSON.stringify returns a tree of concatenated parts (about
+  // 300 bytes more per KB kept), and the round trip gives one flat string.
+  const json = JSON.stringify(obj);
+  return latin1OfUtf8(json);
+}
+
+/** A reused buffer: a Buffer per object would churn malloc (pool slabs freed only by GC). */
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/** s as a flat latin1 string of its UTF-8 bytes, and whether s is ASCII (then both are equal). */
+export function latin1OfUtf8(s: string): { encoded: string; ascii: boolean } {
+  if (s.length * 3 > scratch.length) {
+    if (s.length * 3 > 1024 * 1024) {
+      const bytes = Buffer.from(s, 'utf8');
+      return { encoded: bytes.toString('latin1'), ascii: bytes.length === s.length };
+    }
+    scratch = Buffer.allocUnsafeSlow(s.length * 3);
+  }
+  const n = scratch.write(s, 0, 'utf8');
+  return { encoded: scratch.toString('latin1', 0, n), ascii: n === s.length };
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function isAscii(s: string): boolean {
+  return !NON_ASCII.test(s);
+}
+
+function isAsciiBytes(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! >= 0x80) return false;
+  return true;
+}
+
 /** Whether obj is an object the watch cache holds (frozen, shared). */
 export function isCachedObject(obj: unknown): boolean {
   return typeof obj === 'object' && obj !== null && encodings.has(obj);
@@ -45,8 +97,8 @@ export function isCachedObject(obj: unknown): boolean {
 export function encodedObject(obj: unknown): Buffer | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
   const known = encodings.get(obj);
-  if (known !== null) return known;
-  const bytes = Buffer.from(JSON.stringify(obj), 'utf8');
+  if (known === undefined || (typeof known === 'object' && known !== null)) return known;
+  const bytes = typeof known === 'string' ? Buffer.from(known, 'latin1') : Buffer.from(JSON.stringify(obj), 'utf8');
   encodings.set(obj, bytes);
   return bytes;
 }

@@ -13,9 +13,10 @@
  * - Exact N and continue tokens at N: served from the cache's history when its ring still covers
  *   N, else by the backend, which keeps MVCC history until compaction (or answers Expired: 410).
  *
- * Objects: the cache's objects are deep-frozen and shared by every read and watcher, never
- * copied (kube's cacher shares them too); each one's JSON is encoded at most once
- * (./cached-object.ts). Callers that modify an object they read copy it first.
+ * Objects: the cache keeps each object as its JSON bytes plus the attributes selectors read
+ * (./cache-entry.ts) and decodes on demand; objects handed out are deep-frozen and shared by
+ * every read and watcher, never copied (kube's cacher shares them too), and written from the
+ * stored bytes (./cached-object.ts). Callers that modify an object they read copy it first.
  *
  * Progress: the backends publish each commit to their watchers before the write resolves, so once
  * the reflector has drained its watch, the cache is current at the backend's revision read before
@@ -40,7 +41,9 @@ import {
 import { LogStorage } from '../log-storage.js';
 import { parseResourceVersion } from '../objects.js';
 import { keyRangeOf } from '../revision-log.js';
+import type { CacheEntry } from './cache-entry.js';
 import { adoptObject } from './cached-object.js';
+import { loaded } from './memory-release.js';
 import { CacheWatcher } from './cache-watcher.js';
 import { Reflector } from './reflector.js';
 import {
@@ -157,6 +160,19 @@ export class Cacher implements Storage {
     throw new StorageError('KeyNotFound', key, `key ${key} not found`);
   }
 
+  /**
+   * get(key) of the most recent state when it can be answered at once (no waiting, no await):
+   * the cached object if the cache is ready and current at the backend's latest revision, read
+   * synchronously from a backend that offers `currentRevisionNow()`. Undefined means "call get()"
+   * (cache behind or not ready, no synchronous revision, key absent or outside the prefix, closed).
+   */
+  getIfCurrent(key: string): KubeObject | undefined {
+    if (this.closed || !this.ready || !this.progressNotify || !key.startsWith(this.prefix)) return undefined;
+    const current = (this.backend as { currentRevisionNow?(): number }).currentRevisionNow?.();
+    if (current === undefined || this.cache.revision < current) return undefined;
+    return this.cache.get(key);
+  }
+
   async getList(keyPrefix: string, opts: ListOptions = {}): Promise<ListResult> {
     this.ensureOpen(keyPrefix);
     const prefix = keyPrefix.endsWith('/') ? keyPrefix : `${keyPrefix}/`;
@@ -225,9 +241,11 @@ export class Cacher implements Storage {
 
   // ---- the reflector's side ----
 
-  private replace(entries: Array<[string, KubeObject]>, revision: number): void {
-    for (const entry of entries) adoptObject(entry[1]);
+  private replace(entries: CacheEntry[], revision: number): void {
     this.cache.replace(entries, revision);
+    let bytes = 0;
+    for (const entry of entries) bytes += entry.encoded.length;
+    loaded(bytes);
     this.generation++;
     this.ready = true;
     for (const resolve of this.readyWaiters) resolve(true);
@@ -400,7 +418,7 @@ export class Cacher implements Storage {
       else if (requested > 0) await this.waitUntilFresh(keyPrefix, requested);
       this.ensureOpen(keyPrefix);
       const revision = this.cache.revision;
-      const initial = this.cache.snapshot(keyRangeOf(keyPrefix), opts.predicate).map(([key, object]) => addedEvent(key, object));
+      const initial = this.cache.snapshot(keyRangeOf(keyPrefix), opts.predicate).map((entry) => addedEvent(entry.key, entry.object()));
       watcher.fedByCache = true;
       watcher.start(initial, revision, opts.initialEventsEndBookmark ? revision : undefined);
       return;

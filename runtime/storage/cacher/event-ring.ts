@@ -5,16 +5,27 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEventType } from '../interface.js';
+import type { CacheEntry } from './cache-entry.js';
 
-/** One change as the cache recorded it. Objects are shared and must never be mutated. */
-export interface CachedEvent {
-  type: StorageEventType;
-  key: string;
-  /** The new state; for DELETED the last state at the deletion revision. */
-  object: KubeObject;
-  /** The key's state before this change; absent for ADDED. */
-  prevObject?: KubeObject;
-  revision: number;
+/**
+ * One change as the cache recorded it. Objects are shared and must never be mutated. The
+ * previous state is kept as its cache entry and decoded only when read.
+ */
+export class CachedEvent {
+  constructor(
+    readonly type: StorageEventType,
+    readonly key: string,
+    /** The new state; for DELETED the last state at the deletion revision. */
+    readonly object: KubeObject,
+    readonly revision: number,
+    /** The key's entry before this change; absent for ADDED. */
+    readonly prev?: CacheEntry,
+  ) {}
+
+  /** The key's state before this change; undefined for ADDED. */
+  get prevObject(): KubeObject | undefined {
+    return this.prev?.object();
+  }
 }
 
 export class EventRing {

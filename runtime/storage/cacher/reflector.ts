@@ -6,10 +6,11 @@
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { Storage, StorageEvent, Watcher } from '../interface.js';
+import { entryOf, type CacheEntry } from './cache-entry.js';
 
 export interface ReflectorHooks {
   /** The state at `revision` replaces whatever the cache held. */
-  onReplace(entries: Array<[string, KubeObject]>, revision: number): void;
+  onReplace(entries: CacheEntry[], revision: number): void;
   /** One change, in revision order; throwing makes the reflector list again. */
   onEvent(event: StorageEvent): void;
   /** The watch broke; the cache is stale until the next onReplace. */
@@ -17,9 +18,14 @@ export interface ReflectorHooks {
 }
 
 const MIN_BACKOFF_MS = 25;
-/** The initial list is read in pages of this many objects. */
-const LIST_PAGE_SIZE = 5000;
+/**
+ * The initial list is read in pages of this many objects; each page's decoded objects are
+ * garbage once its entries are made, small enough to die in V8's young generation.
+ */
+const LIST_PAGE_SIZE = 500;
 const MAX_BACKOFF_MS = 2000;
+
+const everything = (): boolean => true;
 
 export class Reflector {
   private stopped = false;
@@ -74,12 +80,11 @@ export class Reflector {
    * no backoff); throws when the list or the watch fails.
    */
   private async listAndWatch(): Promise<boolean> {
-    const list = await this.listAll();
-    if (this.stopped) return false;
-    this.hooks.onReplace(list.entries, Number(list.resourceVersion));
+    const resourceVersion = await this.listAndReplace();
+    if (resourceVersion === undefined) return false;
     // Registered in the same tick as the state was installed: changes after the list's revision
     // arrive through the watch, from the backend's history if need be.
-    const watcher = this.backend.watch(this.prefix, { resourceVersion: list.resourceVersion });
+    const watcher = this.backend.watch(this.prefix, { resourceVersion });
     this.watcher = watcher;
     this.watching = true;
     let delivered = false;
@@ -97,17 +102,30 @@ export class Reflector {
   }
 
   /**
-   * The prefix's state at one revision, read in pages (continue tokens keep the first page's
-   * revision), so the backend's rows for the whole prefix are never all in memory at once.
+   * Lists and installs the state; returns its revision (undefined when stopped meanwhile). A
+   * function of its own, so that the list is not kept alive by the watch loop's frame.
    */
-  private async listAll(): Promise<{ entries: Array<[string, KubeObject]>; resourceVersion: string }> {
-    const entries: Array<[string, KubeObject]> = [];
+  private async listAndReplace(): Promise<string | undefined> {
+    const list = await this.listAll();
+    if (this.stopped) return undefined;
+    this.hooks.onReplace(list.entries, Number(list.resourceVersion));
+    return list.resourceVersion;
+  }
+
+  /**
+   * The prefix's state at one revision, read in pages (continue tokens keep the first page's
+   * revision) and turned into cache entries page by page, so neither the backend's rows nor the
+   * decoded objects of the whole prefix are ever all in memory at once.
+   */
+  private async listAll(): Promise<{ entries: CacheEntry[]; resourceVersion: string }> {
+    const entries: CacheEntry[] = [];
     let token: string | undefined;
     let resourceVersion = '';
     do {
-      const page = await this.backend.getList(this.prefix, { limit: LIST_PAGE_SIZE, continue: token });
+      // A predicate (passing everything) spares the backend counting the remaining keys for every page.
+      const page = await this.backend.getList(this.prefix, { limit: LIST_PAGE_SIZE, continue: token, predicate: everything });
       if (this.stopped) return { entries, resourceVersion: page.resourceVersion };
-      for (const obj of page.items) entries.push([this.keyFunc(obj), obj]);
+      for (const obj of page.items) entries.push(entryOf(this.keyFunc(obj), obj, false));
       resourceVersion = page.resourceVersion;
       token = page.continue;
     } while (token);

@@ -9,15 +9,19 @@
  * - The state at any revision in [historyStart, revision] can be rebuilt by undoing the ring's
  *   changes after it; older states cannot (the caller then asks the backend, which keeps MVCC
  *   history until compaction).
- * - Objects are frozen (./cached-object.ts), shared with the ring and handed out as they are.
+ * - The state is kept as entries (./cache-entry.ts: JSON bytes plus the attributes selectors
+ *   read); objects are decoded on demand, frozen (./cached-object.ts), shared with the ring and
+ *   handed out as they are. Selectors are evaluated on the entries' attributes, so only the
+ *   objects a list returns are decoded.
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent } from '../interface.js';
 import { type KeyRange } from '../revision-log.js';
-import { EventRing, type CachedEvent } from './event-ring.js';
+import { CacheEntry, entryMatches, entryOf } from './cache-entry.js';
+import { CachedEvent, EventRing } from './event-ring.js';
 
 export interface CachePage {
-  /** The cache's (frozen, shared) objects. */
+  /** The cache's (frozen, shared) objects, decoded from the entries. */
   items: KubeObject[];
   /** Key of the last item. */
   lastKey?: string;
@@ -32,10 +36,10 @@ interface Waiter {
 }
 
 export class WatchCache {
-  private objects = new Map<string, KubeObject>();
+  private objects = new Map<string, CacheEntry>();
   private keys: string[] = [];
-  /** The object of each key in `keys`, at the same index (lists walk arrays, not the map). */
-  private values: KubeObject[] = [];
+  /** The entry of each key in `keys`, at the same index (lists walk arrays, not the map). */
+  private values: CacheEntry[] = [];
   private readonly ring: EventRing;
   private current = 0;
   private oldest = 0;
@@ -59,10 +63,11 @@ export class WatchCache {
   }
 
   /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace). */
-  replace(entries: Array<[string, KubeObject]>, revision: number): void {
-    this.objects = new Map(entries);
+  replace(entries: CacheEntry[], revision: number): void {
+    this.objects = new Map();
+    for (const entry of entries) this.objects.set(entry.key, entry);
     this.keys = [...this.objects.keys()].sort(compareKeys);
-    this.values = this.keys.map((key) => this.objects.get(key) as KubeObject);
+    this.values = this.keys.map((key) => this.objects.get(key) as CacheEntry);
     this.ring.clear();
     this.current = revision;
     this.oldest = revision;
@@ -79,16 +84,16 @@ export class WatchCache {
     if (!(revision > this.current)) {
       throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
     }
-    const prevObject = this.objects.get(event.key);
+    const prev = this.objects.get(event.key);
     if (event.type === 'DELETED') {
-      if (prevObject) this.removeKey(event.key);
+      if (prev) this.removeKey(event.key);
     } else {
-      this.objects.set(event.key, event.object);
-      if (!prevObject) this.insertKey(event.key, event.object);
-      else this.values[lowerBound(this.keys, event.key)] = event.object;
+      const entry = entryOf(event.key, event.object, true);
+      this.objects.set(event.key, entry);
+      if (!prev) this.insertKey(event.key, entry);
+      else this.values[lowerBound(this.keys, event.key)] = entry;
     }
-    const cached: CachedEvent = { type: event.type, key: event.key, object: event.object, revision };
-    if (prevObject) cached.prevObject = prevObject;
+    const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
     if (evicted) this.oldest = evicted.revision;
     this.current = revision;
@@ -109,15 +114,20 @@ export class WatchCache {
   }
 
   /** The current live entries in `range` that pass `predicate`, in key order. */
-  snapshot(range: KeyRange, predicate?: (obj: KubeObject) => boolean): Array<[string, KubeObject]> {
-    const out: Array<[string, KubeObject]> = [];
+  snapshot(range: KeyRange, predicate?: (obj: KubeObject) => boolean): CacheEntry[] {
+    const out: CacheEntry[] = [];
     for (const entry of this.entriesAt(this.current, range.start, range.end)) {
-      if (!predicate || predicate(entry[1])) out.push(entry);
+      if (!predicate || entryMatches(entry, predicate)) out.push(entry);
     }
     return out;
   }
 
   get(key: string): KubeObject | undefined {
+    return this.objects.get(key)?.object();
+  }
+
+  /** The current entry of key. */
+  entry(key: string): CacheEntry | undefined {
     return this.objects.get(key);
   }
 
@@ -160,11 +170,11 @@ export class WatchCache {
     if (revision >= this.current) return this.listCurrent(range, startKey, limit, predicate);
     const items: KubeObject[] = [];
     let lastKey: string | undefined;
-    for (const [key, obj] of this.entriesAt(revision, startKey, range.end)) {
+    for (const entry of this.entriesAt(revision, startKey, range.end)) {
       if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
-      if (predicate && !predicate(obj)) continue;
-      items.push(obj);
-      lastKey = key;
+      if (predicate && !entryMatches(entry, predicate)) continue;
+      items.push(entry.object());
+      lastKey = entry.key;
     }
     return { items, lastKey, more: false };
   }
@@ -175,15 +185,17 @@ export class WatchCache {
     const first = lowerBound(keys, startKey);
     const end = lowerBound(keys, range.end);
     if (!predicate && (limit === 0 || end - first <= limit)) {
-      return { items: values.slice(first, end), lastKey: end > first ? keys[end - 1] : undefined, more: false };
+      const items: KubeObject[] = new Array(end - first);
+      for (let i = first; i < end; i++) items[i - first] = values[i]!.object();
+      return { items, lastKey: end > first ? keys[end - 1] : undefined, more: false };
     }
     const items: KubeObject[] = [];
     let lastKey: string | undefined;
     for (let i = first; i < end; i++) {
       if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
-      const obj = values[i];
-      if (predicate && !predicate(obj)) continue;
-      items.push(obj);
+      const entry = values[i]!;
+      if (predicate && !entryMatches(entry, predicate)) continue;
+      items.push(entry.object());
       lastKey = keys[i];
     }
     return { items, lastKey, more: false };
@@ -201,16 +213,14 @@ export class WatchCache {
    * Live entries in [startKey, end) at `revision`, in key order: the current state with the
    * ring's later changes undone (each key takes the state before its earliest later change).
    */
-  private *entriesAt(revision: number, startKey: string, end: string): Generator<[string, KubeObject]> {
+  private *entriesAt(revision: number, startKey: string, end: string): Generator<CacheEntry> {
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
-      for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) {
-        yield [this.keys[i], this.objects.get(this.keys[i]) as KubeObject];
-      }
+      for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) yield this.values[i]!;
       return;
     }
-    const undo = new Map<string, KubeObject | null>();
-    for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prevObject ?? null);
+    const undo = new Map<string, CacheEntry | null>();
+    for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prev ?? null);
     const gone = [...undo.keys()].filter((k) => k >= startKey && k < end && !this.objects.has(k)).sort(compareKeys);
     let i = lowerBound(this.keys, startKey);
     let j = 0;
@@ -219,15 +229,15 @@ export class WatchCache {
       const b = j < gone.length ? gone[j] : undefined;
       if (a === undefined && b === undefined) return;
       const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
-      const obj = undo.has(key) ? undo.get(key) : this.objects.get(key);
-      if (obj) yield [key, obj];
+      const entry = undo.has(key) ? undo.get(key) : this.objects.get(key);
+      if (entry) yield entry;
     }
   }
 
-  private insertKey(key: string, obj: KubeObject): void {
+  private insertKey(key: string, entry: CacheEntry): void {
     const i = lowerBound(this.keys, key);
     this.keys.splice(i, 0, key);
-    this.values.splice(i, 0, obj);
+    this.values.splice(i, 0, entry);
   }
 
   private removeKey(key: string): void {

@@ -1,0 +1,207 @@
+/**
+ * CacheEntry: what the watch cache keeps of one object (kube's storeElement{Key, Object, Labels,
+ * Fields}, with the object held as its JSON encoding): the key, the exact JSON bytes, and the
+ * attributes selectors read (name, namespace, labels). A decoded, frozen object costs V8 about
+ * 2.5 times its JSON; the bytes cost about one time.
+ *
+ * Contracts:
+ * - `encoded` is the object's UTF-8 JSON (exactly JSON.stringify of it, resourceVersion
+ *   included), one latin1 char per byte (V8 keeps such strings at one byte a char).
+ * - object() decodes on demand and returns an adopted object (./cached-object.ts: deep-frozen,
+ *   shared, its encoding the stored bytes, so responses write them without stringifying).
+ *   An object decoded a second time is remembered in a small process-wide set (CLOCK: an object
+ *   read again since the hand last passed stays), so a hot object is decoded twice, not per
+ *   read; the others are dropped and decoded again when next read (equal, not identical,
+ *   objects). A single pass over many objects (an informer's relist) remembers none of them, so
+ *   they die young instead of filling V8's old generation with garbage.
+ * - An entry never changes: a new state of the key is a new entry.
+ * - matches(entry, predicate) runs a selector on the stored attributes without decoding; a
+ *   predicate that reads anything else (a selectable field of spec, say) gets the decoded object.
+ */
+import type { KubeObject } from '../../api/meta.js';
+import { adoptEncoded, encodedLatin1, latin1OfUtf8 } from './cached-object.js';
+
+const ASCII = 1;
+/** Read since the CLOCK hand last passed it. */
+const HOT = 2;
+/** Decoded once before: the next decode is remembered. */
+const SEEN = 4;
+
+export class CacheEntry {
+  /** The decoded object while the entry is in the decoded set. */
+  decoded: KubeObject | undefined = undefined;
+  flags: number;
+
+  constructor(
+    readonly key: string,
+    /** UTF-8 JSON bytes, one latin1 char per byte. */
+    readonly encoded: string,
+    ascii: boolean,
+    readonly name: string | undefined,
+    readonly namespace: string | undefined,
+    readonly labels: Readonly<Record<string, string>> | undefined,
+  ) {
+    this.flags = ascii ? ASCII : 0;
+  }
+
+  /** The object (adopted: frozen, shared), decoded on demand. */
+  object(): KubeObject {
+    const decoded = this.decoded;
+    if (decoded !== undefined) {
+      this.flags |= HOT;
+      return decoded;
+    }
+    const json = this.flags & ASCII ? this.encoded : Buffer.from(this.encoded, 'latin1').toString('utf8');
+    const parsed = JSON.parse(json) as KubeObject;
+    shareAttributes(parsed, this);
+    const obj = adoptEncoded(parsed, this.encoded);
+    if (this.flags & SEEN) {
+      this.decoded = obj;
+      remember(this);
+    } else this.flags |= SEEN;
+    return obj;
+  }
+
+  /** The JSON bytes (a new Buffer). */
+  bytes(): Buffer {
+    return Buffer.from(this.encoded, 'latin1');
+  }
+}
+
+/**
+ * Lets a decoded object share the entry's name, namespace and labels (equal: both come from the
+ * same bytes), so that copies readers keep of them (the controllers' metadata informers) hold no
+ * strings of their own.
+ */
+function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
+  const meta = obj.metadata as KubeObject['metadata'] | undefined;
+  if (typeof meta !== 'object' || meta === null) return;
+  if (entry.name !== undefined && meta.name === entry.name) meta.name = entry.name;
+  if (entry.namespace !== undefined && meta.namespace === entry.namespace) meta.namespace = entry.namespace;
+  if (entry.labels !== undefined && meta.labels !== undefined) meta.labels = entry.labels;
+}
+
+/**
+ * The entry of an adopted object under key. With `keep`, the object itself is remembered as the
+ * entry's decoded object (a change just applied: watchers and readers share it).
+ */
+export function entryOf(key: string, obj: KubeObject, keep: boolean): CacheEntry {
+  const { encoded, ascii } = encodedLatin1(obj);
+  const meta = obj.metadata as KubeObject['metadata'] | undefined;
+  const labels = meta?.labels;
+  if (labels && typeof labels === 'object') Object.freeze(labels);
+  const entry = new CacheEntry(flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
+  if (keep) {
+    entry.decoded = obj;
+    remember(entry);
+  }
+  return entry;
+}
+
+// ---- the decoded set (process-wide, bounded) ----
+
+/** How many decoded objects are kept across every cache (a LIST of 500 objects is served without decoding). */
+export const DECODED_CAPACITY = 1024;
+const slots: Array<CacheEntry | undefined> = new Array(DECODED_CAPACITY);
+let hand = 0;
+
+function remember(entry: CacheEntry): void {
+  for (let passed = 0; ; passed++) {
+    const victim = slots[hand];
+    if (victim === undefined) break;
+    if (victim.flags & HOT && passed < DECODED_CAPACITY) {
+      victim.flags &= ~HOT;
+      hand = (hand + 1) % DECODED_CAPACITY;
+      continue;
+    }
+    if (victim !== entry) victim.decoded = undefined;
+    break;
+  }
+  slots[hand] = entry;
+  hand = (hand + 1) % DECODED_CAPACITY;
+}
+
+/** Drops every remembered decoded object (tests; a server shutting its caches down). */
+export function forgetDecoded(): void {
+  for (let i = 0; i < DECODED_CAPACITY; i++) {
+    const entry = slots[i];
+    if (entry) entry.decoded = undefined;
+    slots[i] = undefined;
+  }
+  hand = 0;
+}
+
+/**
+ * key as a flat sequential string: a key built by concatenation is a tree of cons strings, and
+ * flattening it in place (as comparisons do) leaves the cons cells alive next to the flat copy.
+ */
+function flat(key: string): string {
+  if (key.length < 13) return key;
+  const { encoded, ascii } = latin1OfUtf8(key);
+  return ascii ? encoded : Buffer.from(key, 'utf8').toString('utf8');
+}
+
+/** Namespaces are few: entries share one string per namespace. */
+const namespaces = new Map<string, string>();
+const MAX_INTERNED = 10_000;
+
+function intern(namespace: string | undefined): string | undefined {
+  if (typeof namespace !== 'string') return namespace;
+  const known = namespaces.get(namespace);
+  if (known !== undefined) return known;
+  if (namespaces.size < MAX_INTERNED) namespaces.set(namespace, namespace);
+  return namespace;
+}
+
+// ---- selectors on stored attributes ----
+
+/** Set when a predicate read something the attributes view does not hold. */
+let missed = false;
+
+function miss(): undefined {
+  missed = true;
+  return undefined;
+}
+
+const METADATA_FIELDS = new Set(['name', 'namespace', 'labels']);
+
+/** Handlers of the attribute views: every read outside metadata.{name,namespace,labels} is a miss. */
+const strictHandler = (read: (entry: CacheEntry, prop: string) => unknown, known: (prop: string | symbol) => boolean): ProxyHandler<CacheEntry> => ({
+  get: (entry, prop) => (known(prop) ? read(entry, prop as string) : miss()),
+  has: () => miss() ?? false,
+  ownKeys: () => (miss(), []),
+  getOwnPropertyDescriptor: () => miss(),
+  getPrototypeOf: () => (miss(), Object.prototype),
+  set: () => (miss(), false),
+  defineProperty: () => (miss(), false),
+  deleteProperty: () => (miss(), false),
+});
+
+const metadataHandler = strictHandler(
+  (entry, prop) => (prop === 'name' ? entry.name : prop === 'namespace' ? entry.namespace : entry.labels),
+  (prop) => typeof prop === 'string' && METADATA_FIELDS.has(prop),
+);
+const objectHandler = strictHandler(
+  (entry) => new Proxy(entry, metadataHandler),
+  (prop) => prop === 'metadata',
+);
+
+/**
+ * Whether the entry's object passes predicate (kube's filter on GetAttrs): evaluated on a view
+ * holding only metadata.name, metadata.namespace and metadata.labels when that is all the
+ * predicate reads, else (or when it throws) on the decoded object.
+ */
+export function entryMatches(entry: CacheEntry, predicate: (obj: KubeObject) => boolean): boolean {
+  if (entry.decoded !== undefined) return predicate(entry.decoded);
+  missed = false;
+  let result: boolean;
+  try {
+    result = predicate(new Proxy(entry, objectHandler) as unknown as KubeObject);
+  } catch {
+    missed = true;
+    result = false;
+  }
+  if (!missed) return result;
+  missed = false;
+  return predicate(entry.object());
+}
