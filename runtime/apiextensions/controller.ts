@@ -16,7 +16,7 @@ import type { APIInstaller } from '../server/installer.js';
 import { findCondition, isConditionTrue, setCondition } from './conditions.js';
 import { acceptedNamesForGroup, addNames, calculateNamesAndConditions, establishedCondition, type NamesInUse } from './naming.js';
 import { ServingRegistry } from './serving.js';
-import { asCRD, CLEANUP_FINALIZER, type CRDCondition, type CustomResourceDefinition } from './types.js';
+import { asCRD, CLEANUP_FINALIZER, storageVersionOf, type CRDCondition, type CustomResourceDefinition } from './types.js';
 
 export interface CRDControllerOptions {
   installer: APIInstaller;
@@ -217,7 +217,9 @@ export class CRDController {
   private async finalize(crd: CustomResourceDefinition): Promise<void> {
     await this.setTerminating(crd, { status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
     const served = this.serving.get(crd.metadata.name!);
-    const scope = served && [...served.versions.values()][0]?.scope;
+    // The storage version's scope when served (kube's crdInfo.storages[storageVersion]): its
+    // objects need no conversion, so a conversion webhook that is down does not block cleanup.
+    const scope = served && (served.versions.get(storageVersionOf(crd)?.name ?? '') ?? [...served.versions.values()][0])?.scope;
     if (isConditionTrue(crd, 'Established') && scope) {
       const outcome = await this.deleteInstances(scope.store);
       await this.setTerminating(crd, outcome);

@@ -3,17 +3,21 @@
  * established), one RequestScope per served version, built through the installer exactly as a
  * compiled kind's (kube's crdHandler serving info), and the discovery/OpenAPI entries of the
  * established ones. Versions of a CRD share the resource's storage prefix
- * `/registry/<group>/<plural>` and watch cache; a multi-version CRD converts with the None
- * strategy (apiVersion only).
+ * `/registry/<group>/<plural>` and watch cache; a multi-version CRD converts with its strategy:
+ * None (apiVersion only, conversion.ts) or Webhook (the CRD's conversion webhook, one converter
+ * shared by its versions: webhook-storage.ts).
  */
 import { apiVersionOf } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import type { APIInstaller } from '../server/installer.js';
+import type { Storage } from '../storage/interface.js';
 import { isConditionTrue } from './conditions.js';
 import { convertingStorage } from './conversion.js';
 import { servedVersions } from './definition.js';
 import type { VersionEntry } from './documents.js';
 import { storageVersionOf, type CustomResourceDefinition } from './types.js';
+import { WebhookConverter, type WebhookConversion } from './webhook-converter.js';
+import { webhookConvertingStorage } from './webhook-storage.js';
 
 export interface CRDServing {
   /** The CRD as last seen (conditions change without a rebuild: Terminating, Established). */
@@ -85,9 +89,14 @@ export class ServingRegistry {
     const storage = storageVersionOf(crd)?.name ?? '';
     const storageAPIVersion = apiVersionOf(crd.spec.group, storage);
     const multiVersion = (crd.spec.versions ?? []).length > 1;
+    // A Webhook CRD converts even with one version: objects stored under a removed one still read.
+    const converter = crd.spec.conversion?.strategy === 'Webhook' ? new WebhookConverter(crd.spec.conversion.webhook as WebhookConversion | undefined) : undefined;
+    const listKind = crd.status?.acceptedNames?.listKind ?? crd.spec.names.listKind ?? `${crd.spec.names.kind}List`;
     for (const served of servedVersions(crd)) {
       const apiVersion = apiVersionOf(served.definition.group, served.definition.version);
-      const wrap = multiVersion ? (s: Parameters<typeof convertingStorage>[0]) => convertingStorage(s, apiVersion, storageAPIVersion) : undefined;
+      let wrap: ((s: Storage) => Storage) | undefined;
+      if (converter) wrap = (s) => webhookConvertingStorage(s, { servedAPIVersion: apiVersion, storageAPIVersion, listKind, converter });
+      else if (multiVersion) wrap = (s) => convertingStorage(s, apiVersion, storageAPIVersion);
       const scope = this.installer.buildDynamicScope(served.definition, served.schemas, wrap);
       try {
         // Compile now: a schema the validator cannot build is logged at once, not at first use.

@@ -6,6 +6,8 @@
 import { field, isDNS1035Label, isDNS1123Subdomain, type FieldError } from '../validation/index.js';
 import { validateOpenAPISchema } from './schema-rules.js';
 import { isConditionTrue } from './conditions.js';
+import { validateWebhookConversion } from './conversion-validation.js';
+import type { WebhookConversion } from './webhook-converter.js';
 import type { CRDNames, CRDVersion, CustomResourceDefinition } from './types.js';
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -84,6 +86,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     if (!conversion.strategy) errs.push(field.required('spec.conversion.strategy'));
     else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errs.push(field.notSupported('spec.conversion.strategy', conversion.strategy, ['None', 'Webhook']));
     if (conversion.strategy === 'Webhook' && !conversion.webhook) errs.push(field.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
+    if (conversion.strategy === 'Webhook' && conversion.webhook) errs.push(...validateWebhookConversion(conversion.webhook as WebhookConversion, 'spec.conversion'));
     if (conversion.strategy === 'None' && conversion.webhook) errs.push(field.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
     if (conversion.strategy === 'Webhook' && spec.preserveUnknownFields === true) {
       errs.push(field.invalid('spec.conversion.strategy', conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
