@@ -31,6 +31,7 @@ import {
 } from './interface.js';
 import { checkPreconditions, decodeObject, encodeObject, parseResourceVersion, sameStoredValue } from './objects.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
+import { encodedLatin1 } from './cacher/cached-object.js';
 
 export interface EtcdStorageOptions extends EtcdClientOptions {
   /** Root of every key in etcd, replacing `/registry` (kube's --storage-prefix); default `/registry`. */
@@ -149,8 +150,8 @@ export class EtcdStorage implements Storage {
       }
       this.client.ensureOpen(key);
       const value = encodeObject(key, next);
-      if (state.value !== undefined && sameStoredValue(state.value, value)) {
-        if (state.isCurrent) return decodeObject(state.value, state.modRevision);
+      if (storesSameValue(key, state, value)) {
+        if (state.isCurrent) return decodeObject(state.value!, state.modRevision);
         state = kvState(await this.readKey(key));
         continue;
       }
@@ -294,10 +295,13 @@ export class EtcdStorage implements Storage {
 /** What an update starts from: the current object, its stored value and mod revision (0: absent). */
 interface UpdateState {
   current: KubeObject | undefined;
+  /** The stored value; for a cached state computed only when the no-op check needs it. */
   value: string | undefined;
   modRevision: number;
   /** Read from etcd just now, rather than guessed from a cache. */
   isCurrent: boolean;
+  /** A cached state's object (frozen, never handed out) and its JSON text (resourceVersion included). */
+  cached?: { obj: KubeObject; json: string };
 }
 
 function kvState(kv: KeyValue | undefined): UpdateState {
@@ -307,11 +311,53 @@ function kvState(kv: KeyValue | undefined): UpdateState {
   return { current: decodeObject(value, modRevision), value, modRevision, isCurrent: true };
 }
 
-/** The state a cached object stands for; its own copy, so the cache's object is never handed out. */
+/**
+ * The state a cached object stands for; its own copy, so the cache's object is never handed out.
+ * The copy is one parse of the JSON the watch cache keeps for the object (exactly
+ * JSON.stringify of it), with resourceVersion set last as decodeObject sets it; the stored value
+ * (that JSON without resourceVersion) is derived only when a no-op is possible (storesSameValue).
+ */
 function cachedState(key: string, cached: KubeObject): UpdateState {
   const modRevision = parseResourceVersion(key, cached.metadata?.resourceVersion, false) ?? 0;
-  const value = encodeObject(key, cached);
-  return { current: decodeObject(value, modRevision), value, modRevision, isCurrent: false };
+  const { encoded, ascii } = encodedLatin1(cached);
+  const json = ascii ? encoded : Buffer.from(encoded, 'latin1').toString('utf8');
+  const current = JSON.parse(json) as KubeObject;
+  const meta = current.metadata as Record<string, unknown> | undefined;
+  if (typeof meta === 'object' && meta !== null && !Array.isArray(meta)) {
+    delete meta.resourceVersion;
+    meta.resourceVersion = String(modRevision);
+  } else {
+    // Not an object the cache could hold (encodeObject would reject it): decode as before.
+    return { current: decodeObject(encodeObject(key, cached), modRevision), value: undefined, modRevision, isCurrent: false, cached: { obj: cached, json } };
+  }
+  return { current, value: undefined, modRevision, isCurrent: false, cached: { obj: cached, json } };
+}
+
+/**
+ * Whether `next` (an encoded value) stores what the state holds (sameStoredValue). A cached
+ * state's stored value is its JSON without the pair `"resourceVersion":"<rv>"` and one comma:
+ * cut out where that pair occurs exactly once (a quote in JSON text outside a string always
+ * delimits one, so the one occurrence is metadata's), else encoded again.
+ */
+function storesSameValue(key: string, state: UpdateState, next: string): boolean {
+  if (state.value === undefined) {
+    const cached = state.cached;
+    if (!cached) return false;
+    state.value = storedValueOf(cached.json, cached.obj.metadata?.resourceVersion) ?? encodeObject(key, cached.obj);
+  }
+  return sameStoredValue(state.value, next);
+}
+
+/** json (JSON.stringify of an object whose metadata.resourceVersion is rv) without that pair. */
+function storedValueOf(json: string, rv: unknown): string | undefined {
+  if (typeof rv !== 'string') return undefined;
+  const pair = `"resourceVersion":${JSON.stringify(rv)}`;
+  const at = json.indexOf(pair);
+  if (at <= 0 || json.lastIndexOf(pair) !== at) return undefined;
+  const end = at + pair.length;
+  if (json[at - 1] === ',') return json.slice(0, at - 1) + json.slice(end);
+  if (json[at - 1] === '{' && json[end] === ',') return json.slice(0, at) + json.slice(end + 1);
+  return undefined;
 }
 
 /** The key-value a txn's failure branch read (undefined when the key is absent). */

@@ -49,7 +49,7 @@ export function adoptEncoded<T extends KubeObject>(obj: T, encoded: string): T {
 /**
  * The encoding of an adopted object as a latin1 string of its UTF-8 JSON bytes (what cache
  * entries keep), from what is known or stringified now; `ascii` tells whether that string is
- * the JSON text itself (every byte < 0x80). Not remembered for obj.
+ * the JSON text itself (every byte < 0x80). Remembered for an adopted obj.
  */
 export function encodedLatin1(obj: KubeObject): { encoded: string; ascii: boolean } {
   const known = encodings.get(obj);
@@ -58,7 +58,11 @@ export function encodedLatin1(obj: KubeObject): { encoded: string; ascii: boolea
   // Through bytes, also when ASCII: JSON.stringify returns a tree of concatenated parts (about
   // 300 bytes more per KB kept), and the round trip gives one flat string.
   const json = JSON.stringify(obj);
-  return latin1OfUtf8(json);
+  const result = latin1OfUtf8(json);
+  // An adopted object keeps the string (the one its cache entry keeps: no extra bytes), so later
+  // readers of its encoding (an etcd update's private copy, watchers) need not stringify again.
+  if (known === null) encodings.set(obj, result.encoded);
+  return result;
 }
 
 /** A reused buffer: a Buffer per object would churn malloc (pool slabs freed only by GC). */
