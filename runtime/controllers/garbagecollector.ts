@@ -47,7 +47,6 @@ interface Classified {
 }
 
 export class GarbageCollector {
-  readonly graph = new DependencyGraph();
   private readonly attemptToDelete: WorkQueue<string>;
   private readonly attemptToOrphan: WorkQueue<string>;
   private workers: Promise<void>[] = [];
@@ -57,6 +56,8 @@ export class GarbageCollector {
     informers: SharedInformers,
     private readonly log: Log,
     queueOptions: WorkQueueOptions = {},
+    /** The graph; when it is the informers' index (InformerOptions.index), they keep no copies. */
+    readonly graph: DependencyGraph = new DependencyGraph(),
   ) {
     this.attemptToDelete = new WorkQueue(queueOptions);
     this.attemptToOrphan = new WorkQueue(queueOptions);

@@ -7,16 +7,42 @@
 import type { KubeObject, OwnerReference } from '../api/meta.js';
 import { hasFinalizer, isBeingDeleted, isDeletingDependents, FINALIZER_ORPHAN } from '../registry/deletion.js';
 import type { Store } from '../registry/store.js';
+import { compactVersion, type InformerIndex } from './known.js';
 
-export interface GraphNode {
-  uid: string;
-  store: Store;
-  namespace: string | undefined;
-  name: string;
-  owners: OwnerReference[];
-  beingDeleted: boolean;
-  deletingDependents: boolean;
-  orphaning: boolean;
+const BEING_DELETED = 1;
+const DELETING_DEPENDENTS = 2;
+const ORPHANING = 4;
+
+/**
+ * One object of the graph (kube's node: uid, coordinates, owners, deletion state). Kept per
+ * object for as long as it exists, so it holds its three deletion flags in one small integer.
+ */
+export class GraphNode {
+  constructor(
+    readonly uid: string,
+    public store: Store,
+    readonly namespace: string | undefined,
+    readonly name: string,
+    readonly owners: OwnerReference[],
+    private readonly flags: number,
+    /** The resourceVersion last observed (compactVersion): the graph is its informers' index. */
+    readonly version: number | string | undefined,
+  ) {}
+
+  /** Has a deletionTimestamp. */
+  get beingDeleted(): boolean {
+    return (this.flags & BEING_DELETED) !== 0;
+  }
+
+  /** Being deleted in foreground (`foregroundDeletion`). */
+  get deletingDependents(): boolean {
+    return (this.flags & DELETING_DEPENDENTS) !== 0;
+  }
+
+  /** Being deleted with the `orphan` finalizer. */
+  get orphaning(): boolean {
+    return (this.flags & ORPHANING) !== 0;
+  }
 }
 
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[];
@@ -34,24 +60,39 @@ function ownersOf(obj: KubeObject): OwnerReference[] {
 
 /** A node shares the object's strings and references (never mutated: the graph only reads them). */
 export function nodeOf(store: Store, obj: KubeObject): GraphNode {
-  return {
-    uid: obj.metadata.uid ?? '',
-    store,
-    namespace: store.namespaceScoped ? obj.metadata.namespace : undefined,
-    name: obj.metadata.name ?? '',
-    owners: ownersOf(obj),
-    beingDeleted: isBeingDeleted(obj),
-    deletingDependents: isDeletingDependents(obj),
-    orphaning: isBeingDeleted(obj) && hasFinalizer(obj, FINALIZER_ORPHAN),
-  };
+  const beingDeleted = isBeingDeleted(obj);
+  const flags =
+    (beingDeleted ? BEING_DELETED : 0) |
+    (isDeletingDependents(obj) ? DELETING_DEPENDENTS : 0) |
+    (beingDeleted && hasFinalizer(obj, FINALIZER_ORPHAN) ? ORPHANING : 0);
+  const namespace = store.namespaceScoped ? obj.metadata.namespace : undefined;
+  const version = compactVersion(obj.metadata.resourceVersion);
+  return new GraphNode(obj.metadata.uid ?? '', store, namespace, obj.metadata.name ?? '', ownersOf(obj), flags, version);
 }
 
-export class DependencyGraph {
+/**
+ * Also the index of the informers that feed it (InformerIndex): a node per object is all the
+ * state they need, so they keep no copy of their own.
+ */
+export class DependencyGraph implements InformerIndex {
   private readonly nodes = new Map<string, GraphNode>();
   private readonly dependents = new Map<string, Set<string>>();
 
   get(uid: string): GraphNode | undefined {
     return this.nodes.get(uid);
+  }
+
+  /** The node of uid when its object was last seen in `store`. */
+  find(store: Store, uid: string): GraphNode | undefined {
+    const node = this.nodes.get(uid);
+    return node?.store === store ? node : undefined;
+  }
+
+  /** The nodes of one store's objects. */
+  objectsOf(store: Store): GraphNode[] {
+    const out: GraphNode[] = [];
+    for (const node of this.nodes.values()) if (node.store === store) out.push(node);
+    return out;
   }
 
   all(): IterableIterator<GraphNode> {

@@ -7,14 +7,15 @@
  * (the extensions server), resources defined at run time are watched while they are served.
  */
 import { GarbageCollector } from './garbagecollector.js';
-import { SharedInformers, metadataOnly, type Log } from './informer.js';
+import { DependencyGraph } from './graph.js';
+import { SharedInformers, type Log } from './informer.js';
 import { NamespaceController } from './namespace.js';
 import type { WorkQueueOptions } from './queue.js';
 import { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 
 export { GarbageCollector } from './garbagecollector.js';
 export { NamespaceController } from './namespace.js';
-export { SharedInformers, ResourceInformer, metadataOnly, type InformerHandlers, type InformerSetListener, type InformerTransform } from './informer.js';
+export { SharedInformers, ResourceInformer, metadataOnly, type IndexedObject, type InformerHandlers, type InformerIndex, type InformerOptions, type InformerSetListener, type InformerTransform } from './informer.js';
 export { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 export { WorkQueue, type WorkQueueOptions } from './queue.js';
 
@@ -42,9 +43,12 @@ export interface RunningControllers {
 export function startControllers(opts: ControllerOptions): RunningControllers {
   const log = opts.log ?? (() => undefined);
   const catalog = new ResourceCatalog(opts.apis, opts.dynamic);
-  // Metadata informers, as kube's GC and namespace controller use: neither reads anything else.
-  const informers = new SharedInformers(catalog.stores, log, metadataOnly);
-  const garbageCollector = new GarbageCollector(catalog, informers, log, opts.queue);
+  // Neither controller reads the informers' copies (the namespace controller lists a namespace's
+  // content when deleting it, as kube's does): the GC's graph, which holds a node per object as
+  // kube's does, is the informers' only index.
+  const graph = new DependencyGraph();
+  const informers = new SharedInformers(catalog.stores, log, { index: graph });
+  const garbageCollector = new GarbageCollector(catalog, informers, log, opts.queue, graph);
   const namespaces = catalog.namespaces;
   const namespaceController = namespaces ? new NamespaceController(catalog, namespaces, informers, log, opts.queue) : undefined;
   let stopped = false;

@@ -1,14 +1,18 @@
 /**
  * Shared informers over the registry's stores (client-go's reflector + shared informer, in
  * process): one list-then-watch per resource through Store.list/Store.watch, so controllers see
- * the same events API clients do. Each informer keeps the last state of every object; when a watch
- * ends or fails (410 Gone, storage hiccup) it relists with backoff and reconciles its cache,
- * reporting what changed meanwhile as adds, updates and deletes.
+ * the same events API clients do. Each informer knows the last state of every object (kept by
+ * itself, or read from its consumer's index: see known.ts); when a watch ends or fails (410 Gone,
+ * storage hiccup) it relists with backoff and reconciles what it knows with the list, reporting
+ * what changed meanwhile as adds, updates and deletes.
  */
 import type { KubeObject } from '../api/meta.js';
 import { isGone } from '../api/status.js';
 import type { Store, StoreWatch } from '../registry/store.js';
 import { loadedObjects } from '../storage/cacher/memory-release.js';
+import { IndexedStates, ObjectCache, keyOf, type InformerIndex, type Known, type KnownStates } from './known.js';
+
+export { compactVersion, expandVersion, type IndexedObject, type InformerIndex } from './known.js';
 
 export interface InformerHandlers {
   onAdd?(obj: KubeObject): void;
@@ -71,37 +75,21 @@ const RELIST_BASE_MS = 100;
 const LIST_PAGE_SIZE = 500;
 const RELIST_MAX_MS = 10_000;
 
-/**
- * The informer's objects by namespace, then name (client-go's `<namespace>/<name>` keys, without
- * a key string per object: the names are the objects' own).
- */
-class ObjectIndex {
-  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
-
-  get(obj: KubeObject): KubeObject | undefined {
-    return this.byNamespace.get(obj.metadata.namespace ?? '')?.get(obj.metadata.name ?? '');
-  }
-
-  set(obj: KubeObject): void {
-    const namespace = obj.metadata.namespace ?? '';
-    let names = this.byNamespace.get(namespace);
-    if (!names) this.byNamespace.set(namespace, (names = new Map()));
-    names.set(obj.metadata.name ?? '', obj);
-  }
-
-  delete(obj: KubeObject): void {
-    const namespace = obj.metadata.namespace ?? '';
-    const names = this.byNamespace.get(namespace);
-    if (names?.delete(obj.metadata.name ?? '') && names.size === 0) this.byNamespace.delete(namespace);
-  }
-
-  *values(): IterableIterator<KubeObject> {
-    for (const names of this.byNamespace.values()) yield* names.values();
-  }
+/** How an informer keeps what it has seen: its own copies (the default) or its consumer's index. */
+export interface InformerOptions {
+  /** Applied to every object before it is kept or handed to a handler (see InformerTransform). */
+  transform?: InformerTransform;
+  /**
+   * Keep no copies and read the last known states here (see InformerIndex). Handlers then get
+   * the objects received, and where an object is no longer at hand (the old state of an update,
+   * a deletion found by a relist) a stub with its name, namespace, uid and resourceVersion.
+   */
+  index?: InformerIndex;
 }
 
 export class ResourceInformer {
-  private readonly cache = new ObjectIndex();
+  private readonly known: KnownStates;
+  private readonly transform: InformerTransform | undefined;
   private readonly handlers: InformerHandlers[] = [];
   private watch: StoreWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -113,12 +101,15 @@ export class ResourceInformer {
   /** Resolves once the first list has been delivered to the handlers. */
   readonly synced: Promise<void>;
 
-  /** With `transform`, objects are kept and handed to handlers as it returns them. */
+  /** With a transform (or options.transform), objects are kept and handed to handlers as it returns them. */
   constructor(
     readonly store: Store,
     private readonly log: Log,
-    private readonly transform?: InformerTransform,
+    options?: InformerTransform | InformerOptions,
   ) {
+    const opts: InformerOptions = typeof options === 'function' ? { transform: options } : (options ?? {});
+    this.transform = opts.transform;
+    this.known = opts.index ? new IndexedStates(opts.index, store) : new ObjectCache();
     this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
@@ -128,21 +119,21 @@ export class ResourceInformer {
 
   /** Last known state of every object. */
   list(): KubeObject[] {
-    return [...this.cache.values()];
+    return this.known.all().map((k) => k.object());
   }
 
   /**
    * Takes over another informer's last known state before starting (its resource was rebuilt
    * over the same storage): the first list then reports only what changed since, not every
-   * object as new.
+   * object as new. Over an index, its owner moves the objects to the new store.
    */
   seed(from: ResourceInformer): void {
-    for (const obj of from.cache.values()) this.cache.set(obj);
+    for (const known of from.known.all()) this.known.set(known.object());
   }
 
   /** The resource is no longer served: every object it held is reported deleted. */
   forgetAll(): void {
-    for (const obj of [...this.cache.values()]) this.remove(obj);
+    for (const known of this.known.all()) this.forget(known);
   }
 
   start(): void {
@@ -179,13 +170,17 @@ export class ResourceInformer {
   }
 
   /**
-   * Lists (in pages at one resourceVersion, as client-go's pager does), reconciles the cache
-   * with the list, and returns the list's resourceVersion. Objects are applied page by page:
-   * every page is of the same state, and deletions are only reported once the list is complete.
+   * Lists (in pages at one resourceVersion, as client-go's pager does), reconciles the last known
+   * states with the list, and returns the list's resourceVersion. Objects are applied page by
+   * page: every page is of the same state, and deletions are only reported once the list is
+   * complete. States are matched by key, so an object re-created meanwhile is reported deleted,
+   * then added.
    */
   private async relist(): Promise<string> {
-    /** The objects the list confirmed (as kept: upsert returns what the cache holds). */
-    const seen = new Set<KubeObject>();
+    let before = this.byKey();
+    /** The keys the list confirmed (only tracked when something was known before). */
+    const seen = new Set<string>();
+    let listed = 0;
     let resourceVersion = '';
     let token: string | undefined;
     do {
@@ -196,18 +191,34 @@ export class ResourceInformer {
         // client-go's pager: when the continue token expired, fall back to one full list.
         if (token === undefined || !isGone(err)) throw err;
         seen.clear();
+        listed = 0;
+        before = this.byKey();
         list = await this.store.list(undefined, {});
       }
       if (this.stopped) return list.metadata.resourceVersion ?? '';
       resourceVersion = list.metadata.resourceVersion ?? '';
-      for (const obj of list.items) seen.add(this.upsert(obj));
+      listed += list.items.length;
+      for (const obj of list.items) {
+        if (before.size === 0) {
+          // Nothing known before (a first list): nothing to match or to find deleted.
+          this.upsert(obj, undefined);
+          continue;
+        }
+        const key = keyOf(obj.metadata.namespace, obj.metadata.name);
+        seen.add(key);
+        this.upsert(obj, before.get(key));
+      }
       token = list.metadata.continue || undefined;
     } while (token);
-    for (const obj of [...this.cache.values()]) {
-      if (!seen.has(obj)) this.remove(obj);
+    for (const [key, known] of before) {
+      if (!seen.has(key)) this.forget(known);
     }
-    loadedObjects(seen.size);
+    loadedObjects(listed);
     return resourceVersion;
+  }
+
+  private byKey(): Map<string, Known> {
+    return new Map(this.known.all().map((k) => [k.key, k]));
   }
 
   /** Follows the watch until it ends; throws on an ERROR event so run() relists. */
@@ -225,7 +236,7 @@ export class ResourceInformer {
         if (event.type === 'BOOKMARK') continue;
         this.failures = 0;
         if (event.type === 'DELETED') this.remove(event.object);
-        else this.upsert(event.object);
+        else this.upsert(event.object, this.known.find(event.object));
       }
     } finally {
       watch.stop();
@@ -233,26 +244,36 @@ export class ResourceInformer {
     }
   }
 
-  /** Returns the object the cache now holds for received's key. */
-  private upsert(received: KubeObject): KubeObject {
-    const old = this.cache.get(received);
-    if (old && old.metadata.resourceVersion === received.metadata.resourceVersion) return old;
+  /** Delivers received, whose key's last known state is `old`. */
+  private upsert(received: KubeObject, old: Known | undefined): void {
+    if (old && old.resourceVersion === received.metadata.resourceVersion) return;
     const obj = this.transform ? this.transform(received) : received;
-    this.cache.set(obj);
-    if (old && old.metadata.uid !== obj.metadata.uid) {
+    if (old && old.uid !== obj.metadata.uid) {
       // Deleted and recreated while we were not watching.
-      this.dispatch((h) => h.onDelete?.(old));
+      this.forget(old);
+      this.known.set(obj);
       this.dispatch((h) => h.onAdd?.(obj));
-    } else if (old) this.dispatch((h) => h.onUpdate?.(old, obj));
+      return;
+    }
+    const previous = old?.object();
+    this.known.set(obj);
+    if (previous) this.dispatch((h) => h.onUpdate?.(previous, obj));
     else this.dispatch((h) => h.onAdd?.(obj));
-    return obj;
   }
 
+  /** A DELETED event: handlers get the object received. */
   private remove(received: KubeObject): void {
-    const old = this.cache.get(received);
+    const old = this.known.find(received);
     if (!old) return;
-    this.cache.delete(old);
-    const obj = this.transform && received !== old ? this.transform(received) : received;
+    this.known.delete(old);
+    const obj = this.transform ? this.transform(received) : received;
+    this.dispatch((h) => h.onDelete?.(obj));
+  }
+
+  /** A deletion the informer found itself (relist, re-creation, resource gone): handlers get what it knew. */
+  private forget(known: Known): void {
+    const obj = known.object();
+    this.known.delete(known);
     this.dispatch((h) => h.onDelete?.(obj));
   }
 
@@ -299,13 +320,13 @@ export class SharedInformers {
   /** Informers replaced or removed whose loops are still ending. */
   private readonly retiring = new Set<Promise<void>>();
 
-  /** With `transform`, every informer of the set applies it (see ResourceInformer). */
+  /** With a transform or options, every informer of the set applies them (see ResourceInformer). */
   constructor(
     stores: Store[],
     private readonly log: Log,
-    private readonly transform?: InformerTransform,
+    private readonly options?: InformerTransform | InformerOptions,
   ) {
-    for (const store of stores) this.informers.set(store, new ResourceInformer(store, log, transform));
+    for (const store of stores) this.informers.set(store, new ResourceInformer(store, log, options));
   }
 
   get all(): ResourceInformer[] {
@@ -334,7 +355,7 @@ export class SharedInformers {
   /** Watches a resource served from now on; with `replaces`, one rebuilt over the same storage. */
   add(store: Store, replaces?: Store): void {
     if (this.stopped || this.informers.has(store)) return;
-    const informer = new ResourceInformer(store, this.log, this.transform);
+    const informer = new ResourceInformer(store, this.log, this.options);
     const old = replaces && this.informers.get(replaces);
     if (old) {
       this.informers.delete(replaces!);

@@ -1,0 +1,143 @@
+/**
+ * An informer over its consumer's index (the GC graph, as startControllers wires it): it keeps no
+ * copy of its own, yet reconciles a relist exactly as an informer with a cache does, and hands
+ * out stubs (name, namespace, uid, resourceVersion) for objects it no longer has at hand.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
+import { DependencyGraph, nodeOf } from '../../runtime/controllers/graph.js';
+import { ResourceInformer, compactVersion, expandVersion } from '../../runtime/controllers/informer.js';
+import type { Store, StoreWatch } from '../../runtime/registry/store.js';
+import { eventually } from './helpers.js';
+
+/** A Store stand-in serving list/watch from a script. */
+function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): Store {
+  let listCalls = 0;
+  let watchCalls = 0;
+  const store = {
+    definition: { group: 'widgets.example.com', version: 'v1', kind: 'Widget', plural: 'widgets' },
+    namespaceScoped: true,
+    async list() {
+      const items = lists[Math.min(listCalls++, lists.length - 1)]!;
+      return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(10 * listCalls) }, items };
+    },
+    watch(): StoreWatch {
+      const events = watches[watchCalls++] ?? [];
+      let stopped = false;
+      let wake: (() => void) | undefined;
+      async function* gen(): AsyncGenerator<WatchEvent> {
+        for (const e of events) yield e;
+        while (!stopped) await new Promise<void>((r) => (wake = r));
+      }
+      const it = gen();
+      return {
+        [Symbol.asyncIterator]: () => it,
+        stop() {
+          stopped = true;
+          wake?.();
+        },
+      };
+    },
+  };
+  return store as unknown as Store;
+}
+
+const obj = (name: string, rv: string, uid = `uid-${name}`): KubeObject => ({
+  apiVersion: 'widgets.example.com/v1',
+  kind: 'Widget',
+  metadata: { name, namespace: 'default', uid, resourceVersion: rv },
+  spec: { size: 1 },
+});
+
+/** An informer whose only state is a graph its first handler keeps, as the GC's does. */
+function indexedInformer(store: Store, log: (l: string) => void = () => undefined) {
+  const graph = new DependencyGraph();
+  const informer = new ResourceInformer(store, log, { index: graph });
+  informer.addHandlers({
+    onAdd: (o) => graph.upsert(nodeOf(store, o)),
+    onUpdate: (_old, o) => graph.upsert(nodeOf(store, o)),
+    onDelete: (o) => graph.remove(o.metadata.uid!),
+  });
+  return { graph, informer };
+}
+
+describe('ResourceInformer over an index', () => {
+  it('relists after a failed watch and reports adds, updates, re-creations and deletes in order', async () => {
+    const store = scriptedStore(
+      [
+        [obj('keep', '1'), obj('change', '2'), obj('vanish', '3'), obj('recreated', '4')],
+        [obj('keep', '1'), obj('change', '12'), obj('new', '13'), obj('recreated', '14', 'uid-other')],
+      ],
+      [[{ type: 'MODIFIED', object: obj('keep', '1') }, { type: 'ERROR', object: { kind: 'Status', message: 'too old resource version' } as never }]],
+    );
+    const seen: string[] = [];
+    const { graph, informer } = indexedInformer(store);
+    const deleted: KubeObject[] = [];
+    const updatedFrom: KubeObject[] = [];
+    informer.addHandlers({
+      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
+      onUpdate: (old, o) => {
+        updatedFrom.push(old);
+        seen.push(`update ${o.metadata.name}`);
+      },
+      onDelete: (o) => {
+        deleted.push(o);
+        seen.push(`delete ${o.metadata.name}`);
+      },
+    });
+    informer.start();
+    await informer.synced;
+    await eventually(() => seen.length >= 9, 'the relist to be reconciled');
+    await informer.stop();
+    assert.deepEqual(seen, [
+      'add keep',
+      'add change',
+      'add vanish',
+      'add recreated',
+      'update change',
+      'add new',
+      'delete recreated',
+      'add recreated',
+      'delete vanish',
+    ]);
+    assert.deepEqual(updatedFrom, [
+      { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'change', namespace: 'default', uid: 'uid-change', resourceVersion: '2' } },
+    ]);
+    assert.deepEqual(
+      deleted.map((o) => o.metadata),
+      [
+        { name: 'recreated', namespace: 'default', uid: 'uid-recreated', resourceVersion: '4' },
+        { name: 'vanish', namespace: 'default', uid: 'uid-vanish', resourceVersion: '3' },
+      ],
+    );
+    assert.deepEqual(
+      informer.list().map((o) => `${o.metadata.name} ${o.metadata.uid} ${o.metadata.resourceVersion}`).sort(),
+      ['change uid-change 12', 'keep uid-keep 1', 'new uid-new 13', 'recreated uid-other 14'],
+    );
+    assert.equal(graph.get('uid-vanish'), undefined);
+    assert.equal(graph.get('uid-other')?.version, 14, 'a small decimal resourceVersion is kept as a number');
+  });
+
+  it('hands watch deletions over as received, and forgets everything when the resource goes', async () => {
+    const store = scriptedStore([[obj('a', '1'), obj('b', '2')]], [[{ type: 'DELETED', object: obj('a', '3') }]]);
+    const { graph, informer } = indexedInformer(store);
+    const gone: KubeObject[] = [];
+    informer.addHandlers({ onDelete: (o) => gone.push(o) });
+    informer.start();
+    await eventually(() => gone.length === 1, 'the watch deletion');
+    await informer.stop();
+    assert.deepEqual(gone[0]!.spec, { size: 1 }, 'the object received');
+    informer.forgetAll();
+    assert.deepEqual(gone.map((o) => o.metadata.name), ['a', 'b']);
+    assert.deepEqual(graph.objectsOf(store), []);
+    assert.deepEqual(informer.list(), []);
+  });
+
+  it('compacts only canonical small decimals', () => {
+    for (const rv of ['0', '7', '123456789']) assert.equal(expandVersion(compactVersion(rv)), rv);
+    assert.equal(compactVersion('123456789'), 123456789);
+    for (const rv of ['007', '1234567890', 'abc', '', '-1', '1e3']) assert.equal(compactVersion(rv), rv);
+    assert.equal(compactVersion(undefined), undefined);
+  });
+});
