@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { KubeObject, OwnerReference } from '../../runtime/api/meta.js';
+import type { KubeObject, OwnerReference, WatchEvent } from '../../runtime/api/meta.js';
 import { StatusError } from '../../runtime/api/status.js';
 import { ensureSystemNamespaces } from '../../runtime/registry/namespaces.js';
-import type { Store } from '../../runtime/registry/store.js';
+import type { Store, StoreWatch } from '../../runtime/registry/store.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
@@ -80,4 +80,36 @@ export async function rejectsWith(p: Promise<unknown>, code: number, reason: str
     return true;
   });
   return caught!;
+}
+
+/** A Store stand-in serving list/watch from a script: what an informer uses of a store. */
+export function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): Store {
+  let listCalls = 0;
+  let watchCalls = 0;
+  const store = {
+    definition: { group: 'widgets.example.com', version: 'v1', kind: 'Widget', plural: 'widgets' },
+    namespaceScoped: true,
+    async list() {
+      const items = lists[Math.min(listCalls++, lists.length - 1)]!;
+      return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(10 * listCalls) }, items };
+    },
+    watch(): StoreWatch {
+      const events = watches[watchCalls++] ?? [];
+      let stopped = false;
+      let wake: (() => void) | undefined;
+      async function* gen(): AsyncGenerator<WatchEvent> {
+        for (const e of events) yield e;
+        while (!stopped) await new Promise<void>((r) => (wake = r));
+      }
+      const it = gen();
+      return {
+        [Symbol.asyncIterator]: () => it,
+        stop() {
+          stopped = true;
+          wake?.();
+        },
+      };
+    },
+  };
+  return store as unknown as Store;
 }

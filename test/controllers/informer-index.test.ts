@@ -8,40 +8,9 @@ import { describe, it } from 'node:test';
 import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
 import { DependencyGraph, nodeOf } from '../../runtime/controllers/graph.js';
 import { ResourceInformer, compactVersion, expandVersion } from '../../runtime/controllers/informer.js';
-import type { Store, StoreWatch } from '../../runtime/registry/store.js';
-import { eventually } from './helpers.js';
+import type { Store } from '../../runtime/registry/store.js';
+import { eventually, scriptedStore } from './helpers.js';
 
-/** A Store stand-in serving list/watch from a script. */
-function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): Store {
-  let listCalls = 0;
-  let watchCalls = 0;
-  const store = {
-    definition: { group: 'widgets.example.com', version: 'v1', kind: 'Widget', plural: 'widgets' },
-    namespaceScoped: true,
-    async list() {
-      const items = lists[Math.min(listCalls++, lists.length - 1)]!;
-      return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(10 * listCalls) }, items };
-    },
-    watch(): StoreWatch {
-      const events = watches[watchCalls++] ?? [];
-      let stopped = false;
-      let wake: (() => void) | undefined;
-      async function* gen(): AsyncGenerator<WatchEvent> {
-        for (const e of events) yield e;
-        while (!stopped) await new Promise<void>((r) => (wake = r));
-      }
-      const it = gen();
-      return {
-        [Symbol.asyncIterator]: () => it,
-        stop() {
-          stopped = true;
-          wake?.();
-        },
-      };
-    },
-  };
-  return store as unknown as Store;
-}
 
 const obj = (name: string, rv: string, uid = `uid-${name}`): KubeObject => ({
   apiVersion: 'widgets.example.com/v1',

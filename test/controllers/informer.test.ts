@@ -7,8 +7,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
 import { ResourceInformer, metadataOnly } from '../../runtime/controllers/informer.js';
 import { WorkQueue } from '../../runtime/controllers/queue.js';
-import type { Store, StoreWatch } from '../../runtime/registry/store.js';
-import { eventually } from './helpers.js';
+import { eventually, scriptedStore } from './helpers.js';
 
 describe('WorkQueue', () => {
   it('queues a key once, re-runs a key added while it is processed, and never runs it concurrently', async () => {
@@ -60,37 +59,6 @@ describe('WorkQueue', () => {
   });
 });
 
-/** A Store stand-in serving list/watch from a script: what an informer uses of a store. */
-function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): Store {
-  let listCalls = 0;
-  let watchCalls = 0;
-  const store = {
-    definition: { group: 'widgets.example.com', plural: 'widgets' },
-    async list() {
-      const items = lists[Math.min(listCalls++, lists.length - 1)]!;
-      return { apiVersion: 'v1', kind: 'List', metadata: { resourceVersion: String(10 * listCalls) }, items };
-    },
-    watch(): StoreWatch {
-      const events = watches[watchCalls++] ?? [];
-      let stopped = false;
-      let wake: (() => void) | undefined;
-      async function* gen(): AsyncGenerator<WatchEvent> {
-        for (const e of events) yield e;
-        // Then stay open until stopped, as a live watch does.
-        while (!stopped) await new Promise<void>((r) => (wake = r));
-      }
-      const it = gen();
-      return {
-        [Symbol.asyncIterator]: () => it,
-        stop() {
-          stopped = true;
-          wake?.();
-        },
-      };
-    },
-  };
-  return store as unknown as Store;
-}
 
 const obj = (name: string, rv: string, uid = `uid-${name}`): KubeObject => ({
   apiVersion: 'widgets.example.com/v1',
