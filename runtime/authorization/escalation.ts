@@ -6,8 +6,16 @@
  *   namespace (cluster-wide for ClusterRoles), unless they may `escalate` roles/clusterroles;
  * - a RoleBinding/ClusterRoleBinding may only be written by someone who may `bind` the referenced
  *   role, or who holds all of its rules;
+ * - a ClusterRole may only be created with an aggregationRule, or updated to change it, by
+ *   someone who holds every permission (kube's fullAuthority) or may `escalate` clusterroles:
+ *   a selector can gather any rules, so it is cluster-admin's to set
+ *   (pkg/registry/rbac/clusterrole/policybased/storage.go);
  * - system:masters may do anything; an update that only touches garbage-collection metadata
  *   (ownerReferences, finalizers) is never an escalation.
+ *
+ * It runs in validating admission, inside the store and after every mutation (mutating
+ * admission, defaulting, the patch or apply merge), on the object about to be stored: so every
+ * write path meets it the same way, whatever the verb, patch type or body encoding.
  */
 import type { AdmissionAttributes, Authorizer, UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
@@ -18,7 +26,7 @@ import { compactRules, compactString, covers, goList } from './covers.js';
 import { aggregateErrors } from './rbac.js';
 import type { RuleResolver } from './resolver.js';
 import { rbacResourceOf } from './strategy.js';
-import { RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type PolicyRule, type RoleBinding } from './types.js';
+import { RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type ClusterRole, type PolicyRule, type RoleBinding } from './types.js';
 
 /** errors.NewForbidden: `<resource> "<name>" is forbidden: <why>`. */
 export function newForbidden(qr: QualifiedResource, name: string, why: string): StatusError {
@@ -39,6 +47,27 @@ export function confirmNoEscalation(resolver: RuleResolver, user: UserInfo, name
   let msg = `user ${JSON.stringify(user.username)} (groups=${goList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
   if (errors.length) msg += `; resolution errors: [${aggregateErrors(errors)}]`;
   return msg;
+}
+
+/** What setting an aggregationRule requires: `*` on everything, resources and URLs alike. */
+export const FULL_AUTHORITY: readonly PolicyRule[] = [
+  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+  { verbs: ['*'], nonResourceURLs: ['*'] },
+];
+
+export const AGGREGATION_RULE_FORBIDDEN = 'must have cluster-admin privileges to use the aggregationRule';
+
+type AggregationRule = ClusterRole['aggregationRule'];
+
+/** hasAggregationRule: present only with at least one selector (nil, {} and [] are absent). */
+export function hasAggregationRule(rule: AggregationRule): boolean {
+  return Array.isArray(rule?.clusterRoleSelectors) && rule.clusterRoleSelectors.length > 0;
+}
+
+/** hasAggregationRuleChanged: absent in both is no change; otherwise any difference is one. */
+export function hasAggregationRuleChanged(rule: AggregationRule, old: AggregationRule): boolean {
+  if (!hasAggregationRule(rule) && !hasAggregationRule(old)) return false;
+  return !jsonEqual(rule ?? null, old ?? null);
 }
 
 /** EscalationAllowed: system:masters is the API server's own loopback identity too. */
@@ -91,6 +120,11 @@ export async function checkEscalation(attrs: AdmissionAttributes, opts: Escalati
     if (await allowed(opts.authorizer, attrs.user, 'escalate', resource, namespace, attrs.name)) return;
     const why = confirmNoEscalation(opts.resolver, attrs.user, namespace, (attrs.object.rules as PolicyRule[] | undefined) ?? []);
     if (why) throw newForbidden(qr, name, why);
+    if (resource === 'clusterroles') {
+      const rule = (attrs.object as ClusterRole).aggregationRule;
+      const gathers = attrs.operation === 'UPDATE' && attrs.oldObject ? hasAggregationRuleChanged(rule, (attrs.oldObject as ClusterRole).aggregationRule) : hasAggregationRule(rule);
+      if (gathers && confirmNoEscalation(opts.resolver, attrs.user, '', FULL_AUTHORITY)) throw newForbidden(qr, name, AGGREGATION_RULE_FORBIDDEN);
+    }
     return;
   }
   const roleRef = (attrs.object as RoleBinding).roleRef;

@@ -132,3 +132,71 @@ describe('escalation prevention', () => {
     await rejection(checkEscalation(attrs(user('alice'), 'roles', relabelled, 'ns1', 'UPDATE', old), opts));
   });
 });
+
+describe('aggregationRule escalation (kube: cluster-admin only)', () => {
+  const SELECT_DEFAULTS = { clusterRoleSelectors: [{ matchLabels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }] };
+  const MESSAGE = 'clusterroles.rbac.authorization.k8s.io "system:basic-user" is forbidden: must have cluster-admin privileges to use the aggregationRule';
+  const basicUserRules: PolicyRule[] = [{ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'] }];
+
+  function aggSetup() {
+    const index = new PolicyIndex();
+    index.upsert('clusterroles', clusterRole('system:basic-user', basicUserRules));
+    index.upsert('clusterroles', clusterRole('patcher', [{ verbs: ['get', 'patch'], apiGroups: [RBAC], resources: ['clusterroles'] }]));
+    index.upsert('clusterroles', clusterRole('escalator', [{ verbs: ['escalate'], apiGroups: [RBAC], resources: ['clusterroles'] }]));
+    index.upsert('clusterroles', clusterRole('all-resources', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]));
+    index.upsert('clusterroles', clusterRole('all-urls', [{ verbs: ['*'], nonResourceURLs: ['*'] }]));
+    index.upsert('clusterroles', clusterRole('aggregated', [], undefined, 'aggregate-to-x'));
+    index.upsert('clusterrolebindings', clusterRoleBinding('basic', 'system:basic-user', [{ kind: 'Group', apiGroup: RBAC, name: 'system:authenticated' }]));
+    index.upsert('clusterrolebindings', clusterRoleBinding('patchers', 'patcher', [U('mallory'), U('esc'), U('almost'), U('admin')]));
+    index.upsert('clusterrolebindings', clusterRoleBinding('escalators', 'escalator', [U('esc')]));
+    index.upsert('clusterrolebindings', clusterRoleBinding('almost', 'all-resources', [U('almost'), U('admin')]));
+    index.upsert('clusterrolebindings', clusterRoleBinding('urls', 'all-urls', [U('admin'), U('urls-and-rbac')]));
+    index.upsert('clusterroles', clusterRole('rbac-but-escalate', [{ verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'bind'], apiGroups: [RBAC], resources: ['*'] }]));
+    index.upsert('clusterrolebindings', clusterRoleBinding('rbac-but-escalate', 'rbac-but-escalate', [U('urls-and-rbac')]));
+    const authorizer = newRBACAuthorizer(new RuleResolver(index));
+    return { authorizer, resolver: authorizer.resolver };
+  }
+  const basicUser = (aggregationRule?: unknown) => ({ ...clusterRole('system:basic-user', basicUserRules), ...(aggregationRule ? { aggregationRule } : {}) });
+
+  it('refuses adding an aggregationRule on update (the probe: merge patch of system:basic-user)', async () => {
+    const opts = aggSetup();
+    const err = await rejection(checkEscalation(attrs(user('mallory'), 'clusterroles', basicUser(SELECT_DEFAULTS), '', 'UPDATE', basicUser()), opts));
+    assert.equal(err.code, 403);
+    assert.equal(err.status.reason, 'Forbidden');
+    assert.equal(err.message, MESSAGE);
+  });
+
+  it('refuses creating a ClusterRole with an aggregationRule, even one with no rules', async () => {
+    const opts = aggSetup();
+    const obj = { ...clusterRole('gatherer', []), aggregationRule: { clusterRoleSelectors: [{}] } };
+    const err = await rejection(checkEscalation(attrs(user('mallory'), 'clusterroles', obj, ''), opts));
+    assert.equal(err.message, 'clusterroles.rbac.authorization.k8s.io "gatherer" is forbidden: must have cluster-admin privileges to use the aggregationRule');
+  });
+
+  it('refuses changing or removing an existing aggregationRule, but not other changes to the role', async () => {
+    const opts = aggSetup();
+    const old = clusterRole('aggregated', [], undefined, 'aggregate-to-x');
+    const changed = { ...old, aggregationRule: SELECT_DEFAULTS };
+    await rejection(checkEscalation(attrs(user('mallory'), 'clusterroles', changed, '', 'UPDATE', old), opts));
+    const removed = clusterRole('aggregated', []);
+    await rejection(checkEscalation(attrs(user('mallory'), 'clusterroles', removed, '', 'UPDATE', old), opts));
+    const relabelled = { ...old, metadata: { ...old.metadata, labels: { team: 'a' } } };
+    await checkEscalation(attrs(user('mallory'), 'clusterroles', relabelled, '', 'UPDATE', old), opts);
+    // An aggregationRule with no selectors is absent (kube's hasAggregationRule).
+    const empty = { ...basicUser(), aggregationRule: { clusterRoleSelectors: [] } };
+    await checkEscalation(attrs(user('mallory'), 'clusterroles', empty, '', 'UPDATE', basicUser()), opts);
+  });
+
+  it('lets escalate on clusterroles, every permission and system:masters through', async () => {
+    const opts = aggSetup();
+    const update = (u: UserInfo) => checkEscalation(attrs(u, 'clusterroles', basicUser(SELECT_DEFAULTS), '', 'UPDATE', basicUser()), opts);
+    await update(user('esc'));
+    await update(user('admin'));
+    await update(user('root', 'system:masters'));
+    // `*` on every resource includes escalate on clusterroles.
+    await update(user('almost'));
+    // Every URL and every RBAC verb but escalate is not enough.
+    const err = await rejection(update(user('urls-and-rbac')));
+    assert.equal(err.message, MESSAGE);
+  });
+});

@@ -123,3 +123,111 @@ describe('RBAC validation and defaults', () => {
     assert.match(changed.body.message, /roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"edit"}: cannot change roleRef$/);
   });
 });
+
+// A minimal protobuf writer for `k8s\0` + runtime.Unknown{typeMeta, raw} bodies, as kubectl sends.
+const enc = new TextEncoder();
+const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
+const pbBytes = (field: number, data: number[]) => [...varint((field << 3) | 2), ...varint(data.length), ...data];
+const pbStr = (field: number, s: string) => pbBytes(field, [...enc.encode(s)]);
+const pbMsg = (field: number, ...parts: number[][]) => pbBytes(field, parts.flat());
+
+/** A ClusterRole with no rules and an aggregationRule selecting matchLabels {key: value}, in protobuf. */
+function protobufAggregatingClusterRole(name: string, key: string, value: string, resourceVersion?: string): Uint8Array {
+  const meta = pbMsg(1, pbStr(1, name), resourceVersion ? pbStr(6, resourceVersion) : []);
+  const selector = pbMsg(1, pbMsg(1, pbStr(1, key), pbStr(2, value)));
+  const raw = [...meta, ...pbMsg(3, selector)];
+  return Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...pbMsg(1, pbStr(1, `${RBAC}/v1`), pbStr(2, 'ClusterRole')), ...pbBytes(2, raw)]);
+}
+
+describe('aggregationRule needs cluster-admin on every write path (issue 12 item 1)', () => {
+  const SELECT_DEFAULTS = { clusterRoleSelectors: [{ matchLabels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } }] };
+  const forbidden = (name: string) => `clusterroles.rbac.authorization.k8s.io "${name}" is forbidden: must have cluster-admin privileges to use the aggregationRule`;
+  const BASIC = `${R}/clusterroles/system:basic-user`;
+  const PB = 'application/vnd.kubernetes.protobuf';
+
+  async function assertRefused(reply: { status: number; body: { reason?: string; message?: string }; text: string }, name: string) {
+    assert.equal(reply.status, 403, reply.text);
+    assert.equal(reply.body.reason, 'Forbidden');
+    assert.equal(reply.body.message, forbidden(name));
+  }
+
+  async function assertBasicUserUntouched() {
+    const basic = await rbac.as.admin!('GET', BASIC);
+    assert.equal(basic.status, 200);
+    assert.equal(basic.body.aggregationRule, undefined, basic.text);
+    // The probe's aftermath: an ordinary user still cannot list namespaces or bind cluster-admin.
+    assert.equal((await rbac.as.erin!('GET', '/api/v1/namespaces')).status, 403);
+  }
+
+  it('refuses frank (every RBAC verb but escalate and bind) on create, update, every patch type, apply and protobuf', async () => {
+    const frank = rbac.as.frank!;
+    const current = await frank('GET', BASIC);
+    assert.equal(current.status, 200, current.text);
+    const withRule = { ...current.body, aggregationRule: SELECT_DEFAULTS };
+    const merge = await frank('PATCH', BASIC, { body: { aggregationRule: SELECT_DEFAULTS }, contentType: 'application/merge-patch+json' });
+    await assertRefused(merge, 'system:basic-user');
+    const json = await frank('PATCH', BASIC, { body: [{ op: 'add', path: '/aggregationRule', value: SELECT_DEFAULTS }], contentType: 'application/json-patch+json' });
+    await assertRefused(json, 'system:basic-user');
+    // Strategic merge patch is refused with 415 for RBAC kinds today; once accepted, it must meet the same check.
+    const strategic = await frank('PATCH', BASIC, { body: { aggregationRule: SELECT_DEFAULTS }, contentType: 'application/strategic-merge-patch+json' });
+    assert.ok(strategic.status === 415 || strategic.status === 403, strategic.text);
+    if (strategic.status === 403) assert.equal(strategic.body.message, forbidden('system:basic-user'));
+    const applyBody = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'system:basic-user' }, aggregationRule: SELECT_DEFAULTS };
+    const apply = await frank('PATCH', `${BASIC}?fieldManager=mallory&force=true`, { body: applyBody, contentType: 'application/apply-patch+yaml' });
+    await assertRefused(apply, 'system:basic-user');
+    const put = await frank('PUT', BASIC, { body: withRule });
+    await assertRefused(put, 'system:basic-user');
+    const putPB = await frank('PUT', BASIC, { body: protobufAggregatingClusterRole('system:basic-user', 'kubernetes.io/bootstrapping', 'rbac-defaults', current.body.metadata.resourceVersion), contentType: PB });
+    await assertRefused(putPB, 'system:basic-user');
+    await assertBasicUserUntouched();
+
+    const create = await frank('POST', `${R}/clusterroles`, { body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'gatherer' }, aggregationRule: SELECT_DEFAULTS } });
+    await assertRefused(create, 'gatherer');
+    const createPB = await frank('POST', `${R}/clusterroles`, { body: protobufAggregatingClusterRole('gatherer', 'kubernetes.io/bootstrapping', 'rbac-defaults'), contentType: PB });
+    await assertRefused(createPB, 'gatherer');
+    const applyCreate = await frank('PATCH', `${R}/clusterroles/gatherer?fieldManager=mallory`, { body: { ...applyBody, metadata: { name: 'gatherer' } }, contentType: 'application/apply-patch+yaml' });
+    await assertRefused(applyCreate, 'gatherer');
+    // An empty selector gathers everything: the same rule.
+    const everything = await frank('POST', `${R}/clusterroles`, { body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'gatherer' }, aggregationRule: { clusterRoleSelectors: [{}] } } });
+    await assertRefused(everything, 'gatherer');
+    assert.equal((await rbac.as.admin!('GET', `${R}/clusterroles/gatherer`)).status, 404);
+    // Dry run is checked the same way.
+    await assertRefused(await frank('POST', `${R}/clusterroles?dryRun=All`, { body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'gatherer' }, aggregationRule: SELECT_DEFAULTS } }), 'gatherer');
+  });
+
+  it('refuses removing or changing an aggregationRule, and checks rules and bindings on apply and JSON patch too', async () => {
+    const frank = rbac.as.frank!;
+    // admin aggregates to admin, edit and view; frank holds none of their rules.
+    const drop = await frank('PATCH', `${R}/clusterroles/view`, { body: [{ op: 'remove', path: '/aggregationRule' }], contentType: 'application/json-patch+json' });
+    assert.equal(drop.status, 403, drop.text);
+    // Rules frank does not hold, by server-side apply.
+    const rules = await frank('PATCH', `${R}/clusterroles/applied-rules?fieldManager=mallory`, {
+      body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'applied-rules' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] },
+      contentType: 'application/apply-patch+yaml',
+    });
+    assert.equal(rules.status, 403, rules.text);
+    assert.match(rules.body.message, /is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["secrets"\], Verbs:\["get"\]\}$/);
+    // Adding himself to a binding of a role he does not hold, by JSON patch and by apply.
+    const addSelf = [{ op: 'add', path: '/subjects/-', value: { kind: 'User', apiGroup: RBAC, name: 'frank' } }];
+    // (By now frank may bind view, not admin.)
+    const patched = await frank('PATCH', `${R}/namespaces/ns2/rolebindings/carol-admin`, { body: addSelf, contentType: 'application/json-patch+json' });
+    assert.equal(patched.status, 403, patched.text);
+    assert.match(patched.body.message, /^rolebindings\.rbac\.authorization\.k8s\.io "carol-admin" is forbidden: user "frank" .*not currently held/);
+    const applied = await frank('PATCH', `${R}/clusterrolebindings/frank-admin?fieldManager=mallory`, {
+      body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'frank-admin' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' }, subjects: [{ kind: 'User', apiGroup: RBAC, name: 'frank' }] },
+      contentType: 'application/apply-patch+yaml',
+    });
+    assert.equal(applied.status, 403, applied.text);
+    assert.equal((await rbac.as.admin!('GET', `${R}/clusterrolebindings/frank-admin`)).status, 404);
+  });
+
+  it('lets escalate on clusterroles and system:masters set one', async () => {
+    const admin = rbac.as.admin!;
+    const rules = [{ apiGroups: [RBAC], resources: ['clusterroles'], verbs: ['get', 'create', 'patch', 'escalate'] }];
+    assert.equal((await admin('POST', `${R}/clusterroles`, { body: { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'aggregator' }, rules } })).status, 201);
+    assert.equal((await admin('POST', `${R}/clusterrolebindings`, { body: binding('ClusterRoleBinding', 'erin-aggregates', 'ClusterRole', 'aggregator', [{ kind: 'User', name: 'erin' }]) })).status, 201);
+    const body = (name: string) => ({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-gathered': 'true' } }] } });
+    await waitUntil(async () => (await rbac.as.erin!('POST', `${R}/clusterroles`, { body: body('gathered-by-erin') })).status === 201, 'erin to escalate clusterroles');
+    assert.equal((await admin('POST', `${R}/clusterroles`, { body: body('gathered-by-admin') })).status, 201);
+  });
+});

@@ -172,6 +172,35 @@ describe('kubectl and RBAC', () => {
   });
 });
 
+describe('kubectl and the aggregationRule escalation (issue 12 item 1)', () => {
+  const PATCH = '{"aggregationRule":{"clusterRoleSelectors":[{"matchLabels":{"kubernetes.io/bootstrapping":"rbac-defaults"}}]}}';
+
+  it('a user with only get and patch on clusterroles cannot aggregate everything into system:basic-user', async () => {
+    await kubectlOk(adminConfig, ['create', 'clusterrole', 'clusterrole-patcher', '--verb=get,patch', '--resource=clusterroles.rbac.authorization.k8s.io']);
+    await kubectlOk(adminConfig, ['create', 'clusterrolebinding', 'erin-patches-clusterroles', '--clusterrole=clusterrole-patcher', '--user=erin']);
+    const erin = tokenConfig.erin!;
+    await waitUntil(async () => (await kubectl(erin, ['get', 'clusterrole', 'system:basic-user'])).code === 0, 'erin to get clusterroles');
+    const probe = await kubectl(erin, ['patch', 'clusterrole', 'system:basic-user', '--type=merge', '-p', PATCH]);
+    assert.equal(probe.code, 1, probe.stdout);
+    assert.equal(probe.stderr.trim(), 'Error from server (Forbidden): clusterroles.rbac.authorization.k8s.io "system:basic-user" is forbidden: must have cluster-admin privileges to use the aggregationRule');
+    const basic = JSON.parse(await kubectlOk(adminConfig, ['get', 'clusterrole', 'system:basic-user', '-o', 'json']));
+    assert.equal(basic.aggregationRule, undefined);
+    // Nothing was gained: erin still cannot bind herself cluster-admin or list namespaces.
+    const bind = await kubectl(erin, ['create', 'clusterrolebinding', 'erin-root', '--clusterrole=cluster-admin', '--user=erin']);
+    assert.equal(bind.code, 1);
+    assert.match(bind.stderr, /forbidden: User "erin" cannot create resource "clusterrolebindings"/);
+    assert.equal((await kubectl(erin, ['auth', 'can-i', 'list', 'namespaces'])).stdout.trim(), 'no');
+  });
+
+  it('creating a ClusterRole with an aggregationRule needs cluster-admin too', async () => {
+    const frank = tokenConfig.frank!;
+    const created = await kubectl(frank, ['create', 'clusterrole', 'gather-defaults', '--aggregation-rule=kubernetes.io/bootstrapping=rbac-defaults']);
+    assert.equal(created.code, 1, created.stdout);
+    assert.equal(created.stderr.trim(), 'Error from server (Forbidden): clusterroles.rbac.authorization.k8s.io "gather-defaults" is forbidden: must have cluster-admin privileges to use the aggregationRule');
+    await kubectlOk(adminConfig, ['create', 'clusterrole', 'gather-defaults', '--aggregation-rule=kubernetes.io/bootstrapping=rbac-defaults']);
+  });
+});
+
 function writeManifest(name: string): string {
   const path = join(rbac.dataDir, `${name}.json`);
   writeFileSync(path, JSON.stringify({ apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name }, spec: { replicas: 1 } }));
