@@ -73,7 +73,7 @@ function scopeMismatch(scope: RequestScope, req: APIRequest): APIResponse | unde
     return errorResponse(newMethodNotSupported({ group: scope.definition.group, resource: scope.definition.plural }, info.verb));
   }
   // /api/v1/namespaces/<name> names a namespace; any other namespace in the URL of a cluster-scoped kind is not a route.
-  const selfNamespace = info.resource === 'namespaces' && info.namespace === info.name;
+  const selfNamespace = info.resource === 'namespaces' && info.namespace === info.parts[1];
   if (!namespaced && info.namespace && !selfNamespace) return notFoundResponse();
   return undefined;
 }

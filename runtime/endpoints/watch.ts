@@ -22,7 +22,8 @@ export async function watchResource(scope: RequestScope, req: APIRequest, query:
   const target = negotiateOutput(req.headers.accept, { transform: true, list: true, watch: true });
   const includeObject = parseIncludeObject(req.query.get('includeObject'));
   // The legacy /watch/…/{name} path names the object in the URL instead of a field selector.
-  const fieldSelector = req.info.name ? parseFieldSelector(`metadata.name=${req.info.name}`) : query.fieldSelector;
+  const pathName = req.info.parts[1];
+  const fieldSelector = pathName ? parseFieldSelector(`metadata.name=${pathName}`) : query.fieldSelector;
   const watch = scope.store.watch(namespaceFor(scope, req.info), {
     labelSelector: query.labelSelector,
     fieldSelector,

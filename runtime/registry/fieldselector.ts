@@ -105,3 +105,14 @@ export function parseFieldSelector(input: string | undefined, selectableFields: 
     },
   };
 }
+
+/**
+ * The requirements of a field selector in kube's (sorted) order, without checking which fields
+ * the resource supports: what fields.ParseSelector gives the request info resolver.
+ */
+export function parseFieldRequirements(input: string): FieldRequirement[] {
+  return splitTerms(input)
+    .sort()
+    .filter((t) => t !== '')
+    .map((t) => parseTerm(t, input));
+}

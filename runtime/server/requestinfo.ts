@@ -8,11 +8,14 @@
  *   /apis/{group}/{version}/{resource}/{name}/{subresource}            (cluster-scoped)
  *   /api/v1/watch/…                                                     (legacy watch prefix)
  *
- * Unlike kube, a list pinned by fieldSelector=metadata.name keeps an empty name (kube records it
- * for authorization only; kgen has no authorizer yet).
+ * As in kube, a list or watch pinned by `fieldSelector=metadata.name=<n>` gets name <n>, so
+ * that RBAC rules with resourceNames authorize it (`kubectl get widget w -w`). The name then does
+ * not mean a path segment: handlers that need the URL's own name read `parts[1]`.
  */
 import type { RequestInfo } from '../endpoints/handler.js';
 import { parseBool } from '../endpoints/queryparams.js';
+import { parseFieldRequirements } from '../registry/fieldselector.js';
+import { isValidPathSegmentName } from '../validation/names.js';
 
 export type { RequestInfo };
 
@@ -75,6 +78,23 @@ function isWatch(query: URLSearchParams): boolean {
   }
 }
 
+/**
+ * The name a list's field selector pins (`metadata.name=<n>` or `==`; the first such term in
+ * kube's sorted order), if it is a valid path segment; '' when there is none or the selector
+ * does not parse (kube then records no name either).
+ */
+function selectedName(query: URLSearchParams): string {
+  const selector = query.get('fieldSelector');
+  if (!selector || !selector.includes('metadata.name')) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldRequirements(selector).find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
+  } catch {
+    return '';
+  }
+  return name !== undefined && isValidPathSegmentName(name).length === 0 ? name : '';
+}
+
 export function resolveRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const segments = splitPath(path);
   const prefix = segments[0];
@@ -111,6 +131,7 @@ export function resolveRequestInfo(method: string, path: string, query: URLSearc
 
   if (info.name === '' && info.verb === 'get') {
     info.verb = isWatch(query) ? 'watch' : 'list';
+    info.name = selectedName(query);
   }
   if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
   return info;

@@ -33,6 +33,13 @@ describe('dispatch', () => {
     assert.equal(nsBogus.body.message, 'the server could not find the requested resource');
   });
 
+  it('does not take a field-selected name for a namespace in its own URL', async () => {
+    // /api/v1/namespaces/default names a namespace; /api/v1/namespaces/default/namespaces is no route.
+    const listed = await t.request('GET', '/api/v1/namespaces/default/namespaces?fieldSelector=metadata.name%3Ddefault');
+    assert.equal(listed.status, 404);
+    assert.equal((await t.request('GET', '/api/v1/namespaces?fieldSelector=metadata.name%3Ddefault')).body.items.length, 1);
+  });
+
   it('answers a PUT to the collection with 400 name must be provided', async () => {
     const put = await t.request('PUT', WIDGETS, { body: widget('w1') });
     assert.equal(put.status, 400);

@@ -61,6 +61,16 @@ describe('watch', () => {
     w.close();
   });
 
+  it('keeps every term of a field selector that also pins the name (the name is for authorization)', async () => {
+    const w = await openWatch(t, `${WIDGETS}?watch=true&fieldSelector=metadata.name%3Dw1,metadata.namespace%3Dother&resourceVersion=0&timeoutSeconds=1`);
+    assert.equal(await w.next(), undefined, 'w1 is in default, not other: no events');
+    // The legacy watch path names the object in the URL.
+    const legacy = await openWatch(t, `/apis/widgets.example.com/v1/watch/namespaces/default/widgets/w1?resourceVersion=0&timeoutSeconds=1`);
+    const first = await legacy.next();
+    assert.equal(first?.object.metadata.name, 'w1');
+    assert.equal(await legacy.next(), undefined);
+  });
+
   it('sends one-row Tables, column definitions on the first event only', async () => {
     const w = await openWatch(t, `${WIDGETS}?watch=true&resourceVersion=0&timeoutSeconds=5`, TABLE_ACCEPT);
     const first = await w.next();

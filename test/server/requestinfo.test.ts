@@ -27,6 +27,27 @@ describe('RequestInfoResolver', () => {
     for (const [method, url, want] of cases) assert.deepEqual(info(method, url), want, `${method} ${url}`);
   });
 
+  it('takes the name of a list or watch from a metadata.name field selector, as kube does', () => {
+    const W = '/apis/g.io/v1/namespaces/ns/widgets';
+    const cases: [string, string, unknown[]][] = [
+      ['GET', `${W}?fieldSelector=metadata.name=w-allowed`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', 'w-allowed', '']],
+      ['GET', `${W}?fieldSelector=metadata.name%3D%3Dw1&watch=true`, [true, 'watch', 'apis', 'g.io', 'v1', 'ns', 'widgets', 'w1', '']],
+      ['GET', `${W}?watch=1&fieldSelector=spec.color%3Dred,metadata.name%3Dw1`, [true, 'watch', 'apis', 'g.io', 'v1', 'ns', 'widgets', 'w1', '']],
+      ['GET', '/api/v1/namespaces?fieldSelector=metadata.name%3Ddefault', [true, 'list', 'api', '', 'v1', '', 'namespaces', 'default', '']],
+      // Not an exact match, not a valid path segment, or not parseable: no name.
+      ['GET', `${W}?fieldSelector=metadata.name!%3Dw1`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      ['GET', `${W}?fieldSelector=metadata.name%3D..`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      ['GET', `${W}?fieldSelector=metadata.name%3Da%2Fb`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      ['GET', `${W}?fieldSelector=metadata.name`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      ['GET', `${W}?fieldSelector=metadata.namespace%3Dns`, [true, 'list', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      // Only list and watch: deletecollection and the legacy watch path keep their own rules.
+      ['DELETE', `${W}?fieldSelector=metadata.name%3Dw1`, [true, 'deletecollection', 'apis', 'g.io', 'v1', 'ns', 'widgets', '', '']],
+      ['GET', `/api/v1/watch/namespaces/ns/pods?fieldSelector=metadata.name%3Dp1`, [true, 'watch', 'api', '', 'v1', 'ns', 'pods', '', '']],
+      ['GET', `${W}/w2?fieldSelector=metadata.name%3Dw1`, [true, 'get', 'apis', 'g.io', 'v1', 'ns', 'widgets', 'w2', '']],
+    ];
+    for (const [method, url, want] of cases) assert.deepEqual(info(method, url), want, `${method} ${url}`);
+  });
+
   it('treats discovery and other paths as non-resource requests', () => {
     for (const url of ['/api', '/api/v1', '/apis', '/apis/g.io', '/apis/g.io/v1', '/healthz', '/openapi/v3', '/']) {
       assert.equal(info('GET', url)[0], false, url);
