@@ -19,7 +19,7 @@ import {
   sourceIPs,
   userAgentOf,
 } from './event.js';
-import { redactObject, redactRequestURI, requestCredentials, scrubCredentials } from './redact.js';
+import { composeScrubbers, newScrubber, redactObject, redactRequestURI, requestCredentials, scrubCredentials, type Scrubber } from './redact.js';
 import { AUDIT_API_VERSION, levelLess, type AuditEvent, type AuditSink, type ObjectReference, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
 
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
@@ -31,7 +31,7 @@ const BODY_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollec
 export class AuditContext {
   private readonly requestURI: string;
   private readonly receivedAt: string;
-  private readonly credentials: string[];
+  private readonly scrubber: Scrubber | undefined;
   private objectRef: ObjectReference | undefined;
   private requestObject: unknown;
   private responseObject: unknown;
@@ -43,10 +43,15 @@ export class AuditContext {
     readonly config: RequestAuditConfig,
     readonly auditID: string,
     private readonly sink: AuditSink,
+    /** Scrubs the credentials the server knows (the token file's), whoever presented them. */
+    knownCredentials?: Scrubber,
   ) {
     this.requestURI = redactRequestURI(ctx.request.url);
     this.receivedAt = microTime(epochMillis(ctx.startedAt));
-    this.credentials = requestCredentials(ctx.request.headers, ctx.request.url);
+    // What the request presented, read before the authenticator removed `Authorization`.
+    const authorization = ctx.presentedAuthorization ?? ctx.request.headers.authorization;
+    const presented = requestCredentials({ authorization }, ctx.request.url);
+    this.scrubber = composeScrubbers(newScrubber(presented), knownCredentials);
     this.objectRef = objectRefOf(info);
   }
 
@@ -117,7 +122,7 @@ export class AuditContext {
       stageTimestamp: stage === 'RequestReceived' ? this.receivedAt : microTime(epochMillis()),
       annotations: this.annotations(),
     });
-    return scrubCredentials(event, this.credentials);
+    return scrubCredentials(event, this.scrubber);
   }
 
   /** The request's audit annotations plus the authorization decision, sorted as Go marshals a map. */

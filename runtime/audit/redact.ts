@@ -4,8 +4,12 @@
  * - query parameters that carry credentials (`access_token`, `token`) are redacted in requestURI;
  * - objects of authentication.k8s.io (TokenReview, TokenRequest, …) lose every `token` field, and
  *   core Secrets lose their `data` / `stringData` values;
- * - as a last line of defence, every credential the request itself carried (bearer token, basic
- *   auth, query token) is replaced wherever it appears in a string of the event.
+ * - every credential the request itself presented (bearer token, basic auth, query token) and
+ *   every credential the server knows (the token file's tokens) is replaced wherever it appears
+ *   in a string of the event: path, requestURI, objectRef, bodies, user agent, annotations. The
+ *   request's own credentials are those it presented, read before the authenticator removed
+ *   `Authorization` (RequestContext.presentedAuthorization), so a valid token that also appears
+ *   in the path or body is scrubbed there too. Percent-encoded forms are scrubbed as well.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -117,22 +121,49 @@ function redactSecretData(secret: unknown): void {
   }
 }
 
-/** Returns value with every occurrence of each credential in its strings replaced. */
-export function scrubCredentials<T>(value: T, credentials: readonly string[]): T {
-  if (credentials.length === 0) return value;
-  return scrub(value, credentials, 0) as T;
+/** Replaces every occurrence of the credentials it was made for in one string. */
+export type Scrubber = (text: string) => string;
+
+/**
+ * One pattern for many credentials (a token file may hold thousands): each credential as given
+ * and percent-encoded as a URL path or query would carry it, longest first so a credential that
+ * contains another is replaced whole. Undefined when there is nothing long enough to scrub.
+ */
+export function newScrubber(credentials: Iterable<string>): Scrubber | undefined {
+  const forms = new Set<string>();
+  for (const c of credentials) {
+    if (c.length < MIN_SCRUB_LENGTH) continue;
+    forms.add(c);
+    forms.add(encodeURIComponent(c));
+    forms.add(encodeURI(c));
+  }
+  if (forms.size === 0) return undefined;
+  const escaped = [...forms].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const pattern = new RegExp(escaped.join('|'), 'g');
+  return (text) => (text.length < MIN_SCRUB_LENGTH ? text : text.replace(pattern, REDACTED));
 }
 
-function scrub(value: unknown, credentials: readonly string[], depth: number): unknown {
-  if (typeof value === 'string') {
-    let out = value;
-    for (const c of credentials) if (out.includes(c)) out = out.split(c).join(REDACTED);
-    return out;
-  }
-  if (typeof value !== 'object' || value === null || depth > 1000) return value;
-  if (Array.isArray(value)) return value.map((v) => scrub(v, credentials, depth + 1));
+/** Both scrubbers, in turn (either may be absent). */
+export function composeScrubbers(a: Scrubber | undefined, b: Scrubber | undefined): Scrubber | undefined {
+  if (!a || !b) return a ?? b;
+  return (text) => b(a(text));
+}
+
+/** Returns value with every occurrence of each credential in its strings (keys too) replaced. */
+export function scrubCredentials<T>(value: T, credentials: readonly string[] | Scrubber | undefined): T {
+  const scrubber = typeof credentials === 'function' ? credentials : credentials && newScrubber(credentials);
+  if (!scrubber) return value;
+  return scrub(value, scrubber, 0) as T;
+}
+
+function scrub(value: unknown, scrubber: Scrubber, depth: number): unknown {
+  if (typeof value === 'string') return scrubber(value);
+  if (typeof value !== 'object' || value === null) return value;
+  // Deeper than anything real: recorded as redacted rather than walked (or leaked).
+  if (depth > 1000) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => scrub(v, scrubber, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[scrub(k, credentials, depth) as string] = scrub(v, credentials, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[scrubber(k)] = scrub(v, scrubber, depth + 1);
   return out;
 }
 

@@ -14,6 +14,16 @@ export type AuthenticationResult = { user: UserInfo } | { error: string } | unde
 export interface RequestAuthenticator {
   /** May remove the credentials it consumed from the request (kube deletes `Authorization`). */
   authenticate(request: IncomingAPIRequest): AuthenticationResult | Promise<AuthenticationResult>;
+  /**
+   * The secrets it accepts (static tokens), for audit to scrub wherever they appear in what it
+   * records, whoever presented them. Absent when it holds none (x509, request headers).
+   */
+  knownCredentials?(): readonly string[];
+}
+
+/** The known credentials of several authenticators. */
+function knownCredentialsOf(authenticators: readonly RequestAuthenticator[]): () => readonly string[] {
+  return () => authenticators.flatMap((a) => a.knownCredentials?.() ?? []);
 }
 
 /**
@@ -34,7 +44,7 @@ export function unionAuthenticator(authenticators: readonly RequestAuthenticator
     }
     return errors.length > 0 ? { error: errors.join(', ') } : undefined;
   };
-  return { authenticate: (request) => ask(request, 0, []) };
+  return { authenticate: (request) => ask(request, 0, []), knownCredentials: knownCredentialsOf(authenticators) };
 }
 
 function authenticated(result: { user: UserInfo }): AuthenticationResult {
@@ -58,5 +68,6 @@ export function failOnError(primary: RequestAuthenticator, fallback: RequestAuth
       if (result instanceof Promise) return result.then((r) => (r !== undefined ? r : fallback.authenticate(request)));
       return result !== undefined ? result : fallback.authenticate(request);
     },
+    knownCredentials: knownCredentialsOf([primary, fallback]),
   };
 }

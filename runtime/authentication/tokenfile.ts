@@ -74,5 +74,6 @@ export function tokenFileAuthenticator(tokens: TokenTable): RequestAuthenticator
       delete request.headers.authorization;
       return { user: { ...user, groups: [...user.groups] } };
     },
+    knownCredentials: () => [...tokens.keys()],
   };
 }

@@ -103,7 +103,7 @@ export function prepareServing(opts: ServingOptions): Serving {
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });
   }
-  const audit = openAudit({ logPath: opts.audit?.logPath, policyFile: opts.audit?.policyFile, warn: opts.log });
+  const audit = openAudit({ logPath: opts.audit?.logPath, policyFile: opts.audit?.policyFile, warn: opts.log, knownCredentials: authenticator.knownCredentials?.() });
   const waitGroup = new SafeWaitGroup();
   const kubeconfig: Omit<KubeconfigOptions, 'server'> = credentials
     ? { certificateAuthority: credentials.servingCA, clientCertificate: credentials.admin.cert, clientKey: credentials.admin.key }

@@ -339,6 +339,33 @@ describe('audit filter', () => {
   });
 });
 
+describe('credential scrubbing (issue 12 item 7)', () => {
+  it('scrubs the token the authenticator already removed, wherever the path or body repeats it', async () => {
+    const token = 'valid-token+with.special$chars';
+    const ctx = context('POST', `/apis/widgets.example.com/v1/namespaces/default/widgets?note=${encodeURIComponent(token)}`, { body: widget('w1', { annotations: { copy: token } }) });
+    // What withAuthentication leaves once the token authenticator consumed the header.
+    ctx.presentedAuthorization = `Bearer ${token}`;
+    const { sink } = await run(policyOf('RequestResponse'), ctx, async () => json(201, widget('w1', { annotations: { copy: token } })));
+    const text = JSON.stringify(sink.events);
+    assert.ok(!text.includes(token) && !text.includes(encodeURIComponent(token)), text);
+    const complete = sink.events[1];
+    assert.equal(complete.requestURI, '/apis/widgets.example.com/v1/namespaces/default/widgets?note=[REDACTED]');
+    assert.deepEqual((complete.requestObject as { metadata: { annotations: unknown } }).metadata.annotations, { copy: '[REDACTED]' });
+  });
+
+  it('scrubs credentials the server knows, whoever sends them, longest first', async () => {
+    const ctx = context('PUT', `${WIDGETS}/known-token-1234-suffix`, { body: widget('known-token-1234-suffix', { annotations: { other: 'known-token-1234 and known-token-1234-suffix' } }) });
+    const sink = new MemorySink();
+    await auditFilter({ policy: policyOf('RequestResponse'), sink, knownCredentials: ['known-token-1234', 'known-token-1234-suffix', 'short'] })(ctx, async () => json(200, {}));
+    const complete = sink.events[1];
+    assert.equal(complete.requestURI, `${WIDGETS}/[REDACTED]`);
+    assert.equal(complete.objectRef?.name, '[REDACTED]');
+    assert.deepEqual((complete.requestObject as { metadata: { annotations: unknown } }).metadata.annotations, { other: '[REDACTED] and [REDACTED]' });
+    // Too short to scrub from free text without mangling it.
+    assert.equal(complete.userAgent, 'kubectl/v1.32.0 (linux/amd64)');
+  });
+});
+
 describe('failed authentication audit', () => {
   it('records one ResponseStarted event naming the credentials tried, never their values', () => {
     const sink = new MemorySink();

@@ -1,7 +1,9 @@
 /**
  * The audit log of a real server: HTTPS with the full chain, token-file users, a policy with
  * mixed levels. Checks the exact events of a create, a get, a list the policy silences, a watch
- * and a forbidden request, and that no token appears anywhere in the log.
+ * and a forbidden request, and that no token appears anywhere in the log: not even a valid one
+ * that also appears in a request path or body at RequestResponse (the authenticator removes the
+ * Authorization header before audit sees the request; issue 12 item 7).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,8 @@ const POLICY = `
 apiVersion: audit.k8s.io/v1
 kind: Policy
 rules:
+  - level: RequestResponse
+    namespaces: [leaky]
   - level: None
     namespaces: [quiet]
   - level: None
@@ -68,6 +72,14 @@ describe('audit log of a running server', () => {
     assert.equal((await call('quiet', admin, 'GET', '/apis/widgets.example.com/v1/namespaces/quiet/widgets')).status, 200);
     assert.equal((await call('forbidden', viewer, 'GET', `${WIDGETS}/w1`)).status, 403);
     assert.equal((await call('version', admin, 'GET', `/version?access_token=${ADMIN_TOKEN}`)).status, 200);
+    // Valid tokens in paths and bodies, at RequestResponse: the caller's own, and another user's.
+    const LEAKY = '/apis/widgets.example.com/v1/namespaces/leaky/widgets';
+    assert.equal((await call('leaky-ns', admin, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'leaky' } })).status, 201);
+    const annotations = { mine: `token ${ADMIN_TOKEN}`, theirs: VIEWER_TOKEN, encoded: encodeURIComponent(`${VIEWER_TOKEN}/x`) };
+    assert.equal((await call('leaky-create', admin, 'POST', LEAKY, widget(ADMIN_TOKEN, { replicas: 1 }, { metadata: { annotations } }))).status, 201);
+    assert.equal((await call('leaky-get', admin, 'GET', `${LEAKY}/${ADMIN_TOKEN}`)).status, 200);
+    assert.equal((await call('leaky-patch', admin, 'PATCH', `${LEAKY}/${ADMIN_TOKEN}?fieldManager=${VIEWER_TOKEN}`, { spec: { replicas: 2 } })).status, 415);
+    assert.equal((await call('viewer-leaky', viewer, 'GET', `${LEAKY}/${VIEWER_TOKEN}`)).status, 403);
     // A watch: read the ADDED event, then hang up.
     const abort = new AbortController();
     const watch = await admin(`${ts.url}${WIDGETS}?watch=true`, { signal: abort.signal });
@@ -161,6 +173,25 @@ describe('audit log of a running server', () => {
     assert.deepEqual(stages.map((e) => e.stage), ['ResponseComplete']);
     assert.equal(stages[0].requestURI, '/version?access_token=%5BREDACTED%5D');
     assert.equal(stages[0].objectRef, undefined);
+  });
+
+  it('scrubs valid tokens from paths, objectRef and bodies at RequestResponse, keeping the rest', () => {
+    const created = of('leaky-create').find((e) => e.stage === 'ResponseComplete')!;
+    assert.equal(created.level, 'RequestResponse');
+    assert.equal(created.objectRef?.name, '[REDACTED]');
+    const sent = created.requestObject as { metadata: { name: string; annotations: Record<string, string> } };
+    assert.deepEqual(sent.metadata, { name: '[REDACTED]', annotations: { mine: 'token [REDACTED]', theirs: '[REDACTED]', encoded: '[REDACTED]%2Fx' } });
+    assert.equal((created.responseObject as { metadata: { name: string } }).metadata.name, '[REDACTED]');
+    const got = of('leaky-get').find((e) => e.stage === 'ResponseComplete')!;
+    assert.equal(got.level, 'RequestResponse');
+    assert.equal(got.requestURI, '/apis/widgets.example.com/v1/namespaces/leaky/widgets/[REDACTED]');
+    assert.equal(got.objectRef?.name, '[REDACTED]');
+    assert.equal((got.responseObject as { metadata: { annotations: Record<string, string> } }).metadata.annotations.theirs, '[REDACTED]');
+    const patched = of('leaky-patch').find((e) => e.stage === 'ResponseComplete')!;
+    assert.equal(patched.requestURI, '/apis/widgets.example.com/v1/namespaces/leaky/widgets/[REDACTED]?fieldManager=[REDACTED]');
+    const forbidden = of('viewer-leaky').find((e) => e.stage === 'ResponseComplete')!;
+    assert.equal(forbidden.objectRef?.name, '[REDACTED]');
+    assert.doesNotMatch(JSON.stringify(forbidden), /audit-viewer-token/);
   });
 
   it('never writes a token to the log', () => {

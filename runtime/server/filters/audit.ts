@@ -18,6 +18,7 @@ import { newInternalError } from '../../api/status.js';
 import { AuditContext } from '../../audit/context.js';
 import { newPolicyRuleEvaluator, type AuditAttributes, type PolicyRuleEvaluator } from '../../audit/checker.js';
 import { AuditLogBackend, type AuditLogOptions } from '../../audit/log.js';
+import { newScrubber } from '../../audit/redact.js';
 import { loadPolicyFile } from '../../audit/policy.js';
 import type { AuditSink, Policy, ResponseStatus } from '../../audit/types.js';
 import type { APIResponse, RequestInfo, StreamResponse } from '../../endpoints/handler.js';
@@ -35,6 +36,8 @@ export interface AuditFilterOptions {
   sink: AuditSink | undefined;
   /** Which requests are long-running (get a ResponseStarted event); default: the chain's check (watch and streaming subresources). */
   isLongRunning?: (info: RequestInfo) => boolean;
+  /** Credentials the server accepts (the token file's tokens): scrubbed from every event, whoever sent them. */
+  knownCredentials?: Iterable<string>;
 }
 
 /** A client-chosen audit ID is kept only when it is this tame. */
@@ -44,6 +47,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
   const { sink } = options;
   const evaluator = options.policy && ('evaluatePolicyRule' in options.policy ? options.policy : newPolicyRuleEvaluator(options.policy));
   const isLongRunning = options.isLongRunning ?? isLongRunningRequest;
+  const known = newScrubber(options.knownCredentials ?? []);
   if (!evaluator || !sink) {
     // Nothing is recorded: only the Audit-Id header (kube sets it on every response).
     return (ctx, next) => {
@@ -58,7 +62,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const config = evaluator.evaluatePolicyRule(attributesOf(info, ctx));
     if (config.level === 'None') return next(ctx);
 
-    const audit = new AuditContext(ctx, info, config, auditID, sink);
+    const audit = new AuditContext(ctx, info, config, auditID, sink, known);
     if (!audit.emit('RequestReceived')) return errorResponse(newInternalError('failed to store audit event'));
     audit.logRequestBody();
     let response: APIResponse;
@@ -87,6 +91,7 @@ export type FailedAuthenticationAuditor = (ctx: RequestContext, response: APIRes
  */
 export function failedAuthenticationAudit(options: Omit<AuditFilterOptions, 'isLongRunning'>): FailedAuthenticationAuditor {
   const { sink } = options;
+  const known = newScrubber(options.knownCredentials ?? []);
   const evaluator = options.policy && ('evaluatePolicyRule' in options.policy ? options.policy : newPolicyRuleEvaluator(options.policy));
   return (ctx, response) => {
     if (!evaluator || !sink) return;
@@ -95,7 +100,7 @@ export function failedAuthenticationAudit(options: Omit<AuditFilterOptions, 'isL
     if (config.level === 'None') return;
     const auditID = auditIDOf(ctx.request.headers);
     ctx.responseHeaders[AUDIT_ID_HEADER] = auditID;
-    const audit = new AuditContext(ctx, info, config, auditID, sink);
+    const audit = new AuditContext(ctx, info, config, auditID, sink, known);
     audit.responseStatus = { metadata: {}, message: attemptedAuthentication(ctx), code: response.code };
     audit.emit('ResponseStarted');
   };
@@ -117,7 +122,7 @@ function attemptedAuthentication(ctx: RequestContext): string {
  * Opens what --audit-policy-file and --audit-log-path ask for. As in kube, events are recorded
  * only when both are given; a bad policy or an unopenable log path throws (a startup error).
  */
-export function openAudit(opts: { policyFile?: string; logPath?: string; warn?: (message: string) => void } & AuditLogOptions): {
+export function openAudit(opts: { policyFile?: string; logPath?: string; warn?: (message: string) => void; knownCredentials?: Iterable<string> } & AuditLogOptions): {
   filter: Filter;
   /** For the authentication filter's 401 path (kube's WithFailedAuthenticationAudit). */
   failedAuthentication: FailedAuthenticationAuditor;
@@ -130,8 +135,8 @@ export function openAudit(opts: { policyFile?: string; logPath?: string; warn?: 
   if (policy && !opts.logPath) opts.warn?.('audit: --audit-policy-file is set without --audit-log-path: no events will be recorded');
   const backend = policy && opts.logPath ? AuditLogBackend.open(opts.logPath, opts) : undefined;
   return {
-    filter: auditFilter({ policy, sink: backend }),
-    failedAuthentication: failedAuthenticationAudit({ policy, sink: backend }),
+    filter: auditFilter({ policy, sink: backend, knownCredentials: opts.knownCredentials }),
+    failedAuthentication: failedAuthenticationAudit({ policy, sink: backend, knownCredentials: opts.knownCredentials }),
     backend,
     close: async () => backend?.close(),
   };

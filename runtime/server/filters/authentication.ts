@@ -24,6 +24,8 @@ export function withAuthentication(authenticator: RequestAuthenticator, log: (li
     return next(ctx);
   };
   return (ctx, next) => {
+    const authorization = ctx.request.headers.authorization;
+    if (authorization !== undefined) ctx.presentedAuthorization = authorization;
     const result = authenticator.authenticate(ctx.request);
     return result instanceof Promise ? result.then((r) => authenticated(ctx, next, r)) : authenticated(ctx, next, result);
   };

@@ -11,6 +11,12 @@ export interface RequestContext {
   readonly request: IncomingAPIRequest;
   /** Set by the request-info filter. */
   info?: RequestInfo;
+  /**
+   * The `Authorization` header as the request presented it, kept by the authentication filter
+   * before an authenticator removes it (as kube's do), so that audit can still scrub the
+   * credential wherever else the request repeats it (path, body).
+   */
+  presentedAuthorization?: string;
   /** Set by authentication (the impersonated user after impersonation). */
   user?: UserInfo;
   /** The authenticated user when impersonation replaced `user`. */
