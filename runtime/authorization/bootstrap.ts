@@ -7,13 +7,17 @@
  * admin/edit/view aggregate, as in kube, from system:aggregate-to-{admin,edit,view}, whose rules
  * are computed from the installed resources: view reads everything outside the RBAC,
  * authorization and admission groups; edit writes the namespaced ones; admin adds roles and
- * role bindings.
+ * role bindings. The in-process ClusterRole aggregation controller gets kube's
+ * system:controller:clusterrole-aggregation-controller role (escalate on clusterroles), bound to
+ * its service account kube-system/clusterrole-aggregation-controller.
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../api/status.js';
 import type { Store } from '../registry/store.js';
+import { AGGREGATION_CONTROLLER_NAME, AGGREGATION_CONTROLLER_NAMESPACE, AGGREGATION_CONTROLLER_ROLE } from './aggregation.js';
 import { covers } from './covers.js';
+import { PolicyIndex } from './policyindex.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, AUTHORIZATION_GROUP, RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from './types.js';
 
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
@@ -102,8 +106,21 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
   ];
 }
 
+/**
+ * kube's controller roles that kgen's in-process controllers write with (system:controller:*),
+ * each bound to its controller's service account in kube-system.
+ */
+function controllerClusterRoles(): ClusterRole[] {
+  return [clusterRole(AGGREGATION_CONTROLLER_ROLE, [{ apiGroups: [RBAC_GROUP], resources: ['clusterroles'], verbs: ['escalate', 'get', 'list', 'patch', 'update', 'watch'] }])];
+}
+
+function controllerClusterRoleBindings(): RoleBinding[] {
+  return [binding(AGGREGATION_CONTROLLER_ROLE, [{ kind: 'ServiceAccount', name: AGGREGATION_CONTROLLER_NAME, namespace: AGGREGATION_CONTROLLER_NAMESPACE }])];
+}
+
 export function bootstrapClusterRoleBindings(): RoleBinding[] {
   return [
+    ...controllerClusterRoleBindings(),
     binding('cluster-admin', [group(SYSTEM_PRIVILEGED_GROUP)]),
     binding('system:discovery', [group(ALL_AUTHENTICATED)]),
     binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
@@ -111,16 +128,14 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
   ];
 }
 
-/** The stored rules of an aggregated role are what kube's aggregation controller writes there. */
+/**
+ * The stored rules of an aggregated role are what kube's aggregation controller writes there,
+ * computed the same way (./aggregation.ts), so the controller finds nothing to rewrite.
+ */
 function withAggregatedRules(roles: ClusterRole[]): ClusterRole[] {
-  const resolve = (role: ClusterRole, seen: Set<string>): PolicyRule[] => {
-    if (!role.aggregationRule) return role.rules ?? [];
-    const label = Object.keys(role.aggregationRule.clusterRoleSelectors![0]!.matchLabels!)[0]!;
-    return roles
-      .filter((r) => r !== role && r.metadata.labels?.[label] === 'true' && !seen.has(r.metadata.name!))
-      .flatMap((r) => resolve(r, new Set([...seen, r.metadata.name!])));
-  };
-  return roles.map((r) => (r.aggregationRule ? { ...r, rules: resolve(r, new Set([r.metadata.name!])) } : r));
+  const index = new PolicyIndex();
+  for (const role of roles) index.upsert('clusterroles', role);
+  return roles.map((r) => (r.aggregationRule ? { ...r, rules: structuredClone([...index.clusterRoleRules(r)]) } : r));
 }
 
 /** Labels and annotations the existing object lacks, added (kube's reconcile merges them). */
@@ -196,7 +211,7 @@ export interface BootstrapStores {
 
 /** kube's RBAC bootstrap hook: idempotent, safe to run at every start. */
 export async function ensureBootstrapPolicy(stores: BootstrapStores, installed: readonly Installed[], log: (line: string) => void = () => undefined): Promise<void> {
-  for (const role of withAggregatedRules(bootstrapClusterRoles(installed))) {
+  for (const role of withAggregatedRules([...bootstrapClusterRoles(installed), ...controllerClusterRoles()])) {
     await ensure(stores.clusterRoles, role, (existing) => reconcileRole(existing as ClusterRole, role), log);
   }
   for (const b of bootstrapClusterRoleBindings()) {

@@ -1,8 +1,8 @@
 /**
  * RBAC for the server: the RBAC authorizer over an in-memory index of Roles, ClusterRoles and
  * their bindings (kept current by watching the stores, so authorizing a request reads no storage),
- * the bootstrap policy, escalation-checking admission, and the SelfSubjectAccessReview and
- * SelfSubjectRulesReview endpoints.
+ * the bootstrap policy, escalation-checking admission, the ClusterRole aggregation controller,
+ * and the SelfSubjectAccessReview and SelfSubjectRulesReview endpoints.
  *
  *   const rbac = await startRBAC(installer, { log });
  *   // rbac.authorizer → the authorization filter; rbac.admission → the admission chain
@@ -13,6 +13,7 @@ import type { ResourceDefinition } from '../api/resource.js';
 import type { AdmissionPlugin } from '../admission/types.js';
 import { ResourceInformer } from '../controllers/informer.js';
 import type { RequestScope } from '../endpoints/handler.js';
+import { ClusterRoleAggregationController } from './aggregation.js';
 import { ensureBootstrapPolicy } from './bootstrap.js';
 import { newRBACEscalationAdmission } from './escalation.js';
 import { PolicyIndex } from './policyindex.js';
@@ -27,7 +28,16 @@ export { RuleResolver, describeSource, type RuleSource, type RuleVisitor } from 
 export { PolicyIndex } from './policyindex.js';
 export { ruleAllows, appliesToUser, serviceAccountUsername } from './rules.js';
 export { covers, breakdownRule, compactRules, compactString } from './covers.js';
-export { checkEscalation, confirmNoEscalation, newRBACEscalationAdmission, newForbidden } from './escalation.js';
+export { checkEscalation, confirmNoEscalation, newRBACEscalationAdmission, newForbidden, FULL_AUTHORITY, AGGREGATION_RULE_FORBIDDEN } from './escalation.js';
+export {
+  aggregateClusterRoleRules,
+  ClusterRoleAggregationController,
+  AGGREGATION_CONTROLLER_NAME,
+  AGGREGATION_CONTROLLER_ROLE,
+  AGGREGATION_CONTROLLER_USER,
+  ruleKey,
+  rulesEqual,
+} from './aggregation.js';
 export { bootstrapClusterRoles, bootstrapClusterRoleBindings, ensureBootstrapPolicy, AUTOUPDATE_ANNOTATION } from './bootstrap.js';
 export { newSelfSubjectAccessReviewCreater, newSelfSubjectRulesReviewCreater, attributesFrom } from './reviews.js';
 export { rbacResourceOf, withRBACStrategy, validateRBACObject, type RBACResource } from './strategy.js';
@@ -45,6 +55,8 @@ export interface RBACOptions extends RBACAuthorizerOptions {
   reviewAuthorizer?: Authorizer;
   /** Create and reconcile the bootstrap roles and bindings (default true). */
   bootstrap?: boolean;
+  /** Run the ClusterRole aggregation controller, which writes aggregated rules back (default true). */
+  aggregationController?: boolean;
 }
 
 export interface RunningRBAC {
@@ -52,6 +64,8 @@ export interface RunningRBAC {
   /** Escalation prevention on role and binding writes, for the admission chain. */
   admission: AdmissionPlugin;
   index: PolicyIndex;
+  /** Present unless disabled (RBACOptions.aggregationController). */
+  aggregationController?: ClusterRoleAggregationController;
   stop(): Promise<void>;
 }
 
@@ -72,28 +86,47 @@ export async function startRBAC(apis: RBACAPIs, options: RBACOptions = {}): Prom
     await ensureBootstrapPolicy({ clusterRoles: clusterRoles!, clusterRoleBindings: clusterRoleBindings! }, installed, log);
   }
   const index = new PolicyIndex();
+  let aggregation: ClusterRoleAggregationController | undefined;
   const informers = [roles!, clusterRoles!, roleBindings!, clusterRoleBindings!].map((store, i) => {
     const resource = RESOURCES[i]!;
     const informer = new ResourceInformer(store, log);
+    // Any ClusterRole change may change what an aggregating one gathers.
+    const changed = resource === 'clusterroles' ? () => aggregation?.enqueueAll() : () => undefined;
     informer.addHandlers({
-      onAdd: (obj: KubeObject) => index.upsert(resource, obj),
-      onUpdate: (_old: KubeObject, obj: KubeObject) => index.upsert(resource, obj),
-      onDelete: (obj: KubeObject) => index.remove(resource, obj),
+      onAdd: (obj: KubeObject) => {
+        index.upsert(resource, obj);
+        changed();
+      },
+      onUpdate: (_old: KubeObject, obj: KubeObject) => {
+        index.upsert(resource, obj);
+        changed();
+      },
+      onDelete: (obj: KubeObject) => {
+        index.remove(resource, obj);
+        changed();
+      },
     });
     informer.start();
     return informer;
   });
   await Promise.all(informers.map((i) => i.synced));
   const authorizer = newRBACAuthorizer(new RuleResolver(index), options);
+  const escalation = { authorizer, resolver: authorizer.resolver };
+  if (options.aggregationController !== false) {
+    aggregation = new ClusterRoleAggregationController({ ...escalation, scope: scopes[1]!, source: index, log });
+    aggregation.run();
+  }
   const ssar = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'selfsubjectaccessreviews');
   if (ssar) ssar.creater = newSelfSubjectAccessReviewCreater(options.reviewAuthorizer ?? authorizer);
   const ssrr = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'selfsubjectrulesreviews');
   if (ssrr) ssrr.creater = newSelfSubjectRulesReviewCreater(authorizer);
   return {
     authorizer,
-    admission: newRBACEscalationAdmission({ authorizer, resolver: authorizer.resolver }),
+    admission: newRBACEscalationAdmission(escalation),
     index,
+    aggregationController: aggregation,
     async stop() {
+      await aggregation?.stop();
       await Promise.all(informers.map((i) => i.stop()));
     },
   };

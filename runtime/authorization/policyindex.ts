@@ -2,11 +2,13 @@
  * PolicyIndex: the RBAC objects in memory, by namespace and name (kube's RBAC listers over the
  * shared informer caches). Fed by watch events (./informers.ts) or directly in tests; the
  * authorizer reads only this, never storage. Aggregated ClusterRoles (aggregationRule) resolve
- * here to the rules of the ClusterRoles their selectors match, as kube's aggregation controller
- * would have written them.
+ * here to the rules of the ClusterRoles their selectors match (./aggregation.ts), as kube's
+ * aggregation controller writes them, and not to their stored rules: a change of a selected role
+ * takes effect at once, and rules written into an aggregating role by hand grant nothing (kube's
+ * controller overwrites them). The controller writes the same rules back for readers.
  */
 import type { KubeObject } from '../api/meta.js';
-import { labelSelectorMatches } from './selector.js';
+import { aggregateClusterRoleRules } from './aggregation.js';
 import type { RBACResource } from './strategy.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding } from './types.js';
 
@@ -63,6 +65,11 @@ export class PolicyIndex {
     return this.clusterRoles.get(name);
   }
 
+  /** Every ClusterRole (in no particular order). */
+  listClusterRoles(): readonly ClusterRole[] {
+    return [...this.clusterRoles.values()];
+  }
+
   /** Cluster role bindings, by name. */
   listClusterRoleBindings(): readonly ClusterRoleBinding[] {
     return (this.sortedClusterBindings ??= [...this.clusterRoleBindings.values()].sort(byName));
@@ -78,7 +85,7 @@ export class PolicyIndex {
     return sorted;
   }
 
-  /** A ClusterRole's rules: its own, plus, when it aggregates, those of every ClusterRole it selects. */
+  /** A ClusterRole's rules: its own, or, when it aggregates, those of every ClusterRole it selects. */
   clusterRoleRules(role: ClusterRole): readonly PolicyRule[] {
     if (!role.aggregationRule) return role.rules ?? [];
     const name = role.metadata.name ?? '';
@@ -90,26 +97,19 @@ export class PolicyIndex {
     return rules;
   }
 
+  /** Selected roles that aggregate count with their aggregated rules; a cycle is cut where it closes. */
   private aggregate(role: ClusterRole, visiting: Set<string>): PolicyRule[] {
-    const rules = [...(role.rules ?? [])];
-    const seen = new Set(rules.map((r) => JSON.stringify(r)));
-    const selectors = role.aggregationRule?.clusterRoleSelectors ?? [];
-    for (const other of [...this.clusterRoles.values()].sort(byName)) {
+    return aggregateClusterRoleRules(role, this.clusterRoles.values(), (other) => {
       const otherName = other.metadata.name ?? '';
-      if (visiting.has(otherName)) continue;
-      if (!selectors.some((s) => labelSelectorMatches(s, other.metadata.labels))) continue;
+      if (!other.aggregationRule) return other.rules ?? [];
+      if (visiting.has(otherName)) return [];
       visiting.add(otherName);
-      const otherRules = other.aggregationRule ? this.aggregate(other, visiting) : (other.rules ?? []);
-      visiting.delete(otherName);
-      for (const rule of otherRules) {
-        const key = JSON.stringify(rule);
-        if (!seen.has(key)) {
-          seen.add(key);
-          rules.push(rule);
-        }
+      try {
+        return this.aggregate(other, visiting);
+      } finally {
+        visiting.delete(otherName);
       }
-    }
-    return rules;
+    });
   }
 
   private changed(resource: RBACResource, namespace: string): void {

@@ -153,7 +153,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
-    rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer });
+    rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer, aggregationController: opts.controllers !== false });
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
     const authorizer = opts.authorizer ?? rbac?.authorizer;
