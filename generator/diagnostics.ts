@@ -168,6 +168,11 @@ export const DIAGNOSTICS = {
     message: 'utility type "{type}" cannot be resolved: {problem}',
     hint: 'Partial, Required, Pick and Omit take an interface and string-literal keys, e.g. {example}.',
   },
+  KG036: {
+    severity: 'error',
+    message: 'resource "{kind}" is declared in the shared folder "{folder}"',
+    hint: 'A resource belongs to one group and version: move it to <apis>/<group>/<version>/; shared folders hold the types resources import.',
+  },
   // Versions and conversion (KG04x)
   KG040: {
     severity: 'error',

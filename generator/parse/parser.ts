@@ -46,7 +46,10 @@ export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
   const conversionFiles: ConversionFile[] = [];
   for (const file of index.all()) {
     // A shared folder's types reach the model only through the versions that import them.
-    if (file.shared !== undefined) continue;
+    if (file.shared !== undefined) {
+      refuseResources(file, diags);
+      continue;
+    }
     if (isConversionFile(file.path)) {
       conversionFiles.push(readConversionFile(file));
       continue;
@@ -70,6 +73,15 @@ export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
   };
   if (conversionFiles.length > 0) model.conversionFiles = conversionFiles.sort((a, b) => a.path.localeCompare(b.path));
   return { model, diagnostics: diags, files: index.all().map((f) => f.path).sort() };
+}
+
+/** A resource belongs to a group/version: in a shared folder it would silently serve nothing. */
+function refuseResources(file: IndexedFile, diags: DiagnosticBag): void {
+  for (const stmt of file.sourceFile.statements) {
+    if (isInterfaceDeclaration(stmt) && isResource(stmt, file.sourceFile)) {
+      diags.add('KG036', nodeLocation(stmt, file.sourceFile), { kind: stmt.name.getText(file.sourceFile), folder: file.shared! });
+    }
+  }
 }
 
 /** parseApis' version loop with a cache: same versions, same diagnostics in the same order. */

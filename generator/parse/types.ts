@@ -43,8 +43,8 @@ export class VersionTypes {
 
   /** `the shared folder common` or `billing.example.com/v1`, for diagnostics (undefined: this version). */
   private homeWords(home: TypeHome | undefined): string {
-    const { group, version } = home ?? { group: this.group, version: this.version };
     if (home && 'shared' in home) return `the shared folder ${home.shared}`;
+    const { group, version } = home ?? { group: this.group, version: this.version };
     return `${group || 'core'}/${version}`;
   }
 
