@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parse } from 'yaml';
@@ -226,5 +226,51 @@ void wrong;
     );
     const check = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', timeout: 300_000 });
     assert.equal(check.status, 0, `tsc reported errors:\n${check.stdout}${check.stderr}`);
+  });
+});
+
+describe('idiomatic TypeScript: smaller forms', () => {
+  const dir = tempDir('idiomatic-forms');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const specOf = (body: string, extra = '') => {
+    const apisDir = join(dir, `case-${Math.random().toString(36).slice(2)}`, 'apis');
+    mkdirSync(join(apisDir, 'forms.example.com', 'v1'), { recursive: true });
+    writeFileSync(join(apisDir, 'forms.example.com', 'v1', 'x.ts'), `/** @kgen:resource */\nexport interface Form {\n  spec: FormSpec;\n}\n\nexport interface FormSpec {\n${body}\n}\n${extra}`);
+    const r = compile({ apisDir, builtins: false });
+    assert.deepEqual(r.diagnostics.map((d) => `${d.code} ${d.message}`), []);
+    const doc = JSON.parse(r.files.find((f) => f.path === 'openapi/v3/apis/forms.example.com/v1.json')!.content);
+    return { schemas: doc.components.schemas as Json, props: doc.components.schemas['com.example.forms.v1.FormSpec'].properties as Json, files: r.files };
+  };
+
+  test('`true | false` is plain boolean; negative and auto-incremented enum members', () => {
+    const { props, schemas } = specOf('  flag?: true | false;\n  temp?: Temp;', 'export enum Temp {\n  Cold = -1,\n  Mild,\n  Hot = 5,\n}\n');
+    assert.deepEqual(props.flag, { type: 'boolean' });
+    assert.deepEqual(schemas['com.example.forms.v1.Temp'], { type: 'integer', enum: [-1, 0, 5] });
+  });
+
+  test('an interface that is only an index signature is a map; Record keyed by a string enum', () => {
+    const { schemas, props } = specOf('  labels?: Labels;\n  sizes?: Record<Size, string>;', "export interface Labels {\n  [key: string]: string;\n}\n\nexport enum Size {\n  S = 's',\n  L = 'l',\n}\n");
+    assert.deepEqual(schemas['com.example.forms.v1.Labels'], { type: 'object', additionalProperties: { type: 'string' } });
+    assert.deepEqual(props.sizes.required, ['s', 'l']);
+  });
+
+  test('a union of inline object types with enum-member tags, a member with two tags', () => {
+    const { props, files } = specOf(
+      '  shape?: { kind: Kind.Circle; radius: number } | { kind: Kind.Square | Kind.Box; side: number };',
+      "export enum Kind {\n  Circle = 'circle',\n  Square = 'square',\n  Box = 'box',\n}\n",
+    );
+    assert.deepEqual(props.shape.properties.kind, { type: 'string', enum: ['circle', 'square', 'box'] });
+    assert.equal(props.shape.description, 'One of, chosen by kind: "circle", "square" or "box".');
+    assert.deepEqual(
+      props.shape['x-kubernetes-validations'].map((r: Json) => r.rule),
+      [
+        "!has(self.kind) || self.kind != 'circle' || has(self.radius)",
+        "!has(self.radius) || !has(self.kind) || self.kind == 'circle'",
+        "!has(self.kind) || !(self.kind in ['square', 'box']) || has(self.side)",
+        "!has(self.side) || !has(self.kind) || self.kind in ['square', 'box']",
+      ],
+    );
+    const model = files.find((f) => f.path === 'models/forms.example.com/v1.ts')!.content;
+    assert.match(model, /shape\?: \{ kind: 'circle'; radius: number \} \| \{ kind: 'square' \| 'box'; side: number \};/);
   });
 });
