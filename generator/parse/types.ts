@@ -345,12 +345,18 @@ export class VersionTypes {
   }
 
   /**
-   * The keys a key type names: a string literal, a union of them, an alias of such a union, or a
-   * string enum. Undefined (nothing reported) when the node is none of these.
+   * The keys a key type names: a string literal, a union of them, an alias of such a union, a
+   * string enum, or `keyof` an object type. Undefined when the node is none of these.
    */
   literalKeys(node: ts.TypeNode, sf: ts.SourceFile): string[] | undefined {
     if (node.kind === SyntaxKind.ParenthesizedType) return this.literalKeys((node as ts.ParenthesizedTypeNode).type, sf);
     if (isLiteralTypeNode(node) && isStringLiteral(node.literal)) return [node.literal.text];
+    if (node.kind === SyntaxKind.TypeOperator && (node as ts.TypeOperatorNode).operator === SyntaxKind.KeyOfKeyword) {
+      // `keyof T` of an object type: its field names (Record<keyof Limits, Quantity>, Omit<A, keyof B>).
+      const target = this.convertBare((node as ts.TypeOperatorNode).type, sf, false);
+      const object = target && this.asObject(target);
+      return object?.properties.map((p) => p.name);
+    }
     if (node.kind === SyntaxKind.UnionType) {
       const out: string[] = [];
       for (const t of (node as ts.UnionTypeNode).types) {

@@ -254,6 +254,15 @@ describe('idiomatic TypeScript: smaller forms', () => {
     assert.deepEqual(props.sizes.required, ['s', 'l']);
   });
 
+  test('keyof an interface as keys: Record<keyof T, V> and Omit<A, keyof B>', () => {
+    const { props } = specOf(
+      '  limits?: Record<keyof Limits, number>;\n  rest?: Omit<Full, keyof Limits>;',
+      'export interface Limits {\n  cpu: number;\n  memory?: number;\n}\n\nexport interface Full {\n  cpu: number;\n  memory: number;\n  disk: number;\n}\n',
+    );
+    assert.deepEqual(props.limits.required, ['cpu', 'memory']);
+    assert.deepEqual(Object.keys(props.rest.properties), ['disk']);
+  });
+
   test('a union of inline object types with enum-member tags, a member with two tags', () => {
     const { props, files } = specOf(
       '  shape?: { kind: Kind.Circle; radius: number } | { kind: Kind.Square | Kind.Box; side: number };',
