@@ -54,12 +54,12 @@ export const DIAGNOSTICS = {
   KG012: {
     severity: 'error',
     message: 'generic type "{type}" is not supported',
-    hint: 'Only Array<T> (or T[]) and Record<string, T> may take type arguments; declare a concrete interface instead.',
+    hint: 'Only Array<T> (or T[]), ReadonlyArray<T>, Record<K, T>, Partial, Required, Pick and Omit may take type arguments; declare a concrete interface instead.',
   },
   KG013: {
     severity: 'error',
     message: 'union type "{type}" is not supported',
-    hint: 'Use a union of string literals (an enum) or "T | null" (nullable); for several shapes, use optional fields of one interface.',
+    hint: 'Use a union of literals of one type (\'a\' | \'b\', 1 | 2: an enum), "T | null" (nullable), or a discriminated union of interfaces (each with its own literal in a common field such as type).',
   },
   KG014: {
     severity: 'error',
@@ -124,8 +124,8 @@ export const DIAGNOSTICS = {
   },
   KG027: {
     severity: 'error',
-    message: 'file is not inside an <apis>/<group>/<version>/ folder',
-    hint: 'Move it to <apis>/<group>/<version>/, e.g. apis/widgets.example.com/v1/widget.ts.',
+    message: 'file is neither inside an <apis>/<group>/<version>/ folder nor in a shared folder',
+    hint: 'Move it to <apis>/<group>/<version>/, e.g. apis/widgets.example.com/v1/widget.ts, or, for types several versions import, to a shared folder such as apis/common/.',
   },
   KG028: {
     severity: 'error',
@@ -136,6 +136,42 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'no API files found under "{dir}"',
     hint: 'Put API types in <apis>/<group>/<version>/*.ts, e.g. apis/widgets.example.com/v1/widget.ts.',
+  },
+  // Idiomatic TypeScript: unions, enums, maps, utility types, shared types (KG03x)
+  KG030: {
+    severity: 'error',
+    message: 'union "{type}" of object types has no common discriminator',
+    hint: "Give every member ({members}) a required field with its own string literal, e.g. interface HttpTarget { type: 'http'; url: string } and interface TcpTarget { type: 'tcp'; port: int32 }; kgen then makes the union an object checked by kube's CEL rules.",
+  },
+  KG031: {
+    severity: 'error',
+    message: 'type "{type}" from {home} has the same name as "{type}" from {other}',
+    hint: 'A version names each type once (its schemas and its TypeScript model file); an import alias renames only the local binding. Rename one of the declarations.',
+  },
+  KG032: {
+    severity: 'error',
+    message: 'enum "{type}" cannot be represented in an API schema: {problem}',
+    hint: "Give every member a literal value, all strings (enum Colour { Red = 'red' }) or all numbers (enum Level { Low = 1, High = 2 }).",
+  },
+  KG033: {
+    severity: 'error',
+    message: 'discriminated union "{type}" cannot be one schema: {problem}',
+    hint: '{hint}',
+  },
+  KG034: {
+    severity: 'error',
+    message: 'index signature in "{type}" beside named fields',
+    hint: 'A structural schema is either an object with named fields or a map: make the map a field of its own (labels?: Record<string, string>), or make the whole type the index signature alone.',
+  },
+  KG035: {
+    severity: 'error',
+    message: 'utility type "{type}" cannot be resolved: {problem}',
+    hint: 'Partial, Required, Pick and Omit take an interface and string-literal keys, e.g. {example}.',
+  },
+  KG036: {
+    severity: 'error',
+    message: 'resource "{kind}" is declared in the shared folder "{folder}"',
+    hint: 'A resource belongs to one group and version: move it to <apis>/<group>/<version>/; shared folders hold the types resources import.',
   },
   // Versions and conversion (KG04x)
   KG040: {

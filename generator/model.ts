@@ -105,6 +105,8 @@ export interface Kind {
 
 export interface NamedType {
   name: string;
+  /** Set when the type is declared outside this version (another version, group or a shared folder). */
+  home?: TypeHome;
   description?: string;
   schema: Schema;
   loc: SourceLocation;
@@ -178,14 +180,20 @@ export interface StringSchema extends SchemaBase {
   type: 'string';
   enum?: string[];
 }
+/** `enum` from a numeric TypeScript enum or a union of integer literals (`1 | 2 | 3`). */
 export interface IntegerSchema extends SchemaBase {
   type: 'integer';
+  enum?: number[];
 }
+/** `enum` from a union of numeric literals of which one is not an integer (`0.5 | 1`). */
 export interface NumberSchema extends SchemaBase {
   type: 'number';
+  enum?: number[];
 }
+/** `enum` from a boolean literal (`true`, `false`). */
 export interface BooleanSchema extends SchemaBase {
   type: 'boolean';
+  enum?: boolean[];
 }
 export interface ArraySchema extends SchemaBase {
   type: 'array';
@@ -205,11 +213,33 @@ export interface ObjectSchema extends SchemaBase {
   type: 'object';
   /** In declaration order. */
   properties: Property[];
+  /**
+   * Set when the object is a discriminated union (`HttpTarget | TcpTarget` sharing a literal
+   * `type` field): `properties` then hold every member's fields, the discriminator required and
+   * the rest optional, and `validations` start with the rules that enforce the members.
+   */
+  union?: DiscriminatedUnion;
 }
-/** A named type of the same version. */
+
+export interface DiscriminatedUnion {
+  /** The common string-literal field, e.g. `type`. */
+  discriminator: string;
+  /** In declaration order: each member's type (a ref, or an object for an inline type literal) and its tag values. */
+  members: { tags: string[]; schema: RefSchema | ObjectSchema }[];
+}
+
+/**
+ * Where a named type is declared: a group/version folder, or a shared folder under apis/ (the
+ * folder's path relative to the apis folder, `/`-separated, e.g. `common` or `common/net`).
+ */
+export type TypeHome = { group: string; version: string } | { shared: string };
+
+/** A named type: of the same version, or (with `home`) declared elsewhere and imported. */
 export interface RefSchema extends SchemaBase {
   type: 'ref';
   name: string;
+  /** Where the type is declared when that is not the version that uses it. */
+  home?: TypeHome;
 }
 /** A Kubernetes type imported from 'kgen' (ObjectMeta, Condition, …). */
 export interface WellKnownSchema extends SchemaBase {

@@ -70,6 +70,14 @@ export function schemaPrefix(group: string, version: string): string {
   return `${group.split('.').reverse().join('.')}.${version}`;
 }
 
+/**
+ * The OpenAPI name prefix of a type's home: its group/version's (schemaPrefix), or for a shared
+ * folder under apis/ its path with dots: `apis/common/net/*.ts` → `common.net`.
+ */
+export function homePrefix(home: { group: string; version: string } | { shared: string }): string {
+  return 'shared' in home ? home.shared.split('/').join('.') : schemaPrefix(home.group, home.version);
+}
+
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }

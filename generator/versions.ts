@@ -81,7 +81,10 @@ function reachable(kinds: Kind[], types: NamedType[]): NamedType[] {
       if (t) visit(t.schema);
     } else if (s.type === 'array') visit(s.items);
     else if (s.type === 'map') visit(s.values);
-    else if (s.type === 'object') s.properties.forEach((p) => visit(p.schema));
+    else if (s.type === 'object') {
+      s.union?.members.forEach((m) => visit(m.schema));
+      s.properties.forEach((p) => visit(p.schema));
+    }
   };
   kinds.forEach((k) => visit(k.schema));
   return types.filter((t) => seen.has(t.name));

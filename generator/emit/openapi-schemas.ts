@@ -4,9 +4,9 @@
  * description or default, `x-kubernetes-*` extensions for lists, maps and int-or-string.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import type { ApiVersion, Kind, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
+import type { ApiVersion, DiscriminatedUnion, Kind, NamedType, RefSchema, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
 import { assertNever } from '../model.js';
-import { apiVersionOf, schemaPrefix } from '../names.js';
+import { apiVersionOf, homePrefix, schemaPrefix } from '../names.js';
 import {
   API_VERSION_DESCRIPTION,
   KIND_DESCRIPTION,
@@ -32,6 +32,12 @@ export function contextFor(version: ApiVersion, maxDescription = 0): SchemaConte
 
 export const kindSchemaName = (ctx: SchemaContext, kind: string) => `${ctx.prefix}.${kind}`;
 
+/**
+ * A named type's component name: after its home, as Kubernetes names a type after its package.
+ * A type imported from another version, group or a shared folder keeps that home's prefix.
+ */
+export const typeSchemaName = (ctx: SchemaContext, type: NamedType | RefSchema) => `${type.home ? homePrefix(type.home) : ctx.prefix}.${type.name}`;
+
 function describe(ctx: SchemaContext, text: string | undefined): string | undefined {
   if (text === undefined || ctx.maxDescription <= 0 || text.length <= ctx.maxDescription) return text;
   return text.slice(0, Math.max(0, ctx.maxDescription - 3)).trimEnd() + '...';
@@ -41,13 +47,10 @@ function describe(ctx: SchemaContext, text: string | undefined): string | undefi
 function shape(ctx: SchemaContext, s: Schema): SchemaOrRef {
   switch (s.type) {
     case 'string':
-      return s.enum ? { type: 'string', enum: [...s.enum] } : { type: 'string' };
     case 'integer':
-      return { type: 'integer' };
     case 'number':
-      return { type: 'number' };
     case 'boolean':
-      return { type: 'boolean' };
+      return s.enum ? ({ type: s.type, enum: [...s.enum] } as OpenAPIV3.SchemaObject) : { type: s.type };
     case 'array': {
       const out: Ext = { type: 'array', items: toSchema(ctx, s.items) };
       return out;
@@ -57,7 +60,7 @@ function shape(ctx: SchemaContext, s: Schema): SchemaOrRef {
     case 'object':
       return objectSchema(ctx, s.properties);
     case 'ref':
-      return ref(`${ctx.prefix}.${s.name}`);
+      return ref(typeSchemaName(ctx, s));
     case 'wellKnown':
       return ref(WELL_KNOWN_SCHEMA[s.name]!);
     case 'intOrString':
@@ -91,9 +94,19 @@ const DIRECT: (keyof SchemaAnnotations & keyof OpenAPIV3.SchemaObject)[] = [
   'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
 ];
 
+/** What a discriminated union's description adds: its members and the tag of each. */
+export function unionSummary(union: DiscriminatedUnion): string {
+  const members = union.members.map((m) => {
+    const tags = m.tags.map((t) => JSON.stringify(t)).join(' or ');
+    return m.schema.type === 'ref' ? `${tags} (${m.schema.name})` : tags;
+  });
+  return `One of, chosen by ${union.discriminator}: ${members.join(', ')}.`;
+}
+
 function annotations(ctx: SchemaContext, s: Schema): Ext {
   const out: Ext = {};
-  const description = describe(ctx, s.description);
+  const own = s.type === 'object' && s.union ? [s.description, unionSummary(s.union)].filter(Boolean).join('\n\n') : s.description;
+  const description = describe(ctx, own);
   if (description) out.description = description;
   if (s.type === 'integer' && s.format) out.format = s.format;
   for (const key of DIRECT) if (s[key] !== undefined) (out as Record<string, unknown>)[key] = s[key];
@@ -202,8 +215,9 @@ function buildVersionSchemas(ctx: SchemaContext, version: ApiVersion): Record<st
   const out: Record<string, SchemaOrRef> = {};
   for (const type of version.types) {
     const schema = toSchema(ctx, type.schema);
-    const description = describe(ctx, type.description);
-    out[`${ctx.prefix}.${type.name}`] = description && !('$ref' in schema) ? sortKeys({ ...schema, description }) : schema;
+    const union = type.schema.type === 'object' ? type.schema.union : undefined;
+    const description = describe(ctx, union ? [type.description, unionSummary(union)].filter(Boolean).join('\n\n') : type.description);
+    out[typeSchemaName(ctx, type)] = description && !('$ref' in schema) ? sortKeys({ ...schema, description }) : schema;
   }
   for (const kind of version.kinds) {
     out[kindSchemaName(ctx, kind.name)] = kindSchema(ctx, kind);

@@ -28,15 +28,16 @@ function tsType(s: Schema, imports: Set<string>): string {
       case 'string':
         return s.enum ? s.enum.map((e) => `'${e.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(' | ') : 'string';
       case 'integer':
+        if (s.enum) return s.enum.map((e) => String(e)).join(' | ');
         if (s.format === 'int32' || s.format === 'int64') {
           imports.add(s.format);
           return s.format;
         }
         return 'number';
       case 'number':
-        return 'number';
+        return s.enum ? s.enum.map((e) => String(e)).join(' | ') : 'number';
       case 'boolean':
-        return 'boolean';
+        return s.enum ? s.enum.map((e) => String(e)).join(' | ') : 'boolean';
       case 'array': {
         const items = tsType(s.items, imports);
         return /[|&]/.test(items) ? `(${items})[]` : `${items}[]`;
@@ -44,6 +45,8 @@ function tsType(s: Schema, imports: Set<string>): string {
       case 'map':
         return `Record<string, ${tsType(s.values, imports)}>`;
       case 'object':
+        // A discriminated union stays one in the model, so code narrows on its tag.
+        if (s.union) return s.union.members.map((m) => tsType(m.schema, imports)).join(' | ');
         return `{ ${s.properties.map((p) => `${propName(p.name)}${p.optional ? '?' : ''}: ${tsType(p.schema, imports)}`).join('; ')} }`;
       case 'ref':
         return s.name;
@@ -108,7 +111,7 @@ function modelFile(version: ApiVersion, sourceOf: (v: ApiVersion) => string): Em
   }
   for (const type of version.types) {
     const doc = jsDoc(type.description, '');
-    if (type.schema.type === 'object') {
+    if (type.schema.type === 'object' && !type.schema.union) {
       types.push({
         name: type.name,
         doc,

@@ -8,20 +8,23 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import { parseFast } from './fast-parser.js';
 import { typescript } from './typescript.js';
-import { isImportDeclaration, isInterfaceDeclaration, isNamedImports, isStringLiteral, isTypeAliasDeclaration } from './nodes.js';
+import { isEnumDeclaration, isImportDeclaration, isInterfaceDeclaration, isNamedImports, isStringLiteral, isTypeAliasDeclaration } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import { groupNameProblem, isKubeVersion } from '../names.js';
 import { locationOf } from './jsdoc.js';
 
 /** The declarations a type name can refer to. */
-export type Declaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
+export type Declaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration | ts.EnumDeclaration;
 
 export interface IndexedFile {
   path: string;
   sourceFile: ts.SourceFile;
-  /** "" for the core group. */
+  /** "" for the core group (and for a shared file). */
   group: string;
+  /** "" for a shared file. */
   version: string;
+  /** Set for a file of a shared folder (outside every <group>/<version>/): the folder, e.g. `common`. */
+  shared?: string;
   /** Top-level interfaces and type aliases by name (the last one of a name wins). */
   decls: Map<string, Declaration>;
   /** Local name → module specifier and exported name. */
@@ -44,7 +47,7 @@ export class FileIndex {
   }
 
   inVersion(group: string, version: string): IndexedFile[] {
-    return this.all().filter((f) => f.group === group && f.version === version);
+    return this.all().filter((f) => f.group === group && f.version === version && f.shared === undefined);
   }
 
   /** Resolves a relative import (`./types`, `./types.js`, `../v1/types.ts`) to an indexed file. */
@@ -137,23 +140,27 @@ export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCac
       reportSyntaxErrors(sourceFile, diags);
       const parts = relative(root, path).split(sep);
       const start = { file: path, line: 1, col: 1 };
-      if (parts.length < 3) {
-        diags.add('KG027', start);
-        continue;
-      }
       const [groupFolder, version] = parts as [string, string];
-      const problem = groupNameProblem(groupFolder);
-      if (problem) {
-        if (!badFolders.has(groupFolder)) diags.add('KG020', start, { group: groupFolder, problem });
-        badFolders.add(groupFolder);
-        continue;
+      const groupProblem = groupNameProblem(groupFolder);
+      if (parts.length >= 3 && (groupProblem === undefined || isKubeVersion(version))) {
+        // Shaped as <group>/<version>/…: a misspelled group or version is reported, not shared.
+        if (groupProblem) {
+          if (!badFolders.has(groupFolder)) diags.add('KG020', start, { group: groupFolder, problem: groupProblem });
+          badFolders.add(groupFolder);
+          continue;
+        }
+        if (!isKubeVersion(version)) {
+          if (!badFolders.has(`${groupFolder}/${version}`)) diags.add('KG021', start, { version });
+          badFolders.add(`${groupFolder}/${version}`);
+          continue;
+        }
+        index.add(indexFile(sourceFile, groupFolder === 'core' ? '' : groupFolder, version));
+      } else if (parts.length >= 2 && groupProblem !== undefined) {
+        // A shared folder (apis/common/…): types any version may import, named after the folder.
+        index.add(indexFile(sourceFile, '', '', parts.slice(0, -1).join('/')));
+      } else {
+        diags.add('KG027', start);
       }
-      if (!isKubeVersion(version)) {
-        if (!badFolders.has(`${groupFolder}/${version}`)) diags.add('KG021', start, { version });
-        badFolders.add(`${groupFolder}/${version}`);
-        continue;
-      }
-      index.add(indexFile(sourceFile, groupFolder === 'core' ? '' : groupFolder, version));
     }
   }
   if (cache) {
@@ -173,11 +180,11 @@ function reportSyntaxErrors(sourceFile: ts.SourceFile, diags: DiagnosticBag): vo
   }
 }
 
-function indexFile(sourceFile: ts.SourceFile, group: string, version: string): IndexedFile {
+function indexFile(sourceFile: ts.SourceFile, group: string, version: string, shared?: string): IndexedFile {
   const decls = new Map<string, Declaration>();
   const imports = new Map<string, { module: string; name: string }>();
   for (const stmt of sourceFile.statements) {
-    if (isInterfaceDeclaration(stmt) || isTypeAliasDeclaration(stmt)) {
+    if (isInterfaceDeclaration(stmt) || isTypeAliasDeclaration(stmt) || isEnumDeclaration(stmt)) {
       decls.set(stmt.name.getText(sourceFile), stmt);
     } else if (isImportDeclaration(stmt) && isStringLiteral(stmt.moduleSpecifier)) {
       const bindings = stmt.importClause?.namedBindings;
@@ -189,5 +196,7 @@ function indexFile(sourceFile: ts.SourceFile, group: string, version: string): I
       }
     }
   }
-  return { path: sourceFile.fileName, sourceFile, group, version, decls, imports };
+  const file: IndexedFile = { path: sourceFile.fileName, sourceFile, group, version, decls, imports };
+  if (shared !== undefined) file.shared = shared;
+  return file;
 }

@@ -45,6 +45,11 @@ export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
   const byVersion = new Map<string, IndexedFile[]>();
   const conversionFiles: ConversionFile[] = [];
   for (const file of index.all()) {
+    // A shared folder's types reach the model only through the versions that import them.
+    if (file.shared !== undefined) {
+      refuseResources(file, diags);
+      continue;
+    }
     if (isConversionFile(file.path)) {
       conversionFiles.push(readConversionFile(file));
       continue;
@@ -68,6 +73,15 @@ export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
   };
   if (conversionFiles.length > 0) model.conversionFiles = conversionFiles.sort((a, b) => a.path.localeCompare(b.path));
   return { model, diagnostics: diags, files: index.all().map((f) => f.path).sort() };
+}
+
+/** A resource belongs to a group/version: in a shared folder it would silently serve nothing. */
+function refuseResources(file: IndexedFile, diags: DiagnosticBag): void {
+  for (const stmt of file.sourceFile.statements) {
+    if (isInterfaceDeclaration(stmt) && isResource(stmt, file.sourceFile)) {
+      diags.add('KG036', nodeLocation(stmt, file.sourceFile), { kind: stmt.name.getText(file.sourceFile), folder: file.shared! });
+    }
+  }
 }
 
 /** parseApis' version loop with a cache: same versions, same diagnostics in the same order. */
@@ -102,22 +116,23 @@ function parseGroupsCached(
 /** Groups to convert again: every one after a layout change, else those reaching a changed file. */
 function staleGroups(byGroup: Map<string, IndexedFile[][]>, index: FileIndex, files: FileCache): Set<string> {
   if (files.layoutChanged) return new Set(byGroup.keys());
+  // A shared folder counts as a group of its own here, keyed `/<folder>` (no group name starts with /).
+  const keyOf = (file: IndexedFile) => (file.shared !== undefined ? `/${file.shared}` : file.group);
   const changed = new Set<string>();
   for (const path of files.changed) {
     const file = index.get(path);
-    if (file) changed.add(file.group);
+    if (file) changed.add(keyOf(file));
   }
-  // Group → groups it imports from; a group is stale when a changed group is reachable from it.
+  // Group → groups (and shared folders) it imports from; stale when a changed one is reachable.
   const deps = new Map<string, Set<string>>();
-  for (const [group, versionFiles] of byGroup) {
-    const to = new Set<string>();
-    for (const file of versionFiles.flat()) {
-      for (const imp of file.imports.values()) {
-        const target = index.resolveImport(file.path, imp.module);
-        if (target && target.group !== group) to.add(target.group);
-      }
+  for (const file of index.all()) {
+    const from = keyOf(file);
+    const to = deps.get(from) ?? new Set<string>();
+    for (const imp of file.imports.values()) {
+      const target = index.resolveImport(file.path, imp.module);
+      if (target && keyOf(target) !== from) to.add(keyOf(target));
     }
-    deps.set(group, to);
+    deps.set(from, to);
   }
   const stale = new Set<string>();
   const reaches = (group: string, seen: Set<string>): boolean => {
@@ -132,7 +147,7 @@ function staleGroups(byGroup: Map<string, IndexedFile[][]>, index: FileIndex, fi
 
 function parseVersion(files: IndexedFile[], index: FileIndex, diags: DiagnosticBag): ApiVersion {
   const { group, version } = files[0]!;
-  const types = new VersionTypes(index, diags);
+  const types = new VersionTypes(index, diags, group, version);
   const kinds: Kind[] = [];
   /** Name → the declaration that defines it in this version, its file, and whether it is a kind. */
   const declared = new Map<string, { decl: Declaration; sourceFile: ts.SourceFile; kind: boolean }>();
@@ -140,7 +155,7 @@ function parseVersion(files: IndexedFile[], index: FileIndex, diags: DiagnosticB
     const sf = file.sourceFile;
     for (const stmt of sf.statements) {
       const isInterface = isInterfaceDeclaration(stmt);
-      if (isInterface || isTypeAliasDeclaration(stmt)) {
+      if (isInterface || isTypeAliasDeclaration(stmt) || isEnumDeclaration(stmt)) {
         const name = stmt.name.getText(sf);
         const kind = isInterface && isResource(stmt, sf);
         // One schema per name and version: a second declaration would be silently dropped (two kinds are KG022's).
@@ -153,12 +168,8 @@ function parseVersion(files: IndexedFile[], index: FileIndex, diags: DiagnosticB
         declared.set(name, { decl: stmt, sourceFile: sf, kind });
         if (kind) kinds.push(readKind(stmt, sf, group, version, types, diags));
         else types.define(stmt, sf);
-      } else if (isEnumDeclaration(stmt) || isClassDeclaration(stmt)) {
-        const isEnum = isEnumDeclaration(stmt);
-        diags.add('KG010', nodeLocation(stmt, sf), {
-          type: `${isEnum ? 'enum' : 'class'} ${stmt.name?.getText(sf) ?? ''}`.trim(),
-          hint: isEnum ? "Write enums as string-literal unions: type Color = 'red' | 'blue'." : 'Declare API types as interfaces.',
-        });
+      } else if (isClassDeclaration(stmt)) {
+        diags.add('KG010', nodeLocation(stmt, sf), { type: `class ${stmt.name?.getText(sf) ?? ''}`.trim(), hint: 'Declare API types as interfaces.' });
       }
     }
   }
@@ -189,6 +200,8 @@ function reachableTypes(kinds: Kind[], named: Map<string, NamedType>): NamedType
       case 'map':
         return visit(schema.values);
       case 'object':
+        // A union's members are named types of their own: the model keeps them (TypeScript narrows on them).
+        schema.union?.members.forEach((m) => visit(m.schema));
         return schema.properties.forEach((p) => visit(p.schema));
       case 'string':
       case 'integer':

@@ -46,7 +46,8 @@ const CASES: Record<string, Expected[]> = {
   'KG010-any': [e('KG010', X, 7, 12, 'type "any" cannot be represented in an API schema')],
   'KG010-function-field': [e('KG010', X, 7, 11, 'type "(rpm: number) => void" cannot be represented in an API schema')],
   'KG010-tuple': [e('KG010', X, 7, 10, 'type "[number, number]" cannot be represented in an API schema')],
-  'KG010-enum-declaration': [e('KG010', X, 10, 1, 'type "enum Color" cannot be represented in an API schema')],
+  'KG010-class-declaration': [e('KG010', X, 10, 1, 'type "class Color" cannot be represented in an API schema')],
+  'KG010-bigint': [e('KG010', X, 7, 9, 'type "bigint" cannot be represented in an API schema')],
   'KG011-unresolved-reference': [e('KG011', X, 7, 9, 'cannot resolve type "Gear"')],
   'KG011-date-instead-of-time': [e('KG011', X, 7, 13, 'cannot resolve type "Date"; use Time from \'kgen\'')],
   'KG012-generic-interface': [
@@ -90,7 +91,7 @@ const CASES: Record<string, Expected[]> = {
     e('KG026', X, 2, 1, 'kind "Widget" appears in versions v1, v1beta1 of "widgets.example.com" but none is marked @kgen:storageversion'),
   ],
   'KG027-file-outside-version-folder': [
-    e('KG027', 'widgets.example.com/x.ts', 1, 1, 'file is not inside an <apis>/<group>/<version>/ folder'),
+    e('KG027', 'widgets.example.com/x.ts', 1, 1, 'file is neither inside an <apis>/<group>/<version>/ folder nor in a shared folder'),
   ],
   'KG028-syntax-error': [
     // The same positions `tsc` reports for this file.
@@ -98,6 +99,19 @@ const CASES: Record<string, Expected[]> = {
     e('KG028', X, 5, 1, 'TypeScript syntax error: Declaration or statement expected.'),
   ],
   'KG029-empty-apis': [e('KG029', '', 1, 1, /^no API files found under "\S*KG029-empty-apis\/apis"$/)],
+  'KG030-union-without-discriminator': [e('KG030', X, 7, 11, 'union "HttpTarget | TcpTarget" of object types has no common discriminator')],
+  'KG031-imported-name-clash': [
+    e('KG031', 'common/size.ts', 1, 1, 'type "Size" from the shared folder common has the same name as "Size" from widgets.example.com/v1'),
+  ],
+  'KG032-computed-enum': [e('KG032', X, 12, 3, 'enum "Colour" cannot be represented in an API schema: member Blue has a computed value')],
+  'KG033-union-field-types-differ': [
+    e('KG033', X, 17, 3, 'discriminated union "HttpTarget | TcpTarget" cannot be one schema: field "port" has one type in HttpTarget and another in TcpTarget'),
+  ],
+  'KG034-index-signature-beside-fields': [e('KG034', X, 8, 3, 'index signature in "WidgetSpec" beside named fields')],
+  'KG035-pick-unknown-field': [
+    e('KG035', X, 3, 26, 'utility type "Pick<WidgetSpec, \'size\' | \'colour\'>" cannot be resolved: "colour" is not a field of WidgetSpec'),
+  ],
+  'KG036-resource-in-shared-folder': [e('KG036', 'common/gadget.ts', 2, 1, 'resource "Gadget" is declared in the shared folder "common"')],
   'KG040-field-needs-conversion': [
     e('KG040', 'widgets.example.com/v1/x.ts', 10, 3, 'widgets.example.com/v1 field "WidgetSpec.replicas" has no field of that name in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),
     e('KG040', 'widgets.example.com/v1/x.ts', 11, 3, 'widgets.example.com/v1 field "WidgetSpec.color" is a string in v1 but a number in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),

@@ -110,6 +110,27 @@ describe('a generate session (kgen generate --watch)', () => {
     assert.ok(removed.diff!.extra.some((f) => f.includes('gizmos.example.com')));
   });
 
+
+  test('a shared folder imported through another shared file: an edit there regenerates the importing group', () => {
+    const shared = join(apis, 'common');
+    const folder = join(apis, 'gizmos.example.com', 'v1');
+    mkdirSync(shared, { recursive: true });
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(shared, 'size.ts'), 'export interface Size {\n  width?: string;\n}\n');
+    writeFileSync(join(shared, 'box.ts'), "import type { Size } from './size.js';\n\nexport interface Box {\n  size?: Size;\n}\n");
+    writeFileSync(
+      join(folder, 'gizmo.ts'),
+      "import type { Box } from '../../common/box.js';\n\n/** @kgen:resource */\nexport interface Gizmo {\n  spec: Box;\n}\n",
+    );
+    assert.equal(runAndCompare('shared folder added').ok, true);
+    // Only the shared file the importing group reaches through another shared file changes.
+    edit(join(shared, 'size.ts'), (t) => addField(t, 'height'));
+    const r = runAndCompare('shared type changed');
+    assert.ok(r.diff!.stale.some((f) => f.includes('gizmos.example.com')), 'the importing group is regenerated');
+    rmSync(shared, { recursive: true });
+    rmSync(join(apis, 'gizmos.example.com'), { recursive: true });
+    assert.equal(runAndCompare('shared folder removed').ok, true);
+  });
   test('an output file changed behind its back is rewritten', () => {
     const file = join(options.outDir, 'index.ts');
     const content = readFileSync(file, 'utf8');
