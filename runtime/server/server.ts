@@ -12,6 +12,7 @@ import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
+import type { EtcdTLS } from '../storage/etcd/tls.js';
 import type { Compactor } from '../storage/compactor.js';
 import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
@@ -35,6 +36,8 @@ export interface ServerOptions {
   storage?: string | Storage;
   /** etcd: the root of every key (kube's --storage-prefix). Default `/registry`. */
   storagePrefix?: string;
+  /** etcd: CA and client certificate for https members (kube's --etcd-cafile/certfile/keyfile). */
+  etcdTLS?: EtcdTLS;
   /** Compaction interval (the retention window) in ms; 0 disables. Default 5 minutes, as kube. */
   compactionIntervalMs?: number;
   /** The server URL written into the kubeconfig (e.g. a load balancer's), instead of this server's. */
@@ -138,7 +141,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const serving = prepareServing({ ...opts, host, dataDir, log });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
+  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
