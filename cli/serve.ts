@@ -5,9 +5,10 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { durationOption } from './duration.js';
+import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 
-interface ServeOptions extends SecurityFlags {
+interface ServeOptions extends SecurityFlags, AuthFlags {
   port: number;
   host: string;
   storage?: string;
@@ -62,6 +63,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     port: opts.port,
     log: (line) => console.error(line),
     ...securityServerOptions(opts),
+    ...(await authServerOptions(opts)),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
@@ -108,7 +110,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addSecurityFlags(command).action(async (generatedDir: string, opts: ServeOptions) => {
+  addAuthFlags(addSecurityFlags(command)).action(async (generatedDir: string, opts: ServeOptions) => {
     try {
       await serve(generatedDir, opts);
     } catch (err) {

@@ -3,7 +3,11 @@
  * the system namespaces exist, and serves kube's API over HTTP with fastify.
  */
 import { join, resolve } from 'node:path';
-import type { Authorizer } from '../api/auth.js';
+import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
+import type { TokenWebhookOptions } from '../authentication/index.js';
+import { authorizerForModes } from '../authorization/modes.js';
+import type { AuthorizationMode } from '../authorization/union.js';
+import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
 import type { AdmissionPlugin } from '../admission/types.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
@@ -72,6 +76,14 @@ export interface ServerOptions {
   authorizer?: Authorizer;
   /** kube's --token-auth-file. */
   tokenAuthFile?: string;
+  /** kube's --authentication-token-webhook-config-file (with its cache TTL and version). */
+  tokenWebhook?: TokenWebhookOptions;
+  /**
+   * kube's --authorization-mode (RBAC, Webhook, AlwaysAllow, AlwaysDeny, in order, behind
+   * system:masters) and --authorization-webhook-config-file. Default: RBAC. Ignored when
+   * `authorizer` is given.
+   */
+  authorization?: { modes: AuthorizationMode[]; webhook?: WebhookAuthorizerOptions };
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   /** --max-requests-inflight (default 400) and --max-mutating-requests-inflight (default 200); 0 disables. */
@@ -156,10 +168,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
-    rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer });
+    // The access reviews answer with the same authorizer the requests meet (built just below).
+    let modesAuthorizer: Authorizer | undefined;
+    const reviewAuthorizer = opts.authorizer ?? (opts.authorization ? { authorize: (a: AuthorizationAttributes) => modesAuthorizer!.authorize(a) } : undefined);
+    rbac = await startRBAC(installer, { log, reviewAuthorizer });
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
-    const authorizer = opts.authorizer ?? rbac?.authorizer;
+    if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
+    const authorizer = opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
