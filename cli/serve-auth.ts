@@ -10,6 +10,16 @@ import type { ServerOptions } from '../runtime/server/server.js';
 import { durationOption } from './duration.js';
 
 export interface AuthFlags {
+  authenticationConfig?: string;
+  oidcIssuerUrl?: string;
+  oidcClientId?: string;
+  oidcUsernameClaim?: string;
+  oidcUsernamePrefix?: string;
+  oidcGroupsClaim?: string;
+  oidcGroupsPrefix?: string;
+  oidcRequiredClaim?: Record<string, string>;
+  oidcCaFile?: string;
+  oidcSigningAlgs?: string[];
   authenticationTokenWebhookConfigFile?: string;
   authenticationTokenWebhookCacheTtl: number;
   authenticationTokenWebhookVersion: string;
@@ -25,8 +35,33 @@ function webhookVersion(value: string): string {
   return value;
 }
 
+/** kube's mapStringString flag: key=value, comma-separated, repeatable. */
+function keyValues(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const out = { ...previous };
+  for (const pair of value.split(',').filter((p) => p !== '')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new InvalidArgumentError(`${JSON.stringify(pair)} must be formatted as key=value`);
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+function list(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...value.split(',').filter((v) => v !== '')];
+}
+
 export function addAuthFlags(command: Command): Command {
   return command
+    .option('--authentication-config <file>', 'AuthenticationConfiguration (apiserver.config.k8s.io/v1beta1): JWT issuers with claim mappings and CEL validation rules')
+    .option('--oidc-issuer-url <url>', 'URL of the OpenID issuer (https); its ID tokens are accepted as bearer tokens')
+    .option('--oidc-client-id <id>', 'the audience ID tokens must carry (required with --oidc-issuer-url)')
+    .option('--oidc-username-claim <claim>', 'the claim naming the user (default: sub)')
+    .option('--oidc-username-prefix <prefix>', "prefix of usernames (default: '<issuer-url>#' unless the claim is email; '-' for none)")
+    .option('--oidc-groups-claim <claim>', 'the claim naming the groups (a string or a list of strings)')
+    .option('--oidc-groups-prefix <prefix>', 'prefix of group names')
+    .option('--oidc-required-claim <key=value>', 'a claim that must be present with this value (repeatable)', keyValues)
+    .option('--oidc-ca-file <file>', "CA bundle (PEM) for the issuer's discovery and keys (default: the system's roots)")
+    .option('--oidc-signing-algs <algs>', 'accepted JOSE signature algorithms (comma-separated) (default: RS256)', list)
     .option('--authentication-token-webhook-config-file <file>', 'kubeconfig file of a TokenReview webhook asked about bearer tokens no other authenticator knows')
     .option('--authentication-token-webhook-cache-ttl <duration>', 'how long webhook token answers are cached (Go duration) (default: 2m0s)', durationOption, 120_000)
     .option('--authentication-token-webhook-version <v>', 'TokenReview version sent to the webhook: v1 or v1beta1', webhookVersion, 'v1')
@@ -46,6 +81,8 @@ export async function authServerOptions(flags: AuthFlags): Promise<Partial<Serve
   if (modes.includes('Webhook') && !webhookFile) throw new Error("authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)");
   if (webhookFile && !modes.includes('Webhook')) throw new Error('cannot specify --authorization-webhook-config-file without mode Webhook');
   const options: Partial<ServerOptions> = {};
+  const jwt = await jwtOptions(flags);
+  if (jwt.length > 0) options.jwt = jwt;
   // The default (RBAC alone) is what the server does without being told.
   if (modes.length !== 1 || modes[0] !== 'RBAC') {
     options.authorization = {
@@ -68,4 +105,27 @@ export async function authServerOptions(flags: AuthFlags): Promise<Partial<Serve
     };
   }
   return options;
+}
+
+/** The JWT issuers of --authentication-config, or the one of the --oidc-* flags (never both). */
+async function jwtOptions(flags: AuthFlags): Promise<NonNullable<ServerOptions['jwt']>> {
+  const { loadAuthenticationConfig, oidcFlagsConfig } = await import('../runtime/authentication/index.js');
+  const oidcFlags = {
+    issuerURL: flags.oidcIssuerUrl,
+    clientID: flags.oidcClientId,
+    usernameClaim: flags.oidcUsernameClaim,
+    usernamePrefix: flags.oidcUsernamePrefix,
+    groupsClaim: flags.oidcGroupsClaim,
+    groupsPrefix: flags.oidcGroupsPrefix,
+    requiredClaims: flags.oidcRequiredClaim,
+    caFile: flags.oidcCaFile,
+    signingAlgs: flags.oidcSigningAlgs,
+  };
+  const anyOIDCFlag = Object.values(oidcFlags).some((v) => v !== undefined);
+  if (flags.authenticationConfig) {
+    if (anyOIDCFlag) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
+    return loadAuthenticationConfig(flags.authenticationConfig);
+  }
+  const one = oidcFlagsConfig(oidcFlags);
+  return one ? [one] : [];
 }

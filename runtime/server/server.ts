@@ -4,7 +4,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
-import type { TokenWebhookOptions } from '../authentication/index.js';
+import type { JWTAuthenticatorConfig, TokenWebhookOptions } from '../authentication/index.js';
 import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
@@ -78,6 +78,8 @@ export interface ServerOptions {
   tokenAuthFile?: string;
   /** kube's --authentication-token-webhook-config-file (with its cache TTL and version). */
   tokenWebhook?: TokenWebhookOptions;
+  /** JWT (OIDC) issuers: kube's --authentication-config jwt list, or the one the --oidc-* flags describe. */
+  jwt?: JWTAuthenticatorConfig[];
   /**
    * kube's --authorization-mode (RBAC, Webhook, AlwaysAllow, AlwaysDeny, in order, behind
    * system:masters) and --authorization-webhook-config-file. Default: RBAC. Ignored when

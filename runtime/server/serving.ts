@@ -5,7 +5,7 @@
  * `kgen-dev` in `system:masters` and only a loopback address may be used.
  */
 import type { Authorizer } from '../api/auth.js';
-import { insecureDevAuthenticator, newAuthenticator, type TokenWebhookOptions } from '../authentication/index.js';
+import { insecureDevAuthenticator, newAuthenticator, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from '../aggregator/front-proxy.js';
 import { privilegedGroupAuthorizer } from './authorizer.js';
@@ -38,6 +38,8 @@ export interface ServingOptions {
   tokenAuthFile?: string;
   /** --authentication-token-webhook-config-file and its cache TTL and version. */
   tokenWebhook?: TokenWebhookOptions;
+  /** --authentication-config's jwt issuers, or the --oidc-* flags' one. */
+  jwt?: JWTAuthenticatorConfig[];
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   maxRequestsInflight?: number;
@@ -102,6 +104,7 @@ export function prepareServing(opts: ServingOptions): Serving {
     authenticator = newAuthenticator({
       tokenAuthFile: opts.tokenAuthFile,
       tokenWebhook: opts.tokenWebhook,
+      jwt: opts.jwt,
       warn: opts.log,
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });
