@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { durationOption } from './duration.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
+import { addConfigFlags, applyConfigFile, printConfig } from './serve-config.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 
 interface ServeOptions extends SecurityFlags, AuthFlags {
@@ -110,8 +111,14 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addAuthFlags(addSecurityFlags(command)).action(async (generatedDir: string, opts: ServeOptions) => {
+  addConfigFlags(addAuthFlags(addSecurityFlags(command))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
     try {
+      if (flags.config) applyConfigFile(command, flags.config);
+      const opts = command.opts<ServeOptions & { printConfig?: boolean }>();
+      if (opts.printConfig) {
+        process.stdout.write(printConfig(command));
+        return;
+      }
       await serve(generatedDir, opts);
     } catch (err) {
       console.error(`kgen serve: ${(err as Error).message}`);
