@@ -5,11 +5,12 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { durationOption } from './duration.js';
+import { addAPIFlags, apiServerOptions, type APIFlags } from './serve-apis.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addConfigFlags, applyConfigFile, printConfig } from './serve-config.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 
-interface ServeOptions extends SecurityFlags, AuthFlags {
+interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags {
   port: number;
   host: string;
   storage?: string;
@@ -65,6 +66,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     log: (line) => console.error(line),
     ...securityServerOptions(opts),
     ...(await authServerOptions(opts)),
+    ...(await apiServerOptions(opts)),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
@@ -111,7 +113,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addConfigFlags(addAuthFlags(addSecurityFlags(command))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
+  addConfigFlags(addAPIFlags(addAuthFlags(addSecurityFlags(command)))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
     try {
       if (flags.config) applyConfigFile(command, flags.config);
       const opts = command.opts<ServeOptions & { printConfig?: boolean }>();

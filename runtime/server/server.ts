@@ -26,6 +26,9 @@ import { CompiledAPIServer } from './compiled.js';
 import type { HealthCheck } from './health.js';
 import { HTTPServer } from './http.js';
 import { APIInstaller } from './installer.js';
+import { APIEnablement, parseRuntimeConfig } from './api-enablement.js';
+import type { AdmissionPluginName } from '../admission/plugins.js';
+import { setFeatureGates } from '../api/features.js';
 import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
@@ -78,6 +81,12 @@ export interface ServerOptions {
   tokenAuthFile?: string;
   /** kube's --authentication-token-webhook-config-file (with its cache TTL and version). */
   tokenWebhook?: TokenWebhookOptions;
+  /** kube's --enable/--disable-admission-plugins, resolved (default: every kgen plugin). */
+  admissionPluginNames?: ReadonlySet<AdmissionPluginName>;
+  /** kube's --feature-gates (`Name=bool`, see runtime/api/features.ts); applied at start, for the process. */
+  featureGates?: string[];
+  /** kube's --runtime-config: group/versions turned on or off (see api-enablement.ts). */
+  runtimeConfig?: string[];
   /** JWT (OIDC) issuers: kube's --authentication-config jwt list, or the one the --oidc-* flags describe. */
   jwt?: JWTAuthenticatorConfig[];
   /**
@@ -163,10 +172,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let extensions: ExtensionsServer | undefined;
   const admission = newAdmissionChain(opts.admissionPlugins);
   try {
-    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
+    if (opts.featureGates) setFeatureGates(opts.featureGates);
+    const enablement = opts.runtimeConfig?.length ? new APIEnablement(parseRuntimeConfig(opts.runtimeConfig)) : undefined;
+    const plugins = opts.admissionPluginNames;
+    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission, enablement, namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true });
     (await loadGenerated(generatedDir)).installAll(installer);
+    installer.checkEnablement();
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
-    await admission.startWebhooks(installer);
+    await admission.startWebhooks(installer, { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true });
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
