@@ -43,3 +43,18 @@ export function durationOption(value: string): number {
     throw new InvalidArgumentError((err as Error).message);
   }
 }
+
+/** A duration in Go's time.Duration.String form (`1m0s`, `30s`, `500ms`, `0s`), as kube prints flags. */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${Number(ms.toFixed(6))}ms`;
+  let rest = ms / 1000;
+  const hours = Math.floor(rest / 3600);
+  rest -= hours * 3600;
+  const minutes = Math.floor(rest / 60);
+  rest -= minutes * 60;
+  const seconds = `${Number(rest.toFixed(9))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${seconds}`;
+  if (minutes > 0) return `${minutes}m${seconds}`;
+  return seconds;
+}

@@ -34,6 +34,9 @@ export interface AdmissionAPIs {
 export class AdmissionChain {
   private readonly plugins: AdmissionPlugin[] = [];
   private webhooks?: Webhooks;
+  /** MutatingAdmissionWebhook and ValidatingAdmissionWebhook (--disable-admission-plugins). */
+  private mutatingWebhooks = true;
+  private validatingWebhooks = true;
 
   constructor(plugins: readonly AdmissionPlugin[] = []) {
     this.plugins.push(...plugins);
@@ -54,7 +57,10 @@ export class AdmissionChain {
    * admissionregistration.k8s.io/v1 stores (no-op when they are not installed); resolves once
    * the configurations are listed, so no request is admitted without them.
    */
-  async startWebhooks(apis: AdmissionAPIs): Promise<void> {
+  async startWebhooks(apis: AdmissionAPIs, enabled: { mutating?: boolean; validating?: boolean } = {}): Promise<void> {
+    this.mutatingWebhooks = enabled.mutating ?? true;
+    this.validatingWebhooks = enabled.validating ?? true;
+    if (!this.mutatingWebhooks && !this.validatingWebhooks) return;
     const mutating = apis.uncachedStore(ADMISSIONREGISTRATION_GROUP, 'v1', MUTATING_RESOURCE);
     const validating = apis.uncachedStore(ADMISSIONREGISTRATION_GROUP, 'v1', VALIDATING_RESOURCE);
     if (!mutating || !validating) return;
@@ -86,8 +92,9 @@ export class AdmissionChain {
       const step = hook[phase];
       if (step) await guarded(attrs, () => step.call(hook, attrs as TypedAdmissionAttributes<APIObject>, ctx));
     }
-    if (phase === 'mutate') await this.webhooks?.mutate(attrs, ctx);
-    else await this.webhooks?.validate(attrs, ctx);
+    if (phase === 'mutate') {
+      if (this.mutatingWebhooks) await this.webhooks?.mutate(attrs, ctx);
+    } else if (this.validatingWebhooks) await this.webhooks?.validate(attrs, ctx);
   }
 }
 

@@ -78,13 +78,42 @@ export class CompiledAPIServer implements DelegationTarget {
     return () => undefined;
   }
 
-  /** The generated Swagger 2.0 document, which covers every compiled group/version. */
+  /**
+   * The generated Swagger 2.0 document, which covers every compiled group/version, less the paths
+   * and definitions of those --runtime-config turned off.
+   */
   openapiV2(): Record<string, unknown> | undefined {
-    if (this.v2 === undefined) this.v2 = readOptionalJSON<Record<string, unknown>>(this.generatedDir, 'openapi/v2/swagger.json') ?? null;
+    if (this.v2 === undefined) {
+      const doc = readOptionalJSON<Record<string, unknown>>(this.generatedDir, 'openapi/v2/swagger.json');
+      this.v2 = doc ? withoutPaths(doc, this.installer.disabledPathPrefixes()) : null;
+    }
     return this.v2 ?? undefined;
   }
 
   covers(gv: ServedGroupVersion): boolean {
     return this.served.includes(gv) || this.keys.has(`${gv.group}/${gv.version}`);
   }
+}
+
+/**
+ * `doc` without the paths under `prefixes` (`/apis/<group>/<version>/`) and the definitions only
+ * they use: those named in kgen's `<reversed group>.<version>.` form, or whose
+ * x-kubernetes-group-version-kind names only disabled group/versions.
+ */
+function withoutPaths(doc: Record<string, unknown>, prefixes: readonly string[]): Record<string, unknown> {
+  if (prefixes.length === 0) return doc;
+  const gvs = prefixes.map((p) => {
+    const [, root, a, b] = p.split('/');
+    return root === 'api' ? { group: '', version: a! } : { group: a!, version: b! };
+  });
+  const names = gvs.map(({ group, version }) => `${group === '' ? 'io.k8s.api.core' : group.split('.').reverse().join('.')}.${version}.`);
+  const disabledGVK = (gvk: unknown) =>
+    Array.isArray(gvk) && gvk.length > 0 && gvk.every((e: { group?: string; version?: string }) => gvs.some((gv) => gv.group === (e.group ?? '') && gv.version === e.version));
+  const paths = Object.fromEntries(Object.entries((doc.paths ?? {}) as Record<string, unknown>).filter(([path]) => !prefixes.some((p) => path.startsWith(p))));
+  const definitions = Object.fromEntries(
+    Object.entries((doc.definitions ?? {}) as Record<string, Record<string, unknown>>).filter(
+      ([name, schema]) => !names.some((n) => name.startsWith(n)) && !disabledGVK(schema['x-kubernetes-group-version-kind']),
+    ),
+  );
+  return { ...doc, paths, definitions };
 }

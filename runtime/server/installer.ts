@@ -21,6 +21,7 @@ import { resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
+import type { APIEnablement } from './api-enablement.js';
 import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
 
 export interface APIInstallerOptions {
@@ -33,6 +34,10 @@ export interface APIInstallerOptions {
   watchCache?: SharedCacherOptions | false;
   /** Admission of every write; each resource's typed hooks (from its registration) join it. */
   admission?: AdmissionChain;
+  /** The NamespaceLifecycle admission plugin (default true; --disable-admission-plugins). */
+  namespaceLifecycle?: boolean;
+  /** --runtime-config: group/versions it disables are not installed (see checkEnablement). */
+  enablement?: APIEnablement;
 }
 
 function gvKey(group: string, version: string): string {
@@ -49,9 +54,11 @@ export class APIInstaller {
   readonly cachers?: Cachers;
   /** The conversion of each scope of a multi-version kind. */
   private readonly conversions = new WeakMap<RequestScope, KindConversion>();
+  /** Group/versions --runtime-config turned off, with what they would have installed. */
+  private readonly disabled: { gv: GroupVersionDefinition; resources: ResourceRegistration[] }[] = [];
 
   constructor(private readonly options: APIInstallerOptions) {
-    this.namespaceLifecycle = newNamespaceLifecycle(options.storage, options.keyRoot, () => this.cachers);
+    this.namespaceLifecycle = options.namespaceLifecycle === false ? undefined : newNamespaceLifecycle(options.storage, options.keyRoot, () => this.cachers);
     if (options.watchCache !== false) this.cachers = new Cachers(options.storage, options.watchCache || {});
   }
 
@@ -63,6 +70,10 @@ export class APIInstaller {
   installGroupVersion(gv: GroupVersionDefinition, resources: ResourceRegistration[]): void {
     const key = gvKey(gv.group, gv.version);
     if (this.scopes.has(key)) throw new Error(`group/version ${apiVersionOf(gv.group, gv.version)} is already installed`);
+    if (this.options.enablement && !this.options.enablement.enabled(gv.group, gv.version)) {
+      this.disabled.push({ gv, resources });
+      return;
+    }
     const schemas = this.loadSchemas(gv);
     const byResource = new Map<string, RequestScope>();
     for (const registration of resources) {
@@ -80,6 +91,40 @@ export class APIInstaller {
     }
     this.scopes.set(key, byResource);
     this.installed.push(gv);
+  }
+
+  /**
+   * Checks --runtime-config against what was compiled, as kube does once the registry is known:
+   * a version named for a compiled group must exist, and a kind's storage version may not be
+   * disabled while another of its versions is served (objects are written in it). Objects stored
+   * in a disabled version stay readable through the served ones (their conversion knows it).
+   */
+  checkEnablement(): void {
+    const enablement = this.options.enablement;
+    if (!enablement) return;
+    const all = [...this.installed, ...this.disabled.map((d) => d.gv)];
+    for (const { group, version } of enablement.named()) {
+      const groupKnown = all.some((gv) => gv.group === group);
+      if (groupKnown && !all.some((gv) => gv.group === group && gv.version === version)) {
+        throw new Error(`runtime-config: group version ${apiVersionOf(group, version)} that has not been registered`);
+      }
+    }
+    for (const { gv, resources } of this.disabled) {
+      for (const { conversion, definition } of resources) {
+        if (!conversion || conversion.storageVersion !== gv.version) continue;
+        const served = conversion.versions.filter((v) => v !== gv.version && this.lookup(gv.group, v, definition.plural));
+        if (served.length > 0) {
+          throw new Error(
+            `runtime-config: ${apiVersionOf(gv.group, gv.version)} cannot be disabled: it is the storage version of ${definition.plural}.${gv.group}, which ${apiVersionOf(gv.group, served[0]!)} still serves; move @kgen:storageversion (and run kgen migrate-storage) first`,
+          );
+        }
+      }
+    }
+  }
+
+  /** The prefixes of the paths of the group/versions --runtime-config turned off. */
+  disabledPathPrefixes(): string[] {
+    return this.disabled.map(({ gv }) => (gv.group === '' ? `/api/${gv.version}/` : `/apis/${gv.group}/${gv.version}/`));
   }
 
   /**

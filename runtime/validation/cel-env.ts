@@ -113,6 +113,23 @@ function registerKubeLibraries(env: Environment): Environment {
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''));
 }
 
+const byVariables = new Map<string, Environment>();
+
+/**
+ * An environment with the same libraries and the given `dyn` variables, for CEL outside schemas
+ * (authentication's `claims` and `user`). One per set of names.
+ */
+export function celEnvironmentWithVariables(names: readonly string[]): Environment {
+  const key = names.join(',');
+  let env = byVariables.get(key);
+  if (!env) {
+    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    for (const name of names) env.registerVariable(name, 'dyn');
+    byVariables.set(key, env);
+  }
+  return env;
+}
+
 let shared: Environment | undefined;
 
 /** The one environment every rule is parsed and checked in (self and oldSelf are dyn). */

@@ -15,6 +15,7 @@ import { declTypeOfNode, toCelValue } from './cel-value.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
 import { deepEqualJSON, isPlainObject, type SchemaNode } from './node.js';
 import type { FieldError } from './types.js';
+import { featureEnabled } from '../api/features.js';
 
 export interface CelValidator {
   /** Rule errors for `obj`; `old` is the stored object on update, undefined on create. */
@@ -142,7 +143,7 @@ function evaluateRules(
       continue;
     }
     if (result === true) continue;
-    if (!compiled.usesOldSelf && ratchet()) continue;
+    if (!compiled.usesOldSelf && featureEnabled('CRDValidationRatcheting') && ratchet()) continue;
     const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
     const detail = messageFrom(compiled, activate()) ?? ruleMessageOrDefault(rule);
     errs.push(errorForReason(rule.reason, fieldName(at), type, detail));

@@ -56,6 +56,7 @@ import {
   type CacherOptions,
 } from './options.js';
 import { WatchCache } from './watch-cache.js';
+import { featureEnabled } from '../../api/features.js';
 
 export type { CacheWatchOptions, CacherOptions };
 
@@ -365,7 +366,7 @@ export class Cacher implements Storage {
       return (await this.canServeAt(prefix, requested)) ? { revision: requested, startKey: prefix } : undefined;
     }
     if (requested === undefined) {
-      if (!this.progressNotify) return undefined;
+      if (!this.progressNotify || !featureEnabled('ConsistentListFromCache')) return undefined;
       await this.waitUntilReady(prefix);
       await this.waitUntilConsistent(prefix);
     } else if (requested === 0) {

@@ -1,0 +1,205 @@
+/**
+ * JWT (OIDC) token authentication, as kube-apiserver's structured JWT authenticators
+ * (plugin/pkg/authenticator/token/oidc) do it, one per configured issuer:
+ *
+ *   1. A bearer token that is a JWT whose `iss` is a configured issuer is this authenticator's;
+ *      any other token is left to the next authenticator.
+ *   2. Its signature must verify with a key of the issuer's JWK set (fetched again when the token
+ *      names an unknown key), with an allowed algorithm.
+ *   3. `exp` is required and must be in the future; `nbf` (5 minutes' leeway, as go-oidc); `aud`
+ *      must hold one of the configured audiences.
+ *   4. claimValidationRules: a claim with a required value, or a CEL expression over `claims`.
+ *   5. claimMappings build the user: username (a claim with a prefix, or an expression; the
+ *      `email` claim needs `email_verified` true when present), groups, uid, extra.
+ *   6. userValidationRules: CEL expressions over `user`.
+ *
+ * Failures are authentication errors (401) whose text matches kube's log lines.
+ */
+import type { UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../server/handler.js';
+import { celEnvironmentWithVariables } from '../validation/cel-env.js';
+import { toCelValue } from '../validation/cel-value.js';
+import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
+import type { JWTAuthenticatorConfig } from './jwt-config.js';
+import { decodeJWT, SUPPORTED_ALGORITHMS, verifyJWS, type DecodedJWT } from './jwt.js';
+import { RemoteKeySet } from './oidc-keys.js';
+import { bearerToken } from './tokenfile.js';
+
+const NBF_LEEWAY_S = 5 * 60;
+
+type Program = ((context?: Record<string, unknown>) => unknown) & { check(): { valid: boolean; error?: unknown } };
+
+interface Issuer {
+  config: JWTAuthenticatorConfig;
+  keys: RemoteKeySet;
+  algorithms: readonly string[];
+  claimRules: { claim?: string; requiredValue?: string; expression?: string; program?: Program; message?: string }[];
+  username: { claim?: string; prefix: string; program?: Program; expression?: string };
+  groups?: { claim?: string; prefix: string; program?: Program; expression?: string };
+  uid?: { claim?: string; program?: Program; expression?: string };
+  extra: { key: string; program: Program; expression: string }[];
+  userRules: { expression: string; program: Program; message?: string }[];
+}
+
+export interface JWTAuthenticatorOptions {
+  /** Seconds since the epoch; default the clock. */
+  now?: () => number;
+}
+
+/** Compiles every expression now, so a configuration that does not compile stops start-up. */
+export function jwtAuthenticator(configs: readonly JWTAuthenticatorConfig[], opts: JWTAuthenticatorOptions = {}): RequestAuthenticator {
+  const now = opts.now ?? (() => Date.now() / 1000);
+  const issuers = new Map<string, Issuer>();
+  configs.forEach((config, i) => issuers.set(config.issuer.url, compileIssuer(config, i)));
+  return {
+    authenticate(request: IncomingAPIRequest) {
+      const token = bearerToken(request);
+      if (!token) return undefined;
+      const jwt = decodeJWT(token);
+      const issuer = jwt && typeof jwt.payload.iss === 'string' ? issuers.get(jwt.payload.iss) : undefined;
+      if (!jwt || !issuer) return undefined;
+      return verifyToken(issuer, jwt, now()).then((result) => {
+        if (result && 'user' in result) delete request.headers.authorization;
+        return result;
+      });
+    },
+  };
+}
+
+function compileIssuer(config: JWTAuthenticatorConfig, i: number): Issuer {
+  const at = `jwt[${i}]`;
+  const claims = (expression: string, path: string) => compile(expression, 'claims', `${at}.${path}`);
+  const m = config.claimMappings;
+  return {
+    config,
+    keys: new RemoteKeySet({ issuerURL: config.issuer.url, discoveryURL: config.issuer.discoveryURL, certificateAuthority: config.issuer.certificateAuthority }),
+    algorithms: config.signingAlgs ?? SUPPORTED_ALGORITHMS,
+    claimRules: (config.claimValidationRules ?? []).map((r, j) => ({ ...r, program: r.expression !== undefined ? claims(r.expression, `claimValidationRules[${j}].expression`) : undefined })),
+    username: { claim: m.username.claim, prefix: m.username.prefix ?? '', expression: m.username.expression, program: m.username.expression !== undefined ? claims(m.username.expression, 'claimMappings.username.expression') : undefined },
+    groups: m.groups && { claim: m.groups.claim, prefix: m.groups.prefix ?? '', expression: m.groups.expression, program: m.groups.expression !== undefined ? claims(m.groups.expression, 'claimMappings.groups.expression') : undefined },
+    uid: m.uid && { claim: m.uid.claim, expression: m.uid.expression, program: m.uid.expression !== undefined ? claims(m.uid.expression, 'claimMappings.uid.expression') : undefined },
+    extra: (m.extra ?? []).map((e, j) => ({ key: e.key, expression: e.valueExpression, program: claims(e.valueExpression, `claimMappings.extra[${j}].valueExpression`) })),
+    userRules: (config.userValidationRules ?? []).map((r, j) => ({ ...r, program: compile(r.expression, 'user', `${at}.userValidationRules[${j}].expression`) })),
+  };
+}
+
+function compile(expression: string, variable: 'claims' | 'user', path: string): Program {
+  let program: Program;
+  try {
+    program = celEnvironmentWithVariables([variable]).parse(expression) as unknown as Program;
+  } catch (err) {
+    throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const checked = program.check();
+  if (!checked.valid) throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ${String((checked.error as Error | undefined)?.message ?? checked.error).split('\n')[0]}`);
+  return program;
+}
+
+async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promise<AuthenticationResult> {
+  const fail = (why: string): AuthenticationResult => ({ error: `oidc: verify token: ${why}` });
+  let signed: boolean;
+  try {
+    signed = await verifySignature(issuer, jwt);
+  } catch (err) {
+    return { error: `oidc: authenticator for issuer ${JSON.stringify(issuer.config.issuer.url)} is not initialized: ${(err as Error).message}` };
+  }
+  if (!signed) return fail('failed to verify signature: failed to verify id token signature');
+  const claims = jwt.payload;
+  if (typeof claims.exp !== 'number') return fail('oidc: token has no expiry');
+  if (now >= claims.exp) return fail(`oidc: token is expired (Token Expiry: ${new Date(claims.exp * 1000).toISOString()})`);
+  if (typeof claims.nbf === 'number' && now + NBF_LEEWAY_S < claims.nbf) {
+    return fail(`oidc: current time ${new Date(now * 1000).toISOString()} before the nbf (not before) time: ${new Date(claims.nbf * 1000).toISOString()}`);
+  }
+  const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+  if (!issuer.config.issuer.audiences.some((a) => audiences.includes(a))) {
+    return fail(`oidc: expected audience in ${JSON.stringify(issuer.config.issuer.audiences)} got ${JSON.stringify(audiences)}`);
+  }
+  try {
+    const celClaims = toCelValue(undefined, claims);
+    checkClaimRules(issuer, claims, celClaims);
+    const user = mapUser(issuer, claims, celClaims);
+    checkUserRules(issuer, user);
+    return { user };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** With the key the header names (fetching the set again when it is unknown), else any key. */
+async function verifySignature(issuer: Issuer, jwt: DecodedJWT): Promise<boolean> {
+  const attempt = (keys: { kid?: string; key: import('node:crypto').KeyObject }[]) => {
+    const candidates = jwt.header.kid !== undefined ? keys.filter((k) => k.kid === jwt.header.kid) : keys;
+    return { known: candidates.length > 0, ok: candidates.some((k) => verifyJWS(jwt, k.key, issuer.algorithms)) };
+  };
+  const first = attempt(await issuer.keys.current());
+  if (first.ok || (first.known && jwt.header.kid !== undefined)) return first.ok;
+  return attempt(await issuer.keys.refresh()).ok;
+}
+
+function evaluate(program: Program, context: Record<string, unknown>, what: string): unknown {
+  try {
+    return program(context);
+  } catch (err) {
+    throw new Error(`oidc: error evaluating ${what}: ${(err as Error).message}`);
+  }
+}
+
+function checkClaimRules(issuer: Issuer, claims: Record<string, unknown>, celClaims: unknown): void {
+  for (const rule of issuer.claimRules) {
+    if (rule.claim !== undefined) {
+      const value = claims[rule.claim];
+      if (value === undefined) throw new Error(`oidc: required claim ${rule.claim} not present`);
+      if (typeof value !== 'string') throw new Error(`oidc: claim ${rule.claim} is not a string, found ${JSON.stringify(value)}`);
+      if (value !== rule.requiredValue) throw new Error(`oidc: required claim ${rule.claim} value does not match. Got = ${value}, want = ${rule.requiredValue}`);
+    } else if (rule.program) {
+      const ok = evaluate(rule.program, { claims: celClaims }, `claim validation expression ${JSON.stringify(rule.expression)}`);
+      if (ok !== true) throw new Error(`oidc: error evaluating claim validation expression: validation expression ${JSON.stringify(rule.expression)} failed: ${rule.message ?? ''}`.trimEnd());
+    }
+  }
+}
+
+function mapUser(issuer: Issuer, claims: Record<string, unknown>, celClaims: unknown): UserInfo {
+  const user: UserInfo = { username: username(issuer, claims, celClaims), groups: [] };
+  if (issuer.groups) {
+    const raw = issuer.groups.program ? evaluate(issuer.groups.program, { claims: celClaims }, 'groups expression') : claims[issuer.groups.claim!];
+    const groups = raw === undefined || raw === null ? [] : typeof raw === 'string' ? [raw] : Array.isArray(raw) && raw.every((g) => typeof g === 'string') ? raw : null;
+    if (groups === null) throw new Error(`oidc: groups claim ${JSON.stringify(issuer.groups.claim ?? issuer.groups.expression)} is neither a string nor a list of strings`);
+    user.groups = groups.map((g) => `${issuer.groups!.prefix}${g}`);
+  }
+  if (issuer.uid) {
+    const uid = issuer.uid.program ? evaluate(issuer.uid.program, { claims: celClaims }, 'uid expression') : claims[issuer.uid.claim!];
+    if (uid !== undefined && typeof uid !== 'string') throw new Error('oidc: uid must be a string');
+    if (uid) user.uid = uid;
+  }
+  for (const e of issuer.extra) {
+    const value = evaluate(e.program, { claims: celClaims }, `extra mapping ${JSON.stringify(e.key)}`);
+    const values = value === undefined || value === null ? [] : typeof value === 'string' ? (value === '' ? [] : [value]) : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+    if (values === null) throw new Error(`oidc: extra mapping ${JSON.stringify(e.key)}: value must be a string or a list of strings`);
+    if (values.length > 0) (user.extra ??= {})[e.key] = values;
+  }
+  return user;
+}
+
+function username(issuer: Issuer, claims: Record<string, unknown>, celClaims: unknown): string {
+  const u = issuer.username;
+  if (u.program) {
+    const value = evaluate(u.program, { claims: celClaims }, 'username expression');
+    if (typeof value !== 'string') throw new Error('oidc: error evaluating username expression: result must be a string');
+    if (value === '') throw new Error('oidc: empty username via CEL expression is not allowed');
+    return value;
+  }
+  const value = claims[u.claim!];
+  if (value === undefined) throw new Error(`oidc: parse username claims ${JSON.stringify(u.claim)}: claim not present`);
+  if (typeof value !== 'string' || value === '') throw new Error(`oidc: parse username claims ${JSON.stringify(u.claim)}: claim must be a non-empty string`);
+  if (u.claim === 'email' && claims.email_verified !== undefined && claims.email_verified !== true) throw new Error('oidc: email not verified');
+  return `${u.prefix}${value}`;
+}
+
+function checkUserRules(issuer: Issuer, user: UserInfo): void {
+  if (issuer.userRules.length === 0) return;
+  const celUser = toCelValue(undefined, { username: user.username, uid: user.uid ?? '', groups: user.groups, extra: user.extra ?? {} });
+  for (const rule of issuer.userRules) {
+    const ok = evaluate(rule.program, { user: celUser }, `user validation expression ${JSON.stringify(rule.expression)}`);
+    if (ok !== true) throw new Error(`oidc: error evaluating user info validation rule: validation expression ${JSON.stringify(rule.expression)} failed: ${rule.message ?? ''}`.trimEnd());
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The JWT (OIDC) authenticator against a real issuer over HTTPS (discovery, JWK set, rotation):
+ * each check of kube's JWT authenticator, claim mappings with CEL, and configuration validation
+ * with kube's field paths.
+ */
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { stringify } from 'yaml';
+import type { AuthenticationResult } from '../../runtime/authentication/authenticator.js';
+import { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig } from '../../runtime/authentication/jwt-config.js';
+import { jwtAuthenticator } from '../../runtime/authentication/oidc.js';
+import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
+import { tempDir } from '../e2e/harness.js';
+import { TestIssuer } from '../support/oidc-issuer.js';
+
+const request = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as unknown as IncomingAPIRequest;
+const errorOf = (r: AuthenticationResult) => (r && 'error' in r ? r.error : `not an error: ${JSON.stringify(r)}`);
+
+let issuer: TestIssuer;
+before(async () => {
+  issuer = await TestIssuer.start();
+});
+after(() => issuer?.close());
+
+const flagsConfig = (over: Partial<Parameters<typeof oidcFlagsConfig>[0]> = {}) =>
+  oidcFlagsConfig({ issuerURL: issuer.url, clientID: 'kgen', caFile: undefined, ...over })!;
+
+function withCA(config: JWTAuthenticatorConfig): JWTAuthenticatorConfig {
+  return { ...config, issuer: { ...config.issuer, certificateAuthority: issuer.ca.cert } };
+}
+
+describe('JWT authenticator (the --oidc-* flags)', () => {
+  it("maps sub with kube's default prefix, and email without one when verified", async () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig())]);
+    assert.deepEqual(await authn.authenticate(request(issuer.token({ sub: 'alice', aud: 'kgen' }))), { user: { username: `${issuer.url}#alice`, groups: [] } });
+    const byEmail = jwtAuthenticator([withCA(flagsConfig({ usernameClaim: 'email', groupsClaim: 'groups', groupsPrefix: 'oidc:' }))]);
+    const req = request(issuer.token({ sub: 'a', email: 'alice@example.com', email_verified: true, groups: ['devs', 'ops'], aud: ['other', 'kgen'] }));
+    assert.deepEqual(await byEmail.authenticate(req), { user: { username: 'alice@example.com', groups: ['oidc:devs', 'oidc:ops'] } });
+    assert.equal(req.headers.authorization, undefined, 'the credential is consumed');
+    assert.equal(errorOf(await byEmail.authenticate(request(issuer.token({ email: 'x@example.com', email_verified: false, aud: 'kgen' })))), 'oidc: email not verified');
+  });
+
+  it('leaves tokens of other issuers, and tokens that are not JWTs, to the next authenticator', () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig())]);
+    assert.equal(authn.authenticate(request('not-a-jwt')), undefined);
+    assert.equal(authn.authenticate(request(issuer.token({ iss: 'https://elsewhere.example', aud: 'kgen' }))), undefined);
+  });
+
+  it('refuses expired, not-yet-valid, wrongly addressed and unsigned tokens', async () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig({ requiredClaims: { hd: 'example.com' } }))]);
+    const now = Math.floor(Date.now() / 1000);
+    const ok = { sub: 's', aud: 'kgen', hd: 'example.com' };
+    assert.match(errorOf(await authn.authenticate(request(issuer.token({ ...ok, exp: now - 10 })))), /^oidc: verify token: oidc: token is expired \(Token Expiry: /);
+    assert.match(errorOf(await authn.authenticate(request(issuer.token({ ...ok, nbf: now + 3600 })))), /before the nbf \(not before\) time/);
+    assert.match(errorOf(await authn.authenticate(request(issuer.token({ ...ok, aud: 'someone-else' })))), /oidc: expected audience in \["kgen"\] got \["someone-else"\]/);
+    assert.match(errorOf(await authn.authenticate(request(issuer.token({ ...ok, exp: undefined })))), /oidc: token has no expiry/);
+    assert.equal(errorOf(await authn.authenticate(request(issuer.token({ ...ok, hd: 'evil.com' })))), 'oidc: required claim hd value does not match. Got = evil.com, want = example.com');
+    assert.equal(errorOf(await authn.authenticate(request(issuer.token({ sub: 's', aud: 'kgen' })))), 'oidc: required claim hd not present');
+    const good = issuer.token(ok);
+    const [h, p] = good.split('.');
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${p}.`;
+    assert.match(errorOf(await authn.authenticate(request(none))), /failed to verify signature/);
+    const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'root' })).toString('base64url')}.${good.split('.')[2]}`;
+    assert.match(errorOf(await authn.authenticate(request(tampered))), /failed to verify signature/);
+    assert.ok('user' in ((await authn.authenticate(request(good))) as object));
+  });
+
+  it('accepts only the configured algorithms (RS256 by default)', async () => {
+    const es = await TestIssuer.start('ES256');
+    try {
+      const config = (algs?: string[]) => ({ ...oidcFlagsConfig({ issuerURL: es.url, clientID: 'kgen', signingAlgs: algs })!, issuer: { url: es.url, audiences: ['kgen'], certificateAuthority: es.ca.cert } });
+      const token = es.token({ sub: 's', aud: 'kgen' });
+      assert.match(errorOf(await jwtAuthenticator([config()]).authenticate(request(token))), /failed to verify signature/);
+      assert.ok('user' in ((await jwtAuthenticator([config(['ES256'])]).authenticate(request(token))) as object));
+    } finally {
+      es.close();
+    }
+  });
+
+  it('fetches the key set again when a token names a key it does not hold (rotation)', async () => {
+    const rotating = await TestIssuer.start();
+    try {
+      const authn = jwtAuthenticator([{ ...oidcFlagsConfig({ issuerURL: rotating.url, clientID: 'kgen' })!, issuer: { url: rotating.url, audiences: ['kgen'], certificateAuthority: rotating.ca.cert } }]);
+      const before = rotating.token({ sub: 's', aud: 'kgen' });
+      assert.ok('user' in ((await authn.authenticate(request(before))) as object));
+      assert.ok('user' in ((await authn.authenticate(request(before))) as object));
+      assert.equal(rotating.jwksFetches, 1, 'keys are cached');
+      rotating.rotate();
+      assert.ok('user' in ((await authn.authenticate(request(rotating.token({ sub: 's', aud: 'kgen' })))) as object), 'the new key is fetched');
+      assert.equal(rotating.jwksFetches, 2);
+      assert.match(errorOf(await authn.authenticate(request(before))), /failed to verify signature/, 'the withdrawn key no longer verifies');
+    } finally {
+      rotating.close();
+    }
+  });
+
+  it('reports an issuer it cannot reach, or that names another issuer, as not initialized', async () => {
+    const unknownCA = jwtAuthenticator([flagsConfig()]);
+    assert.match(errorOf(await unknownCA.authenticate(request(issuer.token({ sub: 's', aud: 'kgen' })))), /^oidc: authenticator for issuer "https:\/\/127\.0\.0\.1:\d+" is not initialized: oidc: get .*openid-configuration: (self-signed certificate|unable to verify)/);
+  });
+
+  it("follows kube's defaults and checks of the flags", () => {
+    assert.equal(oidcFlagsConfig({}), undefined);
+    assert.throws(() => oidcFlagsConfig({ clientID: 'x' }), /--oidc-issuer-url is required when other --oidc-\* flags are set/);
+    assert.throws(() => oidcFlagsConfig({ issuerURL: 'https://x' }), /oidc-client-id is required when oidc-issuer-url is set/);
+    assert.throws(() => oidcFlagsConfig({ issuerURL: 'http://x', clientID: 'k' }), /--oidc-\* flags: issuer\.url: Invalid value: "http:\/\/x": URL scheme must be https/);
+    assert.equal(oidcFlagsConfig({ issuerURL: 'https://x', clientID: 'k', usernamePrefix: '-' })!.claimMappings.username.prefix, '');
+    assert.throws(() => oidcFlagsConfig({ issuerURL: 'https://x', clientID: 'k', signingAlgs: ['HS256'] }), /"HS256": not a supported asymmetric algorithm/);
+  });
+});
+
+describe('JWT authenticator (--authentication-config)', () => {
+  const dir = tempDir('authn-config');
+  const write = (name: string, jwt: unknown[]) => {
+    const file = join(dir, name);
+    writeFileSync(file, stringify({ apiVersion: 'apiserver.config.k8s.io/v1beta1', kind: 'AuthenticationConfiguration', jwt }));
+    return file;
+  };
+
+  it('maps with CEL expressions and enforces claim and user validation rules', async () => {
+    const file = write('cel.yaml', [
+      {
+        issuer: { url: issuer.url, audiences: ['kgen', 'other'], audienceMatchPolicy: 'MatchAny', certificateAuthority: issuer.ca.cert },
+        claimValidationRules: [{ expression: 'claims.tenant == "acme"', message: 'tenant must be acme' }],
+        claimMappings: {
+          username: { expression: 'claims.sub + "@acme"' },
+          groups: { claim: 'roles', prefix: 'acme:' },
+          uid: { claim: 'sub' },
+          extra: [{ key: 'acme.io/tenant', valueExpression: 'claims.tenant' }],
+        },
+        userValidationRules: [{ expression: "!user.username.startsWith('system:')", message: 'username cannot use the reserved system: prefix' }],
+      },
+    ]);
+    const authn = jwtAuthenticator(loadAuthenticationConfig(file));
+    assert.deepEqual(await authn.authenticate(request(issuer.token({ sub: 'bob', tenant: 'acme', roles: 'dev', aud: 'kgen' }))), {
+      user: { username: 'bob@acme', uid: 'bob', groups: ['acme:dev'], extra: { 'acme.io/tenant': ['acme'] } },
+    });
+    assert.equal(
+      errorOf(await authn.authenticate(request(issuer.token({ sub: 'bob', tenant: 'other', aud: 'kgen' })))),
+      'oidc: error evaluating claim validation expression: validation expression "claims.tenant == \\"acme\\"" failed: tenant must be acme',
+    );
+    assert.match(errorOf(await authn.authenticate(request(issuer.token({ sub: 'system:x', tenant: 'acme', aud: 'kgen' })))), /username cannot use the reserved system: prefix/);
+  });
+
+  it("lists every problem of a file with kube's field paths", () => {
+    const file = write('bad.yaml', [
+      { issuer: { url: 'http://insecure.example', audiences: [] }, claimMappings: { username: { claim: 'sub' } } },
+      { issuer: { url: 'https://a.example', audiences: ['x', 'y'] }, claimMappings: { username: { claim: 'sub', prefix: '', expression: 'claims.sub' } }, claimValidationRules: [{ claim: 'c', expression: 'true' }] },
+      { issuer: { url: 'https://a.example', audiences: ['x'] }, claimMappings: {} },
+    ]);
+    assert.throws(() => loadAuthenticationConfig(file), (err: Error) => {
+      for (const expected of [
+        'jwt[0].issuer.url: Invalid value: "http://insecure.example": URL scheme must be https',
+        'jwt[0].issuer.audiences: Required value: at least one jwt[0].issuer.audiences is required',
+        'jwt[0].claimMappings.username.prefix: Required value: prefix is required when claim is set. It can be set to an empty string to disable prefixing',
+        'jwt[1].issuer.audienceMatchPolicy: Invalid value: "": audienceMatchPolicy must be MatchAny for multiple audiences',
+        'jwt[1].claimMappings.username: Invalid value: claim and expression can\'t both be set',
+        'jwt[1].claimValidationRules[0]: Invalid value: claim and expression can\'t both be set',
+        'jwt[2].issuer.url: Duplicate value: "https://a.example"',
+        'jwt[2].claimMappings.username: Required value: claim or expression is required',
+      ]) {
+        assert.ok(err.message.includes(expected), `missing ${expected} in\n${err.message}`);
+      }
+      return true;
+    });
+    const badCEL = write('cel-bad.yaml', [{ issuer: { url: 'https://b.example', audiences: ['x'] }, claimMappings: { username: { expression: 'claims.sub +' } } }]);
+    assert.throws(() => jwtAuthenticator(loadAuthenticationConfig(badCEL)), /^Error: jwt\[0\]\.claimMappings\.username\.expression: Invalid value: "claims\.sub \+": compilation failed: /);
+  });
+});
