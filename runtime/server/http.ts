@@ -165,8 +165,9 @@ class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyRead {
   readonly remoteAddress?: string;
   /** Bytes of the body memory budget this request holds (BodyRead). */
   reserved = 0;
-  /** The body the request declared and no one has read yet. */
+  /** The body the request declared and no one has started reading yet. */
   private unread?: { length: number | undefined };
+  private readonly hasBody: boolean;
   private bodyComplete = false;
   private distinct?: Record<string, string[]>;
   private release?: () => void;
@@ -184,6 +185,7 @@ class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyRead {
     this.url = raw.url ?? '/';
     this.headers = raw.headers;
     this.unread = declaredBody(raw);
+    this.hasBody = this.unread !== undefined;
     this.clientCertificate = clientCertificateOf(socket);
     this.remoteAddress = socket.remoteAddress;
   }
@@ -198,7 +200,7 @@ class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyRead {
 
   /** Whether part of a declared body may still be on the wire (the connection cannot be reused). */
   get bodyLeftUnread(): boolean {
-    return (this.unread !== undefined || this.reserved > 0 || this.continueTo !== undefined) && !this.bodyComplete;
+    return this.hasBody && !this.bodyComplete;
   }
 
   readBody(): Promise<void> | undefined {
