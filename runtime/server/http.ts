@@ -282,8 +282,31 @@ function writeObject(res: ServerResponse, response: ObjectResponse): void {
     res.writeHead(response.code);
   }
   // Once written, a body assembled in a pooled buffer (a list from the watch cache) is reused.
-  if (isPooledBuffer(body)) res.end(body, () => releaseBuffer(body));
-  else res.end(body);
+  const written = isPooledBuffer(body) ? () => releaseBuffer(body) : undefined;
+  if (body.length > LARGE_BODY_BYTES && res.socket) writeInSlices(res, body, 0, written);
+  else res.end(body, written);
+}
+
+/** Bodies larger than this are handed to the socket a slice at a time (see writeInSlices). */
+const LARGE_BODY_BYTES = 1024 * 1024;
+const BODY_SLICE_BYTES = 256 * 1024;
+
+/**
+ * Writes a large body slice by slice, each after the socket took the previous one: over TLS a
+ * body written at once is encrypted at once, so every large response in flight would hold a
+ * second, encrypted copy of itself, and the event loop would stall while it is made.
+ */
+function writeInSlices(res: ServerResponse, body: Buffer, from: number, written: (() => void) | undefined): void {
+  let at = from;
+  while (at + BODY_SLICE_BYTES < body.length) {
+    const more = res.write(body.subarray(at, at + BODY_SLICE_BYTES));
+    at += BODY_SLICE_BYTES;
+    if (!more) {
+      res.once('drain', () => writeInSlices(res, body, at, written));
+      return;
+    }
+  }
+  res.end(body.subarray(at), written);
 }
 
 /**

@@ -7,35 +7,15 @@
  * every connection with 401 and close it.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { REPO, removeDir, startKgen, tempDir, type KgenServer } from '../e2e/harness.js';
+import { MiB, rssOf, rssSampler } from '../support/rss.js';
 
 const CONNECTIONS = 400;
 const BODY_BYTES = 3 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, 'x');
-const MiB = 1024 * 1024;
-
-/** The resident set size of a process, in bytes. */
-export function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmRSS for ${pid}`);
-  return Number(m[1]) * 1024;
-}
-
-/** Samples a process's RSS every 50 ms; stop() returns the peak. */
-export function rssSampler(pid: number) {
-  let peak = rssOf(pid);
-  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, rssOf(pid));
-    },
-  };
-}
 
 interface Outcome {
   statusLine: string;
