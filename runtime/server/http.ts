@@ -66,7 +66,7 @@ export interface ServingTLS {
 
 export interface HTTPServerOptions {
   tls?: ServingTLS;
-  /** Headers must be complete this long after a request starts (default 32 s). */
+  /** Headers must be complete this long after a request starts (default 32 s; 0 means the default). */
   readHeaderTimeoutMs?: number;
   /** The chain's --request-timeout (default 60 s): a whole request must arrive within it plus the read-header timeout. */
   requestTimeoutMs?: number;
@@ -353,7 +353,8 @@ export class HTTPServer {
     const options: HTTPServerOptions = tlsOrOptions && 'cert' in tlsOrOptions ? { tls: tlsOrOptions } : (tlsOrOptions ?? {});
     const tls = options.tls;
     this.bodies = new BodyMemoryBudget(options.maxRequestBodyMemoryBytes);
-    const headersTimeout = options.readHeaderTimeoutMs ?? DEFAULT_READ_HEADER_TIMEOUT_MS;
+    // Headers always have a deadline: 0 (or less) means the default, never none.
+    const headersTimeout = options.readHeaderTimeoutMs && options.readHeaderTimeoutMs > 0 ? options.readHeaderTimeoutMs : DEFAULT_READ_HEADER_TIMEOUT_MS;
     // The whole request (headers and body) must be in by then; the timeout filter answers a slow
     // body with 504 at the request timeout, this is node's backstop (also with --request-timeout 0).
     const requestTimeout = (options.requestTimeoutMs || DEFAULT_REQUEST_TIMEOUT_MS) + headersTimeout;

@@ -39,11 +39,11 @@ export function tooManyRequestsResponse() {
   return errorResponse(statusError('TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 }));
 }
 
-/** /healthz, /livez, /readyz and their named checks. */
+const HEALTH_PATH = /^\/(?:healthz|livez|readyz)(?:\/[^/]*)?$/;
+
+/** /healthz, /livez, /readyz and their named checks (`/readyz/ping`). */
 function isHealthProbe(info: RequestInfo | undefined): boolean {
-  if (!info || info.isResourceRequest) return false;
-  const path = info.path;
-  return path.startsWith('/healthz') || path.startsWith('/livez') || path.startsWith('/readyz');
+  return info !== undefined && !info.isResourceRequest && HEALTH_PATH.test(info.path);
 }
 
 export function withMaxInFlightLimit(limits: InFlightLimits, counters = new InFlightCounters()): Filter {
