@@ -448,7 +448,11 @@ export class HTTPServer {
   }
 
   private respond(res: ServerResponse, response: APIResponse, request: HTTPRequest, abort: LazyAbort): void {
-    if (res.headersSent || res.destroyed) return;
+    if (res.headersSent || res.destroyed) {
+      // The client is gone (or a deadline answered first): a stream has no one to write to.
+      if (response.kind === 'stream') response.close();
+      return;
+    }
     if (request.bodyLeftUnread) {
       // The rest of the body is still coming: answer, then close (see linger.ts).
       res.shouldKeepAlive = false;
