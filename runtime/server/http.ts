@@ -345,6 +345,7 @@ export class HTTPServer {
   private idle: (() => void)[] = [];
   /** The memory request bodies take at once. */
   readonly bodies: BodyMemoryBudget;
+  private readonly firstRequestTimeout: number;
 
   constructor(
     private readonly serveRequest: RequestServer,
@@ -359,15 +360,33 @@ export class HTTPServer {
     // body with 504 at the request timeout, this is node's backstop (also with --request-timeout 0).
     const requestTimeout = (options.requestTimeoutMs || DEFAULT_REQUEST_TIMEOUT_MS) + headersTimeout;
     const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(CONNECTIONS_CHECKING_INTERVAL_MS, headersTimeout) };
+    // node's header deadline starts with a request's first byte: a connection that sends nothing
+    // (or completes no TLS handshake) would stay open. As Go's ReadHeaderTimeout, a deadline runs
+    // from the connection's start: an idle timeout a checking interval longer than node's (so a
+    // request that started gets node's 408 first); the connection is closed without an answer,
+    // as Go does. serveRaw lifts it at the first request.
+    this.firstRequestTimeout = headersTimeout + timeouts.connectionsCheckingInterval;
+    const firstRequestDeadline = (socket: Socket) => socket.setTimeout(this.firstRequestTimeout);
     const serverFactory = () => {
       const listener = (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res);
       const server = tls
         ? createHTTPSServer(
-            { cert: tls.cert, key: tls.key, ca: tls.clientCA, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2', ciphers: TLS_CIPHER_SUITES, ...timeouts },
+            {
+              cert: tls.cert,
+              key: tls.key,
+              ca: tls.clientCA,
+              requestCert: true,
+              rejectUnauthorized: false,
+              minVersion: 'TLSv1.2',
+              ciphers: TLS_CIPHER_SUITES,
+              handshakeTimeout: headersTimeout,
+              ...timeouts,
+            },
             listener,
           )
         : createHTTPServer(timeouts, listener);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.on(tls ? 'secureConnection' : 'connection', firstRequestDeadline);
       // Without a listener node answers `Expect: 100-continue` itself, inviting the body before
       // the request is authenticated; here the continue is sent when the body is read.
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res, true));
@@ -425,6 +444,9 @@ export class HTTPServer {
    * closes.
    */
   private serveRaw(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+    // The connection's first request lifts its first-request deadline (node's own deadlines
+    // take over: the request's, then keep-alive's).
+    if (req.socket.timeout === this.firstRequestTimeout) req.socket.setTimeout(0);
     const abort = new LazyAbort();
     const request = new HTTPRequest(req, abort, this.bodies, expectsContinue ? res : undefined);
     this.active++;

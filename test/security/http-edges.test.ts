@@ -140,6 +140,12 @@ describe('HTTP edges', () => {
     assert.ok(answer.ms >= 1_400 && answer.ms < 5_000, `${answer.ms} ms`);
   });
 
+  it('closes a connection that sends nothing within the read-header timeout', async () => {
+    const answer = await raw(port, '', { waitMs: 8_000 });
+    assert.ok(answer.closed, 'the connection stays open');
+    assert.ok(answer.ms >= 1_400 && answer.ms < 5_000, `${answer.ms} ms`);
+  });
+
   it('answers a body that does not arrive within the request timeout with 504 and closes the connection', async () => {
     const body = JSON.stringify(widget('slow'));
     const answer = await raw(port, `POST ${WIDGETS} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`, { waitMs: 8_000 });
