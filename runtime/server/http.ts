@@ -12,26 +12,20 @@
  * answered, then closed (linger.ts).
  */
 import { once } from 'node:events';
-import { createServer as createHTTPServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHTTPServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHTTPSServer } from 'node:https';
-import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Status } from '../api/meta.js';
-import { newStatus } from '../api/status.js';
-import type { ClientCertificate } from '../authentication/x509.js';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
-import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
-import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
-import { BodyMemoryBudget, declaredBody, readBody, type BodyRead } from './body.js';
+import { BodyMemoryBudget } from './body.js';
 import type { RequestServer } from './filters/chain.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './filters/timeout.js';
 import type { ChainResult } from './filters/types.js';
-import { LazyAbort, type LazySignalRequest } from './filters/context.js';
-import type { IncomingAPIRequest } from './handler.js';
+import { LazyAbort } from './filters/context.js';
+import { clientErrorHandler, connectHandler } from './http-edges.js';
+import { HTTPRequest } from './http-request.js';
 import { lingerOnClose } from './linger.js';
 
 export { MAX_REQUEST_BODY_BYTES } from './body.js';
@@ -74,170 +68,6 @@ export interface HTTPServerOptions {
   maxRequestBodyMemoryBytes?: number;
 }
 
-/** A raw HTTP/1.1 answer with a Status, for sockets no ServerResponse speaks on; the connection closes. */
-function rawStatusAnswer(status: Status, withBody: boolean): string {
-  const body = JSON.stringify(status);
-  const head = `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
-  return withBody ? head + body : head;
-}
-
-/**
- * Requests Node's HTTP parser refuses before the chain sees them (malformed request lines, unknown
- * methods, headers over 16 KiB, timeouts): answered with a Status and `Connection: close`, since
- * the connection cannot be reused after a parse error. A header overflow is 431, whose Status has
- * no reason (kube's table has none for 431: StatusReasonUnknown), and a HEAD gets no body.
- */
-function clientErrorHandler(err: { code?: string; rawPacket?: unknown }, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  // A response already under way on this connection cannot be followed by another one.
-  const inProgress = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (!socket.writable || inProgress?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  let status: Status;
-  if (err.code === 'HPE_HEADER_OVERFLOW') {
-    status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'request header fields too large', code: 431 };
-  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    status = newStatus('Timeout', 'request timeout: the request was not received in time', undefined, 408);
-  } else {
-    status = newStatus('BadRequest', 'malformed HTTP request');
-  }
-  const head = Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(rawStatusAnswer(status, !head));
-}
-
-/**
- * CONNECT: no resource has a connect subresource that tunnels here, so it is answered as kube
- * answers a method a resource does not serve: 405 MethodNotAllowed, and the connection closes.
- */
-function connectHandler(_req: IncomingMessage, socket: Duplex): void {
-  const status = newStatus('MethodNotAllowed', 'the server does not allow this method on the requested resource');
-  socket.on('error', () => undefined);
-  socket.end(rawStatusAnswer(status, true));
-}
-
-function isProtobuf(contentType: string | undefined): boolean {
-  return (contentType ?? '').trim().toLowerCase().startsWith(PROTOBUF_CONTENT_TYPE);
-}
-
-function list(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/** The client certificate of a TLS connection, read once per connection. */
-const peerCertificates = new WeakMap<object, ClientCertificate | null>();
-
-function clientCertificateOf(socket: TLSSocket): ClientCertificate | undefined {
-  if (!socket.encrypted) return undefined;
-  const known = peerCertificates.get(socket);
-  if (known !== undefined) return known ?? undefined;
-  const peer = socket.getPeerCertificate();
-  let cert: ClientCertificate | null = null;
-  if (peer && Object.keys(peer).length > 0) {
-    const subject = (peer.subject ?? {}) as unknown as Record<string, string | string[] | undefined>;
-    const authorizationError = socket.authorizationError as unknown;
-    cert = {
-      verified: socket.authorized,
-      commonName: list(subject.CN)[0] ?? '',
-      organizations: list(subject.O),
-      extKeyUsage: peer.ext_key_usage,
-      raw: peer.raw,
-    };
-    if (authorizationError) cert.verifyError = String(authorizationError instanceof Error ? authorizationError.message : authorizationError);
-  }
-  peerCertificates.set(socket, cert);
-  return cert ?? undefined;
-}
-
-/**
- * One request as the filter chain sees it. What few requests need is made on first use: the
- * abort signal (see LazyAbort) and Node's per-line header table. A body stays on the wire until
- * the chain's request-body filter calls readBody().
- */
-class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyRead {
-  readonly method: string;
-  url: string;
-  readonly headers: IncomingHttpHeaders;
-  body?: Buffer;
-  readonly clientCertificate?: ClientCertificate;
-  readonly remoteAddress?: string;
-  /** Bytes of the body memory budget this request holds (BodyRead). */
-  reserved = 0;
-  /** The body the request declared and no one has started reading yet. */
-  private unread?: { length: number | undefined };
-  private readonly hasBody: boolean;
-  private bodyComplete = false;
-  private distinct?: Record<string, string[]>;
-  private release?: () => void;
-  private releases?: (() => void)[];
-
-  constructor(
-    private readonly raw: IncomingMessage,
-    public lazyAbort: LazyAbort,
-    private readonly bodies: BodyMemoryBudget,
-    /** Set when the client waits for `100 Continue` before sending its body. */
-    private readonly continueTo?: ServerResponse,
-  ) {
-    const socket = raw.socket as TLSSocket;
-    this.method = raw.method ?? 'GET';
-    this.url = raw.url ?? '/';
-    this.headers = raw.headers;
-    this.unread = declaredBody(raw);
-    this.hasBody = this.unread !== undefined;
-    this.clientCertificate = clientCertificateOf(socket);
-    this.remoteAddress = socket.remoteAddress;
-  }
-
-  get signal(): AbortSignal {
-    return this.lazyAbort.signal;
-  }
-
-  get headersDistinct(): Record<string, string[]> {
-    return (this.distinct ??= this.raw.headersDistinct as Record<string, string[]>);
-  }
-
-  /** Whether part of a declared body may still be on the wire (the connection cannot be reused). */
-  get bodyLeftUnread(): boolean {
-    return this.hasBody && !this.bodyComplete;
-  }
-
-  readBody(): Promise<void> | undefined {
-    const declared = this.unread;
-    if (declared === undefined) return undefined;
-    this.unread = undefined;
-    // Only now is the client told to send what it held back (kube's, Go's behaviour).
-    if (this.continueTo && !this.continueTo.headersSent) this.continueTo.writeContinue();
-    return readBody(this.raw, declared.length, this.bodies, this, this.signal).then((body) => {
-      this.bodyComplete = true;
-      // Text (JSON, YAML) nested too deeply is refused before anything parses it; protobuf is
-      // binary, its decoder checks what it decoded instead.
-      if (!isProtobuf(this.headers['content-type']) && exceedsNestingDepth(body)) throw nestingDepthError();
-      this.body = body;
-    });
-  }
-
-  untilWritten(release: () => void): void {
-    if (this.release === undefined) this.release = release;
-    else (this.releases ??= []).push(release);
-  }
-
-  /** The response is written (or its connection closed): releases what the request held. */
-  finish(): void {
-    if (this.reserved > 0) {
-      this.bodies.give(this.reserved);
-      this.reserved = 0;
-    }
-    const release = this.release;
-    if (release === undefined) return;
-    this.release = undefined;
-    release();
-    const more = this.releases;
-    this.releases = undefined;
-    if (more) for (const r of more) r();
-  }
-}
 
 /**
  * A response at most this large still in the socket's buffer counts as written: waiting for its
