@@ -2,7 +2,8 @@
  * The security, limits and shutdown flags of `kgen serve`, named as kube-apiserver's:
  * TLS (--tls-cert-file, --tls-private-key-file, --client-ca-file), authentication
  * (--token-auth-file), --insecure-dev-mode, --advertise-address, overload protection
- * (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout), CORS
+ * (--max-requests-inflight, --max-mutating-requests-inflight, --request-timeout,
+ * --read-header-timeout, --max-request-body-memory), CORS
  * (--cors-allowed-origins), audit (--audit-log-path, --audit-policy-file), graceful shutdown
  * (--shutdown-delay-duration) and the aggregator's front proxy (--proxy-client-cert-file,
  * --proxy-client-key-file, --requestheader-*, --enable-aggregator-routing).
@@ -22,6 +23,8 @@ export interface SecurityFlags {
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   requestTimeout: number;
+  readHeaderTimeout: number;
+  maxRequestBodyMemory: number;
   shutdownDelayDuration: number;
   corsAllowedOrigins: string[];
   auditLogPath?: string;
@@ -42,6 +45,13 @@ function nonNegativeInt(value: string): number {
   return Number(value);
 }
 
+/** A byte count: an integer, optionally with a binary suffix (`64Mi`, `512Ki`, `1Gi`). */
+export function byteSize(value: string): number {
+  const m = /^(\d+)(Ki|Mi|Gi)?$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError('expected a byte count such as 67108864, 64Mi or 1Gi (0 disables the limit)');
+  return Number(m[1]) * (m[2] === 'Gi' ? 1024 ** 3 : m[2] === 'Mi' ? 1024 ** 2 : m[2] === 'Ki' ? 1024 : 1);
+}
+
 /** kube's StringSlice: comma-separated, repeatable. */
 function stringSlice(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').filter((v) => v !== '')];
@@ -57,7 +67,9 @@ export function addSecurityFlags(command: Command): Command {
     .option('--advertise-address <ip>', 'address clients use to reach this server: added to the serving certificate and the kubeconfig')
     .option('--max-requests-inflight <n>', 'read-only requests served at once before 429 (0: no limit)', nonNegativeInt, 400)
     .option('--max-mutating-requests-inflight <n>', 'mutating requests served at once before 429 (0: no limit)', nonNegativeInt, 200)
-    .option('--request-timeout <duration>', 'deadline of non-long-running requests (Go duration) (default: 1m0s)', durationOption, 60_000)
+    .option('--request-timeout <duration>', 'deadline of non-long-running requests, reading their body included (Go duration) (default: 1m0s)', durationOption, 60_000)
+    .option('--read-header-timeout <duration>', "how long a client may take to send a request's headers (Go's ReadHeaderTimeout) (default: 32s)", durationOption, 32_000)
+    .option('--max-request-body-memory <bytes>', 'memory all request bodies being read or held may take at once before 429 (e.g. 64Mi; 0: no limit) (default: 64Mi)', byteSize, 64 * 1024 * 1024)
     .option('--shutdown-delay-duration <duration>', 'on SIGTERM, how long /readyz fails before the listener closes (Go duration) (default: 0s)', durationOption, 0)
     .option('--cors-allowed-origins <regexps>', 'origins (regular expressions, comma-separated, repeatable) allowed CORS; none disables it', stringSlice, [] as string[])
     .option('--audit-log-path <file>', 'write audit events (JSON lines) to this file')
@@ -105,6 +117,8 @@ export function securityServerOptions(flags: SecurityFlags): Partial<ServerOptio
     maxRequestsInflight: flags.maxRequestsInflight,
     maxMutatingRequestsInflight: flags.maxMutatingRequestsInflight,
     requestTimeoutMs: flags.requestTimeout,
+    readHeaderTimeoutMs: flags.readHeaderTimeout,
+    maxRequestBodyMemoryBytes: flags.maxRequestBodyMemory,
     shutdownDelayMs: flags.shutdownDelayDuration,
     corsAllowedOrigins: flags.corsAllowedOrigins,
     audit: { logPath: flags.auditLogPath, policyFile: flags.auditPolicyFile },

@@ -30,6 +30,18 @@ export interface IncomingAPIRequest {
   headersDistinct?: Record<string, string[]>;
   /** The client's TLS certificate, as the TLS layer verified it; absent without one. */
   clientCertificate?: ClientCertificate;
+  /**
+   * Reads a body still on the wire into `body` (the HTTP server's requests; see
+   * runtime/server/body.ts): undefined when there is none to read. Called once, by the
+   * request-body filter, after authentication and authorization.
+   */
+  readBody?(): Promise<void> | undefined;
+  /**
+   * Defers `release` until the response has been written to the connection, or the connection
+   * closed (the max-in-flight filter counts a request until then, as kube's does). Absent, the
+   * caller releases when the chain has answered.
+   */
+  untilWritten?(release: () => void): void;
 }
 
 /** What the filter chain resolved before the handler runs. */

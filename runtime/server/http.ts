@@ -1,32 +1,54 @@
 /**
- * The fastify adapter: one catch-all route and a raw-body content-type parser feed the handler
- * chain; fastify's own errors (body too large, malformed requests) and 404s are converted to
- * metav1.Status. Serves HTTPS (asking for, but not requiring, a client certificate, which the
- * x509 authenticator then judges) or, in insecure dev mode, plain HTTP. Watch streams are
- * written chunk by chunk; drain() ends them and waits for every response in progress.
+ * The HTTP(S) server: node:http (fastify owns only listening and closing) hands every request to
+ * the filter chain as soon as its headers are in; a body is read later, by the chain's innermost
+ * filter, once the request is authenticated and authorized (body.ts). Serves HTTPS (asking for,
+ * but not requiring, a client certificate, which the x509 authenticator then judges) with kube's
+ * TLS 1.2 cipher suites, or, in insecure dev mode, plain HTTP. Watch streams are written chunk by
+ * chunk; drain() ends them and waits for every response in progress.
+ *
+ * The edges, each answered with a Status: headers must arrive within the read-header timeout
+ * (kube's ReadHeaderTimeout, 32 s) and be at most 16 KiB (431); a whole request within the
+ * request timeout plus that (408); CONNECT is 405; a connection whose body was left unread is
+ * answered, then closed (linger.ts).
  */
 import { once } from 'node:events';
-import { createServer as createHTTPServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHTTPServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHTTPSServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { newStatus, statusError, StatusError } from '../api/status.js';
-import type { ClientCertificate } from '../authentication/x509.js';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
-import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
-import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
+import { BodyMemoryBudget } from './body.js';
 import type { RequestServer } from './filters/chain.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './filters/timeout.js';
 import type { ChainResult } from './filters/types.js';
-import { LazyAbort, type LazySignalRequest } from './filters/context.js';
-import type { IncomingAPIRequest } from './handler.js';
+import { LazyAbort } from './filters/context.js';
+import { clientErrorHandler, connectHandler } from './http-edges.js';
+import { HTTPRequest } from './http-request.js';
+import { lingerOnClose } from './linger.js';
 
-/** kube-apiserver's default --max-request-bytes for JSON/YAML bodies: 3 MiB. */
-export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
+export { MAX_REQUEST_BODY_BYTES } from './body.js';
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** kube's ReadHeaderTimeout (k8s.io/apiserver secure_serving.go): 32 s. */
+export const DEFAULT_READ_HEADER_TIMEOUT_MS = 32_000;
+
+/**
+ * kube's default TLS 1.2 suites (Go's crypto/tls secure list: ECDHE with AES-GCM or
+ * ChaCha20-Poly1305; no CBC, SHA-1, CCM, ARIA nor static RSA), in OpenSSL's names, and the
+ * TLS 1.3 suites (all AEAD).
+ */
+export const TLS_CIPHER_SUITES = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
 
 export interface ServingTLS {
   /** PEM serving certificate (chain) and key. */
@@ -36,115 +58,23 @@ export interface ServingTLS {
   clientCA: string;
 }
 
-function sendObject(reply: FastifyReply, response: ObjectResponse): FastifyReply {
-  reply.code(response.code);
-  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
-  if (response.contentType) reply.header('Content-Type', response.contentType);
-  // A Buffer keeps fastify from rewriting the Content-Type (it appends a charset to strings).
-  return reply.send(response.body ?? Buffer.from(response.payload, 'utf8'));
+export interface HTTPServerOptions {
+  tls?: ServingTLS;
+  /** Headers must be complete this long after a request starts (default 32 s; 0 means the default). */
+  readHeaderTimeoutMs?: number;
+  /** The chain's --request-timeout (default 60 s): a whole request must arrive within it plus the read-header timeout. */
+  requestTimeoutMs?: number;
+  /** Memory all request bodies being read or held may take at once (default 64 MiB); 0: no limit. */
+  maxRequestBodyMemoryBytes?: number;
 }
 
-/** Converts an error fastify raised before our handler ran into a Status (never a 5xx for bad input). */
-function frameworkError(err: { statusCode?: number; code?: string; message: string }): ObjectResponse {
-  if (err instanceof StatusError) return errorResponse(err);
-  const code = err.statusCode ?? 500;
-  if (code === 413) return errorResponse(statusError('RequestEntityTooLarge', `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`));
-  if (code === 415) return errorResponse(statusError('UnsupportedMediaType', err.message));
-  if (code >= 400 && code < 500) return errorResponse(statusError('BadRequest', err.message));
-  return errorResponse(err instanceof Error ? err : new Error(err.message));
-}
 
 /**
- * Requests Node's HTTP parser refuses before fastify sees them (malformed request lines, unknown
- * methods, headers over 16 KiB): answered with a Status and `Connection: close`, since the
- * connection cannot be reused after a parse error.
+ * A response at most this large still in the socket's buffer counts as written: waiting for its
+ * flush would cost every small GET a 'close' listener, and what it holds is bounded by the
+ * connection count. Anything larger is counted until it is flushed.
  */
-function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const code = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = code === 431 ? 'request header fields too large' : code === 408 ? 'request timeout' : 'malformed HTTP request';
-  const body = JSON.stringify(newStatus('BadRequest', message, undefined, code));
-  if (socket.writable) {
-    socket.end(`HTTP/1.1 ${code} ${STATUS_CODES[code]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  } else {
-    socket.destroy();
-  }
-}
-
-function isProtobuf(contentType: string | undefined): boolean {
-  return (contentType ?? '').trim().toLowerCase().startsWith(PROTOBUF_CONTENT_TYPE);
-}
-
-function list(value: string | string[] | undefined): string[] {
-  if (value === undefined) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
-/** The client certificate of a TLS connection, read once per connection. */
-const peerCertificates = new WeakMap<object, ClientCertificate | null>();
-
-function clientCertificateOf(socket: TLSSocket): ClientCertificate | undefined {
-  if (!socket.encrypted) return undefined;
-  const known = peerCertificates.get(socket);
-  if (known !== undefined) return known ?? undefined;
-  const peer = socket.getPeerCertificate();
-  let cert: ClientCertificate | null = null;
-  if (peer && Object.keys(peer).length > 0) {
-    const subject = (peer.subject ?? {}) as unknown as Record<string, string | string[] | undefined>;
-    const authorizationError = socket.authorizationError as unknown;
-    cert = {
-      verified: socket.authorized,
-      commonName: list(subject.CN)[0] ?? '',
-      organizations: list(subject.O),
-      extKeyUsage: peer.ext_key_usage,
-      raw: peer.raw,
-    };
-    if (authorizationError) cert.verifyError = String(authorizationError instanceof Error ? authorizationError.message : authorizationError);
-  }
-  peerCertificates.set(socket, cert);
-  return cert ?? undefined;
-}
-
-/**
- * One request as the filter chain sees it. What few requests need is made on first use: the
- * abort signal (see LazyAbort) and Node's per-line header table.
- */
-class HTTPRequest implements IncomingAPIRequest, LazySignalRequest {
-  readonly method: string;
-  url: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body?: Buffer;
-  readonly clientCertificate?: ClientCertificate;
-  readonly remoteAddress?: string;
-  private distinct?: Record<string, string[]>;
-
-  constructor(
-    private readonly raw: IncomingMessage,
-    body: unknown,
-    public lazyAbort: LazyAbort,
-  ) {
-    const socket = raw.socket as TLSSocket;
-    this.method = raw.method ?? 'GET';
-    this.url = raw.url ?? '/';
-    this.headers = raw.headers;
-    this.body = Buffer.isBuffer(body) ? body : undefined;
-    this.clientCertificate = clientCertificateOf(socket);
-    this.remoteAddress = socket.remoteAddress;
-  }
-
-  get signal(): AbortSignal {
-    return this.lazyAbort.signal;
-  }
-
-  get headersDistinct(): Record<string, string[]> {
-    return (this.distinct ??= this.raw.headersDistinct as Record<string, string[]>);
-  }
-}
-
-/** Whether node:http serves the request directly (no body to parse: fastify adds nothing). */
-function isBodyless(method: string | undefined): boolean {
-  return method === 'GET' || method === 'HEAD';
-}
+const SMALL_RESPONSE_BYTES = 64 * 1024;
 
 /**
  * The header lines of an object response as one flat [name, value, …] list for writeHead, in the
@@ -182,8 +112,31 @@ function writeObject(res: ServerResponse, response: ObjectResponse): void {
     res.writeHead(response.code);
   }
   // Once written, a body assembled in a pooled buffer (a list from the watch cache) is reused.
-  if (isPooledBuffer(body)) res.end(body, () => releaseBuffer(body));
-  else res.end(body);
+  const written = isPooledBuffer(body) ? () => releaseBuffer(body) : undefined;
+  if (body.length > LARGE_BODY_BYTES && res.socket) writeInSlices(res, body, 0, written);
+  else res.end(body, written);
+}
+
+/** Bodies larger than this are handed to the socket a slice at a time (see writeInSlices). */
+const LARGE_BODY_BYTES = 1024 * 1024;
+const BODY_SLICE_BYTES = 256 * 1024;
+
+/**
+ * Writes a large body slice by slice, each after the socket took the previous one: over TLS a
+ * body written at once is encrypted at once, so every large response in flight would hold a
+ * second, encrypted copy of itself, and the event loop would stall while it is made.
+ */
+function writeInSlices(res: ServerResponse, body: Buffer, from: number, written: (() => void) | undefined): void {
+  let at = from;
+  while (at + BODY_SLICE_BYTES < body.length) {
+    const more = res.write(body.subarray(at, at + BODY_SLICE_BYTES));
+    at += BODY_SLICE_BYTES;
+    if (!more) {
+      res.once('drain', () => writeInSlices(res, body, at, written));
+      return;
+    }
+  }
+  res.end(body.subarray(at), written);
 }
 
 /**
@@ -206,7 +159,10 @@ function chunkBytes(chunk: string): string | Buffer {
 /** fastify's defaults for the server it would have made itself. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
-/** fastify's schema compilers, never called: kgen's single route declares no schema. */
+/** How often node:http checks the header and request deadlines of open connections. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/** fastify's schema compilers, never called: kgen declares no routes in fastify. */
 function noSchemaCompiler(): never {
   throw new Error('kgen routes declare no schemas');
 }
@@ -217,26 +173,59 @@ export class HTTPServer {
   /** Responses being produced or written; drain() waits for them. */
   private active = 0;
   private idle: (() => void)[] = [];
+  /** The memory request bodies take at once. */
+  readonly bodies: BodyMemoryBudget;
+  private readonly firstRequestTimeout: number;
 
   constructor(
     private readonly serveRequest: RequestServer,
-    tls?: ServingTLS,
+    tlsOrOptions?: ServingTLS | HTTPServerOptions,
   ) {
-    // GET and HEAD (most requests: reads, watches) are served on node:http directly; fastify
-    // serves the rest (body parsing and limits) on the same server, through the same chain.
-    const serverFactory = (fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void) => {
-      const listener = (req: IncomingMessage, res: ServerResponse) => (isBodyless(req.method) ? this.serveRaw(req, res) : fastifyHandler(req, res));
+    const options: HTTPServerOptions = tlsOrOptions && 'cert' in tlsOrOptions ? { tls: tlsOrOptions } : (tlsOrOptions ?? {});
+    const tls = options.tls;
+    this.bodies = new BodyMemoryBudget(options.maxRequestBodyMemoryBytes);
+    // Headers always have a deadline: 0 (or less) means the default, never none.
+    const headersTimeout = options.readHeaderTimeoutMs && options.readHeaderTimeoutMs > 0 ? options.readHeaderTimeoutMs : DEFAULT_READ_HEADER_TIMEOUT_MS;
+    // The whole request (headers and body) must be in by then; the timeout filter answers a slow
+    // body with 504 at the request timeout, this is node's backstop (also with --request-timeout 0).
+    const requestTimeout = (options.requestTimeoutMs || DEFAULT_REQUEST_TIMEOUT_MS) + headersTimeout;
+    const timeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(CONNECTIONS_CHECKING_INTERVAL_MS, headersTimeout) };
+    // node's header deadline starts with a request's first byte: a connection that sends nothing
+    // (or completes no TLS handshake) would stay open. As Go's ReadHeaderTimeout, a deadline runs
+    // from the connection's start: an idle timeout a checking interval longer than node's (so a
+    // request that started gets node's 408 first); the connection is closed without an answer,
+    // as Go does. serveRaw lifts it at the first request.
+    this.firstRequestTimeout = headersTimeout + timeouts.connectionsCheckingInterval;
+    const firstRequestDeadline = (socket: Socket) => socket.setTimeout(this.firstRequestTimeout);
+    const serverFactory = () => {
+      const listener = (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res);
       const server = tls
-        ? createHTTPSServer({ cert: tls.cert, key: tls.key, ca: tls.clientCA, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' }, listener)
-        : createHTTPServer(listener);
+        ? createHTTPSServer(
+            {
+              cert: tls.cert,
+              key: tls.key,
+              ca: tls.clientCA,
+              requestCert: true,
+              rejectUnauthorized: false,
+              minVersion: 'TLSv1.2',
+              ciphers: TLS_CIPHER_SUITES,
+              handshakeTimeout: headersTimeout,
+              ...timeouts,
+            },
+            listener,
+          )
+        : createHTTPServer(timeouts, listener);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = 0;
+      server.on(tls ? 'secureConnection' : 'connection', firstRequestDeadline);
+      // Without a listener node answers `Expect: 100-continue` itself, inviting the body before
+      // the request is authenticated; here the continue is sent when the body is read.
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res, true));
+      server.on('connect', connectHandler);
       return server;
     };
     // The server's type parameter does not matter here; requests and replies are node:http's.
     this.app = Fastify({
       serverFactory: serverFactory as never,
-      bodyLimit: MAX_REQUEST_BODY_BYTES,
       logger: false,
       forceCloseConnections: true,
       // Shutdown drains through the wait group, which answers requests arriving meanwhile with a Status.
@@ -244,18 +233,7 @@ export class HTTPServer {
       // No route has a schema: skip loading ajv and fast-json-stringify (~40 ms of start-up).
       schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
       clientErrorHandler,
-      // Malformed URLs (`/apis/%`) and the like: a Status, as every other error.
-      frameworkErrors: (err, _req, reply) => sendObject(reply as FastifyReply, frameworkError(err)),
     }) as unknown as FastifyInstance;
-    this.app.removeAllContentTypeParsers();
-    // Bodies are kept raw for the handlers; text (JSON, YAML) nested too deeply is refused before
-    // anything parses it. Protobuf is binary: the decoder checks what it decoded instead.
-    this.app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) =>
-      !isProtobuf(req.headers['content-type']) && exceedsNestingDepth(body as Buffer) ? done(nestingDepthError(), undefined) : done(null, body),
-    );
-    this.app.setErrorHandler((err, _req, reply) => sendObject(reply, frameworkError(err as { statusCode?: number; message: string })));
-    this.app.setNotFoundHandler((req, reply) => this.serve(req, reply));
-    this.app.route({ method: METHODS, url: '*', exposeHeadRoute: false, handler: (req, reply) => this.serve(req, reply) });
     this.app.addHook('onClose', async () => {
       for (const stream of this.streams) stream.close();
     });
@@ -274,68 +252,67 @@ export class HTTPServer {
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
 
-  /** Counts the response as active until its connection side closes, then aborts `abort`. */
-  private track(res: ServerResponse, abort: LazyAbort): void {
-    this.active++;
-    this.untilClosed(res, abort);
-  }
-
   /** Ends an active response's count when its connection side closes, aborting `abort` first. */
-  private untilClosed(res: ServerResponse, abort: LazyAbort): void {
+  private untilClosed(res: ServerResponse, request: HTTPRequest, abort: LazyAbort): void {
     res.on('close', () => {
       abort.abort();
-      this.done();
+      this.finished(request);
     });
   }
 
-  private done(): void {
+  private finished(request: HTTPRequest): void {
+    request.finish();
     this.active--;
     if (this.active === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  /** A request fastify parsed (it has a body). */
-  private async serve(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
-    const abort = new LazyAbort();
-    this.track(reply.raw, abort);
-    const response = await this.serveRequest(new HTTPRequest(req.raw, req.body, abort));
-    if (response.kind === 'object') return sendObject(reply, response);
-    reply.hijack();
-    await this.stream(reply.raw, response, abort.signal);
-  }
-
   /**
-   * A bodyless request, straight from node:http; answered at once when the chain answers
-   * synchronously. Such an answer is complete when end() returns having handed every byte to the
-   * socket and no one took the request's signal: it is no longer counted (nor watched for
-   * 'close') from then on. Anything else stays active until its connection side closes.
+   * A request, straight from node:http once its headers are in; answered at once when the chain
+   * answers synchronously. Such an answer is complete when end() returns having handed all but a
+   * small response to the socket and no one took the request's signal: it is no longer counted
+   * (nor watched for 'close') from then on. Anything else stays active until its connection side
+   * closes.
    */
-  private serveRaw(req: IncomingMessage, res: ServerResponse): void {
+  private serveRaw(req: IncomingMessage, res: ServerResponse, expectsContinue = false): void {
+    // The connection's first request lifts its first-request deadline (node's own deadlines
+    // take over: the request's, then keep-alive's).
+    if (req.socket.timeout === this.firstRequestTimeout) req.socket.setTimeout(0);
     const abort = new LazyAbort();
+    const request = new HTTPRequest(req, abort, this.bodies, expectsContinue ? res : undefined);
     this.active++;
     let result: ChainResult;
     try {
-      result = this.serveRequest(new HTTPRequest(req, undefined, abort));
+      result = this.serveRequest(request);
     } catch (err) {
       result = errorResponse(err);
     }
     if (result instanceof Promise) {
-      this.untilClosed(res, abort);
+      this.untilClosed(res, request, abort);
       result.then(
-        (response) => this.respondRaw(res, response, abort),
-        (err: unknown) => this.respondRaw(res, errorResponse(err), abort),
+        (response) => this.respond(res, response, request, abort),
+        (err: unknown) => this.respond(res, errorResponse(err), request, abort),
       );
       return;
     }
-    this.respondRaw(res, result, abort);
-    if (result.kind === 'object' && res.writableEnded && res.writableLength === 0 && !abort.signalMade) this.done();
-    else this.untilClosed(res, abort);
+    this.respond(res, result, request, abort);
+    if (result.kind === 'object' && res.writableEnded && res.writableLength <= SMALL_RESPONSE_BYTES && !abort.signalMade) this.finished(request);
+    else this.untilClosed(res, request, abort);
   }
 
-  private respondRaw(res: ServerResponse, response: APIResponse, abort: LazyAbort): void {
+  private respond(res: ServerResponse, response: APIResponse, request: HTTPRequest, abort: LazyAbort): void {
+    if (res.headersSent || res.destroyed) {
+      // The client is gone (or a deadline answered first): a stream has no one to write to.
+      if (response.kind === 'stream') response.close();
+      return;
+    }
+    if (request.bodyLeftUnread) {
+      // The rest of the body is still coming: answer, then close (see linger.ts).
+      res.shouldKeepAlive = false;
+      lingerOnClose(res.socket as Socket);
+    }
     if (response.kind === 'object') writeObject(res, response);
     else void this.stream(res, response, abort.signal);
   }
-
   /** Writes a stream response chunk by chunk; each write is flushed to the socket as it happens. */
   private async stream(raw: ServerResponse, response: StreamResponse, signal: AbortSignal): Promise<void> {
     this.streams.add(response);

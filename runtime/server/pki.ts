@@ -52,7 +52,11 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 /** The serving SANs: localhost, 127.0.0.1, ::1, plus the listen host and advertised address. */
 export function servingHosts(host?: string, advertiseAddress?: string): string[] {
   const hosts = ['localhost', '127.0.0.1', '::1'];
-  for (const h of [host, advertiseAddress]) if (h !== undefined && !WILDCARD_HOSTS.has(h) && !hosts.includes(h)) hosts.push(h);
+  for (const given of [host, advertiseAddress]) {
+    // An IPv6 address may be given in its URL form (`[::1]`).
+    const h = given?.replace(/^\[(.*)\]$/, '$1');
+    if (h !== undefined && !WILDCARD_HOSTS.has(h) && !hosts.includes(h)) hosts.push(h);
+  }
   return hosts;
 }
 

@@ -102,6 +102,10 @@ export interface ServerOptions {
   maxMutatingRequestsInflight?: number;
   /** --request-timeout for non-long-running requests; default 60 s. */
   requestTimeoutMs?: number;
+  /** How long a client may take to send a request's headers (kube's ReadHeaderTimeout); default 32 s. */
+  readHeaderTimeoutMs?: number;
+  /** Memory all request bodies being read or held may take at once; default 64 MiB, 0 no limit. */
+  maxRequestBodyMemoryBytes?: number;
   /** --shutdown-delay-duration: how long /readyz fails before the listener closes; default 0. */
   shutdownDelayMs?: number;
   /** --cors-allowed-origins: regular expressions; none disables CORS. */
@@ -150,8 +154,14 @@ function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
   return { healthz: [ping, log, store], livez: [ping, log, store], readyz: [ping, log, store, shutdown] };
 }
 
+/** The address to listen on: an IPv6 address without the brackets of its URL form (`[::1]`). */
+function listenAddress(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
 function urlOf(scheme: string, host: string, port: number): string {
-  const h = host.includes(':') ? `[${host}]` : host;
+  const bare = listenAddress(host);
+  const h = bare.includes(':') ? `[${bare}]` : bare;
   return `${scheme}://${h === '0.0.0.0' ? '127.0.0.1' : h === '[::]' ? '[::1]' : h}:${port}`;
 }
 
@@ -200,8 +210,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       extensions,
       health: healthChecks(storage, () => shuttingDown),
     });
-    const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), serving.tls);
-    await http.app.listen({ host, port: opts.port ?? 8080 });
+    const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), {
+      tls: serving.tls,
+      requestTimeoutMs: opts.requestTimeoutMs,
+      readHeaderTimeoutMs: opts.readHeaderTimeoutMs,
+      maxRequestBodyMemoryBytes: opts.maxRequestBodyMemoryBytes,
+    });
+    await http.app.listen({ host: listenAddress(host), port: opts.port ?? 8080 });
     const address = http.app.server.address();
     const port = typeof address === 'object' && address ? address.port : (opts.port ?? 8080);
     const url = urlOf(serving.scheme, opts.advertiseAddress ?? host, port);

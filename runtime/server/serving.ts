@@ -2,7 +2,8 @@
  * How the server serves, decided once at start-up (kube's SecureServingInfo plus the
  * authentication, audit and limits options): HTTPS with the data dir's credentials and the
  * full filter chain by default, or plain HTTP in `--insecure-dev-mode`, where every request is
- * `kgen-dev` in `system:masters` and only a loopback address may be used.
+ * `kgen-dev` in `system:masters`, only a loopback address may be listened on and only requests
+ * naming a loopback Host are served (DNS rebinding).
  */
 import type { Authorizer } from '../api/auth.js';
 import { insecureDevAuthenticator, newAuthenticator, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
@@ -133,6 +134,7 @@ export function prepareServing(opts: ServingOptions): Serving {
         corsAllowedOrigins: opts.corsAllowedOrigins,
         audit: audit.filter,
         log: opts.log,
+        loopbackHostsOnly: insecure,
       }),
     close: () => audit.close(),
   };

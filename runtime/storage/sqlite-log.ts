@@ -8,6 +8,7 @@
  * commit; LogStorage batches the writes that arrive together). The log assumes this process is
  * the database's only writer: watchers are fed from this process's commits.
  */
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StorageError } from './interface.js';
 import type { AppendOutcome, AppendRequest, KeyRange, LogChange, LogEntry, LogRow, LogWrite, RevisionLog } from './revision-log.js';
@@ -42,6 +43,7 @@ export class SqliteLog implements RevisionLog {
   private readonly compactTx: (revision: number) => void;
 
   constructor(readonly path: string) {
+    restrictToOwner(path);
     this.db = new Database(path);
     try {
       this.db.pragma('journal_mode = WAL');
@@ -147,6 +149,17 @@ export class SqliteLog implements RevisionLog {
     this.stmt.deleteDeletions.run({ rev: revision });
     this.stmt.setCompacted.run({ rev: revision });
   }
+}
+
+/**
+ * The database holds every object, Secrets' data included: it is made, and kept, readable and
+ * writable by its owner only (0600). SQLite creates the -wal and -shm files with the database's
+ * mode; ones left by an older version are tightened too.
+ */
+function restrictToOwner(path: string): void {
+  if (path === ':memory:' || path === '' || path.startsWith('file:')) return;
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 function prepare(db: Database.Database) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -53,6 +53,26 @@ describe('sqlite storage: persistence', () => {
     const next = await second.create('/registry/core/things/c', thing('c'));
     assert.ok(Number(next.metadata.resourceVersion) > Number(revision));
     await second.close();
+  });
+
+  it('creates the database and its -wal and -shm files readable by their owner only (0600), whatever the umask', async () => {
+    const path = freshPath();
+    const umask = process.umask(0o022);
+    try {
+      const s = new SqliteStorage(path);
+      await s.create('/registry/core/things/a', thing('a'));
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) assert.equal(statSync(file).mode & 0o777, 0o600, file);
+      await s.close();
+      // A database left readable by an older version is tightened when opened.
+      const old = freshPath();
+      writeFileSync(old, '');
+      chmodSync(old, 0o644);
+      const reopened = new SqliteStorage(old);
+      assert.equal(statSync(old).mode & 0o777, 0o600);
+      await reopened.close();
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('never reuses a revision after compaction removed the newest rows', async () => {

@@ -64,11 +64,14 @@ export function auditFilter(options: AuditFilterOptions): Filter {
 
     const audit = new AuditContext(ctx, info, config, auditID, sink, known);
     if (!audit.emit('RequestReceived')) return errorResponse(newInternalError('failed to store audit event'));
-    audit.logRequestBody();
     let response: APIResponse;
     try {
       response = await next(ctx);
+      // The body is read innermost in the chain (after authorization), so it is known only now;
+      // RequestReceived never carries it.
+      audit.logRequestBody();
     } catch (err) {
+      audit.logRequestBody();
       audit.responseStatus = panicStatus(err);
       audit.emit('Panic');
       throw err;

@@ -2,8 +2,12 @@
  * The handler chain, assembled in this one place in kube's order (DefaultBuildHandlerChain in
  * k8s.io/apiserver/pkg/server/config.go), outermost first:
  *
- *   panic recovery → request info → in-flight wait group → timeout (non-long-running) → CORS →
- *   authentication → audit → impersonation → max-in-flight → authorization → handler
+ *   panic recovery → [loopback Host, insecure dev mode only] → request info → in-flight wait
+ *   group → timeout (non-long-running) → CORS → authentication → audit → impersonation →
+ *   max-in-flight → authorization → request body → handler
+ *
+ * The request body is read last, as kube's handlers read it: nothing is read for a request that
+ * is not authenticated, admitted and authorized.
  *
  * Admission runs inside the handler, before storage. Every filter is a small async function in
  * its own module (see types.ts); the list is data, so tests and tools can read it.
@@ -20,7 +24,10 @@ import { newRequestContext, requestURL } from './context.js';
 import { withCORS } from './cors.js';
 import { withImpersonation } from './impersonation.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, InFlightCounters, withMaxInFlightLimit } from './maxinflight.js';
+import { dotSegmentError, hasDotSegment } from './dotsegments.js';
+import { withLoopbackHostOnly } from './loopbackhost.js';
 import { withPanicRecovery } from './panics.js';
+import { withRequestBody } from './requestbody.js';
 import { withRequestInfo } from './requestinfo.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './timeout.js';
 import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
@@ -42,6 +49,8 @@ export interface ChainConfig {
   /** The audit filter (runtime/server/filters/audit.ts, built by openAudit); absent records nothing. */
   audit?: Filter;
   log?: (line: string) => void;
+  /** Insecure dev mode: serve only requests whose Host is a loopback name (DNS rebinding). */
+  loopbackHostsOnly?: boolean;
 }
 
 export interface NamedFilter {
@@ -56,6 +65,7 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
   const log = config.log ?? (() => undefined);
   return [
     { name: 'panic-recovery', filter: withPanicRecovery(log) },
+    ...(config.loopbackHostsOnly ? [{ name: 'loopback-host', filter: withLoopbackHostOnly() }] : []),
     { name: 'request-info', filter: withRequestInfo() },
     { name: 'wait-group', filter: withWaitGroup(config.waitGroup ?? new SafeWaitGroup()) },
     { name: 'timeout', filter: withTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) },
@@ -74,6 +84,7 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
       ),
     },
     { name: 'authorization', filter: withAuthorization(config.authorizer) },
+    { name: 'request-body', filter: withRequestBody() },
   ];
 }
 
@@ -86,11 +97,13 @@ export function composeFilters(filters: readonly NamedFilter[], handler: ChainHa
 export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
 
 /**
- * Serves one request through the chain: the URL is first rewritten to its canonical path (see
- * requestURL), and the headers filters added (Audit-Id, CORS, …) are merged into the response.
+ * Serves one request through the chain: a path with dot segments is refused (see
+ * dotsegments.ts), the URL is rewritten to its canonical path (see requestURL), and the headers
+ * filters added (Audit-Id, CORS, …) are merged into the response.
  */
 export function serveThrough(chain: ChainHandler): RequestServer {
   return (request) => {
+    if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
     try {
       const url = requestURL(request.url);
       request.url = url.pathname + url.search;

@@ -14,8 +14,10 @@ const adminCert = { verified: true, commonName: 'kgen-admin', organizations: ['s
 describe('the handler chain', () => {
   it('lists the filters in kube’s DefaultBuildHandlerChain order', () => {
     assert.deepEqual(handlerChainFilters(config).map((f) => f.name), [
-      'panic-recovery', 'request-info', 'wait-group', 'timeout', 'cors', 'authentication', 'audit', 'impersonation', 'max-in-flight', 'authorization',
+      'panic-recovery', 'request-info', 'wait-group', 'timeout', 'cors', 'authentication', 'audit', 'impersonation', 'max-in-flight', 'authorization', 'request-body',
     ]);
+    // Insecure dev mode checks the Host first (DNS rebinding).
+    assert.equal(handlerChainFilters({ ...config, loopbackHostsOnly: true })[1]!.name, 'loopback-host');
   });
 
   it('composes filters outermost first', async () => {
@@ -48,12 +50,29 @@ describe('the handler chain', () => {
     for (const path of ['/healthz', '/livez', '/readyz?verbose', '/version', '/livez/ping']) assert.equal((await serve(request('GET', path))).code, 200, path);
   });
 
-  it('resolves dot segments before any filter looks at the path', async () => {
+  it('refuses dot segments, literal or percent-encoded, before any filter looks at the path', async () => {
     const handler = recordingHandler();
     const serve = buildHandlerChain(handler, config);
-    const response = await serve(request('GET', '/healthz/../api/v1/namespaces'));
-    assert.equal(response.code, 401);
+    const paths = [
+      '/healthz/../api/v1/namespaces',
+      '/healthz/%2e%2e/api/v1/namespaces',
+      '/api/v1/namespaces/default/widgets/.',
+      '/api/v1/namespaces/default/widgets/%2E',
+      '/api/v1/namespaces/./widgets',
+      '/api/v1/namespaces/.%2e/x',
+      '/api/v1/namespaces/%2e./x?watch=1',
+    ];
+    for (const path of paths) {
+      const response = await serve(request('GET', path, {}, { clientCertificate: adminCert }));
+      assert.equal(response.code, 400, path);
+      assert.equal(body(response).reason, 'BadRequest');
+      assert.match(body(response).message, /may not be '\.' or '\.\.'/);
+    }
     assert.equal(handler.calls.length, 0);
+    // Names that merely contain dots are names.
+    for (const path of ['/apis/example.com/v1/namespaces/ns1/widgets/a.b', '/apis/example.com/v1/namespaces/ns1/widgets/...', '/version?x=/../']) {
+      assert.notEqual((await serve(request('GET', path, {}, { clientCertificate: adminCert }))).code, 400, path);
+    }
   });
 
   it('merges headers filters added into the response', async () => {

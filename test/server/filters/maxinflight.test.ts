@@ -58,4 +58,34 @@ describe('max-in-flight filter', () => {
     release();
     for (const r of await Promise.all(all)) assert.equal(r.code, 200);
   });
+
+  it('counts a request until its response is written, not until the chain answers', async () => {
+    const counters = new InFlightCounters();
+    const filter = withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, counters);
+    const releases: Array<() => void> = [];
+    const untilWritten = (release: () => void) => void releases.push(release);
+    const answered = filter(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }), () => objectResponse(200, {}));
+    assert.equal((answered as APIResponse).code, 200);
+    // Answered synchronously, but not yet written: the slot is still taken.
+    assert.equal(counters.readOnly, 1);
+    const shed = await filter(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }), () => objectResponse(200, {}));
+    assert.equal(shed.code, 429);
+    assert.equal(releases.length, 1);
+    releases[0]!();
+    assert.equal(counters.readOnly, 0);
+    assert.equal((await filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), () => objectResponse(200, {}))).code, 200);
+  });
+
+  it('never counts nor sheds /healthz, /livez and /readyz', async () => {
+    const counters = new InFlightCounters();
+    const filter = withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, counters);
+    const { handler, release } = held();
+    const busy = filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), handler);
+    for (const path of ['/healthz', '/livez', '/readyz', '/readyz/ping', '/livez?verbose']) {
+      assert.equal((await filter(contextFor('GET', path, { user: alice }), () => objectResponse(200, {}))).code, 200, path);
+    }
+    assert.equal((await filter(contextFor('GET', '/healthzx', { user: alice }), () => objectResponse(200, {}))).code, 429);
+    release();
+    await busy;
+  });
 });
