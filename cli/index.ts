@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
 import { registerMigrateStorage } from './migrate-storage.js';
+import { registerDiff } from './diff.js';
 
 const program = new Command();
 program
@@ -15,4 +16,5 @@ program
 registerGenerate(program);
 registerServe(program);
 registerMigrateStorage(program);
+registerDiff(program);
 await program.parseAsync(process.argv);

@@ -11,6 +11,7 @@ import { emitCRDs } from './emit/crd.js';
 import { emitDiscovery } from './emit/discovery.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
+import { emitSnapshot } from './emit/snapshot.js';
 import { emitTypeScript } from './emit/typescript.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
@@ -67,7 +68,7 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options)].sort((a, b) =>
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
@@ -75,6 +76,8 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
 
 export interface GenerateOptions extends CompileOptions {
   outDir: string;
+  /** Runs after a successful compile and before anything is written (kgen generate's evolution warnings). */
+  beforeWrite?: (result: CompileResult) => void;
 }
 
 export interface GenerateResult extends CompileResult {
@@ -85,6 +88,7 @@ export interface GenerateResult extends CompileResult {
 export function generate(options: GenerateOptions, session?: GenerateSession): GenerateResult {
   const result = compile(options, session);
   if (!result.ok) return result;
+  options.beforeWrite?.(result);
   return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
 }
 
