@@ -250,6 +250,32 @@ export const DIAGNOSTICS = {
     message: '{subject}: {path}: validation loosened: {detail}',
     hint: 'Clients built against the older version, or a server rolled back to it, may refuse values this one accepts; make sure nothing depends on the old bound.',
   },
+  // Limits a cluster enforces on a CRD, checked at generate time (KG08x, generator/check/limits.ts)
+  KG080: {
+    severity: 'error',
+    message: '{subject}: rule "{rule}" on {path}: {message}; estimated {cost} = {maxCost} per evaluation × {cardinality} evaluations, over the 10,000,000 kube-apiserver allows',
+    hint: 'A cluster refuses this CRD (StaticEstimatedCostLimit). Bound what the rule walks: {bounds} (README: "Limits checked at generate time").',
+  },
+  KG081: {
+    severity: 'error',
+    message: '{subject}: {message}; the most expensive rule is {worst}',
+    hint: 'A cluster refuses this CRD (StaticEstimatedCRDCostLimit, 100,000,000 per version). Bound what the rules walk, starting with the most expensive: {bounds}.',
+  },
+  KG082: {
+    severity: 'warning',
+    message: 'CRD manifest {file} is {size} bytes, over the 262,144 bytes client-side `kubectl apply` can store in its last-applied-configuration annotation',
+    hint: 'Apply it with `kubectl apply --server-side` (or kubectl create/replace), or shorten descriptions with `kgen generate --crd-max-description-length <n>`.',
+  },
+  KG083: {
+    severity: 'error',
+    message: 'CRD manifest {file} is {size} bytes, over the 1.5 MiB (1,572,864 bytes) etcd stores in one request',
+    hint: 'No cluster can store it: drop descriptions with `kgen generate --crd-max-description-length 0`, or split the kind.',
+  },
+  KG084: {
+    severity: 'error',
+    message: '{subject}: kube-apiserver refuses the CRD: {field}: {message}',
+    hint: 'kgen runs the server\'s own CRD validation (apiextensions ValidateCustomResourceDefinition) on every generated CRD; change the definition so its schema is structural (README: "Limits checked at generate time").',
+  },
 } as const satisfies Record<string, DiagnosticDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -5,6 +5,7 @@
 import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkModel } from './check/checker.js';
+import { checkLimits } from './check/limits.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
@@ -71,6 +72,9 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
+  // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.
+  checkLimits(model, files, diagnostics);
+  if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
 }
 
