@@ -7,6 +7,7 @@ import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
 import { registerMigrateStorage } from './migrate-storage.js';
 import { registerDiff } from './diff.js';
+import { registerTestConversion } from './test-conversion.js';
 
 const program = new Command();
 program
@@ -17,4 +18,5 @@ registerGenerate(program);
 registerServe(program);
 registerMigrateStorage(program);
 registerDiff(program);
+registerTestConversion(program);
 await program.parseAsync(process.argv);
