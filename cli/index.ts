@@ -8,6 +8,7 @@ import { registerServe } from './serve.js';
 import { registerMigrateStorage } from './migrate-storage.js';
 import { registerDiff } from './diff.js';
 import { registerTestConversion } from './test-conversion.js';
+import { registerValidate } from './validate.js';
 
 const program = new Command();
 program
@@ -19,4 +20,5 @@ registerServe(program);
 registerMigrateStorage(program);
 registerDiff(program);
 registerTestConversion(program);
+registerValidate(program);
 await program.parseAsync(process.argv);
