@@ -6,10 +6,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { ResourceDefinition } from '../runtime/api/resource.js';
 import { servedVersions } from '../runtime/apiextensions/definition.js';
 import type { CustomResourceDefinition } from '../runtime/apiextensions/types.js';
 import type { StrategyConfig } from '../runtime/registry/strategy.js';
+import { offlineDefinition } from '../runtime/registry/validate-object.js';
 import { compileSchemaValidator } from '../runtime/validation/index.js';
 
 /** `apiVersion\0kind` → how the server validates it (compiled on first use). */
@@ -30,26 +30,6 @@ interface DiscoveryResource {
   verbs?: string[];
   shortNames?: string[];
   categories?: string[];
-}
-
-function definition(group: string, version: string, r: DiscoveryResource, schemaName: string, status: boolean): ResourceDefinition {
-  return {
-    group,
-    version,
-    kind: r.kind,
-    listKind: `${r.kind}List`,
-    plural: r.name,
-    singular: r.singularName ?? r.kind.toLowerCase(),
-    scope: r.namespaced ? 'Namespaced' : 'Cluster',
-    shortNames: r.shortNames ?? [],
-    categories: r.categories ?? [],
-    subresources: { status },
-    printerColumns: [],
-    selectableFields: [],
-    schemaName,
-    storageVersion: false,
-    verbs: r.verbs ?? [],
-  };
 }
 
 /** Every kind of a generated folder. */
@@ -80,7 +60,7 @@ export function generatedTargets(dir: string, targets: Targets): void {
         targetKey(apiVersion, r.kind),
         lazy(() => {
           const name = schemaName();
-          const def = definition(group, version, r, name, names.has(`${r.name}/status`));
+          const def = offlineDefinition({ group, version, kind: r.kind, plural: r.name, namespaced: r.namespaced, status: names.has(`${r.name}/status`) }, name);
           return { definition: def, validator: compileSchemaValidator(schemas() as never, name) };
         }),
       );

@@ -14,6 +14,7 @@ import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitSnapshot } from './emit/snapshot.js';
 import { emitTypeScript } from './emit/typescript.js';
+import { emitValidators } from './emit/validators.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
@@ -69,7 +70,7 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.

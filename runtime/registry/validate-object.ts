@@ -10,6 +10,8 @@
  * schema and its CEL rules). The object given is never changed.
  */
 import type { KubeObject } from '../api/meta.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import { compileSchemaValidator } from '../validation/index.js';
 import { newCustomResourceStrategy, type StrategyConfig } from './strategy.js';
 
 /** One problem: kube's field path (`spec.replicas`) and message (`Invalid value: 200: …`). */
@@ -24,11 +26,15 @@ function decoded(config: StrategyConfig, obj: KubeObject, problems: ObjectProble
   for (const f of config.validator.unknownFields(copy)) problems.push({ field: f, message: `unknown field ${JSON.stringify(f)}` });
   config.validator.prune(copy);
   config.validator.applyDefaults(copy);
-  copy.metadata ??= {} as KubeObject['metadata'];
-  // kubectl sends namespaced objects to the current namespace, and the server names generateName objects.
-  if (config.definition.scope === 'Namespaced' && !copy.metadata.namespace) copy.metadata.namespace = 'default';
-  if (!copy.metadata.name && copy.metadata.generateName) copy.metadata.name = `${copy.metadata.generateName}abcde`;
-  return copy;
+  return withRequestMetadata(config, copy);
+}
+
+/** kubectl sends namespaced objects to the current namespace ("default"), and the server names generateName objects. */
+function withRequestMetadata(config: StrategyConfig, obj: KubeObject): KubeObject {
+  obj.metadata ??= {} as KubeObject['metadata'];
+  if (config.definition.scope === 'Namespaced' && !obj.metadata.namespace) obj.metadata.namespace = 'default';
+  if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = `${obj.metadata.generateName}abcde`;
+  return obj;
 }
 
 function problemsOf(causes: { field?: string; message?: string }[]): ObjectProblem[] {
@@ -49,7 +55,59 @@ export function validateObjectUpdate(config: StrategyConfig, obj: KubeObject, ol
   const problems: ObjectProblem[] = [];
   const strategy = newCustomResourceStrategy(config);
   const copy = decoded(config, obj, problems);
-  const stored = structuredClone(old);
+  const stored = withRequestMetadata(config, structuredClone(old));
   strategy.prepareForUpdate(copy, stored);
   return [...problems, ...problemsOf(strategy.validateUpdate(copy, stored))];
+}
+
+/** What an offline validator needs to know of a kind besides its schema. */
+export interface KindInfo {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  /** Has a status subresource: a create or main-resource update does not set status. */
+  status: boolean;
+}
+
+/** A ResourceDefinition carrying only what validation reads (scope, status subresource, names). */
+export function offlineDefinition(info: KindInfo, schemaName: string): ResourceDefinition {
+  return {
+    group: info.group,
+    version: info.version,
+    kind: info.kind,
+    listKind: `${info.kind}List`,
+    plural: info.plural,
+    singular: info.kind.toLowerCase(),
+    scope: info.namespaced ? 'Namespaced' : 'Cluster',
+    shortNames: [],
+    categories: [],
+    subresources: { status: info.status },
+    printerColumns: [],
+    selectableFields: [],
+    schemaName,
+    storageVersion: false,
+    verbs: [],
+  };
+}
+
+export interface KindValidator<T> {
+  /** Every reason the server would refuse to create obj; empty when it would accept it. */
+  validate(obj: T): ObjectProblem[];
+  /** Every reason the server would refuse to update old to obj. */
+  validateUpdate(obj: T, old: T): ObjectProblem[];
+}
+
+/**
+ * The validator of generated clients (`client/<group>/<version>.validate.ts`): the kind's schemas
+ * are produced and compiled on the first call, then kept.
+ */
+export function kindValidator<T>(info: KindInfo, schemaName: string, schemas: () => Record<string, unknown>): KindValidator<T> {
+  let config: StrategyConfig | undefined;
+  const get = () => (config ??= { definition: offlineDefinition(info, schemaName), validator: compileSchemaValidator(schemas() as never, schemaName) });
+  return {
+    validate: (obj) => validateNewObject(get(), obj as KubeObject),
+    validateUpdate: (obj, old) => validateObjectUpdate(get(), obj as KubeObject, old as KubeObject),
+  };
 }
