@@ -24,6 +24,8 @@ export function registerDiff(program: Command): void {
     .action(async (apisDir: string, flags: Flags) => {
       const code = await runDiff(apisDir, flags);
       process.exitCode = code;
+      // As kgen generate: done once the output is flushed, without waiting for the heap's tear-down.
+      if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(code);
     });
 }
 
