@@ -27,6 +27,8 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 /** celconfig.PerCallLimit: the runtime cost one evaluation of one rule may use. */
 export const PER_CALL_LIMIT = 1_000_000;
+/** celconfig.RuntimeCELCostBudget: the runtime cost all rules of one object's validation may use. */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 
 // cel-go common/cost.go
 const STRING_TRAVERSAL_COST_FACTOR = 0.1;
@@ -134,7 +136,7 @@ class Estimator {
       case '.?': {
         const [target, name] = node.args;
         const t = this.estimate(target, env);
-        const type = t.type.kind === 'object' ? (t.type.fields!().get(name) ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
+        const type = t.type.fields ? (t.type.fields().get(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
         return withType(t.cost + 1, type, t.unbounded);
       }
       case '[]':
@@ -143,8 +145,8 @@ class Estimator {
         const t = this.estimate(target, env);
         const i = this.estimate(index, env);
         let type: SizedType = DYN;
-        if (t.type.kind === 'list' || t.type.kind === 'map') type = t.type.elem ?? DYN;
-        else if (t.type.kind === 'object' && index.op === 'value' && typeof index.args === 'string') type = t.type.fields!().get(index.args) ?? DYN;
+        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.fields && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
+        else if (t.type.fields && index.op === 'value' && typeof index.args === 'string') type = t.type.fields().get(index.args) ?? DYN;
         return withType(t.cost + i.cost + 1, type, union(t.unbounded, i.unbounded));
       }
       case '!_':
@@ -429,4 +431,55 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
   const factor = cost / limit;
   const text = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
   return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/**
+ * The cost of one evaluation of a rule on a concrete value: the same model with the value's own
+ * sizes (string lengths, list and map lengths) instead of the schema's bounds. The server refuses
+ * a call over PER_CALL_LIMIT and stops validating the object, as kube's runtime cost limit does
+ * ("actual cost limit exceeded"); cel-go counts the steps it takes, this prices them in advance.
+ */
+export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
+  const env = new Map<string, SizedType>([['self', valueType(self)]]);
+  if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
+  return new Estimator().estimate(ast, env).cost;
+}
+
+/** Sizes of a concrete value; list items and map values merged to the largest, lazily. */
+function valueType(value: unknown, depth = 0): SizedType {
+  if (depth > 64) return DYN;
+  if (typeof value === 'string') return fixedString(value.length);
+  if (typeof value === 'boolean') return { kind: 'bool', maxElements: 0, minSerializedSize: 4 };
+  if (typeof value === 'number' || typeof value === 'bigint') return { kind: Number.isInteger(Number(value)) ? 'int' : 'double', maxElements: 0, minSerializedSize: 1 };
+  if (Array.isArray(value)) {
+    let elem: SizedType | undefined;
+    return {
+      kind: 'list',
+      maxElements: value.length,
+      minSerializedSize: 2,
+      get elem() {
+        return (elem ??= mergeTypes(value.map((v) => valueType(v, depth + 1))));
+      },
+    };
+  }
+  if (value instanceof Map || (value !== null && typeof value === 'object')) {
+    const entries: [string, unknown][] = value instanceof Map ? [...value.entries()].map(([k, v]) => [String(k), v]) : Object.entries(value);
+    let fields: Map<string, SizedType> | undefined;
+    let elem: SizedType | undefined;
+    return {
+      kind: 'map',
+      maxElements: entries.length,
+      minSerializedSize: 2,
+      fields: () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)]))),
+      get elem() {
+        return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
+      },
+    };
+  }
+  return DYN;
+}
+
+function mergeTypes(types: SizedType[]): SizedType {
+  if (types.length === 0) return DYN;
+  return types.reduce((a, b) => (b.maxElements > a.maxElements ? b : a));
 }
