@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { schemaArbitrary } from '../../generator/evolve/arbitrary.js';
 import { widgetClassValidator, widgetValidator } from '../../generated/client/widgets.example.com/v1.js';
