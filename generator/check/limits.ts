@@ -30,7 +30,7 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 export function checkLimits(model: ApiModel, files: EmittedFile[], diags: DiagnosticBag): void {
   for (const file of files) {
     if (!file.path.startsWith('crds/') || !file.path.endsWith('.yaml')) continue;
-    const crd = parseYaml(file.content) as CustomResourceDefinition;
+    const crd = (file.value ?? parseYaml(file.content)) as CustomResourceDefinition;
     const group = crd.spec?.group;
     const kindName = crd.spec?.names?.kind;
     const kindIn = (version: string) => model.groups.find((g) => g.name === group)?.versions.find((v) => v.name === version)?.kinds.find((k) => k.name === kindName);
