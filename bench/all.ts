@@ -3,6 +3,7 @@ import type { Benchmark } from './lib/harness.js';
 import type { Profile } from './lib/profile.js';
 import { clientBench } from './benchmarks/client.js';
 import { codegenBench } from './benchmarks/codegen.js';
+import { evolutionBench } from './benchmarks/evolution.js';
 import { fanoutBench } from './benchmarks/fanout.js';
 import { httpBench } from './benchmarks/http.js';
 import { memoryBench } from './benchmarks/memory.js';
@@ -10,5 +11,5 @@ import { startupBench } from './benchmarks/startup.js';
 import { writesBench } from './benchmarks/writes.js';
 
 export function allBenchmarks(profile: Profile): Benchmark[] {
-  return [codegenBench(profile), httpBench(profile), ...writesBench(profile), fanoutBench(profile), memoryBench(profile), startupBench(profile), clientBench(profile)];
+  return [codegenBench(profile), httpBench(profile), ...writesBench(profile), fanoutBench(profile), memoryBench(profile), startupBench(profile), clientBench(profile), evolutionBench(profile)];
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// kgen has no build step. `kgen generate` runs the CLI and the generator as a cached esbuild
+// kgen has no build step. `kgen generate` (and `kgen diff`, which compiles the same way) runs the CLI and the generator as a cached esbuild
 // bundle of their TypeScript (rebuilt whenever a source changes; see loader/bundle.js), with a V8
 // code cache for the TypeScript compiler. `kgen serve` runs the CLI and the runtime the same way and
 // bundles the generated TypeScript it serves against them (loader/shared.js). Every other command
@@ -9,7 +9,7 @@ import { enableCodeCache, importBundled, KGEN_ROOT, registerTsx } from './loader
 
 const entry = new URL('../cli/index.ts', import.meta.url);
 
-if (process.argv[2] === 'generate') {
+if (process.argv[2] === 'generate' || process.argv[2] === 'diff') {
   enableCodeCache();
   // Bundle the lazily imported generator (cli/generate.ts), not the server behind `serve`, and the
   // small CommonJS packages it always loads (~100 files to resolve and read otherwise).

@@ -8,6 +8,7 @@ import type { GenerateOptions } from '../generator/index.js';
 interface Flags {
   out: string;
   check?: boolean;
+  against?: string;
   watch?: boolean;
   builtins: boolean;
   maxDescriptionLength?: string;
@@ -21,6 +22,7 @@ export function registerGenerate(program: Command): void {
     .argument('<apisDir>', 'folder holding <group>/<version>/*.ts')
     .option('-o, --out <dir>', 'output directory (replaced as a whole)', './generated')
     .option('--check', 'write nothing; exit 1 and name every stale, missing or extra file if the output is not up to date')
+    .option('--against <git-ref|dir>', 'with --check: also fail on breaking API changes against this baseline (e.g. origin/main)')
     .option('--watch', 'regenerate on every change under apisDir')
     .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace, RBAC, authorization reviews, admission webhooks)")
     .option('--max-description-length <n>', 'truncate OpenAPI descriptions longer than n characters')
@@ -37,9 +39,10 @@ export function registerGenerate(program: Command): void {
         if (!Number.isInteger(n) || n < 0) program.error(`--crd-max-description-length must be a non-negative integer, got "${flags.crdMaxDescriptionLength}"`);
         options.crdMaxDescriptionLength = n;
       }
+      if (flags.against !== undefined && !flags.check) program.error('--against is used with --check (kgen generate compares with the current output by itself)');
       const { runCheck, runGenerate, runWatch } = await import('./generate.js');
       if (flags.watch) return runWatch(options);
-      exitWhenDone(flags.check ? runCheck(options) : runGenerate(options));
+      exitWhenDone(flags.check ? runCheck(options, flags.against) : runGenerate(options));
     });
 }
 

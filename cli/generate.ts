@@ -11,6 +11,8 @@ import {
   type GenerateResult,
   type GenerateSession,
 } from '../generator/index.js';
+import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolve/index.js';
+import { evolutionReport, printFindings } from './evolution.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -35,9 +37,35 @@ function summary(result: GenerateResult): string[] {
   return lines;
 }
 
+/**
+ * Before the output is replaced: the breaking changes against the API snapshot it holds, as
+ * warnings (the generated folder is about to stop being the baseline). `--check --against` makes
+ * them errors.
+ */
+function warnBeforeOverwrite(options: GenerateOptions): GenerateOptions {
+  let loaded;
+  try {
+    loaded = readSnapshotDir(resolve(options.outDir));
+  } catch (err) {
+    if (!(err instanceof BaselineError)) throw err;
+    console.error(`warning: ${err.message}; breaking changes are not checked`);
+  }
+  if (!loaded) return options;
+  const baseline = loaded.baseline;
+  return {
+    ...options,
+    beforeWrite: (result) => {
+      const report = evolutionReport(baseline, result.model);
+      if (report.breaking + report.warnings === 0) return;
+      printFindings(report.changes, true);
+      console.error(`${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} against the previous ${relativeToCwd(resolve(options.outDir))}/ (kgen diff --against <ref> lists them; CI: kgen generate --check --against <ref>)`);
+    },
+  };
+}
+
 export function runGenerate(options: GenerateOptions, session?: GenerateSession): number {
   const started = performance.now();
-  const result = generate(options, session);
+  const result = generate(session ? options : warnBeforeOverwrite(options), session);
   if (printDiagnostics(result) > 0) return 1;
   const diff = result.diff!;
   const ms = Math.round(performance.now() - started);
@@ -47,10 +75,28 @@ export function runGenerate(options: GenerateOptions, session?: GenerateSession)
   return 0;
 }
 
-export function runCheck(options: GenerateOptions): number {
+export function runCheck(options: GenerateOptions, against?: string): number {
+  let baseline;
+  if (against !== undefined) {
+    try {
+      baseline = loadBaseline(against, options.outDir);
+    } catch (err) {
+      if (!(err instanceof BaselineError)) throw err;
+      console.error(`kgen generate --check: ${err.message}`);
+      return 1;
+    }
+  }
   const result = checkGenerated(options);
   if (printDiagnostics(result) > 0) return 1;
   const out = relativeToCwd(resolve(options.outDir));
+  if (baseline) {
+    const report = evolutionReport(baseline.baseline, result.model);
+    printFindings(report.changes, false);
+    if (report.breaking > 0) {
+      console.error(`${report.breaking} breaking change${report.breaking === 1 ? '' : 's'} against ${baseline.source}`);
+      return 1;
+    }
+  }
   if (result.upToDate) {
     console.log(`${out}/ is up to date (${result.files.length} files)`);
     return 0;

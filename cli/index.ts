@@ -6,6 +6,9 @@ import { Command } from 'commander';
 import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
 import { registerMigrateStorage } from './migrate-storage.js';
+import { registerDiff } from './diff.js';
+import { registerTestConversion } from './test-conversion.js';
+import { registerValidate } from './validate.js';
 
 const program = new Command();
 program
@@ -15,4 +18,7 @@ program
 registerGenerate(program);
 registerServe(program);
 registerMigrateStorage(program);
+registerDiff(program);
+registerTestConversion(program);
+registerValidate(program);
 await program.parseAsync(process.argv);

@@ -210,6 +210,108 @@ export const DIAGNOSTICS = {
     message: '"{tag}" uses oldSelf under {where}, where an old value cannot be correlated',
     hint: 'Transition rules (oldSelf) work on the object root, on fields, map values and items of @kgen:listType map lists; move the rule to the list itself, or make the list a map list.',
   },
+  // API evolution: changes against a baseline (KG06x-KG07x, generator/evolve)
+  KG060: {
+    severity: 'error',
+    message: '{subject} is no longer served',
+    hint: 'Never remove a served version or kind while clients use it: mark it @kgen:deprecatedversion, keep serving it through the deprecation period, then remove it (API change guidelines, api_changes.md "Deprecation"). Accept a deliberate removal, e.g. of an alpha version, with @kgen:allowBreakingChange reason="…" on the kind.',
+  },
+  KG061: {
+    severity: 'error',
+    message: '{subject}: field {path} was removed',
+    hint: 'Removing a field breaks clients that set it and drops stored data: keep it (say it is deprecated in its description), or add a new version without it (API change guidelines, api_changes.md "On compatibility").',
+  },
+  KG062: {
+    severity: 'error',
+    message: '{subject}: {path} changed type from {old} to {new}',
+    hint: 'A field keeps its type and format for the life of a version: add a new field with the new type, or add a new version (api_changes.md "On compatibility").',
+  },
+  KG063: {
+    severity: 'error',
+    message: '{subject}: {path} was optional and is now required',
+    hint: 'Existing objects and clients leave it out: keep it optional and give it a default with @default instead (api_changes.md "Adding a field").',
+  },
+  KG064: {
+    severity: 'error',
+    message: '{subject}: {path} no longer allows {values}',
+    hint: 'Stored objects and clients may hold the removed values: keep them (say they are deprecated in the description), or add a new version.',
+  },
+  KG065: {
+    severity: 'error',
+    message: '{subject}: {path}: validation tightened: {detail}',
+    hint: 'Tighter validation refuses objects that were valid, including updates of stored ones: loosen it back, or add a new version (API conventions: validation may only be loosened within a version).',
+  },
+  KG066: {
+    severity: 'error',
+    message: '{subject}: {path}: new validation rule "{rule}" applies to existing objects',
+    hint: 'A new rule refuses updates of stored objects that break it. Write it ratcheting-safe, as a transition rule that holds while the value is unchanged (rule="self == oldSelf || (…)"), or add it in a new version.',
+  },
+  KG067: {
+    severity: 'error',
+    message: '{subject}: {path}: {detail}',
+    hint: 'listType and list map keys decide how server-side apply merges the list and who owns its items: changing them breaks managed fields of stored objects. Add a new field or a new version instead.',
+  },
+  KG068: {
+    severity: 'error',
+    message: '{subject}: {detail}',
+    hint: 'Scope, plural and short names are part of every URL, RBAC rule and kubectl command that names the kind: keep them, or add a new kind or group.',
+  },
+  KG069: {
+    severity: 'error',
+    message: '{subject}: storage version changed from {old} to {new}',
+    hint: 'Objects already stored as {old} stay so until rewritten: keep {old} in the API, run `kgen migrate-storage` against every cluster, then accept the change with @kgen:allowBreakingChange reason="storage migrated" on the kind.',
+  },
+  KG070: {
+    severity: 'error',
+    message: '{subject}: printer column "{column}" reads {new} instead of {old}',
+    hint: 'Scripts read columns by name (kubectl get -o custom-columns, dashboards): add a column with a new name instead of changing what an existing one shows.',
+  },
+  KG071: {
+    severity: 'error',
+    message: '{subject}: new required field {path} has no default',
+    hint: 'Existing objects and clients do not set it: make it optional, or give it a default with @default (api_changes.md "Adding a field").',
+  },
+  KG072: {
+    severity: 'error',
+    message: '{subject}: {path}: default changed from {old} to {new}',
+    hint: 'Clients that leave the field out rely on its default: keep the default, or add a new version (api_changes.md "Defaulting").',
+  },
+  KG073: {
+    severity: 'warning',
+    message: '{subject}: new required field {path} has a default ({value})',
+    hint: 'Stored objects get the default when read, but clients built before it do not send it; prefer an optional field with a default (api_changes.md "Adding a field").',
+  },
+  KG074: {
+    severity: 'warning',
+    message: '{subject}: {path}: validation loosened: {detail}',
+    hint: 'Clients built against the older version, or a server rolled back to it, may refuse values this one accepts; make sure nothing depends on the old bound.',
+  },
+  // Limits a cluster enforces on a CRD, checked at generate time (KG08x, generator/check/limits.ts)
+  KG080: {
+    severity: 'error',
+    message: '{subject}: rule "{rule}" on {path}: {message}; estimated {cost} = {maxCost} per evaluation × {cardinality} evaluations, over the 10,000,000 kube-apiserver allows',
+    hint: 'A cluster refuses this CRD (StaticEstimatedCostLimit). Bound what the rule walks: {bounds} (README: "Limits checked at generate time").',
+  },
+  KG081: {
+    severity: 'error',
+    message: '{subject}: {message}; the most expensive rule is {worst}',
+    hint: 'A cluster refuses this CRD (StaticEstimatedCRDCostLimit, 100,000,000 per version). Bound what the rules walk, starting with the most expensive: {bounds}.',
+  },
+  KG082: {
+    severity: 'warning',
+    message: 'CRD manifest {file} is {size} bytes, over the 262,144 bytes client-side `kubectl apply` can store in its last-applied-configuration annotation',
+    hint: 'Apply it with `kubectl apply --server-side` (or kubectl create/replace), or shorten descriptions with `kgen generate --crd-max-description-length <n>`.',
+  },
+  KG083: {
+    severity: 'error',
+    message: 'CRD manifest {file} is {size} bytes, over the 1.5 MiB (1,572,864 bytes) etcd stores in one request',
+    hint: 'No cluster can store it: drop descriptions with `kgen generate --crd-max-description-length 0`, or split the kind.',
+  },
+  KG084: {
+    severity: 'error',
+    message: '{subject}: kube-apiserver refuses the CRD: {field}: {message}',
+    hint: 'kgen runs the server\'s own CRD validation (apiextensions ValidateCustomResourceDefinition) on every generated CRD; change the definition so its schema is structural (README: "Limits checked at generate time").',
+  },
 } as const satisfies Record<string, DiagnosticDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -5,13 +5,16 @@
 import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkModel } from './check/checker.js';
+import { checkLimits } from './check/limits.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
 import { emitDiscovery } from './emit/discovery.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
+import { emitSnapshot } from './emit/snapshot.js';
 import { emitTypeScript } from './emit/typescript.js';
+import { emitValidators } from './emit/validators.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
@@ -67,14 +70,19 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options)].sort((a, b) =>
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
+  // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.
+  checkLimits(model, files, diagnostics);
+  if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
 }
 
 export interface GenerateOptions extends CompileOptions {
   outDir: string;
+  /** Runs after a successful compile and before anything is written (kgen generate's evolution warnings). */
+  beforeWrite?: (result: CompileResult) => void;
 }
 
 export interface GenerateResult extends CompileResult {
@@ -85,6 +93,7 @@ export interface GenerateResult extends CompileResult {
 export function generate(options: GenerateOptions, session?: GenerateSession): GenerateResult {
   const result = compile(options, session);
   if (!result.ok) return result;
+  options.beforeWrite?.(result);
   return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
 }
 

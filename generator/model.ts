@@ -98,6 +98,8 @@ export interface Kind {
    * computed object (kube's rest.Creater), as SelfSubjectAccessReview or TokenReview.
    */
   virtual?: SourceLocation;
+  /** Set by @kgen:allowBreakingChange on the resource: accepts kind-level breaking changes (generator/evolve). */
+  allowBreakingChange?: AllowBreakingChange;
   /** The kind's own fields, without apiVersion, kind and metadata (always implied). */
   schema: ObjectSchema;
   loc: SourceLocation;
@@ -136,8 +138,16 @@ export interface SchemaAnnotations {
   listType?: 'atomic' | 'set' | 'map';
   listMapKeys?: string[];
   preserveUnknownFields?: boolean;
+  /** Set by @kgen:allowBreakingChange: accepts the breaking changes found at this node (generator/evolve). */
+  allowBreakingChange?: AllowBreakingChange;
   /** CEL rules from @kgen:validation and @kgen:immutable (x-kubernetes-validations), in source order. */
   validations?: ValidationRule[];
+}
+
+/** A deliberate breaking change, accepted with a reason (`@kgen:allowBreakingChange reason="…"`). */
+export interface AllowBreakingChange {
+  reason: string;
+  loc: SourceLocation;
 }
 
 /** One x-kubernetes-validations entry (apiextensions v1 ValidationRule) and the marker it came from. */

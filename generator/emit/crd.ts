@@ -145,7 +145,7 @@ export function emitCRDs(model: ApiModel, options: EmitOptions = {}): EmittedFil
     if (same) return kept.file;
     const crd = customResourceDefinition(group, versions, options);
     const plural = storageOf(versions).plural;
-    const file = { path: crdPath(group, plural), content: HEADER + stringifyYaml(crd) };
+    const file = { path: crdPath(group, plural), content: HEADER + stringifyYaml(crd), value: crd };
     printed.set(versions[0]!.kind, { versions, options: key, file });
     return file;
   });

@@ -2,6 +2,11 @@
 export interface EmittedFile {
   path: string;
   content: string;
+  /**
+   * The document a JSON or YAML file was printed from, when a later check reads it (the CRD
+   * manifests: generator/check/limits.ts), so it is not parsed back. Never written.
+   */
+  value?: unknown;
 }
 
 export interface EmitOptions {

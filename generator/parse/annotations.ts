@@ -32,6 +32,7 @@ const FITS: Record<string, readonly Schema['type'][] | 'any'> = {
   'kgen:preserveUnknownFields': ['object', 'map', 'unknown'],
   'kgen:validation': 'any',
   'kgen:immutable': 'any',
+  'kgen:allowBreakingChange': 'any',
 };
 
 const TYPE_WORDS: Partial<Record<Schema['type'], string>> = {
@@ -164,6 +165,9 @@ function applyMarker(target: SchemaAnnotations, tag: DocTag, diags: DiagnosticBa
     case 'kgen:validation':
     case 'kgen:immutable':
       addRule(target, ruleFromMarker(tag, args, diags));
+      break;
+    case 'kgen:allowBreakingChange':
+      target.allowBreakingChange = { reason: args.named.get('reason')!, loc: tag.loc };
       break;
   }
 }

@@ -129,6 +129,9 @@ function applyResourceMarker(kind: Kind, tag: DocTag, args: MarkerArgs, diags: D
     case 'kgen:immutable':
       addRule(kind.schema, ruleFromMarker(tag, args, diags));
       break;
+    case 'kgen:allowBreakingChange':
+      kind.allowBreakingChange = { reason: args.named.get('reason')!, loc: tag.loc };
+      break;
   }
 }
 

@@ -58,6 +58,11 @@ export const MARKERS: Record<string, TagSpec> = {
     example: '@kgen:validation rule="self.minReplicas <= self.maxReplicas" message="minReplicas must not exceed maxReplicas"',
   },
   'kgen:immutable': { on: ['resource', 'interface', 'field', 'alias'], example: '@kgen:immutable' },
+  'kgen:allowBreakingChange': {
+    on: ['resource', 'interface', 'field', 'alias'],
+    args: { reason: true },
+    example: '@kgen:allowBreakingChange reason="v1alpha1 has no users yet"',
+  },
 };
 
 /** OpenAPI value tags written without the kgen: prefix, as in JSON Schema. */

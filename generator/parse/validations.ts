@@ -48,9 +48,14 @@ export function addRule(target: SchemaAnnotations, rule: ValidationRule | undefi
   if (rule) target.validations = [...(target.validations ?? []), rule];
 }
 
-/** Applies the validation markers among `tags` (already placement-checked) to a type's schema. */
+/** Applies the validation markers (and @kgen:allowBreakingChange) among `tags` (already placement-checked) to a type's schema. */
 export function applyRuleTags(target: SchemaAnnotations, tags: DocTag[], diags: DiagnosticBag): void {
   for (const tag of tags) {
+    if (tag.name === 'kgen:allowBreakingChange') {
+      const args = readMarkerArgs(tag, diags);
+      if (args) target.allowBreakingChange = { reason: args.named.get('reason')!, loc: tag.loc };
+      continue;
+    }
     if (!RULE_MARKERS.has(tag.name)) continue;
     const args = readMarkerArgs(tag, diags);
     if (args) addRule(target, ruleFromMarker(tag, args, diags));

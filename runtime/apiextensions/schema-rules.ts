@@ -7,6 +7,7 @@
  */
 import { field, type FieldError } from '../validation/index.js';
 import { compileRE2 } from '../validation/re2.js';
+import { validateCELCost } from './cel-cost-rules.js';
 
 type Props = Record<string, unknown>;
 type Level = 'root' | 'field' | 'item';
@@ -28,6 +29,8 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     errs.push(field.invalid(`${path}.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
   }
   walk(schema, path, 'root', true, errs);
+  // As kube: rules are only priced on a schema that is otherwise valid.
+  if (errs.length === 0) errs.push(...validateCELCost(schema, path));
   return errs;
 }
 
@@ -138,6 +141,28 @@ function listAndMapRules(s: Props, path: string, errs: FieldError[]): void {
         }
       }
     }
+  }  mapListKeysMapSetRules(s, path, errs);
+}
+
+/**
+ * validateMapListKeysMapSet (required of every CRD created since 1.30): the items of a set or map
+ * list are not nullable, and a map list's keys are required or defaulted, and not nullable.
+ */
+function mapListKeysMapSetRules(s: Props, path: string, errs: FieldError[]): void {
+  const listType = s['x-kubernetes-list-type'];
+  if ((listType !== 'set' && listType !== 'map') || !isObject(s.items)) return;
+  const items = s.items;
+  if (items.nullable === true) errs.push(field.forbidden(`${path}.items.nullable`, `cannot be nullable when x-kubernetes-list-type is ${listType}`));
+  if (listType !== 'map' || !Array.isArray(s['x-kubernetes-list-map-keys'])) return;
+  const props = isObject(items.properties) ? items.properties : {};
+  const required = new Set(Array.isArray(items.required) ? items.required : []);
+  for (const k of s['x-kubernetes-list-map-keys'] as unknown[]) {
+    const prop = typeof k === 'string' ? props[k] : undefined;
+    if (!isObject(prop)) continue;
+    if (!required.has(k) && prop.default === undefined) {
+      errs.push(field.required(`${path}.items.properties[${k}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+    }
+    if (prop.nullable === true) errs.push(field.forbidden(`${path}.items.properties[${k}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { compileRule, type CompiledRule } from './cel-compile.js';
+import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js';
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
 import { declTypeOfNode, toCelValue } from './cel-value.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
@@ -20,6 +21,15 @@ import { featureEnabled } from '../api/features.js';
 export interface CelValidator {
   /** Rule errors for `obj`; `old` is the stored object on update, undefined on create. */
   validate(obj: unknown, old: unknown): FieldError[];
+}
+
+/**
+ * The runtime cost budget of one object's validation (kube's RuntimeCELCostBudget); once a call
+ * exceeds PerCallLimit or the budget runs out, no further rule is evaluated.
+ */
+interface Budget {
+  remaining: number;
+  stopped: boolean;
 }
 
 interface Compiled {
@@ -46,7 +56,8 @@ export function newCelValidator(root: SchemaNode, nodes: readonly SchemaNode[]):
   return {
     validate(obj, old) {
       const errs: FieldError[] = [];
-      walk(compiled, root, obj, old, '', () => false, errs);
+      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
+      walk(compiled, root, obj, old, '', () => false, errs, budget);
       return errs;
     },
   };
@@ -88,12 +99,12 @@ function once(f: () => boolean): () => boolean {
  * `ratchet` answers whether errors here are ratcheted: this value, or (when it has no correlated
  * old value) its nearest correlated ancestor, equals its old value.
  */
-function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path: string, ratchet: () => boolean, errs: FieldError[]): void {
-  if (value === null || value === undefined || !c.reach.has(node)) return;
+function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path: string, ratchet: () => boolean, errs: FieldError[], budget: Budget): void {
+  if (value === null || value === undefined || !c.reach.has(node) || budget.stopped) return;
   const rules = c.rules.get(node);
-  if (rules) evaluateRules(node, rules, value, old === null ? undefined : old, path, node === c.root, ratchet, errs);
+  if (rules) evaluateRules(node, rules, value, old === null ? undefined : old, path, node === c.root, ratchet, errs, budget);
   const next = (n: SchemaNode, v: unknown, o: unknown, p: string) =>
-    walk(c, n, v, o, p, o === undefined ? ratchet : once(() => deepEqualJSON(v, o)), errs);
+    walk(c, n, v, o, p, o === undefined ? ratchet : once(() => deepEqualJSON(v, o)), errs, budget);
   if (Array.isArray(value)) {
     const items = node.items;
     if (!items || !c.reach.has(items)) return;
@@ -126,6 +137,7 @@ function evaluateRules(
   resourceRoot: boolean,
   ratchet: () => boolean,
   errs: FieldError[],
+  budget: Budget,
 ): void {
   const type = node.intOrString ? '' : (node.types?.[0] ?? '');
   let activation: { self: unknown; oldSelf?: unknown } | undefined;
@@ -137,6 +149,19 @@ function evaluateRules(
       continue;
     }
     if (compiled.usesOldSelf && old === undefined) continue;
+    if (budget.stopped) return;
+    const cost = callCost(compiled.program.ast, value, old);
+    if (cost > PER_CALL_LIMIT) {
+      errs.push(invalid(fieldName(path), type, `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(rule)}`));
+      budget.stopped = true;
+      return;
+    }
+    budget.remaining -= cost;
+    if (budget.remaining < 0) {
+      errs.push(invalid(fieldName(path), type, 'validation failed due to running out of cost budget, no further validation rules will be run'));
+      budget.stopped = true;
+      return;
+    }
     const result = evaluate(compiled.program, activate());
     if (result instanceof Error) {
       errs.push(invalid(fieldName(path), type, evaluationErrorDetail(result, ruleErrorString(rule))));

@@ -122,3 +122,45 @@ describe('applyCRDDefaults', () => {
     assert.deepEqual(c.spec.conversion, { strategy: 'None' });
   });
 });
+
+describe('validateCRD: CEL cost limits and map/set list rules (kube 1.30+)', () => {
+  const withSpec = (spec: Record<string, unknown>): CustomResourceDefinition => {
+    const c = valid();
+    c.spec.versions[0]!.schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: spec } } } };
+    return c;
+  };
+
+  it('refuses a rule whose estimated cost is over the limit, with kube\'s path and message (the docs\' example)', () => {
+    const c = withSpec({ foo: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.all(x, x.contains('a string'))" }] } });
+    const errs = lines(c);
+    assert.ok(
+      errs.includes(
+        'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[foo].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)',
+      ),
+      errs.join('\n'),
+    );
+    assert.ok(errs.some((e) => e.startsWith('spec.versions[0].schema.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget')));
+  });
+
+  it('accepts the same rule once the list and its strings are bounded', () => {
+    const c = withSpec({ foo: { type: 'array', maxItems: 25, items: { type: 'string', maxLength: 10 }, 'x-kubernetes-validations': [{ rule: "self.all(x, x.contains('a string'))" }] } });
+    assert.deepEqual(lines(c), []);
+  });
+
+  it('refuses nullable items of set lists and nullable or optional keys of map lists', () => {
+    const c = withSpec({
+      tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string', nullable: true } },
+      parts: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        items: { type: 'object', properties: { name: { type: 'string', nullable: true } } },
+      },
+    });
+    assert.deepEqual(lines(c), [
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[tags].items.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set',
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[parts].items.properties[name].default: Required value: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[parts].items.properties[name].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable',
+    ]);
+  });
+});

@@ -85,6 +85,12 @@ describe('emit: the file set', () => {
       'crds/ops.example.org_runbooks.yaml',
       'crds/widgets.example.com_widgetclasses.yaml',
       'crds/widgets.example.com_widgets.yaml',
+      // The API snapshot breaking changes are found against (generator/evolve).
+      'api-snapshot.json',
+      // Client validators of the user's kinds (re-exported by their clients).
+      'client/ops.example.org/v1beta1.validate.ts',
+      'client/widgets.example.com/v1.validate.ts',
+      'client/widgets.example.com/v1beta1.validate.ts',
       ...BUILTIN_GROUPS.flatMap((g) => [`client/${g}/v1.ts`, `discovery/apis/${g}/v1.json`, `models/${g}/v1.ts`, `routes/${g}/v1.ts`]),
       'storage/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.ts',
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
@@ -411,7 +417,7 @@ describe('emit: determinism', () => {
     assert.deepEqual(treeA, [...files.keys()].sort());
   });
 
-  test('changing one field changes only the model, the OpenAPI documents of its version and its CRD', () => {
+  test('changing one field changes only the model, the OpenAPI documents of its version, its CRD, its client validator and the API snapshot', () => {
     const dir = tmp('emit-diff');
     const apis = copyTree(APIS, join(dir, 'apis'));
     const out = join(dir, 'generated');
@@ -424,6 +430,8 @@ describe('emit: determinism', () => {
     const second = generate({ apisDir: apis, outDir: out });
     assert.equal(second.ok, true);
     assert.deepEqual(second.diff?.stale, [
+      'api-snapshot.json',
+      'client/ops.example.org/v1beta1.validate.ts',
       'crds/ops.example.org_runbooks.yaml',
       'models/ops.example.org/v1beta1.ts',
       'openapi/v2/swagger.json',

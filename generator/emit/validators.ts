@@ -1,0 +1,72 @@
+/**
+ * Emits `client/<group>/<version>.validate.ts`: per kind of the user's groups, a validator with the
+ * server's own checks (runtime/registry/validate-object.ts: kindValidator) and the kind's schemas
+ * (its component schema and every schema it references, as in the group/version's OpenAPI
+ * document). Generated clients re-export it, so a program can check an object before it sends it.
+ * Which kinds: validators-view.ts.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { ApiModel, ApiVersion, Kind } from '../model.js';
+import { groupFolder } from '../names.js';
+import type { EmittedFile } from './emitted.js';
+import { META_SCHEMAS } from './meta-schemas.js';
+import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
+import { render } from './templates.js';
+import { validatedKinds } from './validators-view.js';
+
+const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
+
+/** The named schemas `root` reaches through `$ref`s, root first, then sorted by name. */
+function closure(root: string, own: Record<string, SchemaOrRef>): Record<string, SchemaOrRef | OpenAPIV3.SchemaObject> {
+  const found = new Map<string, SchemaOrRef | OpenAPIV3.SchemaObject>();
+  const visit = (name: string) => {
+    if (found.has(name)) return;
+    const schema = own[name] ?? META_SCHEMAS[name];
+    if (!schema) return;
+    found.set(name, schema);
+    JSON.stringify(schema, (key, value) => {
+      if (key === '$ref' && typeof value === 'string') visit(value.replace('#/components/schemas/', ''));
+      return value;
+    });
+  };
+  visit(root);
+  const [first, ...rest] = [...found.keys()];
+  return Object.fromEntries([first!, ...rest.sort()].map((k) => [k, found.get(k)!]));
+}
+
+function validatorView(version: ApiVersion, kind: Kind) {
+  const ctx = contextFor(version, 0);
+  const schemaName = kindSchemaName(ctx, kind.name);
+  const schemas = closure(schemaName, versionSchemas(ctx, version));
+  // Descriptions are documentation, not validation: leaving them out keeps the module small.
+  const text = JSON.stringify(schemas, (key, value) => (key === 'description' && typeof value === 'string' ? undefined : value));
+  return {
+    name: `${lowerFirst(kind.name)}Validator`,
+    kind: kind.name,
+    schemaName,
+    info: `{ group: '${kind.group}', version: '${kind.version}', kind: '${kind.name}', plural: '${kind.plural}', namespaced: ${kind.scope === 'Namespaced'}, status: ${kind.subresources.status !== undefined} }`,
+    schemas: text,
+  };
+}
+
+export function emitValidators(model: ApiModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
+  const files: EmittedFile[] = [];
+  for (const group of model.groups) {
+    for (const version of group.versions) {
+      const kinds = validatedKinds(version);
+      if (kinds.length === 0) continue;
+      const folder = groupFolder(version.group);
+      files.push({
+        path: `client/${folder}/${version.name}.validate.ts`,
+        content: render('validators.ts.hbs', {
+          source: sourceOf(version),
+          groupVersion: `${version.group}/${version.name}`,
+          modelImport: `../../models/${folder}/${version.name}.js`,
+          kinds: kinds.map((k) => k.name),
+          validators: kinds.map((k) => validatorView(version, k)),
+        }),
+      });
+    }
+  }
+  return files;
+}

@@ -1,0 +1,485 @@
+/**
+ * Static cost estimation of x-kubernetes-validations rules, after Kubernetes' model: cel-go's
+ * checker cost estimator (checker/cost.go) over the declared types kube derives from a schema
+ * (apiserver/pkg/cel/common/schemas.go), the costs of kube's CEL libraries
+ * (apiserver/pkg/cel/library/cost.go), and the limits apiextensions-apiserver enforces when a CRD
+ * is created (pkg/apis/apiextensions/validation): a rule's estimated cost times the number of
+ * times it can run (its cardinality) must stay within StaticEstimatedCostLimit, and the sum over a
+ * version's schema within StaticEstimatedCRDCostLimit.
+ *
+ * Sizes nobody bounded are estimated from the request size limit, as kube does: an unbounded
+ * string may be 3 MiB long and an unbounded list may hold as many of its smallest items as fit in
+ * 3 MiB. Those are what make a rule expensive, so every estimate carries the paths of the
+ * unbounded lists, maps and strings it used; they are the places to add @maxItems or @maxLength.
+ *
+ * The estimate follows kube's constants and formulas closely but is not bit-exact (cel-go's
+ * estimator tracks min/max ranges and a few more overloads); it is exact for the rule shapes
+ * Kubernetes' documentation uses as examples and errs on the high side elsewhere.
+ */
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { celEnvironment } from './cel-env.js';
+
+/** celconfig.MaxRequestSizeBytes: the 3 MiB a request body may hold. */
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+/** apiextensions validation.StaticEstimatedCostLimit: per rule, times its cardinality. */
+export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+/** apiextensions validation.StaticEstimatedCRDCostLimit: all rules of one version's schema. */
+export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
+/** celconfig.PerCallLimit: the runtime cost one evaluation of one rule may use. */
+export const PER_CALL_LIMIT = 1_000_000;
+/** celconfig.RuntimeCELCostBudget: the runtime cost all rules of one object's validation may use. */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+
+// cel-go common/cost.go
+const STRING_TRAVERSAL_COST_FACTOR = 0.1;
+const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
+const LIST_CREATE_BASE_COST = 10;
+const MAP_CREATE_BASE_COST = 30;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A declared type with kube's size estimates. */
+interface SizedType {
+  kind: 'string' | 'int' | 'double' | 'bool' | 'list' | 'map' | 'object' | 'dyn';
+  /** Characters of a string, items of a list, entries of a map. */
+  maxElements: number;
+  minSerializedSize: number;
+  /** Set when maxElements was estimated from the request size (no maxLength/maxItems/maxProperties). */
+  unboundedAt?: string;
+  elem?: SizedType;
+  fields?: () => Map<string, SizedType>;
+}
+
+const DYN: SizedType = { kind: 'dyn', maxElements: 0, minSerializedSize: 1 };
+const fixedString = (length: number): SizedType => ({ kind: 'string', maxElements: length, minSerializedSize: 2 });
+
+/** SchemaDeclType with its size estimates; `path` is the JSON path shown in hints (.spec.foo[*]). */
+export function sizedType(schema: Json, path: string, depth = 0): SizedType {
+  if (depth > 64) return DYN;
+  if (schema['x-kubernetes-int-or-string'] === true) return { kind: 'dyn', maxElements: 0, minSerializedSize: 1 };
+  switch (schema.type) {
+    case 'string': {
+      if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+        return fixedString(Math.max(...schema.enum.map((v) => String(v).length)));
+      }
+      if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'duration') return fixedString(64);
+      if (typeof schema.maxLength === 'number') return fixedString(schema.maxLength);
+      return { kind: 'string', maxElements: MAX_REQUEST_SIZE_BYTES - 2, minSerializedSize: 2, unboundedAt: path };
+    }
+    case 'integer':
+      return { kind: 'int', maxElements: 0, minSerializedSize: 1 };
+    case 'number':
+      return { kind: 'double', maxElements: 0, minSerializedSize: 1 };
+    case 'boolean':
+      return { kind: 'bool', maxElements: 0, minSerializedSize: 4 };
+    case 'array': {
+      const elem = isObject(schema.items) ? sizedType(schema.items, `${path}[*]`, depth + 1) : DYN;
+      if (typeof schema.maxItems === 'number') return { kind: 'list', maxElements: schema.maxItems, minSerializedSize: 2, elem };
+      // estimateMaxArrayItemsFromMinSize: the brackets, then one comma per item.
+      const max = Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (elem.minSerializedSize + 1));
+      return { kind: 'list', maxElements: max, minSerializedSize: 2, elem, unboundedAt: path };
+    }
+    case 'object': {
+      if (isObject(schema.additionalProperties)) {
+        const elem = sizedType(schema.additionalProperties, `${path}[*]`, depth + 1);
+        if (typeof schema.maxProperties === 'number') return { kind: 'map', maxElements: schema.maxProperties, minSerializedSize: 2, elem };
+        // estimateMaxAdditionalPropertiesFromMinSize: "":v plus a comma per entry.
+        const max = Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (elem.minSerializedSize + 4));
+        return { kind: 'map', maxElements: max, minSerializedSize: 2, elem, unboundedAt: path };
+      }
+      const properties = isObject(schema.properties) ? schema.properties : {};
+      let fields: Map<string, SizedType> | undefined;
+      return {
+        kind: 'object',
+        maxElements: 0,
+        minSerializedSize: 2,
+        fields: () =>
+          (fields ??= new Map(
+            Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
+          )),
+      };
+    }
+    default:
+      return DYN;
+  }
+}
+
+interface Estimate {
+  cost: number;
+  type: SizedType;
+  /** Size of a string, list or map value (characters, items, entries). */
+  size: number;
+  /** Paths of unbounded strings, lists and maps this cost depends on. */
+  unbounded: Set<string>;
+}
+
+const union = (...sets: Set<string>[]) => new Set(sets.flatMap((s) => [...s]));
+const ceil = (n: number) => Math.ceil(n);
+
+class Estimator {
+  estimate(node: ASTNode, env: Map<string, SizedType>): Estimate {
+    switch (node.op) {
+      case 'value': {
+        const v = node.args;
+        if (typeof v === 'string') return leaf(0, fixedString(v.length), v.length);
+        if (typeof v === 'boolean') return leaf(0, { kind: 'bool', maxElements: 0, minSerializedSize: 4 });
+        if (typeof v === 'bigint') return leaf(0, { kind: 'int', maxElements: 0, minSerializedSize: 1 });
+        if (typeof v === 'number') return leaf(0, { kind: 'double', maxElements: 0, minSerializedSize: 1 });
+        return leaf(0, DYN);
+      }
+      case 'id': {
+        const type = env.get(node.args) ?? DYN;
+        return { cost: 1, type, size: type.maxElements, unbounded: new Set(type.unboundedAt ? [type.unboundedAt] : []) };
+      }
+      case '.':
+      case '.?': {
+        const [target, name] = node.args;
+        const t = this.estimate(target, env);
+        const type = t.type.fields ? (t.type.fields().get(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
+        return withType(t.cost + 1, type, t.unbounded);
+      }
+      case '[]':
+      case '[?]': {
+        const [target, index] = node.args;
+        const t = this.estimate(target, env);
+        const i = this.estimate(index, env);
+        let type: SizedType = DYN;
+        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.fields && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
+        else if (t.type.fields && index.op === 'value' && typeof index.args === 'string') type = t.type.fields().get(index.args) ?? DYN;
+        return withType(t.cost + i.cost + 1, type, union(t.unbounded, i.unbounded));
+      }
+      case '!_':
+      case '-_': {
+        const e = this.estimate(node.args, env);
+        return { ...e, cost: e.cost + 1 };
+      }
+      case '&&':
+      case '||': {
+        const [a, b] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate];
+        return { cost: a.cost + b.cost, type: a.type, size: 0, unbounded: union(a.unbounded, b.unbounded) };
+      }
+      case '?:': {
+        const [c, t, e] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate, Estimate];
+        const worse = t.cost >= e.cost ? t : e;
+        return { cost: c.cost + worse.cost, type: t.type, size: Math.max(t.size, e.size), unbounded: union(c.unbounded, t.unbounded, e.unbounded) };
+      }
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=': {
+        const [a, b] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate];
+        let compare = 1;
+        let unbounded = union(a.unbounded, b.unbounded);
+        if (a.type.kind === 'string' || b.type.kind === 'string') compare = Math.max(1, ceil(Math.min(a.size, b.size) * STRING_TRAVERSAL_COST_FACTOR));
+        else if (a.type.kind === 'list' || b.type.kind === 'list' || a.type.kind === 'map' || b.type.kind === 'map') compare = Math.max(1, Math.min(a.size, b.size));
+        else unbounded = union(a.unbounded, b.unbounded);
+        return { cost: a.cost + b.cost + compare, type: { kind: 'bool', maxElements: 0, minSerializedSize: 4 }, size: 0, unbounded };
+      }
+      case '+': {
+        const [a, b] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate];
+        const size = a.size + b.size;
+        const unbounded = union(a.unbounded, b.unbounded);
+        if (a.type.kind === 'string') return { cost: a.cost + b.cost + Math.max(1, ceil(size * STRING_TRAVERSAL_COST_FACTOR)), type: fixedString(size), size, unbounded };
+        if (a.type.kind === 'list') return { cost: a.cost + b.cost + 1, type: { ...a.type, maxElements: size, unboundedAt: undefined }, size, unbounded };
+        return { cost: a.cost + b.cost + 1, type: a.type, size: 0, unbounded };
+      }
+      case '-':
+      case '*':
+      case '/':
+      case '%': {
+        const [a, b] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate];
+        return { cost: a.cost + b.cost + 1, type: a.type, size: 0, unbounded: union(a.unbounded, b.unbounded) };
+      }
+      case 'in': {
+        const [a, b] = node.args.map((n) => this.estimate(n, env)) as [Estimate, Estimate];
+        const traversal = b.type.kind === 'list' ? Math.max(1, b.size) : 1;
+        return { cost: a.cost + b.cost + traversal, type: { kind: 'bool', maxElements: 0, minSerializedSize: 4 }, size: 0, unbounded: union(a.unbounded, b.unbounded) };
+      }
+      case 'list': {
+        const items = node.args.map((n) => this.estimate(n, env));
+        const elem = items[0]?.type ?? DYN;
+        return {
+          cost: LIST_CREATE_BASE_COST + items.reduce((s, e) => s + e.cost, 0),
+          type: { kind: 'list', maxElements: items.length, minSerializedSize: 2, elem },
+          size: items.length,
+          unbounded: union(...items.map((e) => e.unbounded)),
+        };
+      }
+      case 'map': {
+        const entries = node.args.flatMap(([k, v]) => [this.estimate(k, env), this.estimate(v, env)]);
+        return {
+          cost: MAP_CREATE_BASE_COST + entries.reduce((s, e) => s + e.cost, 0),
+          type: { kind: 'map', maxElements: node.args.length, minSerializedSize: 2, elem: entries[1]?.type ?? DYN },
+          size: node.args.length,
+          unbounded: union(...entries.map((e) => e.unbounded)),
+        };
+      }
+      case 'call':
+        return this.call(node.args[0], undefined, node.args[1], env);
+      case 'rcall':
+        return this.call(node.args[0], node.args[1], node.args[2], env);
+      default:
+        return leaf(1, DYN);
+    }
+  }
+
+  private call(name: string, target: ASTNode | undefined, args: ASTNode[], env: Map<string, SizedType>): Estimate {
+    if (target && MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') return this.comprehension(name, target, args, env);
+    const t = target ? this.estimate(target, env) : undefined;
+    const a = args.map((n) => this.estimate(n, env));
+    const base = (t?.cost ?? 0) + a.reduce((s, e) => s + e.cost, 0);
+    const unbounded = union(t?.unbounded ?? new Set(), ...a.map((e) => e.unbounded));
+    const subject = t ?? a[0];
+    const strCost = (e: Estimate | undefined) => Math.max(1, ceil((e?.size ?? 0) * STRING_TRAVERSAL_COST_FACTOR));
+    const bool = { kind: 'bool', maxElements: 0, minSerializedSize: 4 } as const;
+    const int = { kind: 'int', maxElements: 0, minSerializedSize: 1 } as const;
+    switch (name) {
+      case 'has':
+        return { cost: base, type: bool, size: 0, unbounded: a[0]?.unbounded ?? new Set() };
+      case 'size':
+        return { cost: base + 1, type: int, size: 0, unbounded: new Set() };
+      case 'matches':
+      case 'find':
+      case 'findAll': {
+        const str = t ?? a[0];
+        const re = t ? a[0] : a[1];
+        const cost = strCost(str) * Math.max(1, ceil((re?.size ?? 0) * REGEX_STRING_LENGTH_COST_FACTOR));
+        const type = name === 'findAll' ? { kind: 'list' as const, maxElements: str?.size ?? 0, minSerializedSize: 2, elem: str?.type ?? DYN } : name === 'find' ? (str?.type ?? DYN) : bool;
+        return { cost: base + cost, type, size: str?.size ?? 0, unbounded };
+      }
+      case 'contains':
+        return { cost: base + strCost(t) * strCost(a[0]), type: bool, size: 0, unbounded };
+      case 'startsWith':
+      case 'endsWith':
+        return { cost: base + strCost(a[0]), type: bool, size: 0, unbounded: union(...a.map((e) => e.unbounded)) };
+      case 'lowerAscii':
+      case 'upperAscii':
+      case 'trim':
+      case 'replace':
+      case 'substring':
+      case 'charAt':
+      case 'reverse':
+      case 'format':
+      case 'quantity':
+      case 'isQuantity':
+      case 'url':
+      case 'isURL':
+      case 'ip':
+      case 'isIP':
+      case 'cidr':
+      case 'isCIDR':
+      case 'semver':
+      case 'isSemver':
+      case 'int':
+      case 'uint':
+      case 'double':
+      case 'duration':
+      case 'timestamp':
+        return { cost: base + (subject?.type.kind === 'string' ? strCost(subject) : 1), type: subject?.type.kind === 'string' && name.endsWith('Ascii') ? subject.type : DYN, size: subject?.size ?? 0, unbounded };
+      case 'split':
+        return { cost: base + strCost(t), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
+      case 'join':
+        return { cost: base + strCost(t) , type: fixedString(t?.size ?? 0), size: t?.size ?? 0, unbounded };
+      case 'indexOf':
+      case 'lastIndexOf':
+      case 'isSorted':
+      case 'sum':
+      case 'min':
+      case 'max': {
+        // On a list: a traversal, each step a comparison (kube's library/cost.go).
+        if (t?.type.kind === 'list') {
+          const step = t.type.elem?.kind === 'string' ? Math.max(1, ceil((t.type.elem.maxElements ?? 0) * STRING_TRAVERSAL_COST_FACTOR)) : 1;
+          return { cost: base + Math.max(1, t.size) * step, type: t.type.elem ?? DYN, size: 0, unbounded };
+        }
+        return { cost: base + strCost(t), type: int, size: 0, unbounded };
+      }
+      default:
+        return { cost: base + 1, type: DYN, size: 0, unbounded };
+    }
+  }
+
+  /**
+   * all, exists, exists_one, map and filter, as cel-go expands and prices them: the range, the
+   * accumulator's initial value, then per element the loop condition and step, then the result.
+   */
+  private comprehension(name: string, target: ASTNode, args: ASTNode[], env: Map<string, SizedType>): Estimate {
+    const range = this.estimate(target, env);
+    const iterVar = (args[0] as Extract<ASTNode, { op: 'id' }>).args;
+    const elem = range.type.kind === 'list' ? (range.type.elem ?? DYN) : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const inner = new Map(env).set(iterVar, elem);
+    const bodies = args.slice(1).map((n) => this.estimate(n, inner));
+    const body = bodies.reduce((s, e) => s + e.cost, 0);
+    const n = Math.max(0, range.size);
+    let init = 0;
+    let perElement: number;
+    let result = 1;
+    switch (name) {
+      case 'all':
+      case 'exists':
+        perElement = 2 + 1 + body; // @not_strictly_false(__result__), then __result__ && / || body
+        break;
+      case 'exists_one':
+        perElement = body + 2; // body ? __result__ + 1 : __result__
+        result = 2; // __result__ == 1
+        break;
+      case 'map':
+        init = LIST_CREATE_BASE_COST;
+        perElement = body + 1 + LIST_CREATE_BASE_COST + 1; // __result__ + [f(x)]
+        break;
+      default: // filter
+        init = LIST_CREATE_BASE_COST;
+        perElement = body + 1 + 1 + LIST_CREATE_BASE_COST + 1; // p ? __result__ + [x] : __result__
+        break;
+    }
+    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
+    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    const type: SizedType =
+      name === 'map' || name === 'filter'
+        ? { kind: 'list', maxElements: n, minSerializedSize: 2, elem: name === 'map' ? (bodies[bodies.length - 1]?.type ?? DYN) : elem }
+        : { kind: name === 'exists_one' || name === 'all' || name === 'exists' ? 'bool' : 'dyn', maxElements: 0, minSerializedSize: 1 };
+    return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' ? n : 0, unbounded };
+  }
+}
+
+const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+function leaf(cost: number, type: SizedType, size = 0): Estimate {
+  return { cost, type, size, unbounded: new Set() };
+}
+
+function withType(cost: number, type: SizedType, unbounded: Set<string>): Estimate {
+  return { cost, type, size: type.maxElements, unbounded: type.unboundedAt ? union(unbounded, new Set([type.unboundedAt])) : unbounded };
+}
+
+/** One rule's estimate, where it sits, and what to bound. */
+export interface RuleCost {
+  /** Path of the rule in the schema, kube's form: `properties[spec].properties[foo].x-kubernetes-validations[0].rule`. */
+  schemaPath: string;
+  /** The JSON path of the value the rule is written on (`.spec.foo`). */
+  jsonPath: string;
+  index: number;
+  rule: string;
+  /** The rule's own estimated cost (cel.CompilationResult.MaxCost). */
+  maxCost: number;
+  /** How many times it can run in one object. */
+  cardinality: number;
+  /** maxCost × cardinality: what kube compares with StaticEstimatedCostLimit. */
+  expressionCost: number;
+  /** Unbounded lists, maps and strings that make it expensive (to bound with maxItems, maxProperties, maxLength). */
+  unbounded: string[];
+}
+
+export interface SchemaCost {
+  rules: RuleCost[];
+  total: number;
+}
+
+/**
+ * Estimates every rule of a version's openAPIV3Schema (structural, refs resolved). Rules that do
+ * not parse are skipped (their compile error is reported elsewhere).
+ */
+export function estimateSchemaCost(root: Json): SchemaCost {
+  const rules: RuleCost[] = [];
+  const estimator = new Estimator();
+  const visit = (schema: Json, schemaPath: string, jsonPath: string, cardinality: number | undefined, cardinalityFrom: string[], depth: number) => {
+    if (depth > 64) return;
+    const validations = schema['x-kubernetes-validations'];
+    if (Array.isArray(validations) && validations.length > 0) {
+      const self = sizedType(schema, jsonPath || '.');
+      // An unbounded cardinality is estimated from the value's smallest serialized form.
+      const times = cardinality ?? Math.floor(MAX_REQUEST_SIZE_BYTES / (self.minSerializedSize + 1));
+      validations.forEach((v, index) => {
+        if (!isObject(v) || typeof v.rule !== 'string') return;
+        let ast: ASTNode;
+        try {
+          ast = celEnvironment().parse(v.rule).ast;
+        } catch {
+          return;
+        }
+        const env = new Map<string, SizedType>([['self', self], ['oldSelf', self]]);
+        const estimate = estimator.estimate(ast, env);
+        const maxCost = Math.max(0, estimate.cost);
+        const expressionCost = maxCost === 0 ? 0 : Math.min(Number.MAX_SAFE_INTEGER, maxCost * times);
+        const unbounded = [...new Set([...cardinalityFrom, ...estimate.unbounded])].sort();
+        rules.push({ schemaPath: `${schemaPath}${schemaPath ? '.' : ''}x-kubernetes-validations[${index}].rule`, jsonPath: jsonPath || '.', index, rule: v.rule, maxCost, cardinality: times, expressionCost, unbounded });
+      });
+    }
+    const sub = (s: unknown, step: string, jp: string, factor: number | undefined, unboundedAt?: string) => {
+      if (!isObject(s)) return;
+      const next = cardinality === undefined || factor === undefined ? undefined : cardinality * factor;
+      visit(s, `${schemaPath}${schemaPath ? '.' : ''}${step}`, jp, next, unboundedAt ? [...cardinalityFrom, unboundedAt] : cardinalityFrom, depth + 1);
+    };
+    if (isObject(schema.properties)) for (const [name, s] of Object.entries(schema.properties)) sub(s, `properties[${name}]`, `${jsonPath}.${name}`, 1);
+    if (isObject(schema.items)) {
+      const max = typeof schema.maxItems === 'number' ? schema.maxItems : undefined;
+      sub(schema.items, 'items', `${jsonPath}[*]`, max, max === undefined ? jsonPath || '.' : undefined);
+    }
+    if (isObject(schema.additionalProperties)) {
+      const max = typeof schema.maxProperties === 'number' ? schema.maxProperties : undefined;
+      sub(schema.additionalProperties, 'additionalProperties', `${jsonPath}[*]`, max, max === undefined ? jsonPath || '.' : undefined);
+    }
+  };
+  visit(root, '', '', 1, [], 0);
+  return { rules, total: rules.reduce((s, r) => Math.min(Number.MAX_SAFE_INTEGER, s + r.expressionCost), 0) };
+}
+
+/** getCostErrorMessage of apiextensions validation, word for word. */
+export function costErrorMessage(costName: string, cost: number, limit: number): string {
+  const factor = cost / limit;
+  const text = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${text} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/**
+ * The cost of one evaluation of a rule on a concrete value: the same model with the value's own
+ * sizes (string lengths, list and map lengths) instead of the schema's bounds. The server refuses
+ * a call over PER_CALL_LIMIT and stops validating the object, as kube's runtime cost limit does
+ * ("actual cost limit exceeded"); cel-go counts the steps it takes, this prices them in advance.
+ */
+export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
+  const env = new Map<string, SizedType>([['self', valueType(self)]]);
+  if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
+  return new Estimator().estimate(ast, env).cost;
+}
+
+/** Sizes of a concrete value; list items and map values merged to the largest, lazily. */
+function valueType(value: unknown, depth = 0): SizedType {
+  if (depth > 64) return DYN;
+  if (typeof value === 'string') return fixedString(value.length);
+  if (typeof value === 'boolean') return { kind: 'bool', maxElements: 0, minSerializedSize: 4 };
+  if (typeof value === 'number' || typeof value === 'bigint') return { kind: Number.isInteger(Number(value)) ? 'int' : 'double', maxElements: 0, minSerializedSize: 1 };
+  if (Array.isArray(value)) {
+    let elem: SizedType | undefined;
+    return {
+      kind: 'list',
+      maxElements: value.length,
+      minSerializedSize: 2,
+      get elem() {
+        return (elem ??= mergeTypes(value.map((v) => valueType(v, depth + 1))));
+      },
+    };
+  }
+  if (value instanceof Map || (value !== null && typeof value === 'object')) {
+    const entries: [string, unknown][] = value instanceof Map ? [...value.entries()].map(([k, v]) => [String(k), v]) : Object.entries(value);
+    let fields: Map<string, SizedType> | undefined;
+    let elem: SizedType | undefined;
+    return {
+      kind: 'map',
+      maxElements: entries.length,
+      minSerializedSize: 2,
+      fields: () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)]))),
+      get elem() {
+        return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
+      },
+    };
+  }
+  return DYN;
+}
+
+function mergeTypes(types: SizedType[]): SizedType {
+  if (types.length === 0) return DYN;
+  return types.reduce((a, b) => (b.maxElements > a.maxElements ? b : a));
+}

@@ -1,0 +1,50 @@
+/**
+ * `kgen validate`: offline validation of manifests (multi-document YAML, JSON, Lists) against the
+ * generated APIs and CRD manifests, every error as `file:line: <kind>/<name>: <field>: <message>`.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const FIXTURES = 'test/fixtures/validate';
+const kgen = (args: string[]) => spawnSync(process.execPath, [join(REPO, 'bin/kgen.js'), ...args], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+
+test('every error of every object of a multi-document file and a List, at its line, with kube\'s messages', () => {
+  const r = kgen(['validate', `${FIXTURES}/widgets.yaml`]);
+  assert.equal(r.status, 1, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    `${FIXTURES}/widgets.yaml:8: Widget/Bad_Name: spec.bogus: unknown field "spec.bogus"`,
+    `${FIXTURES}/widgets.yaml:8: Widget/Bad_Name: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    `${FIXTURES}/widgets.yaml:8: Widget/Bad_Name: spec.color: Unsupported value: "purple": supported values: "red", "green", "blue"`,
+    `${FIXTURES}/widgets.yaml:8: Widget/Bad_Name: spec.replicas: Invalid value: 300: spec.replicas in body should be less than or equal to 100`,
+    `${FIXTURES}/widgets.yaml:8: Widget/Bad_Name: <nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`,
+    `${FIXTURES}/widgets.yaml:24: Widget/old: spec.size: Invalid value: -1: spec.size in body should be greater than or equal to 0`,
+    `${FIXTURES}/widgets.yaml:34: Nope/x: no API for kind "Nope" in version "example.com/v1"`,
+  ]);
+  assert.match(r.stderr, /^5 objects, 3 invalid\n$/);
+});
+
+test('a JSON List; CEL rules run (the wooden part), valid objects print nothing', () => {
+  const r = kgen(['validate', `${FIXTURES}/list.json`]);
+  assert.equal(r.status, 1);
+  assert.equal(r.stdout, `${FIXTURES}/list.json:11: Widget/wooden: spec.parts[0].count: Invalid value: "object": a wooden part has a count of at most 10\n`);
+});
+
+test('--crd validates against a CRD manifest without a generated folder; a folder is searched', () => {
+  const r = kgen(['validate', FIXTURES, '--generated', '/nonexistent', '--crd', 'generated/crds/widgets.example.com_widgets.yaml']);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /list\.json:11: Widget\/wooden: spec\.parts\[0\]\.count: /);
+  assert.match(r.stdout, /widgets\.yaml:34: Nope\/x: no API/);
+  // Namespace is not in the CRD: without the generated folder it has no API.
+  assert.match(r.stdout, /widgets\.yaml:30: Namespace\/ok: no API for kind "Namespace" in version "v1"/);
+});
+
+test('exit 0 when every object is valid', () => {
+  const r = kgen(['validate', 'generated/crds/widgets.example.com_widgets.yaml']);
+  // The CRD itself is an apiextensions.k8s.io/v1 object of the generated APIs.
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stderr, /^1 object, 0 invalid\n$/);
+});

@@ -1,0 +1,56 @@
+/**
+ * Conversions proven by round trips (`kgen test-conversion`, generator/evolve/round-trip.ts): the
+ * bundled Widget v1/v1beta1 passes, a planted lossy conversion is caught with the shrunk object
+ * printed, and the random objects are valid for the server's own validator (the arbitraries honour
+ * enums, formats, bounds, patterns and list types).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import * as fc from 'fast-check';
+import { parse } from 'yaml';
+import { schemaArbitrary } from '../../../generator/evolve/arbitrary.js';
+import { compileSchemaValidator } from '../../../runtime/validation/index.js';
+import { REPO, tempDir } from '../helpers.js';
+
+const kgen = (args: string[]) => spawnSync(process.execPath, [join(REPO, 'bin/kgen.js'), ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+
+test('the bundled Widget v1/v1beta1 conversions pass both round trips', () => {
+  const r = kgen(['test-conversion', 'generated', '--runs', '150']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ok {4}Widget\.widgets\.example\.com v1beta1 → v1 → v1beta1 \(150 objects\)$/m);
+  assert.match(r.stdout, /^ok {4}Widget\.widgets\.example\.com v1 → v1beta1 → v1 \(150 objects\)$/m);
+  assert.match(r.stdout, /^2 round trips proved, 0 failed$/m);
+});
+
+test('a planted lossy conversion is caught, with the object shrunk to the field it loses', () => {
+  const out = join(tempDir('lossy'), 'generated');
+  const gen = kgen(['generate', 'test/fixtures/conversion-lossy/apis', '--out', out, '--no-builtins']);
+  assert.equal(gen.status, 0, gen.stderr);
+  const r = kgen(['test-conversion', out, '--seed', '7']);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^FAIL {2}Widget\.widgets\.example\.com v1beta1 → v1 → v1beta1: \.spec\.size did not come back$/m);
+  assert.match(r.stdout, /^ {2}object \(shrunk\): \{"apiVersion":"widgets\.example\.com\/v1beta1","kind":"Widget","metadata":\{"name":"roundtrip","namespace":"default"\},"spec":\{"size":0\}\}$/m);
+  assert.match(r.stdout, /^ {2}came back as: {4}\{.*"spec":\{\}\}$/m);
+  assert.match(r.stdout, /^0 round trips proved, 2 failed$/m);
+});
+
+test('the random objects are valid for the server\'s schema validator (enums, formats, bounds, patterns, list types)', () => {
+  const crd = parse(readFileSync(join(REPO, 'generated/crds/widgets.example.com_widgets.yaml'), 'utf8'));
+  const schema = crd.spec.versions.find((v: { name: string }) => v.name === 'v1').schema.openAPIV3Schema;
+  // CEL rules are not modelled by the arbitraries (a conversion must round-trip any object the
+  // schema describes), so they are left out of this check.
+  const withoutRules = JSON.parse(JSON.stringify(schema, (k, v) => (k === 'x-kubernetes-validations' ? undefined : v)));
+  const validator = compileSchemaValidator({ W: withoutRules } as never, 'W');
+  const { apiVersion: _a, kind: _k, metadata: _m, ...properties } = schema.properties;
+  const objects = fc.sample(schemaArbitrary(fc, { ...schema, properties }), { numRuns: 300, seed: 42 });
+  let withParts = 0;
+  for (const body of objects) {
+    const obj = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'x', namespace: 'default' }, ...(body as object) };
+    assert.deepEqual(validator.validate(obj).map((e) => `${e.field}: ${e.message}`), [], JSON.stringify(obj));
+    if (((body as { spec?: { parts?: unknown[] } }).spec?.parts?.length ?? 0) > 1) withParts++;
+  }
+  assert.ok(withParts > 10, 'map lists with several items are drawn');
+});

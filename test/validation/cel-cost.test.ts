@@ -1,0 +1,68 @@
+/**
+ * CEL cost (runtime/validation/cel-cost.ts): kube's static estimate, checked against the figures
+ * the Kubernetes documentation gives for its examples, and the runtime limits the server enforces
+ * per call (PerCallLimit, 1,000,000) and per object (RuntimeCELCostBudget, 10,000,000).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { compileSchemaValidator } from '../../runtime/validation/index.js';
+import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT } from '../../runtime/validation/cel-cost.js';
+
+const spec = (properties: Record<string, unknown>) => ({ type: 'object', properties: { spec: { type: 'object', properties } } });
+
+describe('static estimate', () => {
+  test('an unbounded list of unbounded strings walked with contains() is far over the limit; bounded, it is cheap', () => {
+    const rule = "self.all(x, x.contains('a string'))";
+    const unbounded = estimateSchemaCost(spec({ foo: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule }] } }));
+    assert.ok(unbounded.rules[0]!.expressionCost > 100 * STATIC_ESTIMATED_COST_LIMIT);
+    assert.deepEqual(unbounded.rules[0]!.unbounded, ['.spec.foo', '.spec.foo[*]']);
+    assert.equal(unbounded.rules[0]!.schemaPath, 'properties[spec].properties[foo].x-kubernetes-validations[0].rule');
+    const bounded = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 25, items: { type: 'string', maxLength: 10 }, 'x-kubernetes-validations': [{ rule }] } }));
+    assert.ok(bounded.rules[0]!.expressionCost < 1000, String(bounded.rules[0]!.expressionCost));
+  });
+
+  test('a rule on list items runs once per item: its cost is multiplied by the cardinality', () => {
+    const bounded = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 100, 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } }));
+    assert.equal(bounded.rules[0]!.cardinality, 10);
+    const unbounded = estimateSchemaCost(spec({ foo: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.startsWith('a')" }] } } }));
+    // MaxRequestSizeBytes / (minimum serialized string size 2 + a comma).
+    assert.equal(unbounded.rules[0]!.cardinality, Math.floor((3 * 1024 * 1024) / 3));
+  });
+
+  test('kube\'s wording of the factor', () => {
+    assert.match(costErrorMessage('estimated rule cost', 3e9, 1e7), /exceeds budget by factor of more than 100x \(try simplifying the rule/);
+    assert.match(costErrorMessage('estimated rule cost', 2.5e7, 1e7), /factor of 2\.5x/);
+    assert.match(costErrorMessage('estimated rule cost', 1.2e7, 1e7), /factor of 1\.200000x/);
+  });
+});
+
+describe('runtime cost limits', () => {
+  const validator = (fields: number) =>
+    compileSchemaValidator(
+      {
+        R: {
+          type: 'object',
+          properties: Object.fromEntries(
+            Array.from({ length: fields }, (_, i) => [`xs${i}`, { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, x == y))' }] }]),
+          ),
+        },
+      } as never,
+      'R',
+    );
+
+  test('a call over PerCallLimit is refused and no further rule runs', () => {
+    const v = validator(2);
+    assert.deepEqual(v.validate({ xs0: Array(10).fill(1), xs1: [1, 2] }).map((e) => `${e.field}: ${e.message}`), ['xs1: Invalid value: "array": failed rule: self.all(x, self.all(y, x == y))']);
+    assert.deepEqual(
+      v.validate({ xs0: Array(1000).fill(1), xs1: [1, 2] }).map((e) => `${e.field}: ${e.message}`),
+      ['xs0: Invalid value: "array": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.all(x, self.all(y, x == y))'],
+    );
+  });
+
+  test('calls within the limit that together use up RuntimeCELCostBudget stop the validation', () => {
+    const v = validator(25);
+    const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
+    const errs = v.validate(obj).map((e) => e.message);
+    assert.deepEqual(errs, ['Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run']);
+  });
+});
