@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { IncomingMessage } from 'node:http';
-import { ResourceClient, RestClient, type APIObject, type KubeObject, type RequestOptions, type RestConfig, type WatchEvent } from '../../runtime/client/index.js';
+import { ResourceClient, RestClient, type APIObject, type KubeObject, type RequestOptions, type RestConfig, type WatchEvent } from '@kgen/client';
 
 export interface Widget extends KubeObject {
   spec: { replicas?: number; color?: string };

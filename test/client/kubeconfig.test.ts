@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { defaultKubeconfigPath, loadKubeconfig, loadKubeconfigContext } from '../../runtime/client/index.js';
+import { defaultKubeconfigPath, loadKubeconfig, loadKubeconfigContext } from '@kgen/client';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 

@@ -1,5 +1,5 @@
 /**
- * kgen's API client: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
+ * @kgen/client, the run-time half of kgen's generated clients: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
  * one resource), the resilient watch (Reflector, watchWithResume), informers with listers and
  * their shared factory, kubeconfig loading, and the StatusError helpers to tell failures apart.
  */
@@ -26,7 +26,9 @@ export { Indexer, NAMESPACE_INDEX, namespaceIndexFunc, type IndexFunc } from './
 export { Lister, NamespaceLister, type Selector } from './lister.js';
 export { SharedIndexInformer, type HandlerRegistration, type InformerOptions, type ResourceEventHandler } from './informer.js';
 export { SharedInformerFactory, type InformerFactoryOptions, type InformersFor, type ResourceInformer } from './informer-factory.js';
-export type { APIObject, KubeList, KubeObject, ObjectMeta, ListMeta, Status, StatusCause, StatusDetails, WatchEvent } from '../api/meta.js';
+export type { APIObject, TypeMeta } from '../../../runtime/api/meta.js';
+// The well-known types generated models import (ObjectMeta, Condition, Quantity, int32, …).
+export type * from '../../../runtime/types/index.js';
 export {
   StatusError,
   isStatus,
@@ -41,4 +43,4 @@ export {
   isTooManyRequests,
   isMethodNotSupported,
   type StatusReason,
-} from '../api/status.js';
+} from '../../../runtime/api/status.js';

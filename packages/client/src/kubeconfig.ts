@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { yaml } from '../api/yaml.js';
+import { parse as parseYaml } from 'yaml';
 import type { RestConfig } from './config.js';
 
 interface Named<T> {
@@ -93,7 +93,7 @@ function readKubeconfig(file: string): KubeconfigFile {
   }
   let value: unknown;
   try {
-    value = yaml().parse(text);
+    value = parseYaml(text);
   } catch (err) {
     throw new Error(`kubeconfig ${file} is not valid YAML: ${(err as Error).message}`);
   }

@@ -5,7 +5,7 @@
  */
 import type http from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import { StatusError, isStatus } from '../api/status.js';
+import { StatusError, isStatus } from '../../../runtime/api/status.js';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type RestConfig } from './config.js';
 import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
 import { responseError } from './response-error.js';

@@ -4,8 +4,8 @@
  * informer can reuse it with its own resume and relist logic.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { KubeObject, Status, WatchEvent } from '../api/meta.js';
-import { StatusError, isStatus, newStatus } from '../api/status.js';
+import type { KubeObject, Status, WatchEvent } from '../../../runtime/api/meta.js';
+import { StatusError, isStatus, newStatus } from '../../../runtime/api/status.js';
 
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
