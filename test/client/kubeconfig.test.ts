@@ -90,10 +90,11 @@ contexts:
     assert.equal(loaded.config.insecureSkipTLSVerify, undefined);
   });
 
-  it('reads a token file and CA file relative to the kubeconfig directory', () => {
+  it('names a token file (read per request, see credentials) and reads a CA file, relative to the kubeconfig directory', () => {
     const c = loadKubeconfig(config(), 'token-file-ctx');
     assert.equal(c.server, 'https://files.example:6443');
-    assert.equal(c.token, 'token-from-file');
+    assert.equal(c.token, undefined);
+    assert.equal(c.tokenFile, join(dir, 'token'));
     assert.equal(c.ca?.toString(), 'CA FROM FILE');
     assert.equal(loadKubeconfigContext(config(), 'token-file-ctx').namespace, 'default');
   });
@@ -121,7 +122,7 @@ contexts:
     assert.throws(() => loadKubeconfig(config(), 'missing-cluster-ctx'), /cluster "nowhere" \(referenced by context "missing-cluster-ctx"\) not found/);
     assert.throws(() => loadKubeconfig(config(), 'missing-user-ctx'), /user "nobody" \(referenced by context "missing-user-ctx"\) not found/);
     assert.throws(() => loadKubeconfig(config(), 'no-server-ctx'), /cluster "no-server" .* has no server/);
-    assert.throws(() => loadKubeconfig(config(), 'exec-ctx'), /exec credential plugins, which kgen's client does not support/);
+    assert.throws(() => loadKubeconfig(config(), 'exec-ctx'), /user "exec-user" in kubeconfig .*: exec has no apiVersion/);
     assert.throws(() => loadKubeconfig(join(dir, 'absent')), /cannot read kubeconfig/);
     writeFileSync(join(dir, 'empty'), '');
     assert.throws(() => loadKubeconfig(join(dir, 'empty')), /has no current-context/);

@@ -4,9 +4,20 @@
  * their shared factory, kubeconfig loading, and the StatusError helpers to tell failures apart.
  */
 export * from './config.js';
-export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, type KubeconfigContext } from './kubeconfig.js';
+export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, kubeconfigPaths, type KubeconfigContext } from './kubeconfig.js';
+export {
+  loadInClusterConfig,
+  loadDefaultConfig,
+  isInCluster,
+  SERVICE_ACCOUNT_DIR,
+  type InClusterOptions,
+  type DefaultConfigOptions,
+  type LoadedConfig,
+} from './in-cluster.js';
+export { runExecPlugin, parseExecCredential, EXEC_API_VERSIONS, type ExecConfig, type ExecEnvVar, type ExecCredential } from './exec.js';
+export { credentialSource, TokenFileSource, ExecSource, type CredentialSource, type Credentials } from './credentials.js';
 export { TokenBucketRateLimiter, type RateLimiter, type Clock } from './rate-limiter.js';
-export { RestClient, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
+export { RestClient, impersonationHeaders, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
 export { ResourceClient } from './resource.js';
 export { TimeoutError } from './transport.js';
 export * from './types.js';

@@ -6,7 +6,8 @@
 import type http from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { StatusError, isStatus } from '../../../runtime/api/status.js';
-import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type RestConfig } from './config.js';
+import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type ImpersonationConfig, type RestConfig } from './config.js';
+import { credentialSource, type CredentialSource, type Credentials } from './credentials.js';
 import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
 import { responseError } from './response-error.js';
 import { connectionErrorDelay, responseDelay, retryAfterSeconds } from './retry.js';
@@ -40,14 +41,19 @@ export interface RestClientDeps {
 export class RestClient {
   readonly config: RestConfig;
   readonly rateLimiter: RateLimiter;
-  private readonly agent: http.Agent;
+  private agent: http.Agent;
+  /** The client certificate the agent was made with (an exec plugin may hand out another). */
+  private agentCert: string | Buffer | undefined;
+  private readonly credentials: CredentialSource;
   private readonly server: URL;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(config: RestConfig, deps: RestClientDeps = {}) {
     this.server = parseServer(config.server);
     this.config = config;
-    this.agent = newAgent(config);
+    this.credentials = credentialSource(config);
+    this.agent = newAgent(config, { cert: config.cert, key: config.key } as Credentials);
+    this.agentCert = config.cert;
     this.rateLimiter = deps.rateLimiter ?? defaultRateLimiter(config);
     this.sleep = deps.sleep ?? abortableSleep;
   }
@@ -100,33 +106,78 @@ export class RestClient {
     };
     if (init.body) init.headers['Content-Length'] = String(init.body.length);
     const maxRetries = this.config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    let refreshed = false;
     for (let retry = 1; ; retry++) {
       await this.rateLimiter.wait(opts.signal);
       let result: Exchange;
+      let creds: Credentials | undefined;
       try {
-        result = await exchange(this.agent, init);
+        creds = await this.credentials.get();
+        result = await exchange(this.agentFor(creds), withCredentials(init, creds, opts.headers));
       } catch (err) {
+        if (creds === undefined) throw err;
         const delay = opts.signal?.aborted ? undefined : connectionErrorDelay(method, err, retry, maxRetries);
         if (delay === undefined) throw err;
         await this.sleep(delay, opts.signal);
         continue;
       }
       if (result.statusCode >= 200 && result.statusCode < 300) return result;
+      // A 401 with a credential that can be fetched again (an exec plugin's): once more, at once.
+      if (result.statusCode === 401 && !refreshed && this.credentials.unauthorized(creds)) {
+        refreshed = true;
+        retry--;
+        continue;
+      }
       const delay = responseDelay(result.statusCode, result.headers, retry, maxRetries);
       if (delay === undefined) throw responseError(result.statusCode, method, result.body, retryAfterSeconds(result.headers));
       await this.sleep(delay, opts.signal);
     }
   }
 
-  private headers(opts: RequestOptions): Record<string, string> {
-    const headers: Record<string, string> = {
+  private headers(opts: RequestOptions): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = {
       Accept: opts.accept ?? 'application/json',
       'User-Agent': this.config.userAgent ?? DEFAULT_USER_AGENT,
     };
     if (opts.body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
-    if (this.config.token) headers['Authorization'] = `Bearer ${this.config.token}`;
+    if (this.config.impersonate) Object.assign(headers, impersonationHeaders(this.config.impersonate));
     return { ...headers, ...opts.headers };
   }
+
+  /** The agent for these credentials: a new one when an exec plugin handed out another client certificate. */
+  private agentFor(creds: Credentials): http.Agent {
+    if (creds.cert !== undefined && creds.cert !== this.agentCert) {
+      this.agent.destroy();
+      this.agent = newAgent(this.config, creds);
+      this.agentCert = creds.cert;
+    }
+    return this.agent;
+  }
+}
+
+/** The attempt's headers with its bearer token (unless the caller set Authorization itself). */
+function withCredentials<T extends { headers: Record<string, string | string[]> }>(init: T, creds: Credentials, own: Record<string, string> | undefined): T {
+  if (!creds.token || own?.['Authorization'] !== undefined || own?.['authorization'] !== undefined) return init;
+  return { ...init, headers: { ...init.headers, Authorization: `Bearer ${creds.token}` } };
+}
+
+/**
+ * Impersonate-User, -Uid, -Group (one header per group) and -Extra-<key> (the key percent-encoded,
+ * as client-go's transport does for characters not legal in a header name).
+ */
+export function impersonationHeaders(imp: ImpersonationConfig): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  if (imp.user) headers['Impersonate-User'] = imp.user;
+  if (imp.uid) headers['Impersonate-Uid'] = imp.uid;
+  if (imp.groups?.length) headers['Impersonate-Group'] = [...imp.groups];
+  for (const [key, values] of Object.entries(imp.extra ?? {})) {
+    if (values.length) headers[`Impersonate-Extra-${encodeExtraKey(key)}`] = [...values];
+  }
+  return headers;
+}
+
+function encodeExtraKey(key: string): string {
+  return key.replace(/[^A-Za-z0-9!#$&'*+\-.^_`|~]/g, (c) => encodeURIComponent(c));
 }
 
 function parseServer(server: string): URL {

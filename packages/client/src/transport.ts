@@ -4,7 +4,10 @@
  */
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
 import type { RestConfig } from './config.js';
+import type { Credentials } from './credentials.js';
 
 export interface Exchange {
   statusCode: number;
@@ -18,7 +21,7 @@ export interface Exchange {
 export interface ExchangeInit {
   method: string;
   url: URL;
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
   body?: Buffer;
   signal?: AbortSignal;
   timeoutMs?: number;
@@ -33,16 +36,84 @@ export class TimeoutError extends Error {
   }
 }
 
-/** A keep-alive agent carrying the config's TLS settings. */
-export function newAgent(config: RestConfig): http.Agent {
-  if (new URL(config.server).protocol === 'http:') return new http.Agent({ keepAlive: true });
-  return new https.Agent({
-    keepAlive: true,
-    ca: config.ca,
-    cert: config.cert,
-    key: config.key,
-    rejectUnauthorized: !config.insecureSkipTLSVerify,
-  });
+/**
+ * A keep-alive agent carrying the config's TLS settings (the client certificate from `creds`, which
+ * an exec plugin may replace) and, with `proxyUrl`, tunnelling every connection through the proxy
+ * with CONNECT.
+ */
+export function newAgent(config: RestConfig, creds: Credentials = {}): http.Agent {
+  const proxy = config.proxyUrl ? parseProxy(config.proxyUrl) : undefined;
+  if (new URL(config.server).protocol === 'http:') {
+    const agent = new http.Agent({ keepAlive: true });
+    if (proxy) tunnel(agent, proxy, false);
+    return agent;
+  }
+  const options: https.AgentOptions = { keepAlive: true, rejectUnauthorized: !config.insecureSkipTLSVerify };
+  if (config.ca) options.ca = config.ca;
+  if (creds.cert) options.cert = creds.cert;
+  if (creds.key) options.key = creds.key;
+  if (config.tlsServerName) options.servername = config.tlsServerName;
+  const agent = new https.Agent(options);
+  if (proxy) tunnel(agent, proxy, true);
+  return agent;
+}
+
+function parseProxy(proxyUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    throw new Error(`invalid proxy-url ${JSON.stringify(proxyUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`proxy-url ${JSON.stringify(proxyUrl)}: only http and https proxies are supported`);
+  }
+  return url;
+}
+
+type CreateConnection = (options: Record<string, any>, callback: (err: Error | null, socket?: Duplex) => void) => Duplex | undefined;
+
+/**
+ * Makes the agent open its connections through `proxy`: a CONNECT request for host:port, then (for
+ * an https server) TLS over the tunnel with the agent's own TLS options. Credentials in the proxy
+ * URL are sent as Proxy-Authorization (basic), as Go's http.Transport does.
+ */
+function tunnel(agent: http.Agent, proxy: URL, secure: boolean): void {
+  const create: CreateConnection = (options, callback) => {
+    const host = String(options.host ?? 'localhost');
+    const target = `${host.includes(':') ? `[${host}]` : host}:${options.port}`;
+    const headers: Record<string, string> = { Host: target };
+    if (proxy.username) headers['Proxy-Authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`;
+    const send = proxy.protocol === 'https:' ? https.request : http.request;
+    const req = send({ host: proxy.hostname, port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: target, headers, agent: false });
+    let done = false;
+    const fail = (err: Error) => {
+      if (done) return;
+      done = true;
+      callback(err);
+    };
+    req.once('error', fail);
+    req.once('connect', (res, socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        return fail(new Error(`proxy ${proxy.host} refused CONNECT ${target}: ${res.statusCode} ${res.statusMessage ?? ''}`.trim()));
+      }
+      done = true;
+      if (!secure) return callback(null, socket);
+      const servername = options.servername ?? (/^[\d.]+$|:/.test(host) ? undefined : host);
+      const secured = tls.connect({ ...options, socket, servername });
+      let connected = false;
+      secured.once('secureConnect', () => {
+        connected = true;
+        callback(null, secured);
+      });
+      // Errors after the handshake reach the request through the socket itself.
+      secured.once('error', (err) => connected || callback(err));
+    });
+    req.end();
+    return undefined;
+  };
+  (agent as unknown as { createConnection: CreateConnection }).createConnection = create;
 }
 
 /**
