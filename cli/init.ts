@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import type { Command } from 'commander';
 
 const KGEN_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -102,6 +103,15 @@ const SCRIPTS: Record<string, string> = {
   start: 'node dist/src/app.js',
 };
 
+/** A dependency's package.json as kgen resolves it (hoisted or nested); '' when not installed. */
+function resolvePackageJson(name: string): string {
+  try {
+    return createRequire(join(KGEN_ROOT, 'package.json')).resolve(`${name}/package.json`);
+  } catch {
+    return '';
+  }
+}
+
 function versionOf(pkgJson: string, fallback: string): string {
   try {
     return `^${(JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string }).version}`;
@@ -116,11 +126,11 @@ function mergePackage(pkg: PackageJson): PackageJson {
   const dev = { ...pkg.devDependencies };
   const kgenSpec = dev.kgen ?? deps.kgen ?? versionOf(join(KGEN_ROOT, 'package.json'), 'latest');
   delete deps.kgen;
-  const clientSpec = deps['@kgen/client'] ?? dev['@kgen/client'] ?? versionOf(join(KGEN_ROOT, 'packages', 'client', 'package.json'), versionOf(join(KGEN_ROOT, 'node_modules', '@kgen', 'client', 'package.json'), 'latest'));
+  const clientSpec = deps['@kgen/client'] ?? dev['@kgen/client'] ?? versionOf(resolvePackageJson('@kgen/client'), 'latest');
   delete dev['@kgen/client'];
   deps['@kgen/client'] = clientSpec;
   dev.kgen = kgenSpec;
-  dev.typescript ??= versionOf(join(KGEN_ROOT, 'node_modules', 'typescript', 'package.json'), '^5.9.0');
+  dev.typescript ??= versionOf(resolvePackageJson('typescript'), '^5.9.0');
   dev['@types/node'] ??= '^20.19.0';
   return {
     ...pkg,

@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Builds @kgen/client: dist/index.js, one ES module bundled by esbuild from src/ and the few
-// runtime/api modules it shares with the server (yaml stays an import: the only dependency), and
-// dist/types/, the .d.ts files and declaration maps tsc writes for the same sources. Runs on
-// `prepare` (npm install in the repository, npm pack, installs from git) and `npm run build`.
+// runtime/api modules it shares with the server, and dist/types/, the .d.ts files and declaration
+// maps tsc writes for the same sources. Runs on `prepare` (npm install in the repository, npm pack,
+// installs from git) and `npm run build`.
+//
+// The YAML parser (kubeconfig files) is bundled in, from the `yaml` package's ES module build: as
+// an import of its CommonJS build it would break users' ESM bundles (its require('process') cannot
+// be bundled into an ES module), and bundled the client has no run-time dependency at all.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,8 +25,17 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['yaml'],
   legalComments: 'none',
+  banner: { js: `// @kgen/client. Bundles the yaml package (ISC license, Copyright Eemeli Aro <eemeli@gmail.com>).` },
+  plugins: [
+    {
+      name: 'yaml-esm',
+      setup(build) {
+        const yamlDir = dirname(require.resolve('yaml/package.json'));
+        build.onResolve({ filter: /^yaml$/ }, () => ({ path: join(yamlDir, 'browser', 'index.js') }));
+      },
+    },
+  ],
   logLevel: 'warning',
 });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit', cwd: here });
