@@ -12,6 +12,7 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserPlatform } from './browser-plugin.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -37,5 +38,18 @@ await esbuild.build({
     },
   ],
   logLevel: 'warning',
+});
+
+// The browser build: fetch instead of node:http, and stand-ins for what needs a process.
+await esbuild.build({
+  entryPoints: [join(here, 'src/index.ts')],
+  outfile: join(here, 'dist/browser.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [browserPlatform],
 });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit', cwd: here });

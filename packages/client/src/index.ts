@@ -19,7 +19,8 @@ export { credentialSource, TokenFileSource, ExecSource, type CredentialSource, t
 export { TokenBucketRateLimiter, type RateLimiter, type Clock } from './rate-limiter.js';
 export { RestClient, impersonationHeaders, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
 export { ResourceClient } from './resource.js';
-export { TimeoutError } from './transport.js';
+export { TimeoutError, type Transport, type Exchange, type ExchangeInit, type ResponseStream, type ResponseHeaders } from './transport.js';
+export { FetchTransport, type FetchTransportOptions } from './transport-fetch.js';
 export * from './types.js';
 export { decodeWatchStream, decodeWatchEvent } from './watch.js';
 export { Backoff, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';

@@ -3,15 +3,14 @@
  * Every attempt waits on the rate limiter, then sends; failures are retried per retry.ts; a final
  * non-2xx response becomes a StatusError (response-error.ts). Bodies are JSON unless told otherwise.
  */
-import type http from 'node:http';
-import type { IncomingMessage } from 'node:http';
 import { StatusError, isStatus } from '../../../runtime/api/status.js';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type ImpersonationConfig, type RestConfig } from './config.js';
-import { credentialSource, type CredentialSource, type Credentials } from './credentials.js';
+import type { CredentialSource, Credentials } from './credentials.js';
+import { credentialSource, defaultTransport } from './platform.js';
 import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
 import { responseError } from './response-error.js';
 import { connectionErrorDelay, responseDelay, retryAfterSeconds } from './retry.js';
-import { exchange, newAgent, type Exchange } from './transport.js';
+import type { Exchange, ResponseStream, Transport } from './transport.js';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Record<string, QueryValue>;
@@ -22,7 +21,7 @@ export interface RequestOptions {
   path: string;
   /** Undefined values are left out; booleans are sent as `true`/`false`. */
   query?: Query;
-  /** A Buffer or string is sent as is; anything else as JSON. */
+  /** A Uint8Array (Buffer) or string is sent as is; anything else as JSON. */
   body?: unknown;
   /** Default `application/json`, sent only with a body. */
   contentType?: string;
@@ -32,8 +31,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Seams for tests: a rate limiter and a sleep that need not take real time. */
+/** Seams: the transport (default node:http under Node, fetch in browsers), and for tests a rate limiter and a sleep that need not take real time. */
 export interface RestClientDeps {
+  transport?: Transport;
   rateLimiter?: RateLimiter;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -41,9 +41,7 @@ export interface RestClientDeps {
 export class RestClient {
   readonly config: RestConfig;
   readonly rateLimiter: RateLimiter;
-  private agent: http.Agent;
-  /** The client certificate the agent was made with (an exec plugin may hand out another). */
-  private agentCert: string | Buffer | undefined;
+  private readonly transport: Transport;
   private readonly credentials: CredentialSource;
   private readonly server: URL;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -52,8 +50,7 @@ export class RestClient {
     this.server = parseServer(config.server);
     this.config = config;
     this.credentials = credentialSource(config);
-    this.agent = newAgent(config, { cert: config.cert, key: config.key } as Credentials);
-    this.agentCert = config.cert;
+    this.transport = deps.transport ?? defaultTransport(config);
     this.rateLimiter = deps.rateLimiter ?? defaultRateLimiter(config);
     this.sleep = deps.sleep ?? abortableSleep;
   }
@@ -72,14 +69,14 @@ export class RestClient {
    * caller must consume or destroy it; aborting opts.signal destroys it. Non-2xx responses reject
    * with a StatusError as request() does.
    */
-  async stream(opts: RequestOptions): Promise<IncomingMessage> {
+  async stream(opts: RequestOptions): Promise<ResponseStream> {
     const result = await this.roundTrip(opts, true);
     return result.response!;
   }
 
   /** Closes idle keep-alive connections. In-flight requests finish. */
   close(): void {
-    this.agent.destroy();
+    this.transport.close();
   }
 
   /** Full URL for a path and query, keeping any path prefix of the server URL. */
@@ -104,7 +101,6 @@ export class RestClient {
       timeoutMs: this.config.timeoutMs,
       streaming,
     };
-    if (init.body) init.headers['Content-Length'] = String(init.body.length);
     const maxRetries = this.config.maxRetries ?? DEFAULT_MAX_RETRIES;
     let refreshed = false;
     for (let retry = 1; ; retry++) {
@@ -113,7 +109,7 @@ export class RestClient {
       let creds: Credentials | undefined;
       try {
         creds = await this.credentials.get();
-        result = await exchange(this.agentFor(creds), withCredentials(init, creds, opts.headers));
+        result = await this.transport.exchange(withCredentials(init, creds, opts.headers), creds);
       } catch (err) {
         if (creds === undefined) throw err;
         const delay = opts.signal?.aborted ? undefined : connectionErrorDelay(method, err, retry, maxRetries);
@@ -142,16 +138,6 @@ export class RestClient {
     if (opts.body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
     if (this.config.impersonate) Object.assign(headers, impersonationHeaders(this.config.impersonate));
     return { ...headers, ...opts.headers };
-  }
-
-  /** The agent for these credentials: a new one when an exec plugin handed out another client certificate. */
-  private agentFor(creds: Credentials): http.Agent {
-    if (creds.cert !== undefined && creds.cert !== this.agentCert) {
-      this.agent.destroy();
-      this.agent = newAgent(this.config, creds);
-      this.agentCert = creds.cert;
-    }
-    return this.agent;
   }
 }
 
@@ -199,11 +185,12 @@ function defaultRateLimiter(config: RestConfig): RateLimiter {
   return new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST));
 }
 
-function encodeBody(body: unknown): Buffer | undefined {
+const encoder = new TextEncoder();
+
+function encodeBody(body: unknown): Uint8Array | undefined {
   if (body === undefined) return undefined;
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  return Buffer.from(JSON.stringify(body), 'utf8');
+  if (body instanceof Uint8Array) return body;
+  return encoder.encode(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 function decodeBody<T>(result: Exchange): T {
