@@ -8,7 +8,7 @@
 // an import of its CommonJS build it would break users' ESM bundles (its require('process') cannot
 // be bundled into an ES module), and bundled the client has no run-time dependency at all.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +18,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const esbuild = require('esbuild');
 
-rmSync(join(here, 'dist'), { recursive: true, force: true });
+// Built beside dist/ and swapped in whole, so that a build running while another process reads
+// dist/ (tests run in parallel; npm pack) never shows it a half-written tree.
+const out = join(here, `.dist-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
 await esbuild.build({
   entryPoints: [join(here, 'src/index.ts')],
-  outfile: join(here, 'dist/index.js'),
+  outfile: join(out, 'index.js'),
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -43,7 +46,7 @@ await esbuild.build({
 // The browser build: fetch instead of node:http, and stand-ins for what needs a process.
 await esbuild.build({
   entryPoints: [join(here, 'src/index.ts')],
-  outfile: join(here, 'dist/browser.js'),
+  outfile: join(out, 'browser.js'),
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -52,4 +55,12 @@ await esbuild.build({
   logLevel: 'warning',
   plugins: [browserPlatform],
 });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json')], { stdio: 'inherit', cwd: here });
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json'), '--declarationDir', join(out, 'types')], { stdio: 'inherit', cwd: here });
+const old = join(here, `.dist-old-${process.pid}`);
+try {
+  renameSync(join(here, 'dist'), old);
+} catch {
+  // No dist/ yet.
+}
+renameSync(out, join(here, 'dist'));
+rmSync(old, { recursive: true, force: true });

@@ -51,6 +51,7 @@ export function runExecPlugin(config: ExecConfig, env: NodeJS.ProcessEnv = proce
     return Promise.reject(new Error(`exec plugin: invalid apiVersion "${config.apiVersion}"; expected one of ${EXEC_API_VERSIONS.join(', ')}`));
   }
   const mode = config.interactiveMode ?? (config.apiVersion.endsWith('/v1') ? '' : 'IfAvailable');
+  if (mode === '') return Promise.reject(new Error(`exec plugin ${config.command}: interactiveMode must be specified for ${config.apiVersion}`));
   if (!['Never', 'IfAvailable', 'Always'].includes(mode)) {
     return Promise.reject(new Error(`exec plugin: invalid interactiveMode "${mode}": must be Never, IfAvailable or Always`));
   }
