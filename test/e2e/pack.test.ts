@@ -126,6 +126,8 @@ cs.demoExampleComV1.widgets('default').list().then((list) => {
 `,
     );
     assert.match(run(process.execPath, ['require.cjs'], app).stdout, /^cjs: function function [1-9]\d*$/m);
+    // Code generated before @kgen/client imports kgen/client: plain node runs it too.
+    assert.equal(run(process.execPath, ['--input-type=module', '-e', "const m = await import('kgen/client'); console.log(typeof m.Clientset, typeof m.RestClient)"], app).stdout.trim(), 'undefined function');
   });
 
   it('6. an esbuild bundle of the app runs on its own', () => {
