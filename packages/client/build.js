@@ -57,10 +57,19 @@ await esbuild.build({
 });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(here, 'tsconfig.build.json'), '--declarationDir', join(out, 'types')], { stdio: 'inherit', cwd: here });
 const old = join(here, `.dist-old-${process.pid}`);
-try {
-  renameSync(join(here, 'dist'), old);
-} catch {
-  // No dist/ yet.
+// Another build may swap its own dist/ in between our two renames: then ours moves it aside too.
+for (let attempt = 1; ; attempt++) {
+  try {
+    renameSync(join(here, 'dist'), old);
+  } catch {
+    // No dist/ (a first build, or another build's swap is midway).
+  }
+  try {
+    renameSync(out, join(here, 'dist'));
+    break;
+  } catch (err) {
+    if (attempt >= 10) throw err;
+  } finally {
+    rmSync(old, { recursive: true, force: true });
+  }
 }
-renameSync(out, join(here, 'dist'));
-rmSync(old, { recursive: true, force: true });
