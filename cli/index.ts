@@ -1,5 +1,5 @@
 /**
- * The kgen command line: `kgen generate`, `kgen serve` and `kgen migrate-storage`. Each command's module is loaded only
+ * The kgen command line: `kgen init`, `kgen generate`, `kgen serve` and `kgen migrate-storage`. Each command's module is loaded only
  * when that command runs: the generator (TypeScript) and the server are large.
  */
 import { Command } from 'commander';
@@ -9,6 +9,7 @@ import { registerMigrateStorage } from './migrate-storage.js';
 import { registerDiff } from './diff.js';
 import { registerTestConversion } from './test-conversion.js';
 import { registerValidate } from './validate.js';
+import { registerInit } from './init.js';
 
 const program = new Command();
 program
@@ -21,4 +22,5 @@ registerMigrateStorage(program);
 registerDiff(program);
 registerTestConversion(program);
 registerValidate(program);
+registerInit(program);
 await program.parseAsync(process.argv);

@@ -11,7 +11,7 @@
  */
 import type { Command } from 'commander';
 import type { KubeObject } from '../runtime/api/meta.js';
-import type { RestClient } from '../runtime/client/rest.js';
+import type { RestClient } from '@kgen/client';
 
 /** How many times one object's no-op update is retried on conflict. */
 const MAX_CONFLICT_RETRIES = 5;
@@ -160,7 +160,7 @@ export function registerMigrateStorage(program: Command): void {
     .option('--context <name>', 'kubeconfig context (default: its current-context)')
     .option('--resource <plural.group>', 'also migrate this resource (repeatable)', (value: string, prev: string[]) => [...prev, value], [] as string[])
     .action(async (opts: MigrateStorageOptions) => {
-      const { RestClient, loadKubeconfig } = await import('../runtime/client/index.js');
+      const { RestClient, loadKubeconfig } = await import('@kgen/client');
       const rest = new RestClient(loadKubeconfig(opts.kubeconfig, opts.context));
       try {
         await migrateStorage(rest, opts.resource, (line) => console.log(line));

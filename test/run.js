@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ with node's test runner and tsx. `npm test -- <filter>`
-// runs only files whose path contains the filter.
+// runs only files whose path contains the filter. `--conditions=kgen:source` resolves @kgen/client
+// to its TypeScript sources, so tests need no build and share one copy of its modules.
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +28,7 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  ['--conditions=kgen:source', '--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

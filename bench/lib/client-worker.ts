@@ -9,10 +9,10 @@
  *     (limit + continue, JSON parsed, items kept in a Map) of the same collection; ms of each rep.
  * Prints one JSON line.
  */
-import { RestClient } from '../../runtime/client/rest.js';
-import { ResourceClient } from '../../runtime/client/resource.js';
-import { SharedIndexInformer } from '../../runtime/client/informer.js';
-import type { ResourceInfo } from '../../runtime/client/types.js';
+import { RestClient } from '../../packages/client/src/rest.js';
+import { ResourceClient } from '../../packages/client/src/resource.js';
+import { SharedIndexInformer } from '../../packages/client/src/informer.js';
+import type { ResourceInfo } from '../../packages/client/src/types.js';
 import type { APIObject } from '../../runtime/api/meta.js';
 
 interface Common {

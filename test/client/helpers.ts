@@ -4,8 +4,7 @@
  * event stream, and polling.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { IncomingMessage } from 'node:http';
-import { ResourceClient, RestClient, type APIObject, type KubeObject, type RequestOptions, type RestConfig, type WatchEvent } from '../../runtime/client/index.js';
+import { ResourceClient, RestClient, type APIObject, type KubeObject, type RequestOptions, type ResponseStream, type RestConfig, type WatchEvent } from '@kgen/client';
 
 export interface Widget extends KubeObject {
   spec: { replicas?: number; color?: string };
@@ -26,7 +25,7 @@ export class RecordingRest extends RestClient {
     return super.request<T>(opts);
   }
 
-  override stream(opts: RequestOptions): Promise<IncomingMessage> {
+  override stream(opts: RequestOptions): Promise<ResponseStream> {
     this.sent.push(opts);
     return super.stream(opts);
   }

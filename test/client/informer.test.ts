@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Indexer, SharedIndexInformer, isGone, type ResourceEventHandler } from '../../runtime/client/index.js';
+import { Indexer, SharedIndexInformer, isGone, type ResourceEventHandler } from '@kgen/client';
 import { objectKey, resourcePrefix } from '../../runtime/storage/keys.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 import { RecordingRest, newWidget, until, widgetClient, type Widget } from './helpers.js';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { defaultKubeconfigPath, loadKubeconfig, loadKubeconfigContext } from '../../runtime/client/index.js';
+import { defaultKubeconfigPath, impersonationHeaders, loadKubeconfig, loadKubeconfigContext, parseExecCredential } from '@kgen/client';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -90,10 +90,11 @@ contexts:
     assert.equal(loaded.config.insecureSkipTLSVerify, undefined);
   });
 
-  it('reads a token file and CA file relative to the kubeconfig directory', () => {
+  it('names a token file (read per request, see credentials) and reads a CA file, relative to the kubeconfig directory', () => {
     const c = loadKubeconfig(config(), 'token-file-ctx');
     assert.equal(c.server, 'https://files.example:6443');
-    assert.equal(c.token, 'token-from-file');
+    assert.equal(c.token, undefined);
+    assert.equal(c.tokenFile, join(dir, 'token'));
     assert.equal(c.ca?.toString(), 'CA FROM FILE');
     assert.equal(loadKubeconfigContext(config(), 'token-file-ctx').namespace, 'default');
   });
@@ -121,7 +122,7 @@ contexts:
     assert.throws(() => loadKubeconfig(config(), 'missing-cluster-ctx'), /cluster "nowhere" \(referenced by context "missing-cluster-ctx"\) not found/);
     assert.throws(() => loadKubeconfig(config(), 'missing-user-ctx'), /user "nobody" \(referenced by context "missing-user-ctx"\) not found/);
     assert.throws(() => loadKubeconfig(config(), 'no-server-ctx'), /cluster "no-server" .* has no server/);
-    assert.throws(() => loadKubeconfig(config(), 'exec-ctx'), /exec credential plugins, which kgen's client does not support/);
+    assert.throws(() => loadKubeconfig(config(), 'exec-ctx'), /user "exec-user" in kubeconfig .*: exec has no apiVersion/);
     assert.throws(() => loadKubeconfig(join(dir, 'absent')), /cannot read kubeconfig/);
     writeFileSync(join(dir, 'empty'), '');
     assert.throws(() => loadKubeconfig(join(dir, 'empty')), /has no current-context/);
@@ -141,4 +142,66 @@ contexts:
       else process.env.KUBECONFIG = saved;
     }
   });
+
+  it('reads tls-server-name, proxy-url, impersonation and exec into the RestConfig', () => {
+    const file = join(dir, 'full');
+    writeFileSync(
+      file,
+      `current-context: c
+clusters: [{name: k, cluster: {server: "https://10.0.0.1:6443", tls-server-name: api.internal, proxy-url: "http://proxy.example:3128"}}]
+users:
+- name: u
+  user:
+    as: jane
+    as-uid: "42"
+    as-groups: [devs, ops]
+    as-user-extra: {scopes: [view, edit]}
+    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: ./bin/login
+      args: [get-token]
+      env: [{name: A, value: b}]
+      interactiveMode: Never
+      installHint: install login
+      provideClusterInfo: true
+contexts: [{name: c, context: {cluster: k, user: u}}]
+`,
+    );
+    const c = loadKubeconfig(file);
+    assert.equal(c.tlsServerName, 'api.internal');
+    assert.equal(c.proxyUrl, 'http://proxy.example:3128');
+    assert.deepEqual(c.impersonate, { user: 'jane', uid: '42', groups: ['devs', 'ops'], extra: { scopes: ['view', 'edit'] } });
+    assert.deepEqual(c.exec, {
+      command: join(dir, 'bin', 'login'),
+      apiVersion: 'client.authentication.k8s.io/v1',
+      args: ['get-token'],
+      env: [{ name: 'A', value: 'b' }],
+      interactiveMode: 'Never',
+      installHint: 'install login',
+      provideClusterInfo: true,
+      cluster: { server: 'https://10.0.0.1:6443', 'tls-server-name': 'api.internal', 'proxy-url': 'http://proxy.example:3128' },
+    });
+  });
+
+  it('impersonation headers: one Impersonate-Group per group, extra keys percent-encoded', () => {
+    assert.deepEqual(impersonationHeaders({ user: 'jane', uid: '42', groups: ['a', 'b'], extra: { 'example.com/scopes': ['x', 'y'], empty: [] } }), {
+      'Impersonate-User': 'jane',
+      'Impersonate-Uid': '42',
+      'Impersonate-Group': ['a', 'b'],
+      'Impersonate-Extra-example.com%2Fscopes': ['x', 'y'],
+    });
+  });
+
+  it('exec credentials: the same apiVersion, a token or a certificate and key, a valid expiry', () => {
+    const config = { command: 'p', apiVersion: 'client.authentication.k8s.io/v1' };
+    const out = (status: object, apiVersion = config.apiVersion) => JSON.stringify({ apiVersion, kind: 'ExecCredential', status });
+    assert.deepEqual(parseExecCredential(out({ token: 't', expirationTimestamp: '2030-01-01T00:00:00Z' }), config), { token: 't', expiresAt: Date.parse('2030-01-01T00:00:00Z') });
+    assert.deepEqual(parseExecCredential(out({ clientCertificateData: 'C', clientKeyData: 'K' }), config), { cert: 'C', key: 'K' });
+    assert.throws(() => parseExecCredential(out({ token: 't' }, 'client.authentication.k8s.io/v1beta1'), config), /configured to use API version client.authentication.k8s.io\/v1, plugin returned version client.authentication.k8s.io\/v1beta1/);
+    assert.throws(() => parseExecCredential(out({}), config), /didn't return a token or cert\/key pair/);
+    assert.throws(() => parseExecCredential(out({ clientCertificateData: 'C' }), config), /only one of clientCertificateData and clientKeyData/);
+    assert.throws(() => parseExecCredential(out({ token: 't', expirationTimestamp: 'soon' }), config), /invalid expirationTimestamp/);
+    assert.throws(() => parseExecCredential('not json', config), /invalid JSON/);
+  });
 });
+

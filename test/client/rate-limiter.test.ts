@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RestClient, TokenBucketRateLimiter, type Clock } from '../../runtime/client/index.js';
+import { RestClient, TokenBucketRateLimiter, type Clock } from '@kgen/client';
 import { sendJSON, startStub } from './stub-server.js';
 
 /** A clock whose sleeps advance time instantly, recording each sleep. */

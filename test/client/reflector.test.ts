@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { Backoff, isGone, isNotFound, isTransientError, ResourceClient } from '../../runtime/client/index.js';
+import { Backoff, isGone, isNotFound, isTransientError, ResourceClient } from '@kgen/client';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 import { RecordingRest, WIDGETS, assertIncreasing, consume, describeEvent, newWidget, until, widgetClient, type Widget } from './helpers.js';
 import { startProxy, type Proxy } from './proxy.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ResourceClient, RestClient, type KubeObject, type Scale, type Status } from '../../runtime/client/index.js';
+import { ResourceClient, RestClient, type KubeObject, type Scale, type Status } from '@kgen/client';
 import { echo, startStub, type RecordedRequest, type Stub } from './stub-server.js';
 
 interface Widget extends KubeObject {

@@ -9,7 +9,7 @@ import {
   isNotFound,
   isTooManyRequests,
   type Status,
-} from '../../runtime/client/index.js';
+} from '@kgen/client';
 import { newInvalid, newNotFound } from '../../runtime/api/status.js';
 import { sendJSON, startStub, type Stub } from './stub-server.js';
 

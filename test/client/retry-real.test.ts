@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isConnectionError } from '../../runtime/client/retry.js';
+import { isConnectionError } from '../../packages/client/src/retry.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 import { RecordingRest, newWidget, widgetClient } from './helpers.js';
 import { startProxy, type Proxy } from './proxy.js';

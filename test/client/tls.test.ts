@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ResourceClient, RestClient, loadKubeconfig, type KubeObject } from '../../runtime/client/index.js';
+import { ResourceClient, RestClient, loadKubeconfig, type KubeObject } from '@kgen/client';
 
 /** A throwaway CA and a server and client certificate it signs, made with the openssl CLI. */
 function makePki(dir: string) {

@@ -11,7 +11,7 @@ import {
   isGone,
   type KubeObject,
   type WatchEvent,
-} from '../../runtime/client/index.js';
+} from '@kgen/client';
 import { newGone } from '../../runtime/api/status.js';
 import { startStub } from './stub-server.js';
 

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Clientset } from '../../generated/client/index.js';
-import { isAlreadyExists, isNotFound, loadKubeconfig } from '../../runtime/client/index.js';
+import { isAlreadyExists, isNotFound, loadKubeconfig } from '@kgen/client';
 import { REPO, removeDir, startKgen, tempDir, type KgenServer } from './harness.js';
 import { freePort } from './replica-helpers.js';
 import { runRestartScenario } from './restart-scenario.js';

@@ -7,7 +7,7 @@
  */
 import { after, describe, it } from 'node:test';
 import type { Clientset } from '../../generated/client/index.js';
-import { isAlreadyExists, isNotFound } from '../../runtime/client/index.js';
+import { isAlreadyExists, isNotFound } from '@kgen/client';
 import { EtcdCluster } from '../support/etcd.js';
 import { removeDir, tempDir, type KgenServer } from './harness.js';
 import { configFor, freePort, startReplica } from './replica-helpers.js';

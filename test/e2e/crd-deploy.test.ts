@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Clientset } from '../../generated/client/index.js';
-import { isInvalid } from '../../runtime/client/index.js';
+import { isInvalid } from '@kgen/client';
 import { generate } from '../../generator/index.js';
 import { kubectl, kubectlOk, removeDir, REPO, startKgen, table, type KgenServer } from './harness.js';
 

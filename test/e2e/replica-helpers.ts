@@ -7,7 +7,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Clientset } from '../../generated/client/index.js';
-import { loadKubeconfig, StatusError, type RestConfig } from '../../runtime/client/index.js';
+import { loadKubeconfig, StatusError, type RestConfig } from '@kgen/client';
 import { REPO, startKgen, type KgenServer } from './harness.js';
 
 export const GENERATED = join(REPO, 'generated');

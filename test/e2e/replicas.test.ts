@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Clientset } from '../../generated/client/index.js';
 import type { Widget } from '../../generated/models/widgets.example.com/v1.js';
-import { isAlreadyExists, isConflict } from '../../runtime/client/index.js';
+import { isAlreadyExists, isConflict } from '@kgen/client';
 import { EtcdCluster } from '../support/etcd.js';
 import { kubectlOk, removeDir, tempDir, type KgenServer } from './harness.js';
 import { kubectlBackground } from './kubectl-workflow-helpers.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Clientset } from '../../generated/client/index.js';
 import type { Widget } from '../../generated/models/widgets.example.com/v1.js';
-import { isTransientError, type ResourceClient, type RestConfig, type WatchEvent } from '../../runtime/client/index.js';
+import { isTransientError, type ResourceClient, type RestConfig, type WatchEvent } from '@kgen/client';
 import { RecordingRest, assertIncreasing, consume, until } from '../client/helpers.js';
 import type { KgenServer } from './harness.js';
 

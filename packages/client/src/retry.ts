@@ -6,7 +6,7 @@
  *   server's statement that the request was not acted on and may be sent again;
  * - at most maxRetries times after the first attempt.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ResponseHeaders } from './transport.js';
 
 /** Longest Retry-After we honour; a server asking for more is waited on for this long. */
 export const MAX_RETRY_AFTER_SECONDS = 30;
@@ -30,7 +30,7 @@ export function isConnectionError(err: unknown): boolean {
 }
 
 /** Retry-After as whole seconds (the only form kube-apiserver sends), or undefined. */
-export function retryAfterSeconds(headers: IncomingHttpHeaders): number | undefined {
+export function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
   const raw = headers['retry-after'];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
@@ -44,7 +44,7 @@ export function connectionErrorDelay(method: string, err: unknown, retry: number
 }
 
 /** Milliseconds to wait before retry number `retry` after an HTTP response, or undefined to give up. */
-export function responseDelay(statusCode: number, headers: IncomingHttpHeaders, retry: number, maxRetries: number): number | undefined {
+export function responseDelay(statusCode: number, headers: ResponseHeaders, retry: number, maxRetries: number): number | undefined {
   if (retry > maxRetries) return undefined;
   if (statusCode !== 429 && statusCode < 500) return undefined;
   const seconds = retryAfterSeconds(headers);

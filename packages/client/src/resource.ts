@@ -6,8 +6,8 @@
  * A namespaced resource without a namespace lists and watches across all namespaces; verbs on
  * one object then take the namespace from the object, or fail.
  */
-import type { APIObject, KubeList, KubeObject, Status, WatchEvent } from '../api/meta.js';
-import { apiVersionOf } from '../api/resource.js';
+import type { APIObject, KubeList, KubeObject, Status, WatchEvent } from '../../../runtime/api/meta.js';
+import { apiVersionOf } from '../../../runtime/api/resource.js';
 import { createQuery, deleteOptionsBody, getQuery, listQuery, patchQuery, watchQuery } from './query.js';
 import type { RestClient } from './rest.js';
 import { watchWithResume, type ResumableWatchOptions } from './reflector.js';

@@ -1,14 +1,26 @@
 /**
- * kgen's API client: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
+ * @kgen/client, the run-time half of kgen's generated clients: RestClient (HTTP, retries, rate limiting), ResourceClient (typed verbs for
  * one resource), the resilient watch (Reflector, watchWithResume), informers with listers and
  * their shared factory, kubeconfig loading, and the StatusError helpers to tell failures apart.
  */
 export * from './config.js';
-export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, type KubeconfigContext } from './kubeconfig.js';
+export { loadKubeconfig, loadKubeconfigContext, defaultKubeconfigPath, kubeconfigPaths, type KubeconfigContext } from './kubeconfig.js';
+export {
+  loadInClusterConfig,
+  loadDefaultConfig,
+  isInCluster,
+  SERVICE_ACCOUNT_DIR,
+  type InClusterOptions,
+  type DefaultConfigOptions,
+  type LoadedConfig,
+} from './in-cluster.js';
+export { runExecPlugin, parseExecCredential, EXEC_API_VERSIONS, type ExecConfig, type ExecEnvVar, type ExecCredential } from './exec.js';
+export { credentialSource, TokenFileSource, ExecSource, type CredentialSource, type Credentials } from './credentials.js';
 export { TokenBucketRateLimiter, type RateLimiter, type Clock } from './rate-limiter.js';
-export { RestClient, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
+export { RestClient, impersonationHeaders, type RequestOptions, type Query, type QueryValue, type RestClientDeps } from './rest.js';
 export { ResourceClient } from './resource.js';
-export { TimeoutError } from './transport.js';
+export { TimeoutError, type Transport, type Exchange, type ExchangeInit, type ResponseStream, type ResponseHeaders } from './transport.js';
+export { FetchTransport, type FetchTransportOptions } from './transport-fetch.js';
 export * from './types.js';
 export { decodeWatchStream, decodeWatchEvent } from './watch.js';
 export { Backoff, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
@@ -26,7 +38,9 @@ export { Indexer, NAMESPACE_INDEX, namespaceIndexFunc, type IndexFunc } from './
 export { Lister, NamespaceLister, type Selector } from './lister.js';
 export { SharedIndexInformer, type HandlerRegistration, type InformerOptions, type ResourceEventHandler } from './informer.js';
 export { SharedInformerFactory, type InformerFactoryOptions, type InformersFor, type ResourceInformer } from './informer-factory.js';
-export type { APIObject, KubeList, KubeObject, ObjectMeta, ListMeta, Status, StatusCause, StatusDetails, WatchEvent } from '../api/meta.js';
+export type { APIObject, TypeMeta } from '../../../runtime/api/meta.js';
+// The well-known types generated models import (ObjectMeta, Condition, Quantity, int32, …).
+export type * from '../../../runtime/types/index.js';
 export {
   StatusError,
   isStatus,
@@ -41,4 +55,4 @@ export {
   isTooManyRequests,
   isMethodNotSupported,
   type StatusReason,
-} from '../api/status.js';
+} from '../../../runtime/api/status.js';

@@ -6,7 +6,7 @@
  * ResourceClient. As in client-go, start() starts the informers requested so far; informers
  * requested later need another start().
  */
-import type { APIObject } from '../api/meta.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
 import type { BackoffOptions } from './backoff.js';
 import { SharedIndexInformer, type InformerOptions } from './informer.js';
 import type { Lister } from './lister.js';

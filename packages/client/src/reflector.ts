@@ -21,8 +21,8 @@
  * for, so a relist cannot report deletions of objects that never changed since; objects it never
  * saw whose version is at or below the last one are taken as already known to the caller.
  */
-import type { APIObject, WatchEvent } from '../api/meta.js';
-import { StatusError, isGone } from '../api/status.js';
+import type { APIObject, WatchEvent } from '../../../runtime/api/meta.js';
+import { StatusError, isGone } from '../../../runtime/api/status.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { listAll } from './pager.js';
 import { abortableSleep } from './rate-limiter.js';

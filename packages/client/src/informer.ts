@@ -13,7 +13,7 @@
  * - resyncPeriodMs > 0 calls onUpdate(obj, obj) for every cached object that often.
  * Handlers run synchronously; a throwing handler is reported to onError and the others still run.
  */
-import type { APIObject } from '../api/meta.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
 import type { BackoffOptions } from './backoff.js';
 import { Indexer, type IndexFunc } from './indexer.js';
 import { Lister } from './lister.js';

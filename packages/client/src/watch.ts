@@ -3,9 +3,8 @@
  * watch.StreamWatcher over a JSON framer. Kept apart from ResourceClient so a reflector or
  * informer can reuse it with its own resume and relist logic.
  */
-import { StringDecoder } from 'node:string_decoder';
-import type { KubeObject, Status, WatchEvent } from '../api/meta.js';
-import { StatusError, isStatus, newStatus } from '../api/status.js';
+import type { KubeObject, Status, WatchEvent } from '../../../runtime/api/meta.js';
+import { StatusError, isStatus, newStatus } from '../../../runtime/api/status.js';
 
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -14,11 +13,11 @@ const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'
  * inside a multi-byte character. An ERROR event is thrown as StatusError carrying its Status, so a
  * compacted resourceVersion (410 Expired) surfaces as isGone(err). Ends when the stream ends.
  */
-export async function* decodeWatchStream<T = KubeObject>(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<WatchEvent<T>> {
-  const decoder = new StringDecoder('utf8');
+export async function* decodeWatchStream<T = KubeObject>(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<WatchEvent<T>> {
+  const decoder = new TextDecoder('utf8');
   let pending = '';
   for await (const chunk of chunks) {
-    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let newline: number;
     while ((newline = pending.indexOf('\n')) >= 0) {
       const line = pending.slice(0, newline);
@@ -26,7 +25,7 @@ export async function* decodeWatchStream<T = KubeObject>(chunks: AsyncIterable<B
       if (line.trim()) yield decodeWatchEvent<T>(line);
     }
   }
-  pending += decoder.end();
+  pending += decoder.decode();
   if (pending.trim()) yield decodeWatchEvent<T>(pending);
 }
 

@@ -4,7 +4,7 @@
  * to keys. The `namespace` index is always present, so namespaced listing does not scan.
  * Objects are stored and returned as given, not copied: callers must not mutate them.
  */
-import type { APIObject } from '../api/meta.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
 import { metaNamespaceKey } from './reflector.js';
 
 /** The index values of an object, as client-go's IndexFunc. */

@@ -5,8 +5,8 @@
  * continue token expires mid-way (410), the list starts over in one unpaged request, as the
  * pager's FullListIfExpired does.
  */
-import type { APIObject } from '../api/meta.js';
-import { isGone } from '../api/status.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
+import { isGone } from '../../../runtime/api/status.js';
 import type { ResourceClient } from './resource.js';
 import type { ListOptions } from './types.js';
 

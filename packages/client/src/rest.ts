@@ -3,14 +3,14 @@
  * Every attempt waits on the rate limiter, then sends; failures are retried per retry.ts; a final
  * non-2xx response becomes a StatusError (response-error.ts). Bodies are JSON unless told otherwise.
  */
-import type http from 'node:http';
-import type { IncomingMessage } from 'node:http';
-import { StatusError, isStatus } from '../api/status.js';
-import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type RestConfig } from './config.js';
+import { StatusError, isStatus } from '../../../runtime/api/status.js';
+import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type ImpersonationConfig, type RestConfig } from './config.js';
+import type { CredentialSource, Credentials } from './credentials.js';
+import { credentialSource, defaultTransport } from './platform.js';
 import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
 import { responseError } from './response-error.js';
 import { connectionErrorDelay, responseDelay, retryAfterSeconds } from './retry.js';
-import { exchange, newAgent, type Exchange } from './transport.js';
+import type { Exchange, ResponseStream, Transport } from './transport.js';
 
 export type QueryValue = string | number | boolean | undefined;
 export type Query = Record<string, QueryValue>;
@@ -21,7 +21,7 @@ export interface RequestOptions {
   path: string;
   /** Undefined values are left out; booleans are sent as `true`/`false`. */
   query?: Query;
-  /** A Buffer or string is sent as is; anything else as JSON. */
+  /** A Uint8Array (Buffer) or string is sent as is; anything else as JSON. */
   body?: unknown;
   /** Default `application/json`, sent only with a body. */
   contentType?: string;
@@ -31,8 +31,9 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Seams for tests: a rate limiter and a sleep that need not take real time. */
+/** Seams: the transport (default node:http under Node, fetch in browsers), and for tests a rate limiter and a sleep that need not take real time. */
 export interface RestClientDeps {
+  transport?: Transport;
   rateLimiter?: RateLimiter;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -40,14 +41,16 @@ export interface RestClientDeps {
 export class RestClient {
   readonly config: RestConfig;
   readonly rateLimiter: RateLimiter;
-  private readonly agent: http.Agent;
+  private readonly transport: Transport;
+  private readonly credentials: CredentialSource;
   private readonly server: URL;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(config: RestConfig, deps: RestClientDeps = {}) {
     this.server = parseServer(config.server);
     this.config = config;
-    this.agent = newAgent(config);
+    this.credentials = credentialSource(config);
+    this.transport = deps.transport ?? defaultTransport(config);
     this.rateLimiter = deps.rateLimiter ?? defaultRateLimiter(config);
     this.sleep = deps.sleep ?? abortableSleep;
   }
@@ -66,14 +69,14 @@ export class RestClient {
    * caller must consume or destroy it; aborting opts.signal destroys it. Non-2xx responses reject
    * with a StatusError as request() does.
    */
-  async stream(opts: RequestOptions): Promise<IncomingMessage> {
+  async stream(opts: RequestOptions): Promise<ResponseStream> {
     const result = await this.roundTrip(opts, true);
     return result.response!;
   }
 
   /** Closes idle keep-alive connections. In-flight requests finish. */
   close(): void {
-    this.agent.destroy();
+    this.transport.close();
   }
 
   /** Full URL for a path and query, keeping any path prefix of the server URL. */
@@ -98,35 +101,69 @@ export class RestClient {
       timeoutMs: this.config.timeoutMs,
       streaming,
     };
-    if (init.body) init.headers['Content-Length'] = String(init.body.length);
     const maxRetries = this.config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    let refreshed = false;
     for (let retry = 1; ; retry++) {
       await this.rateLimiter.wait(opts.signal);
       let result: Exchange;
+      let creds: Credentials | undefined;
       try {
-        result = await exchange(this.agent, init);
+        creds = await this.credentials.get();
+        result = await this.transport.exchange(withCredentials(init, creds, opts.headers), creds);
       } catch (err) {
+        if (creds === undefined) throw err;
         const delay = opts.signal?.aborted ? undefined : connectionErrorDelay(method, err, retry, maxRetries);
         if (delay === undefined) throw err;
         await this.sleep(delay, opts.signal);
         continue;
       }
       if (result.statusCode >= 200 && result.statusCode < 300) return result;
+      // A 401 with a credential that can be fetched again (an exec plugin's): once more, at once.
+      if (result.statusCode === 401 && !refreshed && this.credentials.unauthorized(creds)) {
+        refreshed = true;
+        retry--;
+        continue;
+      }
       const delay = responseDelay(result.statusCode, result.headers, retry, maxRetries);
       if (delay === undefined) throw responseError(result.statusCode, method, result.body, retryAfterSeconds(result.headers));
       await this.sleep(delay, opts.signal);
     }
   }
 
-  private headers(opts: RequestOptions): Record<string, string> {
-    const headers: Record<string, string> = {
+  private headers(opts: RequestOptions): Record<string, string | string[]> {
+    const headers: Record<string, string | string[]> = {
       Accept: opts.accept ?? 'application/json',
       'User-Agent': this.config.userAgent ?? DEFAULT_USER_AGENT,
     };
     if (opts.body !== undefined) headers['Content-Type'] = opts.contentType ?? 'application/json';
-    if (this.config.token) headers['Authorization'] = `Bearer ${this.config.token}`;
+    if (this.config.impersonate) Object.assign(headers, impersonationHeaders(this.config.impersonate));
     return { ...headers, ...opts.headers };
   }
+}
+
+/** The attempt's headers with its bearer token (unless the caller set Authorization itself). */
+function withCredentials<T extends { headers: Record<string, string | string[]> }>(init: T, creds: Credentials, own: Record<string, string> | undefined): T {
+  if (!creds.token || own?.['Authorization'] !== undefined || own?.['authorization'] !== undefined) return init;
+  return { ...init, headers: { ...init.headers, Authorization: `Bearer ${creds.token}` } };
+}
+
+/**
+ * Impersonate-User, -Uid, -Group (one header per group) and -Extra-<key> (the key percent-encoded,
+ * as client-go's transport does for characters not legal in a header name).
+ */
+export function impersonationHeaders(imp: ImpersonationConfig): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  if (imp.user) headers['Impersonate-User'] = imp.user;
+  if (imp.uid) headers['Impersonate-Uid'] = imp.uid;
+  if (imp.groups?.length) headers['Impersonate-Group'] = [...imp.groups];
+  for (const [key, values] of Object.entries(imp.extra ?? {})) {
+    if (values.length) headers[`Impersonate-Extra-${encodeExtraKey(key)}`] = [...values];
+  }
+  return headers;
+}
+
+function encodeExtraKey(key: string): string {
+  return key.replace(/[^A-Za-z0-9!#$&'*+\-.^_`|~]/g, (c) => encodeURIComponent(c));
 }
 
 function parseServer(server: string): URL {
@@ -148,11 +185,12 @@ function defaultRateLimiter(config: RestConfig): RateLimiter {
   return new TokenBucketRateLimiter(qps, Math.max(1, config.burst ?? DEFAULT_BURST));
 }
 
-function encodeBody(body: unknown): Buffer | undefined {
+const encoder = new TextEncoder();
+
+function encodeBody(body: unknown): Uint8Array | undefined {
   if (body === undefined) return undefined;
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
-  return Buffer.from(JSON.stringify(body), 'utf8');
+  if (body instanceof Uint8Array) return body;
+  return encoder.encode(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 function decodeBody<T>(result: Exchange): T {

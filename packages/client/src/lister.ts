@@ -4,8 +4,8 @@
  * server. A selector is a label selector in kube's syntax (or a parsed LabelSelector). Returned
  * objects are the cache's own: do not mutate them.
  */
-import type { APIObject } from '../api/meta.js';
-import { parseLabelSelector, type LabelSelector } from '../registry/labelselector.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
+import { parseLabelSelector, type LabelSelector } from '../../../runtime/registry/labelselector.js';
 import { NAMESPACE_INDEX, type Indexer } from './indexer.js';
 import type { ResourceInfo } from './types.js';
 

@@ -3,7 +3,7 @@
  * (CreateOptions, ListOptions, PatchOptions, DeleteOptions…), and the autoscaling/v1 Scale.
  * Every verb also takes an AbortSignal.
  */
-import type { KubeObject } from '../api/meta.js';
+import type { KubeObject } from '../../../runtime/api/meta.js';
 
 /** What generated code knows about the resource a ResourceClient serves. */
 export interface ResourceInfo {

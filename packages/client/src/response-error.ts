@@ -3,8 +3,8 @@
  * errors.NewGenericServerResponse: a metav1.Status body is used as sent; any other body becomes a
  * synthesized Status whose reason matches the HTTP code and whose message is the body text.
  */
-import type { Status } from '../api/meta.js';
-import { StatusError, StatusReasons, isStatus, newStatus, type StatusReason } from '../api/status.js';
+import type { Status } from '../../../runtime/api/meta.js';
+import { StatusError, StatusReasons, isStatus, newStatus, type StatusReason } from '../../../runtime/api/status.js';
 
 /** The Status in a response body, or undefined if the body is not one. */
 export function parseStatus(body: string): Status | undefined {

@@ -1,0 +1,2 @@
+// See index.js: `kgen/client` is @kgen/client.
+export * from '@kgen/client';
