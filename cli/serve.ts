@@ -98,7 +98,7 @@ export function registerServe(program: Command): void {
     .argument('[generatedDir]', 'directory written by `kgen generate`', './generated')
     .option('--port <n>', 'port to listen on (0 picks a free port)', parsePort, 8080)
     .option('--host <h>', 'address to listen on', '127.0.0.1')
-    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db), 'sqlite:<path>' or 'etcd://[https://]host:port[,…]' (default: \"sqlite:\")")
+    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db), 'sqlite:<path>' or 'etcd://host:port[,host:port…]' (members may be written https://host:port) (default: \"sqlite:\")")
     .option('--etcd-servers <urls>', "etcd members as kube-apiserver takes them (http(s)://host:port, comma-separated): the same as --storage etcd://…")
     .option('--etcd-cafile <file>', 'etcd: CA bundle (PEM) the members\' serving certificates are verified against')
     .option('--etcd-certfile <file>', 'etcd: client certificate (PEM) presented to every member (mutual TLS)')

@@ -13,7 +13,6 @@ import type { EmittedFile } from './emitted.js';
 import { openapiPath } from './openapi.js';
 import { contextFor, kindSchemaName } from './openapi-schemas.js';
 import { render } from './templates.js';
-import { hasValidators } from './validators-view.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
   intOrString: 'IntOrString',
@@ -230,8 +229,6 @@ function clientFile(version: ApiVersion, source: string): EmittedFile {
       className: clientClass(version),
       groupVersion: apiVersionOf(version.group, version.name),
       modelImport: `../../models/${folder}/${version.name}.js`,
-      // Written by emit/validators.ts for the kinds of the user's groups.
-      validateModule: hasValidators(version) ? `./${version.name}.validate.js` : undefined,
       kinds: version.kinds.map((k) => k.name),
       resources: version.kinds.map((k) => ({
         method: exportName(k),

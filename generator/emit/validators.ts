@@ -1,9 +1,10 @@
 /**
- * Emits `client/<group>/<version>.validate.ts`: per kind of the user's groups, a validator with the
+ * Emits `validate/<group>/<version>.ts`: per kind of the user's groups, a validator with the
  * server's own checks (runtime/registry/validate-object.ts: kindValidator) and the kind's schemas
  * (its component schema and every schema it references, as in the group/version's OpenAPI
- * document). Generated clients re-export it, so a program can check an object before it sends it.
- * Which kinds: validators-view.ts.
+ * document), so a program can check an object before it sends it. They sit beside the clients,
+ * not in them: the validators need kgen's validation engine, and a program that only uses the
+ * clients depends on @kgen/client alone. Which kinds: validators-view.ts.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiModel, ApiVersion, Kind } from '../model.js';
@@ -57,7 +58,7 @@ export function emitValidators(model: ApiModel, sourceOf: (v: ApiVersion) => str
       if (kinds.length === 0) continue;
       const folder = groupFolder(version.group);
       files.push({
-        path: `client/${folder}/${version.name}.validate.ts`,
+        path: `validate/${folder}/${version.name}.ts`,
         content: render('validators.ts.hbs', {
           source: sourceOf(version),
           groupVersion: `${version.group}/${version.name}`,

@@ -57,7 +57,7 @@ export function fillCreateMetadata(meta: ObjectMeta): void {
 export function carryUpdateMetadata(meta: ObjectMeta, old: ObjectMeta): void {
   if (old.generation !== undefined) meta.generation = old.generation;
   else delete meta.generation;
-  if (!meta.uid) meta.uid = old.uid;
+  if (!meta.uid && old.uid !== undefined) meta.uid = old.uid;
   if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
   if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
   else delete meta.deletionTimestamp;

@@ -128,7 +128,7 @@ export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig): R
       const managedFields = obj.metadata.managedFields;
       for (const key of Object.keys(obj)) delete obj[key];
       Object.assign(obj, structuredClone(old));
-      obj.metadata.resourceVersion = resourceVersion;
+      if (resourceVersion !== undefined) obj.metadata.resourceVersion = resourceVersion;
       if (managedFields) obj.metadata.managedFields = managedFields;
       else delete obj.metadata.managedFields;
       if (hasStatus) obj.status = status;

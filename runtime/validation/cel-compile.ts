@@ -12,18 +12,18 @@ import type { RawValidationRule } from './cel-rules.js';
 export interface CompiledRule {
   rule: RawValidationRule;
   /** Undefined when compilation failed (see error). */
-  program?: ParseResult;
-  messageProgram?: ParseResult;
+  program?: ParseResult | undefined;
+  messageProgram?: ParseResult | undefined;
   /** A transition rule: evaluated only when an old value exists (unless optionalOldSelf). */
   usesOldSelf: boolean;
   /** rule.fieldPath as a field.Path string relative to the rule's node ('spec.x', 'labels[a]'). */
-  fieldPath?: string;
+  fieldPath?: string | undefined;
   /** `ERROR: <input>:1:6: undefined field 'foo'` (cel-go's wording and position style). */
-  error?: string;
+  error?: string | undefined;
   /** Offset of the error in the rule text. */
-  errorPos?: number;
+  errorPos?: number | undefined;
   /** Which expression failed: the rule, its messageExpression or its fieldPath. */
-  errorIn?: 'rule' | 'messageExpression' | 'fieldPath';
+  errorIn?: 'rule' | 'messageExpression' | 'fieldPath' | undefined;
 }
 
 interface ExprResult {

@@ -46,7 +46,7 @@ interface SizedType {
   maxElements: number;
   minSerializedSize: number;
   /** Set when maxElements was estimated from the request size (no maxLength/maxItems/maxProperties). */
-  unboundedAt?: string;
+  unboundedAt?: string | undefined;
   elem?: SizedType;
   fields?: () => Map<string, SizedType>;
 }

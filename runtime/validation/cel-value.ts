@@ -39,6 +39,8 @@ function bareDeclType(node: SchemaNode): DeclType {
         return { kind: 'map', values: () => declTypeOfNode(values) };
       }
       return node.additional === true ? { kind: 'map', values: () => DYN } : node.preserveUnknown ? DYN : { kind: 'object', fields: new Map() };
+    default:
+      return DYN;
   }
 }
 

@@ -23,7 +23,7 @@ export interface ObjectMetaValidationOptions {
   /** The resource is namespaced: namespace is required; otherwise it is forbidden. */
   namespaced: boolean;
   /** How metadata.name (and generateName) are checked; DNS1123Subdomain when unset. */
-  nameValidation?: NameValidation;
+  nameValidation?: NameValidation | undefined;
 }
 
 /** apimachinery's TotalAnnotationSizeLimitB: 256 KiB over all keys and values. */

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import * as fc from 'fast-check';
 import { parse, stringify } from 'yaml';
 import { schemaArbitrary } from '../../generator/evolve/arbitrary.js';
-import { widgetClassValidator, widgetValidator } from '../../generated/client/widgets.example.com/v1.js';
+import { widgetClassValidator, widgetValidator } from '../../generated/validate/widgets.example.com/v1.js';
 import { KGEN_BIN, REPO, startKgen, tempDir, type KgenServer } from './harness.js';
 
 type Json = Record<string, any>;

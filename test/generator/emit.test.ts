@@ -87,10 +87,10 @@ describe('emit: the file set', () => {
       'crds/widgets.example.com_widgets.yaml',
       // The API snapshot breaking changes are found against (generator/evolve).
       'api-snapshot.json',
-      // Client validators of the user's kinds (re-exported by their clients).
-      'client/ops.example.org/v1beta1.validate.ts',
-      'client/widgets.example.com/v1.validate.ts',
-      'client/widgets.example.com/v1beta1.validate.ts',
+      // Validators of the user's kinds (beside the clients, not in them).
+      'validate/ops.example.org/v1beta1.ts',
+      'validate/widgets.example.com/v1.ts',
+      'validate/widgets.example.com/v1beta1.ts',
       ...BUILTIN_GROUPS.flatMap((g) => [`client/${g}/v1.ts`, `discovery/apis/${g}/v1.json`, `models/${g}/v1.ts`, `routes/${g}/v1.ts`]),
       'storage/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.ts',
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
@@ -431,11 +431,11 @@ describe('emit: determinism', () => {
     assert.equal(second.ok, true);
     assert.deepEqual(second.diff?.stale, [
       'api-snapshot.json',
-      'client/ops.example.org/v1beta1.validate.ts',
       'crds/ops.example.org_runbooks.yaml',
       'models/ops.example.org/v1beta1.ts',
       'openapi/v2/swagger.json',
       'openapi/v3/apis/ops.example.org/v1beta1.json',
+      'validate/ops.example.org/v1beta1.ts',
     ]);
     assert.deepEqual(second.diff?.missing, []);
     assert.deepEqual(second.diff?.extra, []);

@@ -2,9 +2,6 @@
 import { ResourceClient, type RestClient } from '@kgen/client';
 import type { Policy, Runbook } from '../../models/ops.example.org/v1beta1.js';
 
-/** Per kind, validate(obj) and validateUpdate(obj, old) with the server's own checks. */
-export * from './v1beta1.validate.js';
-
 /** Typed client for ops.example.org/v1beta1. */
 export class OpsExampleOrgV1beta1Client {
   constructor(readonly rest: RestClient) {}

@@ -2,9 +2,6 @@
 import { ResourceClient, type RestClient } from '@kgen/client';
 import type { Widget, WidgetClass } from '../../models/widgets.example.com/v1.js';
 
-/** Per kind, validate(obj) and validateUpdate(obj, old) with the server's own checks. */
-export * from './v1.validate.js';
-
 /** Typed client for widgets.example.com/v1. */
 export class WidgetsExampleComV1Client {
   constructor(readonly rest: RestClient) {}
