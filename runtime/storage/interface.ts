@@ -152,6 +152,14 @@ export interface Storage {
    * older revisions are Expired. Compacting past the current revision: TooLargeResourceVersion.
    */
   compact(revision: string): Promise<void>;
+  /**
+   * The newest revision this process knows history was compacted to (0: none), without a round
+   * trip. Watch caches read it so that their window follows compaction (kube's rule: a revision
+   * older than the cache's window is 410 Expired). Memory and SQLite know it exactly; etcd knows
+   * its own compactions and, on every compactor turn, the one another server made (so a replica
+   * that did not compact learns of it within one compaction interval).
+   */
+  compactedRevision?(): number;
   /** Throws when the backend is not usable; used by /readyz. */
   healthCheck(): Promise<void>;
   close(): Promise<void>;
