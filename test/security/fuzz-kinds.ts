@@ -72,6 +72,7 @@ function query(f: Fuzzer, k: KindInfo, verb: FuzzVerb): string {
     () => `labelSelector=${encodeURIComponent(f.pick(['!!!', 'a in (', 'a=b,c!=d', 'a notin (x)', '=', 'a=' + 'x'.repeat(100), 'a', '!a', 'a==b==c', 'a in (b c)']))}`,
     () => `fieldSelector=${encodeURIComponent(f.pick(['metadata.name=x', 'metadata.name==x==y', 'spec.nope=1', 'metadata.namespace!=', '=', 'metadata.name', 'status.phase=Active', 'metadata.name=' + 'x'.repeat(300)]))}`,
     () => `timeoutSeconds=${f.pick(['-5', 'abc', '0', '1', '99999999999'])}`,
+    () => `timeout=${f.pick(['1ns', '1ms', '10ms', '-1s', 'abc', '1h', '0'])}`,
     () => `allowWatchBookmarks=${f.pick(['true', 'x'])}`,
     () => `sendInitialEvents=${f.pick(['true', 'false', 'x'])}`,
     () => `dryRun=${f.pick(['All', 'Some', ''])}`,

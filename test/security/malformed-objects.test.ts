@@ -118,7 +118,17 @@ const TEMPLATES: Record<string, Record<string, unknown>> = {
   '/apis/widgets.example.com/v1/namespaces/default/widgets': {
     apiVersion: 'widgets.example.com/v1',
     kind: 'Widget',
-    metadata: { name: 'sweep', labels: { a: 'b' }, annotations: { c: 'd' }, finalizers: ['example.com/f'] },
+    // Every metadata field a client may send, so the sweep breaks each (field managers, owner
+    // references and the garbage collector's inputs read them).
+    metadata: {
+      name: 'sweep',
+      labels: { a: 'b' },
+      annotations: { c: 'd' },
+      finalizers: ['example.com/f'],
+      generateName: 'sw-',
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: 'default', uid: '0f0f0f0f-0000-0000-0000-000000000000', controller: true, blockOwnerDeletion: false }],
+      managedFields: [{ manager: 'm', operation: 'Apply', apiVersion: 'widgets.example.com/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } }, time: '2024-01-01T00:00:00Z' }],
+    },
     spec: { replicas: 1 },
   },
   '/apis/widgets.example.com/v1/gadgets': { apiVersion: 'widgets.example.com/v1', kind: 'Gadget', metadata: { name: 'sweep' }, spec: { size: 'small' } },
