@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../server/testserver.js';
+import { startRBACServer, waitUntil, type RBACServer } from '../authorization/rbacserver.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
@@ -206,36 +207,83 @@ describe('malformed objects (issue 12, item 5)', () => {
   });
 
   it('never answers 5xx to a valid object of any kind with one field removed or of the wrong type (create, update, merge patch, apply)', async () => {
-    const failures: string[] = [];
-    let sent = 0;
-    for (const [key, template] of Object.entries(TEMPLATES)) {
-      const collection = key.split('?')[0]!;
-      const name = (template.metadata as { name?: string } | undefined)?.name;
-      // The object the update and patches act on.
-      const created = await t.request('POST', collection, { body: template });
-      assert.ok(created.status === 201, `${collection}: the template is valid: ${created.text}`);
-      const isReview = collection.includes('authorization.k8s.io/v1/') && collection.endsWith('reviews');
-      for (const path of fieldPaths(template)) {
-        for (const [value, remove] of [[undefined, true] as const, ...WRONG.map((v) => [v, false] as const)]) {
-          const body = variant(template, path, value, remove);
-          const attempts: [string, string, string | undefined, unknown][] = [['POST', collection, undefined, { ...body, metadata: { ...((body.metadata as object) ?? {}), name: name ? `${name}-c` : undefined } }]];
-          if (!isReview && name) {
-            // Without resourceVersion: an unconditional update, as every kgen kind allows.
-            attempts.push(['PUT', `${collection}/${name}`, undefined, body]);
-            attempts.push(['PATCH', `${collection}/${name}`, 'application/merge-patch+json', body]);
-            attempts.push(['PATCH', `${collection}/${name}?fieldManager=sweep&force=true`, 'application/apply-patch+yaml', body]);
-          }
-          for (const [method, path2, contentType, payload] of attempts) {
-            sent++;
-            const res = await t.request(method, path2, { body: JSON.stringify(payload), contentType: contentType ?? 'application/json' });
-            const bad = problem(res.status, res.text);
-            if (bad) failures.push(`${method} ${path2} (${remove ? 'without' : 'with wrong'} ${path.join('.')}${remove ? '' : ` = ${JSON.stringify(value)}`}) → ${bad}`);
-          }
-        }
-      }
-    }
+    const { sent, failures } = await sweep((method, path, body, contentType) => t.request(method, path, { body, contentType }), Object.entries(TEMPLATES));
     assert.ok(sent > 2_000, `sent ${sent}`);
     console.log(`malformed objects: ${sent} requests`);
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} of ${sent} malformed objects got a 5xx or no Status`);
   });
 });
+
+describe('malformed objects from a user without cluster-admin (issue 12, item 5)', () => {
+  let r: RBACServer;
+  before(async () => {
+    r = await startRBACServer();
+    // erin may write RBAC objects and webhook configurations, but holds no other permission:
+    // the escalation checks (which read the rules of what is written) run on every request.
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'sweeper' }, rules: [{ apiGroups: ['rbac.authorization.k8s.io', 'admissionregistration.k8s.io'], resources: ['*'], verbs: ['get', 'create', 'update', 'patch'] }] };
+    assert.equal((await r.as.admin!('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { body: role })).status, 201);
+    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'sweeper' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'sweeper' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'erin' }] };
+    assert.equal((await r.as.admin!('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: binding })).status, 201);
+    await waitUntil(async () => (await r.as.erin!('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/sweeper')).status === 200);
+  });
+  after(() => r?.close());
+
+  it('never answers 5xx to a broken Role, ClusterRole, binding or webhook configuration, whatever the escalation check decides', async () => {
+    // The templates erin may create: rules she holds (none beyond sweeper's), bindings to sweeper.
+    const mine = (rules: unknown) => rules;
+    const templates: [string, Record<string, unknown>][] = [
+      ['/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'erin-role' }, rules: mine([{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['get'] }]) }],
+      ['/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'erin-agg' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } }],
+      ['/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'erin-role' }, rules: [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['get'], resourceNames: ['x'] }] }],
+      ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'erin-b' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'sweeper' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'erin' }] }],
+      ['/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'erin-b' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'sweeper' }, subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'default' }] }],
+      ['/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { ...TEMPLATES['/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations']!, metadata: { name: 'erin-vw' } }],
+    ];
+    const { sent, failures } = await sweep(
+      (method, path, body, contentType) => r.as.erin!(method, path, { body, contentType }),
+      templates,
+      { setup: (path, body) => r.as.admin!('POST', path, { body }) },
+    );
+    console.log(`malformed objects as erin: ${sent} requests`);
+    assert.ok(sent > 500, `sent ${sent}`);
+    assert.deepEqual(failures.slice(0, 15), [], `${failures.length} of ${sent} malformed objects got a 5xx or no Status`);
+  });
+});
+
+type Send = (method: string, path: string, body: string, contentType: string) => Promise<{ status: number; text: string }>;
+
+/**
+ * Creates each template (through `setup`, else `send`), then sends every variant with one field
+ * removed or of a wrong type as a create, an unconditional update, a merge patch and an apply.
+ */
+async function sweep(send: Send, templates: [string, Record<string, unknown>][], opts: { setup?: (path: string, body: unknown) => Promise<{ status: number; text: string }> } = {}): Promise<{ sent: number; failures: string[] }> {
+  const failures: string[] = [];
+  let sent = 0;
+  for (const [key, template] of templates) {
+    const collection = key.split('?')[0]!;
+    const name = (template.metadata as { name?: string } | undefined)?.name;
+    // The object the update and patches act on.
+    const created = opts.setup ? await opts.setup(collection, template) : await send('POST', collection, JSON.stringify(template), 'application/json');
+    assert.ok(created.status === 201, `${collection}: the template is valid: ${created.text}`);
+    const isReview = collection.includes('authorization.k8s.io/v1/') && collection.endsWith('reviews');
+    for (const path of fieldPaths(template)) {
+      for (const [value, remove] of [[undefined, true] as const, ...WRONG.map((v) => [v, false] as const)]) {
+        const body = variant(template, path, value, remove);
+        const attempts: [string, string, string, unknown][] = [['POST', collection, 'application/json', { ...body, metadata: { ...((body.metadata as object) ?? {}), name: name ? `${name}-c` : undefined } }]];
+        if (!isReview && name) {
+          // Without resourceVersion: an unconditional update, as every kgen kind allows.
+          attempts.push(['PUT', `${collection}/${name}`, 'application/json', body]);
+          attempts.push(['PATCH', `${collection}/${name}`, 'application/merge-patch+json', body]);
+          attempts.push(['PATCH', `${collection}/${name}?fieldManager=sweep&force=true`, 'application/apply-patch+yaml', body]);
+        }
+        for (const [method, target, contentType, payload] of attempts) {
+          sent++;
+          const res = await send(method, target, JSON.stringify(payload), contentType);
+          const bad = problem(res.status, res.text);
+          if (bad) failures.push(`${method} ${target} (${remove ? 'without' : 'with wrong'} ${path.join('.')}${remove ? '' : ` = ${JSON.stringify(value)}`}) → ${bad}`);
+        }
+      }
+    }
+  }
+  return { sent, failures };
+}
