@@ -21,6 +21,23 @@ export const KGEN_ROOT = fileURLToPath(new URL('../../', import.meta.url)).repla
 let chosen;
 
 /**
+ * tsx, which runs kgen's TypeScript whenever it is not bundled (every command but `generate` and
+ * `serve`, `serve --admission`, KGEN_NO_BUNDLE=1, a failed bundle), caches the code it compiles in
+ * <tmpdir>/tsx-<euid> and runs it from there without checking who owns that directory: the same
+ * planting as above. Its cache is turned off (TSX_DISABLE_CACHE, read once when tsx loads, so this
+ * runs when this module is imported, before bin/kgen.js loads tsx) unless that directory passes
+ * checkCacheDir; kgen creates it 0700 itself when missing. Processes kgen starts inherit the setting.
+ */
+export function guardTsxCache() {
+  if (process.env.TSX_DISABLE_CACHE || typeof process.geteuid !== 'function') return;
+  const dir = join(tmpdir(), `tsx-${process.geteuid()}`);
+  const verdict = checkCacheDir(dir, { create: true });
+  if (verdict.ok) return;
+  process.env.TSX_DISABLE_CACHE = '1';
+  if (verdict.unsafe) process.stderr.write(`kgen: not using tsx's cache ${dir}: ${verdict.reason}\n`);
+}
+
+/**
  * The cache directory: $KGEN_CACHE_DIR, else <kgen>/node_modules/.cache/kgen, else
  * <tmpdir>/kgen-cache-<uid>, the first that is (or can be created) private to the current user;
  * undefined when none is, or KGEN_NO_CACHE is set. A candidate that exists but is not safe is
@@ -165,3 +182,5 @@ export function sha1(...parts) {
   for (const part of parts) hash.update(part).update('\0');
   return hash.digest('hex');
 }
+
+guardTsxCache();

@@ -4,8 +4,10 @@
  * (a root-owned install), kgen fell back to <tmpdir>/kgen-cache-<uid> and accepted it when merely
  * writable, so another local user could pre-create it world-writable and plant a bundle.
  *
+ * The same holds for tsx's compile cache (<tmpdir>/tsx-<uid>), which kgen's unbundled commands use.
+ *
  * The tests that switch users need root (CI runs as root): the child runs as uid 65534 and the
- * "other user" is uid 65533. As another user, the same checks run through KGEN_CACHE_DIR.
+ * "other user" is uid 65533.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import { after, describe, it } from 'node:test';
 import { checkCacheDir } from '../../../bin/loader/cache-dir.js';
 
 const CACHE_DIR_JS = fileURLToPath(new URL('../../../bin/loader/cache-dir.js', import.meta.url));
+const KGEN = fileURLToPath(new URL('../../../bin/kgen.js', import.meta.url));
 const IS_ROOT = process.getuid?.() === 0;
 const VICTIM = 65534;
 const ATTACKER = 65533;
@@ -118,6 +121,30 @@ describe('loader cache directory (issue 12, item 2)', () => {
     const verdict = checkCacheDir(link, { create: true });
     assert.equal(verdict.ok, false);
     assert.match((verdict as { reason: string }).reason, /symlink owned by uid 65533/);
+  });
+
+  it("keeps tsx's compile cache out of a <tmpdir>/tsx-<uid> another user planted (kgen commands that run through tsx)", () => {
+    // tsx caches compiled code in <tmpdir>/tsx-<euid> and runs it from there; kgen --help runs through tsx.
+    const tmp = fresh();
+    chmodSync(tmp, 0o1777);
+    const planted = join(tmp, `tsx-${VICTIM}`);
+    mkdirSync(planted);
+    chmodSync(planted, 0o777);
+    chownSync(planted, ATTACKER, ATTACKER);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'TSX_DISABLE_CACHE' && k !== 'NODE_OPTIONS') env[k] = v;
+    const res = spawnSync(process.execPath, [KGEN, '--help'], { env: { ...env, TMPDIR: tmp }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stdout, /generate/);
+    assert.match(res.stderr, /not using tsx's cache .*tsx-65534: .*owned by uid 65533/);
+    assert.deepEqual(readdirSync(planted), [], 'tsx wrote (and would have run) nothing there');
+    // Without a planted directory, tsx gets a private one and caches as before.
+    const clean = fresh();
+    chmodSync(clean, 0o1777);
+    const ok = spawnSync(process.execPath, [KGEN, '--help'], { env: { ...env, TMPDIR: clean }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(lstatSync(join(clean, `tsx-${VICTIM}`)).mode & 0o777, 0o700);
+    assert.ok(readdirSync(join(clean, `tsx-${VICTIM}`)).length > 0, 'tsx caches in its private directory');
   });
 
   it('creates a missing directory (and missing parents) with mode 0700 and accepts it', () => {
