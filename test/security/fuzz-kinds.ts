@@ -26,6 +26,8 @@ export interface KindRequest extends FuzzRequest {
   slow?: boolean;
   /** A watch: the answer streams; read it briefly. */
   watch?: boolean;
+  /** Sent without the admin's client certificate. */
+  anonymous?: boolean;
 }
 
 export const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch-json', 'patch-merge', 'patch-strategic', 'patch-apply', 'delete', 'deletecollection'] as const;

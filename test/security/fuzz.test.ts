@@ -1,7 +1,9 @@
 /**
  * Bad input, at scale (issue 12, "Done means"): seeded hostile requests against a real
- * `kgen serve` process (SQLite storage, the fixture's user kinds Widget and Gadget plus every
- * built-in kind found through discovery). Two generators share one seeded PRNG:
+ * `kgen serve` process with its secure defaults (HTTPS, client certificates, RBAC; SQLite
+ * storage), the fixture's user kinds Widget and Gadget plus every built-in kind found through
+ * discovery. Requests are the admin's, but one in twenty comes without credentials or with a
+ * token the server does not know. Two generators share one seeded PRNG:
  * - fuzz-kinds.ts: every verb (get, list, watch, create, update, patch json/merge/strategic/apply,
  *   delete, deletecollection) of every served kind, with broken objects of that kind, malformed
  *   JSON/YAML/protobuf, forged continue tokens, bad query parameters, path tricks, wrong content
@@ -19,12 +21,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { FIXTURE_DIR } from '../server/testserver.js';
+import { adminCredentials, tlsFetch, type Fetch } from '../support/https.js';
 import { kindRequest, VERBS, collectionPath, type FuzzVerb, type KindInfo, type KindRequest } from './fuzz-kinds.js';
 import { Fuzzer, fuzzRequest, hugeRequests, random } from './fuzz-requests.js';
 
@@ -49,7 +52,8 @@ interface Served {
 }
 
 function serve(dataDir: string): Promise<Served> {
-  const proc = spawn(process.execPath, [KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--insecure-dev-mode', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The secure defaults (HTTPS, authentication, RBAC): every kind is served, SubjectAccessReviews too.
+  const proc = spawn(process.execPath, [KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -72,7 +76,7 @@ function rssMiB(pid: number): number {
   }
 }
 
-function send(agent: http.Agent, base: URL, req: KindRequest): Promise<Outcome> {
+function send(agent: https.Agent, base: URL, req: KindRequest): Promise<Outcome> {
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body) headers['content-length'] = req.body.length;
@@ -85,7 +89,7 @@ function send(agent: http.Agent, base: URL, req: KindRequest): Promise<Outcome> 
     };
     // Characters Node's client will not put in a request line go out percent-encoded.
     const path = req.path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
-    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path, headers, agent }, (res) => {
+    const r = https.request({ host: base.hostname, port: base.port, method: req.method, path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -147,8 +151,11 @@ function judge(req: KindRequest, out: Outcome): string | undefined {
   return `${status} answered as ${JSON.stringify(ct)}, not a Status: ${text.slice(0, 200)}`;
 }
 
+/** fetch() as the admin (set once the server is up). */
+let api: Fetch;
+
 async function getJSON(url: string): Promise<any> {
-  const res = await fetch(url);
+  const res = await api(url);
   return res.ok ? res.json() : undefined;
 }
 
@@ -190,7 +197,7 @@ async function discoverKinds(url: string): Promise<KindInfo[]> {
 
 /** Objects for the templates of kinds the server starts without. */
 async function seed(url: string): Promise<void> {
-  const post = (path: string, body: unknown) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) => api(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fz' } });
   await post('/apis/widgets.example.com/v1/namespaces/default/widgets', { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w0', labels: { a: 'b' } }, spec: { replicas: 1 } });
   await post('/apis/widgets.example.com/v1/gadgets', { apiVersion: 'widgets.example.com/v1', kind: 'Gadget', metadata: { name: 'g0' }, spec: { size: 'small' } });
@@ -235,6 +242,8 @@ describe('hostile requests against every verb of every kind', () => {
   it(`answers ${COUNT} seeded hostile requests (seed ${SEED}) with a Status, never a 500, and keeps serving`, async () => {
     const url = served.url;
     const pid = served.proc.pid!;
+    const creds = adminCredentials(dataDir);
+    api = tlsFetch(creds);
     await seed(url);
     const kinds = await discoverKinds(url);
     assert.ok(kinds.some((k) => k.kind === 'Widget') && kinds.some((k) => k.kind === 'CustomResourceDefinition') && kinds.some((k) => k.kind === 'ClusterRole'), `discovered ${kinds.map((k) => k.kind).join(', ')}`);
@@ -258,10 +267,19 @@ describe('hostile requests against every verb of every kind', () => {
       perVerb.set(verb, (perVerb.get(verb) ?? 0) + 1);
       requests.push(kindRequest(f, k, verb, kinds));
     }
+    // One in twenty without a client certificate: anonymous, or with a token the server does not know.
+    for (const req of requests) {
+      if (f.chance(0.05)) {
+        req.anonymous = true;
+        if (f.chance(0.5)) req.headers.authorization = f.pick(['Bearer nope', 'Bearer ', 'Basic eDp5', `Bearer ${'x'.repeat(5000)}`]);
+      }
+    }
 
     // FUZZ_ONLY=12,345 replays only those requests (of the same seed and count).
     const only = process.env.FUZZ_ONLY?.split(',').map(Number);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const agent = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: creds.ca, cert: creds.cert, key: creds.key });
+    // Some requests come with no client certificate: anonymous, or a bearer token (valid or not).
+    const stranger = new https.Agent({ keepAlive: true, maxSockets: CONCURRENCY, ca: creds.ca });
     const base = new URL(url);
     const failures: string[] = [];
     const trace: string[] = [];
@@ -277,7 +295,7 @@ describe('hostile requests against every verb of every kind', () => {
         const req = requests[i]!;
         let out: Outcome;
         try {
-          out = await send(agent, base, req);
+          out = await send(req.anonymous ? stranger : agent, base, req);
         } catch (err) {
           out = { error: `the test client refused it: ${(err as Error).message}` };
         }
@@ -292,18 +310,19 @@ describe('hostile requests against every verb of every kind', () => {
     } finally {
       clearInterval(sampler);
       agent.destroy();
+      stranger.destroy();
     }
     const seconds = (Date.now() - started) / 1000;
     if (process.env.FUZZ_TRACE) writeFileSync(process.env.FUZZ_TRACE, trace.join('\n'));
-    const summary = `seed ${SEED}, ${requests.length} requests in ${seconds.toFixed(1)} s over ${kinds.length} kinds; verbs ${JSON.stringify([...perVerb].sort())}; statuses ${JSON.stringify([...statuses].sort((a, b) => a[0] - b[0]))}; RSS idle ${idleRSS.toFixed(0)} MiB, peak ${peakRSS.toFixed(0)} MiB`;
+    const summary = `seed ${SEED}, ${requests.length} requests in ${seconds.toFixed(1)} s over ${kinds.length} kinds (${kinds.map((k) => k.kind).join(", ")}); verbs ${JSON.stringify([...perVerb].sort())}; statuses ${JSON.stringify([...statuses].sort((a, b) => a[0] - b[0]))}; RSS idle ${idleRSS.toFixed(0)} MiB, peak ${peakRSS.toFixed(0)} MiB`;
     console.log(`fuzz: ${summary}`);
     if (failures.length) console.log(`fuzz: ${failures.length} bad answers (replay with FUZZ_SEED=${SEED} FUZZ_COUNT=${COUNT}):\n${failures.slice(0, 40).join('\n')}`);
 
     assert.equal(served.proc.exitCode, null, `the server died:\n${served.output()}`);
     assert.deepEqual(failures.slice(0, 10), [], `${failures.length} bad answers; ${summary}`);
-    const ready = await fetch(`${url}/readyz`);
+    const ready = await api(`${url}/readyz`);
     assert.equal(ready.status, 200, await ready.text());
-    const created = await fetch(`${url}/apis/widgets.example.com/v1/namespaces/default/widgets`, {
+    const created = await api(`${url}/apis/widgets.example.com/v1/namespaces/default/widgets`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'after-fuzz' }, spec: { replicas: 1 } }),

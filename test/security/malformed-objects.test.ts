@@ -7,8 +7,7 @@
  * fixture's Widget and Gadget), every field of a valid object of that kind (to depth 4) is
  * removed or set to each wrong type in turn, and the result is sent as a create, an update, a
  * merge patch and a server-side apply. None may get a 5xx; every refusal is a Status.
- * (SubjectAccessReview and LocalSubjectAccessReview are served only with authorization on,
- * not by this insecure-mode server.)
+ * (authorization.k8s.io has only the self reviews in kgen.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
