@@ -41,7 +41,7 @@ export function guardTsxCache() {
  * The cache directory: $KGEN_CACHE_DIR, else <kgen>/node_modules/.cache/kgen, else
  * <tmpdir>/kgen-cache-<uid>, the first that is (or can be created) private to the current user;
  * undefined when none is, or KGEN_NO_CACHE is set. A candidate that exists but is not safe is
- * reported once on stderr.
+ * reported on stderr when it was $KGEN_CACHE_DIR or when kgen ends up without a cache.
  */
 export function cacheDir() {
   if (chosen !== undefined) return chosen ?? undefined;
@@ -49,6 +49,7 @@ export function cacheDir() {
   if (process.env.KGEN_NO_CACHE) return undefined;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'user';
   const candidates = [process.env.KGEN_CACHE_DIR, join(KGEN_ROOT, 'node_modules', '.cache', 'kgen'), join(tmpdir(), `kgen-cache-${uid}`)];
+  const refused = [];
   for (const dir of candidates) {
     if (!dir) continue;
     const verdict = checkCacheDir(dir, { create: true });
@@ -56,7 +57,11 @@ export function cacheDir() {
       chosen = verdict.dir;
       break;
     }
-    if (verdict.unsafe) process.stderr.write(`kgen: not using cache directory ${dir}: ${verdict.reason}\n`);
+    if (verdict.unsafe) refused.push({ dir, reason: verdict.reason, explicit: dir === process.env.KGEN_CACHE_DIR });
+  }
+  // Said when it matters: the directory asked for is refused, or kgen runs without a cache.
+  for (const { dir, reason, explicit } of refused) {
+    if (explicit || chosen === null) process.stderr.write(`kgen: not using cache directory ${dir}: ${reason}\n`);
   }
   return chosen ?? undefined;
 }
