@@ -220,6 +220,23 @@ export class EtcdStorage implements Storage {
   }
 
   /**
+   * See Storage.isCompacted: a count-only range at `revision`, which etcd refuses once that
+   * revision is compacted (by any server). Compacted means the compacted revision is at least
+   * revision + 1, which becomes the known lower bound.
+   */
+  async isCompacted(revision: number): Promise<boolean> {
+    if (revision < this.knownCompacted) return true;
+    try {
+      await this.client.call('', 'read', ({ options }) => this.client.kv.range({ key: Buffer.from(this.keys.healthKey), revision, count_only: true }, options));
+      return false;
+    } catch (err) {
+      if (!(err instanceof StorageError && err.code === 'Expired')) throw err;
+      this.knownCompacted = Math.max(this.knownCompacted, revision + 1);
+      return true;
+    }
+  }
+
+  /**
    * One turn of kube's compactor (k8s.io/apiserver/pkg/storage/etcd3/compact.go): a txn bumps the
    * version of COMPACT_REV_KEY if it still equals `version`, so among several API servers only one
    * compacts per interval. The winner compacts to `revision` (the revision it observed one interval

@@ -13,7 +13,8 @@
  * - Exact N and continue tokens at N: served from the cache's history when its window still covers
  *   N, else by the backend, which keeps MVCC history until compaction (or answers Expired: 410).
  * - The window (kube's rule: older revisions are 410 Expired) is the ring's, and never reaches
- *   below the backend's compacted revision (Storage.compactedRevision): a watch, an Exact list or
+ *   below the backend's compacted revision (Storage.compactedRevision, and on etcd, where another
+ *   server may compact, Storage.isCompacted before history is served): a watch, an Exact list or
  *   a continue token at a compacted revision goes to the backend, which answers Expired, even
  *   while the ring still holds that history.
  *
@@ -385,7 +386,18 @@ export class Cacher implements Storage {
   private async canServeAt(prefix: string, revision: number): Promise<boolean> {
     if (!this.ready || revision < this.historyStart()) return false;
     await this.waitUntilFresh(prefix, revision);
+    if (await this.compactedElsewhere(revision)) return false;
     return revision >= this.historyStart();
+  }
+
+  /**
+   * For history the ring still holds at `revision`: whether the backend compacted it behind this
+   * process's back (another server's compactor on etcd; Storage.isCompacted). Then the request goes
+   * to the backend, which answers Expired. Current state is never asked about.
+   */
+  private async compactedElsewhere(revision: number): Promise<boolean> {
+    if (!this.backend.isCompacted || revision >= this.cache.revision || revision < this.historyStart()) return false;
+    return this.backend.isCompacted(revision);
   }
 
   /**
@@ -446,6 +458,9 @@ export class Cacher implements Storage {
     } else {
       await this.waitUntilReady(keyPrefix);
     }
+    this.ensureOpen(keyPrefix);
+    if ((from as number) < this.historyStart() || (await this.compactedElsewhere(from as number))) return this.watchBackend(watcher, keyPrefix, opts, from, undefined);
+    // The ring may have moved on while etcd was asked.
     this.ensureOpen(keyPrefix);
     if ((from as number) < this.historyStart()) return this.watchBackend(watcher, keyPrefix, opts, from, undefined);
     this.startFrom(watcher, from as number);
