@@ -8,7 +8,7 @@
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { DeletionHooks } from '../registry/deletion.js';
-import type { RESTStrategy } from '../registry/strategy.js';
+import { hasWrongTypes, type RESTStrategy } from '../registry/strategy.js';
 import { toStatusCauses } from '../validation/index.js';
 import { setCondition } from './conditions.js';
 import { asCRD, CLEANUP_FINALIZER, GROUP, RESOURCE, type CustomResourceDefinition } from './types.js';
@@ -43,24 +43,30 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
 export function withCRDStrategy(base: RESTStrategy): RESTStrategy & DeletionHooks {
   return {
     ...base,
+    // The CRD's own steps run only on a well-typed object (see hasWrongTypes); validate then
+    // answers with the schema's causes.
     prepareForCreate(obj) {
       base.prepareForCreate(obj);
       const crd = asCRD(obj);
       crd.status = {};
+      if (hasWrongTypes(base.validate(obj))) return;
       applyCRDDefaults(crd);
       recordStorageVersion(crd);
     },
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
+      if (hasWrongTypes(base.validate(obj))) return;
       const crd = asCRD(obj);
       applyCRDDefaults(crd);
       recordStorageVersion(crd);
     },
     validate(obj) {
-      return [...base.validate(obj), ...toStatusCauses(validateCRD(asCRD(obj)))];
+      const causes = base.validate(obj);
+      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses(validateCRD(asCRD(obj)))];
     },
     validateUpdate(obj, old) {
-      return [...base.validateUpdate(obj, old), ...toStatusCauses(validateCRDUpdate(asCRD(obj), asCRD(old)))];
+      const causes = base.validateUpdate(obj, old);
+      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses(validateCRDUpdate(asCRD(obj), asCRD(old)))];
     },
     markForDeletion(obj: KubeObject) {
       const crd = asCRD(obj);

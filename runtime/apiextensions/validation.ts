@@ -30,6 +30,8 @@ export function validateCRD(crd: CustomResourceDefinition): FieldError[] {
 
 export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
   const errs = validateCRD(crd);
+  // A missing spec is Go's zero value (the stored object always has one).
+  crd = { ...crd, spec: crd.spec ?? ({} as CustomResourceDefinition['spec']) };
   // Once established, scope and kind decide how objects are stored: they cannot change.
   if (isConditionTrue(old, 'Established')) {
     if (crd.spec.scope !== old.spec.scope) errs.push(immutable('spec.scope', crd.spec.scope));
@@ -46,7 +48,8 @@ function immutable(path: string, value: unknown): FieldError {
 }
 
 function validateSpec(crd: CustomResourceDefinition): FieldError[] {
-  const spec = crd.spec;
+  // Types were checked by the schema (strategy.ts); a missing spec is Go's zero value.
+  const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const errs: FieldError[] = [];
   if (!spec.group) errs.push(field.required('spec.group'));
   else {

@@ -81,6 +81,19 @@ function validateObject(obj: KubeObject, config: StrategyConfig, namespaced: boo
   });
 }
 
+/**
+ * True when the schema found a field of the wrong type (or a null where none is allowed). A kind's
+ * own strategy code (CRD, RBAC, namespace, webhook configuration checks, modelled on kube's Go
+ * strategies) is written against the kind's typed shape: in kube the decoder has already refused a
+ * wrongly typed body before any of it runs. Here the schema is that guard: with such errors the
+ * kind's own preparation and validation are skipped and the schema's causes alone answer (422), as
+ * CEL rules are skipped (validation/cel.ts). Missing fields are not type errors: kind code treats
+ * them as Go's zero values.
+ */
+export function hasWrongTypes(causes: readonly StatusCause[]): boolean {
+  return causes.some((c) => c.reason === 'FieldValueTypeInvalid');
+}
+
 export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy {
   const { definition, validator } = config;
   const namespaceScoped = definition.scope === 'Namespaced';

@@ -62,6 +62,8 @@ export class EtcdStorage implements Storage {
   /** The tail of the queue of guaranteedUpdate calls per key (see guaranteedUpdate). */
   private readonly updating = new Map<string, Promise<void>>();
   private closed = false;
+  /** The newest revision known to be compacted (see compactedRevision). */
+  private knownCompacted = 0;
 
   constructor(opts: EtcdStorageOptions) {
     this.keys = new EtcdKeys(opts.prefix);
@@ -221,8 +223,30 @@ export class EtcdStorage implements Storage {
       await this.client.call('', 'read', ({ options }) => this.client.kv.compact({ revision: target }, options));
     } catch (err) {
       // Compacting at or below the compacted revision is harmless, as in the other backends.
-      if (err instanceof StorageError && err.code === 'Expired') return;
-      throw err;
+      if (!(err instanceof StorageError && err.code === 'Expired')) throw err;
+    }
+    this.knownCompacted = Math.max(this.knownCompacted, target);
+  }
+
+  /** See Storage.compactedRevision: this server's compactions and those compactTurn learned of. */
+  compactedRevision(): number {
+    return this.knownCompacted;
+  }
+
+  /**
+   * See Storage.isCompacted: a count-only range at `revision`, which etcd refuses once that
+   * revision is compacted (by any server). Compacted means the compacted revision is at least
+   * revision + 1, which becomes the known lower bound.
+   */
+  async isCompacted(revision: number): Promise<boolean> {
+    if (revision < this.knownCompacted) return true;
+    try {
+      await this.client.call('', 'read', ({ options }) => this.client.kv.range({ key: Buffer.from(this.keys.healthKey), revision, count_only: true }, options));
+      return false;
+    } catch (err) {
+      if (!(err instanceof StorageError && err.code === 'Expired')) throw err;
+      this.knownCompacted = Math.max(this.knownCompacted, revision + 1);
+      return true;
     }
   }
 
@@ -245,7 +269,13 @@ export class EtcdStorage implements Storage {
       ),
     );
     const current = this.client.observe(res.header);
-    if (!res.succeeded) return { version: Number(rangedKv(res)?.version ?? 0), revision: current, compacted: false };
+    if (!res.succeeded) {
+      // Another server won a turn: the key's value is the revision it compacted to (kube's compact.go).
+      const kv = rangedKv(res);
+      const theirs = Number(kv?.value?.toString() ?? 0);
+      if (theirs > 0) this.knownCompacted = Math.max(this.knownCompacted, theirs);
+      return { version: Number(kv?.version ?? 0), revision: current, compacted: false };
+    }
     if (revision > 0) await this.compact(String(revision));
     return { version: version + 1, revision: current, compacted: revision > 0 };
   }

@@ -152,6 +152,19 @@ export interface Storage {
    * older revisions are Expired. Compacting past the current revision: TooLargeResourceVersion.
    */
   compact(revision: string): Promise<void>;
+  /**
+   * The newest revision this process knows history was compacted to (0: none), without a round
+   * trip. Watch caches read it so that their window follows compaction (kube's rule: a revision
+   * older than the cache's window is 410 Expired). Memory and SQLite know it exactly; etcd knows
+   * its own compactions, those its compactor turns learn of, and what isCompacted found.
+   */
+  compactedRevision?(): number;
+  /**
+   * Whether history at `revision` is compacted, asked of the backend itself (one round trip), for
+   * a backend where another server may compact (etcd): a watch cache calls it before serving
+   * history from its ring, so its window is exact on every replica. Raises compactedRevision().
+   */
+  isCompacted?(revision: number): Promise<boolean>;
   /** Throws when the backend is not usable; used by /readyz. */
   healthCheck(): Promise<void>;
   close(): Promise<void>;

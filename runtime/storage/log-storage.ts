@@ -193,6 +193,10 @@ export class LogStorage implements Storage {
     this.log.compact(target);
   }
 
+  compactedRevision(): number {
+    return this.log.compactedRevision();
+  }
+
   async healthCheck(): Promise<void> {
     this.ensureOpen('');
     try {

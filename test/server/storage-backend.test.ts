@@ -142,6 +142,42 @@ describe('compaction in the server', () => {
     }
   });
 
+  it('answers 410 over HTTP for a watch, an Exact list and a continue token at a compacted resourceVersion (issue 12, item 10)', async () => {
+    // The probe: the compactor compacts the backend; the watch cache in front of it kept serving
+    // that history from its ring, and 410 came only after a restart.
+    const logs: string[] = [];
+    const httpDataDir = tempDir('compaction-http');
+    const t = await startTestServer({ storage: 'sqlite:', dataDir: httpDataDir, compactionIntervalMs: 100, controllers: false, log: (l) => logs.push(l) });
+    try {
+      for (const name of ['a', 'b', 'c']) assert.equal((await t.request('POST', WIDGETS, { body: widget(name) })).status, 201);
+      const page = await t.request('GET', `${WIDGETS}?limit=1`);
+      const early = page.body.metadata.resourceVersion as string;
+      const token = page.body.metadata.continue as string;
+      assert.ok(token);
+      assert.equal((await t.request('GET', `${WIDGETS}?resourceVersion=${early}&resourceVersionMatch=Exact`)).status, 200, 'served before compaction');
+      await t.request('POST', WIDGETS, { body: widget('d') });
+      const compactedPast = () => logs.some((l) => Number(/storage compacted to revision (\d+)/.exec(l)?.[1] ?? 0) > Number(early));
+      const deadline = Date.now() + 5000;
+      while (!compactedPast()) {
+        assert.ok(Date.now() < deadline, `no compaction past ${early}: ${logs.join('\n')}`);
+        await delay(20);
+      }
+      const exact = await t.request('GET', `${WIDGETS}?resourceVersion=${early}&resourceVersionMatch=Exact`);
+      assert.equal(exact.status, 410, exact.text);
+      assert.equal(exact.body.reason, 'Expired');
+      const next = await t.request('GET', `${WIDGETS}?limit=1&continue=${encodeURIComponent(token)}`);
+      assert.equal(next.status, 410, next.text);
+      assert.equal(next.body.reason, 'Expired');
+      // A watch from there: kube's cacher answers with one ERROR event carrying the 410 Status.
+      const watch = await t.request('GET', `${WIDGETS}?watch=true&resourceVersion=${early}&timeoutSeconds=5`);
+      const events = watch.text.trim().split('\n').map((line) => JSON.parse(line) as { type: string; object: { code?: number; reason?: string } });
+      assert.deepEqual(events.map((e) => [e.type, e.object.code, e.object.reason]), [['ERROR', 410, 'Expired']], watch.text);
+    } finally {
+      await t.close();
+      removeDir(httpDataDir);
+    }
+  });
+
   it('runs no compactor with an interval of 0', async () => {
     const t = await startTestServer({ compactionIntervalMs: 0, controllers: false });
     try {

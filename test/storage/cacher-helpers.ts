@@ -4,7 +4,8 @@ import type { Storage } from '../../runtime/storage/interface.js';
 export type CallCounts = Record<string, number>;
 
 /**
- * Wraps a backend so every Storage method call is counted (by name), without changing behaviour.
+ * Wraps a backend so every Storage method call is counted (by name), without changing behaviour
+ * (compactedRevision, a synchronous read of an in-memory number, is not counted).
  * `instanceof` still sees the backend's class, so the Cacher keeps its progress guarantee.
  */
 export function countingProxy<T extends Storage>(backend: T): { storage: T; calls: CallCounts; reset(): void } {
@@ -12,7 +13,8 @@ export function countingProxy<T extends Storage>(backend: T): { storage: T; call
   const storage = new Proxy(backend, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function' || typeof prop !== 'string') return value;
+      // compactedRevision() reads a number the backend keeps in memory (no I/O): not a call.
+      if (typeof value !== 'function' || typeof prop !== 'string' || prop === 'compactedRevision') return value;
       return (...args: unknown[]) => {
         calls[prop] = (calls[prop] ?? 0) + 1;
         return (value as (...a: unknown[]) => unknown).apply(target, args);

@@ -2,13 +2,15 @@
  * The compactor (runtime/storage/compactor.ts) on every backend: with a short interval it compacts
  * to the revision observed one interval earlier, so older watches and continue tokens get Expired
  * while the retention window stays readable; on etcd several compactors coordinate through kube's
- * compact_rev_key so only one compacts per interval.
+ * compact_rev_key so only one compacts per interval. The watch cache's window follows the
+ * backend's compaction (issue 12, item 10): what is compacted is 410 Expired from the cache too.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Cacher } from '../../runtime/storage/cacher/index.js';
 import { startCompactor } from '../../runtime/storage/compactor.js';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
 import { StorageError, type Storage } from '../../runtime/storage/interface.js';
@@ -119,6 +121,99 @@ describe('compactor: several servers on one etcd', () => {
     } finally {
       await Promise.all(compactors.map((c) => c.stop()));
       await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+});
+
+/**
+ * The probe of issue 12, item 10: the server's compactor compacts the backend (not the watch
+ * cache in front of it), and a watch, an Exact list and a continue token at a compacted revision
+ * were still served from the cache's ring. kube's rule: the cache answers 410 Expired for
+ * revisions older than its window, and the window follows compaction.
+ */
+/** Names of this test's objects (etcd is shared by every test of the file). */
+function mine(items: { metadata: { name?: string } }[], tag: string): string[] {
+  return items.map((o) => o.metadata.name!).filter((n) => n.endsWith(`-${tag}`)).sort();
+}
+
+async function writeAndPage(s: Storage, tag: string) {
+  for (let i = 0; i < 3; i++) await s.create(key(tag, `a${i}-${tag}`), widget(`a${i}-${tag}`));
+  const early = await s.currentRevision();
+  const page = await s.getList(PREFIX, { limit: 1 });
+  assert.ok(page.continue, 'a continue token');
+  for (let i = 0; i < 3; i++) await s.create(key(tag, `b${i}-${tag}`), widget(`b${i}-${tag}`));
+  const now = await s.currentRevision();
+  // A consistent list: the cache has caught up with every write above.
+  await s.getList(PREFIX);
+  return { early, page, now };
+}
+
+async function expectCompactedFromCache(cacher: Cacher, early: string, token: string, now: string, tag: string): Promise<void> {
+  await rejectsWith(cacher.getList(PREFIX, { resourceVersion: early, resourceVersionMatch: 'Exact' }), 'Expired');
+  await rejectsWith(cacher.getList(PREFIX, { limit: 1, continue: token }), 'Expired');
+  await expectExpiredWatch(cacher, early);
+  // The window itself (the compacted revision and later) is still served.
+  const atNow = await cacher.getList(PREFIX, { resourceVersion: now, resourceVersionMatch: 'Exact' });
+  assert.deepEqual(mine(atNow.items, tag), ['a0', 'a1', 'a2', 'b0', 'b1', 'b2'].map((n) => `${n}-${tag}`));
+  const fromNow = new EventCollector(cacher.watch(PREFIX, { resourceVersion: now }));
+  await cacher.create(key(tag, `c0-${tag}`), widget(`c0-${tag}`));
+  assert.deepEqual((await fromNow.waitFor(1)).map((e) => e.object.metadata.name), [`c0-${tag}`]);
+  fromNow.stop();
+}
+
+for (const [name, open] of backends) {
+  describe(`watch cache over ${name}: its window follows compaction`, () => {
+    it('a watch, an Exact list and a continue token at a compacted revision get 410 Expired, not the cache\'s history', async () => {
+      const backend = await open();
+      const cacher = new Cacher(backend, { prefix: PREFIX, waitTimeoutMs: 2000 });
+      try {
+        const tag = `w${name}`;
+        const { early, page, now } = await writeAndPage(cacher, tag);
+        // Before compaction the cache serves that history.
+        const before = await cacher.getList(PREFIX, { resourceVersion: early, resourceVersionMatch: 'Exact' });
+        assert.deepEqual(mine(before.items, tag), ['a0', 'a1', 'a2'].map((n) => `${n}-${tag}`));
+        await backend.compact(now);
+        await expectCompactedFromCache(cacher, early, page.continue!, now, tag);
+      } finally {
+        await cacher.close();
+        await backend.close();
+      }
+    });
+  });
+}
+
+describe('watch cache over etcd: a replica that did not compact', () => {
+  it('answers 410 for history another server compacted, before and after its own compactor turn', async () => {
+    const cluster = await etcd();
+    const [a, b] = await Promise.all([0, 1].map(() => EtcdStorage.open({ endpoints: cluster.endpoints })));
+    const cacher = new Cacher(b!, { prefix: PREFIX, waitTimeoutMs: 2000 });
+    const compactors = [a!, b!].map((s) => startCompactor(s, { intervalMs: 0, onError: (err) => assert.fail(String(err)) }));
+    try {
+      // Both bootstrap the turn state; then only server a records revisions and compacts.
+      await compactors[0]!.runOnce();
+      await compactors[1]!.runOnce();
+      const { early, page } = await writeAndPage(cacher, 'replica');
+      await compactors[0]!.runOnce();
+      for (let i = 0; i < 2; i++) await cacher.create(key('replica2', `d${i}`), widget(`d${i}`));
+      await compactors[0]!.runOnce();
+      const compacted = a!.compactedRevision();
+      assert.ok(compacted > Number(early), `server a compacted to ${compacted}, past ${early}`);
+      // b's compactor has not run since: b's cache asks etcd before serving that history.
+      assert.ok(b!.compactedRevision() < Number(early), 'b has not been told');
+      await rejectsWith(cacher.getList(PREFIX, { resourceVersion: early, resourceVersionMatch: 'Exact' }), 'Expired');
+      await rejectsWith(cacher.getList(PREFIX, { limit: 1, continue: page.continue }), 'Expired');
+      await expectExpiredWatch(cacher, early);
+      // At its turn (which a won) b learns the exact compacted revision from compact_rev_key.
+      await compactors[1]!.runOnce();
+      assert.equal(b!.compactedRevision(), compacted);
+      await expectExpiredWatch(cacher, early);
+      // History b's ring holds after the compacted revision is still served from it.
+      const after = await cacher.getList(PREFIX, { resourceVersion: String(compacted), resourceVersionMatch: 'Exact' });
+      assert.ok(after.items.length > 0);
+    } finally {
+      await Promise.all(compactors.map((c) => c.stop()));
+      await cacher.close();
+      await Promise.all([a!, b!].map((s) => s.close()));
     }
   });
 });

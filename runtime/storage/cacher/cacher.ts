@@ -10,8 +10,13 @@
  * - "0": any; served from the cache as it is, without touching the backend.
  * - NotOlderThan N: waits (bounded by waitTimeoutMs) until the cache is at N or later, else
  *   TooLargeResourceVersion (504 with Retry-After, as kube).
- * - Exact N and continue tokens at N: served from the cache's history when its ring still covers
+ * - Exact N and continue tokens at N: served from the cache's history when its window still covers
  *   N, else by the backend, which keeps MVCC history until compaction (or answers Expired: 410).
+ * - The window (kube's rule: older revisions are 410 Expired) is the ring's, and never reaches
+ *   below the backend's compacted revision (Storage.compactedRevision, and on etcd, where another
+ *   server may compact, Storage.isCompacted before history is served): a watch, an Exact list or
+ *   a continue token at a compacted revision goes to the backend, which answers Expired, even
+ *   while the ring still holds that history.
  *
  * Objects: the cache keeps each object as its JSON bytes plus the attributes selectors read
  * (./cache-entry.ts) and decodes on demand; objects handed out are deep-frozen and shared by
@@ -380,15 +385,36 @@ export class Cacher implements Storage {
 
   /** Whether the cache's history covers `revision` (after waiting for it to get there). */
   private async canServeAt(prefix: string, revision: number): Promise<boolean> {
-    if (!this.ready || revision < this.cache.historyStart) return false;
+    if (!this.ready || revision < this.historyStart()) return false;
     await this.waitUntilFresh(prefix, revision);
-    return revision >= this.cache.historyStart;
+    if (await this.compactedElsewhere(revision)) return false;
+    return revision >= this.historyStart();
+  }
+
+  /**
+   * For history the ring still holds at `revision`: whether the backend compacted it behind this
+   * process's back (another server's compactor on etcd; Storage.isCompacted). Then the request goes
+   * to the backend, which answers Expired. Current state is never asked about.
+   */
+  private async compactedElsewhere(revision: number): Promise<boolean> {
+    if (!this.backend.isCompacted || revision >= this.cache.revision || revision < this.historyStart()) return false;
+    return this.backend.isCompacted(revision);
+  }
+
+  /**
+   * The oldest revision the cache may serve: its ring's, raised to the backend's compacted
+   * revision when that is newer (the server's compactor compacts the backend, not this wrapper).
+   */
+  private historyStart(): number {
+    const compacted = this.backend.compactedRevision?.() ?? 0;
+    if (compacted > this.cache.historyStart) this.cache.forgetBefore(compacted);
+    return this.cache.historyStart;
   }
 
   /** One page from the cache, shaped as the backends shape it; undefined if history moved on. */
   private listFromCache(prefix: string, position: { revision?: number; startKey: string }, opts: ListOptions): ListResult | undefined {
     const revision = position.revision ?? this.cache.revision;
-    if (!this.ready || revision < this.cache.historyStart) return undefined;
+    if (!this.ready || revision < this.historyStart()) return undefined;
     const range = keyRangeOf(prefix);
     const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const page = this.cache.list(range, revision, position.startKey, limit, opts.predicate);
@@ -434,7 +460,10 @@ export class Cacher implements Storage {
       await this.waitUntilReady(keyPrefix);
     }
     this.ensureOpen(keyPrefix);
-    if ((from as number) < this.cache.historyStart) return this.watchBackend(watcher, keyPrefix, opts, from, undefined);
+    if ((from as number) < this.historyStart() || (await this.compactedElsewhere(from as number))) return this.watchBackend(watcher, keyPrefix, opts, from, undefined);
+    // The ring may have moved on while etcd was asked.
+    this.ensureOpen(keyPrefix);
+    if ((from as number) < this.historyStart()) return this.watchBackend(watcher, keyPrefix, opts, from, undefined);
     this.startFrom(watcher, from as number);
   }
 
