@@ -308,7 +308,7 @@ export class HTTPServer {
     if (request.bodyLeftUnread) {
       // The rest of the body is still coming: answer, then close (see linger.ts).
       res.shouldKeepAlive = false;
-      lingerOnClose(res.socket as Socket);
+      lingerOnClose(res.socket);
     }
     if (response.kind === 'object') writeObject(res, response);
     else void this.stream(res, response, abort.signal);

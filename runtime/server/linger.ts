@@ -29,8 +29,13 @@ function lingeringDestroySoon(this: Socket): void {
   this.resume();
 }
 
-/** Makes the close after the current response linger (see above) instead of destroying at once. */
-export function lingerOnClose(socket: Socket): void {
+/**
+ * Makes the close after the current response linger (see above) instead of destroying at once.
+ * A response whose connection is already gone (`res.socket` is null once the client has closed)
+ * has nothing to linger on.
+ */
+export function lingerOnClose(socket: Socket | null): void {
+  if (!socket || socket.destroyed) return;
   // destroySoon is what node:http calls after a `Connection: close` response; an own property
   // on this one socket replaces it for this connection only.
   (socket as Socket & { destroySoon: () => void }).destroySoon = lingeringDestroySoon;
