@@ -22,6 +22,7 @@ import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
 import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
+import { withCoreStrategy } from '../registry/core/index.js';
 
 export interface APIInstallerOptions {
   /** The generated directory; openapiPath of each group/version is relative to it. */
@@ -155,6 +156,7 @@ export class APIInstaller {
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
+    strategy = withCoreStrategy(definition, strategy);
     const storage = this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage;
     const store = new Store({
       definition,
