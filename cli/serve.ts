@@ -14,6 +14,7 @@ interface ServeOptions extends SecurityFlags {
   dataDir: string;
   storagePrefix: string;
   compactionInterval?: number;
+  eventTtl?: number;
   kubeconfigServer?: string;
   admission: string[];
 }
@@ -33,6 +34,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     dataDir: opts.dataDir,
     storagePrefix: opts.storagePrefix,
     compactionIntervalMs: opts.compactionInterval,
+    eventTTLMs: opts.eventTtl,
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
     host: opts.host,
@@ -74,6 +76,7 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'directory for the database and the kubeconfig', '.kgen')
     .option('--storage-prefix <prefix>', 'etcd: the key prefix every object is stored under', '/registry')
     .option('--compaction-interval <duration>', 'compact storage history older than this (Go duration; 0 disables) (default: 5m)', durationOption)
+    .option('--event-ttl <duration>', 'how long Events are kept after their last write (Go duration) (default: 1h0m0s)', durationOption)
     .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
     .option(
       '--admission <module>',

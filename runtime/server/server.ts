@@ -47,6 +47,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Run the garbage collector and the namespace controller in process. Default true. */
   controllers?: boolean;
+  /** kube's --event-ttl in ms: Events go this long after their last write. Default 1 h; 0 keeps them. */
+  eventTTLMs?: number;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
   watchCache?: SharedCacherOptions | false;
   /** In-process admission plugins, run in order after kgen's built-in ones. */
@@ -176,7 +178,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const kubeconfigPath =
       opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
-    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log });
+    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
     let closing: Promise<void> | undefined;
     return {
