@@ -63,8 +63,8 @@ describe('kgen generate', () => {
     );
     const files = listTree(out);
     assert.equal(lines[12], `8 groups, 12 versions, 23 kinds, ${files.length} files`);
-    assert.match(lines[12]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 13);
+    assert.match(lines[13]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 14);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }
