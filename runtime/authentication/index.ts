@@ -16,6 +16,8 @@ export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, typ
 export * from './user.js';
 export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
 export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
+export * from './serviceaccount-jwt.js';
+export { serviceAccountAuthenticator, serviceAccountUser, type ServiceAccountAuthenticator, type ServiceAccountTokenGetter } from './serviceaccount.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
@@ -27,6 +29,8 @@ export interface AuthenticationOptions {
   requestHeader?: RequestHeaderOptions & { x509ClientCA: string };
   /** Paths anonymous requests may reach; default the health and version endpoints. */
   anonymousPaths?: readonly string[];
+  /** Service account tokens (JWTs the server signed), tried after the static tokens. */
+  serviceAccounts?: RequestAuthenticator;
   warn?: (line: string) => void;
 }
 
@@ -35,5 +39,6 @@ export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthe
   if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
   authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
   if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  if (opts.serviceAccounts) authenticators.push(opts.serviceAccounts);
   return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
 }

@@ -122,6 +122,8 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
       { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
     ]),
     clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
+    // Service account tokens' issuer documents, for their holders (kube binds it to system:serviceaccounts).
+    clusterRole('system:service-account-issuer-discovery', [{ nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'], verbs: ['get'] }]),
   ];
 }
 
@@ -131,6 +133,7 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     binding('system:discovery', [group(ALL_AUTHENTICATED)]),
     binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
     binding('system:public-info-viewer', [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)]),
+    binding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
 }
 

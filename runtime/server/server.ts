@@ -25,6 +25,8 @@ import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
+import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
@@ -47,6 +49,9 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Run the garbage collector and the namespace controller in process. Default true. */
   controllers?: boolean;
+  /** kube's --service-account-issuer (default https://kubernetes.default.svc.cluster.local) and --api-audiences (default the issuer). */
+  serviceAccountIssuer?: string;
+  apiAudiences?: string[];
   /** kube's --event-ttl in ms: Events go this long after their last write. Default 1 h; 0 keeps them. */
   eventTTLMs?: number;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
@@ -106,6 +111,8 @@ export interface RunningServer {
   frontProxy: FrontProxyCredentials;
   /** The aggregator in front of the chain (APIServices). */
   aggregator: APIAggregator;
+  /** ServiceAccount token signing and authentication. */
+  serviceAccountTokens: ServiceAccountTokens;
   /**
    * Graceful shutdown, as kube's on SIGTERM: /readyz fails (check `shutdown`), after
    * shutdownDelayMs the listener closes, in-flight requests drain, watches end, storage closes.
@@ -138,7 +145,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
-  const serving = prepareServing({ ...opts, host, dataDir, log });
+  const serviceAccountTokens = newServiceAccountTokens({
+    dataDir: opts.insecureDevMode ? undefined : dataDir,
+    issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    audiences: opts.apiAudiences,
+  });
+  const serving = prepareServing({ ...opts, host, dataDir, log, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
   let shuttingDown = false;
@@ -150,6 +162,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
     (await loadGenerated(generatedDir)).installAll(installer);
+    serviceAccountTokens.install(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer);
     const namespaces = installer.namespaceStore();
@@ -166,6 +179,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       aggregator,
       compiled: new CompiledAPIServer(installer, generatedDir),
       extensions,
+      issuerDiscovery: serviceAccountTokens.issuerDiscovery,
       health: healthChecks(storage, () => shuttingDown),
     });
     const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), serving.tls);
@@ -192,6 +206,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       credentials: serving.credentials,
       frontProxy: serving.frontProxy,
       aggregator,
+      serviceAccountTokens,
       close() {
         closing ??= (async () => {
           shuttingDown = true;

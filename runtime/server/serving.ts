@@ -36,6 +36,8 @@ export interface ServingOptions {
   dataDir: string;
   /** --token-auth-file (kube's static token CSV). */
   tokenAuthFile?: string;
+  /** The service account token authenticator (see runtime/server/serviceaccounts.ts). */
+  serviceAccountAuthenticator?: RequestAuthenticator;
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   maxRequestsInflight?: number;
@@ -99,6 +101,7 @@ export function prepareServing(opts: ServingOptions): Serving {
     credentials = ensureCredentials({ dataDir: opts.dataDir, hosts: servingHosts(opts.host, opts.advertiseAddress), ...tlsFiles(opts.tls) });
     authenticator = newAuthenticator({
       tokenAuthFile: opts.tokenAuthFile,
+      serviceAccounts: opts.serviceAccountAuthenticator,
       warn: opts.log,
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });
