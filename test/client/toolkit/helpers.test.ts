@@ -1,13 +1,14 @@
 /** Condition and owner reference helpers (meta.SetStatusCondition, controllerutil). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findCondition, getControllerOf, isConditionTrue, isControlledBy, ownerReference, removeCondition, setCondition, setControllerReference } from '../../../runtime/client/toolkit/index.js';
+import type { APIObject } from '../../../runtime/api/meta.js';
+import { type Condition, findCondition, getControllerOf, isConditionTrue, isControlledBy, ownerReference, removeCondition, setCondition, setControllerReference } from '../../../runtime/client/toolkit/index.js';
 
 describe('conditions', () => {
   it('adds, updates and keeps lastTransitionTime unless the status changes', () => {
     const t0 = new Date('2026-01-01T00:00:00Z');
     const t1 = new Date('2026-01-01T00:05:00Z');
-    let { conditions, changed } = setCondition(undefined, { type: 'Ready', status: 'False', reason: 'Pending', observedGeneration: 1 }, t0);
+    let { conditions, changed } = setCondition<Condition>(undefined, { type: 'Ready', status: 'False', reason: 'Pending', observedGeneration: 1 }, t0);
     assert.equal(changed, true);
     assert.equal(conditions[0]!.lastTransitionTime, '2026-01-01T00:00:00Z');
     ({ conditions, changed } = setCondition(conditions, { type: 'Ready', status: 'False', reason: 'Pending', observedGeneration: 1 }, t1));
@@ -27,10 +28,10 @@ describe('owner references', () => {
   const owner = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w1', uid: 'u1' } };
   it('makes a controller reference and refuses a second controller', () => {
     assert.deepEqual(ownerReference(owner), { apiVersion: 'widgets.example.com/v1', kind: 'Widget', name: 'w1', uid: 'u1', controller: true, blockOwnerDeletion: true });
-    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    const cm: APIObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
     setControllerReference(owner, cm);
     setControllerReference(owner, cm);
-    assert.equal(cm.metadata.ownerReferences?.length, 1);
+    assert.equal(cm.metadata?.ownerReferences?.length, 1);
     assert.equal(isControlledBy(cm, owner), true);
     assert.equal(getControllerOf(cm)?.name, 'w1');
     assert.throws(() => setControllerReference({ ...owner, metadata: { name: 'w2', uid: 'u2' } }, cm), /already owned by another Widget controller w1/);
