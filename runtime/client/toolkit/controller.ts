@@ -15,7 +15,7 @@
  * that it never acts on a stale view).
  */
 import type { APIObject } from '../../api/meta.js';
-import type { SharedIndexInformer } from '../informer.js';
+import type { ResourceEventHandler } from '../informer.js';
 import { metaNamespaceKey } from '../reflector.js';
 import { realClock, type ToolkitClock } from './clock.js';
 import { LeaderElector, type LeaderElectionConfig } from './leaderelection.js';
@@ -29,9 +29,17 @@ export interface ReconcileResult {
 
 export type Reconciler = (key: string, signal: AbortSignal) => Promise<ReconcileResult | void>;
 
+/** What the runner needs of an informer (a generated `informers.<gv>.<resource>().informer()` has it). */
+export interface InformerLike {
+  addEventHandler(handler: ResourceEventHandler<APIObject>): unknown;
+  start(): void;
+  stop(): Promise<void>;
+  waitForSync(signal?: AbortSignal): Promise<void>;
+}
+
 /** An informer with a mapping from its objects to the keys to reconcile. */
 export interface WatchSource {
-  informer: SharedIndexInformer<APIObject>;
+  informer: InformerLike;
   /** Keys to enqueue for an object; default its own `namespace/name`. */
   keys?(obj: APIObject): string[];
 }
@@ -39,7 +47,7 @@ export interface WatchSource {
 export interface ControllerOptions {
   name: string;
   /** The primary resource's informer: its objects' own keys are enqueued. */
-  informer: SharedIndexInformer<APIObject>;
+  informer: InformerLike;
   /** Other informers (owned objects: map them with `ownerKeys(kind)`). */
   watches?: WatchSource[];
   reconcile: Reconciler;

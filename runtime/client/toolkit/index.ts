@@ -25,6 +25,6 @@ export {
   type LeaderElectionConfig,
 } from './leaderelection.js';
 export { EventRecorder, type CoreEvent, type EventRecorderOptions, type EventType, type EventClient } from './recorder.js';
-export { Controller, ownerKeys, type ControllerOptions, type ReconcileResult, type Reconciler, type WatchSource } from './controller.js';
+export { Controller, ownerKeys, type ControllerOptions, type ReconcileResult, type Reconciler, type WatchSource, type InformerLike } from './controller.js';
 export { findCondition, isConditionTrue, setCondition, removeCondition, type Condition } from './conditions.js';
 export { ownerReference, getControllerOf, isControlledBy, setControllerReference, type OwnerReference } from './ownerrefs.js';
