@@ -10,6 +10,7 @@ import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
+import { encryptingStorage, loadEncryptionConfig } from '../storage/encryption/index.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import type { Compactor } from '../storage/compactor.js';
@@ -52,6 +53,8 @@ export interface ServerOptions {
   /** kube's --service-account-issuer (default https://kubernetes.default.svc.cluster.local) and --api-audiences (default the issuer). */
   serviceAccountIssuer?: string;
   apiAudiences?: string[];
+  /** kube's --encryption-provider-config: an EncryptionConfiguration file; the resources it names are encrypted at rest. */
+  encryptionProviderConfig?: string;
   /** kube's --event-ttl in ms: Events go this long after their last write. Default 1 h; 0 keeps them. */
   eventTTLMs?: number;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
@@ -152,7 +155,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const serving = prepareServing({ ...opts, host, dataDir, log, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
+  const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
+  const backend = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
+  const storage = encryption ? encryptingStorage(backend, encryption) : backend;
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
