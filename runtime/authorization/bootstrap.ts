@@ -28,9 +28,12 @@ const READ = ['get', 'list', 'watch'];
  */
 const ESCALATING = new Set(['/secrets']);
 /** Read-only even for edit, as kube's aggregate-to-edit leaves them to the system: Events. */
-const READ_ONLY = new Set(['/events', 'events.k8s.io/events']);
-/** Held by no default user-facing role, as in kube: Leases are controllers' business. */
-const NOT_USER_FACING = new Set(['coordination.k8s.io']);
+const READ_ONLY = new Set(['/events']);
+/**
+ * Held by no default user-facing role, as in kube: Leases are controllers' business, and view
+ * reads Events through core/v1 only (events.k8s.io/v1 serves the same objects).
+ */
+const NOT_USER_FACING = new Set(['coordination.k8s.io', 'events.k8s.io']);
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 
 type Installed = Pick<ResourceDefinition, 'group' | 'plural' | 'scope' | 'subresources' | 'virtual'>;
