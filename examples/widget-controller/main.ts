@@ -10,8 +10,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { parseGoDuration } from '../../cli/duration.js';
 import { widgetController } from './controller.js';
+
+/** `1500ms`, `2s`, `1m`: the durations the flags take. */
+function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value);
+  if (!m) throw new Error(`invalid duration ${JSON.stringify(value)} (use e.g. 500ms, 2s, 1m)`);
+  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as 'ms' | 's' | 'm'];
+}
 
 const { values } = parseArgs({
   options: {
@@ -33,9 +39,9 @@ const controller = widgetController({
   config: { server: values.server, ca: values.ca ? readFileSync(values.ca) : undefined, token: readFileSync(values['token-file'], 'utf8').trim(), qps: 50, burst: 100 },
   namespace: values.namespace!,
   identity: values.identity!,
-  leaseDurationMs: parseGoDuration(values['lease-duration']!),
-  renewDeadlineMs: parseGoDuration(values['renew-deadline']!),
-  retryPeriodMs: parseGoDuration(values['retry-period']!),
+  leaseDurationMs: parseDuration(values['lease-duration']!),
+  renewDeadlineMs: parseDuration(values['renew-deadline']!),
+  retryPeriodMs: parseDuration(values['retry-period']!),
 });
 const stop = new AbortController();
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stop.abort());
