@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../server/testserver.js';
+import { openWatchStream } from '../../support/watch-stream.js';
 
 const CORE = '/api/v1/namespaces/default/events';
 const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
@@ -39,6 +40,22 @@ describe('events.k8s.io/v1 over core/v1 Events', () => {
     assert.deepEqual(coreSelected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e2']);
     const v1Selected = await t.request('GET', `${V1}?fieldSelector=${encodeURIComponent('regarding.name=w1')}`);
     assert.deepEqual(v1Selected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+  });
+
+  it('a watch through events.k8s.io/v1 sees Events written through core/v1, converted', async () => {
+    const list = await t.request('GET', V1);
+    const watch = await openWatchStream(t.url, `${V1}?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`);
+    try {
+      const created = await t.request('POST', CORE, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e3' }, involvedObject: { kind: 'Widget', name: 'w3' }, message: 'watched' } });
+      assert.equal(created.status, 201, created.text);
+      const event = await watch.next();
+      assert.equal(event?.type, 'ADDED');
+      assert.deepEqual([event!.object.apiVersion, event!.object.metadata.name, event!.object.note, event!.object.regarding.name], ['events.k8s.io/v1', 'e3', 'watched', 'w3']);
+      assert.equal(event!.object.metadata.resourceVersion, created.body.metadata.resourceVersion);
+    } finally {
+      watch.close();
+    }
+    assert.equal((await t.request('DELETE', `${CORE}/e3`)).status, 200);
   });
 
   it('updates through one API are seen by the other, and deletes through either remove the one object', async () => {
