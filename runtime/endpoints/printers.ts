@@ -72,9 +72,29 @@ const events: BuiltinPrinter = {
   },
 };
 
+/** events.k8s.io/v1 Events print as kube prints them: as the core Event they are stored as. */
+const eventsV1: BuiltinPrinter = {
+  columns: events.columns,
+  cells: (obj, now) =>
+    events.cells(
+      {
+        ...obj,
+        involvedObject: obj.regarding,
+        message: obj.note,
+        source: obj.deprecatedSource,
+        firstTimestamp: obj.deprecatedFirstTimestamp,
+        lastTimestamp: obj.deprecatedLastTimestamp,
+        count: obj.deprecatedCount,
+        reportingComponent: obj.reportingController,
+      },
+      now,
+    ),
+};
+
 const CORE_PRINTERS: Readonly<Record<string, BuiltinPrinter>> = { configmaps: configMaps, secrets, serviceaccounts: serviceAccounts, events };
 
-/** The computed printer of a core/v1 kind, if it has one. */
+/** The computed printer of a core/v1 kind (or events.k8s.io/v1 Event), if it has one. */
 export function builtinPrinter(def: Pick<ResourceDefinition, 'group' | 'plural'>): BuiltinPrinter | undefined {
+  if (def.group === 'events.k8s.io' && def.plural === 'events') return eventsV1;
   return def.group === '' ? CORE_PRINTERS[def.plural] : undefined;
 }

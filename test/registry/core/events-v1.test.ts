@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../../server/testserver.js';
+import { startTestServer, TABLE_ACCEPT, type TestServer } from '../../server/testserver.js';
 import { openWatchStream } from '../../support/watch-stream.js';
 
 const CORE = '/api/v1/namespaces/default/events';
@@ -40,6 +40,10 @@ describe('events.k8s.io/v1 over core/v1 Events', () => {
     assert.deepEqual(coreSelected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e2']);
     const v1Selected = await t.request('GET', `${V1}?fieldSelector=${encodeURIComponent('regarding.name=w1')}`);
     assert.deepEqual(v1Selected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+    // Printed as kube prints them, through either API.
+    const table = (await t.request('GET', `${V1}/e2`, { accept: TABLE_ACCEPT })).body;
+    assert.deepEqual(table.columnDefinitions.map((c: { name: string }) => c.name).slice(0, 4), ['Last Seen', 'Type', 'Reason', 'Object']);
+    assert.deepEqual(table.rows[0].cells.slice(1, 7), ['Warning', 'Broke', 'widget/w2', '', 'ctrl, i1', 'oops']);
   });
 
   it('a watch through events.k8s.io/v1 sees Events written through core/v1, converted', async () => {
