@@ -70,6 +70,16 @@ describe('kubectl and the control-plane kinds', () => {
     assert.match(expired.stderr, /You must be logged in to the server/);
   });
 
+  it('get serviceaccounts and get leases -A print kube\'s columns', () => {
+    const sas = table(k('get', 'serviceaccounts'));
+    assert.deepEqual(sas[0], ['NAME', 'SECRETS', 'AGE']);
+    assert.deepEqual(sas.slice(1).map((r) => r.slice(0, 2)).sort(), [['bot', '0'], ['default', '0']]);
+    kubectlOk(server.kubeconfig, ['apply', '-n', 'kube-system', '-f', '-'], 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: lock\nspec:\n  holderIdentity: replica-1\n  leaseDurationSeconds: 15\n');
+    const leases = table(k('get', 'leases', '-A'));
+    assert.deepEqual(leases[0], ['NAMESPACE', 'NAME', 'HOLDER', 'AGE']);
+    assert.deepEqual(leases.find((r) => r[1] === 'lock')?.slice(0, 3), ['kube-system', 'lock', 'replica-1']);
+  });
+
   it('auth can-i --as=system:serviceaccount:ns:sa', () => {
     assert.equal(k('auth', 'can-i', 'list', 'configmaps', '--as=system:serviceaccount:default:bot').trim(), 'yes');
     const secrets = kubectl(server.kubeconfig, ['auth', 'can-i', 'get', 'secrets', '--as=system:serviceaccount:default:bot']);
