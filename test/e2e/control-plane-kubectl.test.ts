@@ -66,6 +66,11 @@ describe('kubectl and the control-plane kinds', () => {
     for (let i = 0; i < 20 && listed.code !== 0; i++) listed = asBot('get', 'configmaps');
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^cfg\s+2\s+/m);
+    // Bound to a Secret (kubectl sends the TokenRequest as protobuf), with a custom audience and duration.
+    const bound = k('create', 'token', 'bot', '--bound-object-kind=Secret', '--bound-object-name=creds', '--audience=https://kubernetes.default.svc.cluster.local', '--duration=20m').trim();
+    const claims = JSON.parse(Buffer.from(bound.split('.')[1]!, 'base64url').toString());
+    assert.equal(claims['kubernetes.io'].secret.name, 'creds');
+    assert.equal(claims.exp - claims.iat, 1200);
     const expired = kubectl('/dev/null', ['--server', server.url, `--certificate-authority=${join(server.dataDir, 'pki', 'ca', 'tls.crt')}`, '--token=not.a.jwt', 'get', 'configmaps']);
     assert.match(expired.stderr, /You must be logged in to the server/);
   });
