@@ -21,8 +21,8 @@ import { REPO, kubectl, kubectlOk, removeDir, startKgen, tempDir, type KgenServe
 import { startReplica } from './replica-helpers.js';
 
 const NS = 'default';
-const LEASE_MS = 4000;
-const RENEW_MS = 3000;
+const LEASE_MS = 5000;
+const RENEW_MS = 4000;
 const RETRY_MS = 500;
 
 interface ControllerProcess {
