@@ -21,6 +21,10 @@ interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags {
   etcdCertfile?: string;
   etcdKeyfile?: string;
   compactionInterval?: number;
+  eventTtl?: number;
+  serviceAccountIssuer?: string;
+  encryptionProviderConfig?: string;
+  apiAudiences?: string;
   kubeconfigServer?: string;
   admission: string[];
 }
@@ -59,6 +63,10 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     storagePrefix: opts.storagePrefix,
     etcdTLS: loadEtcdTLS({ caFile: opts.etcdCafile, certFile: opts.etcdCertfile, keyFile: opts.etcdKeyfile }),
     compactionIntervalMs: opts.compactionInterval,
+    eventTTLMs: opts.eventTtl,
+    serviceAccountIssuer: opts.serviceAccountIssuer,
+    encryptionProviderConfig: opts.encryptionProviderConfig,
+    apiAudiences: opts.apiAudiences?.split(',').filter((a) => a !== ''),
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
     host: opts.host,
@@ -106,6 +114,10 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'directory for the database and the kubeconfig', '.kgen')
     .option('--storage-prefix <prefix>', 'etcd: the key prefix every object is stored under', '/registry')
     .option('--compaction-interval <duration>', 'compact storage history older than this (Go duration; 0 disables) (default: 5m)', durationOption)
+    .option('--event-ttl <duration>', 'how long Events are kept after their last write (Go duration) (default: 1h0m0s)', durationOption)
+    .option('--encryption-provider-config <file>', "kube's EncryptionConfiguration: encrypt these resources at rest (aescbc, aesgcm, identity)")
+    .option('--service-account-issuer <url>', "the 'iss' of the service account tokens the server signs (default: https://kubernetes.default.svc.cluster.local)")
+    .option('--api-audiences <list>', 'comma-separated audiences a token must be meant for (default: the issuer)')
     .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
     .option(
       '--admission <module>',

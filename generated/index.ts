@@ -6,6 +6,8 @@ import * as admissionregistrationK8sIoV1 from './routes/admissionregistration.k8
 import * as apiextensionsK8sIoV1 from './routes/apiextensions.k8s.io/v1.js';
 import * as apiregistrationK8sIoV1 from './routes/apiregistration.k8s.io/v1.js';
 import * as authorizationK8sIoV1 from './routes/authorization.k8s.io/v1.js';
+import * as coordinationK8sIoV1 from './routes/coordination.k8s.io/v1.js';
+import * as eventsK8sIoV1 from './routes/events.k8s.io/v1.js';
 import * as opsExampleOrgV1beta1 from './routes/ops.example.org/v1beta1.js';
 import * as rbacAuthorizationK8sIoV1 from './routes/rbac.authorization.k8s.io/v1.js';
 import * as widgetsExampleComV1 from './routes/widgets.example.com/v1.js';
@@ -18,6 +20,8 @@ export const groupVersions: GroupVersionDefinition[] = [
   apiextensionsK8sIoV1.groupVersion,
   apiregistrationK8sIoV1.groupVersion,
   authorizationK8sIoV1.groupVersion,
+  coordinationK8sIoV1.groupVersion,
+  eventsK8sIoV1.groupVersion,
   opsExampleOrgV1beta1.groupVersion,
   rbacAuthorizationK8sIoV1.groupVersion,
   widgetsExampleComV1.groupVersion,
@@ -31,6 +35,8 @@ export function installAll(installer: APIInstaller): void {
   apiextensionsK8sIoV1.install(installer);
   apiregistrationK8sIoV1.install(installer);
   authorizationK8sIoV1.install(installer);
+  coordinationK8sIoV1.install(installer);
+  eventsK8sIoV1.install(installer);
   opsExampleOrgV1beta1.install(installer);
   rbacAuthorizationK8sIoV1.install(installer);
   widgetsExampleComV1.install(installer);

@@ -16,6 +16,8 @@ import { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.
 import { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 import { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 import { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
+import { CoordinationK8sIoV1Client } from './coordination.k8s.io/v1.js';
+import { EventsK8sIoV1Client } from './events.k8s.io/v1.js';
 import { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 import { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
 import { WidgetsExampleComV1Client } from './widgets.example.com/v1.js';
@@ -26,6 +28,8 @@ export { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.
 export { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 export { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 export { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
+export { CoordinationK8sIoV1Client } from './coordination.k8s.io/v1.js';
+export { EventsK8sIoV1Client } from './events.k8s.io/v1.js';
 export { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 export { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
 export { WidgetsExampleComV1Client } from './widgets.example.com/v1.js';
@@ -41,6 +45,8 @@ export class Clientset {
   readonly apiextensionsK8sIoV1: ApiextensionsK8sIoV1Client;
   readonly apiregistrationK8sIoV1: ApiregistrationK8sIoV1Client;
   readonly authorizationK8sIoV1: AuthorizationK8sIoV1Client;
+  readonly coordinationK8sIoV1: CoordinationK8sIoV1Client;
+  readonly eventsK8sIoV1: EventsK8sIoV1Client;
   readonly opsExampleOrgV1beta1: OpsExampleOrgV1beta1Client;
   readonly rbacAuthorizationK8sIoV1: RbacAuthorizationK8sIoV1Client;
   readonly widgetsExampleComV1: WidgetsExampleComV1Client;
@@ -54,6 +60,8 @@ export class Clientset {
     this.apiextensionsK8sIoV1 = new ApiextensionsK8sIoV1Client(this.rest);
     this.apiregistrationK8sIoV1 = new ApiregistrationK8sIoV1Client(this.rest);
     this.authorizationK8sIoV1 = new AuthorizationK8sIoV1Client(this.rest);
+    this.coordinationK8sIoV1 = new CoordinationK8sIoV1Client(this.rest);
+    this.eventsK8sIoV1 = new EventsK8sIoV1Client(this.rest);
     this.opsExampleOrgV1beta1 = new OpsExampleOrgV1beta1Client(this.rest);
     this.rbacAuthorizationK8sIoV1 = new RbacAuthorizationK8sIoV1Client(this.rest);
     this.widgetsExampleComV1 = new WidgetsExampleComV1Client(this.rest);
@@ -99,6 +107,8 @@ export class Informers extends SharedInformerFactory {
   readonly apiextensionsK8sIoV1: InformersFor<ApiextensionsK8sIoV1Client>;
   readonly apiregistrationK8sIoV1: InformersFor<ApiregistrationK8sIoV1Client>;
   readonly authorizationK8sIoV1: InformersFor<AuthorizationK8sIoV1Client>;
+  readonly coordinationK8sIoV1: InformersFor<CoordinationK8sIoV1Client>;
+  readonly eventsK8sIoV1: InformersFor<EventsK8sIoV1Client>;
   readonly opsExampleOrgV1beta1: InformersFor<OpsExampleOrgV1beta1Client>;
   readonly rbacAuthorizationK8sIoV1: InformersFor<RbacAuthorizationK8sIoV1Client>;
   readonly widgetsExampleComV1: InformersFor<WidgetsExampleComV1Client>;
@@ -111,6 +121,8 @@ export class Informers extends SharedInformerFactory {
     this.apiextensionsK8sIoV1 = this.group(clientset.apiextensionsK8sIoV1);
     this.apiregistrationK8sIoV1 = this.group(clientset.apiregistrationK8sIoV1);
     this.authorizationK8sIoV1 = this.group(clientset.authorizationK8sIoV1);
+    this.coordinationK8sIoV1 = this.group(clientset.coordinationK8sIoV1);
+    this.eventsK8sIoV1 = this.group(clientset.eventsK8sIoV1);
     this.opsExampleOrgV1beta1 = this.group(clientset.opsExampleOrgV1beta1);
     this.rbacAuthorizationK8sIoV1 = this.group(clientset.rbacAuthorizationK8sIoV1);
     this.widgetsExampleComV1 = this.group(clientset.widgetsExampleComV1);

@@ -22,6 +22,8 @@ export { requestHeaderAuthenticator, type RequestHeaderOptions } from './request
 export { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
 export { jwtAuthenticator } from './oidc.js';
 export { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig, type OIDCFlags } from './jwt-config.js';
+export * from './serviceaccount-jwt.js';
+export { serviceAccountAuthenticator, serviceAccountUser, type ServiceAccountAuthenticator, type ServiceAccountTokenGetter } from './serviceaccount.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
@@ -37,6 +39,8 @@ export interface AuthenticationOptions {
   tokenWebhook?: TokenWebhookOptions;
   /** Paths anonymous requests may reach; default the health and version endpoints. */
   anonymousPaths?: readonly string[];
+  /** Service account tokens (JWTs the server signed), tried after the static tokens. */
+  serviceAccounts?: RequestAuthenticator;
   warn?: (line: string) => void;
 }
 
@@ -45,6 +49,7 @@ export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthe
   if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
   authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
   if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  if (opts.serviceAccounts) authenticators.push(opts.serviceAccounts);
   if (opts.jwt?.length) authenticators.push(jwtAuthenticator(opts.jwt));
   // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
   if (opts.tokenWebhook) authenticators.push(tokenWebhookAuthenticator(opts.tokenWebhook));

@@ -26,6 +26,18 @@ const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view') => `rbac.authorization.k8
 /** Groups whose kinds the default user-facing roles leave out (kube's view/edit hold no RBAC, webhooks, APIServices or CRDs). */
 const SYSTEM_GROUPS = new Set([RBAC_GROUP, AUTHORIZATION_GROUP, 'authentication.k8s.io', 'admissionregistration.k8s.io', 'apiregistration.k8s.io', 'apiextensions.k8s.io']);
 const READ = ['get', 'list', 'watch'];
+/**
+ * kube's escalating resources: view never reads them (a Secret may hold a token of more powerful
+ * identity); edit reads and writes them.
+ */
+const ESCALATING = new Set(['/secrets']);
+/** Read-only even for edit, as kube's aggregate-to-edit leaves them to the system: Events. */
+const READ_ONLY = new Set(['/events']);
+/**
+ * Held by no default user-facing role, as in kube: Leases are controllers' business, and view
+ * reads Events through core/v1 only (events.k8s.io/v1 serves the same objects).
+ */
+const NOT_USER_FACING = new Set(['coordination.k8s.io', 'events.k8s.io']);
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
 
 type Installed = Pick<ResourceDefinition, 'group' | 'plural' | 'scope' | 'subresources' | 'virtual'>;
@@ -66,7 +78,7 @@ function userFacing(resources: readonly Installed[]): Installed[] {
   const seen = new Set<string>();
   return resources.filter((r) => {
     const key = `${r.group}/${r.plural}`;
-    if (r.virtual || SYSTEM_GROUPS.has(r.group) || seen.has(key)) return false;
+    if (r.virtual || SYSTEM_GROUPS.has(r.group) || NOT_USER_FACING.has(r.group) || seen.has(key)) return false;
     seen.add(key);
     return true;
   });
@@ -75,13 +87,27 @@ function userFacing(resources: readonly Installed[]): Installed[] {
 /** The bootstrap ClusterRoles for the installed resources. */
 export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterRole[] {
   const resources = userFacing(installed);
-  const readable = resources.flatMap((r) => [
+  const readable = resources.filter((r) => !ESCALATING.has(`${r.group}/${r.plural}`)).flatMap((r) => [
     { group: r.group, resource: r.plural },
     ...(r.subresources.status ? [{ group: r.group, resource: `${r.plural}/status` }] : []),
     ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
   ]);
   const namespaced = resources.filter((r) => r.scope === 'Namespaced');
-  const writable = namespaced.flatMap((r) => [{ group: r.group, resource: r.plural }, ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : [])]);
+  const writable = namespaced
+    .filter((r) => !READ_ONLY.has(`${r.group}/${r.plural}`))
+    .flatMap((r) => [{ group: r.group, resource: r.plural }, ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : [])]);
+  const escalating = namespaced.filter((r) => ESCALATING.has(`${r.group}/${r.plural}`)).map((r) => ({ group: r.group, resource: r.plural }));
+  const hasServiceAccounts = namespaced.some((r) => r.group === '' && r.plural === 'serviceaccounts');
+  // kube's aggregate-to-edit: escalating resources readable, service account tokens and impersonation.
+  const editExtras: PolicyRule[] = [
+    ...rulesByGroup(escalating, READ),
+    ...(hasServiceAccounts
+      ? [
+          { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
+          { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
+        ]
+      : []),
+  ];
   return [
     clusterRole('cluster-admin', [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
@@ -93,7 +119,7 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     clusterRole('system:aggregate-to-admin', [{ apiGroups: [RBAC_GROUP], resources: ['rolebindings', 'roles'], verbs: [...WRITE, ...READ].sort() }], {
       labels: { [AGGREGATE_TO('admin')]: 'true' },
     }),
-    clusterRole('system:aggregate-to-edit', rulesByGroup(writable, WRITE), { labels: { [AGGREGATE_TO('edit')]: 'true' } }),
+    clusterRole('system:aggregate-to-edit', [...rulesByGroup(writable, WRITE), ...editExtras], { labels: { [AGGREGATE_TO('edit')]: 'true' } }),
     clusterRole('system:aggregate-to-view', rulesByGroup(readable, READ), { labels: { [AGGREGATE_TO('view')]: 'true' } }),
     clusterRole('system:discovery', [
       { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
@@ -103,6 +129,8 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
       { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
     ]),
     clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
+    // Service account tokens' issuer documents, for their holders (kube binds it to system:serviceaccounts).
+    clusterRole('system:service-account-issuer-discovery', [{ nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'], verbs: ['get'] }]),
   ];
 }
 
@@ -125,6 +153,7 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     binding('system:discovery', [group(ALL_AUTHENTICATED)]),
     binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
     binding('system:public-info-viewer', [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)]),
+    binding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];
 }
 

@@ -10,11 +10,15 @@ import { GarbageCollector } from './garbagecollector.js';
 import { DependencyGraph } from './graph.js';
 import { SharedInformers, type Log } from './informer.js';
 import { NamespaceController } from './namespace.js';
+import { DEFAULT_EVENT_TTL_MS, EventTTLController } from './eventttl.js';
+import { ServiceAccountsController } from './serviceaccounts.js';
 import type { WorkQueueOptions } from './queue.js';
 import { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 
 export { GarbageCollector } from './garbagecollector.js';
 export { NamespaceController } from './namespace.js';
+export { EventTTLController, DEFAULT_EVENT_TTL_MS } from './eventttl.js';
+export { ServiceAccountsController, DEFAULT_SERVICE_ACCOUNT } from './serviceaccounts.js';
 export { SharedInformers, ResourceInformer, metadataOnly, type IndexedObject, type InformerHandlers, type InformerIndex, type InformerOptions, type InformerSetListener, type InformerTransform } from './informer.js';
 export { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 export { WorkQueue, type WorkQueueOptions } from './queue.js';
@@ -26,11 +30,15 @@ export interface ControllerOptions {
   log?: Log;
   /** Retry backoff and limits of the controllers' work queues. */
   queue?: WorkQueueOptions;
+  /** kube's --event-ttl: how long an Event lives after its last write (default 1 h; 0 keeps them). */
+  eventTTLMs?: number;
 }
 
 export interface RunningControllers {
   garbageCollector: GarbageCollector;
   namespaceController?: NamespaceController;
+  serviceAccountsController?: ServiceAccountsController;
+  eventTTLController?: EventTTLController;
   /** The informers both controllers share (`resources()` lists what is monitored). */
   informers: SharedInformers;
   /** Resolves once every informer has listed and the controllers are working. */
@@ -51,6 +59,11 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
   const garbageCollector = new GarbageCollector(catalog, informers, log, opts.queue, graph);
   const namespaces = catalog.namespaces;
   const namespaceController = namespaces ? new NamespaceController(catalog, namespaces, informers, log, opts.queue) : undefined;
+  const coreScope = (plural: string) => catalog.scopes.find((s) => s.definition.group === '' && s.definition.plural === plural);
+  const serviceAccounts = coreScope('serviceaccounts');
+  const serviceAccountsController = namespaces && serviceAccounts ? new ServiceAccountsController(serviceAccounts, namespaces, informers, log) : undefined;
+  const events = coreScope('events');
+  const eventTTLController = events ? new EventTTLController(events, opts.eventTTLMs ?? DEFAULT_EVENT_TTL_MS, log) : undefined;
   let stopped = false;
   const unsubscribe = opts.dynamic?.onChange(() => {
     if (!stopped) resync(informers, catalog.refresh(), log);
@@ -59,21 +72,25 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
     if (stopped) return;
     garbageCollector.run();
     namespaceController?.run();
+    serviceAccountsController?.run();
+    eventTTLController?.run();
   });
   let stopping: Promise<void> | undefined;
   return {
     garbageCollector,
     namespaceController,
+    serviceAccountsController,
+    eventTTLController,
     informers,
     synced,
-    idle: () => garbageCollector.pending === 0 && (namespaceController?.pending ?? 0) === 0,
+    idle: () => garbageCollector.pending === 0 && (namespaceController?.pending ?? 0) === 0 && (serviceAccountsController?.pending ?? 0) === 0,
     stop() {
       stopping ??= (async () => {
         stopped = true;
         unsubscribe?.();
         await informers.stop();
         await synced;
-        await Promise.all([garbageCollector.stop(), namespaceController?.stop()]);
+        await Promise.all([garbageCollector.stop(), namespaceController?.stop(), serviceAccountsController?.stop(), eventTTLController?.stop()]);
       })();
       return stopping;
     },

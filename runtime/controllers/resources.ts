@@ -47,6 +47,8 @@ export class ResourceCatalog {
     const chosen = new Map<string, RequestScope>();
     for (const gv of apis.groupVersions()) {
       for (const r of gv.resources) {
+        // events.k8s.io/v1 Events are core/v1 Events' objects: watched once, as core events.
+        if (gv.group === 'events.k8s.io' && r.plural === 'events') continue;
         const scope = apis.lookup(gv.group, gv.version, r.plural);
         if (!scope) continue;
         const key = `${gv.group}/${r.plural}`;

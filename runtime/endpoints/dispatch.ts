@@ -13,6 +13,7 @@ import { errorResponse } from './responsewriters.js';
 import { getScale, patchScale, updateScale } from './scale.js';
 import { updateResource } from './update.js';
 import { createVirtual } from './virtual.js';
+import { createToken } from './tokenrequest.js';
 
 export function notFoundResponse(): APIResponse {
   return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
@@ -42,6 +43,9 @@ const finalizeHandlers: Record<string, Handler> = {
   update: (scope, req) => updateResource(scope, req, namespaceFinalizeStore(scope.store)),
 };
 
+/** `serviceaccounts/<name>/token`: POST only, as kube's TokenREST. */
+const tokenHandlers: Record<string, Handler> = { create: createToken };
+
 /** A virtual kind (SelfSubjectAccessReview, …) is only created, and never stored. */
 const virtualHandlers: Record<string, Handler> = { create: createVirtual };
 
@@ -51,6 +55,7 @@ function handlersFor(scope: RequestScope, subresource: string): Record<string, H
   if (subresource === 'status' && scope.statusStore) return statusHandlers;
   if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;
   if (subresource === 'finalize' && isNamespaceResource(scope.definition)) return finalizeHandlers;
+  if (subresource === 'token' && scope.tokenRequest) return tokenHandlers;
   return undefined;
 }
 

@@ -88,6 +88,8 @@ export interface RequestScope {
    * answered with; nothing is stored. Only for definitions marked `virtual`.
    */
   creater?: Creater;
+  /** ServiceAccounts' TokenRequest subresource (`…/token`): signs a token for the named account. */
+  tokenRequest?: Creater;
 }
 
 export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;

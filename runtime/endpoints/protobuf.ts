@@ -123,8 +123,11 @@ const utf8 = new TextDecoder('utf-8');
 // ---- message tables ----------------------------------------------------------------------------
 
 type Scalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
-/** time: metav1.Time {seconds 1, nanos 2}; fieldsV1: metav1.FieldsV1 {Raw 1} holding JSON; extraMap: map<string, ExtraValue{items 1}>. */
-type Special = 'time' | 'stringMap' | 'fieldsV1' | 'extraMap';
+/**
+ * time: metav1.Time {seconds 1, nanos 2}; fieldsV1: metav1.FieldsV1 {Raw 1} holding JSON; extraMap:
+ * map<string, ExtraValue{items 1}>; bytesMap: map<string, bytes>, base64 strings in JSON.
+ */
+type Special = 'time' | 'stringMap' | 'fieldsV1' | 'extraMap' | 'bytesMap';
 
 interface FieldDesc {
   name: string;
@@ -282,9 +285,41 @@ const ROLE_BINDING: MessageDesc = {
   3: f('roleRef', { 1: f('apiGroup', 'string', { keepZero: true }), 2: f('kind', 'string', { keepZero: true }), 3: f('name', 'string', { keepZero: true }) }),
 };
 
+/** k8s.io/api/core/v1 ConfigMap, Secret and ServiceAccount (kubectl create configmap|secret|serviceaccount). */
+const CONFIG_MAP: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('data', 'stringMap'), 3: f('binaryData', 'bytesMap'), 4: f('immutable', 'bool') };
+const SECRET: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('data', 'bytesMap'), 3: f('type', 'string'), 4: f('stringData', 'stringMap'), 5: f('immutable', 'bool') };
+const OBJECT_REFERENCE: MessageDesc = {
+  1: f('kind', 'string'),
+  2: f('namespace', 'string'),
+  3: f('name', 'string'),
+  4: f('uid', 'string'),
+  5: f('apiVersion', 'string'),
+  6: f('resourceVersion', 'string'),
+  7: f('fieldPath', 'string'),
+};
+const SERVICE_ACCOUNT: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('secrets', OBJECT_REFERENCE, { repeated: true }),
+  3: f('imagePullSecrets', { 1: f('name', 'string') }, { repeated: true }),
+  4: f('automountServiceAccountToken', 'bool'),
+};
+/** k8s.io/api/authentication/v1 TokenRequest (kubectl create token). */
+const TOKEN_REQUEST: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', {
+    1: f('audiences', 'string', { repeated: true }),
+    3: f('boundObjectRef', { 1: f('kind', 'string'), 2: f('apiVersion', 'string'), 3: f('name', 'string'), 4: f('uid', 'string') }),
+    4: f('expirationSeconds', 'int64'),
+  }),
+};
+
 /** Decodable kinds by "group/Kind"; DeleteOptions is accepted under any group, as kube registers it widely. */
 const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['/Namespace', NAMESPACE],
+  ['/ConfigMap', CONFIG_MAP],
+  ['/Secret', SECRET],
+  ['/ServiceAccount', SERVICE_ACCOUNT],
+  ['authentication.k8s.io/TokenRequest', TOKEN_REQUEST],
   ['authorization.k8s.io/SelfSubjectAccessReview', SELF_SUBJECT_ACCESS_REVIEW],
   ['authorization.k8s.io/SelfSubjectRulesReview', SELF_SUBJECT_RULES_REVIEW],
   ['authorization.k8s.io/SubjectAccessReview', SUBJECT_ACCESS_REVIEW],
@@ -313,7 +348,7 @@ function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
     const value = decodeField(r, fd, wire);
     if (value === undefined) continue;
     if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
-    else if (fd.kind === 'stringMap' || fd.kind === 'extraMap') setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
+    else if (fd.kind === 'stringMap' || fd.kind === 'extraMap' || fd.kind === 'bytesMap') setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
     else out[fd.name] = value;
   }
   return omitEmpty(out, desc);
@@ -346,6 +381,8 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
       return decodeTime(r.sub(extent));
     case 'stringMap':
       return decodeMapEntry(r.sub(extent), (v) => utf8.decode(v.bytes));
+    case 'bytesMap':
+      return decodeMapEntry(r.sub(extent), (v) => Buffer.from(v.bytes).toString('base64'));
     case 'extraMap':
       return decodeMapEntry(r.sub(extent), (v) => (decodeMessage(v.reader, EXTRA_VALUE).items as string[] | undefined) ?? []);
     case 'fieldsV1':

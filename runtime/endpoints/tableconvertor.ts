@@ -10,6 +10,7 @@ import type { PrinterColumn, ResourceDefinition } from '../api/resource.js';
 import { newBadRequest } from '../api/status.js';
 import { evaluateJSONPath } from '../registry/jsonpath.js';
 import { translateTimestampSince } from './duration.js';
+import { builtinPrinter } from './printers.js';
 
 export interface TableColumnDefinition {
   name: string;
@@ -73,6 +74,8 @@ function printerColumns(def: ResourceDefinition): PrinterColumn[] {
 }
 
 export function columnDefinitions(def: ResourceDefinition): TableColumnDefinition[] {
+  const printer = builtinPrinter(def);
+  if (printer) return printer.columns;
   return [
     { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, priority: 0 },
     ...printerColumns(def).map((c) => ({
@@ -130,8 +133,10 @@ export function partialObjectMetadata(obj: KubeObject, apiVersion = 'meta.k8s.io
 }
 
 function rowOf(obj: KubeObject, columns: PrinterColumn[], opts: TableOptions, now: number): TableRow {
-  const cells = [obj.metadata?.name ?? '', ...columns.map((c) => cellValue(obj, c, now))];
-  const row: TableRow = { cells };
+  return withObject({ cells: [obj.metadata?.name ?? '', ...columns.map((c) => cellValue(obj, c, now))] }, obj, opts);
+}
+
+function withObject(row: TableRow, obj: KubeObject, opts: TableOptions): TableRow {
   if (opts.includeObject === 'Metadata') row.object = partialObjectMetadata(obj, opts.apiVersion);
   else if (opts.includeObject === 'Object') row.object = obj;
   return row;
@@ -142,6 +147,7 @@ export function convertToTable(def: ResourceDefinition, objects: KubeObject[], l
   const columns = printerColumns(def);
   const table: Table = { kind: 'Table', apiVersion: opts.apiVersion ?? 'meta.k8s.io/v1', metadata: listMeta };
   if (!opts.noHeaders) table.columnDefinitions = columnDefinitions(def);
-  table.rows = objects.map((o) => rowOf(o, columns, opts, now));
+  const printer = builtinPrinter(def);
+  table.rows = objects.map((o) => (printer ? withObject({ cells: printer.cells(o, now) }, o, opts) : rowOf(o, columns, opts, now)));
   return table;
 }

@@ -73,11 +73,17 @@ function parseTerm(term: string, whole: string): FieldRequirement {
   throw newBadRequest(`invalid selector: '${whole}'; can't understand '${term}'`);
 }
 
+/**
+ * Field labels that name another field (kube's field label conversion): core/v1 events select
+ * `source` for source.component. An alias is supported where its target is selectable.
+ */
+const FIELD_LABEL_ALIASES: Readonly<Record<string, string>> = { source: 'source.component' };
+
 /** The field's value as a string, as kube's GetAttrs flattens it (numbers and booleans printed). */
 function fieldValue(obj: KubeObject, field: string): string {
   if (field === 'metadata.name') return obj.metadata?.name ?? '';
   if (field === 'metadata.namespace') return obj.metadata?.namespace ?? '';
-  const [value] = evaluateJSONPath(obj, `.${field}`);
+  const [value] = evaluateJSONPath(obj, `.${FIELD_LABEL_ALIASES[field] ?? field}`);
   if (value === undefined || value === null) return '';
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
@@ -88,6 +94,7 @@ function fieldValue(obj: KubeObject, field: string): string {
  */
 export function parseFieldSelector(input: string | undefined, selectableFields: readonly string[] = []): FieldSelector {
   const supported = new Set(['metadata.name', 'metadata.namespace', ...selectableFields.map((f) => f.replace(/^\./, ''))]);
+  for (const [alias, target] of Object.entries(FIELD_LABEL_ALIASES)) if (supported.has(target)) supported.add(alias);
   // Terms are parsed in sorted order (and not trimmed), so the first error is the one kube reports.
   const terms = input ? splitTerms(input).sort().filter((t) => t !== '') : [];
   const requirements = terms.map((t) => parseTerm(t, input!));

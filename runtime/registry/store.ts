@@ -48,6 +48,11 @@ export interface StoreConfig {
   namespaceLifecycle?: NamespaceLifecycle;
   /** Storage key root, `/registry` by default. */
   keyRoot?: string;
+  /**
+   * Where this resource's objects are stored, when not at their own `<root>/<group>/<plural>/`
+   * (kube's ResourcePrefix): events.k8s.io/v1 Events are core/v1 Events' objects.
+   */
+  resourcePrefix?: string;
 }
 
 /** Computes the object an update stores from the current one (kube's rest.UpdatedObjectInfo). */
@@ -128,7 +133,7 @@ export class Store {
   constructor(private readonly config: StoreConfig) {
     this.definition = config.definition;
     this.qualifiedResource = { group: config.definition.group, resource: config.definition.plural };
-    this.prefix = resourcePrefix(config.definition.group, config.definition.plural, config.keyRoot);
+    this.prefix = config.resourcePrefix ?? resourcePrefix(config.definition.group, config.definition.plural, config.keyRoot);
   }
 
   get namespaceScoped(): boolean {

@@ -23,6 +23,9 @@ import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
 import type { APIEnablement } from './api-enablement.js';
 import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
+import { withCoreStrategy } from '../registry/core/index.js';
+import { eventsConversion, EVENTS_VERSION, isEventsV1Resource } from '../conversion/events.js';
+import { ConvertingStorage } from '../conversion/storage.js';
 
 export interface APIInstallerOptions {
   /** The generated directory; openapiPath of each group/version is relative to it. */
@@ -200,9 +203,15 @@ export class APIInstaller {
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
-    const storage = this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage;
+    strategy = withCoreStrategy(definition, strategy);
+    // events.k8s.io/v1 Events are core/v1 Events seen through another schema: one storage, one watch cache.
+    const sharedEvents = isEventsV1Resource(definition);
+    const prefix = sharedEvents ? resourcePrefix('', 'events', this.options.keyRoot) : resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    const storage = this.cachers?.for(prefix) ?? this.options.storage;
+    if (sharedEvents) wrapStorage = (s) => new ConvertingStorage(s, eventsConversion, EVENTS_VERSION);
     const store = new Store({
       definition,
+      resourcePrefix: sharedEvents ? prefix : undefined,
       storage: wrapStorage ? wrapStorage(storage) : storage,
       strategy,
       namespaceLifecycle: this.namespaceLifecycle,

@@ -17,6 +17,8 @@ export interface ServerChainParts {
   compiled: CompiledAPIServer;
   /** The extensions server (CustomResourceDefinitions). */
   extensions?: DelegationTarget;
+  /** Service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks). */
+  issuerDiscovery?: DelegationTarget;
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
 }
 
@@ -29,7 +31,7 @@ export interface ServerChain {
 }
 
 export function createServerChain(parts: ServerChainParts): ServerChain {
-  const targets = [parts.aggregator, parts.compiled, parts.extensions].filter((t): t is DelegationTarget => t !== undefined);
+  const targets = [parts.aggregator, parts.compiled, parts.extensions, parts.issuerDiscovery].filter((t): t is DelegationTarget => t !== undefined);
   const groupVersions = () => targets.flatMap((t) => t.groupVersions());
   const handler = new APIServerHandler({
     chain: targets,

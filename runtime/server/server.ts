@@ -14,6 +14,7 @@ import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
+import { encryptingStorage, loadEncryptionConfig } from '../storage/encryption/index.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import type { EtcdTLS } from '../storage/etcd/tls.js';
@@ -33,6 +34,8 @@ import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
+import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
@@ -57,6 +60,13 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Run the garbage collector and the namespace controller in process. Default true. */
   controllers?: boolean;
+  /** kube's --service-account-issuer (default https://kubernetes.default.svc.cluster.local) and --api-audiences (default the issuer). */
+  serviceAccountIssuer?: string;
+  apiAudiences?: string[];
+  /** kube's --encryption-provider-config: an EncryptionConfiguration file; the resources it names are encrypted at rest. */
+  encryptionProviderConfig?: string;
+  /** kube's --event-ttl in ms: Events go this long after their last write. Default 1 h; 0 keeps them. */
+  eventTTLMs?: number;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
   watchCache?: SharedCacherOptions | false;
   /** In-process admission plugins, run in order after kgen's built-in ones. */
@@ -134,6 +144,8 @@ export interface RunningServer {
   frontProxy: FrontProxyCredentials;
   /** The aggregator in front of the chain (APIServices). */
   aggregator: APIAggregator;
+  /** ServiceAccount token signing and authentication. */
+  serviceAccountTokens: ServiceAccountTokens;
   /**
    * Graceful shutdown, as kube's on SIGTERM: /readyz fails (check `shutdown`), after
    * shutdownDelayMs the listener closes, in-flight requests drain, watches end, storage closes.
@@ -172,9 +184,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
-  const serving = prepareServing({ ...opts, host, dataDir, log });
+  const serviceAccountTokens = newServiceAccountTokens({
+    dataDir: opts.insecureDevMode ? undefined : dataDir,
+    issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    audiences: opts.apiAudiences,
+  });
+  const serving = prepareServing({ ...opts, host, dataDir, log, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
+  const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
+  const backend = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
+  const storage = encryption ? encryptingStorage(backend, encryption) : backend;
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
@@ -188,6 +207,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission, enablement, namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true });
     (await loadGenerated(generatedDir)).installAll(installer);
     installer.checkEnablement();
+    serviceAccountTokens.install(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer, { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true });
     const namespaces = installer.namespaceStore();
@@ -208,6 +228,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       aggregator,
       compiled: new CompiledAPIServer(installer, generatedDir),
       extensions,
+      issuerDiscovery: serviceAccountTokens.issuerDiscovery,
       health: healthChecks(storage, () => shuttingDown),
     });
     const http = new HTTPServer(serving.chain((ctx) => handler.handle(ctx.request, ctx), authorizer), {
@@ -225,7 +246,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const kubeconfigPath =
       opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
-    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log });
+    const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
     let closing: Promise<void> | undefined;
     return {
@@ -239,6 +260,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       credentials: serving.credentials,
       frontProxy: serving.frontProxy,
       aggregator,
+      serviceAccountTokens,
       close() {
         closing ??= (async () => {
           shuttingDown = true;

@@ -41,6 +41,8 @@ export interface ServingOptions {
   tokenWebhook?: TokenWebhookOptions;
   /** --authentication-config's jwt issuers, or the --oidc-* flags' one. */
   jwt?: JWTAuthenticatorConfig[];
+  /** The service account token authenticator (see runtime/server/serviceaccounts.ts). */
+  serviceAccountAuthenticator?: RequestAuthenticator;
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   maxRequestsInflight?: number;
@@ -106,6 +108,7 @@ export function prepareServing(opts: ServingOptions): Serving {
       tokenAuthFile: opts.tokenAuthFile,
       tokenWebhook: opts.tokenWebhook,
       jwt: opts.jwt,
+      serviceAccounts: opts.serviceAccountAuthenticator,
       warn: opts.log,
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });

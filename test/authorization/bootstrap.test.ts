@@ -14,8 +14,8 @@ const R = `/apis/${RBAC}/v1`;
 const dataDir = mkdtempSync(join(tmpdir(), 'kgen-rbac-bootstrap-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const BOOTSTRAP_ROLES = ['admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer', 'view'];
-const BOOTSTRAP_BINDINGS = ['cluster-admin', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer'];
+const BOOTSTRAP_ROLES = ['admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer', 'system:service-account-issuer-discovery', 'view'];
+const BOOTSTRAP_BINDINGS = ['cluster-admin', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer', 'system:service-account-issuer-discovery'];
 
 async function withServer<T>(fn: (admin: (m: string, p: string, o?: { body?: unknown; contentType?: string }) => Promise<{ status: number; body: any }>) => Promise<T>): Promise<T> {
   const rbac = await startRBACServer({ storage: 'sqlite:', dataDir });
@@ -47,13 +47,18 @@ describe('RBAC bootstrap policy', () => {
       const view = (await admin('GET', `${R}/clusterroles/view`)).body;
       assert.deepEqual(view.aggregationRule, { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] });
       assert.deepEqual(view.rules, [
-        { apiGroups: [''], resources: ['endpoints', 'namespaces', 'namespaces/status', 'services', 'services/status'], verbs: ['get', 'list', 'watch'] },
+        // As kube's view: no Secrets; Events readable; no Leases.
+        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/status', 'serviceaccounts', 'services', 'services/status'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: ['widgets.example.com'], resources: ['gadgets', 'widgets', 'widgets/scale', 'widgets/status'], verbs: ['get', 'list', 'watch'] },
       ]);
       const edit = (await admin('GET', `${R}/clusterroles/system:aggregate-to-edit`)).body;
       assert.deepEqual(edit.rules, [
-        { apiGroups: [''], resources: ['endpoints', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
+        // As kube's edit: Events stay read-only; Secrets readable and writable; ServiceAccount tokens and impersonation.
+        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'secrets', 'serviceaccounts', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: ['widgets.example.com'], resources: ['widgets', 'widgets/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
+        { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
       ]);
       const publicInfo = (await admin('GET', `${R}/clusterrolebindings/system:public-info-viewer`)).body;
       assert.deepEqual(publicInfo.subjects.map((s: { name: string }) => s.name), ['system:authenticated', 'system:unauthenticated']);

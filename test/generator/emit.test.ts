@@ -23,7 +23,7 @@ const json = (path: string): any => {
 };
 
 /** kgen's built-in API groups besides core/v1 (admission, CRDs, APIServices, authorization and RBAC); every generation holds them. */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
 const V3_DOCS = [
   'openapi/v3/api/v1.json',
   ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
@@ -66,8 +66,12 @@ describe('emit: the file set', () => {
       'routes/core/v1.ts',
       'routes/ops.example.org/v1beta1.ts',
       'routes/widgets.example.com/v1.ts',
+      'storage/core/v1/configmaps.ts',
       'storage/core/v1/endpoints.ts',
+      'storage/core/v1/events.ts',
       'storage/core/v1/namespaces.ts',
+      'storage/core/v1/secrets.ts',
+      'storage/core/v1/serviceaccounts.ts',
       'storage/core/v1/services.ts',
       'storage/ops.example.org/v1beta1/policies.ts',
       'storage/ops.example.org/v1beta1/runbooks.ts',
@@ -98,6 +102,8 @@ describe('emit: the file set', () => {
       'storage/apiregistration.k8s.io/v1/apiservices.ts',
       'storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts',
       'storage/authorization.k8s.io/v1/selfsubjectrulesreviews.ts',
+      'storage/coordination.k8s.io/v1/leases.ts',
+      'storage/events.k8s.io/v1/events.ts',
       'storage/rbac.authorization.k8s.io/v1/clusterrolebindings.ts',
       'storage/rbac.authorization.k8s.io/v1/clusterroles.ts',
       'storage/rbac.authorization.k8s.io/v1/rolebindings.ts',
@@ -286,6 +292,8 @@ describe('emit: discovery', () => {
       builtin('apiextensions.k8s.io'),
       builtin('apiregistration.k8s.io'),
       builtin('authorization.k8s.io'),
+      builtin('coordination.k8s.io'),
+      builtin('events.k8s.io'),
       { name: 'ops.example.org', versions: [{ groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' } },
       builtin('rbac.authorization.k8s.io'),
       {
@@ -329,7 +337,7 @@ describe('emit: discovery', () => {
     const agg = json('discovery/aggregated.json');
     assert.equal(agg.kind, 'APIGroupDiscoveryList');
     assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 4), 'ops.example.org', BUILTIN_GROUPS[4], 'widgets.example.com']);
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 6), 'ops.example.org', BUILTIN_GROUPS[6], 'widgets.example.com']);
     const widgets = agg.items.find((g: any) => g.metadata.name === 'widgets.example.com').versions[0].resources.find((r: any) => r.resource === 'widgets');
     assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
     assert.equal(widgets.scope, 'Namespaced');
@@ -395,7 +403,7 @@ describe('emit: TypeScript', () => {
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
     assert.match(
       files.get('index.ts')!,
-      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  coordinationK8sIoV1\.groupVersion,\n  eventsK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
     );
   });
 });

@@ -48,6 +48,8 @@ describe('parser: the bundled apis and the built-ins', () => {
       'apiextensions.k8s.io',
       'apiregistration.k8s.io',
       'authorization.k8s.io',
+      'coordination.k8s.io',
+      'events.k8s.io',
       'ops.example.org',
       'rbac.authorization.k8s.io',
       'widgets.example.com',
@@ -57,11 +59,13 @@ describe('parser: the bundled apis and the built-ins', () => {
   test('each version lists its kinds sorted by name, and the named types they reach', () => {
     const summary = model.groups.flatMap((g) => g.versions.map((v) => `${g.name || 'core'}/${v.name}: ${v.kinds.map((k) => k.name).join(',')}`));
     assert.deepEqual(summary, [
-      'core/v1: Endpoints,Namespace,Service',
+      'core/v1: ConfigMap,Endpoints,Event,Namespace,Secret,Service,ServiceAccount',
       'admissionregistration.k8s.io/v1: MutatingWebhookConfiguration,ValidatingWebhookConfiguration',
       'apiextensions.k8s.io/v1: CustomResourceDefinition',
       'apiregistration.k8s.io/v1: APIService',
       'authorization.k8s.io/v1: SelfSubjectAccessReview,SelfSubjectRulesReview',
+      'coordination.k8s.io/v1: Lease',
+      'events.k8s.io/v1: Event',
       'ops.example.org/v1beta1: Policy,Runbook',
       'rbac.authorization.k8s.io/v1: ClusterRole,ClusterRoleBinding,Role,RoleBinding',
       'widgets.example.com/v1: Widget,WidgetClass',

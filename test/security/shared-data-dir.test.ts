@@ -22,8 +22,9 @@ describe('replicas sharing a data dir', () => {
     const args = ['serve', join(REPO, 'generated'), '--port', '0', '--data-dir', dataDir, '--storage', 'memory:'];
     servers.push(...(await Promise.all([1, 2, 3].map(() => startKgen({ dataDir, args })))));
     const pki = readdirSync(join(dataDir, 'pki')).sort();
-    assert.equal(pki.length, 5, `one CA, one admin, one front-proxy CA and client, one serving credential: ${pki.join(', ')}`);
-    assert.deepEqual(pki.slice(0, 4), ['admin', 'ca', 'front-proxy-ca', 'front-proxy-client']);
+    assert.equal(pki.length, 6, `one CA, one admin, one front-proxy CA and client, one service account key, one serving credential: ${pki.join(', ')}`);
+    assert.deepEqual(pki.slice(0, 5), ['admin', 'ca', 'front-proxy-ca', 'front-proxy-client', 'service-account']);
+    assert.deepEqual(readdirSync(join(dataDir, 'pki', 'service-account')).sort(), ['sa.key', 'sa.pub']);
     const ca = readFileSync(join(dataDir, 'pki', 'ca', 'tls.crt'), 'utf8');
     const kubeconfig = parse(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'));
     assert.equal(Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8'), ca);

@@ -49,8 +49,12 @@ describe('kubectl against kgen serve', () => {
     assert.ok(rows.some((row) => row.join(' ') === 'selfsubjectaccessreviews authorization.k8s.io/v1 false SelfSubjectAccessReview'), r.stdout);
     const own = rows.filter((row) => row.includes('v1') || row.includes('widgets.example.com/v1'));
     assert.deepEqual(own, [
+      ['configmaps', 'cm', 'v1', 'true', 'ConfigMap'],
       ['endpoints', 'ep', 'v1', 'true', 'Endpoints'],
+      ['events', 'ev', 'v1', 'true', 'Event'],
       ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
+      ['secrets', 'v1', 'true', 'Secret'],
+      ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
       ['services', 'svc', 'v1', 'true', 'Service'],
       ['gadgets', 'gd', 'widgets.example.com/v1', 'false', 'Gadget'],
       ['widgets', 'wd', 'widgets.example.com/v1', 'true', 'Widget'],

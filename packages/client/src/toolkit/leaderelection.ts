@@ -1,0 +1,257 @@
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, as client-go's tools/leaderelection with a
+ * LeaseLock:
+ *
+ * - A candidate tries to acquire the Lease every retryPeriod (jittered by 1.2): it creates it, or
+ *   takes it over when it is free (no holder) or when the holder has not renewed it for
+ *   leaseDuration as observed on the candidate's own clock (not by comparing the holder's clock).
+ * - The leader renews every retryPeriod. A renewal round that has not succeeded within
+ *   renewDeadline ends leadership: onStoppedLeading runs and run() returns. Because renewDeadline
+ *   < leaseDuration, a leader that cannot renew stops leading before anyone could take the Lease.
+ * - Every write is an update at the Lease's resourceVersion, so two candidates never both win.
+ * - A clean stop (the signal aborts) with releaseOnCancel empties holderIdentity, so another
+ *   candidate takes over at its next retry instead of after leaseDuration.
+ * - Defaults as client-go's and controller-runtime's: 15 s, 10 s, 2 s.
+ */
+import type { APIObject } from '../../../../runtime/api/meta.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../../../runtime/api/status.js';
+import { realClock, sleep, type ToolkitClock } from './clock.js';
+
+export const DEFAULT_LEASE_DURATION_MS = 15_000;
+export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+export const DEFAULT_RETRY_PERIOD_MS = 2_000;
+const JITTER_FACTOR = 1.2;
+
+export interface Lease extends APIObject {
+  spec?: {
+    holderIdentity?: string;
+    leaseDurationSeconds?: number;
+    acquireTime?: string;
+    renewTime?: string;
+    leaseTransitions?: number;
+  };
+}
+
+/** What the lock needs of a typed client (a ResourceClient of leases in one namespace has it). */
+export interface LeaseClient {
+  get(name: string): Promise<Lease>;
+  create(obj: Lease): Promise<Lease>;
+  update(obj: Lease): Promise<Lease>;
+}
+
+export interface LeaseLock {
+  /** Typed client of leases in the lock's namespace (`clientset.coordinationK8sIoV1.leases(ns)`). */
+  client: LeaseClient;
+  name: string;
+  /** This candidate's unique identity (e.g. hostname + random suffix). */
+  identity: string;
+}
+
+export interface LeaderCallbacks {
+  /** Called when this candidate becomes leader; the signal aborts when it stops leading. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Called when leadership ends (lost, or released on stop). */
+  onStoppedLeading?(): void;
+  /** Called when the observed leader changes (including to this candidate). */
+  onNewLeader?(identity: string): void;
+}
+
+export interface LeaderElectionConfig {
+  lock: LeaseLock;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Empty the Lease's holder when run()'s signal aborts while leading. */
+  releaseOnCancel?: boolean;
+  callbacks: LeaderCallbacks;
+  clock?: ToolkitClock;
+  /** Randomness for the jitter (tests pass () => 0). */
+  random?: () => number;
+  onError?(err: unknown): void;
+}
+
+/** metav1.MicroTime's format: RFC 3339 with microseconds. */
+export function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+export class LeaderElector {
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  private readonly clock: ToolkitClock;
+  private readonly random: () => number;
+  private observed?: Lease;
+  /** Local time when the observed record last changed. */
+  private observedAt = 0;
+  private reportedLeader = '';
+
+  constructor(private readonly config: LeaderElectionConfig) {
+    this.leaseDurationMs = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
+    this.renewDeadlineMs = config.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS;
+    this.retryPeriodMs = config.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS;
+    this.clock = config.clock ?? realClock;
+    this.random = config.random ?? Math.random;
+    if (this.leaseDurationMs <= this.renewDeadlineMs) throw new Error('leaseDuration must be greater than renewDeadline');
+    if (this.renewDeadlineMs <= JITTER_FACTOR * this.retryPeriodMs) throw new Error('renewDeadline must be greater than retryPeriod*JitterFactor');
+    if (!config.lock.identity) throw new Error('Lock identity is empty');
+  }
+
+  /** The identity of the leader last observed ('' when none). */
+  getLeader(): string {
+    return this.observed?.spec?.holderIdentity ?? '';
+  }
+
+  isLeader(): boolean {
+    return this.getLeader() === this.config.lock.identity;
+  }
+
+  /**
+   * Campaigns until this candidate leads, leads until it cannot renew or `signal` aborts, then
+   * returns (after onStoppedLeading). Like client-go, one run() is one term: call it again to campaign again.
+   */
+  async run(signal: AbortSignal): Promise<void> {
+    try {
+      if (!(await this.acquire(signal))) return;
+    } catch {
+      return;
+    }
+    const leading = new AbortController();
+    const stop = () => leading.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      void Promise.resolve()
+        .then(() => this.config.callbacks.onStartedLeading(leading.signal))
+        .catch((err: unknown) => this.config.onError?.(err));
+      await this.renew(signal);
+    } finally {
+      signal.removeEventListener('abort', stop);
+      leading.abort(new Error('leadership lost'));
+      if (signal.aborted && this.config.releaseOnCancel) await this.release();
+      this.config.callbacks.onStoppedLeading?.();
+    }
+  }
+
+  private jittered(): number {
+    return this.retryPeriodMs * (1 + this.random() * (JITTER_FACTOR - 1));
+  }
+
+  /** Tries every retryPeriod (jittered) until acquired (true) or the signal aborts (false). */
+  private async acquire(signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      if (signal.aborted) return false;
+      if (await this.tryAcquireOrRenew()) return true;
+      await sleep(this.clock, this.jittered(), signal).catch(() => undefined);
+    }
+  }
+
+  /** Renews every retryPeriod; returns when a round fails for renewDeadline or the signal aborts. */
+  private async renew(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      await sleep(this.clock, this.retryPeriodMs, signal).catch(() => undefined);
+      if (signal.aborted) return;
+      const deadline = this.clock.now() + this.renewDeadlineMs;
+      let renewed = false;
+      while (!renewed && this.clock.now() < deadline && !signal.aborted) {
+        renewed = await this.withDeadline(this.tryAcquireOrRenew(), deadline);
+        if (!renewed && this.clock.now() + this.retryPeriodMs < deadline) await sleep(this.clock, this.retryPeriodMs, signal).catch(() => undefined);
+        else if (!renewed) break;
+      }
+      if (!renewed) return;
+    }
+  }
+
+  /** The attempt's answer, or false when the deadline passes first (the attempt is abandoned). */
+  private withDeadline(attempt: Promise<boolean>, deadline: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = this.clock.after(Math.max(0, deadline - this.clock.now()), () => resolve(false));
+      attempt.then(
+        (ok) => {
+          timer.cancel();
+          resolve(ok && this.clock.now() < deadline);
+        },
+        () => {
+          timer.cancel();
+          resolve(false);
+        },
+      );
+    });
+  }
+
+  private record(holder: string, now: number, old?: Lease['spec']): NonNullable<Lease['spec']> {
+    const same = old?.holderIdentity === holder;
+    return {
+      holderIdentity: holder,
+      leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
+      acquireTime: same && old?.acquireTime ? old.acquireTime : microTime(now),
+      renewTime: microTime(now),
+      leaseTransitions: same ? (old?.leaseTransitions ?? 0) : old ? (old.leaseTransitions ?? 0) + 1 : 0,
+    };
+  }
+
+  /** client-go's tryAcquireOrRenew: one get, then one create or one update at the read resourceVersion. */
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const { client, name, identity } = this.config.lock;
+    const now = this.clock.now();
+    let current: Lease;
+    try {
+      current = await client.get(name);
+    } catch (err) {
+      if (!isNotFound(err)) return this.fail(err);
+      try {
+        const created = await client.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: this.record(identity, now) });
+        this.observe(created, this.clock.now());
+        return true;
+      } catch (createErr) {
+        if (!isAlreadyExists(createErr)) this.config.onError?.(createErr);
+        return false;
+      }
+    }
+    this.observe(current, now);
+    const holder = current.spec?.holderIdentity ?? '';
+    if (holder !== '' && holder !== identity && this.observedAt + this.leaseDurationMs > now) return false;
+    try {
+      const updated = await client.update({ ...current, spec: this.record(identity, now, holder === '' ? { ...current.spec, holderIdentity: '' } : current.spec) });
+      this.observe(updated, this.clock.now());
+      return true;
+    } catch (err) {
+      if (!isConflict(err)) this.config.onError?.(err);
+      return false;
+    }
+  }
+
+  private fail(err: unknown): boolean {
+    this.config.onError?.(err);
+    return false;
+  }
+
+  /** Remembers the record; the local observation time moves only when the record changed. */
+  private observe(lease: Lease, now: number): void {
+    const spec = lease.spec ?? {};
+    const prev = this.observed?.spec ?? {};
+    if (!this.observed || prev.holderIdentity !== spec.holderIdentity || prev.renewTime !== spec.renewTime || prev.leaseTransitions !== spec.leaseTransitions) {
+      this.observedAt = now;
+    }
+    this.observed = lease;
+    const leader = spec.holderIdentity ?? '';
+    if (leader !== this.reportedLeader) {
+      this.reportedLeader = leader;
+      if (leader) this.config.callbacks.onNewLeader?.(leader);
+    }
+  }
+
+  /** Gives the Lease up (client-go's release): no holder, so the next candidate need not wait. */
+  private async release(): Promise<void> {
+    if (!this.isLeader() || !this.observed) return;
+    const now = this.clock.now();
+    try {
+      const released = await this.config.lock.client.update({
+        ...this.observed,
+        spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: this.observed.spec?.leaseTransitions ?? 0 },
+      });
+      this.observed = released;
+    } catch (err) {
+      this.config.onError?.(err);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The strategies of the core/v1 kinds a control plane serves (ConfigMap, Secret), by resource:
+ * what kube's per-kind registries add to the generic store. Other kinds keep the generic strategy.
+ */
+import type { ResourceDefinition } from '../../api/resource.js';
+import type { RESTStrategy } from '../strategy.js';
+import { withConfigMapStrategy } from './configmaps.js';
+import { withSecretStrategy } from './secrets.js';
+
+const CORE_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RESTStrategy>> = {
+  configmaps: withConfigMapStrategy,
+  secrets: withSecretStrategy,
+};
+
+/** The strategy of a core/v1 control-plane kind, or `base` unchanged for any other resource. */
+export function withCoreStrategy(definition: Pick<ResourceDefinition, 'group' | 'plural'>, base: RESTStrategy): RESTStrategy {
+  if (definition.group !== '') return base;
+  const wrap = CORE_STRATEGIES[definition.plural];
+  return wrap ? wrap(base) : base;
+}
+
+export { MAX_SECRET_SIZE } from './configdata.js';
+export { mergeStringData, SECRET_TYPE_OPAQUE, SECRET_TYPE_SERVICE_ACCOUNT_TOKEN } from './secrets.js';

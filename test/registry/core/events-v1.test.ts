@@ -1,0 +1,76 @@
+/**
+ * core/v1 Event and events.k8s.io/v1 Event are one storage seen through two APIs, as in kube:
+ * an Event written through either is read, listed, watched and updated through the other, with
+ * kube's field mapping (involvedObject ⇄ regarding, message ⇄ note, …) and one resourceVersion.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, TABLE_ACCEPT, type TestServer } from '../../server/testserver.js';
+import { openWatchStream } from '../../support/watch-stream.js';
+
+const CORE = '/api/v1/namespaces/default/events';
+const V1 = '/apis/events.k8s.io/v1/namespaces/default/events';
+
+describe('events.k8s.io/v1 over core/v1 Events', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('reads a core Event as events.k8s.io/v1 and the other way round', async () => {
+    const core = await t.request('POST', CORE, {
+      body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'Widget', name: 'w1', namespace: 'default' }, reason: 'Spun', message: 'hello', type: 'Normal', source: { component: 'c' }, count: 2, reportingComponent: 'ctrl' },
+    });
+    assert.equal(core.status, 201, core.text);
+    const asV1 = await t.request('GET', `${V1}/e1`);
+    assert.equal(asV1.status, 200, asV1.text);
+    assert.equal(asV1.body.apiVersion, 'events.k8s.io/v1');
+    assert.deepEqual([asV1.body.regarding.name, asV1.body.note, asV1.body.deprecatedSource.component, asV1.body.deprecatedCount, asV1.body.reportingController], ['w1', 'hello', 'c', 2, 'ctrl']);
+    assert.equal(asV1.body.metadata.resourceVersion, core.body.metadata.resourceVersion);
+
+    const v1 = await t.request('POST', V1, {
+      body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e2' }, eventTime: '2026-01-01T00:00:00.000000Z', regarding: { kind: 'Widget', name: 'w2', namespace: 'default' }, reason: 'Broke', note: 'oops', type: 'Warning', action: 'Spin', reportingController: 'ctrl', reportingInstance: 'i1' },
+    });
+    assert.equal(v1.status, 201, v1.text);
+    const asCore = await t.request('GET', `${CORE}/e2`);
+    assert.equal(asCore.body.apiVersion, 'v1');
+    assert.deepEqual([asCore.body.involvedObject.name, asCore.body.message, asCore.body.reportingComponent, asCore.body.action], ['w2', 'oops', 'ctrl', 'Spin']);
+    const coreSelected = await t.request('GET', `${CORE}?fieldSelector=${encodeURIComponent('involvedObject.name=w2')}`);
+    assert.deepEqual(coreSelected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e2']);
+    const v1Selected = await t.request('GET', `${V1}?fieldSelector=${encodeURIComponent('regarding.name=w1')}`);
+    assert.deepEqual(v1Selected.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+    // Printed as kube prints them, through either API.
+    const table = (await t.request('GET', `${V1}/e2`, { accept: TABLE_ACCEPT })).body;
+    assert.deepEqual(table.columnDefinitions.map((c: { name: string }) => c.name).slice(0, 4), ['Last Seen', 'Type', 'Reason', 'Object']);
+    assert.deepEqual(table.rows[0].cells.slice(1, 7), ['Warning', 'Broke', 'widget/w2', '', 'ctrl, i1', 'oops']);
+  });
+
+  it('a watch through events.k8s.io/v1 sees Events written through core/v1, converted', async () => {
+    const list = await t.request('GET', V1);
+    const watch = await openWatchStream(t.url, `${V1}?watch=true&resourceVersion=${list.body.metadata.resourceVersion}`);
+    try {
+      const created = await t.request('POST', CORE, { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e3' }, involvedObject: { kind: 'Widget', name: 'w3' }, message: 'watched' } });
+      assert.equal(created.status, 201, created.text);
+      const event = await watch.next();
+      assert.equal(event?.type, 'ADDED');
+      assert.deepEqual([event!.object.apiVersion, event!.object.metadata.name, event!.object.note, event!.object.regarding.name], ['events.k8s.io/v1', 'e3', 'watched', 'w3']);
+      assert.equal(event!.object.metadata.resourceVersion, created.body.metadata.resourceVersion);
+    } finally {
+      watch.close();
+    }
+    assert.equal((await t.request('DELETE', `${CORE}/e3`)).status, 200);
+  });
+
+  it('updates through one API are seen by the other, and deletes through either remove the one object', async () => {
+    const patched = await t.request('PATCH', `${V1}/e1`, { body: { deprecatedCount: 5, note: 'again' }, contentType: 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.text);
+    const core = await t.request('GET', `${CORE}/e1`);
+    assert.deepEqual([core.body.count, core.body.message], [5, 'again']);
+    assert.equal(core.body.metadata.resourceVersion, patched.body.metadata.resourceVersion);
+    assert.equal((await t.request('DELETE', `${CORE}/e2`)).status, 200);
+    assert.equal((await t.request('GET', `${V1}/e2`)).status, 404);
+    const all = await t.request('GET', V1);
+    assert.deepEqual(all.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+  });
+});
