@@ -5,17 +5,39 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { durationOption } from './duration.js';
+import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 
-interface ServeOptions extends SecurityFlags {
+interface ServeOptions extends SecurityFlags, AuthFlags {
   port: number;
   host: string;
   storage?: string;
   dataDir: string;
   storagePrefix: string;
+  etcdServers?: string;
+  etcdCafile?: string;
+  etcdCertfile?: string;
+  etcdKeyfile?: string;
   compactionInterval?: number;
   kubeconfigServer?: string;
   admission: string[];
+}
+
+/**
+ * The storage URL: --storage, or kube's --etcd-servers as its etcd:// form. Naming both, or
+ * giving etcd TLS files without etcd, is a mistake worth stopping for.
+ */
+async function storageURL(opts: ServeOptions): Promise<string> {
+  if (opts.etcdServers !== undefined) {
+    if (opts.storage !== undefined) throw new Error('--etcd-servers and --storage both name the storage: give one');
+    const { etcdServersStorageURL } = await import('../runtime/storage/factory.js');
+    return etcdServersStorageURL(opts.etcdServers);
+  }
+  const url = opts.storage ?? 'sqlite:';
+  if ((opts.etcdCafile || opts.etcdCertfile || opts.etcdKeyfile) && !url.startsWith('etcd://')) {
+    throw new Error('--etcd-cafile, --etcd-certfile and --etcd-keyfile apply to etcd storage only (--storage etcd://… or --etcd-servers)');
+  }
+  return url;
 }
 
 function parsePort(value: string): number {
@@ -27,11 +49,13 @@ function parsePort(value: string): number {
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
   // Loaded here so `kgen generate` does not pay for the server's modules.
   const { startServer } = await import('../runtime/server/server.js');
+  const { loadEtcdTLS } = await import('../runtime/storage/etcd/tls.js');
   const server = await startServer({
     generatedDir,
-    storage: opts.storage ?? 'sqlite:',
+    storage: await storageURL(opts),
     dataDir: opts.dataDir,
     storagePrefix: opts.storagePrefix,
+    etcdTLS: loadEtcdTLS({ caFile: opts.etcdCafile, certFile: opts.etcdCertfile, keyFile: opts.etcdKeyfile }),
     compactionIntervalMs: opts.compactionInterval,
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
@@ -39,6 +63,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     port: opts.port,
     log: (line) => console.error(line),
     ...securityServerOptions(opts),
+    ...(await authServerOptions(opts)),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
@@ -70,7 +95,11 @@ export function registerServe(program: Command): void {
     .argument('[generatedDir]', 'directory written by `kgen generate`', './generated')
     .option('--port <n>', 'port to listen on (0 picks a free port)', parsePort, 8080)
     .option('--host <h>', 'address to listen on', '127.0.0.1')
-    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db), 'sqlite:<path>' or 'etcd://host:port[,host:port…]'", 'sqlite:')
+    .option('--storage <url>', "storage: 'memory:', 'sqlite:' (<data-dir>/kgen.db), 'sqlite:<path>' or 'etcd://[https://]host:port[,…]' (default: \"sqlite:\")")
+    .option('--etcd-servers <urls>', "etcd members as kube-apiserver takes them (http(s)://host:port, comma-separated): the same as --storage etcd://…")
+    .option('--etcd-cafile <file>', 'etcd: CA bundle (PEM) the members\' serving certificates are verified against')
+    .option('--etcd-certfile <file>', 'etcd: client certificate (PEM) presented to every member (mutual TLS)')
+    .option('--etcd-keyfile <file>', 'etcd: private key (PEM) of --etcd-certfile')
     .option('--data-dir <dir>', 'directory for the database and the kubeconfig', '.kgen')
     .option('--storage-prefix <prefix>', 'etcd: the key prefix every object is stored under', '/registry')
     .option('--compaction-interval <duration>', 'compact storage history older than this (Go duration; 0 disables) (default: 5m)', durationOption)
@@ -81,7 +110,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addSecurityFlags(command).action(async (generatedDir: string, opts: ServeOptions) => {
+  addAuthFlags(addSecurityFlags(command)).action(async (generatedDir: string, opts: ServeOptions) => {
     try {
       await serve(generatedDir, opts);
     } catch (err) {

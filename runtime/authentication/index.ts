@@ -7,6 +7,7 @@ import { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS } from './anonymous.js'
 import { failOnError, unionAuthenticator, type RequestAuthenticator } from './authenticator.js';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 import { loadTokenFile, tokenFileAuthenticator } from './tokenfile.js';
+import { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
 import { x509Authenticator } from './x509.js';
 
 export { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS, pathMatches } from './anonymous.js';
@@ -16,6 +17,7 @@ export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, typ
 export * from './user.js';
 export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
 export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
+export { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
@@ -25,6 +27,8 @@ export interface AuthenticationOptions {
    * first as kube does; x509 then accepts only certificates clientCA signed.
    */
   requestHeader?: RequestHeaderOptions & { x509ClientCA: string };
+  /** kube's --authentication-token-webhook-config-file: tokens no one else knows go to a TokenReview webhook. */
+  tokenWebhook?: TokenWebhookOptions;
   /** Paths anonymous requests may reach; default the health and version endpoints. */
   anonymousPaths?: readonly string[];
   warn?: (line: string) => void;
@@ -35,5 +39,7 @@ export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthe
   if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
   authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
   if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
+  if (opts.tokenWebhook) authenticators.push(tokenWebhookAuthenticator(opts.tokenWebhook));
   return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
 }

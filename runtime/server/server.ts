@@ -3,7 +3,11 @@
  * the system namespaces exist, and serves kube's API over HTTP with fastify.
  */
 import { join, resolve } from 'node:path';
-import type { Authorizer } from '../api/auth.js';
+import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
+import type { TokenWebhookOptions } from '../authentication/index.js';
+import { authorizerForModes } from '../authorization/modes.js';
+import type { AuthorizationMode } from '../authorization/union.js';
+import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
 import type { AdmissionPlugin } from '../admission/types.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
@@ -12,6 +16,7 @@ import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { openStorage } from '../storage/factory.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
+import type { EtcdTLS } from '../storage/etcd/tls.js';
 import type { Compactor } from '../storage/compactor.js';
 import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
@@ -35,6 +40,8 @@ export interface ServerOptions {
   storage?: string | Storage;
   /** etcd: the root of every key (kube's --storage-prefix). Default `/registry`. */
   storagePrefix?: string;
+  /** etcd: CA and client certificate for https members (kube's --etcd-cafile/certfile/keyfile). */
+  etcdTLS?: EtcdTLS;
   /** Compaction interval (the retention window) in ms; 0 disables. Default 5 minutes, as kube. */
   compactionIntervalMs?: number;
   /** The server URL written into the kubeconfig (e.g. a load balancer's), instead of this server's. */
@@ -69,6 +76,14 @@ export interface ServerOptions {
   authorizer?: Authorizer;
   /** kube's --token-auth-file. */
   tokenAuthFile?: string;
+  /** kube's --authentication-token-webhook-config-file (with its cache TTL and version). */
+  tokenWebhook?: TokenWebhookOptions;
+  /**
+   * kube's --authorization-mode (RBAC, Webhook, AlwaysAllow, AlwaysDeny, in order, behind
+   * system:masters) and --authorization-webhook-config-file. Default: RBAC. Ignored when
+   * `authorizer` is given.
+   */
+  authorization?: { modes: AuthorizationMode[]; webhook?: WebhookAuthorizerOptions };
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   /** --max-requests-inflight (default 400) and --max-mutating-requests-inflight (default 200); 0 disables. */
@@ -138,7 +153,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const serving = prepareServing({ ...opts, host, dataDir, log });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
+  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
@@ -153,10 +168,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
-    rbac = await startRBAC(installer, { log, reviewAuthorizer: opts.authorizer, aggregationController: opts.controllers !== false });
+    // The access reviews answer with the same authorizer the requests meet (built just below).
+    let modesAuthorizer: Authorizer | undefined;
+    const reviewAuthorizer = opts.authorizer ?? (opts.authorization ? { authorize: (a: AuthorizationAttributes) => modesAuthorizer!.authorize(a) } : undefined);
+    rbac = await startRBAC(installer, { log, reviewAuthorizer, aggregationController: opts.controllers !== false });
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
-    const authorizer = opts.authorizer ?? rbac?.authorizer;
+    if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
+    const authorizer = opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();

@@ -5,7 +5,7 @@
  * `kgen-dev` in `system:masters` and only a loopback address may be used.
  */
 import type { Authorizer } from '../api/auth.js';
-import { insecureDevAuthenticator, newAuthenticator } from '../authentication/index.js';
+import { insecureDevAuthenticator, newAuthenticator, type TokenWebhookOptions } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from '../aggregator/front-proxy.js';
 import { privilegedGroupAuthorizer } from './authorizer.js';
@@ -36,6 +36,8 @@ export interface ServingOptions {
   dataDir: string;
   /** --token-auth-file (kube's static token CSV). */
   tokenAuthFile?: string;
+  /** --authentication-token-webhook-config-file and its cache TTL and version. */
+  tokenWebhook?: TokenWebhookOptions;
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
   maxRequestsInflight?: number;
@@ -99,6 +101,7 @@ export function prepareServing(opts: ServingOptions): Serving {
     credentials = ensureCredentials({ dataDir: opts.dataDir, hosts: servingHosts(opts.host, opts.advertiseAddress), ...tlsFiles(opts.tls) });
     authenticator = newAuthenticator({
       tokenAuthFile: opts.tokenAuthFile,
+      tokenWebhook: opts.tokenWebhook,
       warn: opts.log,
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });

@@ -22,12 +22,18 @@ import { EtcdHostDownError, isConnectionFailure, isTransient, isUnsent, toStorag
 import { HostBreaker, NEVER_ABORTED } from './etcd/breaker.js';
 import { EtcdKV, type KVCallOptions } from './etcd/kv.js';
 import type { ResponseHeader } from './etcd/proto.js';
+import type { EtcdTLS } from './etcd/tls.js';
 
 export type CallOptions = KVCallOptions;
 
 export interface EtcdClientOptions {
-  /** `host:port` or `http://host:port`, one per member. */
+  /**
+   * `host:port`, `http://host:port` or `https://host:port`, one per member. A bare `host:port` is
+   * https when `tls` is set, else http.
+   */
   endpoints: string[];
+  /** CA and client certificate for https members (kube's --etcd-cafile/certfile/keyfile). */
+  tls?: EtcdTLS;
   /** Deadline of one storage call including its retries; default 5000 ms. */
   requestTimeoutMs?: number;
   /** How long a host is skipped after 3 consecutive connection failures; default 1000 ms. */
@@ -63,12 +69,15 @@ export class EtcdClient {
     if (opts.endpoints.length === 0) throw new Error('etcd storage needs at least one endpoint');
     this.requestTimeoutMs = opts.requestTimeoutMs ?? 5000;
     const hostRetryMs = opts.hostRetryMs ?? 1000;
-    const hosts = opts.endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`));
+    const scheme = opts.tls ? 'https' : 'http';
+    const hosts = opts.endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `${scheme}://${e}`));
     // One breaker per member, shared by unary calls and watch streams.
     const breakers = new Map(hosts.map((h) => [h, new HostBreaker(h, hostRetryMs)]));
-    this.kv = new EtcdKV(breakers);
+    this.kv = new EtcdKV(breakers, opts.tls);
     this.poolOptions = {
       hosts,
+      // grpc-js's createSsl(rootCerts, privateKey, certChain); no CA means the system's roots.
+      ...(opts.tls && { credentials: { rootCertificate: opts.tls.ca as Buffer, privateKey: opts.tls.key, certChain: opts.tls.cert } }),
       faultHandling: {
         // Retries are ours (see call()); the pool only picks a host that is not marked down.
         global: passThrough as never,

@@ -13,6 +13,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import { EtcdClient, type EtcdClientOptions } from './etcd-client.js';
+import { describeTLSError } from './etcd/tls.js';
 import type { KeyValue, RequestOp, TxnResponse } from './etcd/proto.js';
 import { EtcdKeys, decodeKv, prefixRangeEnd } from './etcd-codec.js';
 import { etcdGetList } from './etcd-list.js';
@@ -68,10 +69,23 @@ export class EtcdStorage implements Storage {
     this.healthTimeoutMs = opts.healthTimeoutMs ?? 2000;
   }
 
-  /** Opens the storage and reads the current revision once (best effort: etcd may be down). */
+  /**
+   * Opens the storage and reads the current revision once. etcd being down is not fatal (the
+   * server starts and /readyz says so), but a TLS handshake failure is a configuration error:
+   * it throws, naming the member and the cause, instead of retrying forever.
+   */
   static async open(opts: EtcdStorageOptions): Promise<EtcdStorage> {
     const storage = new EtcdStorage(opts);
-    await storage.currentRevision().catch(() => undefined);
+    const failed = await storage.currentRevision().then(
+      () => false,
+      () => true,
+    );
+    const tlsErrors = failed ? storage.client.kv.tlsErrors() : [];
+    if (tlsErrors.length > 0) {
+      await storage.close();
+      const causes = tlsErrors.map(({ url, error }) => `${url}: ${describeTLSError(error)}`).join('; ');
+      throw new Error(`etcd TLS handshake failed (${causes}); check --etcd-cafile, --etcd-certfile and --etcd-keyfile`);
+    }
     return storage;
   }
 

@@ -7,10 +7,11 @@
  * The binary is `$ETCD_BIN` or `etcd` on PATH (Debian: `apt-get install etcd-server etcd-client`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
 
 export interface EtcdMember {
   readonly name: string;
@@ -22,9 +23,24 @@ export interface EtcdMember {
   readonly running: boolean;
 }
 
+/** PEM files a TLS cluster was started with (see StartEtcdOptions.tls). */
+export interface EtcdTLSFiles {
+  /** The CA that signed the members' serving and the client's certificates. */
+  caFile: string;
+  /** A client certificate (CN kgen-apiserver) and key the members accept. */
+  certFile: string;
+  keyFile: string;
+}
+
 export interface StartEtcdOptions {
   /** 1 (default) or 3. */
   members?: 1 | 3;
+  /**
+   * Serve clients over https with certificates made for the test (a CA, a serving certificate for
+   * 127.0.0.1, a client certificate) and require client certificates (--client-cert-auth).
+   * Health is then read from a plain http metrics listener.
+   */
+  tls?: boolean;
   /** How long to wait for the cluster to become healthy; default 20 s. */
   startTimeoutMs?: number;
 }
@@ -54,10 +70,17 @@ class Member implements EtcdMember {
     readonly clientPort: number,
     readonly peerPort: number,
     readonly dataDir: string,
+    /** With TLS: the serving files and the plain http port /health is read from. */
+    readonly tls?: { certFile: string; keyFile: string; caFile: string; metricsPort: number },
   ) {}
 
   get clientUrl(): string {
-    return `http://127.0.0.1:${this.clientPort}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.clientPort}`;
+  }
+
+  /** Where /health answers: the client URL, or the plain metrics listener of a TLS member. */
+  get healthUrl(): string {
+    return this.tls ? `http://127.0.0.1:${this.tls.metricsPort}` : this.clientUrl;
   }
 
   get peerUrl(): string {
@@ -84,6 +107,15 @@ class Member implements EtcdMember {
       '--election-timeout', '500',
       '--logger', 'zap',
       '--log-level', 'error',
+      ...(this.tls
+        ? [
+            '--cert-file', this.tls.certFile,
+            '--key-file', this.tls.keyFile,
+            '--trusted-ca-file', this.tls.caFile,
+            '--client-cert-auth',
+            '--listen-metrics-urls', this.healthUrl,
+          ]
+        : []),
     ];
     this.stderr = '';
     const child = spawn(ETCD_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -112,7 +144,7 @@ class Member implements EtcdMember {
 
   async healthy(): Promise<boolean> {
     try {
-      const res = await fetch(`${this.clientUrl}/health`, { signal: AbortSignal.timeout(1000) });
+      const res = await fetch(`${this.healthUrl}/health`, { signal: AbortSignal.timeout(1000) });
       const body = (await res.json()) as { health?: string };
       return body.health === 'true';
     } catch {
@@ -138,6 +170,8 @@ export class EtcdCluster {
     private readonly list: Member[],
     private readonly initialCluster: string,
     private readonly token: string,
+    /** The CA and client certificate files of a TLS cluster. */
+    readonly tls?: EtcdTLSFiles,
   ) {}
 
   /** Starts etcd and waits until every member is healthy; throws when it cannot. */
@@ -146,10 +180,15 @@ export class EtcdCluster {
     const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
     const root = mkdtempSync(join(base, 'kgen-etcd-'));
     roots.add(root);
-    const ports = await freePorts(count * 2);
-    const members = Array.from({ length: count }, (_, i) => new Member(`m${i}`, ports[2 * i], ports[2 * i + 1], join(root, `m${i}`)));
+    const ports = await freePorts(count * 3);
+    const files = opts.tls ? writeTestPKI(root) : undefined;
+    const members = Array.from(
+      { length: count },
+      (_, i) =>
+        new Member(`m${i}`, ports[3 * i]!, ports[3 * i + 1]!, join(root, `m${i}`), files && { ...files.serving, caFile: files.client.caFile, metricsPort: ports[3 * i + 2]! }),
+    );
     const initialCluster = members.map((m) => `${m.name}=${m.peerUrl}`).join(',');
-    const cluster = new EtcdCluster(root, members, initialCluster, `kgen-test-${process.pid}-${ports[0]}`);
+    const cluster = new EtcdCluster(root, members, initialCluster, `kgen-test-${process.pid}-${ports[0]}`, files?.client);
     try {
       for (const m of members) await m.spawn(initialCluster, cluster.token);
       const deadline = Date.now() + (opts.startTimeoutMs ?? 20_000);
@@ -170,9 +209,9 @@ export class EtcdCluster {
     return this.list.map((m) => m.clientUrl);
   }
 
-  /** `etcd://127.0.0.1:<port>[,127.0.0.1:<port>…]`. */
+  /** `etcd://127.0.0.1:<port>[,…]`, or `etcd://https://127.0.0.1:<port>[,…]` for a TLS cluster. */
   get storageUrl(): string {
-    return `etcd://${this.list.map((m) => `127.0.0.1:${m.clientPort}`).join(',')}`;
+    return `etcd://${this.list.map((m) => (m.tls ? m.clientUrl : `127.0.0.1:${m.clientPort}`)).join(',')}`;
   }
 
   /** Kills member i (SIGKILL by default) and waits for it to exit. */
@@ -194,7 +233,7 @@ export class EtcdCluster {
       const m = this.list[i];
       if (!m.running) continue;
       try {
-        const res = await fetch(`${m.clientUrl}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(1000) });
+        const res = await fetch(`${m.healthUrl}/v3/maintenance/status`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(1000) });
         const status = (await res.json()) as { header?: { member_id?: string }; leader?: string };
         if (status.leader && status.header?.member_id === status.leader) return i;
       } catch {
@@ -210,6 +249,28 @@ export class EtcdCluster {
     rmSync(this.root, { recursive: true, force: true });
     roots.delete(this.root);
   }
+}
+
+/**
+ * A CA, a serving certificate for 127.0.0.1/localhost and a client certificate, written under
+ * `<root>/pki` (made with kgen's own certificate code).
+ */
+function writeTestPKI(root: string): { serving: { certFile: string; keyFile: string }; client: EtcdTLSFiles } {
+  const dir = join(root, 'pki');
+  mkdirSync(dir, { recursive: true });
+  const ca = newCA('etcd-test-ca');
+  const serving = newSignedCertificate(ca, { commonName: 'etcd', usage: 'server', hosts: ['127.0.0.1', 'localhost'] });
+  // etcd's peer-less client port checks only the chain; one certificate serves both uses here.
+  const client = newSignedCertificate(ca, { commonName: 'kgen-apiserver', usage: 'client' });
+  const write = (name: string, pem: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, pem, { mode: 0o600 });
+    return path;
+  };
+  return {
+    serving: { certFile: write('server.crt', serving.cert), keyFile: write('server.key', serving.key) },
+    client: { caFile: write('ca.crt', ca.cert), certFile: write('client.crt', client.cert), keyFile: write('client.key', client.key) },
+  };
 }
 
 /** Starts etcd (see EtcdCluster.start). */

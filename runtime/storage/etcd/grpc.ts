@@ -17,6 +17,7 @@
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { castGrpcError } from 'etcd3';
 import type { Decoder } from './proto-decode.js';
+import { isTLSError, type EtcdTLS } from './tls.js';
 
 const STATUS_NAMES = [
   'OK',
@@ -78,9 +79,21 @@ const PROBE_TIMEOUT_MS = 5000;
 export class GrpcChannel {
   private session: Session | undefined;
   private closed = false;
+  /**
+   * The last TLS failure of a session (a handshake refused either way; with TLS 1.3 a refused
+   * client certificate arrives just after 'connect'); cleared by the next answered call.
+   */
+  tlsError: Error | undefined;
+  private readonly connectOptions: http2.SecureClientSessionOptions;
 
-  /** `url`: `http://host:port` or `https://host:port`. */
-  constructor(readonly url: string) {}
+  /** `url`: `http://host:port` or `https://host:port`; `tls` applies to https only. */
+  constructor(
+    readonly url: string,
+    tls?: EtcdTLS,
+  ) {
+    this.connectOptions = { settings: { enablePush: false } };
+    if (url.startsWith('https:') && tls) Object.assign(this.connectOptions, { ca: tls.ca, cert: tls.cert, key: tls.key });
+  }
 
   /**
    * Sends one request frame to `path` and decodes the single response message. Rejects with a
@@ -149,13 +162,14 @@ export class GrpcChannel {
     if (this.closed) throw new Error('channel closed');
     const current = this.session;
     if (current && !current.h2.closed && !current.h2.destroyed) return current;
-    const h2 = http2.connect(this.url, { settings: { enablePush: false } });
+    const h2 = http2.connect(this.url, this.connectOptions);
     const session: Session = { h2, connected: false };
     h2.once('connect', () => {
       session.connected = true;
     });
     h2.on('error', (err) => {
       session.lastError = err;
+      if (isTLSError(err)) this.tlsError = err;
       this.dropSession(session);
     });
     h2.once('goaway', () => {
@@ -194,6 +208,7 @@ class UnaryCall<T> {
     stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     stream.on('error', (err) => {
       this.streamError = err;
+      if (isTLSError(err)) channel.tlsError = err;
     });
     stream.on('close', () => this.onClose());
   }
@@ -258,7 +273,10 @@ class UnaryCall<T> {
     this.done = true;
     if (this.timer) clearTimeout(this.timer);
     if (err) this.reject(err);
-    else this.resolve(value as T);
+    else {
+      this.channel.tlsError = undefined;
+      this.resolve(value as T);
+    }
   }
 }
 

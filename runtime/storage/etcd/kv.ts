@@ -9,6 +9,7 @@
  */
 import type { HostBreaker } from './breaker.js';
 import { GrpcChannel } from './grpc.js';
+import type { EtcdTLS } from './tls.js';
 import { decodeCompactionResponse, decodeRangeResponse, decodeTxnResponse, type Decoder } from './proto-decode.js';
 import { frameCompaction, frameRange, frameTxn } from './proto-encode.js';
 import type { CompactionRequest, CompactionResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse } from './proto.js';
@@ -30,9 +31,17 @@ const COMPACT = '/etcdserverpb.KV/Compact';
 export class EtcdKV {
   private readonly hosts: KVHost[];
 
-  /** One breaker per member, keyed by its `http(s)://host:port` (shared with watch streams). */
-  constructor(breakers: Map<string, HostBreaker>) {
-    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url), breaker }));
+  /**
+   * One breaker per member, keyed by its `http(s)://host:port` (shared with watch streams);
+   * `tls` is used for the https members.
+   */
+  constructor(breakers: Map<string, HostBreaker>, tls?: EtcdTLS) {
+    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url, tls), breaker }));
+  }
+
+  /** The TLS handshake failure of each member whose last connection attempt failed with one. */
+  tlsErrors(): { url: string; error: Error }[] {
+    return this.hosts.flatMap(({ channel }) => (channel.tlsError ? [{ url: channel.url, error: channel.tlsError }] : []));
   }
 
   range(req: RangeRequest, options: KVCallOptions): Promise<RangeResponse> {

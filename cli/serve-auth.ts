@@ -1,0 +1,71 @@
+/**
+ * The authentication and authorization webhook flags of `kgen serve`, named and defaulted as
+ * kube-apiserver's: --authentication-token-webhook-config-file (with -cache-ttl and -version),
+ * --authorization-mode, and --authorization-webhook-config-file (with its two cache TTLs and
+ * -version). The webhook files are kubeconfig files, as kube's.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { ServerOptions } from '../runtime/server/server.js';
+import { durationOption } from './duration.js';
+
+export interface AuthFlags {
+  authenticationTokenWebhookConfigFile?: string;
+  authenticationTokenWebhookCacheTtl: number;
+  authenticationTokenWebhookVersion: string;
+  authorizationMode: string;
+  authorizationWebhookConfigFile?: string;
+  authorizationWebhookCacheAuthorizedTtl: number;
+  authorizationWebhookCacheUnauthorizedTtl: number;
+  authorizationWebhookVersion: string;
+}
+
+function webhookVersion(value: string): string {
+  if (value !== 'v1' && value !== 'v1beta1') throw new InvalidArgumentError('expected v1 or v1beta1');
+  return value;
+}
+
+export function addAuthFlags(command: Command): Command {
+  return command
+    .option('--authentication-token-webhook-config-file <file>', 'kubeconfig file of a TokenReview webhook asked about bearer tokens no other authenticator knows')
+    .option('--authentication-token-webhook-cache-ttl <duration>', 'how long webhook token answers are cached (Go duration) (default: 2m0s)', durationOption, 120_000)
+    .option('--authentication-token-webhook-version <v>', 'TokenReview version sent to the webhook: v1 or v1beta1', webhookVersion, 'v1')
+    .option('--authorization-mode <modes>', 'ordered comma list of RBAC, Webhook, AlwaysAllow, AlwaysDeny (system:masters is always allowed first)', 'RBAC')
+    .option('--authorization-webhook-config-file <file>', 'kubeconfig file of a SubjectAccessReview webhook (with --authorization-mode Webhook)')
+    .option('--authorization-webhook-cache-authorized-ttl <duration>', 'how long allowed webhook answers are cached (Go duration) (default: 5m0s)', durationOption, 300_000)
+    .option('--authorization-webhook-cache-unauthorized-ttl <duration>', 'how long other webhook answers are cached (Go duration) (default: 30s)', durationOption, 30_000)
+    .option('--authorization-webhook-version <v>', 'SubjectAccessReview version sent to the webhook: v1 or v1beta1', webhookVersion, 'v1');
+}
+
+/** The startServer options the flags ask for; throws kube's messages for inconsistent flags. */
+export async function authServerOptions(flags: AuthFlags): Promise<Partial<ServerOptions>> {
+  const { loadWebhookEndpoint } = await import('../runtime/webhook/kubeconfig-endpoint.js');
+  const { parseAuthorizationModes } = await import('../runtime/authorization/union.js');
+  const modes = parseAuthorizationModes(flags.authorizationMode);
+  const webhookFile = flags.authorizationWebhookConfigFile;
+  if (modes.includes('Webhook') && !webhookFile) throw new Error("authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)");
+  if (webhookFile && !modes.includes('Webhook')) throw new Error('cannot specify --authorization-webhook-config-file without mode Webhook');
+  const options: Partial<ServerOptions> = {};
+  // The default (RBAC alone) is what the server does without being told.
+  if (modes.length !== 1 || modes[0] !== 'RBAC') {
+    options.authorization = {
+      modes,
+      webhook: webhookFile
+        ? {
+            endpoint: loadWebhookEndpoint('--authorization-webhook-config-file', webhookFile),
+            authorizedTTLMs: flags.authorizationWebhookCacheAuthorizedTtl,
+            unauthorizedTTLMs: flags.authorizationWebhookCacheUnauthorizedTtl,
+            version: flags.authorizationWebhookVersion as 'v1' | 'v1beta1',
+          }
+        : undefined,
+    };
+  }
+  if (flags.authenticationTokenWebhookConfigFile) {
+    options.tokenWebhook = {
+      endpoint: loadWebhookEndpoint('--authentication-token-webhook-config-file', flags.authenticationTokenWebhookConfigFile),
+      cacheTTLMs: flags.authenticationTokenWebhookCacheTtl,
+      version: flags.authenticationTokenWebhookVersion as 'v1' | 'v1beta1',
+    };
+  }
+  return options;
+}

@@ -1,0 +1,98 @@
+/**
+ * Webhook token authentication (k8s.io/apiserver/plugin/pkg/authenticator/token/webhook), as
+ * kube's --authentication-token-webhook-config-file turns it on: a bearer token no other
+ * authenticator knows is sent to the webhook as an authentication.k8s.io TokenReview, and the
+ * user in its status is believed.
+ *
+ * - Answers, authenticated or not, are cached for `cacheTTLMs` (kube's
+ *   --authentication-token-webhook-cache-ttl, default 2m), keyed by a hash of the token, never the
+ *   token itself. A failed call is not cached.
+ * - A token the webhook does not authenticate is an authentication error (401), with the
+ *   webhook's `status.error` when it gives one; a failed call is one too, naming the cause.
+ */
+import { createHash } from 'node:crypto';
+import type { UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../server/handler.js';
+import { postReview, type WebhookEndpoint } from '../webhook/kubeconfig-endpoint.js';
+import { TTLCache } from '../webhook/ttl-cache.js';
+import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
+import { bearerToken } from './tokenfile.js';
+
+export interface TokenWebhookOptions {
+  endpoint: WebhookEndpoint;
+  /** Default 2 minutes. */
+  cacheTTLMs?: number;
+  /** `v1` (default) or `v1beta1` (kube's --authentication-token-webhook-version). */
+  version?: 'v1' | 'v1beta1';
+  /** The audiences this server accepts (kube's --api-audiences); sent in spec.audiences. */
+  audiences?: string[];
+  /** Deadline of one call; default 10 s. */
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+interface TokenReviewStatus {
+  authenticated?: boolean;
+  user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  audiences?: string[];
+  error?: string;
+}
+
+const DEFAULT_TTL_MS = 2 * 60_000;
+
+export function tokenWebhookAuthenticator(opts: TokenWebhookOptions): RequestAuthenticator {
+  const cache = new TTLCache<AuthenticationResult>(8192, opts.now);
+  const ttl = opts.cacheTTLMs ?? DEFAULT_TTL_MS;
+  const review = async (token: string): Promise<AuthenticationResult> => {
+    const body = {
+      apiVersion: `authentication.k8s.io/${opts.version ?? 'v1'}`,
+      kind: 'TokenReview',
+      metadata: { creationTimestamp: null },
+      spec: { token, ...(opts.audiences?.length ? { audiences: opts.audiences } : {}) },
+      status: { user: {} },
+    };
+    let answer: unknown;
+    try {
+      answer = await postReview(opts.endpoint, body, opts.timeoutMs ?? 10_000);
+    } catch (err) {
+      return { error: `token webhook: ${(err as Error).message}` };
+    }
+    const result = resultOf((answer as { status?: TokenReviewStatus } | null)?.status ?? {}, opts.audiences);
+    cache.set(cacheKey(token), result, ttl);
+    return result;
+  };
+  return {
+    authenticate(request: IncomingAPIRequest) {
+      const token = bearerToken(request);
+      if (!token) return token === '' ? { error: 'invalid bearer token' } : undefined;
+      const cached = cache.get(cacheKey(token));
+      const consume = (result: AuthenticationResult): AuthenticationResult => {
+        if (result && 'user' in result) {
+          delete request.headers.authorization;
+          return { user: { ...result.user, groups: [...result.user.groups] } };
+        }
+        return result;
+      };
+      if (cached) return consume(cached);
+      return review(token).then(consume);
+    },
+  };
+}
+
+function resultOf(status: TokenReviewStatus, audiences: string[] | undefined): AuthenticationResult {
+  if (status.authenticated !== true) return { error: status.error ? `token webhook: ${status.error}` : 'invalid bearer token' };
+  // kube: a webhook that answers for other audiences than the server's did not authenticate it.
+  if (audiences?.length && status.audiences?.length && !status.audiences.some((a) => audiences.includes(a))) {
+    return { error: 'token webhook: token audiences do not intersect the server\'s audiences' };
+  }
+  const u = status.user ?? {};
+  if (!u.username) return { error: 'token webhook: authenticated without a username' };
+  const user: UserInfo = { username: u.username, groups: Array.isArray(u.groups) ? u.groups.filter((g) => typeof g === 'string') : [] };
+  if (u.uid) user.uid = u.uid;
+  if (u.extra && Object.keys(u.extra).length > 0) user.extra = u.extra;
+  return { user };
+}
+
+function cacheKey(token: string): string {
+  return createHash('sha256').update(token).digest('base64');
+}

@@ -1,0 +1,128 @@
+/**
+ * The endpoint of an authentication or authorization webhook, read from the kubeconfig-format
+ * file kube's --authentication-token-webhook-config-file and --authorization-webhook-config-file
+ * name (k8s.io/apiserver/pkg/util/webhook): the current context's cluster (or the only one)
+ * gives the URL and the CA; its user gives a client certificate or a bearer token.
+ *
+ * post() sends one JSON review and resolves with the decoded answer. It trusts only the file's
+ * CA (the system's roots when none), refuses redirects, reads at most 3 MiB and fails by its
+ * deadline; a failure is an Error whose message kube's webhook clients would print.
+ */
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYAML } from 'yaml';
+
+const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
+
+export interface WebhookEndpoint {
+  /** The file it came from, for messages. */
+  file: string;
+  url: URL;
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  token?: string;
+  insecureSkipTLSVerify: boolean;
+}
+
+type Named<T> = { name?: string } & T;
+interface KubeconfigFile {
+  clusters?: Named<{ cluster?: Record<string, unknown> }>[];
+  users?: Named<{ user?: Record<string, unknown> }>[];
+  contexts?: Named<{ context?: { cluster?: string; user?: string } }>[];
+  'current-context'?: string;
+}
+
+/** Reads a webhook's kubeconfig file; throws an Error naming `flag` and the file on any problem. */
+export function loadWebhookEndpoint(flag: string, file: string): WebhookEndpoint {
+  const fail = (why: string): never => {
+    throw new Error(`${flag} ${file}: ${why}`);
+  };
+  let doc: KubeconfigFile;
+  try {
+    doc = (parseYAML(readFileSync(file, 'utf8')) ?? {}) as KubeconfigFile;
+  } catch (err) {
+    return fail((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message);
+  }
+  const context = doc.contexts?.find((c) => c.name === doc['current-context'])?.context;
+  const cluster = (context?.cluster ? doc.clusters?.find((c) => c.name === context.cluster) : doc.clusters?.[0])?.cluster;
+  if (!cluster || typeof cluster.server !== 'string') return fail('no cluster with a server URL');
+  const user = (context?.user ? doc.users?.find((u) => u.name === context.user) : doc.users?.[0])?.user ?? {};
+  const base = dirname(resolve(file));
+  const bytes = (dataKey: string, fileKey: string): Buffer | undefined => {
+    const data = cluster[dataKey] ?? user[dataKey];
+    if (typeof data === 'string') return Buffer.from(data, 'base64');
+    const path = cluster[fileKey] ?? user[fileKey];
+    if (typeof path !== 'string') return undefined;
+    try {
+      return readFileSync(isAbsolute(path) ? path : resolve(base, path));
+    } catch (err) {
+      return fail(`${fileKey} ${path}: ${(err as Error).message}`);
+    }
+  };
+  let url: URL;
+  try {
+    url = new URL(cluster.server);
+  } catch {
+    return fail(`server ${JSON.stringify(cluster.server)} is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`server ${url.href}: scheme must be https`);
+  const endpoint: WebhookEndpoint = {
+    file,
+    url,
+    ca: bytes('certificate-authority-data', 'certificate-authority'),
+    cert: bytes('client-certificate-data', 'client-certificate'),
+    key: bytes('client-key-data', 'client-key'),
+    token: typeof user.token === 'string' ? user.token : undefined,
+    insecureSkipTLSVerify: cluster['insecure-skip-tls-verify'] === true,
+  };
+  if (Boolean(endpoint.cert) !== Boolean(endpoint.key)) fail('client-certificate and client-key must be given together');
+  return endpoint;
+}
+
+/** POSTs `body` as JSON and resolves with the decoded answer (see the file comment). */
+export function postReview(endpoint: WebhookEndpoint, body: unknown, timeoutMs: number): Promise<unknown> {
+  const payload = Buffer.from(JSON.stringify(body));
+  const { url } = endpoint;
+  const describe = (why: string) => `Post "${url.href}": ${why}`;
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length };
+  if (endpoint.token) headers.authorization = `Bearer ${endpoint.token}`;
+  const options: RequestOptions = {
+    method: 'POST',
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    ca: endpoint.ca,
+    cert: endpoint.cert,
+    key: endpoint.key,
+    rejectUnauthorized: !endpoint.insecureSkipTLSVerify,
+  };
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolvePromise, reject) => {
+    const req = send(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_RESPONSE_BYTES) req.destroy(new Error(`response body larger than ${MAX_RESPONSE_BYTES} bytes`));
+        else chunks.push(chunk);
+      });
+      res.on('error', (err) => reject(new Error(describe(err.message))));
+      res.on('end', () => {
+        const code = res.statusCode ?? 0;
+        if (code < 200 || code > 299) {
+          reject(new Error(describe(`the server responded with the status code ${code}`)));
+          return;
+        }
+        try {
+          resolvePromise(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (err) {
+          reject(new Error(describe(`invalid JSON in the answer: ${(err as Error).message}`)));
+        }
+      });
+    });
+    req.on('error', (err) => reject(new Error(describe(err.name === 'AbortError' || err.name === 'TimeoutError' ? 'context deadline exceeded' : err.message))));
+    req.end(payload);
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * The TokenReview webhook authenticator: the review it sends, the user it believes, its errors,
+ * and its cache (answers kept for the TTL under a hash of the token; failures not kept).
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { tokenWebhookAuthenticator } from '../../runtime/authentication/webhook-token.js';
+import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
+
+const request = (token?: string) => ({ headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }) as unknown as IncomingAPIRequest;
+
+describe('token webhook authenticator', () => {
+  it('authenticates through TokenReview, caches answers, and reports refusals and failures', async () => {
+    const reviews: any[] = [];
+    let failing = false;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const review = JSON.parse(body);
+        reviews.push(review);
+        if (failing) return void res.writeHead(500).end();
+        const ok = review.spec.token === 'good';
+        res.end(JSON.stringify({ status: ok ? { authenticated: true, user: { username: 'ann', uid: 'u1', groups: ['g'] }, audiences: ['api'] } : { authenticated: false, error: 'expired' } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    let now = 0;
+    const authn = tokenWebhookAuthenticator({
+      endpoint: { file: 't', url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`), insecureSkipTLSVerify: false },
+      cacheTTLMs: 1000,
+      audiences: ['api'],
+      now: () => now,
+    });
+    try {
+      assert.equal(authn.authenticate(request()), undefined, 'no token: not this authenticator\'s business');
+      const req = request('good');
+      assert.deepEqual(await authn.authenticate(req), { user: { username: 'ann', uid: 'u1', groups: ['g'] } });
+      assert.equal(req.headers.authorization, undefined, 'the credential is consumed');
+      assert.deepEqual(reviews[0], { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token: 'good', audiences: ['api'] }, status: { user: {} } });
+      assert.deepEqual(await authn.authenticate(request('bad')), { error: 'token webhook: expired' });
+      now = 500;
+      assert.deepEqual(await authn.authenticate(request('good')), { user: { username: 'ann', uid: 'u1', groups: ['g'] } });
+      assert.deepEqual(await authn.authenticate(request('bad')), { error: 'token webhook: expired' });
+      assert.equal(reviews.length, 2, 'both answers cached');
+      now = 1500;
+      failing = true;
+      const failed = await authn.authenticate(request('good'));
+      assert.match((failed as { error: string }).error, /^token webhook: Post ".*": the server responded with the status code 500$/);
+      failing = false;
+      assert.ok('user' in ((await authn.authenticate(request('good'))) as object), 'the failure was not cached');
+      assert.equal(reviews.length, 4);
+    } finally {
+      server.close();
+    }
+  });
+});
