@@ -5,6 +5,7 @@ import * as coreV1 from './routes/core/v1.js';
 import * as admissionregistrationK8sIoV1 from './routes/admissionregistration.k8s.io/v1.js';
 import * as apiextensionsK8sIoV1 from './routes/apiextensions.k8s.io/v1.js';
 import * as apiregistrationK8sIoV1 from './routes/apiregistration.k8s.io/v1.js';
+import * as authenticationK8sIoV1 from './routes/authentication.k8s.io/v1.js';
 import * as authorizationK8sIoV1 from './routes/authorization.k8s.io/v1.js';
 import * as opsExampleOrgV1beta1 from './routes/ops.example.org/v1beta1.js';
 import * as rbacAuthorizationK8sIoV1 from './routes/rbac.authorization.k8s.io/v1.js';
@@ -17,6 +18,7 @@ export const groupVersions: GroupVersionDefinition[] = [
   admissionregistrationK8sIoV1.groupVersion,
   apiextensionsK8sIoV1.groupVersion,
   apiregistrationK8sIoV1.groupVersion,
+  authenticationK8sIoV1.groupVersion,
   authorizationK8sIoV1.groupVersion,
   opsExampleOrgV1beta1.groupVersion,
   rbacAuthorizationK8sIoV1.groupVersion,
@@ -30,6 +32,7 @@ export function installAll(installer: APIInstaller): void {
   admissionregistrationK8sIoV1.install(installer);
   apiextensionsK8sIoV1.install(installer);
   apiregistrationK8sIoV1.install(installer);
+  authenticationK8sIoV1.install(installer);
   authorizationK8sIoV1.install(installer);
   opsExampleOrgV1beta1.install(installer);
   rbacAuthorizationK8sIoV1.install(installer);

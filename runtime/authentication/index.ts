@@ -18,6 +18,7 @@ export * from './user.js';
 export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
 export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 export { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
+export { newSelfSubjectReviewCreater, newTokenReviewCreater, userInfoObject, type TokenReviewOptions } from './reviews.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
@@ -34,12 +35,20 @@ export interface AuthenticationOptions {
   warn?: (line: string) => void;
 }
 
-export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthenticator {
+export interface ServerAuthenticator extends RequestAuthenticator {
+  /** The bearer-token authenticators alone, in order: what a TokenReview asks. */
+  tokens: RequestAuthenticator;
+}
+
+export function newAuthenticator(opts: AuthenticationOptions = {}): ServerAuthenticator {
   const authenticators: RequestAuthenticator[] = [];
   if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
   authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
-  if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  const tokens: RequestAuthenticator[] = [];
+  if (opts.tokenAuthFile) tokens.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
   // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
-  if (opts.tokenWebhook) authenticators.push(tokenWebhookAuthenticator(opts.tokenWebhook));
-  return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
+  if (opts.tokenWebhook) tokens.push(tokenWebhookAuthenticator(opts.tokenWebhook));
+  authenticators.push(...tokens);
+  const server = failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
+  return { ...server, tokens: unionAuthenticator(tokens) };
 }

@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
-import type { TokenWebhookOptions } from '../authentication/index.js';
+import { newSelfSubjectReviewCreater, newTokenReviewCreater, type TokenWebhookOptions } from '../authentication/index.js';
+import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
@@ -126,6 +127,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** TokenReview (the server's own token authenticators) and SelfSubjectReview, when installed. */
+function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined): void {
+  const tokenReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'tokenreviews');
+  // Insecure dev mode authenticates no tokens: every review answers unauthenticated.
+  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined } });
+  const selfReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'selfsubjectreviews');
+  if (selfReviews) selfReviews.creater = newSelfSubjectReviewCreater();
+}
+
 function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
   const ping: HealthCheck = { name: 'ping', check: () => undefined };
   const log: HealthCheck = { name: 'log', check: () => undefined };
@@ -143,6 +153,8 @@ function urlOf(scheme: string, host: string, port: number): string {
   const h = host.includes(':') ? `[${host}]` : host;
   return `${scheme}://${h === '0.0.0.0' ? '127.0.0.1' : h === '[::]' ? '[::1]' : h}:${port}`;
 }
+
+const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -165,6 +177,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (await loadGenerated(generatedDir)).installAll(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer);
+    registerAuthenticationReviews(installer, serving.tokenAuthenticator);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.

@@ -60,6 +60,8 @@ export interface Serving {
   waitGroup: SafeWaitGroup;
   /** The handler chain in front of handler, authorizing with authorizer. */
   chain(handler: ChainHandler, authorizer?: Authorizer): RequestServer;
+  /** The bearer-token authenticators (static tokens, token webhook), for TokenReview; none in insecure dev mode. */
+  tokenAuthenticator?: RequestAuthenticator;
   /** The kubeconfig fields besides the server URL: CA and admin credentials. */
   kubeconfig: Omit<KubeconfigOptions, 'server'>;
   /** Closes the audit log. */
@@ -91,6 +93,7 @@ export function prepareServing(opts: ServingOptions): Serving {
     throw new Error(`--insecure-dev-mode is only allowed on a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(opts.host)}: it serves plain HTTP without authentication`);
   }
   let authenticator: RequestAuthenticator;
+  let tokenAuthenticator: RequestAuthenticator | undefined;
   let credentials: ServingCredentials | undefined;
   // Insecure dev mode writes nothing to the data dir: its front-proxy credentials live in memory.
   const frontProxy = ensureFrontProxy(insecure ? undefined : opts.dataDir, opts.frontProxy);
@@ -99,12 +102,14 @@ export function prepareServing(opts: ServingOptions): Serving {
     authenticator = insecureDevAuthenticator();
   } else {
     credentials = ensureCredentials({ dataDir: opts.dataDir, hosts: servingHosts(opts.host, opts.advertiseAddress), ...tlsFiles(opts.tls) });
-    authenticator = newAuthenticator({
+    const server = newAuthenticator({
       tokenAuthFile: opts.tokenAuthFile,
       tokenWebhook: opts.tokenWebhook,
       warn: opts.log,
       requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
     });
+    authenticator = server;
+    tokenAuthenticator = server.tokens;
   }
   const audit = openAudit({ logPath: opts.audit?.logPath, policyFile: opts.audit?.policyFile, warn: opts.log, knownCredentials: authenticator.knownCredentials?.() });
   const waitGroup = new SafeWaitGroup();
@@ -119,6 +124,7 @@ export function prepareServing(opts: ServingOptions): Serving {
     frontProxy,
     waitGroup,
     kubeconfig,
+    tokenAuthenticator,
     chain: (handler, authorizer) =>
       buildHandlerChain(handler, {
         authenticator,

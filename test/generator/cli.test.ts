@@ -44,14 +44,15 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 11).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 12).map((l) => l.trim().split(/\s+/)),
       [
         ['core/v1', 'Endpoints,', 'Namespace,', 'Service'],
         // kgen's other built-in groups.
         ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration,', 'ValidatingWebhookConfiguration'],
         ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
         ['apiregistration.k8s.io/v1', 'APIService'],
-        ['authorization.k8s.io/v1', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview'],
+        ['authentication.k8s.io/v1', 'SelfSubjectReview,', 'TokenReview'],
+        ['authorization.k8s.io/v1', 'LocalSubjectAccessReview,', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview,', 'SubjectAccessReview'],
         ['rbac.authorization.k8s.io/v1', 'ClusterRole,', 'ClusterRoleBinding,', 'Role,', 'RoleBinding'],
         ['things.example.com/v2', 'Thing'],
         ['things.example.com/v1', 'Thing'],
@@ -61,9 +62,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[11], `7 groups, 11 versions, 18 kinds, ${files.length} files`);
-    assert.match(lines[12]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 13);
+    assert.equal(lines[12], `8 groups, 12 versions, 22 kinds, ${files.length} files`);
+    assert.match(lines[13]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 14);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }

@@ -11,13 +11,14 @@ import { FIXTURE_DIR, startTestServer, widget, WIDGETS, type TestServer } from '
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const KUBECTL_DISCOVERY_ACCEPT = `${AGGREGATED},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
 /** kgen's built-in groups, by name (the OpenAPI index order). */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io'];
 /**
- * Discovery order: kube's group priorities (apiregistration 18000, authorization 17600, RBAC
+ * Discovery order: kube's group priorities (apiregistration 18000, authentication 17700, authorization 17600, RBAC
  * 17000, admission and apiextensions 16700, by name), then the fixture's (1000).
  */
 const DISCOVERY_GROUPS = [
   'apiregistration.k8s.io',
+  'authentication.k8s.io',
   'authorization.k8s.io',
   'rbac.authorization.k8s.io',
   'admissionregistration.k8s.io',
