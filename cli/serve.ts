@@ -7,8 +7,9 @@ import { InvalidArgumentError } from 'commander';
 import { durationOption } from './duration.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
+import { addDelegationFlags, delegationServerOptions, type DelegationFlags } from './serve-delegation.js';
 
-interface ServeOptions extends SecurityFlags, AuthFlags {
+interface ServeOptions extends SecurityFlags, AuthFlags, DelegationFlags {
   port: number;
   host: string;
   storage?: string;
@@ -64,6 +65,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     log: (line) => console.error(line),
     ...securityServerOptions(opts),
     ...(await authServerOptions(opts)),
+    ...delegationServerOptions(opts),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
@@ -110,7 +112,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addAuthFlags(addSecurityFlags(command)).action(async (generatedDir: string, opts: ServeOptions) => {
+  addDelegationFlags(addAuthFlags(addSecurityFlags(command))).action(async (generatedDir: string, opts: ServeOptions) => {
     try {
       await serve(generatedDir, opts);
     } catch (err) {

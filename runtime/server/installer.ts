@@ -33,6 +33,10 @@ export interface APIInstallerOptions {
   watchCache?: SharedCacherOptions | false;
   /** Admission of every write; each resource's typed hooks (from its registration) join it. */
   admission?: AdmissionChain;
+  /** Which groups to install (an aggregated server installs only its own); default all. */
+  serveGroup?: (group: string) => boolean;
+  /** NamespaceLifecycle against the namespaces in this storage (default true; off where Namespace is not served). */
+  namespaceLifecycle?: boolean;
 }
 
 function gvKey(group: string, version: string): string {
@@ -61,6 +65,7 @@ export class APIInstaller {
   }
 
   installGroupVersion(gv: GroupVersionDefinition, resources: ResourceRegistration[]): void {
+    if (this.options.serveGroup && !this.options.serveGroup(gv.group)) return;
     const key = gvKey(gv.group, gv.version);
     if (this.scopes.has(key)) throw new Error(`group/version ${apiVersionOf(gv.group, gv.version)} is already installed`);
     const schemas = this.loadSchemas(gv);
@@ -160,7 +165,7 @@ export class APIInstaller {
       definition,
       storage: wrapStorage ? wrapStorage(storage) : storage,
       strategy,
-      namespaceLifecycle: this.namespaceLifecycle,
+      namespaceLifecycle: this.options.namespaceLifecycle === false ? undefined : this.namespaceLifecycle,
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };

@@ -32,6 +32,8 @@ import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
+import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
+import { isKubeGroup } from './kube-groups.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -98,6 +100,13 @@ export interface ServerOptions {
   corsAllowedOrigins?: string[];
   /** --proxy-client-cert-file/--proxy-client-key-file and --requestheader-*; default generated under dataDir/pki. */
   frontProxy?: FrontProxyOptions;
+  /**
+   * Aggregated mode (kube's delegating authentication and authorization, ./delegated-auth.ts):
+   * only the generated non-Kubernetes groups are served, every request is authenticated and
+   * authorised by the cluster's API server, and no kubeconfig is written. Token files, webhooks,
+   * authorization modes and the authorizer option do not apply.
+   */
+  delegatedAuth?: DelegatedAuthOptions;
   /** The aggregator's availability checks: interval (default 30 s, as kube) and discovery-check deadline (default 5 s). */
   aggregator?: { availabilityIntervalMs?: number; discoveryTimeoutMs?: number };
 }
@@ -163,7 +172,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
-  const serving = prepareServing({ ...opts, host, dataDir, log });
+  const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
+  if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
+  const serving = prepareServing({ ...opts, host, dataDir, log, delegated });
   const ownsStorage = typeof opts.storage !== 'object';
   const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
   let shuttingDown = false;
@@ -173,7 +184,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let extensions: ExtensionsServer | undefined;
   const admission = newAdmissionChain(opts.admissionPlugins);
   try {
-    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
+    installer = new APIInstaller({
+      generatedDir,
+      storage,
+      watchCache: opts.watchCache,
+      admission,
+      ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
+    });
     (await loadGenerated(generatedDir)).installAll(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer);
@@ -188,7 +205,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
     if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
-    const authorizer = opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
+    const authorizer = delegated?.authorizer ?? opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
@@ -205,8 +222,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = urlOf(serving.scheme, opts.advertiseAddress ?? host, port);
     const kubeconfig = kubeconfigWritePolicy(dataDir, storage, url, opts.kubeconfigServer);
     if (opts.dataDir !== undefined && kubeconfig.reason) log(kubeconfig.reason);
+    // An aggregated server has no users of its own to write a kubeconfig for.
     const kubeconfigPath =
-      opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
+      opts.dataDir === undefined || delegated ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
