@@ -137,7 +137,7 @@ describe('kgen as an aggregated API server (delegated authentication and authori
     writeFileSync(join(dir, 'b.key'), serving.key);
     writeFileSync(join(dir, 'front-proxy-ca.crt'), front.frontProxy.ca!.cert);
     const delegation = join(dir, 'delegation.kubeconfig');
-    writeFileSync(delegation, kubeconfigFor(front.url, front.credentials!.servingCA, 'delegator-token'));
+    writeFileSync(delegation, kubeconfigFor(front.url, front.credentials!.servingCA!, 'delegator-token'));
     const backendData = join(dir, 'backend');
     backend = await startKgen({
       dataDir: backendData,
@@ -163,9 +163,9 @@ describe('kgen as an aggregated API server (delegated authentication and authori
     const waited = await admin(['wait', '--for=condition=Available', 'apiservice/v1alpha1.wardle.example.com', '--timeout=60s']);
     assert.equal(waited.code, 0, `${waited.stderr}\n${backend.output()}`);
     alice = join(dir, 'alice.kubeconfig');
-    writeFileSync(alice, kubeconfigFor(front.url, front.credentials!.servingCA, 'alice-token'));
+    writeFileSync(alice, kubeconfigFor(front.url, front.credentials!.servingCA!, 'alice-token'));
     bob = join(dir, 'bob.kubeconfig');
-    writeFileSync(bob, kubeconfigFor(front.url, front.credentials!.servingCA, 'bob-token'));
+    writeFileSync(bob, kubeconfigFor(front.url, front.credentials!.servingCA!, 'bob-token'));
   });
 
   after(async () => {
