@@ -12,6 +12,7 @@ import { emitDiscovery } from './emit/discovery.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitTypeScript } from './emit/typescript.js';
+import { emitAggregatedManifests, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
@@ -75,6 +76,8 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
 
 export interface GenerateOptions extends CompileOptions {
   outDir: string;
+  /** `kgen generate --aggregated-manifests <dir>`: where the install manifests go, and their parameters. */
+  aggregatedManifests?: AggregatedManifestOptions & { dir: string };
 }
 
 export interface GenerateResult extends CompileResult {
@@ -94,6 +97,18 @@ export function checkGenerated(options: GenerateOptions): GenerateResult & { upT
   if (!result.ok) return { ...result, upToDate: false };
   const diff = diffOutput(resolve(options.outDir), result.files);
   return { ...result, diff, upToDate: isUpToDate(diff) };
+}
+
+export { emitAggregatedManifests, servedGroupVersions, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
+
+/**
+ * Writes the aggregated-server install manifests of a compiled model into dir (replaced as a
+ * whole, as the generated directory is). Undefined when the model serves no group of its own.
+ */
+export function writeAggregatedManifests(model: ApiModel, dir: string, options: AggregatedManifestOptions = {}): OutputDiff | undefined {
+  const files = emitAggregatedManifests(model, options);
+  if (!files.length) return undefined;
+  return writeOutput(resolve(dir), files);
 }
 
 export function relativeToCwd(path: string): string {
