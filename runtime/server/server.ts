@@ -34,6 +34,7 @@ import { createServerChain } from './server-chain.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
 import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
 import { isKubeGroup } from './kube-groups.js';
+import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -206,6 +207,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     admission.addPlugin(apiServiceValidation());
     if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
     const authorizer = delegated?.authorizer ?? opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
+    // The trust an aggregated server needs of this one, where the ConfigMap kind is served.
+    const configMaps = delegated ? undefined : installer.lookup('', 'v1', 'configmaps');
+    if (configMaps && serving.credentials) {
+      await publishAuthenticationConfigMap(configMaps.store, authenticationConfigMapData(serving.credentials.clientCA, serving.frontProxy.requestHeader), log);
+    }
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
