@@ -18,7 +18,7 @@
  * delegation bindings are all the cluster RBAC its storage and serving need.
  */
 import type { ApiModel } from '../model.js';
-import { isProtectedGroup } from './crd.js';
+import { isProtectedGroup } from '../names.js';
 import type { EmittedFile } from './emitted.js';
 import { stringifyYaml } from './yaml.js';
 
