@@ -59,6 +59,19 @@ describe('TokenReview', () => {
     assert.deepEqual(reply.body.status.audiences, ['aggregated']);
   });
 
+  it('decodes the protobuf body Go clients send', async () => {
+    const enc = new TextEncoder();
+    const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
+    const bytes = (field: number, data: number[]) => [...varint((field << 3) | 2), ...varint(data.length), ...data];
+    const str = (field: number, s: string) => bytes(field, [...enc.encode(s)]);
+    const raw = bytes(2, [...str(1, 'token-bob'), ...str(2, 'aud')]);
+    const body = Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...bytes(1, [...str(1, 'authentication.k8s.io/v1'), ...str(2, 'TokenReview')]), ...bytes(2, raw)]);
+    const reply = await rbac.as.frank!('POST', TR, { body, contentType: 'application/vnd.kubernetes.protobuf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.body.status.user.username, 'bob');
+    assert.deepEqual(reply.body.status.audiences, ['aud']);
+  });
+
   it('requires a token', async () => {
     const reply = await rbac.as.frank!('POST', TR, { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: {} } });
     assert.equal(reply.status, 400);
