@@ -6,6 +6,7 @@ import * as admissionregistrationK8sIoV1 from './routes/admissionregistration.k8
 import * as apiextensionsK8sIoV1 from './routes/apiextensions.k8s.io/v1.js';
 import * as apiregistrationK8sIoV1 from './routes/apiregistration.k8s.io/v1.js';
 import * as authenticationK8sIoV1 from './routes/authentication.k8s.io/v1.js';
+import * as authenticationK8sIoV1beta1 from './routes/authentication.k8s.io/v1beta1.js';
 import * as authorizationK8sIoV1 from './routes/authorization.k8s.io/v1.js';
 import * as opsExampleOrgV1beta1 from './routes/ops.example.org/v1beta1.js';
 import * as rbacAuthorizationK8sIoV1 from './routes/rbac.authorization.k8s.io/v1.js';
@@ -19,6 +20,7 @@ export const groupVersions: GroupVersionDefinition[] = [
   apiextensionsK8sIoV1.groupVersion,
   apiregistrationK8sIoV1.groupVersion,
   authenticationK8sIoV1.groupVersion,
+  authenticationK8sIoV1beta1.groupVersion,
   authorizationK8sIoV1.groupVersion,
   opsExampleOrgV1beta1.groupVersion,
   rbacAuthorizationK8sIoV1.groupVersion,
@@ -33,6 +35,7 @@ export function installAll(installer: APIInstaller): void {
   apiextensionsK8sIoV1.install(installer);
   apiregistrationK8sIoV1.install(installer);
   authenticationK8sIoV1.install(installer);
+  authenticationK8sIoV1beta1.install(installer);
   authorizationK8sIoV1.install(installer);
   opsExampleOrgV1beta1.install(installer);
   rbacAuthorizationK8sIoV1.install(installer);

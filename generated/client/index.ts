@@ -5,6 +5,7 @@ import { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.
 import { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 import { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 import { AuthenticationK8sIoV1Client } from './authentication.k8s.io/v1.js';
+import { AuthenticationK8sIoV1beta1Client } from './authentication.k8s.io/v1beta1.js';
 import { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
 import { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 import { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
@@ -16,6 +17,7 @@ export { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.
 export { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 export { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
 export { AuthenticationK8sIoV1Client } from './authentication.k8s.io/v1.js';
+export { AuthenticationK8sIoV1beta1Client } from './authentication.k8s.io/v1beta1.js';
 export { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
 export { OpsExampleOrgV1beta1Client } from './ops.example.org/v1beta1.js';
 export { RbacAuthorizationK8sIoV1Client } from './rbac.authorization.k8s.io/v1.js';
@@ -30,6 +32,7 @@ export class Clientset {
   readonly apiextensionsK8sIoV1: ApiextensionsK8sIoV1Client;
   readonly apiregistrationK8sIoV1: ApiregistrationK8sIoV1Client;
   readonly authenticationK8sIoV1: AuthenticationK8sIoV1Client;
+  readonly authenticationK8sIoV1beta1: AuthenticationK8sIoV1beta1Client;
   readonly authorizationK8sIoV1: AuthorizationK8sIoV1Client;
   readonly opsExampleOrgV1beta1: OpsExampleOrgV1beta1Client;
   readonly rbacAuthorizationK8sIoV1: RbacAuthorizationK8sIoV1Client;
@@ -43,6 +46,7 @@ export class Clientset {
     this.apiextensionsK8sIoV1 = new ApiextensionsK8sIoV1Client(this.rest);
     this.apiregistrationK8sIoV1 = new ApiregistrationK8sIoV1Client(this.rest);
     this.authenticationK8sIoV1 = new AuthenticationK8sIoV1Client(this.rest);
+    this.authenticationK8sIoV1beta1 = new AuthenticationK8sIoV1beta1Client(this.rest);
     this.authorizationK8sIoV1 = new AuthorizationK8sIoV1Client(this.rest);
     this.opsExampleOrgV1beta1 = new OpsExampleOrgV1beta1Client(this.rest);
     this.rbacAuthorizationK8sIoV1 = new RbacAuthorizationK8sIoV1Client(this.rest);
@@ -72,6 +76,7 @@ export class Informers extends SharedInformerFactory {
   readonly apiextensionsK8sIoV1: InformersFor<ApiextensionsK8sIoV1Client>;
   readonly apiregistrationK8sIoV1: InformersFor<ApiregistrationK8sIoV1Client>;
   readonly authenticationK8sIoV1: InformersFor<AuthenticationK8sIoV1Client>;
+  readonly authenticationK8sIoV1beta1: InformersFor<AuthenticationK8sIoV1beta1Client>;
   readonly authorizationK8sIoV1: InformersFor<AuthorizationK8sIoV1Client>;
   readonly opsExampleOrgV1beta1: InformersFor<OpsExampleOrgV1beta1Client>;
   readonly rbacAuthorizationK8sIoV1: InformersFor<RbacAuthorizationK8sIoV1Client>;
@@ -85,6 +90,7 @@ export class Informers extends SharedInformerFactory {
     this.apiextensionsK8sIoV1 = this.group(clientset.apiextensionsK8sIoV1);
     this.apiregistrationK8sIoV1 = this.group(clientset.apiregistrationK8sIoV1);
     this.authenticationK8sIoV1 = this.group(clientset.authenticationK8sIoV1);
+    this.authenticationK8sIoV1beta1 = this.group(clientset.authenticationK8sIoV1beta1);
     this.authorizationK8sIoV1 = this.group(clientset.authorizationK8sIoV1);
     this.opsExampleOrgV1beta1 = this.group(clientset.opsExampleOrgV1beta1);
     this.rbacAuthorizationK8sIoV1 = this.group(clientset.rbacAuthorizationK8sIoV1);

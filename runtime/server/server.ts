@@ -142,8 +142,11 @@ function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestA
   const tokenReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'tokenreviews');
   // Insecure dev mode authenticates no tokens: every review answers unauthenticated.
   if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined } });
-  const selfReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'selfsubjectreviews');
-  if (selfReviews) selfReviews.creater = newSelfSubjectReviewCreater();
+  // v1beta1 is what kubectl 1.27's `auth whoami` asks for.
+  for (const version of ['v1', 'v1beta1']) {
+    const selfReviews = installer.lookup(AUTHENTICATION_GROUP, version, 'selfsubjectreviews');
+    if (selfReviews) selfReviews.creater = newSelfSubjectReviewCreater();
+  }
 }
 
 function healthChecks(storage: Storage, isShuttingDown: () => boolean) {

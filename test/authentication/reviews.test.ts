@@ -108,6 +108,14 @@ describe('SelfSubjectReview', () => {
     assert.match(token.stdout, /Username\s+bob/);
     assert.match(token.stdout, /Groups\s+\[viewers system:authenticated\]/);
   });
+
+  it('answers kubectl 1.27, which asks authentication.k8s.io/v1beta1', async () => {
+    const r = await kubectl(rbac.server.kubeconfigPath!, ['auth', 'whoami', '-o', 'json'], '/usr/lib/google-cloud-sdk/bin/kubectl.1.27');
+    assert.equal(r.code, 0, r.stderr);
+    const review = JSON.parse(r.stdout);
+    assert.equal(review.apiVersion, 'authentication.k8s.io/v1beta1');
+    assert.ok(review.status.userInfo.groups.includes('system:masters'));
+  });
 });
 
 describe('SubjectAccessReview', () => {
@@ -177,9 +185,9 @@ async function readKubeconfigWithToken(kubeconfig: string, token: string): Promi
 }
 
 /** kubectl, asynchronously: the server under test runs in this process and must keep answering. */
-function kubectl(kubeconfig: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(kubeconfig: string, args: string[], binary = 'kubectl'): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('kubectl', args, { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(binary, args, { env: { ...process.env, KUBECONFIG: kubeconfig }, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       resolve({ code, stdout, stderr: stderr || (err && !stderr ? err.message : '') });
     });

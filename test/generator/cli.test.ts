@@ -44,7 +44,7 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 12).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 13).map((l) => l.trim().split(/\s+/)),
       [
         ['core/v1', 'Endpoints,', 'Namespace,', 'Service'],
         // kgen's other built-in groups.
@@ -52,6 +52,7 @@ describe('kgen generate', () => {
         ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
         ['apiregistration.k8s.io/v1', 'APIService'],
         ['authentication.k8s.io/v1', 'SelfSubjectReview,', 'TokenReview'],
+        ['authentication.k8s.io/v1beta1', 'SelfSubjectReview'],
         ['authorization.k8s.io/v1', 'LocalSubjectAccessReview,', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview,', 'SubjectAccessReview'],
         ['rbac.authorization.k8s.io/v1', 'ClusterRole,', 'ClusterRoleBinding,', 'Role,', 'RoleBinding'],
         ['things.example.com/v2', 'Thing'],
@@ -62,9 +63,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[12], `8 groups, 12 versions, 22 kinds, ${files.length} files`);
-    assert.match(lines[13]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 14);
+    assert.equal(lines[13], `8 groups, 13 versions, 23 kinds, ${files.length} files`);
+    assert.match(lines[14]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 15);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }

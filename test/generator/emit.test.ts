@@ -27,6 +27,8 @@ const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 
 const V3_DOCS = [
   'openapi/v3/api/v1.json',
   ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
+  // SelfSubjectReview is also served in v1beta1, for kubectl 1.27's `auth whoami`.
+  'openapi/v3/apis/authentication.k8s.io/v1beta1.json',
   'openapi/v3/apis/ops.example.org/v1beta1.json',
   'openapi/v3/apis/widgets.example.com/v1.json',
   'openapi/v3/apis/widgets.example.com/v1beta1.json',
@@ -91,6 +93,12 @@ describe('emit: the file set', () => {
       'storage/apiextensions.k8s.io/v1/customresourcedefinitions.ts',
       'storage/apiregistration.k8s.io/v1/apiservices.ts',
       'storage/authentication.k8s.io/v1/selfsubjectreviews.ts',
+      'client/authentication.k8s.io/v1beta1.ts',
+      'conversion/authentication.k8s.io/selfsubjectreviews.ts',
+      'discovery/apis/authentication.k8s.io/v1beta1.json',
+      'models/authentication.k8s.io/v1beta1.ts',
+      'routes/authentication.k8s.io/v1beta1.ts',
+      'storage/authentication.k8s.io/v1beta1/selfsubjectreviews.ts',
       'storage/authentication.k8s.io/v1/tokenreviews.ts',
       'storage/authorization.k8s.io/v1/localsubjectaccessreviews.ts',
       'storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts',
@@ -283,7 +291,14 @@ describe('emit: discovery', () => {
       builtin('admissionregistration.k8s.io'),
       builtin('apiextensions.k8s.io'),
       builtin('apiregistration.k8s.io'),
-      builtin('authentication.k8s.io'),
+      {
+        name: 'authentication.k8s.io',
+        versions: [
+          { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+          { groupVersion: 'authentication.k8s.io/v1beta1', version: 'v1beta1' },
+        ],
+        preferredVersion: { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+      },
       builtin('authorization.k8s.io'),
       { name: 'ops.example.org', versions: [{ groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'ops.example.org/v1beta1', version: 'v1beta1' } },
       builtin('rbac.authorization.k8s.io'),
@@ -394,7 +409,7 @@ describe('emit: TypeScript', () => {
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
     assert.match(
       files.get('index.ts')!,
-      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1beta1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
     );
   });
 });

@@ -63,6 +63,7 @@ describe('parser: the bundled apis and the built-ins', () => {
       'apiextensions.k8s.io/v1: CustomResourceDefinition',
       'apiregistration.k8s.io/v1: APIService',
       'authentication.k8s.io/v1: SelfSubjectReview,TokenReview',
+      'authentication.k8s.io/v1beta1: SelfSubjectReview',
       'authorization.k8s.io/v1: LocalSubjectAccessReview,SelfSubjectAccessReview,SelfSubjectRulesReview,SubjectAccessReview',
       'ops.example.org/v1beta1: Policy,Runbook',
       'rbac.authorization.k8s.io/v1: ClusterRole,ClusterRoleBinding,Role,RoleBinding',

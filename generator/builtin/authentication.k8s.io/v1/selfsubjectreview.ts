@@ -6,6 +6,7 @@ import type { UserInfo } from './userinfo.js';
  * SelfSubjectReview contains the user information that the kube-apiserver has about the user making this request. When using impersonation, users will receive the user info of the user being impersonated.  If impersonation or request header authentication is used, any extra keys will have their case ignored and returned as lowercase.
  * @kgen:resource scope=Cluster
  * @kgen:virtual
+ * @kgen:storageversion
  */
 export interface SelfSubjectReview {
   /** Status is filled in by the server with the user attributes. */
