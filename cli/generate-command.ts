@@ -13,6 +13,10 @@ interface Flags {
   builtins: boolean;
   maxDescriptionLength?: string;
   crdMaxDescriptionLength?: string;
+  aggregatedManifests?: string;
+  aggregatedName?: string;
+  aggregatedNamespace?: string;
+  aggregatedImage?: string;
 }
 
 export function registerGenerate(program: Command): void {
@@ -27,8 +31,17 @@ export function registerGenerate(program: Command): void {
     .option('--no-builtins', "leave out kgen's built-in APIs (core/v1 Namespace, RBAC, authorization reviews, admission webhooks)")
     .option('--max-description-length <n>', 'truncate OpenAPI descriptions longer than n characters')
     .option('--crd-max-description-length <n>', 'cut CRD manifest descriptions to n characters at a word, 0 drops them (keeps a CRD under the 256 KiB kubectl apply annotation)')
+    .option('--aggregated-manifests <dir>', 'also write the manifests that install the generated API in a cluster as an aggregated API server (APIServices, Service, Deployment, ServiceAccount, RBAC) into <dir>')
+    .option('--aggregated-name <name>', "with --aggregated-manifests: the name of the server's objects (default: the first group's first label)")
+    .option('--aggregated-namespace <ns>', 'with --aggregated-manifests: the namespace it runs in (default: its name)')
+    .option('--aggregated-image <image>', 'with --aggregated-manifests: the container image holding kgen and the generated directory at /app/generated (default: <name>-apiserver:latest)')
     .action(async (apisDir: string, flags: Flags) => {
       const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
+      if (flags.aggregatedManifests !== undefined) {
+        options.aggregatedManifests = { dir: flags.aggregatedManifests, name: flags.aggregatedName, namespace: flags.aggregatedNamespace, image: flags.aggregatedImage };
+      } else if (flags.aggregatedName || flags.aggregatedNamespace || flags.aggregatedImage) {
+        program.error('--aggregated-name, --aggregated-namespace and --aggregated-image go with --aggregated-manifests <dir>');
+      }
       if (flags.maxDescriptionLength !== undefined) {
         const n = Number(flags.maxDescriptionLength);
         if (!Number.isInteger(n) || n < 0) program.error(`--max-description-length must be a non-negative integer, got "${flags.maxDescriptionLength}"`);

@@ -7,6 +7,7 @@ import {
   generate,
   newGenerateSession,
   relativeToCwd,
+  writeAggregatedManifests,
   type GenerateOptions,
   type GenerateResult,
   type GenerateSession,
@@ -72,6 +73,15 @@ export function runGenerate(options: GenerateOptions, session?: GenerateSession)
   for (const line of summary(result)) console.log(line);
   const changed = diff.stale.length + diff.missing.length;
   console.log(`wrote ${changed} changed, removed ${diff.extra.length}, kept ${diff.unchanged.length} in ${relativeToCwd(resolve(options.outDir))}/ in ${ms} ms`);
+  if (options.aggregatedManifests) {
+    const { dir, ...params } = options.aggregatedManifests;
+    const written = writeAggregatedManifests(result.model, dir, params);
+    if (!written) {
+      console.error('--aggregated-manifests: no API group of its own to serve (only Kubernetes groups: core, *.k8s.io, *.kubernetes.io); nothing written');
+      return 1;
+    }
+    console.log(`wrote ${written.stale.length + written.missing.length + written.unchanged.length} aggregated-server manifests in ${relativeToCwd(resolve(dir))}/`);
+  }
   return 0;
 }
 

@@ -9,8 +9,9 @@ import { addAPIFlags, apiServerOptions, type APIFlags } from './serve-apis.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addConfigFlags, applyConfigFile, printConfig } from './serve-config.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
+import { addDelegationFlags, delegationServerOptions, type DelegationFlags } from './serve-delegation.js';
 
-interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags {
+interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFlags {
   port: number;
   host: string;
   storage?: string;
@@ -75,6 +76,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     ...securityServerOptions(opts),
     ...(await authServerOptions(opts)),
     ...(await apiServerOptions(opts)),
+    ...delegationServerOptions(opts),
   });
   console.log(`kgen API server: ${server.url}`);
   if (server.kubeconfigPath) {
@@ -125,7 +127,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     );
-  addConfigFlags(addAPIFlags(addAuthFlags(addSecurityFlags(command)))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
+  addConfigFlags(addDelegationFlags(addAPIFlags(addAuthFlags(addSecurityFlags(command))))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
     try {
       if (flags.config) applyConfigFile(command, flags.config);
       const opts = command.opts<ServeOptions & { printConfig?: boolean }>();

@@ -15,6 +15,7 @@ import { emitOpenAPI } from './emit/openapi.js';
 import { emitSnapshot } from './emit/snapshot.js';
 import { emitTypeScript } from './emit/typescript.js';
 import { emitValidators } from './emit/validators.js';
+import { emitAggregatedManifests, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
@@ -83,6 +84,8 @@ export interface GenerateOptions extends CompileOptions {
   outDir: string;
   /** Runs after a successful compile and before anything is written (kgen generate's evolution warnings). */
   beforeWrite?: (result: CompileResult) => void;
+  /** `kgen generate --aggregated-manifests <dir>`: where the install manifests go, and their parameters. */
+  aggregatedManifests?: AggregatedManifestOptions & { dir: string };
 }
 
 export interface GenerateResult extends CompileResult {
@@ -103,6 +106,18 @@ export function checkGenerated(options: GenerateOptions): GenerateResult & { upT
   if (!result.ok) return { ...result, upToDate: false };
   const diff = diffOutput(resolve(options.outDir), result.files);
   return { ...result, diff, upToDate: isUpToDate(diff) };
+}
+
+export { emitAggregatedManifests, servedGroupVersions, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
+
+/**
+ * Writes the aggregated-server install manifests of a compiled model into dir (replaced as a
+ * whole, as the generated directory is). Undefined when the model serves no group of its own.
+ */
+export function writeAggregatedManifests(model: ApiModel, dir: string, options: AggregatedManifestOptions = {}): OutputDiff | undefined {
+  const files = emitAggregatedManifests(model, options);
+  if (!files.length) return undefined;
+  return writeOutput(resolve(dir), files);
 }
 
 export function relativeToCwd(path: string): string {

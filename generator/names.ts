@@ -86,3 +86,8 @@ export function apiVersionOf(group: string, version: string): string {
 export function groupFolder(group: string): string {
   return group === '' ? 'core' : group;
 }
+
+/** Groups a real cluster serves itself (or reserves for Kubernetes): neither CRDs nor an aggregated server's own. */
+export function isProtectedGroup(group: string): boolean {
+  return group === '' || /(^|\.)(k8s\.io|kubernetes\.io)$/.test(group);
+}

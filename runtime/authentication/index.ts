@@ -24,6 +24,7 @@ export { jwtAuthenticator } from './oidc.js';
 export { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig, type OIDCFlags } from './jwt-config.js';
 export * from './serviceaccount-jwt.js';
 export { serviceAccountAuthenticator, serviceAccountUser, type ServiceAccountAuthenticator, type ServiceAccountTokenGetter } from './serviceaccount.js';
+export { newSelfSubjectReviewCreater, newTokenReviewCreater, userInfoObject, type TokenReviewOptions } from './reviews.js';
 
 export interface AuthenticationOptions {
   /** kube's --token-auth-file. */
@@ -44,14 +45,22 @@ export interface AuthenticationOptions {
   warn?: (line: string) => void;
 }
 
-export function newAuthenticator(opts: AuthenticationOptions = {}): RequestAuthenticator {
+export interface ServerAuthenticator extends RequestAuthenticator {
+  /** The bearer-token authenticators alone, in order: what a TokenReview asks. */
+  tokens: RequestAuthenticator;
+}
+
+export function newAuthenticator(opts: AuthenticationOptions = {}): ServerAuthenticator {
   const authenticators: RequestAuthenticator[] = [];
   if (opts.requestHeader) authenticators.push(requestHeaderAuthenticator(opts.requestHeader));
   authenticators.push(x509Authenticator(opts.requestHeader?.x509ClientCA));
-  if (opts.tokenAuthFile) authenticators.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
-  if (opts.serviceAccounts) authenticators.push(opts.serviceAccounts);
-  if (opts.jwt?.length) authenticators.push(jwtAuthenticator(opts.jwt));
+  const tokens: RequestAuthenticator[] = [];
+  if (opts.tokenAuthFile) tokens.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
+  if (opts.serviceAccounts) tokens.push(opts.serviceAccounts);
+  if (opts.jwt?.length) tokens.push(jwtAuthenticator(opts.jwt));
   // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
-  if (opts.tokenWebhook) authenticators.push(tokenWebhookAuthenticator(opts.tokenWebhook));
-  return failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
+  if (opts.tokenWebhook) tokens.push(tokenWebhookAuthenticator(opts.tokenWebhook));
+  authenticators.push(...tokens);
+  const server = failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
+  return { ...server, tokens: unionAuthenticator(tokens) };
 }

@@ -131,7 +131,24 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     clusterRole('system:public-info-viewer', [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }]),
     // Service account tokens' issuer documents, for their holders (kube binds it to system:serviceaccounts).
     clusterRole('system:service-account-issuer-discovery', [{ nonResourceURLs: ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/'], verbs: ['get'] }]),
+    // What an aggregated API server needs of the server it delegates to (bound by its install manifests).
+    clusterRole(AUTH_DELEGATOR_ROLE, [
+      { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: [AUTHORIZATION_GROUP], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]),
   ];
+}
+
+/** kube's system:auth-delegator: create tokenreviews and subjectaccessreviews. */
+export const AUTH_DELEGATOR_ROLE = 'system:auth-delegator';
+/** kube's Role in kube-system that reads the extension-apiserver-authentication ConfigMap. */
+export const AUTHENTICATION_READER_ROLE = 'extension-apiserver-authentication-reader';
+export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
+
+/** kube's bootstrap namespaced Roles, with their namespace. */
+export function bootstrapRoles(): (ClusterRole & { metadata: { namespace: string } })[] {
+  const reader = clusterRole(AUTHENTICATION_READER_ROLE, [{ apiGroups: [''], resources: ['configmaps'], resourceNames: [AUTHENTICATION_CONFIGMAP], verbs: ['get', 'list', 'watch'] }]);
+  return [{ ...reader, kind: 'Role', metadata: { ...reader.metadata, namespace: 'kube-system' } }];
 }
 
 /**
@@ -207,23 +224,24 @@ function reconcileBinding(existing: RoleBinding, expected: RoleBinding): boolean
 
 async function ensure(store: Store, expected: KubeObject, reconcile: (existing: KubeObject) => boolean, log: (line: string) => void): Promise<void> {
   const name = expected.metadata.name!;
+  const namespace = expected.metadata.namespace;
   for (let attempt = 0; attempt < 5; attempt++) {
     let existing: KubeObject | undefined;
     try {
-      existing = await store.get(undefined, name);
+      existing = await store.get(namespace, name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
     try {
       if (!existing) {
-        await store.create(undefined, expected);
+        await store.create(namespace, expected);
         log(`created ${store.definition.kind.toLowerCase()}.${RBAC_GROUP}/${name}`);
         return;
       }
       if (existing.metadata.annotations?.[AUTOUPDATE_ANNOTATION] === 'false') return;
       const updated = structuredClone(existing);
       if (!reconcile(updated)) return;
-      await store.update(undefined, name, { updatedObject: () => updated });
+      await store.update(namespace, name, { updatedObject: () => updated });
       log(`reconciled ${store.definition.kind.toLowerCase()}.${RBAC_GROUP}/${name}`);
       return;
     } catch (err) {
@@ -236,12 +254,17 @@ async function ensure(store: Store, expected: KubeObject, reconcile: (existing: 
 export interface BootstrapStores {
   clusterRoles: Store;
   clusterRoleBindings: Store;
+  /** For kube's namespaced bootstrap Roles (kube-system); left out when absent. */
+  roles?: Store;
 }
 
 /** kube's RBAC bootstrap hook: idempotent, safe to run at every start. */
 export async function ensureBootstrapPolicy(stores: BootstrapStores, installed: readonly Installed[], log: (line: string) => void = () => undefined): Promise<void> {
   for (const role of withAggregatedRules([...bootstrapClusterRoles(installed), ...controllerClusterRoles()])) {
     await ensure(stores.clusterRoles, role, (existing) => reconcileRole(existing as ClusterRole, role), log);
+  }
+  if (stores.roles) {
+    for (const role of bootstrapRoles()) await ensure(stores.roles, role, (existing) => reconcileRole(existing as ClusterRole, role), log);
   }
   for (const b of bootstrapClusterRoleBindings()) {
     await ensure(stores.clusterRoleBindings, b, (existing) => reconcileBinding(existing as RoleBinding, b), log);

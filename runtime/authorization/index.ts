@@ -2,7 +2,8 @@
  * RBAC for the server: the RBAC authorizer over an in-memory index of Roles, ClusterRoles and
  * their bindings (kept current by watching the stores, so authorizing a request reads no storage),
  * the bootstrap policy, escalation-checking admission, the ClusterRole aggregation controller,
- * and the SelfSubjectAccessReview and SelfSubjectRulesReview endpoints.
+ * and the access reviews: SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview
+ * and LocalSubjectAccessReview.
  *
  *   const rbac = await startRBAC(installer, { log });
  *   // rbac.authorizer → the authorization filter; rbac.admission → the admission chain
@@ -19,7 +20,7 @@ import { newRBACEscalationAdmission } from './escalation.js';
 import { PolicyIndex } from './policyindex.js';
 import { newRBACAuthorizer, type RBACAuthorizer, type RBACAuthorizerOptions } from './rbac.js';
 import { RuleResolver } from './resolver.js';
-import { newSelfSubjectAccessReviewCreater, newSelfSubjectRulesReviewCreater } from './reviews.js';
+import { newLocalSubjectAccessReviewCreater, newSelfSubjectAccessReviewCreater, newSelfSubjectRulesReviewCreater, newSubjectAccessReviewCreater } from './reviews.js';
 import type { RBACResource } from './strategy.js';
 import { AUTHORIZATION_GROUP, RBAC_GROUP } from './types.js';
 
@@ -38,8 +39,17 @@ export {
   ruleKey,
   rulesEqual,
 } from './aggregation.js';
-export { bootstrapClusterRoles, bootstrapClusterRoleBindings, ensureBootstrapPolicy, AUTOUPDATE_ANNOTATION } from './bootstrap.js';
-export { newSelfSubjectAccessReviewCreater, newSelfSubjectRulesReviewCreater, attributesFrom } from './reviews.js';
+export {
+  bootstrapClusterRoles,
+  bootstrapClusterRoleBindings,
+  bootstrapRoles,
+  ensureBootstrapPolicy,
+  AUTOUPDATE_ANNOTATION,
+  AUTH_DELEGATOR_ROLE,
+  AUTHENTICATION_READER_ROLE,
+  AUTHENTICATION_CONFIGMAP,
+} from './bootstrap.js';
+export { newSelfSubjectAccessReviewCreater, newSelfSubjectRulesReviewCreater, newSubjectAccessReviewCreater, newLocalSubjectAccessReviewCreater, attributesFrom } from './reviews.js';
 export { rbacResourceOf, withRBACStrategy, validateRBACObject, type RBACResource } from './strategy.js';
 export * from './types.js';
 
@@ -83,7 +93,7 @@ export async function startRBAC(apis: RBACAPIs, options: RBACOptions = {}): Prom
   const [roles, clusterRoles, roleBindings, clusterRoleBindings] = scopes.map((s) => s!.store);
   if (options.bootstrap !== false) {
     const installed = apis.groupVersions().flatMap((gv) => gv.resources);
-    await ensureBootstrapPolicy({ clusterRoles: clusterRoles!, clusterRoleBindings: clusterRoleBindings! }, installed, log);
+    await ensureBootstrapPolicy({ clusterRoles: clusterRoles!, clusterRoleBindings: clusterRoleBindings!, roles: roles! }, installed, log);
   }
   const index = new PolicyIndex();
   let aggregation: ClusterRoleAggregationController | undefined;
@@ -117,7 +127,12 @@ export async function startRBAC(apis: RBACAPIs, options: RBACOptions = {}): Prom
     aggregation.run();
   }
   const ssar = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'selfsubjectaccessreviews');
-  if (ssar) ssar.creater = newSelfSubjectAccessReviewCreater(options.reviewAuthorizer ?? authorizer);
+  const reviewAuthorizer = options.reviewAuthorizer ?? authorizer;
+  if (ssar) ssar.creater = newSelfSubjectAccessReviewCreater(reviewAuthorizer);
+  const sar = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'subjectaccessreviews');
+  if (sar) sar.creater = newSubjectAccessReviewCreater(reviewAuthorizer);
+  const lsar = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'localsubjectaccessreviews');
+  if (lsar) lsar.creater = newLocalSubjectAccessReviewCreater(reviewAuthorizer);
   const ssrr = apis.lookup(AUTHORIZATION_GROUP, 'v1', 'selfsubjectrulesreviews');
   if (ssrr) ssrr.creater = newSelfSubjectRulesReviewCreater(authorizer);
   return {

@@ -2,6 +2,10 @@
  * authorization.k8s.io/v1 SelfSubjectAccessReview and SelfSubjectRulesReview
  * (pkg/registry/authorization/selfsubject{access,rules}review): create-only, never stored. The
  * answer is about the requesting user — the impersonated one, when impersonating.
+ *
+ * SubjectAccessReview and LocalSubjectAccessReview (pkg/registry/authorization/
+ * {,local}subjectaccessreview) ask the same about the user, groups, extra and uid the spec names;
+ * a LocalSubjectAccessReview only about resources in the namespace it is posted to.
  */
 import type { AuthorizationAttributes, Authorizer, UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
@@ -36,6 +40,13 @@ interface SelfSubjectAccessReviewSpec {
   nonResourceAttributes?: NonResourceAttributes;
 }
 
+interface SubjectAccessReviewSpec extends SelfSubjectAccessReviewSpec {
+  user?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+  uid?: string;
+}
+
 /** The user the request runs as (set by authentication and impersonation). */
 export function requestUser(req: APIRequest): UserInfo {
   const user = (req as APIRequest & { user?: UserInfo }).user;
@@ -67,6 +78,11 @@ export function attributesFrom(user: UserInfo, spec: SelfSubjectAccessReviewSpec
 /** ValidateSelfSubjectAccessReviewSpec: exactly one of the two attribute sets. */
 function validateAccessReview(obj: KubeObject): void {
   const spec = (obj.spec ?? {}) as SelfSubjectAccessReviewSpec;
+  const errs = attributeErrors(spec);
+  if (errs.length) throw newInvalid({ group: AUTHORIZATION_GROUP, kind: 'SelfSubjectAccessReview' }, obj.metadata?.name ?? '', toStatusCauses(errs));
+}
+
+function attributeErrors(spec: SelfSubjectAccessReviewSpec) {
   const errs = [];
   if (spec.resourceAttributes && spec.nonResourceAttributes) {
     const n = spec.nonResourceAttributes;
@@ -76,7 +92,62 @@ function validateAccessReview(obj: KubeObject): void {
   if (!spec.resourceAttributes && !spec.nonResourceAttributes) {
     errs.push(field.invalid('spec.resourceAttributes', null, 'exactly one of nonResourceAttributes or resourceAttributes must be specified'));
   }
-  if (errs.length) throw newInvalid({ group: AUTHORIZATION_GROUP, kind: 'SelfSubjectAccessReview' }, obj.metadata?.name ?? '', toStatusCauses(errs));
+  return errs;
+}
+
+/** The status kube's access-review REST writes from a decision. */
+function statusOf(result: { decision: string; reason: string }): Record<string, unknown> {
+  const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
+  if (result.decision === 'Deny') status.denied = true;
+  if (result.reason) status.reason = result.reason;
+  return status;
+}
+
+/** The user a SubjectAccessReview spec names (authorizationutil.AuthorizationAttributesFrom). */
+function specUser(spec: SubjectAccessReviewSpec): UserInfo {
+  const user: UserInfo = { username: spec.user ?? '', groups: [...(spec.groups ?? [])] };
+  if (spec.uid) user.uid = spec.uid;
+  if (spec.extra && Object.keys(spec.extra).length) user.extra = structuredClone(spec.extra);
+  return user;
+}
+
+/** ValidateSubjectAccessReviewSpec (and, for the local kind, no non-resource attributes). */
+function validateSubjectAccessReview(obj: KubeObject, kind: 'SubjectAccessReview' | 'LocalSubjectAccessReview'): SubjectAccessReviewSpec {
+  const spec = (obj.spec ?? {}) as SubjectAccessReviewSpec;
+  const errs = attributeErrors(spec);
+  if (kind === 'LocalSubjectAccessReview' && spec.nonResourceAttributes) {
+    const n = spec.nonResourceAttributes;
+    const goValue = `&authorization.NonResourceAttributes{Path:${goQuote(n.path ?? '')}, Verb:${goQuote(n.verb ?? '')}}`;
+    errs.push(invalidGo('spec.nonResourceAttributes', goValue, 'disallowed on this kind of request'));
+  }
+  if (!spec.user && !spec.groups?.length) errs.push(field.invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  if (errs.length) throw newInvalid({ group: AUTHORIZATION_GROUP, kind }, obj.metadata?.name ?? '', toStatusCauses(errs));
+  return spec;
+}
+
+/** SubjectAccessReview: may any user, groups and extra do this? (`create subjectaccessreviews` in system:auth-delegator) */
+export function newSubjectAccessReviewCreater(authorizer: Authorizer): Creater {
+  return async (obj) => {
+    const spec = validateSubjectAccessReview(obj, 'SubjectAccessReview');
+    return { ...obj, status: statusOf(await authorizer.authorize(attributesFrom(specUser(spec), spec))) };
+  };
+}
+
+/** LocalSubjectAccessReview: the same, for resources in the namespace the review is posted to. */
+export function newLocalSubjectAccessReviewCreater(authorizer: Authorizer): Creater {
+  return async (obj, req) => {
+    const namespace = req.info.namespace;
+    if (!namespace) throw newBadRequest(`namespace is required on this type: ${namespace}`);
+    const spec = validateSubjectAccessReview(obj, 'LocalSubjectAccessReview');
+    const objNamespace = obj.metadata?.namespace;
+    if (objNamespace && objNamespace !== namespace) throw newBadRequest(`namespace of request does not match the namespace of the object: ${namespace}`);
+    const attrs = spec.resourceAttributes!;
+    // An empty spec namespace is defaulted to the request's, as the API documents.
+    if (!attrs.namespace) attrs.namespace = namespace;
+    else if (attrs.namespace !== namespace) throw newBadRequest(`spec.resourceAttributes.namespace must match namespace: ${namespace}`);
+    const answer = { ...obj, metadata: { ...obj.metadata, namespace } };
+    return { ...answer, status: statusOf(await authorizer.authorize(attributesFrom(specUser(spec), spec))) };
+  };
 }
 
 export function newSelfSubjectAccessReviewCreater(authorizer: Authorizer): Creater {
@@ -84,10 +155,7 @@ export function newSelfSubjectAccessReviewCreater(authorizer: Authorizer): Creat
     validateAccessReview(obj);
     const user = requestUser(req);
     const result = await authorizer.authorize(attributesFrom(user, obj.spec as SelfSubjectAccessReviewSpec));
-    const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
-    if (result.decision === 'Deny') status.denied = true;
-    if (result.reason) status.reason = result.reason;
-    return { ...obj, status };
+    return { ...obj, status: statusOf(result) };
   };
 }
 

@@ -255,6 +255,12 @@ const SELF_SUBJECT_RULES_REVIEW: MessageDesc = {
 /** authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`): status is server-filled. */
 const SELF_SUBJECT_REVIEW: MessageDesc = { 1: f('metadata', OBJECT_META) };
 
+/** authentication.k8s.io/v1 TokenReview (what Go aggregated servers' delegating authenticators send). */
+const TOKEN_REVIEW: MessageDesc = {
+  1: f('metadata', OBJECT_META),
+  2: f('spec', { 1: f('token', 'string'), 2: f('audiences', 'string', { repeated: true }) }),
+};
+
 /** meta/v1 DeleteOptions. */
 const DELETE_OPTIONS: MessageDesc = {
   1: f('gracePeriodSeconds', 'int64'),
@@ -325,6 +331,7 @@ const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
   ['authorization.k8s.io/SubjectAccessReview', SUBJECT_ACCESS_REVIEW],
   ['authorization.k8s.io/LocalSubjectAccessReview', SUBJECT_ACCESS_REVIEW],
   ['authentication.k8s.io/SelfSubjectReview', SELF_SUBJECT_REVIEW],
+  ['authentication.k8s.io/TokenReview', TOKEN_REVIEW],
   ['rbac.authorization.k8s.io/Role', ROLE],
   ['rbac.authorization.k8s.io/ClusterRole', CLUSTER_ROLE],
   ['rbac.authorization.k8s.io/RoleBinding', ROLE_BINDING],

@@ -37,7 +37,9 @@ export interface APIInstallerOptions {
   watchCache?: SharedCacherOptions | false;
   /** Admission of every write; each resource's typed hooks (from its registration) join it. */
   admission?: AdmissionChain;
-  /** The NamespaceLifecycle admission plugin (default true; --disable-admission-plugins). */
+  /** Which groups to install (an aggregated server installs only its own); default all. */
+  serveGroup?: (group: string) => boolean;
+  /** NamespaceLifecycle admission (default true; --disable-admission-plugins, and off where Namespace is not served). */
   namespaceLifecycle?: boolean;
   /** --runtime-config: group/versions it disables are not installed (see checkEnablement). */
   enablement?: APIEnablement;
@@ -71,6 +73,7 @@ export class APIInstaller {
   }
 
   installGroupVersion(gv: GroupVersionDefinition, resources: ResourceRegistration[]): void {
+    if (this.options.serveGroup && !this.options.serveGroup(gv.group)) return;
     const key = gvKey(gv.group, gv.version);
     if (this.scopes.has(key)) throw new Error(`group/version ${apiVersionOf(gv.group, gv.version)} is already installed`);
     if (this.options.enablement && !this.options.enablement.enabled(gv.group, gv.version)) {
@@ -214,7 +217,7 @@ export class APIInstaller {
       resourcePrefix: sharedEvents ? prefix : undefined,
       storage: wrapStorage ? wrapStorage(storage) : storage,
       strategy,
-      namespaceLifecycle: this.namespaceLifecycle,
+      namespaceLifecycle: this.options.namespaceLifecycle === false ? undefined : this.namespaceLifecycle,
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };

@@ -4,7 +4,8 @@
  */
 import { join, resolve } from 'node:path';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
-import type { JWTAuthenticatorConfig, TokenWebhookOptions } from '../authentication/index.js';
+import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
+import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
@@ -37,6 +38,9 @@ import { createServerChain } from './server-chain.js';
 import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
+import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
+import { isKubeGroup } from './kube-groups.js';
+import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -122,6 +126,13 @@ export interface ServerOptions {
   corsAllowedOrigins?: string[];
   /** --proxy-client-cert-file/--proxy-client-key-file and --requestheader-*; default generated under dataDir/pki. */
   frontProxy?: FrontProxyOptions;
+  /**
+   * Aggregated mode (kube's delegating authentication and authorization, ./delegated-auth.ts):
+   * only the generated non-Kubernetes groups are served, every request is authenticated and
+   * authorised by the cluster's API server, and no kubeconfig is written. Token files, webhooks,
+   * authorization modes and the authorizer option do not apply.
+   */
+  delegatedAuth?: DelegatedAuthOptions;
   /** The aggregator's availability checks: interval (default 30 s, as kube) and discovery-check deadline (default 5 s). */
   aggregator?: { availabilityIntervalMs?: number; discoveryTimeoutMs?: number };
 }
@@ -153,6 +164,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** TokenReview (the server's own token authenticators) and SelfSubjectReview, when installed. */
+function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined): void {
+  const tokenReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'tokenreviews');
+  // Insecure dev mode authenticates no tokens: every review answers unauthenticated.
+  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined } });
+  // v1beta1 is what kubectl 1.27's `auth whoami` asks for.
+  for (const version of ['v1', 'v1beta1']) {
+    const selfReviews = installer.lookup(AUTHENTICATION_GROUP, version, 'selfsubjectreviews');
+    if (selfReviews) selfReviews.creater = newSelfSubjectReviewCreater();
+  }
+}
+
 function healthChecks(storage: Storage, isShuttingDown: () => boolean) {
   const ping: HealthCheck = { name: 'ping', check: () => undefined };
   const log: HealthCheck = { name: 'log', check: () => undefined };
@@ -177,6 +200,8 @@ function urlOf(scheme: string, host: string, port: number): string {
   return `${scheme}://${h === '0.0.0.0' ? '127.0.0.1' : h === '[::]' ? '[::1]' : h}:${port}`;
 }
 
+const AUTHENTICATION_GROUP = 'authentication.k8s.io';
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -189,7 +214,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
     audiences: opts.apiAudiences,
   });
-  const serving = prepareServing({ ...opts, host, dataDir, log, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
+  const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
+  if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
+  const serving = prepareServing({ ...opts, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   const backend = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
@@ -204,12 +231,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (opts.featureGates) setFeatureGates(opts.featureGates);
     const enablement = opts.runtimeConfig?.length ? new APIEnablement(parseRuntimeConfig(opts.runtimeConfig)) : undefined;
     const plugins = opts.admissionPluginNames;
-    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission, enablement, namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true });
+    installer = new APIInstaller({
+      generatedDir,
+      storage,
+      watchCache: opts.watchCache,
+      admission,
+      enablement,
+      namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
+      // An aggregated server installs only its own groups, and has no namespaces of its own.
+      ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
+    });
     (await loadGenerated(generatedDir)).installAll(installer);
     installer.checkEnablement();
     serviceAccountTokens.install(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer, { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true });
+    registerAuthenticationReviews(installer, serving.tokenAuthenticator);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
@@ -220,7 +257,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
     if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
-    const authorizer = opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
+    const authorizer = delegated?.authorizer ?? opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
+    // The trust an aggregated server needs of this one, where the ConfigMap kind is served.
+    const configMaps = delegated ? undefined : installer.lookup('', 'v1', 'configmaps');
+    if (configMaps && serving.credentials) {
+      await publishAuthenticationConfigMap(configMaps.store, authenticationConfigMapData(serving.credentials.clientCA, serving.frontProxy.requestHeader), log);
+    }
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
@@ -243,8 +285,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const url = urlOf(serving.scheme, opts.advertiseAddress ?? host, port);
     const kubeconfig = kubeconfigWritePolicy(dataDir, storage, url, opts.kubeconfigServer);
     if (opts.dataDir !== undefined && kubeconfig.reason) log(kubeconfig.reason);
+    // An aggregated server has no users of its own to write a kubeconfig for.
     const kubeconfigPath =
-      opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
+      opts.dataDir === undefined || delegated ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });

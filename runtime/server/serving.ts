@@ -51,6 +51,11 @@ export interface ServingOptions {
   corsAllowedOrigins?: readonly string[];
   /** The front-proxy (aggregator) credentials and --requestheader-* options. */
   frontProxy?: FrontProxyOptions;
+  /**
+   * Aggregated mode: authentication delegated to the cluster's API server (./delegated-auth.ts)
+   * replaces the server's own; client certificates are asked for against its CAs.
+   */
+  delegated?: { authenticator: RequestAuthenticator; clientCAs?: string };
   log: (line: string) => void;
 }
 
@@ -65,6 +70,8 @@ export interface Serving {
   waitGroup: SafeWaitGroup;
   /** The handler chain in front of handler, authorizing with authorizer. */
   chain(handler: ChainHandler, authorizer?: Authorizer): RequestServer;
+  /** The bearer-token authenticators (static tokens, token webhook), for TokenReview; none in insecure dev mode. */
+  tokenAuthenticator?: RequestAuthenticator;
   /** The kubeconfig fields besides the server URL: CA and admin credentials. */
   kubeconfig: Omit<KubeconfigOptions, 'server'>;
   /** Closes the audit log. */
@@ -92,10 +99,12 @@ export function prepareServing(opts: ServingOptions): Serving {
   const insecure = opts.insecureDevMode === true;
   if (insecure && opts.tls !== undefined && opts.tls !== false) throw new Error('--insecure-dev-mode serves plain HTTP and cannot be combined with TLS options');
   if (!insecure && opts.tls === false) throw new Error('serving without TLS requires insecureDevMode: true (--insecure-dev-mode)');
+  if (insecure && opts.delegated) throw new Error('--insecure-dev-mode cannot serve as an aggregated server: delegated authentication needs TLS');
   if (insecure && !isLoopbackHost(opts.host)) {
     throw new Error(`--insecure-dev-mode is only allowed on a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(opts.host)}: it serves plain HTTP without authentication`);
   }
   let authenticator: RequestAuthenticator;
+  let tokenAuthenticator: RequestAuthenticator | undefined;
   let credentials: ServingCredentials | undefined;
   // Insecure dev mode writes nothing to the data dir: its front-proxy credentials live in memory.
   const frontProxy = ensureFrontProxy(insecure ? undefined : opts.dataDir, opts.frontProxy);
@@ -104,28 +113,36 @@ export function prepareServing(opts: ServingOptions): Serving {
     authenticator = insecureDevAuthenticator();
   } else {
     credentials = ensureCredentials({ dataDir: opts.dataDir, hosts: servingHosts(opts.host, opts.advertiseAddress), ...tlsFiles(opts.tls) });
-    authenticator = newAuthenticator({
-      tokenAuthFile: opts.tokenAuthFile,
-      tokenWebhook: opts.tokenWebhook,
-      jwt: opts.jwt,
-      serviceAccounts: opts.serviceAccountAuthenticator,
-      warn: opts.log,
-      requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
-    });
+    if (opts.delegated) {
+      authenticator = opts.delegated.authenticator;
+    } else {
+      const server = newAuthenticator({
+        tokenAuthFile: opts.tokenAuthFile,
+        tokenWebhook: opts.tokenWebhook,
+        jwt: opts.jwt,
+        serviceAccounts: opts.serviceAccountAuthenticator,
+        warn: opts.log,
+        requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },
+      });
+      authenticator = server;
+      tokenAuthenticator = server.tokens;
+    }
   }
   const audit = openAudit({ logPath: opts.audit?.logPath, policyFile: opts.audit?.policyFile, warn: opts.log, knownCredentials: authenticator.knownCredentials?.() });
   const waitGroup = new SafeWaitGroup();
   const kubeconfig: Omit<KubeconfigOptions, 'server'> = credentials
     ? { certificateAuthority: credentials.servingCA, clientCertificate: credentials.admin.cert, clientKey: credentials.admin.key }
     : {};
+  // The TLS layer asks for certificates of either CA; each authenticator checks its own.
+  const clientCAs = opts.delegated ? (opts.delegated.clientCAs ?? credentials?.clientCA) : credentials && `${credentials.clientCA.trimEnd()}\n${frontProxy.requestHeader.clientCA}`;
   return {
     scheme: insecure ? 'http' : 'https',
-    // The TLS layer asks for certificates of either CA; each authenticator checks its own.
-    tls: credentials && { cert: credentials.servingCert, key: credentials.servingKey, clientCA: `${credentials.clientCA.trimEnd()}\n${frontProxy.requestHeader.clientCA}` },
+    tls: credentials && { cert: credentials.servingCert, key: credentials.servingKey, clientCA: clientCAs! },
     credentials,
     frontProxy,
     waitGroup,
     kubeconfig,
+    tokenAuthenticator,
     chain: (handler, authorizer) =>
       buildHandlerChain(handler, {
         authenticator,

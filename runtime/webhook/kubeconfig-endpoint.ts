@@ -4,6 +4,11 @@
  * name (k8s.io/apiserver/pkg/util/webhook): the current context's cluster (or the only one)
  * gives the URL and the CA; its user gives a client certificate or a bearer token.
  *
+ * The same endpoint serves kube's delegating options (--authentication-kubeconfig,
+ * --authorization-kubeconfig, or the in-cluster service account): endpointAt() turns the
+ * cluster's server into its review URLs, requestJSON() also reads objects (the
+ * extension-apiserver-authentication ConfigMap).
+ *
  * post() sends one JSON review and resolves with the decoded answer. It trusts only the file's
  * CA (the system's roots when none), refuses redirects, reads at most 3 MiB and fails by its
  * deadline; a failure is an Error whose message kube's webhook clients would print.
@@ -11,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYAML } from 'yaml';
 
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
@@ -83,14 +88,38 @@ export function loadWebhookEndpoint(flag: string, file: string): WebhookEndpoint
 }
 
 /** POSTs `body` as JSON and resolves with the decoded answer (see the file comment). */
-export function postReview(endpoint: WebhookEndpoint, body: unknown, timeoutMs: number): Promise<unknown> {
-  const payload = Buffer.from(JSON.stringify(body));
+export async function postReview(endpoint: WebhookEndpoint, body: unknown, timeoutMs: number): Promise<unknown> {
+  const describe = (why: string) => `Post "${endpoint.url.href}": ${why}`;
+  const answer = await requestJSON(endpoint, 'POST', body, timeoutMs);
+  if (answer.status < 200 || answer.status > 299) throw new Error(describe(`the server responded with the status code ${answer.status}`));
+  if (answer.parseError) throw new Error(describe(`invalid JSON in the answer: ${answer.parseError}`));
+  return answer.body;
+}
+
+export interface JSONAnswer {
+  status: number;
+  /** The decoded body; undefined when it was empty or not JSON (then parseError says why). */
+  body: unknown;
+  parseError?: string;
+}
+
+/**
+ * Sends one request (JSON body when given) with the endpoint's credentials and resolves with the
+ * status and decoded body, whatever the status; rejects only when no answer came (connection,
+ * TLS, deadline, size), with a message naming the method and URL as Go's client does.
+ */
+export function requestJSON(endpoint: WebhookEndpoint, method: string, body: unknown, timeoutMs: number): Promise<JSONAnswer> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const { url } = endpoint;
-  const describe = (why: string) => `Post "${url.href}": ${why}`;
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length };
+  const describe = (why: string) => `${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${why}`;
+  const headers: Record<string, string | number> = { accept: 'application/json' };
+  if (payload) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = payload.length;
+  }
   if (endpoint.token) headers.authorization = `Bearer ${endpoint.token}`;
   const options: RequestOptions = {
-    method: 'POST',
+    method,
     headers,
     signal: AbortSignal.timeout(timeoutMs),
     ca: endpoint.ca,
@@ -110,19 +139,63 @@ export function postReview(endpoint: WebhookEndpoint, body: unknown, timeoutMs: 
       });
       res.on('error', (err) => reject(new Error(describe(err.message))));
       res.on('end', () => {
-        const code = res.statusCode ?? 0;
-        if (code < 200 || code > 299) {
-          reject(new Error(describe(`the server responded with the status code ${code}`)));
-          return;
-        }
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString('utf8');
+        if (text === '') return resolvePromise({ status, body: undefined, parseError: 'empty body' });
         try {
-          resolvePromise(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          resolvePromise({ status, body: JSON.parse(text) });
         } catch (err) {
-          reject(new Error(describe(`invalid JSON in the answer: ${(err as Error).message}`)));
+          resolvePromise({ status, body: undefined, parseError: (err as Error).message });
         }
       });
     });
     req.on('error', (err) => reject(new Error(describe(err.name === 'AbortError' || err.name === 'TimeoutError' ? 'context deadline exceeded' : err.message))));
     req.end(payload);
   });
+}
+
+/** The same server and credentials, at another path of it (a kubeconfig names a server, not an API). */
+export function endpointAt(endpoint: WebhookEndpoint, path: string): WebhookEndpoint {
+  const url = new URL(endpoint.url.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  url.search = '';
+  return { ...endpoint, url };
+}
+
+/** Where a pod finds its service account's credentials (client-go's rest.InClusterConfig). */
+export const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+export interface InClusterOptions {
+  /** Default process.env: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT. */
+  env?: NodeJS.ProcessEnv;
+  /** Default SERVICE_ACCOUNT_DIR: holds `token` and `ca.crt`. */
+  serviceAccountDir?: string;
+}
+
+/**
+ * client-go's rest.InClusterConfig: the API server at KUBERNETES_SERVICE_HOST:PORT, trusted by
+ * the service account's ca.crt, authenticated by its token. Throws client-go's message when not
+ * in a cluster. `what` names the caller in the endpoint's `file`, for messages.
+ */
+export function inClusterEndpoint(what: string, opts: InClusterOptions = {}): WebhookEndpoint {
+  const env = opts.env ?? process.env;
+  const dir = opts.serviceAccountDir ?? SERVICE_ACCOUNT_DIR;
+  const host = env.KUBERNETES_SERVICE_HOST;
+  const port = env.KUBERNETES_SERVICE_PORT;
+  if (!host || !port) throw new Error(`${what}: unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined`);
+  let token: string;
+  try {
+    token = readFileSync(join(dir, 'token'), 'utf8').trim();
+  } catch (err) {
+    throw new Error(`${what}: unable to load in-cluster configuration: ${(err as Error).message}`);
+  }
+  let ca: Buffer | undefined;
+  try {
+    ca = readFileSync(join(dir, 'ca.crt'));
+  } catch {
+    // client-go logs and goes on with the system's roots.
+    ca = undefined;
+  }
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return { file: `${what} (in-cluster)`, url: new URL(`https://${hostPart}:${port}`), ca, token, insecureSkipTLSVerify: false };
 }

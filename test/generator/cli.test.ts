@@ -51,7 +51,9 @@ describe('kgen generate', () => {
         ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration,', 'ValidatingWebhookConfiguration'],
         ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
         ['apiregistration.k8s.io/v1', 'APIService'],
-        ['authorization.k8s.io/v1', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview'],
+        ['authentication.k8s.io/v1', 'SelfSubjectReview,', 'TokenReview'],
+        ['authentication.k8s.io/v1beta1', 'SelfSubjectReview'],
+        ['authorization.k8s.io/v1', 'LocalSubjectAccessReview,', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview,', 'SubjectAccessReview'],
         ['coordination.k8s.io/v1', 'Lease'],
         ['events.k8s.io/v1', 'Event'],
         ['rbac.authorization.k8s.io/v1', 'ClusterRole,', 'ClusterRoleBinding,', 'Role,', 'RoleBinding'],
@@ -63,7 +65,7 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[13], `9 groups, 13 versions, 24 kinds, ${files.length} files`);
+    assert.equal(lines[13], `10 groups, 15 versions, 29 kinds, ${files.length} files`);
     assert.match(lines[14]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
     assert.equal(lines.length, 15);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {

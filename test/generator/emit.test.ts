@@ -23,10 +23,12 @@ const json = (path: string): any => {
 };
 
 /** kgen's built-in API groups besides core/v1 (admission, CRDs, APIServices, authorization and RBAC); every generation holds them. */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
 const V3_DOCS = [
   'openapi/v3/api/v1.json',
   ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
+  // SelfSubjectReview is also served in v1beta1, for kubectl 1.27's `auth whoami`.
+  'openapi/v3/apis/authentication.k8s.io/v1beta1.json',
   'openapi/v3/apis/ops.example.org/v1beta1.json',
   'openapi/v3/apis/widgets.example.com/v1.json',
   'openapi/v3/apis/widgets.example.com/v1beta1.json',
@@ -100,10 +102,20 @@ describe('emit: the file set', () => {
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
       'storage/apiextensions.k8s.io/v1/customresourcedefinitions.ts',
       'storage/apiregistration.k8s.io/v1/apiservices.ts',
+      'storage/authentication.k8s.io/v1/selfsubjectreviews.ts',
+      'client/authentication.k8s.io/v1beta1.ts',
+      'conversion/authentication.k8s.io/selfsubjectreviews.ts',
+      'discovery/apis/authentication.k8s.io/v1beta1.json',
+      'models/authentication.k8s.io/v1beta1.ts',
+      'routes/authentication.k8s.io/v1beta1.ts',
+      'storage/authentication.k8s.io/v1beta1/selfsubjectreviews.ts',
+      'storage/authentication.k8s.io/v1/tokenreviews.ts',
+      'storage/authorization.k8s.io/v1/localsubjectaccessreviews.ts',
       'storage/authorization.k8s.io/v1/selfsubjectaccessreviews.ts',
       'storage/authorization.k8s.io/v1/selfsubjectrulesreviews.ts',
       'storage/coordination.k8s.io/v1/leases.ts',
       'storage/events.k8s.io/v1/events.ts',
+      'storage/authorization.k8s.io/v1/subjectaccessreviews.ts',
       'storage/rbac.authorization.k8s.io/v1/clusterrolebindings.ts',
       'storage/rbac.authorization.k8s.io/v1/clusterroles.ts',
       'storage/rbac.authorization.k8s.io/v1/rolebindings.ts',
@@ -291,6 +303,14 @@ describe('emit: discovery', () => {
       builtin('admissionregistration.k8s.io'),
       builtin('apiextensions.k8s.io'),
       builtin('apiregistration.k8s.io'),
+      {
+        name: 'authentication.k8s.io',
+        versions: [
+          { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+          { groupVersion: 'authentication.k8s.io/v1beta1', version: 'v1beta1' },
+        ],
+        preferredVersion: { groupVersion: 'authentication.k8s.io/v1', version: 'v1' },
+      },
       builtin('authorization.k8s.io'),
       builtin('coordination.k8s.io'),
       builtin('events.k8s.io'),
@@ -337,7 +357,7 @@ describe('emit: discovery', () => {
     const agg = json('discovery/aggregated.json');
     assert.equal(agg.kind, 'APIGroupDiscoveryList');
     assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 6), 'ops.example.org', BUILTIN_GROUPS[6], 'widgets.example.com']);
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 7), 'ops.example.org', BUILTIN_GROUPS[7], 'widgets.example.com']);
     const widgets = agg.items.find((g: any) => g.metadata.name === 'widgets.example.com').versions[0].resources.find((r: any) => r.resource === 'widgets');
     assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
     assert.equal(widgets.scope, 'Namespaced');
@@ -403,7 +423,7 @@ describe('emit: TypeScript', () => {
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
     assert.match(
       files.get('index.ts')!,
-      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  coordinationK8sIoV1\.groupVersion,\n  eventsK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1beta1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  coordinationK8sIoV1\.groupVersion,\n  eventsK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
     );
   });
 });
@@ -453,26 +473,35 @@ describe('emit: determinism', () => {
   });
 });
 
-describe('virtual kinds (@kgen:virtual): SelfSubjectAccessReview and SelfSubjectRulesReview', () => {
+describe('virtual kinds (@kgen:virtual): the access reviews', () => {
   test('are create-only in discovery, with no storage version hash', () => {
     const list = json('discovery/apis/authorization.k8s.io/v1.json');
     assert.deepEqual(
       list.resources.map((r: { name: string; verbs: string[]; storageVersionHash?: string }) => [r.name, r.verbs, r.storageVersionHash]),
       [
+        ['localsubjectaccessreviews', ['create'], undefined],
         ['selfsubjectaccessreviews', ['create'], undefined],
         ['selfsubjectrulesreviews', ['create'], undefined],
+        ['subjectaccessreviews', ['create'], undefined],
       ],
     );
     const group = json('discovery/aggregated.json').items.find((g: { metadata: { name: string } }) => g.metadata.name === 'authorization.k8s.io');
     assert.deepEqual(group.versions[0].resources.map((r: { resource: string; verbs: string[] }) => [r.resource, r.verbs]), [
+      ['localsubjectaccessreviews', ['create']],
       ['selfsubjectaccessreviews', ['create']],
       ['selfsubjectrulesreviews', ['create']],
+      ['subjectaccessreviews', ['create']],
     ]);
   });
 
   test('have only the POST operation and no list schema in OpenAPI', () => {
     const doc = json('openapi/v3/apis/authorization.k8s.io/v1.json');
-    assert.deepEqual(Object.keys(doc.paths), ['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews']);
+    assert.deepEqual(Object.keys(doc.paths), [
+      '/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews',
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
+      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+    ]);
     const post = doc.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'];
     assert.deepEqual(Object.keys(post).filter((k) => k !== 'parameters'), ['post']);
     assert.equal(post.post.operationId, 'createAuthorizationV1SelfSubjectAccessReview');

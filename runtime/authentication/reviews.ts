@@ -1,0 +1,76 @@
+/**
+ * authentication.k8s.io/v1 TokenReview and SelfSubjectReview (pkg/registry/authentication):
+ * create-only, never stored.
+ *
+ * - TokenReview answers with what the server's own token authenticators (static tokens, the
+ *   token webhook, …) make of spec.token — the same ones its requests meet. kube's audience
+ *   rule: the audiences asked about are spec.audiences, else the server's; an authenticator's
+ *   answer must share one of them. kgen's tokens are audience-agnostic (kube's
+ *   WrapAudienceAgnosticToken): with server audiences (apiAudiences) they are valid for the
+ *   intersection, without any they are valid for whatever was asked, which status.audiences echoes.
+ * - SelfSubjectReview (`kubectl auth whoami`) answers with the requesting user — the
+ *   impersonated one when impersonating.
+ */
+import type { UserInfo } from '../api/auth.js';
+import type { KubeObject } from '../api/meta.js';
+import { newBadRequest } from '../api/status.js';
+import type { APIRequest } from '../endpoints/handler.js';
+import type { IncomingAPIRequest } from '../server/handler.js';
+import type { RequestAuthenticator } from './authenticator.js';
+
+/** kube's rest.Creater for a virtual resource. */
+type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
+
+export interface TokenReviewOptions {
+  /** The bearer-token authenticators of the server (not x509, not request headers, not anonymous). */
+  tokens: RequestAuthenticator;
+  /** kube's --api-audiences; none by default. */
+  apiAudiences?: readonly string[];
+}
+
+/** v1.UserInfo of a user: empty fields left out, as kube's omitempty. */
+export function userInfoObject(user: UserInfo): Record<string, unknown> {
+  const out: Record<string, unknown> = { username: user.username };
+  if (user.uid) out.uid = user.uid;
+  if (user.groups.length) out.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length) out.extra = structuredClone(user.extra);
+  return out;
+}
+
+export function newTokenReviewCreater(opts: TokenReviewOptions): Creater {
+  const apiAudiences = opts.apiAudiences ?? [];
+  return async (obj) => {
+    const spec = (obj.spec ?? {}) as { token?: string; audiences?: string[] };
+    if (!spec.token) throw newBadRequest('token is required for TokenReview in authentication');
+    const asked = spec.audiences?.length ? spec.audiences : apiAudiences;
+    // Audience-agnostic tokens are valid for the server's audiences among those asked about.
+    const valid = apiAudiences.length ? asked.filter((a) => apiAudiences.includes(a)) : [...asked];
+    const status: Record<string, unknown> = { user: {} };
+    if (asked.length && !valid.length) return { ...obj, status: { ...status, authenticated: false } };
+    // A fake request carrying only the token (kube's TokenReview REST does the same).
+    const fake = { headers: { authorization: `Bearer ${spec.token}` } } as unknown as IncomingAPIRequest;
+    const result = await opts.tokens.authenticate(fake);
+    if (result && 'user' in result) {
+      status.authenticated = true;
+      status.user = userInfoObject(result.user);
+      if (valid.length) status.audiences = valid;
+    } else if (result && 'error' in result) {
+      // kube reports the authenticators' error text; the token itself never appears in it.
+      status.error = result.error;
+    }
+    return { ...obj, status };
+  };
+}
+
+export function newSelfSubjectReviewCreater(): Creater {
+  return async (obj, req) => {
+    const user = req.user;
+    if (!user) throw newBadRequest('no user present on request');
+    return {
+      apiVersion: obj.apiVersion,
+      kind: obj.kind,
+      metadata: { creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
+      status: { userInfo: userInfoObject(user) },
+    };
+  };
+}
