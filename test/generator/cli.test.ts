@@ -44,7 +44,7 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 13).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 15).map((l) => l.trim().split(/\s+/)),
       [
         ['core/v1', 'ConfigMap,', 'Endpoints,', 'Event,', 'Namespace,', 'Secret,', 'Service,', 'ServiceAccount'],
         // kgen's other built-in groups.
@@ -65,9 +65,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[13], `10 groups, 15 versions, 29 kinds, ${files.length} files`);
-    assert.match(lines[14]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 15);
+    assert.equal(lines[15], `10 groups, 15 versions, 29 kinds, ${files.length} files`);
+    assert.match(lines[16]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 17);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }
