@@ -16,6 +16,7 @@ interface ServeOptions extends SecurityFlags {
   compactionInterval?: number;
   kubeconfigServer?: string;
   admission: string[];
+  profiling?: boolean;
 }
 
 function parsePort(value: string): number {
@@ -35,6 +36,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     compactionIntervalMs: opts.compactionInterval,
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
+    profiling: opts.profiling === true,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -80,7 +82,8 @@ export function registerServe(program: Command): void {
       'a module attaching typed admission hooks to the generated registrations (may default-export admission plugins); repeatable',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
-    );
+    )
+    .option('--profiling', 'serve CPU and heap profiles at /debug/pprof/ (node:inspector), authorised like any non-resource URL (cluster-admin)', false);
   addSecurityFlags(command).action(async (generatedDir: string, opts: ServeOptions) => {
     try {
       await serve(generatedDir, opts);

@@ -93,6 +93,12 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     clusterRole('system:aggregate-to-view', rulesByGroup(readable, READ), { labels: { [AGGREGATE_TO('view')]: 'true' } }),
     clusterRole('system:discovery', [
       { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
+      // kgen's HTML API reference (kgen docs), readable like the OpenAPI it is built from.
+      { nonResourceURLs: ['/docs', '/docs/*'], verbs: ['get'] },
+    ]),
+    // kube's system:monitoring: metrics and the health endpoints' details.
+    clusterRole('system:monitoring', [
+      { nonResourceURLs: ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], verbs: ['get'] },
     ]),
     clusterRole('system:basic-user', [
       { apiGroups: [AUTHORIZATION_GROUP], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
@@ -107,6 +113,7 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     binding('cluster-admin', [group(SYSTEM_PRIVILEGED_GROUP)]),
     binding('system:discovery', [group(ALL_AUTHENTICATED)]),
     binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
+    binding('system:monitoring', [group('system:monitoring')]),
     binding('system:public-info-viewer', [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)]),
   ];
 }

@@ -50,9 +50,11 @@ export interface APIServerParts {
   /** OpenAPI merged over every server of the chain. */
   openapi: { serve(segments: string[], query: URLSearchParams, headers: OpenAPIRequestHeaders): APIResponse | undefined };
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
+  /** More non-resource handlers (metrics, profiles, the HTML reference), tried after the built-in ones. */
+  nonResource?: readonly [string, NonResourceHandler][];
 }
 
-type NonResourceHandler = (req: APIRequest, segments: string[]) => Promise<APIResponse | undefined> | APIResponse | undefined;
+export type NonResourceHandler = (req: APIRequest, segments: string[]) => Promise<APIResponse | undefined> | APIResponse | undefined;
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -108,6 +110,7 @@ export class APIServerHandler {
       ],
       ['health', (req, segments) => this.health(req, segments)],
       ['version', (_req, segments) => (segments.length === 1 && segments[0] === 'version' ? objectResponse(200, versionInfo()) : undefined)],
+      ...(parts.nonResource ?? []),
     ];
   }
 

@@ -8,7 +8,7 @@ import { MergedDiscovery } from '../aggregator/discovery.js';
 import { MergedOpenAPI } from '../aggregator/openapi.js';
 import type { CompiledAPIServer } from './compiled.js';
 import type { DelegationTarget, ServedGroupVersion } from './delegation.js';
-import { APIServerHandler } from './handler.js';
+import { APIServerHandler, type NonResourceHandler } from './handler.js';
 import type { HealthCheck, HealthEndpoint } from './health.js';
 
 export interface ServerChainParts {
@@ -18,6 +18,8 @@ export interface ServerChainParts {
   /** The extensions server (CustomResourceDefinitions). */
   extensions?: DelegationTarget;
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
+  /** Non-resource handlers besides discovery, OpenAPI, health and version (metrics, profiles, docs). */
+  nonResource?: readonly [string, NonResourceHandler][];
 }
 
 export interface ServerChain {
@@ -36,6 +38,7 @@ export function createServerChain(parts: ServerChainParts): ServerChain {
     discovery: new MergedDiscovery(groupVersions),
     openapi: new MergedOpenAPI(groupVersions, { document: () => parts.compiled.openapiV2(), covers: (gv) => parts.compiled.covers(gv) }),
     health: parts.health,
+    nonResource: parts.nonResource,
   });
   return { handler, targets, groupVersions };
 }

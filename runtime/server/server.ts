@@ -26,6 +26,12 @@ import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
+import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
+import { resourcePrefix } from '../storage/keys.js';
+import { sqlitePath } from '../storage/factory.js';
+import { setWatchKindResolver } from './filters/metrics.js';
+import { Profiling, serveMetrics } from './metrics.js';
+import type { NonResourceHandler } from './handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -84,6 +90,8 @@ export interface ServerOptions {
   frontProxy?: FrontProxyOptions;
   /** The aggregator's availability checks: interval (default 30 s, as kube) and discovery-check deadline (default 5 s). */
   aggregator?: { availabilityIntervalMs?: number; discoveryTimeoutMs?: number };
+  /** kube's --profiling: serve CPU and heap profiles under /debug/pprof (authorised as non-resource URLs). Default false. */
+  profiling?: boolean;
 }
 
 export interface RunningServer {
@@ -138,7 +146,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const serving = prepareServing({ ...opts, host, dataDir, log });
   const ownsStorage = typeof opts.storage !== 'object';
-  const storage = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix });
+  // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
+  const storage = instrumentStorage(
+    typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix }),
+  );
+  const profiling = opts.profiling ? new Profiling() : undefined;
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
@@ -160,7 +172,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
+    const installed = installer;
+    setWatchKindResolver((group, version, resource) => installed.lookup(group, version, resource)?.definition.kind);
+    setStorageInventory({
+      storage,
+      databaseFile: typeof opts.storage === 'string' || opts.storage === undefined ? sqlitePath(opts.storage ?? 'sqlite:', dataDir) : undefined,
+      *resources() {
+        const seen = new Set<string>();
+        for (const gv of installed.groupVersions()) {
+          for (const definition of gv.resources) {
+            const prefix = resourcePrefix(definition.group, definition.plural);
+            if (definition.virtual || seen.has(prefix)) continue;
+            seen.add(prefix);
+            yield { prefix, group: definition.group, resource: definition.plural };
+          }
+        }
+      },
+    });
+    const nonResource: [string, NonResourceHandler][] = [['metrics', (_req, segments) => (segments.length === 1 && segments[0] === 'metrics' ? serveMetrics() : undefined)]];
+    if (profiling) nonResource.push(['profiling', (req, segments) => profiling.serve(segments, req.query)]);
     const { handler } = createServerChain({
+      nonResource,
       aggregator,
       compiled: new CompiledAPIServer(installer, generatedDir),
       extensions,
@@ -203,6 +235,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           await http.app.close();
           await serving.close();
           admission.stop();
+          profiling?.stop();
+          setStorageInventory(undefined);
           await rbac?.stop();
           await extensions?.close();
           await installer?.close();
@@ -216,6 +250,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await extensions?.close();
     await serving.close();
     admission.stop();
+    profiling?.stop();
     await rbac?.stop();
     await installer?.close();
     if (ownsStorage) await storage.close();

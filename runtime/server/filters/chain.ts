@@ -2,7 +2,7 @@
  * The handler chain, assembled in this one place in kube's order (DefaultBuildHandlerChain in
  * k8s.io/apiserver/pkg/server/config.go), outermost first:
  *
- *   panic recovery → request info → in-flight wait group → timeout (non-long-running) → CORS →
+ *   panic recovery → request info → metrics → in-flight wait group → timeout (non-long-running) → CORS →
  *   authentication → audit → impersonation → max-in-flight → authorization → handler
  *
  * Admission runs inside the handler, before storage. Every filter is a small async function in
@@ -19,6 +19,7 @@ import { withAuthorization } from './authorization.js';
 import { newRequestContext, requestURL } from './context.js';
 import { withCORS } from './cors.js';
 import { withImpersonation } from './impersonation.js';
+import { withMetrics } from './metrics.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, InFlightCounters, withMaxInFlightLimit } from './maxinflight.js';
 import { withPanicRecovery } from './panics.js';
 import { withRequestInfo } from './requestinfo.js';
@@ -57,6 +58,7 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
   return [
     { name: 'panic-recovery', filter: withPanicRecovery(log) },
     { name: 'request-info', filter: withRequestInfo() },
+    { name: 'metrics', filter: withMetrics() },
     { name: 'wait-group', filter: withWaitGroup(config.waitGroup ?? new SafeWaitGroup()) },
     { name: 'timeout', filter: withTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) },
     { name: 'cors', filter: withCORS(config.corsAllowedOrigins ?? []) },
