@@ -17,6 +17,7 @@ interface ServeOptions extends SecurityFlags {
   kubeconfigServer?: string;
   admission: string[];
   profiling?: boolean;
+  handlers: string[];
 }
 
 function parsePort(value: string): number {
@@ -37,6 +38,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
     profiling: opts.profiling === true,
+    handlerModules: opts.handlers,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -80,6 +82,12 @@ export function registerServe(program: Command): void {
     .option(
       '--admission <module>',
       'a module attaching typed admission hooks to the generated registrations (may default-export admission plugins); repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--handlers <module>',
+      'a module attaching typed handlers to custom subresources (@kgen:subresource custom) of the generated registrations; repeatable',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )

@@ -75,9 +75,16 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     { group: r.group, resource: r.plural },
     ...(r.subresources.status ? [{ group: r.group, resource: `${r.plural}/status` }] : []),
     ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
+    // As kube's view role reads pods/log: custom GET subresources are readable.
+    ...(r.subresources.custom ?? []).filter((c) => c.verbs.includes('get')).map((c) => ({ group: r.group, resource: `${r.plural}/${c.name}` })),
   ]);
   const namespaced = resources.filter((r) => r.scope === 'Namespaced');
-  const writable = namespaced.flatMap((r) => [{ group: r.group, resource: r.plural }, ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : [])]);
+  const writable = namespaced.flatMap((r) => [
+    { group: r.group, resource: r.plural },
+    ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
+    // As kube's edit role may create pods/exec and pods/attach: CONNECT subresources.
+    ...(r.subresources.custom ?? []).filter((c) => c.verbs.includes('connect')).map((c) => ({ group: r.group, resource: `${r.plural}/${c.name}` })),
+  ]);
   return [
     clusterRole('cluster-admin', [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },

@@ -42,3 +42,12 @@ export {
   isMethodNotSupported,
   type StatusReason,
 } from '../api/status.js';
+export {
+  withSubresources,
+  readSubresource,
+  connectSubresource,
+  type ChannelConnection,
+  type ConnectOptions,
+  type SubresourceMethods,
+  type SubresourceStreamOptions,
+} from './subresources.js';

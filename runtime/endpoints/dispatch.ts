@@ -13,6 +13,7 @@ import { errorResponse } from './responsewriters.js';
 import { getScale, patchScale, updateScale } from './scale.js';
 import { updateResource } from './update.js';
 import { createVirtual } from './virtual.js';
+import { connectCustom, customSubresource, getCustom } from './custom.js';
 
 export function notFoundResponse(): APIResponse {
   return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
@@ -42,6 +43,14 @@ const finalizeHandlers: Record<string, Handler> = {
   update: (scope, req) => updateResource(scope, req, namespaceFinalizeStore(scope.store)),
 };
 
+/**
+ * Custom subresources: GET for `verbs=get`; for `verbs=connect` a WebSocket upgrade, by GET or
+ * POST, which request-info authorises as `create` (kube's exec: AuthorizePodWebsocketUpgradeCreatePermission).
+ */
+const getHandlers: Record<string, Handler> = { get: getCustom };
+const connectHandlers: Record<string, Handler> = { create: connectCustom };
+const getConnectHandlers: Record<string, Handler> = { get: (scope, req) => (req.upgrade ? connectCustom(scope, req) : getCustom(scope, req)), create: connectCustom };
+
 /** A virtual kind (SelfSubjectAccessReview, …) is only created, and never stored. */
 const virtualHandlers: Record<string, Handler> = { create: createVirtual };
 
@@ -51,6 +60,8 @@ function handlersFor(scope: RequestScope, subresource: string): Record<string, H
   if (subresource === 'status' && scope.statusStore) return statusHandlers;
   if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;
   if (subresource === 'finalize' && isNamespaceResource(scope.definition)) return finalizeHandlers;
+  const custom = customSubresource(scope, subresource);
+  if (custom) return custom.verbs.includes('connect') ? (custom.verbs.includes('get') ? getConnectHandlers : connectHandlers) : getHandlers;
   return undefined;
 }
 

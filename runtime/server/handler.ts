@@ -8,7 +8,7 @@ import type { UserInfo } from '../api/auth.js';
 import { statusError } from '../api/status.js';
 import type { ClientCertificate } from '../authentication/x509.js';
 import { notFoundResponse } from '../endpoints/dispatch.js';
-import type { APIRequest, APIResponse, RequestInfo } from '../endpoints/handler.js';
+import type { APIRequest, APIResponse, RequestInfo, UpgradeRequest } from '../endpoints/handler.js';
 import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
 import type { DelegationTarget } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
@@ -30,6 +30,8 @@ export interface IncomingAPIRequest {
   headersDistinct?: Record<string, string[]>;
   /** The client's TLS certificate, as the TLS layer verified it; absent without one. */
   clientCertificate?: ClientCertificate;
+  /** Set for an HTTP upgrade (WebSocket) request: its connection, for CONNECT subresources. */
+  upgrade?: UpgradeRequest;
 }
 
 /** What the filter chain resolved before the handler runs. */
@@ -78,6 +80,10 @@ class ResolvedAPIRequest implements APIRequest {
 
   get signal(): AbortSignal {
     return this.incoming.signal;
+  }
+
+  get upgrade(): UpgradeRequest | undefined {
+    return this.incoming.upgrade;
   }
 }
 

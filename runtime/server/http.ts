@@ -9,11 +9,12 @@ import { once } from 'node:events';
 import { createServer as createHTTPServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHTTPSServer } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { newStatus, statusError, StatusError } from '../api/status.js';
 import type { ClientCertificate } from '../authentication/x509.js';
-import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
+import type { APIResponse, ObjectResponse, StreamResponse, UpgradeRequest } from '../endpoints/handler.js';
 import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
 import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
@@ -116,6 +117,7 @@ class HTTPRequest implements IncomingAPIRequest, LazySignalRequest {
   readonly body?: Buffer;
   readonly clientCertificate?: ClientCertificate;
   readonly remoteAddress?: string;
+  upgrade?: UpgradeRequest;
   private distinct?: Record<string, string[]>;
 
   constructor(
@@ -231,6 +233,8 @@ export class HTTPServer {
         : createHTTPServer(listener);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.requestTimeout = 0;
+      // WebSocket upgrades (CONNECT subresources) go through the same chain (serveUpgrade).
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serveUpgrade(req, socket, head));
       return server;
     };
     // The server's type parameter does not matter here; requests and replies are node:http's.
@@ -329,6 +333,47 @@ export class HTTPServer {
     this.respondRaw(res, result, abort);
     if (result.kind === 'object' && res.writableEnded && res.writableLength === 0 && !abort.signalMade) this.done();
     else this.untilClosed(res, abort);
+  }
+
+  /**
+   * An HTTP upgrade request (WebSocket): served through the chain like any other; a handler that
+   * accepts it answers 101 with a stream that ends when the socket closes (the socket is the
+   * handler's then), any other answer is written on the socket and the connection closed.
+   */
+  private serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const abort = new LazyAbort();
+    this.active++;
+    socket.once('close', () => {
+      abort.abort();
+      this.done();
+    });
+    socket.on('error', () => socket.destroy());
+    const request = new HTTPRequest(req, undefined, abort);
+    request.upgrade = { request: req, socket, head };
+    Promise.resolve()
+      .then(() => this.serveRequest(request))
+      .catch((err: unknown) => errorResponse(err))
+      .then(async (response) => {
+        if (response.kind === 'stream' && response.code === 101) {
+          this.streams.add(response);
+          try {
+            for await (const _ of response.chunks) {
+              // A session's stream carries no chunks; it ends when the socket closes.
+            }
+          } finally {
+            this.streams.delete(response);
+            response.close();
+          }
+          return;
+        }
+        if (response.kind === 'stream') response.close();
+        const object = response.kind === 'object' ? response : errorResponse(statusError('BadRequest', 'this resource does not accept an upgrade'));
+        const body = object.body ?? Buffer.from(object.payload, 'utf8');
+        const lines = [`HTTP/1.1 ${object.code} ${STATUS_CODES[object.code] ?? ''}`, `Content-Type: ${object.contentType}`, `Content-Length: ${body.length}`, 'Connection: close'];
+        for (const [name, value] of Object.entries(object.headers)) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+        if (socket.writable) socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
+        else socket.destroy();
+      });
   }
 
   private respondRaw(res: ServerResponse, response: APIResponse, abort: LazyAbort): void {

@@ -3,6 +3,7 @@
  * the system namespaces exist, and serves kube's API over HTTP with fastify.
  */
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Authorizer } from '../api/auth.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
 import type { AdmissionPlugin } from '../admission/types.js';
@@ -59,6 +60,11 @@ export interface ServerOptions {
   admissionPlugins?: AdmissionPlugin[];
   /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
   admissionModules?: string[];
+  /**
+   * Subresource handler modules to import before serving (`kgen serve --handlers`): they attach
+   * typed handlers to the generated registrations' custom subresources (`widgets.subresource('logs', …)`).
+   */
+  handlerModules?: string[];
   /**
    * HTTPS with a CA, serving and admin credentials made under dataDir on first start (default
    * true), optionally with certificate files instead. Plain HTTP needs insecureDevMode.
@@ -161,6 +167,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
     (await loadGenerated(generatedDir)).installAll(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
+    for (const path of opts.handlerModules ?? []) await import(pathToFileURL(resolve(path)).href);
     await admission.startWebhooks(installer);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);

@@ -24,7 +24,7 @@ import {
   watchEvents,
 } from '../../metrics/apiserver.js';
 import type { HistogramSeries, ScalarSeries } from '../../metrics/series.js';
-import { isLongRunning } from './context.js';
+import { isConnectSubresource, isLongRunning } from './context.js';
 import type { ChainResult, Filter, RequestContext } from './types.js';
 
 const COMPONENT = 'apiserver';
@@ -46,7 +46,7 @@ const RESOURCE_VERBS: Record<string, string> = {
 /** kube's CleanVerb over the installer's verb: LIST, WATCH, APPLY (apply patches), CONNECT. */
 export function cleanVerb(info: RequestInfo, method: string, contentType: string | undefined): string {
   if (!info.isResourceRequest) return method.toUpperCase();
-  if (info.subresource && CONNECT_SUBRESOURCES.has(info.subresource)) return 'CONNECT';
+  if (info.subresource && (CONNECT_SUBRESOURCES.has(info.subresource) || isConnectSubresource(info))) return 'CONNECT';
   const verb = RESOURCE_VERBS[info.verb];
   if (verb === undefined) return info.verb === 'connect' ? 'CONNECT' : 'other';
   if (verb === 'PATCH' && contentType !== undefined && contentType.startsWith('application/apply-patch')) return 'APPLY';
