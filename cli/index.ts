@@ -1,11 +1,12 @@
 /**
- * The kgen command line: `kgen generate`, `kgen serve` and `kgen migrate-storage`. Each command's module is loaded only
+ * The kgen command line: `kgen generate`, `kgen serve`, `kgen docs` and `kgen migrate-storage`. Each command's module is loaded only
  * when that command runs: the generator (TypeScript) and the server are large.
  */
 import { Command } from 'commander';
 import { registerGenerate } from './generate-command.js';
 import { registerServe } from './serve.js';
 import { registerMigrateStorage } from './migrate-storage.js';
+import { registerDocs } from './docs-command.js';
 
 const program = new Command();
 program
@@ -15,4 +16,5 @@ program
 registerGenerate(program);
 registerServe(program);
 registerMigrateStorage(program);
+registerDocs(program);
 await program.parseAsync(process.argv);

@@ -9,6 +9,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
 import { emitDiscovery } from './emit/discovery.js';
+import { emitDocs } from './emit/docs.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitTypeScript } from './emit/typescript.js';
@@ -67,7 +68,9 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options)].sort((a, b) =>
+  // The HTML reference documents the user's APIs, not kgen's built-ins.
+  const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };

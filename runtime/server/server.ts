@@ -32,6 +32,7 @@ import { resourcePrefix } from '../storage/keys.js';
 import { sqlitePath } from '../storage/factory.js';
 import { setWatchKindResolver } from './filters/metrics.js';
 import { Profiling, serveMetrics } from './metrics.js';
+import { docsServer } from './docs.js';
 import type { NonResourceHandler } from './handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
@@ -198,6 +199,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     });
     const nonResource: [string, NonResourceHandler][] = [['metrics', (_req, segments) => (segments.length === 1 && segments[0] === 'metrics' ? serveMetrics() : undefined)]];
     if (profiling) nonResource.push(['profiling', (req, segments) => profiling.serve(segments, req.query)]);
+    const docs = docsServer(generatedDir);
+    nonResource.push(['docs', (req, segments) => docs(req.info.path, segments)]);
     const { handler } = createServerChain({
       nonResource,
       aggregator,
