@@ -196,10 +196,10 @@ describe('kgen generate --watch', () => {
       assert.ok(existsSync(join(out, 'index.ts')), 'the first generation ran before watching');
       const source = join(apis, 'names.example.com/v1/kinds.ts');
       const original = readFileSync(source, 'utf8');
-
+      // The model, the version's OpenAPI document, swagger.json, the CRDs of the six kinds sharing the type, and the reference page and its search index.
       // The model, the version's OpenAPI document, swagger.json and the CRDs of the six kinds sharing the type.
       writeFileSync(source, original.replace('  size?: number;', '  size?: number;\n  label?: string;'));
-      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(9 written, 0 removed\)$/m, stdout);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(11 written, 0 removed\)$/m, stdout);
       assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
 
       writeFileSync(source, original.replace('  size?: number;', '  size?: any;'));
@@ -207,7 +207,7 @@ describe('kgen generate --watch', () => {
       assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/, 'a failed run leaves the output alone');
 
       writeFileSync(source, original);
-      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(9 written, 0 removed\)$/m, stdout);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(11 written, 0 removed\)$/m, stdout);
       assert.doesNotMatch(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
       assert.equal(child.exitCode, null, 'still watching');
     } finally {
