@@ -326,6 +326,31 @@ function navHTML(versions: ApiVersion[], current?: ApiVersion): string {
     .join('');
 }
 
+/** Entries for `<Kind>.<path>` through named types, each linking to the field's row in its type. */
+function searchPaths(
+  prefix: string,
+  props: readonly Property[],
+  anchorPrefix: string,
+  types: Map<string, NamedType>,
+  gv: string,
+  page: string,
+  search: SearchEntry[],
+  seen: Set<string>,
+): void {
+  for (const p of props) {
+    const path = `${prefix}.${p.name}`;
+    const anchor = `${anchorPrefix}.${p.name}`;
+    if (!anchor.startsWith(prefix.split('.')[0]! + '.')) search.push({ t: path, d: `${gv} ${typeText(p.schema)} ${(p.schema.description ?? '').slice(0, 120)}`, h: `${page}#${anchor}` });
+    let inner: Schema = p.schema;
+    while (inner.type === 'array' || inner.type === 'map') inner = inner.type === 'array' ? inner.items : inner.values;
+    if (inner.type === 'object') searchPaths(path, inner.properties, anchor, types, gv, page, search, seen);
+    if (inner.type === 'ref' && !seen.has(inner.name)) {
+      const t = types.get(inner.name);
+      if (t?.schema.type === 'object') searchPaths(path, t.schema.properties, `type-${inner.name}`, types, gv, page, search, new Set([...seen, inner.name]));
+    }
+  }
+}
+
 function versionPage(version: ApiVersion, versions: ApiVersion[], search: SearchEntry[]): string {
   const page = pageName(version);
   const gv = apiVersionOf(version);
@@ -346,6 +371,8 @@ ${versionsSection(kind, version, versions)}
 </section>`;
     })
     .join('\n');
+  // Search by a kind's full field paths (Widget.spec.replicas), linking where the field is documented.
+  for (const kind of version.kinds) searchPaths(kind.name, kind.schema.properties, kind.name, types, gv, page, search, new Set());
   const named = version.types
     .map((t) => {
       search.push({ t: t.name, d: `${gv} type ${(t.description ?? '').slice(0, 160)}`, h: `${page}#type-${t.name}` });
@@ -439,7 +466,7 @@ table { border-collapse: collapse; width: 100%; margin: .5em 0 1em; } th, td { t
 table.facts { width: auto; } table.facts th { color: var(--muted); font-weight: 500; padding-right: 1.5em; }
 table.fields td.name { white-space: nowrap; font-weight: 600; } table.fields td.type { white-space: nowrap; font-family: ui-monospace, Menlo, monospace; font-size: 13px; }
 td .path { font-weight: 400; font-size: 12px; color: var(--muted); font-family: ui-monospace, Menlo, monospace; }
-tr.field:target, section:target > h2, section:target > h3 { background: #fff7d6; }
+tr.field:target, section:target > h2, section:target > h3 { background: #fff7d6; } [id] { scroll-margin-top: 3.5em; }
 ul.constraints { margin: .2em 0 0; padding-left: 1.1em; font-size: 13px; } .k { color: var(--muted); }
 .badge { display: inline-block; margin-left: .4em; padding: 0 .4em; border-radius: 3px; font-size: 11px; font-weight: 600; vertical-align: middle; }
 .badge.required { background: #e8efff; color: #2457c5; } .badge.deprecated { background: #fde7e7; color: #b42318; } .badge.immutable { background: #efe8ff; color: #5b2bb5; }

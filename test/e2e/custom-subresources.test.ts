@@ -53,19 +53,19 @@ describe('custom subresources (streaming logs, CONNECT console)', () => {
   });
 
   // Bearer tokens only: with the admin's client certificate the request would be the admin's.
-  const asUser = (user: keyof typeof TOKENS, path: string, init: RequestInit = {}) => tlsFetch({ ca: server.credentials().ca, token: TOKENS[user] })(new URL(path, server.url), init);
+  const asUser = (user: keyof typeof TOKENS, path: string, init: RequestInit = {}) => tlsFetch({ ca: server.credentials().ca, token: TOKENS[user] })(new URL(path, server.url).href, init);
 
   async function scrape() {
-    const r = await server.fetch(new URL('/metrics', server.url));
+    const r = await server.fetch(new URL('/metrics', server.url).href);
     assert.equal(r.status, 200);
     return parseScrape(await r.text());
   }
 
   it('discovery and OpenAPI list widgets/logs (get) and widgets/console (create, get)', async () => {
-    const doc = (await (await server.fetch(new URL('/apis/widgets.example.com/v1', server.url))).json()) as { resources: { name: string; verbs: string[] }[] };
+    const doc = (await (await server.fetch(new URL('/apis/widgets.example.com/v1', server.url).href)).json()) as { resources: { name: string; verbs: string[] }[] };
     assert.deepEqual(doc.resources.find((r) => r.name === 'widgets/logs')?.verbs, ['get']);
     assert.deepEqual(doc.resources.find((r) => r.name === 'widgets/console')?.verbs, ['create', 'get']);
-    const openapi = (await (await server.fetch(new URL('/openapi/v3/apis/widgets.example.com/v1', server.url))).json()) as { paths: Record<string, Record<string, { 'x-kubernetes-action'?: string }>> };
+    const openapi = (await (await server.fetch(new URL('/openapi/v3/apis/widgets.example.com/v1', server.url).href)).json()) as { paths: Record<string, Record<string, { 'x-kubernetes-action'?: string }>> };
     assert.equal(openapi.paths[`${NS.replace('default', '{namespace}')}/{name}/logs`]?.get?.['x-kubernetes-action'], 'get');
     assert.equal(openapi.paths[`${NS.replace('default', '{namespace}')}/{name}/console`]?.post?.['x-kubernetes-action'], 'connect');
   });
@@ -102,12 +102,12 @@ describe('custom subresources (streaming logs, CONNECT console)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     // Without follow it ends by itself, with typed options (tailLines) applied.
-    const r = await server.fetch(new URL(`${NS}/w1/logs?tailLines=2`, server.url));
+    const r = await server.fetch(new URL(`${NS}/w1/logs?tailLines=2`, server.url).href);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'text/plain');
     assert.equal((await r.text()).split('\n').filter(Boolean).length, 2);
-    assert.equal((await server.fetch(new URL(`${NS}/w1/logs?tailLines=x`, server.url))).status, 400);
-    assert.equal((await server.fetch(new URL(`${NS}/missing/logs`, server.url))).status, 404);
+    assert.equal((await server.fetch(new URL(`${NS}/w1/logs?tailLines=x`, server.url).href)).status, 400);
+    assert.equal((await server.fetch(new URL(`${NS}/missing/logs`, server.url).href)).status, 404);
   });
 
   function openConsole(protocols: string[], headers: Record<string, string> = {}) {
@@ -162,7 +162,7 @@ describe('custom subresources (streaming logs, CONNECT console)', () => {
     assert.equal(await s.closed, 1000);
     assert.equal((JSON.parse(s.frames.find((f) => f.channel === 3)!.text) as { status: string }).status, 'Success');
     // A CONNECT without an upgrade, and an upgrade with no channel protocol: 400 (kube's wsstream).
-    const post = await server.fetch(new URL(`${NS}/w1/console`, server.url), { method: 'POST' });
+    const post = await server.fetch(new URL(`${NS}/w1/console`, server.url).href, { method: 'POST' });
     assert.equal(post.status, 400);
     assert.match(((await post.json()) as { message: string }).message, /Upgrade request required/);
     const bare = openConsole(['base64.channel.k8s.io']);
