@@ -1,5 +1,5 @@
 /**
- * The kgen command line: `kgen init`, `kgen generate`, `kgen serve` and `kgen migrate-storage`. Each command's module is loaded only
+ * The kgen command line: `kgen init`, `kgen generate`, `kgen serve`, `kgen docs`, `kgen migrate-storage`, `kgen diff`, `kgen validate` and `kgen test-conversion`. Each command's module is loaded only
  * when that command runs: the generator (TypeScript) and the server are large.
  */
 import { Command } from 'commander';
@@ -10,6 +10,7 @@ import { registerDiff } from './diff.js';
 import { registerTestConversion } from './test-conversion.js';
 import { registerValidate } from './validate.js';
 import { registerInit } from './init.js';
+import { registerDocs } from './docs-command.js';
 
 const program = new Command();
 program
@@ -23,4 +24,5 @@ registerDiff(program);
 registerTestConversion(program);
 registerValidate(program);
 registerInit(program);
+registerDocs(program);
 await program.parseAsync(process.argv);

@@ -28,6 +28,8 @@ interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFla
   apiAudiences?: string;
   kubeconfigServer?: string;
   admission: string[];
+  profiling?: boolean;
+  handlers: string[];
 }
 
 /**
@@ -70,6 +72,8 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     apiAudiences: opts.apiAudiences?.split(',').filter((a) => a !== ''),
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
+    profiling: opts.profiling === true,
+    handlerModules: opts.handlers,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -126,7 +130,14 @@ export function registerServe(program: Command): void {
       'a module attaching typed admission hooks to the generated registrations (may default-export admission plugins); repeatable',
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
-    );
+    )
+    .option(
+      '--handlers <module>',
+      'a module attaching typed handlers to custom subresources (@kgen:subresource custom) of the generated registrations; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--profiling', 'serve CPU and heap profiles at /debug/pprof/ (node:inspector), authorised like any non-resource URL (cluster-admin)', false);
   addConfigFlags(addDelegationFlags(addAPIFlags(addAuthFlags(addSecurityFlags(command))))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
     try {
       if (flags.config) applyConfigFile(command, flags.config);

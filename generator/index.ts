@@ -10,6 +10,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
 import { emitDiscovery } from './emit/discovery.js';
+import { emitDocs } from './emit/docs.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitSnapshot } from './emit/snapshot.js';
@@ -71,7 +72,9 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model)].sort((a, b) =>
+  // The HTML reference documents the user's APIs, not kgen's built-ins.
+  const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
+  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.

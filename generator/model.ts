@@ -62,6 +62,16 @@ export interface PrintColumn {
   loc: SourceLocation;
 }
 
+/**
+ * `@kgen:subresource custom name=logs verbs=get`: a subresource served by a user handler
+ * (`kgen serve --handlers`), as kube's pods/log (get, streamed) or pods/exec (connect).
+ */
+export interface CustomSubresource {
+  name: string;
+  verbs: ('get' | 'connect')[];
+  loc: SourceLocation;
+}
+
 export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
@@ -85,7 +95,7 @@ export interface Kind {
   shortNames: string[];
   categories: string[];
   description?: string;
-  subresources: { status?: SourceLocation; scale?: ScaleSubresource };
+  subresources: { status?: SourceLocation; scale?: ScaleSubresource; custom?: CustomSubresource[] };
   printColumns: PrintColumn[];
   selectableFields: SelectableField[];
   storageVersion: boolean;

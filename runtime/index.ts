@@ -5,3 +5,5 @@
 export type * from './types/index.js';
 export * from './api/status.js';
 export { apiVersionOf } from './api/resource.js';
+export { streamBody, type ChannelSession, type StreamBody, type SubresourceContext, type SubresourceHandler } from './api/subresources.js';
+export * from './api/channels.js';

@@ -42,6 +42,9 @@ function resourceList(version: ApiVersion, storageOf: (kind: Kind) => Kind) {
     if (kind.subresources.status) {
       resources.push({ name: `${kind.plural}/status`, singularName: '', namespaced, kind: kind.name, verbs: SUB_VERBS });
     }
+    for (const custom of kind.subresources.custom ?? []) {
+      resources.push({ name: `${kind.plural}/${custom.name}`, singularName: '', namespaced, kind: kind.name, verbs: customSubresourceVerbs(custom) });
+    }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(version.group, version.name), resources };
 }
@@ -75,6 +78,9 @@ function aggregatedResource(kind: Kind) {
   const subresources: Record<string, unknown>[] = [];
   if (kind.subresources.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: SUB_VERBS });
   if (kind.subresources.status) subresources.push({ subresource: 'status', responseKind: { group: kind.group, version: kind.version, kind: kind.name }, verbs: SUB_VERBS });
+  for (const custom of kind.subresources.custom ?? []) {
+    subresources.push({ subresource: custom.name, responseKind: { group: kind.group, version: kind.version, kind: kind.name }, verbs: customSubresourceVerbs(custom) });
+  }
   if (subresources.length) out.subresources = subresources;
   return out;
 }
@@ -120,4 +126,9 @@ export function emitDiscovery(fullModel: ApiModel): EmittedFile[] {
     }),
   );
   return files;
+}
+
+/** kube's discovery verbs of a subresource: GET is `get`, CONNECT (exec-like) is `create` and `get`. */
+export function customSubresourceVerbs(custom: { verbs: readonly string[] }): string[] {
+  return custom.verbs.includes('connect') ? ['create', 'get'] : ['get'];
 }

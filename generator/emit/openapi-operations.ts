@@ -7,7 +7,7 @@ import type { Kind } from '../model.js';
 import { groupToPascal } from '../names.js';
 import { META } from './meta-schemas.js';
 
-export type Action = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection';
+export type Action = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'connect';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export interface QueryParam {
@@ -30,6 +30,8 @@ export interface Operation {
   patchTypes?: string[];
   /** Status code → component name of the response schema. */
   responses: Record<string, string>;
+  /** A custom subresource's answer: any content (an object, a stream of text, a WebSocket), typed `string` as kube types pods/log and pods/exec. */
+  opaqueResponse?: boolean;
   /** Path parameters, in order. */
   pathParams: { name: string; description: string }[];
   tag: string;
@@ -116,5 +118,21 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
   };
   if (kind.subresources.status) sub('status', kindSchema, gvk, 'Status');
   if (kind.subresources.scale) sub('scale', 'io.k8s.api.autoscaling.v1.Scale', { group: 'autoscaling', version: 'v1', kind: 'Scale' }, 'Scale');
+  // Custom subresources, as kube describes pods/log (read…Log, action get) and pods/exec (connectGet…/connectPost…Exec, action connect).
+  for (const custom of kind.subresources.custom ?? []) {
+    const path = `${item}/${custom.name}`;
+    const suffix = custom.name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
+    const params = [nameParam, ...nsParam];
+    const base = { path, query: [], responses: {}, opaqueResponse: true, pathParams: params };
+    if (custom.verbs.includes('get')) {
+      ops.push(op({ ...base, method: 'get', action: 'get', operationId: `read${gv}${scoped}${suffix}`, description: `read ${custom.name} of the specified ${kind.name}` }));
+    }
+    if (custom.verbs.includes('connect')) {
+      ops.push(
+        op({ ...base, method: 'get', action: 'connect', operationId: `connectGet${gv}${scoped}${suffix}`, description: `connect GET requests to ${custom.name} of ${kind.name}` }),
+        op({ ...base, method: 'post', action: 'connect', operationId: `connectPost${gv}${scoped}${suffix}`, description: `connect POST requests to ${custom.name} of ${kind.name}` }),
+      );
+    }
+  }
   return ops;
 }

@@ -124,6 +124,7 @@ function v3Operation(op: Operation): OpenAPIV3.OperationObject {
     out.requestBody = { content: Object.fromEntries(types.map((t) => [t, { schema: refTo(op.body!) }])), ...(required ? { required: true } : {}) };
   }
   out.responses = {
+    ...(op.opaqueResponse ? { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } } } : {}),
     ...Object.fromEntries(
       Object.entries(op.responses).map(([code, schema]) => [
         code,
@@ -177,12 +178,13 @@ function v2Operation(op: Operation): OpenAPIV2.OperationObject {
   const out: OpenAPIV2.OperationObject & Record<string, unknown> = {
     description: op.description,
     consumes: op.patchTypes ?? ['*/*'],
-    produces: [...JSON_TYPES, 'application/vnd.kubernetes.protobuf'],
+    produces: op.opaqueResponse ? ['*/*'] : [...JSON_TYPES, 'application/vnd.kubernetes.protobuf'],
     schemes: ['https'],
     tags: [op.tag],
     operationId: op.operationId,
     parameters,
     responses: {
+      ...(op.opaqueResponse ? { '200': { description: 'OK', schema: { type: 'string' } } } : {}),
       ...Object.fromEntries(
         Object.entries(op.responses).map(([code, schema]) => [code, { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', schema: { $ref: `#/definitions/${schema}` } }]),
       ),

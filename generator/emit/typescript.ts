@@ -154,6 +154,7 @@ export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDef
     verbs: verbsFor(kind),
   };
   if (kind.virtual) def.virtual = true;
+  if (kind.subresources.custom?.length) def.subresources.custom = kind.subresources.custom.map((c) => ({ name: c.name, verbs: [...c.verbs] }));
   const scale = kind.subresources.scale;
   if (scale) {
     def.subresources.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
@@ -198,6 +199,8 @@ function storageFile(kind: Kind, version: ApiVersion, source: string, group: Api
       modelImport: `../../../models/${folder}/${kind.version}.js`,
       definition: tsLiteral(definition),
       conversion,
+      // The custom subresources' names, so `registration.subresource(name, …)` is checked.
+      subresourceNames: kind.subresources.custom?.length ? kind.subresources.custom.map((c) => `'${c.name}'`).join(' | ') : undefined,
     }),
   };
 }
@@ -230,14 +233,33 @@ function clientFile(version: ApiVersion, source: string): EmittedFile {
       groupVersion: apiVersionOf(version.group, version.name),
       modelImport: `../../models/${folder}/${version.name}.js`,
       kinds: version.kinds.map((k) => k.name),
-      resources: version.kinds.map((k) => ({
-        method: exportName(k),
-        kind: k.name,
-        plural: k.plural,
-        namespaced: k.scope === 'Namespaced',
-        info: `{ group: '${k.group}', version: '${k.version}', plural: '${k.plural}', kind: '${k.name}', namespaced: ${k.scope === 'Namespaced'} }`,
-      })),
+      hasSubresources: version.kinds.some((k) => k.subresources.custom?.length),
+      resources: version.kinds.map((k) => {
+        const info = `{ group: '${k.group}', version: '${k.version}', plural: '${k.plural}', kind: '${k.name}', namespaced: ${k.scope === 'Namespaced'} }`;
+        const args = k.scope === 'Namespaced' ? ', namespace' : '';
+        return { method: exportName(k), kind: k.name, plural: k.plural, namespaced: k.scope === 'Namespaced', ...clientConstruction(k, info, args) };
+      }),
     }),
+  };
+}
+
+/**
+ * The client's return type and construction: a ResourceClient, with one method per custom
+ * subresource (`logs(name, opts)` streams, `console(name)` connects) when the kind has some.
+ */
+function clientConstruction(k: Kind, info: string, args: string): { clientType: string; construct: string } {
+  const plain = `new ResourceClient<${k.name}>(this.rest, ${info}${args})`;
+  const custom = k.subresources.custom ?? [];
+  if (custom.length === 0) return { clientType: `ResourceClient<${k.name}>`, construct: plain };
+  const method = (name: string) => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  const entries = (verb: 'get' | 'connect') => custom.filter((c) => c.verbs.includes(verb)).map((c) => [method(c.name), c.name] as const);
+  const union = (list: readonly (readonly [string, string])[]) => (list.length ? list.map(([m]) => `'${m}'`).join(' | ') : 'never');
+  const record = (list: readonly (readonly [string, string])[]) => `{ ${list.map(([m, n]) => `${m}: '${n}'`).join(', ')} }`;
+  const getters = entries('get');
+  const connectors = entries('connect');
+  return {
+    clientType: `ResourceClient<${k.name}> & SubresourceMethods<${union(getters)}, ${union(connectors)}>`,
+    construct: `withSubresources(${plain}, ${record(getters)}, ${record(connectors)})`,
   };
 }
 

@@ -5,7 +5,7 @@
 import type ts from 'typescript';
 import { isPropertySignature } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
-import type { Kind, PrintColumn, Schema, SourceLocation } from '../model.js';
+import type { CustomSubresource, Kind, PrintColumn, Schema, SourceLocation } from '../model.js';
 import { pluralize } from '../names.js';
 import { isExported, memberName } from './declarations.js';
 import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
@@ -80,7 +80,12 @@ function applyResourceMarker(kind: Kind, tag: DocTag, args: MarkerArgs, diags: D
       break;
     }
     case 'kgen:subresource':
-      if (args.positional[0] === 'status') {
+      if (args.positional[0] === 'custom') {
+        const custom = readCustomSubresource(get('name'), get('verbs'), tag.loc, bad);
+        if (!custom) break;
+        if ((kind.subresources.custom ?? []).some((c) => c.name === custom.name)) bad(`the subresource "${custom.name}" is declared twice`, '@kgen:subresource custom name=logs verbs=get');
+        else (kind.subresources.custom ??= []).push(custom);
+      } else if (args.positional[0] === 'status') {
         kind.subresources.status = tag.loc;
         if (args.named.size > 0) bad('the status subresource takes no arguments', '@kgen:subresource status');
       } else {
@@ -184,4 +189,30 @@ function checkImpliedFields(decl: ts.InterfaceDeclaration, sourceFile: ts.Source
       });
     }
   }
+}
+
+const RESERVED_SUBRESOURCES = new Set(['status', 'scale', 'finalize']);
+
+/** `name=` a lower-case path segment other than kube's own subresources; `verbs=` get and/or connect. */
+function readCustomSubresource(
+  name: string | undefined,
+  verbs: string | undefined,
+  loc: SourceLocation,
+  bad: (problem: string, example: string) => void,
+): CustomSubresource | undefined {
+  const example = '@kgen:subresource custom name=logs verbs=get';
+  if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
+    bad(name ? `name must be lower-case letters, digits and '-', got "${name}"` : 'name= is required', example);
+    return undefined;
+  }
+  if (RESERVED_SUBRESOURCES.has(name)) {
+    bad(`"${name}" is a built-in subresource; use @kgen:subresource ${name === 'finalize' ? 'status' : name}`, example);
+    return undefined;
+  }
+  const list = (verbs ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (list.length === 0 || list.some((v) => v !== 'get' && v !== 'connect')) {
+    bad(`verbs must be get, connect or get,connect, got "${verbs ?? ''}"`, '@kgen:subresource custom name=console verbs=connect');
+    return undefined;
+  }
+  return { name, verbs: [...new Set(list)] as CustomSubresource['verbs'], loc };
 }

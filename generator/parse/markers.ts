@@ -35,8 +35,8 @@ export const MARKERS: Record<string, TagSpec> = {
   },
   'kgen:subresource': {
     on: RESOURCE_ONLY,
-    positional: ['status', 'scale'],
-    args: { specReplicasPath: false, statusReplicasPath: false, labelSelectorPath: false },
+    positional: ['status', 'scale', 'custom'],
+    args: { specReplicasPath: false, statusReplicasPath: false, labelSelectorPath: false, name: false, verbs: false },
     example: '@kgen:subresource scale specReplicasPath=.spec.replicas statusReplicasPath=.status.replicas',
   },
   'kgen:printcolumn': {

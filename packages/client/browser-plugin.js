@@ -8,6 +8,7 @@ const NODE_ONLY = /^\.\/(kubeconfig|in-cluster|exec|credentials)\.js$/;
 export const browserPlatform = {
   name: 'kgen-client-browser',
   setup(build) {
+    build.onResolve({ filter: /^ws$/ }, (args) => ({ path: join(args.resolveDir, 'ws.browser.ts') }));
     build.onResolve({ filter: /^\.\/platform\.js$/ }, (args) => ({ path: join(args.resolveDir, 'platform.browser.ts') }));
     build.onResolve({ filter: NODE_ONLY }, (args) => (args.importer.endsWith('node-only.browser.ts') ? undefined : { path: join(args.resolveDir, 'node-only.browser.ts') }));
   },

@@ -28,6 +28,8 @@ await esbuild.build({
   bundle: true,
   format: 'esm',
   platform: 'node',
+  // ws (CONNECT subresources) is the package's one run-time dependency, installed beside it.
+  external: ['ws'],
   target: 'node20',
   legalComments: 'none',
   banner: { js: `// @kgen/client. Bundles the yaml package (ISC license, Copyright Eemeli Aro <eemeli@gmail.com>).` },

@@ -16,6 +16,16 @@ export interface PrinterColumn {
   priority: number;
 }
 
+/**
+ * A subresource served by a user handler (`@kgen:subresource custom`, `kgen serve --handlers`):
+ * `get` answers GET (an object or a stream, as pods/log), `connect` accepts a WebSocket upgrade
+ * speaking Kubernetes' channel protocols (as pods/exec).
+ */
+export interface CustomSubresourceDefinition {
+  name: string;
+  verbs: ('get' | 'connect')[];
+}
+
 export interface ScaleSubresource {
   specReplicasPath: string;
   statusReplicasPath: string;
@@ -32,7 +42,7 @@ export interface ResourceDefinition {
   scope: Scope;
   shortNames: string[];
   categories: string[];
-  subresources: { status: boolean; scale?: ScaleSubresource };
+  subresources: { status: boolean; scale?: ScaleSubresource; custom?: CustomSubresourceDefinition[] };
   printerColumns: PrinterColumn[];
   /**
    * True when printerColumns are exactly the Table's columns after Name, as kube's customresource

@@ -10,6 +10,7 @@
  * The file is opened append-only with mode 0600 (events hold request bodies); the directory is
  * created if needed.
  */
+import { auditEvents } from '../metrics/apiserver.js';
 import { closeSync, mkdirSync, openSync, write } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AuditEvent, AuditSink } from './types.js';
@@ -72,6 +73,8 @@ export class AuditLogBackend implements AuditSink {
 
   /** Queues each event as one JSON line. Never blocks; always true (drops are counted, as kube's buffered backend). */
   processEvents(...events: AuditEvent[]): boolean {
+    // kube's audit.ObserveEvent: every event generated and handed to the backend.
+    auditEvents.value += events.length;
     for (const event of events) {
       if (this.closed || this.queue.length >= this.maxEvents) {
         this.drop();

@@ -91,11 +91,18 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     { group: r.group, resource: r.plural },
     ...(r.subresources.status ? [{ group: r.group, resource: `${r.plural}/status` }] : []),
     ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
+    // As kube's view role reads pods/log: custom GET subresources are readable.
+    ...(r.subresources.custom ?? []).filter((c) => c.verbs.includes('get')).map((c) => ({ group: r.group, resource: `${r.plural}/${c.name}` })),
   ]);
   const namespaced = resources.filter((r) => r.scope === 'Namespaced');
   const writable = namespaced
     .filter((r) => !READ_ONLY.has(`${r.group}/${r.plural}`))
-    .flatMap((r) => [{ group: r.group, resource: r.plural }, ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : [])]);
+    .flatMap((r) => [
+      { group: r.group, resource: r.plural },
+      ...(r.subresources.scale ? [{ group: r.group, resource: `${r.plural}/scale` }] : []),
+      // As kube's edit role may create pods/exec and pods/attach: CONNECT subresources.
+      ...(r.subresources.custom ?? []).filter((c) => c.verbs.includes('connect')).map((c) => ({ group: r.group, resource: `${r.plural}/${c.name}` })),
+    ]);
   const escalating = namespaced.filter((r) => ESCALATING.has(`${r.group}/${r.plural}`)).map((r) => ({ group: r.group, resource: r.plural }));
   const hasServiceAccounts = namespaced.some((r) => r.group === '' && r.plural === 'serviceaccounts');
   // kube's aggregate-to-edit: escalating resources readable, service account tokens and impersonation.
@@ -123,6 +130,12 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     clusterRole('system:aggregate-to-view', rulesByGroup(readable, READ), { labels: { [AGGREGATE_TO('view')]: 'true' } }),
     clusterRole('system:discovery', [
       { nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'], verbs: ['get'] },
+      // kgen's HTML API reference (kgen docs), readable like the OpenAPI it is built from.
+      { nonResourceURLs: ['/docs', '/docs/*'], verbs: ['get'] },
+    ]),
+    // kube's system:monitoring: metrics and the health endpoints' details.
+    clusterRole('system:monitoring', [
+      { nonResourceURLs: ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*'], verbs: ['get'] },
     ]),
     clusterRole('system:basic-user', [
       { apiGroups: [AUTHORIZATION_GROUP], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
@@ -169,6 +182,7 @@ export function bootstrapClusterRoleBindings(): RoleBinding[] {
     binding('cluster-admin', [group(SYSTEM_PRIVILEGED_GROUP)]),
     binding('system:discovery', [group(ALL_AUTHENTICATED)]),
     binding('system:basic-user', [group(ALL_AUTHENTICATED)]),
+    binding('system:monitoring', [group('system:monitoring')]),
     binding('system:public-info-viewer', [group(ALL_AUTHENTICATED), group(ALL_UNAUTHENTICATED)]),
     binding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
   ];

@@ -14,6 +14,7 @@ import { getScale, patchScale, updateScale } from './scale.js';
 import { updateResource } from './update.js';
 import { createVirtual } from './virtual.js';
 import { createToken } from './tokenrequest.js';
+import { connectCustom, customSubresource, getCustom } from './custom.js';
 
 export function notFoundResponse(): APIResponse {
   return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
@@ -45,6 +46,13 @@ const finalizeHandlers: Record<string, Handler> = {
 
 /** `serviceaccounts/<name>/token`: POST only, as kube's TokenREST. */
 const tokenHandlers: Record<string, Handler> = { create: createToken };
+/**
+ * Custom subresources: GET for `verbs=get`; for `verbs=connect` a WebSocket upgrade, by GET or
+ * POST, which request-info authorises as `create` (kube's exec: AuthorizePodWebsocketUpgradeCreatePermission).
+ */
+const getHandlers: Record<string, Handler> = { get: getCustom };
+const connectHandlers: Record<string, Handler> = { create: connectCustom };
+const getConnectHandlers: Record<string, Handler> = { get: (scope, req) => (req.upgrade ? connectCustom(scope, req) : getCustom(scope, req)), create: connectCustom };
 
 /** A virtual kind (SelfSubjectAccessReview, …) is only created, and never stored. */
 const virtualHandlers: Record<string, Handler> = { create: createVirtual };
@@ -56,6 +64,8 @@ function handlersFor(scope: RequestScope, subresource: string): Record<string, H
   if (subresource === 'scale' && scope.definition.subresources.scale) return scaleHandlers;
   if (subresource === 'finalize' && isNamespaceResource(scope.definition)) return finalizeHandlers;
   if (subresource === 'token' && scope.tokenRequest) return tokenHandlers;
+  const custom = customSubresource(scope, subresource);
+  if (custom) return custom.verbs.includes('connect') ? (custom.verbs.includes('get') ? getConnectHandlers : connectHandlers) : getHandlers;
   return undefined;
 }
 

@@ -3,6 +3,7 @@
  * request (RequestInfo plus query, headers and raw body), the per-resource RequestScope (kube's
  * handlers.RequestScope) and the response the server writes.
  */
+import type { SubresourceHandler } from '../api/subresources.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
 import type { ResourceAdmission } from '../admission/chain.js';
@@ -43,6 +44,15 @@ export interface APIRequest {
    * read it here. Undefined only when a handler is called outside the server's filter chain.
    */
   user?: UserInfo;
+  /** An HTTP upgrade (WebSocket) request's connection, for CONNECT subresources. */
+  upgrade?: UpgradeRequest;
+}
+
+/** The connection of an HTTP upgrade request, handed to whoever accepts the upgrade. */
+export interface UpgradeRequest {
+  request: import('node:http').IncomingMessage;
+  socket: import('node:stream').Duplex;
+  head: Buffer;
 }
 
 export type ResponseHeaders = Record<string, string | string[]>;
@@ -90,6 +100,8 @@ export interface RequestScope {
   creater?: Creater;
   /** ServiceAccounts' TokenRequest subresource (`…/token`): signs a token for the named account. */
   tokenRequest?: Creater;
+  /** The user's handler of a custom subresource (`kgen serve --handlers`), read per request. */
+  subresourceHandler?: (name: string) => SubresourceHandler<unknown, unknown> | undefined;
 }
 
 export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;

@@ -11,16 +11,24 @@ import type { APIObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { AdmissionHooks } from '../admission/types.js';
 import type { KindConversion } from '../conversion/conversion.js';
+import type { SubresourceHandler } from '../api/subresources.js';
 
 /** Generated models have no index signature, so they satisfy APIObject rather than KubeObject. */
 export type TypedObject = APIObject;
 
-export interface ResourceRegistration<T extends TypedObject = TypedObject> {
+export interface ResourceRegistration<T extends TypedObject = TypedObject, S extends string = string> {
   readonly definition: ResourceDefinition;
   /** Never set at runtime; carries T so `defineResource<Widget>` keeps the kind's type. */
   readonly __type?: T;
   /** Attaches typed admission hooks (mutate, then validate); returns the registration to chain. */
-  admission(hooks: AdmissionHooks<T>): ResourceRegistration<T>;
+  admission(hooks: AdmissionHooks<T>): ResourceRegistration<T, S>;
+  /**
+   * Implements a custom subresource the kind declares (`@kgen:subresource custom name=logs …`);
+   * `kgen serve --handlers <module>` imports the module that calls this. Returns the registration.
+   */
+  subresource<O = Record<string, string>>(name: S, handler: SubresourceHandler<T, O>): ResourceRegistration<T, S>;
+  /** The handler attached for a custom subresource, if any (read per request). */
+  subresourceHandler(name: string): SubresourceHandler<T, unknown> | undefined;
   /** The attached hooks, in the order they were attached. */
   admissionHooks(): readonly AdmissionHooks<T>[];
   /**
@@ -31,9 +39,10 @@ export interface ResourceRegistration<T extends TypedObject = TypedObject> {
   readonly conversion?: KindConversion;
 }
 
-export function defineResource<T extends TypedObject>(definition: ResourceDefinition, conversion?: KindConversion): ResourceRegistration<T> {
+export function defineResource<T extends TypedObject, S extends string = string>(definition: ResourceDefinition, conversion?: KindConversion): ResourceRegistration<T, S> {
   const hooks: AdmissionHooks<T>[] = [];
-  const registration: ResourceRegistration<T> = Object.freeze({
+  const handlers = new Map<string, SubresourceHandler<T, unknown>>();
+  const registration: ResourceRegistration<T, S> = Object.freeze({
     definition,
     ...(conversion ? { conversion } : {}),
     admission(h: AdmissionHooks<T>) {
@@ -41,6 +50,14 @@ export function defineResource<T extends TypedObject>(definition: ResourceDefini
       return registration;
     },
     admissionHooks: () => hooks,
+    subresource<O>(name: S, handler: SubresourceHandler<T, O>) {
+      if (!definition.subresources.custom?.some((c) => c.name === name)) {
+        throw new Error(`${definition.plural}.${definition.group} declares no custom subresource "${name}" (@kgen:subresource custom name=${name} …)`);
+      }
+      handlers.set(name, handler as SubresourceHandler<T, unknown>);
+      return registration;
+    },
+    subresourceHandler: (name: string) => handlers.get(name),
   });
   return registration;
 }

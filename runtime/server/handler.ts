@@ -8,7 +8,7 @@ import type { UserInfo } from '../api/auth.js';
 import { statusError } from '../api/status.js';
 import type { ClientCertificate } from '../authentication/x509.js';
 import { notFoundResponse } from '../endpoints/dispatch.js';
-import type { APIRequest, APIResponse, RequestInfo } from '../endpoints/handler.js';
+import type { APIRequest, APIResponse, RequestInfo, UpgradeRequest } from '../endpoints/handler.js';
 import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
 import type { DelegationTarget } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
@@ -42,6 +42,8 @@ export interface IncomingAPIRequest {
    * caller releases when the chain has answered.
    */
   untilWritten?(release: () => void): void;
+  /** Set for an HTTP upgrade (WebSocket) request: its connection, for CONNECT subresources. */
+  upgrade?: UpgradeRequest;
 }
 
 /** What the filter chain resolved before the handler runs. */
@@ -62,9 +64,11 @@ export interface APIServerParts {
   /** OpenAPI merged over every server of the chain. */
   openapi: { serve(segments: string[], query: URLSearchParams, headers: OpenAPIRequestHeaders): APIResponse | undefined };
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
+  /** More non-resource handlers (metrics, profiles, the HTML reference), tried after the built-in ones. */
+  nonResource?: readonly [string, NonResourceHandler][];
 }
 
-type NonResourceHandler = (req: APIRequest, segments: string[]) => Promise<APIResponse | undefined> | APIResponse | undefined;
+export type NonResourceHandler = (req: APIRequest, segments: string[]) => Promise<APIResponse | undefined> | APIResponse | undefined;
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -88,6 +92,10 @@ class ResolvedAPIRequest implements APIRequest {
 
   get signal(): AbortSignal {
     return this.incoming.signal;
+  }
+
+  get upgrade(): UpgradeRequest | undefined {
+    return this.incoming.upgrade;
   }
 }
 
@@ -120,6 +128,7 @@ export class APIServerHandler {
       ],
       ['health', (req, segments) => this.health(req, segments)],
       ['version', (_req, segments) => (segments.length === 1 && segments[0] === 'version' ? objectResponse(200, versionInfo()) : undefined)],
+      ...(parts.nonResource ?? []),
     ];
   }
 

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../authentication/x509.js';
+import type { UpgradeRequest } from '../endpoints/handler.js';
 import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
 import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { BodyMemoryBudget, declaredBody, readBody, type BodyRead } from './body.js';
@@ -59,6 +60,8 @@ export class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyR
   body?: Buffer;
   readonly clientCertificate?: ClientCertificate;
   readonly remoteAddress?: string;
+  /** Set for an HTTP upgrade (WebSocket) request: its connection, for CONNECT subresources. */
+  upgrade?: UpgradeRequest;
   /** Bytes of the body memory budget this request holds (BodyRead). */
   reserved = 0;
   /** The body the request declared and no one has started reading yet. */

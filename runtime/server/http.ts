@@ -12,10 +12,12 @@
  * answered, then closed (linger.ts).
  */
 import { once } from 'node:events';
-import { createServer as createHTTPServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHTTPServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHTTPSServer } from 'node:https';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { statusError } from '../api/status.js';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
@@ -221,6 +223,8 @@ export class HTTPServer {
       // the request is authenticated; here the continue is sent when the body is read.
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res, true));
       server.on('connect', connectHandler);
+      // WebSocket upgrades (CONNECT subresources) go through the same chain (serveUpgrade).
+      server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.serveUpgrade(req, socket, head));
       return server;
     };
     // The server's type parameter does not matter here; requests and replies are node:http's.
@@ -297,6 +301,48 @@ export class HTTPServer {
     this.respond(res, result, request, abort);
     if (result.kind === 'object' && res.writableEnded && res.writableLength <= SMALL_RESPONSE_BYTES && !abort.signalMade) this.finished(request);
     else this.untilClosed(res, request, abort);
+  }
+
+  /**
+   * An HTTP upgrade request (WebSocket): served through the chain like any other; a handler that
+   * accepts it answers 101 with a stream that ends when the socket closes (the socket is the
+   * handler's then), any other answer is written on the socket and the connection closed. An
+   * upgrade carries no body to read.
+   */
+  private serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const abort = new LazyAbort();
+    const request = new HTTPRequest(req, abort, this.bodies);
+    request.upgrade = { request: req, socket, head };
+    this.active++;
+    socket.once('close', () => {
+      abort.abort();
+      this.finished(request);
+    });
+    socket.on('error', () => socket.destroy());
+    Promise.resolve()
+      .then(() => this.serveRequest(request))
+      .catch((err: unknown) => errorResponse(err))
+      .then(async (response) => {
+        if (response.kind === 'stream' && response.code === 101) {
+          this.streams.add(response);
+          try {
+            for await (const _ of response.chunks) {
+              // A session's stream carries no chunks; it ends when the socket closes.
+            }
+          } finally {
+            this.streams.delete(response);
+            response.close();
+          }
+          return;
+        }
+        if (response.kind === 'stream') response.close();
+        const object = response.kind === 'object' ? response : errorResponse(statusError('BadRequest', 'this resource does not accept an upgrade'));
+        const body = object.body ?? Buffer.from(object.payload, 'utf8');
+        const lines = [`HTTP/1.1 ${object.code} ${STATUS_CODES[object.code] ?? ''}`, `Content-Type: ${object.contentType}`, `Content-Length: ${body.length}`, 'Connection: close'];
+        for (const [name, value] of Object.entries(object.headers)) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+        if (socket.writable) socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
+        else socket.destroy();
+      });
   }
 
   private respond(res: ServerResponse, response: APIResponse, request: HTTPRequest, abort: LazyAbort): void {

@@ -6,6 +6,8 @@
  * does not grow with the schemas. Generated `routes/<group>/<version>.ts` modules call
  * installGroupVersion.
  */
+import type { SubresourceHandler } from '../api/subresources.js';
+import { registerCustomSubresource } from './filters/context.js';
 import type { AdmissionChain } from '../admission/chain.js';
 import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
@@ -93,6 +95,11 @@ export class APIInstaller {
       if (conversion) this.conversions.set(scope, conversion);
       // Hooks are read per request: user code may attach them after installation.
       scope.admission = this.options.admission?.forResource(definition, () => registration.admissionHooks?.() ?? []);
+      // Custom subresources: the user's handlers are read per request (--handlers modules attach them).
+      for (const custom of definition.subresources.custom ?? []) {
+        registerCustomSubresource(definition.group, definition.plural, custom.name, custom.verbs.includes('connect'));
+        scope.subresourceHandler = (name) => registration.subresourceHandler?.(name) as SubresourceHandler<unknown, unknown> | undefined;
+      }
       byResource.set(definition.plural, scope);
     }
     this.scopes.set(key, byResource);

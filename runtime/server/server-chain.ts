@@ -8,7 +8,7 @@ import { MergedDiscovery } from '../aggregator/discovery.js';
 import { MergedOpenAPI } from '../aggregator/openapi.js';
 import type { CompiledAPIServer } from './compiled.js';
 import type { DelegationTarget, ServedGroupVersion } from './delegation.js';
-import { APIServerHandler } from './handler.js';
+import { APIServerHandler, type NonResourceHandler } from './handler.js';
 import type { HealthCheck, HealthEndpoint } from './health.js';
 
 export interface ServerChainParts {
@@ -20,6 +20,8 @@ export interface ServerChainParts {
   /** Service account issuer discovery (/.well-known/openid-configuration, /openid/v1/jwks). */
   issuerDiscovery?: DelegationTarget;
   health: Record<HealthEndpoint, readonly HealthCheck[]>;
+  /** Non-resource handlers besides discovery, OpenAPI, health and version (metrics, profiles, docs). */
+  nonResource?: readonly [string, NonResourceHandler][];
 }
 
 export interface ServerChain {
@@ -38,6 +40,7 @@ export function createServerChain(parts: ServerChainParts): ServerChain {
     discovery: new MergedDiscovery(groupVersions),
     openapi: new MergedOpenAPI(groupVersions, { document: () => parts.compiled.openapiV2(), covers: (gv) => parts.compiled.covers(gv) }),
     health: parts.health,
+    nonResource: parts.nonResource,
   });
   return { handler, targets, groupVersions };
 }

@@ -3,6 +3,7 @@
  * the system namespaces exist, and serves kube's API over HTTP with fastify.
  */
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
 import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
@@ -41,6 +42,13 @@ import { prepareServing, type TLSFileOptions } from './serving.js';
 import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
 import { isKubeGroup } from './kube-groups.js';
 import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
+import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
+import { resourcePrefix } from '../storage/keys.js';
+import { sqlitePath } from '../storage/factory.js';
+import { setWatchKindResolver } from './filters/metrics.js';
+import { Profiling, serveMetrics } from './metrics.js';
+import { docsServer } from './docs.js';
+import type { NonResourceHandler } from './handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -77,6 +85,11 @@ export interface ServerOptions {
   admissionPlugins?: AdmissionPlugin[];
   /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
   admissionModules?: string[];
+  /**
+   * Subresource handler modules to import before serving (`kgen serve --handlers`): they attach
+   * typed handlers to the generated registrations' custom subresources (`widgets.subresource('logs', …)`).
+   */
+  handlerModules?: string[];
   /**
    * HTTPS with a CA, serving and admin credentials made under dataDir on first start (default
    * true), optionally with certificate files instead. Plain HTTP needs insecureDevMode.
@@ -135,6 +148,8 @@ export interface ServerOptions {
   delegatedAuth?: DelegatedAuthOptions;
   /** The aggregator's availability checks: interval (default 30 s, as kube) and discovery-check deadline (default 5 s). */
   aggregator?: { availabilityIntervalMs?: number; discoveryTimeoutMs?: number };
+  /** kube's --profiling: serve CPU and heap profiles under /debug/pprof (authorised as non-resource URLs). Default false. */
+  profiling?: boolean;
 }
 
 export interface RunningServer {
@@ -219,8 +234,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const serving = prepareServing({ ...opts, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
-  const backend = typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS });
+  // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
+  const backend = instrumentStorage(
+    typeof opts.storage === 'object' ? opts.storage : await openStorage(opts.storage ?? 'sqlite:', { dataDir, storagePrefix: opts.storagePrefix, etcdTLS: opts.etcdTLS }),
+  );
   const storage = encryption ? encryptingStorage(backend, encryption) : backend;
+  const profiling = opts.profiling ? new Profiling() : undefined;
   let shuttingDown = false;
   let installer: APIInstaller | undefined;
   let rbac: RunningRBAC | undefined;
@@ -245,6 +264,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     installer.checkEnablement();
     serviceAccountTokens.install(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
+    for (const path of opts.handlerModules ?? []) await import(pathToFileURL(resolve(path)).href);
     await admission.startWebhooks(installer, { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true });
     registerAuthenticationReviews(installer, serving.tokenAuthenticator);
     const namespaces = installer.namespaceStore();
@@ -266,7 +286,29 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
+    const installed = installer;
+    setWatchKindResolver((group, version, resource) => installed.lookup(group, version, resource)?.definition.kind);
+    setStorageInventory({
+      storage,
+      databaseFile: typeof opts.storage === 'string' || opts.storage === undefined ? sqlitePath(opts.storage ?? 'sqlite:', dataDir) : undefined,
+      *resources() {
+        const seen = new Set<string>();
+        for (const gv of installed.groupVersions()) {
+          for (const definition of gv.resources) {
+            const prefix = resourcePrefix(definition.group, definition.plural);
+            if (definition.virtual || seen.has(prefix)) continue;
+            seen.add(prefix);
+            yield { prefix, group: definition.group, resource: definition.plural };
+          }
+        }
+      },
+    });
+    const nonResource: [string, NonResourceHandler][] = [['metrics', (_req, segments) => (segments.length === 1 && segments[0] === 'metrics' ? serveMetrics() : undefined)]];
+    if (profiling) nonResource.push(['profiling', (req, segments) => profiling.serve(segments, req.query)]);
+    const docs = docsServer(generatedDir);
+    nonResource.push(['docs', (req, segments) => docs(req.info.path, segments)]);
     const { handler } = createServerChain({
+      nonResource,
       aggregator,
       compiled: new CompiledAPIServer(installer, generatedDir),
       extensions,
@@ -317,6 +359,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           await http.app.close();
           await serving.close();
           admission.stop();
+          profiling?.stop();
+          setStorageInventory(undefined);
           await rbac?.stop();
           await extensions?.close();
           await installer?.close();
@@ -330,6 +374,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     await extensions?.close();
     await serving.close();
     admission.stop();
+    profiling?.stop();
     await rbac?.stop();
     await installer?.close();
     if (ownsStorage) await storage.close();

@@ -14,8 +14,8 @@ const R = `/apis/${RBAC}/v1`;
 const dataDir = mkdtempSync(join(tmpdir(), 'kgen-rbac-bootstrap-'));
 after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const BOOTSTRAP_ROLES = ['admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:auth-delegator', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer', 'system:service-account-issuer-discovery', 'view'];
-const BOOTSTRAP_BINDINGS = ['cluster-admin', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:public-info-viewer', 'system:service-account-issuer-discovery'];
+const BOOTSTRAP_ROLES = ['admin', 'cluster-admin', 'edit', 'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:auth-delegator', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:monitoring', 'system:public-info-viewer', 'system:service-account-issuer-discovery', 'view'];
+const BOOTSTRAP_BINDINGS = ['cluster-admin', 'system:basic-user', 'system:controller:clusterrole-aggregation-controller', 'system:discovery', 'system:monitoring', 'system:public-info-viewer', 'system:service-account-issuer-discovery'];
 
 async function withServer<T>(fn: (admin: (m: string, p: string, o?: { body?: unknown; contentType?: string }) => Promise<{ status: number; body: any }>) => Promise<T>): Promise<T> {
   const rbac = await startRBACServer({ storage: 'sqlite:', dataDir });

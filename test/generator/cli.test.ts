@@ -202,7 +202,7 @@ describe('kgen generate --watch', () => {
       const original = readFileSync(source, 'utf8');
 
       // The model, the version's OpenAPI document, swagger.json, the CRDs of the six kinds sharing the type,
-      // their client validators and the API snapshot.
+      // their client validators, the API snapshot, and the reference page and its search index.
       writeFileSync(source, original.replace('  size?: number;', '  size?: number;\n  label?: string;'));
       await waitFor(child, 'stdout', /^regenerated in \d+ ms \(11 written, 0 removed\)$/m, stdout);
       assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);

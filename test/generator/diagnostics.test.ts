@@ -34,6 +34,12 @@ const CASES: Record<string, Expected[]> = {
   'KG002-printcolumn-on-non-resource': [
     e('KG002', X, 8, 4, '"@kgen:printcolumn" is not allowed on an interface without @kgen:resource'),
   ],
+  'KG003-bad-custom-subresource': [
+    e('KG003', X, 4, 4, 'invalid argument to "@kgen:subresource": the subresource "logs" is declared twice'),
+    e('KG003', X, 5, 4, `invalid argument to "@kgen:subresource": name must be lower-case letters, digits and '-', got "Shell"`),
+    e('KG003', X, 6, 4, 'invalid argument to "@kgen:subresource": "status" is a built-in subresource; use @kgen:subresource status'),
+    e('KG003', X, 7, 4, 'invalid argument to "@kgen:subresource": verbs must be get, connect or get,connect, got "exec"'),
+  ],
   'KG003-bad-scope': [e('KG003', X, 1, 5, 'invalid argument to "@kgen:resource": scope must be Namespaced or Cluster, got "Global"')],
   'KG003-unknown-argument': [
     e('KG003', X, 2, 4, 'invalid argument to "@kgen:resource": unknown argument "shortName"; did you mean "shortNames"?'),

@@ -223,7 +223,8 @@ describe('emit: OpenAPI v3', () => {
   });
 
   test('create and replace take dryRun, fieldManager and fieldValidation; lists take watch and selectors', () => {
-    for (const { op, path } of allOps().filter((o) => o.method === 'post' || o.method === 'put')) {
+    // Custom CONNECT subresources (connectPost…) take no write options, as kube's connectPost…PodExec.
+    for (const { op, path } of allOps().filter((o) => (o.method === 'post' || o.method === 'put') && o.op['x-kubernetes-action'] !== 'connect')) {
       const params = op.parameters.map((p: any) => p.name);
       for (const name of ['dryRun', 'fieldManager', 'fieldValidation']) assert.ok(params.includes(name), `${op.operationId} ${path}: ${name}`);
     }
@@ -332,7 +333,10 @@ describe('emit: discovery', () => {
     assert.equal(list.kind, 'APIResourceList');
     assert.equal(list.groupVersion, 'widgets.example.com/v1');
     const byName = Object.fromEntries(list.resources.map((r: any) => [r.name, r]));
-    assert.deepEqual(Object.keys(byName), ['widgetclasses', 'widgets', 'widgets/scale', 'widgets/status']);
+    assert.deepEqual(Object.keys(byName), ['widgetclasses', 'widgets', 'widgets/scale', 'widgets/status', 'widgets/logs', 'widgets/console']);
+    // Custom subresources: GET is `get`; CONNECT is `create` and `get`, as kube lists pods/exec.
+    assert.deepEqual(byName['widgets/logs'].verbs, ['get']);
+    assert.deepEqual(byName['widgets/console'].verbs, ['create', 'get']);
     const widgets = byName.widgets;
     assert.equal(widgets.singularName, 'widget');
     assert.equal(widgets.namespaced, true);
@@ -365,7 +369,7 @@ describe('emit: discovery', () => {
     assert.deepEqual(widgets.shortNames, ['wd']);
     assert.deepEqual(widgets.categories, ['all']);
     assert.ok(widgets.verbs.includes('watch'));
-    assert.deepEqual(widgets.subresources.map((s: any) => s.subresource).sort(), ['scale', 'status']);
+    assert.deepEqual(widgets.subresources.map((s: any) => s.subresource).sort(), ['console', 'logs', 'scale', 'status']);
     assert.deepEqual(widgets.subresources.find((s: any) => s.subresource === 'scale').responseKind, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
     for (const group of agg.items) for (const v of group.versions) assert.equal(v.freshness, 'Current');
   });
@@ -413,7 +417,7 @@ describe('emit: TypeScript', () => {
   test('storage modules hold the ResourceDefinition of their kind', () => {
     const storage = files.get('storage/widgets.example.com/v1/widgets.ts')!;
     assert.match(storage, /import \{ defineResource \} from 'kgen\/registry';/);
-    assert.match(storage, /export const widgets = defineResource<Widget>\(\{/);
+    assert.match(storage, /export const widgets = defineResource<Widget, 'logs' \| 'console'>\(\{/);
     for (const line of ["group: 'widgets.example.com',", "plural: 'widgets',", "scope: 'Namespaced',", "schemaName: 'com.example.widgets.v1.Widget',", "specReplicasPath: '.spec.replicas',", "selectableFields: ['.spec.color'],"]) {
       assert.ok(storage.includes(line), line);
     }

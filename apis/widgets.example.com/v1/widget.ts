@@ -6,6 +6,8 @@ import type { Condition, int32, int64, IntOrString, LabelSelector, Quantity, Tim
  * @kgen:resource scope=Namespaced shortNames=wd categories=all
  * @kgen:subresource status
  * @kgen:subresource scale specReplicasPath=.spec.replicas statusReplicasPath=.status.replicas labelSelectorPath=.status.selector
+ * @kgen:subresource custom name=logs verbs=get
+ * @kgen:subresource custom name=console verbs=connect
  * @kgen:printcolumn name=Replicas type=integer jsonPath=.spec.replicas description="Desired number of spinners"
  * @kgen:printcolumn name=Color type=string jsonPath=.spec.color
  * @kgen:printcolumn name=Phase type=string jsonPath=.status.phase priority=1

@@ -108,3 +108,12 @@ export type {
   InformerLike,
   Condition as ConditionInput,
 } from './toolkit/index.js';
+export {
+  withSubresources,
+  readSubresource,
+  connectSubresource,
+  type ChannelConnection,
+  type ConnectOptions,
+  type SubresourceMethods,
+  type SubresourceStreamOptions,
+} from './subresources.js';

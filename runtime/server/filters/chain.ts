@@ -2,8 +2,8 @@
  * The handler chain, assembled in this one place in kube's order (DefaultBuildHandlerChain in
  * k8s.io/apiserver/pkg/server/config.go), outermost first:
  *
- *   panic recovery → [loopback Host, insecure dev mode only] → request info → in-flight wait
- *   group → timeout (non-long-running) → CORS → authentication → audit → impersonation →
+ *   panic recovery → [loopback Host, insecure dev mode only] → request info → metrics → in-flight
+ *   wait group → timeout (non-long-running) → CORS → authentication → audit → impersonation →
  *   max-in-flight → authorization → request body → handler
  *
  * The request body is read last, as kube's handlers read it: nothing is read for a request that
@@ -23,6 +23,7 @@ import { withAuthorization } from './authorization.js';
 import { newRequestContext, requestURL } from './context.js';
 import { withCORS } from './cors.js';
 import { withImpersonation } from './impersonation.js';
+import { withMetrics } from './metrics.js';
 import { DEFAULT_MAX_MUTATING_REQUESTS_INFLIGHT, DEFAULT_MAX_REQUESTS_INFLIGHT, InFlightCounters, withMaxInFlightLimit } from './maxinflight.js';
 import { dotSegmentError, hasDotSegment } from './dotsegments.js';
 import { withLoopbackHostOnly } from './loopbackhost.js';
@@ -67,6 +68,7 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
     { name: 'panic-recovery', filter: withPanicRecovery(log) },
     ...(config.loopbackHostsOnly ? [{ name: 'loopback-host', filter: withLoopbackHostOnly() }] : []),
     { name: 'request-info', filter: withRequestInfo() },
+    { name: 'metrics', filter: withMetrics() },
     { name: 'wait-group', filter: withWaitGroup(config.waitGroup ?? new SafeWaitGroup()) },
     { name: 'timeout', filter: withTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) },
     { name: 'cors', filter: withCORS(config.corsAllowedOrigins ?? []) },

@@ -14,11 +14,28 @@ export function newRequestContext(request: IncomingAPIRequest): RequestContext {
   return { request, startedAt: performance.now(), responseHeaders: {}, annotations: {} };
 }
 
-/** kube's BasicLongRunningRequestCheck with verbs {watch} and kube's streaming subresources. */
+/** Custom subresources (`group/resource/subresource`): all long-running; some CONNECT. */
+const customLongRunning = new Set<string>();
+const customConnect = new Set<string>();
+
+/** Registers a custom subresource (the installer does, per installed kind) as long-running, and CONNECT when it is. */
+export function registerCustomSubresource(group: string, resource: string, subresource: string, connect: boolean): void {
+  const key = `${group}/${resource}/${subresource}`;
+  customLongRunning.add(key);
+  if (connect) customConnect.add(key);
+}
+
+/** Whether the request is for a CONNECT custom subresource. */
+export function isConnectSubresource(info: RequestInfo): boolean {
+  return info.isResourceRequest && info.subresource !== '' && customConnect.has(`${info.apiGroup}/${info.resource}/${info.subresource}`);
+}
+
+/** kube's BasicLongRunningRequestCheck with verbs {watch}, kube's streaming subresources and custom ones. */
 export function isLongRunning(info: RequestInfo | undefined): boolean {
   if (!info) return false;
   if (info.verb === 'watch') return true;
-  return info.isResourceRequest && LONG_RUNNING_SUBRESOURCES.has(info.subresource);
+  if (!info.isResourceRequest || info.subresource === '') return false;
+  return LONG_RUNNING_SUBRESOURCES.has(info.subresource) || customLongRunning.has(`${info.apiGroup}/${info.resource}/${info.subresource}`);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { RequestInfo } from '../../endpoints/handler.js';
 import { resolveRequestInfo } from '../requestinfo.js';
-import { requestURL } from './context.js';
+import { isConnectSubresource, requestURL } from './context.js';
 import type { Filter } from './types.js';
 
 export function withRequestInfo(): Filter {
@@ -23,6 +23,8 @@ export function withRequestInfo(): Filter {
       lastURL = raw;
     }
     ctx.info = { ...last, parts: [...last.parts] };
+    // kube authorises a WebSocket upgrade to a CONNECT subresource (exec, attach) as `create`.
+    if (ctx.request.upgrade && ctx.info.verb === 'get' && isConnectSubresource(ctx.info)) ctx.info.verb = 'create';
     return next(ctx);
   };
 }

@@ -14,7 +14,7 @@ const adminCert = { verified: true, commonName: 'kgen-admin', organizations: ['s
 describe('the handler chain', () => {
   it('lists the filters in kube’s DefaultBuildHandlerChain order', () => {
     assert.deepEqual(handlerChainFilters(config).map((f) => f.name), [
-      'panic-recovery', 'request-info', 'wait-group', 'timeout', 'cors', 'authentication', 'audit', 'impersonation', 'max-in-flight', 'authorization', 'request-body',
+      'panic-recovery', 'request-info', 'metrics', 'wait-group', 'timeout', 'cors', 'authentication', 'audit', 'impersonation', 'max-in-flight', 'authorization', 'request-body',
     ]);
     // Insecure dev mode checks the Host first (DNS rebinding).
     assert.equal(handlerChainFilters({ ...config, loopbackHostsOnly: true })[1]!.name, 'loopback-host');

@@ -4,7 +4,7 @@ import type { Widget } from '../../../models/widgets.example.com/v1.js';
 import { widgetsConversion } from '../../../conversion/widgets.example.com/widgets.js';
 
 /** REST storage of widgets.widgets.example.com: the generic registry store configured for Widget. */
-export const widgets = defineResource<Widget>({
+export const widgets = defineResource<Widget, 'logs' | 'console'>({
   group: 'widgets.example.com',
   version: 'v1',
   kind: 'Widget',
@@ -16,6 +16,16 @@ export const widgets = defineResource<Widget>({
   categories: ['all'],
   subresources: {
     status: true,
+    custom: [
+      {
+        name: 'logs',
+        verbs: ['get'],
+      },
+      {
+        name: 'console',
+        verbs: ['connect'],
+      },
+    ],
     scale: {
       specReplicasPath: '.spec.replicas',
       statusReplicasPath: '.status.replicas',

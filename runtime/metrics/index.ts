@@ -1,0 +1,3 @@
+export * from './apiserver.js';
+export * from './series.js';
+export * from './storage.js';

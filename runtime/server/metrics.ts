@@ -1,0 +1,87 @@
+/**
+ * `GET /metrics` (Prometheus text format, exposition by prom-client) and, with
+ * `kgen serve --profiling`, `/debug/pprof/profile` (CPU) and `/debug/pprof/heap` (heap) taken
+ * with Node's inspector. Both are non-resource URLs the chain authorises as kube does: /metrics
+ * for the system:monitoring group, /debug/pprof only for whoever is granted it (cluster-admin).
+ */
+import { Session } from 'node:inspector/promises';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { statusError } from '../api/status.js';
+import type { APIResponse } from '../endpoints/handler.js';
+import { APISERVER_METRICS } from '../metrics/apiserver.js';
+
+let registry: Registry | undefined;
+
+/** The process-wide registry: kube's families plus prom-client's process and Node.js metrics. */
+export function metricsRegistry(): Registry {
+  if (!registry) {
+    registry = new Registry();
+    for (const metric of APISERVER_METRICS) registry.registerMetric(metric as never);
+    collectDefaultMetrics({ register: registry });
+  }
+  return registry;
+}
+
+export async function serveMetrics(): Promise<APIResponse> {
+  const r = metricsRegistry();
+  const text = await r.metrics();
+  return { kind: 'object', code: 200, contentType: r.contentType, headers: {}, payload: text };
+}
+
+const MAX_PROFILE_SECONDS = 300;
+
+/**
+ * `kgen serve --profiling`: a CPU profile on demand (`/debug/pprof/profile?seconds=N`, default
+ * 30 as Go's pprof) and the sampling heap profile collected since start-up (`/debug/pprof/heap`,
+ * as Go's heap profile covers the process's life). Profiles are Chrome DevTools' formats
+ * (.cpuprofile, .heapprofile).
+ */
+export class Profiling {
+  private readonly session = new Session();
+  private readonly started: Promise<unknown>;
+
+  constructor() {
+    this.session.connect();
+    this.started = this.session.post('HeapProfiler.enable').then(() => this.session.post('HeapProfiler.startSampling'));
+  }
+
+  async serve(segments: string[], query: URLSearchParams): Promise<APIResponse | undefined> {
+    if (segments[0] !== 'debug' || segments[1] !== 'pprof') return undefined;
+    const which = segments[2] ?? '';
+    if (which === 'profile') {
+      const raw = query.get('seconds') ?? '30';
+      const seconds = Number(raw);
+      if (!Number.isFinite(seconds) || seconds <= 0 || seconds > MAX_PROFILE_SECONDS) {
+        throw statusError('BadRequest', `invalid seconds ${JSON.stringify(raw)}: between 0 and ${MAX_PROFILE_SECONDS}`);
+      }
+      const session = new Session();
+      session.connect();
+      try {
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        const { profile } = await session.post('Profiler.stop');
+        return download('kgen.cpuprofile', JSON.stringify(profile));
+      } finally {
+        session.disconnect();
+      }
+    }
+    if (which === 'heap') {
+      await this.started;
+      const { profile } = await this.session.post('HeapProfiler.getSamplingProfile');
+      return download('kgen.heapprofile', JSON.stringify(profile));
+    }
+    if (which === '') {
+      return { kind: 'object', code: 200, contentType: 'text/plain; charset=utf-8', headers: {}, payload: 'profile?seconds=N  CPU profile (.cpuprofile)\nheap  sampling heap profile since start-up (.heapprofile)\n' };
+    }
+    return undefined;
+  }
+
+  stop(): void {
+    this.session.disconnect();
+  }
+}
+
+function download(name: string, payload: string): APIResponse {
+  return { kind: 'object', code: 200, contentType: 'application/json', headers: { 'Content-Disposition': `attachment; filename=${name}` }, payload };
+}
