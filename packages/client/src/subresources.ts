@@ -7,7 +7,6 @@
  * Generated clients attach one method per subresource (`widgets.logs(name, opts)`,
  * `widgets.console(name)`) with withSubresources.
  */
-import WebSocket from 'ws';
 import {
   CHANNEL_PROTOCOLS,
   CLOSE_SIGNAL,
@@ -95,8 +94,13 @@ export interface ConnectOptions {
   protocols?: string[];
 }
 
-/** Opens a CONNECT subresource over a WebSocket with the client's credentials. */
-export function connectSubresource(client: ResourceClient<APIObject>, name: string, subresource: string, opts: ConnectOptions = {}): Promise<ChannelConnection> {
+/**
+ * Opens a CONNECT subresource over a WebSocket with the client's credentials. The `ws` package is
+ * loaded here, not when the client is imported: a program (or a bundle) that never connects does
+ * not evaluate it.
+ */
+export async function connectSubresource(client: ResourceClient<APIObject>, name: string, subresource: string, opts: ConnectOptions = {}): Promise<ChannelConnection> {
+  const { default: WebSocket } = await import('ws');
   const config = client.rest.config;
   const url = client.rest.url(client.itemPath(name, undefined, subresource as never), opts.query);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
