@@ -50,7 +50,7 @@ function patchOptions(req: APIRequest, isApply: boolean): { manager: string; for
 
 export async function patchResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
-  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), scope.definition.group === '');
+  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), !scope.definition.customResource);
   const dryRun = parseDryRun(req.query, PATCH_OPTIONS);
   const ctx: PatchContext = {
     scope,
