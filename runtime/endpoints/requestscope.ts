@@ -6,7 +6,7 @@ import type { RequestInfo, RequestScope } from './handler.js';
 import type { ExpectedKind } from './serializer.js';
 
 export function expectedKind(scope: RequestScope): ExpectedKind {
-  return { apiVersion: scope.apiVersion, kind: scope.definition.kind };
+  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, customResource: scope.definition.customResource };
 }
 
 export function decodeTarget(scope: RequestScope): DecodeTarget {

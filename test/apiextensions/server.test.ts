@@ -78,6 +78,12 @@ describe('extensions server', () => {
     assert.deepEqual([scale.spec.replicas, scale.status.replicas], [1, 2]);
   });
 
+  it('refuses a body of another kind as the custom resource validator does (422)', async () => {
+    const r = await c.request('POST', CRONTABS, { apiVersion: 'stable.example.com/v1', kind: 'CronJob', metadata: { name: 'k1' }, spec: {} });
+    assert.equal(r.code, 422, JSON.stringify(r.body));
+    assert.equal(r.body.message, 'CronTab.stable.example.com "k1" is invalid: kind: Invalid value: "CronJob": must be CronTab');
+  });
+
   it('refuses strategic merge patch with kube 415, and does not offer it in OpenAPI', async () => {
     const smp = await c.request('PATCH', `${CRONTABS}/c1`, { spec: { replicas: 3 } }, { 'content-type': 'application/strategic-merge-patch+json' });
     assert.equal(smp.code, 415, JSON.stringify(smp.body));
