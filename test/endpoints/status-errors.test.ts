@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { isTooLargeResourceVersion } from '../../runtime/client/reflector.js';
+import type { Status } from '../../runtime/api/meta.js';
 import { newInternalError, StatusError } from '../../runtime/api/status.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
@@ -36,7 +37,7 @@ describe('Status details and messages', () => {
       details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
       code: 504,
     });
-    assert.ok(isTooLargeResourceVersion(new StatusError(r.body)), "the client's check finds the cause");
+    assert.ok(isTooLargeResourceVersion(new StatusError(r.body as Status)), "the client's check finds the cause");
   });
 
   it('an internal error carries its text as the single cause, as kube NewInternalError', () => {
