@@ -21,6 +21,8 @@ import { resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
+import { registerProtobufMessage } from '../endpoints/protobuf-registry.js';
+import { protobufMessageFor } from '../endpoints/protobuf-schema.js';
 import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
 
 export interface APIInstallerOptions {
@@ -164,6 +166,17 @@ export class APIInstaller {
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
+    if (!definition.customResource) {
+      // A document that cannot be read leaves the kind JSON-only; its writes report the error.
+      const tables = () => {
+        try {
+          return protobufMessageFor(schemas.get() as Record<string, unknown>, definition.schemaName);
+        } catch {
+          return undefined;
+        }
+      };
+      registerProtobufMessage(scope.apiVersion, definition.kind, tables);
+    }
     const fieldManager = lazyFieldManager(definition, schemas);
     this.compiledSchemas.push(fieldManager);
     Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });

@@ -78,6 +78,15 @@ describe('extensions server', () => {
     assert.deepEqual([scale.spec.replicas, scale.status.replicas], [1, 2]);
   });
 
+  it('serves custom resources in JSON only: 406 when only protobuf is acceptable', async () => {
+    const pb = 'application/vnd.kubernetes.protobuf';
+    const json = await c.request('GET', `${CRONTABS}/c1`, undefined, { accept: `${pb},application/json` });
+    assert.equal(json.code, 200);
+    assert.equal(json.body.kind, 'CronTab');
+    const refused = await c.request('GET', `${CRONTABS}/c1`, undefined, { accept: pb });
+    assert.equal(refused.code, 406);
+  });
+
   it('refuses a body of another kind as the custom resource validator does (422)', async () => {
     const r = await c.request('POST', CRONTABS, { apiVersion: 'stable.example.com/v1', kind: 'CronJob', metadata: { name: 'k1' }, spec: {} });
     assert.equal(r.code, 422, JSON.stringify(r.body));

@@ -141,6 +141,14 @@ describe('kubectl 1.27 to 1.33 against kgen serve', () => {
         assert.match(ok(['apply', '-f', '-'], widget(ns, 'w1', 6)), /configured/);
       });
 
+      it('create service: protobuf request and response for a built-in kind', () => {
+        assert.match(ok(['create', 'service', 'clusterip', 'web', '-n', ns, '--tcp=80:8080']), /service\/web created/);
+        const svc = JSON.parse(ok(['get', 'service', 'web', '-n', ns, '-o', 'json']));
+        assert.deepEqual(svc.spec.ports[0], { name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 });
+        assert.match(ok(['create', 'clusterrolebinding', `pb-${ns}`, '--clusterrole=view', `--user=u-${ns}`]), /created/);
+        assert.match(ok(['delete', 'clusterrolebinding', `pb-${ns}`]), /deleted/);
+      });
+
       it('delete removes the objects', () => {
         assert.match(ok(['delete', '-f', '-'], widget(ns, 'w1', 2)), /widget.widgets.example.com "w1" deleted/);
         assert.match(ok(['delete', '-f', '-'], list(ns)), /rolebinding.rbac.authorization.k8s.io "listed" deleted/);

@@ -111,6 +111,24 @@ export interface EndpointSubset {
   ports?: EndpointPort[];
 }
 
+/** LoadBalancerIngress represents the status of a load-balancer ingress point. */
+export interface LoadBalancerIngress {
+  /** IP is set for load-balancer ingress points that are IP based. */
+  ip?: string;
+  /** Hostname is set for load-balancer ingress points that are DNS based. */
+  hostname?: string;
+  /** IPMode specifies how the load-balancer IP behaves: VIP or Proxy. */
+  ipMode?: string;
+  /** Ports is a list of records of service ports. */
+  ports?: PortStatus[];
+}
+
+/** LoadBalancerStatus represents the status of a load-balancer. */
+export interface LoadBalancerStatus {
+  /** Ingress is a list containing ingress points for the load-balancer. */
+  ingress?: LoadBalancerIngress[];
+}
+
 /** NamespaceCondition contains details about state of namespace. */
 export interface NamespaceCondition {
   /** Type of namespace controller condition. */
@@ -137,6 +155,16 @@ export interface NamespaceStatus {
   phase?: 'Active' | 'Terminating';
   /** Represents the latest available observations of a namespace's current state. */
   conditions?: NamespaceCondition[];
+}
+
+/** PortStatus represents the error condition of a service port. */
+export interface PortStatus {
+  /** Port is the port number of the service port of which status is recorded here. */
+  port: int32;
+  /** Protocol is the protocol of the service port of which status is recorded here. */
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  /** Error is to record the problem with the service port. */
+  error?: string;
 }
 
 /** A condition of a Service (metav1.Condition). */
@@ -192,6 +220,8 @@ export interface ServiceSpec {
 
 /** ServiceStatus represents the current status of a service. */
 export interface ServiceStatus {
+  /** LoadBalancer contains the current status of the load-balancer, if one is present (kubectl create service sends it empty). */
+  loadBalancer?: LoadBalancerStatus;
   /** Current service state. */
   conditions?: ServiceCondition[];
 }
