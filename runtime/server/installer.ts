@@ -12,6 +12,7 @@ import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } fr
 import type { RequestScope } from '../endpoints/handler.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
+import { isServiceResource, withServiceStrategy } from '../registry/services.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
@@ -156,6 +157,7 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
+    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy);
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
     const storage = this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage;
     const store = new Store({

@@ -1,0 +1,61 @@
+/**
+ * core/v1 Service validation per type and clusterIP immutability, with kube's paths and messages
+ * (ValidateService / ValidateServiceUpdate), over HTTP.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../server/testserver.js';
+
+const SVCS = '/api/v1/namespaces/default/services';
+const svc = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+
+describe('Service validation', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const create = (name: string, spec: Record<string, unknown>) => t.request('POST', SVCS, { body: svc(name, spec) });
+
+  it('requires ports unless headless or ExternalName, and names when there are several', async () => {
+    const none = await create('noports', { type: 'ClusterIP' });
+    assert.equal(none.status, 422);
+    assert.equal(none.body.message, 'Service "noports" is invalid: spec.ports: Required value');
+    assert.equal((await create('headless', { clusterIP: 'None' })).status, 201);
+    const unnamed = await create('unnamed', { ports: [{ port: 80 }, { port: 81 }] });
+    assert.equal(unnamed.body.message, 'Service "unnamed" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]');
+    const dup = await create('dup', { ports: [{ name: 'a', port: 80 }, { name: 'a', port: 81 }] });
+    assert.equal(dup.body.message, 'Service "dup" is invalid: spec.ports[1].name: Duplicate value: "a"');
+    const nodePort = await create('np', { type: 'ClusterIP', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(nodePort.body.message, "Service \"np\" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'");
+  });
+
+  it('validates ExternalName services', async () => {
+    assert.equal((await create('ext', { type: 'ExternalName', externalName: 'db.example.com.' })).status, 201);
+    const missing = await create('ext2', { type: 'ExternalName' });
+    assert.equal(missing.body.message, 'Service "ext2" is invalid: spec.externalName: Required value');
+    const bad = await create('ext3', { type: 'ExternalName', externalName: 'Not_A_Host', clusterIP: '10.0.0.9' });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(
+      bad.body.details.causes.map((c: { field: string }) => c.field),
+      ['spec.clusterIPs', 'spec.externalName'],
+    );
+    assert.match(bad.body.message, /spec\.clusterIPs: Forbidden: may not be set for ExternalName services/);
+    assert.match(bad.body.message, /spec\.externalName: Invalid value: "Not_A_Host": a lowercase RFC 1123 subdomain/);
+  });
+
+  it("refuses 'None' for NodePort and LoadBalancer", async () => {
+    const lb = await create('lb', { type: 'LoadBalancer', clusterIP: 'None', ports: [{ port: 80 }] });
+    assert.equal(lb.body.message, `Service "lb" is invalid: spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`);
+  });
+
+  it('keeps spec.clusterIP once set', async () => {
+    assert.equal((await create('fixed', { clusterIP: '10.96.0.10', ports: [{ port: 53 }] })).status, 201);
+    const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.96.0.11' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(changed.status, 422);
+    assert.equal(changed.body.message, 'Service "fixed" is invalid: spec.clusterIP: Invalid value: "10.96.0.11": field is immutable');
+    const other = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { ports: [{ port: 5353 }] } }, contentType: 'application/merge-patch+json' });
+    assert.equal(other.status, 200, other.text);
+  });
+});
