@@ -16,6 +16,16 @@ interface ServeOptions extends SecurityFlags {
   compactionInterval?: number;
   kubeconfigServer?: string;
   admission: string[];
+  serviceClusterIpRange: string;
+}
+
+/** --service-cluster-ip-range: an IPv4 CIDR with a prefix from /8 to /30. */
+function serviceCIDR(value: string): string {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(value);
+  if (!m || m.slice(1, 5).some((o) => Number(o) > 255) || Number(m[5]) < 8 || Number(m[5]) > 30) {
+    throw new InvalidArgumentError('expected an IPv4 CIDR with a prefix from /8 to /30, such as 10.0.0.0/24');
+  }
+  return value;
 }
 
 function parsePort(value: string): number {
@@ -35,6 +45,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     compactionIntervalMs: opts.compactionInterval,
     kubeconfigServer: opts.kubeconfigServer,
     admissionModules: opts.admission,
+    serviceClusterIPRange: opts.serviceClusterIpRange,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -74,6 +85,7 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'directory for the database and the kubeconfig', '.kgen')
     .option('--storage-prefix <prefix>', 'etcd: the key prefix every object is stored under', '/registry')
     .option('--compaction-interval <duration>', 'compact storage history older than this (Go duration; 0 disables) (default: 5m)', durationOption)
+    .option('--service-cluster-ip-range <cidr>', "IPv4 CIDR Services' cluster IPs are allocated from", serviceCIDR, '10.0.0.0/24')
     .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
     .option(
       '--admission <module>',

@@ -1,15 +1,17 @@
 /**
- * core/v1 Service's strategy: kube's ValidateService rules per type on create and update, and
+ * core/v1 Service's strategy: a cluster IP allocated on create (kube's service REST
+ * BeginCreate, clusterip.ts), kube's ValidateService rules per type on create and update, and
  * spec.clusterIP immutable once set (ValidateServiceUpdate), with kube's field paths and messages.
  * kgen's Service has clusterIP but not clusterIPs; the rules kube states on clusterIPs (which its
  * defaulting fills from clusterIP) are reported on the field kube names.
  *
- * Not done here, unlike kube: ClusterIP allocation from --service-cluster-ip-range, NodePort
- * allocation, and the default/kubernetes Service (see README, Kubernetes compatibility).
+ * Not done here, unlike kube: NodePort allocation and the default/kubernetes Service (see
+ * README, Kubernetes compatibility).
  */
 import type { KubeObject, StatusCause } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../validation/index.js';
+import type { ClusterIPAllocator } from './clusterip.js';
 import type { RESTStrategy } from './strategy.js';
 
 interface ServicePort {
@@ -72,9 +74,30 @@ export function validateServiceUpdate(spec: ServiceSpec, old: ServiceSpec): Fiel
   return [field.invalid('spec.clusterIP', spec.clusterIP ?? '', 'field is immutable')];
 }
 
-export function withServiceStrategy(base: RESTStrategy): RESTStrategy {
+/** Whether a Service of this spec gets a cluster IP: not headless, not ExternalName. */
+const needsClusterIP = (spec: ServiceSpec) => typeOf(spec) !== 'ExternalName' && !isHeadless(spec);
+
+export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAllocator): RESTStrategy {
   return {
     ...base,
+    async beginCreate(obj, opts) {
+      const finishBase = await base.beginCreate?.(obj, opts);
+      const spec = specOf(obj);
+      if (!allocator || !needsClusterIP(spec) || typeof obj.spec !== 'object' || obj.spec === null) return () => finishBase?.();
+      const { ip, done } = await allocator.allocate(obj.metadata.name ?? '', spec.clusterIP || undefined);
+      (obj.spec as ServiceSpec).clusterIP = ip;
+      return () => {
+        done();
+        finishBase?.();
+      };
+    },
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      // kube's dropTypeDependentFields: becoming ExternalName gives the cluster IP back.
+      const spec = specOf(obj);
+      const oldSpec = specOf(old);
+      if (typeOf(spec) === 'ExternalName' && typeOf(oldSpec) !== 'ExternalName' && spec.clusterIP === oldSpec.clusterIP) delete spec.clusterIP;
+    },
     validate(obj): StatusCause[] {
       return [...base.validate(obj), ...toStatusCauses(validateServiceSpec(specOf(obj)))];
     },

@@ -13,6 +13,7 @@ import type { RequestScope } from '../endpoints/handler.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
 import { isServiceResource, withServiceStrategy } from '../registry/services.js';
+import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
@@ -36,6 +37,8 @@ export interface APIInstallerOptions {
   watchCache?: SharedCacherOptions | false;
   /** Admission of every write; each resource's typed hooks (from its registration) join it. */
   admission?: AdmissionChain;
+  /** Services' cluster IPs come from this IPv4 CIDR (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
 }
 
 function gvKey(group: string, version: string): string {
@@ -142,6 +145,15 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
+  /** The cluster IP allocator of Services: the addresses in use are those of the stored Services. */
+  private clusterIPs(definition: ResourceDefinition): ClusterIPAllocator {
+    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    return new ClusterIPAllocator(this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE, async () => {
+      const list = await this.options.storage.getList(prefix);
+      return new Set(list.items.map((s) => (s.spec as { clusterIP?: unknown } | undefined)?.clusterIP).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None'));
+    });
+  }
+
   /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
   private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
     return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
@@ -157,7 +169,7 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
-    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy);
+    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition));
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
     const storage = this.cachers?.for(resourcePrefix(definition.group, definition.plural, this.options.keyRoot)) ?? this.options.storage;
     const store = new Store({

@@ -49,6 +49,8 @@ export interface ServerOptions {
   controllers?: boolean;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
   watchCache?: SharedCacherOptions | false;
+  /** IPv4 CIDR Services' cluster IPs are allocated from (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
   /** In-process admission plugins, run in order after kgen's built-in ones. */
   admissionPlugins?: AdmissionPlugin[];
   /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
@@ -146,7 +148,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let extensions: ExtensionsServer | undefined;
   const admission = newAdmissionChain(opts.admissionPlugins);
   try {
-    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission });
+    installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission, serviceClusterIPRange: opts.serviceClusterIPRange });
     (await loadGenerated(generatedDir)).installAll(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     await admission.startWebhooks(installer);

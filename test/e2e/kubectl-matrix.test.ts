@@ -12,6 +12,8 @@
  * - apply of an unknown kind, with kubectl's own `no matches for kind` message;
  * - apply -f of a `kind: List`;
  * - apply --server-side after a client-side apply (the field manager takes the fields over);
+ * - create service and create clusterrolebinding (protobuf request and response; the Service gets
+ *   a cluster IP from --service-cluster-ip-range);
  * - delete.
  *
  * kubectl 1.27 and 1.28 read `/openapi/v2` as protobuf for every apply, explain and diff; later
@@ -59,7 +61,8 @@ describe('kubectl 1.27 to 1.33 against kgen serve', () => {
   let dataDir: string;
   before(async () => {
     dataDir = tempDir('matrix');
-    server = await startKgen({ generatedDir: join(REPO, 'generated'), dataDir });
+    const generated = join(REPO, 'generated');
+    server = await startKgen({ dataDir, args: ['serve', generated, '--port', '0', '--data-dir', dataDir, '--service-cluster-ip-range', '10.100.0.0/24'] });
   });
   after(async () => {
     await server?.stop();
@@ -145,6 +148,7 @@ describe('kubectl 1.27 to 1.33 against kgen serve', () => {
         assert.match(ok(['create', 'service', 'clusterip', 'web', '-n', ns, '--tcp=80:8080']), /service\/web created/);
         const svc = JSON.parse(ok(['get', 'service', 'web', '-n', ns, '-o', 'json']));
         assert.deepEqual(svc.spec.ports[0], { name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080 });
+        assert.match(svc.spec.clusterIP, /^10\.100\.0\.\d+$/, 'allocated from --service-cluster-ip-range');
         assert.match(ok(['create', 'clusterrolebinding', `pb-${ns}`, '--clusterrole=view', `--user=u-${ns}`]), /created/);
         assert.match(ok(['delete', 'clusterrolebinding', `pb-${ns}`]), /deleted/);
       });
