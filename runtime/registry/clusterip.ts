@@ -40,6 +40,11 @@ export function parseServiceCIDR(text: string): CIDR {
   return { base: addr - (addr % size), size, text };
 }
 
+/** The first host address of the range: kube reserves it for the default/kubernetes Service. */
+export function kubernetesServiceIP(range: string): string {
+  return formatIPv4(parseServiceCIDR(range).base + 1);
+}
+
 export class ClusterIPAllocator {
   private readonly cidr: CIDR;
   private readonly inFlight = new Set<string>();

@@ -9,6 +9,8 @@ import type { AdmissionPlugin } from '../admission/types.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, kubernetesServiceIP } from '../registry/clusterip.js';
+import { ensureKubernetesService } from '../registry/kubernetes-service.js';
 import { openStorage } from '../storage/factory.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
@@ -177,6 +179,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (opts.dataDir !== undefined && kubeconfig.reason) log(kubeconfig.reason);
     const kubeconfigPath =
       opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
+    const services = installer.lookup('', 'v1', 'services')?.store;
+    const endpoints = installer.lookup('', 'v1', 'endpoints')?.store;
+    if (services && endpoints) {
+      const clusterIP = kubernetesServiceIP(opts.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
+      await ensureKubernetesService(services, endpoints, { clusterIP, ip: opts.advertiseAddress ?? host, port });
+    }
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });

@@ -20,6 +20,14 @@ describe('Service validation', () => {
 
   const create = (name: string, spec: Record<string, unknown>) => t.request('POST', SVCS, { body: svc(name, spec) });
 
+  it('serves default/kubernetes with Endpoints naming the server, on the first address of the range', async () => {
+    const svcObj = (await t.request('GET', `${SVCS}/kubernetes`)).body;
+    assert.deepEqual(svcObj.spec, { type: 'ClusterIP', clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: t.server.port }] });
+    assert.deepEqual(svcObj.metadata.labels, { component: 'apiserver', provider: 'kubernetes' });
+    const eps = (await t.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).body;
+    assert.deepEqual(eps.subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: t.server.port, protocol: 'TCP' }] }]);
+  });
+
   it('allocates cluster IPs from the range; a requested one must be in it and free', async () => {
     const a = await create('ip-a', { ports: [{ port: 80 }] });
     assert.equal(a.status, 201, a.text);
