@@ -19,6 +19,7 @@ import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
 import type { FrontProxyCredentials, FrontProxyOptions } from '../aggregator/front-proxy.js';
 import { apiServiceValidation } from '../aggregator/validation.js';
+import { storeServiceResolver } from '../aggregator/resolver.js';
 import { CompiledAPIServer } from './compiled.js';
 import type { HealthCheck } from './health.js';
 import { HTTPServer } from './http.js';
@@ -153,7 +154,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     installer = new APIInstaller({ generatedDir, storage, watchCache: opts.watchCache, admission, serviceClusterIPRange: opts.serviceClusterIPRange });
     (await loadGenerated(generatedDir)).installAll(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
-    await admission.startWebhooks(installer);
+    const services = installer.lookup('', 'v1', 'services')?.store;
+    const endpoints = installer.lookup('', 'v1', 'endpoints')?.store;
+    await admission.startWebhooks(installer, services && endpoints ? storeServiceResolver(services, endpoints) : undefined);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
@@ -161,7 +164,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
     const authorizer = opts.authorizer ?? rbac?.authorizer;
-    extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
+    const resolveService = services && endpoints ? storeServiceResolver(services, endpoints) : undefined;
+    extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log, resolveService });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
     const { handler } = createServerChain({
@@ -179,8 +183,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (opts.dataDir !== undefined && kubeconfig.reason) log(kubeconfig.reason);
     const kubeconfigPath =
       opts.dataDir === undefined ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
-    const services = installer.lookup('', 'v1', 'services')?.store;
-    const endpoints = installer.lookup('', 'v1', 'endpoints')?.store;
     if (services && endpoints) {
       const clusterIP = kubernetesServiceIP(opts.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
       await ensureKubernetesService(services, endpoints, { clusterIP, ip: opts.advertiseAddress ?? host, port });

@@ -6,12 +6,12 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.js';
 import type { AdmissionContext } from '../types.js';
-import { callWebhook } from './client.js';
+import { callWebhook, type ServiceResolver } from './client.js';
 import { newAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from './review.js';
 import { DEFAULT_TIMEOUT_SECONDS, type Webhook } from './types.js';
 
 /** Calls the webhook; resolves with its (allowed) result, throws a denial or ErrCallingWebhook. */
-export async function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean): Promise<AdmissionResult> {
+export async function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean, resolveService?: ServiceResolver): Promise<AdmissionResult> {
   if (attrs.dryRun) {
     if (!webhook.sideEffects) throw new ErrCallingWebhook(webhook.name, 'Webhook SideEffects is nil');
     if (webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(webhook.name);
@@ -21,6 +21,7 @@ export async function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx
   try {
     answer = await callWebhook({
       clientConfig: webhook.clientConfig,
+      resolveService,
       timeoutSeconds: webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
       body: review,
       signal: ctx.signal,
