@@ -9,7 +9,7 @@
  * to start is the one the Endpoints name.
  */
 import type { KubeObject } from '../api/meta.js';
-import { StatusError } from '../api/status.js';
+import { isNotFound, StatusError } from '../api/status.js';
 import { jsonEqual } from './equality.js';
 import type { Store } from './store.js';
 
@@ -43,8 +43,18 @@ export async function ensureKubernetesService(services: Store, endpoints: Store,
   });
 }
 
-/** True when obj was created, false when it existed. */
+/**
+ * True when obj was created, false when it existed. Looked up first, as kube's reconciler does:
+ * creating the Service again would allocate its cluster IP again (and fail on it) before the
+ * store finds the name taken.
+ */
 async function createIfMissing(store: Store, obj: KubeObject): Promise<boolean> {
+  try {
+    await store.get(NAMESPACE, obj.metadata.name ?? '');
+    return false;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
   try {
     await store.create(NAMESPACE, obj);
     return true;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../server/testserver.js';
+import { FIXTURE_DIR, startTestServer, type TestServer } from '../server/testserver.js';
 
 const SVCS = '/api/v1/namespaces/default/services';
 const svc = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
@@ -26,6 +26,22 @@ describe('Service validation', () => {
     assert.deepEqual(svcObj.metadata.labels, { component: 'apiserver', provider: 'kubernetes' });
     const eps = (await t.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).body;
     assert.deepEqual(eps.subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: t.server.port, protocol: 'TCP' }] }]);
+  });
+
+  it('keeps default/kubernetes across restarts over the same storage', async () => {
+    const { startServer } = await import('../../runtime/server/index.js');
+    const { MemoryStorage } = await import('../../runtime/storage/memory.js');
+    const storage = new MemoryStorage();
+    const first = await startServer({ generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false });
+    await first.close();
+    const second = await startServer({ generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false });
+    try {
+      const eps = await (await fetch(`${second.url}/api/v1/namespaces/default/endpoints/kubernetes`)).json();
+      assert.equal(eps.subsets[0].ports[0].port, second.port, 'the Endpoints name the running server');
+    } finally {
+      await second.close();
+      await storage.close();
+    }
   });
 
   it('allocates cluster IPs from the range; a requested one must be in it and free', async () => {
