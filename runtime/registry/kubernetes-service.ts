@@ -60,6 +60,12 @@ async function createIfMissing(store: Store, obj: KubeObject): Promise<boolean> 
     return true;
   } catch (err) {
     if (err instanceof StatusError && err.reason === 'AlreadyExists') return false;
+    // Another replica starting at the same moment may have taken the name (and the address) first.
+    const exists = await store.get(NAMESPACE, obj.metadata.name ?? '').then(
+      () => true,
+      () => false,
+    );
+    if (exists) return false;
     throw err;
   }
 }
