@@ -30,6 +30,16 @@ interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFla
   admission: string[];
   profiling?: boolean;
   handlers: string[];
+  serviceClusterIpRange: string;
+}
+
+/** --service-cluster-ip-range: an IPv4 CIDR with a prefix from /8 to /30. */
+function serviceCIDR(value: string): string {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(value);
+  if (!m || m.slice(1, 5).some((o) => Number(o) > 255) || Number(m[5]) < 8 || Number(m[5]) > 30) {
+    throw new InvalidArgumentError('expected an IPv4 CIDR with a prefix from /8 to /30, such as 10.0.0.0/24');
+  }
+  return value;
 }
 
 /**
@@ -74,6 +84,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     admissionModules: opts.admission,
     profiling: opts.profiling === true,
     handlerModules: opts.handlers,
+    serviceClusterIPRange: opts.serviceClusterIpRange,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -124,6 +135,7 @@ export function registerServe(program: Command): void {
     .option('--encryption-provider-config <file>', "kube's EncryptionConfiguration: encrypt these resources at rest (aescbc, aesgcm, identity)")
     .option('--service-account-issuer <url>', "the 'iss' of the service account tokens the server signs (default: https://kubernetes.default.svc.cluster.local)")
     .option('--api-audiences <list>', 'comma-separated audiences a token must be meant for (default: the issuer)')
+    .option('--service-cluster-ip-range <cidr>', "IPv4 CIDR Services' cluster IPs are allocated from", serviceCIDR, '10.0.0.0/24')
     .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
     .option(
       '--admission <module>',

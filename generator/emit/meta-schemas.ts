@@ -31,7 +31,7 @@ export const META_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
       creationTimestamp: refd(time, 'CreationTimestamp is a timestamp representing the server time when this object was created. Populated by the system. Read-only.'),
       deletionGracePeriodSeconds: { type: 'integer', format: 'int64', description: 'Number of seconds allowed for this object to gracefully terminate before it will be removed from the system. Only set when deletionTimestamp is also set.' },
       deletionTimestamp: refd(time, 'DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. Populated by the system when a graceful deletion is requested. Read-only.'),
-      finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', description: 'Must be empty before the object is deleted from the registry.' } as OpenAPIV3.SchemaObject,
+      finalizers: { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'set', 'x-kubernetes-patch-strategy': 'merge', description: 'Must be empty before the object is deleted from the registry.' } as OpenAPIV3.SchemaObject,
       generateName: str('GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided.'),
       generation: { type: 'integer', format: 'int64', description: 'A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.' },
       labels: strMap('Map of string keys and values that can be used to organize and categorize (scope and select) objects.'),

@@ -65,16 +65,21 @@ const PATCH = [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation, PARAM
 const DELETE = [PARAMS.dryRun, PARAMS.gracePeriodSeconds, PARAMS.pretty, PARAMS.propagationPolicy];
 const DELETE_COLLECTION = [PARAMS.continue, PARAMS.dryRun, PARAMS.fieldSelector, PARAMS.gracePeriodSeconds, PARAMS.labelSelector, PARAMS.limit, PARAMS.pretty, PARAMS.propagationPolicy, PARAMS.resourceVersion, PARAMS.resourceVersionMatch, PARAMS.sendInitialEvents, PARAMS.timeoutSeconds];
 
+/** A CustomResourceDefinition's patch types: no strategic merge, as kube-apiserver serves CRDs. */
 export const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
-/** kubectl uses strategic merge for kinds it knows; kube-apiserver accepts it for built-in kinds only. */
-export const CORE_PATCH_TYPES = [...PATCH_TYPES, 'application/strategic-merge-patch+json'];
+/**
+ * A compiled kind's patch types, in kube's order: strategic merge too, as kube-apiserver for its
+ * built-in types and aggregated API servers for their Go types. kubectl then computes
+ * client-side apply patches as strategic merge, from the x-kubernetes-patch-* extensions.
+ */
+export const COMPILED_PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 export function basePath(group: string, version: string): string {
   return group ? `/apis/${group}/${version}` : `/api/${version}`;
 }
 
 /** Every operation of one kind, with the names of the component schemas they use. */
-export function kindOperations(kind: Kind, kindSchema: string, listSchema: string): Operation[] {
+export function kindOperations(kind: Kind, kindSchema: string, listSchema: string, opts: { customResource?: boolean } = {}): Operation[] {
   // kube drops `.k8s.io` from its own groups: createRbacAuthorizationV1ClusterRole.
   const gv = `${groupToPascal(kind.group.replace(/\.k8s\.io$/, ''))}${kind.version[0]!.toUpperCase()}${kind.version.slice(1)}`;
   const ns = kind.scope === 'Namespaced';
@@ -86,7 +91,7 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
   const tag = `${gv[0]!.toLowerCase()}${gv.slice(1)}`;
   const nsParam = ns ? [{ name: 'namespace', description: 'object name and auth scope, such as for teams and projects' }] : [];
   const nameParam = { name: 'name', description: `name of the ${kind.name}` };
-  const patchTypes = kind.group === '' ? CORE_PATCH_TYPES : PATCH_TYPES;
+  const patchTypes = opts.customResource ? PATCH_TYPES : COMPILED_PATCH_TYPES;
   const status = `${META}.Status`;
   const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o });
   const ops: Operation[] = [];

@@ -114,9 +114,21 @@ function annotations(ctx: SchemaContext, s: Schema): Ext {
   if (s.exclusiveMaximum !== undefined) Object.assign(out, { maximum: s.exclusiveMaximum, exclusiveMaximum: true });
   if (s.listType) out['x-kubernetes-list-type'] = s.listType;
   if (s.listMapKeys) out['x-kubernetes-list-map-keys'] = s.listMapKeys;
+  Object.assign(out, patchStrategy(s));
   if (s.preserveUnknownFields && s.type !== 'unknown') out['x-kubernetes-preserve-unknown-fields'] = true;
   if (s.validations?.length) out['x-kubernetes-validations'] = validationRules(s.validations);
   return out;
+}
+
+/**
+ * Strategic merge patch metadata of a list (Go's `patchStrategy:"merge" patchMergeKey:"…"` tags):
+ * a `map` list merges by its first key, as kube's Service ports (keys port and protocol) merge by
+ * port; strategic merge has a single merge key. Other lists are replaced whole. CRD schemas never
+ * carry these (crd-schema.ts keeps only JSONSchemaProps' keywords).
+ */
+function patchStrategy(s: Schema): Ext {
+  if (s.listType !== 'map' || !s.listMapKeys?.length) return {};
+  return { 'x-kubernetes-patch-merge-key': s.listMapKeys[0]!, 'x-kubernetes-patch-strategy': 'merge' };
 }
 
 /** x-kubernetes-validations entries, keys in kube's JSON order. */

@@ -16,6 +16,7 @@ import type { AdmissionContext, AdmissionHooks, AdmissionPlugin, TypedAdmissionA
 import type { Store } from '../registry/store.js';
 import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE } from './webhook/types.js';
 import { Webhooks } from './webhook/webhooks.js';
+import type { ServiceResolver } from './webhook/client.js';
 
 /** Admission bound to one resource: what a RequestScope carries. */
 export interface ResourceAdmission {
@@ -58,14 +59,14 @@ export class AdmissionChain {
    * admissionregistration.k8s.io/v1 stores (no-op when they are not installed); resolves once
    * the configurations are listed, so no request is admitted without them.
    */
-  async startWebhooks(apis: AdmissionAPIs, enabled: { mutating?: boolean; validating?: boolean } = {}): Promise<void> {
+  async startWebhooks(apis: AdmissionAPIs, enabled: { mutating?: boolean; validating?: boolean } = {}, resolveService?: ServiceResolver): Promise<void> {
     this.mutatingWebhooks = enabled.mutating ?? true;
     this.validatingWebhooks = enabled.validating ?? true;
     if (!this.mutatingWebhooks && !this.validatingWebhooks) return;
     const mutating = apis.uncachedStore(ADMISSIONREGISTRATION_GROUP, 'v1', MUTATING_RESOURCE);
     const validating = apis.uncachedStore(ADMISSIONREGISTRATION_GROUP, 'v1', VALIDATING_RESOURCE);
     if (!mutating || !validating) return;
-    const webhooks = new Webhooks({ mutating, validating, namespaces: apis.namespaceStore() });
+    const webhooks = new Webhooks({ mutating, validating, namespaces: apis.namespaceStore(), resolveService });
     await webhooks.start();
     this.webhooks = webhooks;
   }

@@ -6,6 +6,8 @@
  * and message kube's availability controller sets.
  */
 import type { KubeObject } from '../api/meta.js';
+import { isNotFound } from '../api/status.js';
+import type { Store } from '../registry/store.js';
 
 export interface ServiceListers {
   service(namespace: string, name: string): KubeObject | undefined;
@@ -67,4 +69,24 @@ export function resolveEndpoint(listers: ServiceListers, ref: ServiceRef): URL {
     throw new ResolveError('MissingEndpoints', `endpoints for service/${name} in "${namespace}" have no addresses with port name "${portName}"`);
   }
   return candidates[Math.floor(Math.random() * candidates.length)]!;
+}
+
+/**
+ * resolveEndpoint over the stores of Services and Endpoints, read when called: admission webhooks
+ * resolve `clientConfig.service` with it (kube with --enable-aggregator-routing=true resolves
+ * webhook services through Endpoints the same way). Rejects with the ResolveError.
+ */
+export function storeServiceResolver(services: Store, endpoints: Store): (ref: ServiceRef) => Promise<URL> {
+  const read = async (store: Store, namespace: string, name: string): Promise<KubeObject | undefined> => {
+    try {
+      return await store.get(namespace, name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  };
+  return async (ref) => {
+    const [service, eps] = await Promise.all([read(services, ref.namespace, ref.name), read(endpoints, ref.namespace, ref.name)]);
+    return resolveEndpoint({ service: () => service, endpoints: () => eps }, ref);
+  };
 }

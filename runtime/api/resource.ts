@@ -50,6 +50,12 @@ export interface ResourceDefinition {
    * built-in printers end with AGE) an Age column follows the declared ones.
    */
   exactPrinterColumns?: boolean;
+  /**
+   * Served from a CustomResourceDefinition created at runtime. kube-apiserver serves those
+   * without strategic merge patch (415) and without protobuf (JSON and YAML only); every compiled
+   * kind, built-in or not, has both.
+   */
+  customResource?: boolean;
   /** JSONPaths of fields usable in field selectors besides metadata.name/namespace. */
   selectableFields: string[];
   /** Name of the kind's schema under components.schemas in the group/version's OpenAPI v3 document. */

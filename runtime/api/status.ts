@@ -112,8 +112,9 @@ export function newGone(message: string): StatusError {
   return statusError('Expired', message);
 }
 
+/** kube's NewInternalError: the error's text is also the single cause (details.causes[0].message). */
 export function newInternalError(message: string): StatusError {
-  return statusError('InternalError', `Internal error occurred: ${message}`);
+  return statusError('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 }
 
 export function newUnsupportedMediaType(contentType: string): StatusError {

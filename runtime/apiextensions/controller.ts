@@ -16,6 +16,7 @@ import type { APIInstaller } from '../server/installer.js';
 import { findCondition, isConditionTrue, setCondition } from './conditions.js';
 import { acceptedNamesForGroup, addNames, calculateNamesAndConditions, establishedCondition, type NamesInUse } from './naming.js';
 import { ServingRegistry } from './serving.js';
+import type { ServiceResolver } from '../admission/webhook/client.js';
 import { asCRD, CLEANUP_FINALIZER, storageVersionOf, type CRDCondition, type CustomResourceDefinition } from './types.js';
 
 export interface CRDControllerOptions {
@@ -27,6 +28,8 @@ export interface CRDControllerOptions {
   instanceDeletionTimeoutMs?: number;
   /** Called after the served set changed (a CRD established, changed or removed). */
   onServingChange: () => void;
+  /** Resolves conversion webhooks' clientConfig.service. */
+  resolveService?: ServiceResolver;
 }
 
 const RETRY_MS = 250;
@@ -44,7 +47,7 @@ export class CRDController {
   private readonly finalizing = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: CRDControllerOptions) {
-    this.serving = new ServingRegistry(opts.installer, opts.log);
+    this.serving = new ServingRegistry(opts.installer, opts.log, opts.resolveService);
     const { group, version, plural } = opts.crdScope.definition;
     const store = opts.installer.uncachedStore(group, version, plural) ?? opts.crdScope.store;
     this.informer = new ResourceInformer(store, opts.log);

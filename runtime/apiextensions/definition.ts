@@ -58,6 +58,7 @@ function resourceDefinition(crd: CustomResourceDefinition, v: CRDVersion): Resou
     },
     printerColumns: printerColumns(v),
     exactPrinterColumns: true,
+    customResource: true,
     selectableFields: (v.selectableFields ?? []).map((f) => f.jsonPath),
     schemaName: `${schemaPrefix(group, v.name)}.${kind}`,
     storageVersion: v.storage,

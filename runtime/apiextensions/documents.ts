@@ -109,7 +109,7 @@ export function openapiDocument(entries: VersionEntry[]): unknown {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: ComponentSchemas = {};
   for (const { definition: d, schemas: own } of byPlural(entries)) {
-    for (const op of kindOperations(asKind(d), d.schemaName, `${d.schemaName}List`)) {
+    for (const op of kindOperations(asKind(d), d.schemaName, `${d.schemaName}List`, { customResource: true })) {
       const item = (paths[op.path] ??= {
         parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, schema: { type: 'string', uniqueItems: true } })),
       });

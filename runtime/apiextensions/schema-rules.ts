@@ -20,24 +20,43 @@ function isObject(v: unknown): v is Props {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * kube's validationOptions that change schema rules. A v1 CRD is created with all of them true
+ * (V1_OPTIONS); an update keeps a rule off when the old CRD already broke it, and kube's unit
+ * tests switch them individually (test/apiextensions/schema-rules-table.test.ts).
+ */
+export interface SchemaValidationOptions {
+  requireStructuralSchema: boolean;
+  requireValidPropertyType: boolean;
+  requireAtomicSetType: boolean;
+  requireMapListKeysMapSetValidation: boolean;
+}
+
+export const V1_OPTIONS: SchemaValidationOptions = {
+  requireStructuralSchema: true,
+  requireValidPropertyType: true,
+  requireAtomicSetType: true,
+  requireMapListKeysMapSetValidation: true,
+};
+
 /** Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
-export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean): FieldError[] {
+export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS): FieldError[] {
   if (!isObject(schema)) return [field.invalid(path, schema, 'must be an object')];
   const errs: FieldError[] = [];
   if (schema.nullable === true) errs.push(field.forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
   if (statusEnabled && schema.type !== undefined && schema.type !== 'object') {
     errs.push(field.invalid(`${path}.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
   }
-  walk(schema, path, 'root', true, errs);
+  walk(schema, path, 'root', true, errs, opts);
   // As kube: rules are only priced on a schema that is otherwise valid.
   if (errs.length === 0) errs.push(...validateCELCost(schema, path));
   return errs;
 }
 
-function walk(s: Props, path: string, level: Level, isRoot: boolean, errs: FieldError[]): void {
-  standardRules(s, path, errs);
-  structuralRules(s, path, level, errs);
-  listAndMapRules(s, path, errs);
+function walk(s: Props, path: string, level: Level, isRoot: boolean, errs: FieldError[], opts: SchemaValidationOptions): void {
+  standardRules(s, path, errs, opts);
+  if (opts.requireStructuralSchema) structuralRules(s, path, level, errs);
+  listAndMapRules(s, path, errs, opts);
   if (isObject(s.properties)) {
     for (const [name, sub] of Object.entries(s.properties)) {
       const subPath = `${path}.properties[${name}]`;
@@ -47,11 +66,11 @@ function walk(s: Props, path: string, level: Level, isRoot: boolean, errs: Field
       }
       // apiVersion, kind and metadata of a resource are the server's; their schema may only narrow them.
       if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name)) continue;
-      walk(sub, subPath, 'field', false, errs);
+      walk(sub, subPath, 'field', false, errs, opts);
     }
   }
-  if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${path}.additionalProperties`, 'field', false, errs);
-  if (isObject(s.items)) walk(s.items, `${path}.items`, 'item', false, errs);
+  if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${path}.additionalProperties`, 'field', false, errs, opts);
+  if (isObject(s.items)) walk(s.items, `${path}.items`, 'item', false, errs, opts);
   if (isObject(s.not)) junctorRules(s.not, `${path}.not`, errs);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const list = s[key];
@@ -59,18 +78,19 @@ function walk(s: Props, path: string, level: Level, isRoot: boolean, errs: Field
   }
 }
 
-/** specStandardValidatorV3.validate. */
-function standardRules(s: Props, path: string, errs: FieldError[]): void {
+/** specStandardValidatorV3.validate, and the checks ValidateCustomResourceDefinitionOpenAPISchema adds. */
+function standardRules(s: Props, path: string, errs: FieldError[], opts: SchemaValidationOptions = V1_OPTIONS): void {
   for (const key of UNSUPPORTED) {
     if (s[key] !== undefined && !(isObject(s[key]) && Object.keys(s[key] as Props).length === 0)) errs.push(field.forbidden(`${path}.${key}`, `${key} is not supported`));
   }
-  if (s.type !== undefined && (typeof s.type !== 'string' || !OPENAPI_V3_TYPES.includes(s.type))) {
+  if (opts.requireValidPropertyType && s.type !== undefined && s.type !== '' && (typeof s.type !== 'string' || !OPENAPI_V3_TYPES.includes(s.type))) {
     errs.push(field.notSupported(`${path}.type`, s.type, OPENAPI_V3_TYPES));
   }
+  if (s.type === 'null') errs.push(field.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
   if (Array.isArray(s.items)) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
-  if (s.additionalProperties === false) errs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties cannot be set to false'));
   if (s.uniqueItems === true) errs.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
-  if (s.additionalProperties !== undefined && isObject(s.properties) && Object.keys(s.properties).length > 0) {
+  // Only a map schema (additionalProperties: false, or a schema) contradicts properties; `true` does not.
+  if (s.additionalProperties !== undefined && s.additionalProperties !== true && isObject(s.properties) && Object.keys(s.properties).length > 0) {
     errs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
   }
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
@@ -92,25 +112,38 @@ function standardRules(s: Props, path: string, errs: FieldError[]): void {
   }
 }
 
-/** The structural schema invariants (ValidateStructural). */
+/** The structural schema invariants (pkg/apiserver/schema/validation.go validateStructuralInvariants). */
 function structuralRules(s: Props, path: string, level: Level, errs: FieldError[]): void {
   const type = typeof s.type === 'string' ? s.type : '';
-  if (level === 'root' && type !== '' && type !== 'object') errs.push(field.invalid(`${path}.type`, type, 'must be object at the root'));
-  if (type === 'array' && s.items === undefined) errs.push(field.required(`${path}.items`, 'must be specified'));
-  if (s['x-kubernetes-embedded-resource'] === true && type !== 'object') {
-    errs.push(type === '' ? field.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true') : field.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
-  }
+  const embedded = s['x-kubernetes-embedded-resource'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
-  if (intOrString && type !== '') errs.push(field.invalid(`${path}.type`, type, 'must be empty if x-kubernetes-int-or-string is true'));
-  const untypedOK = s['x-kubernetes-embedded-resource'] === true || intOrString || s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (type === '' && !untypedOK) {
+  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
+  if (type === 'array' && s.items === undefined) errs.push(field.required(`${path}.items`, 'must be specified'));
+  if (s.additionalProperties !== undefined && level === 'root') errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
+  if (intOrString && preserve) errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (intOrString && embedded) errs.push(field.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (embedded && type !== 'object') {
+    errs.push(type === '' ? field.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true') : field.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
+  } else if (type === '' && !intOrString && !preserve) {
     const where = level === 'root' ? 'at the root' : level === 'item' ? 'for specified array items' : 'for specified object fields';
     errs.push(field.required(`${path}.type`, `must not be empty ${where}`));
+  }
+  if (embedded && s.additionalProperties !== undefined) errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used if x-kubernetes-embedded-resource is set'));
+  if (level === 'root' && type !== '' && type !== 'object') errs.push(field.invalid(`${path}.type`, type, 'must be object at the root'));
+  const props = isObject(s.properties) ? s.properties : {};
+  if (level === 'root' || embedded) {
+    for (const key of ['kind', 'apiVersion'] as const) {
+      const sub = props[key];
+      if (isObject(sub) && sub.type !== 'string') errs.push(field.invalid(`${path}.properties[${key}].type`, sub.type ?? '', 'must be string'));
+    }
+  }
+  if (embedded && !preserve && Object.keys(props).length === 0) {
+    errs.push(field.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
   }
 }
 
 /** x-kubernetes-list-type / list-map-keys / map-type consistency. */
-function listAndMapRules(s: Props, path: string, errs: FieldError[]): void {
+function listAndMapRules(s: Props, path: string, errs: FieldError[], opts: SchemaValidationOptions): void {
   const listType = s['x-kubernetes-list-type'];
   const mapType = s['x-kubernetes-map-type'];
   const keys = s['x-kubernetes-list-map-keys'];
@@ -120,6 +153,14 @@ function listAndMapRules(s: Props, path: string, errs: FieldError[]): void {
   if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') errs.push(field.notSupported(`${path}.x-kubernetes-map-type`, mapType, ['atomic', 'granular']));
   if (listType !== undefined && s.type !== 'array') {
     errs.push(s.type === undefined ? field.required(`${path}.type`, 'must be array if x-kubernetes-list-type is specified') : field.invalid(`${path}.type`, s.type, 'must be array if x-kubernetes-list-type is specified'));
+  } else if (opts.requireAtomicSetType && listType === 'set' && isObject(s.items)) {
+    const items = s.items;
+    if (items.type === 'array' && items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== 'atomic') {
+      errs.push(field.invalid(`${path}.items.x-kubernetes-list-type`, items['x-kubernetes-list-type'], 'must be atomic as item of a list with x-kubernetes-list-type=set'));
+    }
+    if (items.type === 'object' && items['x-kubernetes-map-type'] !== 'atomic') {
+      errs.push(field.invalid(`${path}.items.x-kubernetes-map-type`, items['x-kubernetes-list-type'] ?? null, 'must be atomic as item of a list with x-kubernetes-list-type=set'));
+    }
   }
   if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map') {
     errs.push(field.notSupported(`${path}.x-kubernetes-list-type`, listType, ['atomic', 'set', 'map']));
@@ -131,38 +172,44 @@ function listAndMapRules(s: Props, path: string, errs: FieldError[]): void {
   if (listType === 'map') {
     if (!Array.isArray(keys) || keys.length === 0) errs.push(field.required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
     if (s.items === undefined) errs.push(field.required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
+    else if (Array.isArray(s.items)) errs.push(field.invalid(`${path}.items`, s.items, 'must only have a single schema if x-kubernetes-list-type is map'));
     else if (isObject(s.items)) {
       const items = s.items;
       if (items.type !== 'object') errs.push(field.invalid(`${path}.items.type`, items.type, "must be object if parent array's x-kubernetes-list-type is map"));
       else if (Array.isArray(keys)) {
         const props = isObject(items.properties) ? items.properties : {};
+        const seen = new Set<unknown>();
         for (const k of keys) {
-          if (typeof k !== 'string' || !(k in props)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'entries must all be names of item properties'));
+          const prop = typeof k === 'string' && Object.hasOwn(props, k) ? props[k] : undefined;
+          if (!isObject(prop)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'entries must all be names of item properties'));
+          else if (prop.type === 'array' || prop.type === 'object') {
+            errs.push(field.invalid(`${path}.items.properties[${String(k)}].type`, items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+          }
+          if (seen.has(k)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'must not contain duplicate entries'));
+          seen.add(k);
         }
       }
     }
-  }  mapListKeysMapSetRules(s, path, errs);
+  }
+  if (opts.requireMapListKeysMapSetValidation) mapListKeysMapSetRules(s, path, errs);
 }
 
-/**
- * validateMapListKeysMapSet (required of every CRD created since 1.30): the items of a set or map
- * list are not nullable, and a map list's keys are required or defaulted, and not nullable.
- */
+/** validateMapListKeysMapSet: set and map items are not nullable; map keys are required or defaulted, never nullable. */
 function mapListKeysMapSetRules(s: Props, path: string, errs: FieldError[]): void {
   const listType = s['x-kubernetes-list-type'];
-  if ((listType !== 'set' && listType !== 'map') || !isObject(s.items)) return;
+  if (!isObject(s.items) || (listType !== 'set' && listType !== 'map')) return;
   const items = s.items;
   if (items.nullable === true) errs.push(field.forbidden(`${path}.items.nullable`, `cannot be nullable when x-kubernetes-list-type is ${listType}`));
-  if (listType !== 'map' || !Array.isArray(s['x-kubernetes-list-map-keys'])) return;
-  const props = isObject(items.properties) ? items.properties : {};
+  if (listType !== 'map') return;
   const required = new Set(Array.isArray(items.required) ? items.required : []);
-  for (const k of s['x-kubernetes-list-map-keys'] as unknown[]) {
-    const prop = typeof k === 'string' ? props[k] : undefined;
+  const props = isObject(items.properties) ? items.properties : {};
+  for (const k of Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as unknown[]) : []) {
+    const prop = typeof k === 'string' && Object.hasOwn(props, k) ? props[k] : undefined;
     if (!isObject(prop)) continue;
     if (!required.has(k) && prop.default === undefined) {
-      errs.push(field.required(`${path}.items.properties[${k}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+      errs.push(field.required(`${path}.items.properties[${String(k)}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
     }
-    if (prop.nullable === true) errs.push(field.forbidden(`${path}.items.properties[${k}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+    if (prop.nullable === true) errs.push(field.forbidden(`${path}.items.properties[${String(k)}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
   }
 }
 

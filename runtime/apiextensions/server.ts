@@ -7,6 +7,7 @@
  * OpenAPI for the aggregator in front to merge.
  */
 import type { AdmissionChain } from '../admission/chain.js';
+import type { ServiceResolver } from '../admission/webhook/client.js';
 import { apiVersionOf } from '../api/resource.js';
 import { newMethodNotSupported } from '../api/status.js';
 import { serveResource } from '../endpoints/dispatch.js';
@@ -38,6 +39,8 @@ export interface ExtensionsServerOptions {
   log?: (line: string) => void;
   /** How long deleting a CRD waits for its custom resources to be gone (default 60 s). */
   instanceDeletionTimeoutMs?: number;
+  /** Resolves conversion webhooks' clientConfig.service (through the Service's Endpoints). */
+  resolveService?: ServiceResolver;
 }
 
 export class ExtensionsServer implements DelegationTarget {
@@ -56,6 +59,7 @@ export class ExtensionsServer implements DelegationTarget {
       log: options.log ?? (() => undefined),
       instanceDeletionTimeoutMs: options.instanceDeletionTimeoutMs,
       onServingChange: () => this.refresh(),
+      resolveService: options.resolveService,
     });
   }
 

@@ -8,6 +8,7 @@
  * shared by its versions: webhook-storage.ts).
  */
 import { apiVersionOf } from '../api/resource.js';
+import type { ServiceResolver } from '../admission/webhook/client.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import type { APIInstaller } from '../server/installer.js';
 import type { Storage } from '../storage/interface.js';
@@ -40,6 +41,7 @@ export class ServingRegistry {
   constructor(
     private readonly installer: APIInstaller,
     private readonly log: (line: string) => void,
+    private readonly resolveService?: ServiceResolver,
   ) {}
 
   /** The serving info of `<resource>.<group>`. */
@@ -90,7 +92,7 @@ export class ServingRegistry {
     const storageAPIVersion = apiVersionOf(crd.spec.group, storage);
     const multiVersion = (crd.spec.versions ?? []).length > 1;
     // A Webhook CRD converts even with one version: objects stored under a removed one still read.
-    const converter = crd.spec.conversion?.strategy === 'Webhook' ? new WebhookConverter(crd.spec.conversion.webhook as WebhookConversion | undefined) : undefined;
+    const converter = crd.spec.conversion?.strategy === 'Webhook' ? new WebhookConverter(crd.spec.conversion.webhook as WebhookConversion | undefined, { resolveService: this.resolveService }) : undefined;
     const listKind = crd.status?.acceptedNames?.listKind ?? crd.spec.names.listKind ?? `${crd.spec.names.kind}List`;
     for (const served of servedVersions(crd)) {
       const apiVersion = apiVersionOf(served.definition.group, served.definition.version);

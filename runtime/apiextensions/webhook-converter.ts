@@ -12,7 +12,7 @@
  * has no reason and the message carries no "Internal error occurred:" prefix.
  */
 import { randomUUID } from 'node:crypto';
-import { callWebhook, type WebhookCall } from '../admission/webhook/client.js';
+import { callWebhook, type ServiceResolver, type WebhookCall } from '../admission/webhook/client.js';
 import type { WebhookClientConfig } from '../admission/webhook/types.js';
 import type { KubeObject } from '../api/meta.js';
 import { StatusError } from '../api/status.js';
@@ -39,6 +39,8 @@ export interface WebhookConverterOptions {
   timeoutSeconds?: number;
   /** The HTTP call; tests may substitute it. */
   call?: (call: WebhookCall) => Promise<unknown>;
+  /** Resolves clientConfig.service (through the Service's Endpoints). */
+  resolveService?: ServiceResolver;
 }
 
 /** The Status of a failed conversion: code 500, reason Unknown (omitted), kube's message. */
@@ -49,6 +51,7 @@ export function conversionFailure(message: string): StatusError {
 export class WebhookConverter {
   private readonly timeoutSeconds: number;
   private readonly call: (call: WebhookCall) => Promise<unknown>;
+  private readonly resolveService?: ServiceResolver;
 
   constructor(
     private readonly webhook: WebhookConversion | undefined,
@@ -56,6 +59,7 @@ export class WebhookConverter {
   ) {
     this.timeoutSeconds = options.timeoutSeconds ?? CONVERSION_TIMEOUT_SECONDS;
     this.call = options.call ?? callWebhook;
+    this.resolveService = options.resolveService;
   }
 
   /**
@@ -92,13 +96,7 @@ export class WebhookConverter {
 
   private async post(body: unknown): Promise<unknown> {
     const clientConfig = this.webhook?.clientConfig ?? {};
-    if (!clientConfig.url && clientConfig.service) {
-      // kgen does not resolve Services for webhooks (as for admission webhooks): say so where kube would post.
-      const { name, namespace, port, path } = clientConfig.service;
-      const url = `https://${name}.${namespace}.svc:${port ?? 443}${path ?? ''}?timeout=${this.timeoutSeconds}s`;
-      throw new Error(`Post "${url}": clientConfig.service is not supported by kgen: use clientConfig.url`);
-    }
-    return this.call({ clientConfig, timeoutSeconds: this.timeoutSeconds, body });
+    return this.call({ clientConfig, resolveService: this.resolveService, timeoutSeconds: this.timeoutSeconds, body });
   }
 }
 

@@ -8,12 +8,12 @@ import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
-import { checkObjectNamespace, decodeTarget, expectedKind, namespaceFor } from './requestscope.js';
+import { checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
 
 export async function createResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
   const dryRun = parseDryRun(req.query, 'CreateOptions');
   const directive = parseFieldValidation(req.query, 'CreateOptions');
   const manager = updateManager(req.query, req.headers, 'CreateOptions');

@@ -15,11 +15,11 @@ import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { parseDeleteOptions, type DeleteOptions } from './deleteoptions.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseListQuery } from './queryparams.js';
-import { namespaceFor } from './requestscope.js';
+import { namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 
 export async function deleteResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
   const options = parseDeleteOptions(req);
   const admission = new RequestAdmission(scope, req, { subresource: '', dryRun: options.dryRun });
   const result = await scope.store.deleteObject(namespaceFor(scope, req.info), req.info.name, {
@@ -60,7 +60,7 @@ function finalizeDelete(scope: RequestScope, result: DeleteResult): KubeObject |
 }
 
 export async function deleteCollection(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: false, list: true });
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: true, protobuf: servesProtobuf(scope, req.headers.accept) });
   const options = parseDeleteOptions(req);
   const admission = new RequestAdmission(scope, req, { subresource: '', dryRun: options.dryRun });
   const query = parseListQuery(req.query, scope.definition.selectableFields ?? []);

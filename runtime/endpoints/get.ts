@@ -9,7 +9,7 @@ import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { validateListOptions } from './listoptions.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseBool, parseListQuery } from './queryparams.js';
-import { namespaceFor } from './requestscope.js';
+import { namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { parseIncludeObject } from './tableconvertor.js';
 import { transformList, transformObject } from './transform.js';
@@ -21,7 +21,7 @@ import { watchResource } from './watch.js';
  * otherwise. Both give the same response.
  */
 export function getResource(scope: RequestScope, req: APIRequest): APIResponse | Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: true, list: false });
+  const target = negotiateOutput(req.headers.accept, { transform: true, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
   const includeObject = parseIncludeObject(req.query.get('includeObject'));
   const resourceVersion = req.query.get('resourceVersion') ?? undefined;
   const namespace = namespaceFor(scope, req.info);
@@ -36,7 +36,7 @@ export async function listResource(scope: RequestScope, req: APIRequest): Promis
   validateListOptions(req.query, watch);
   const query = parseListQuery(req.query, scope.definition.selectableFields ?? []);
   if (watch) return watchResource(scope, req, query);
-  const target = negotiateOutput(req.headers.accept, { transform: true, list: true });
+  const target = negotiateOutput(req.headers.accept, { transform: true, list: true, protobuf: servesProtobuf(scope, req.headers.accept) });
   const includeObject = parseIncludeObject(req.query.get('includeObject'));
   const list = await scope.store.list(namespaceFor(scope, req.info), query);
   return objectResponse(200, transformList(scope.definition, list, target, { includeObject }), target.format);

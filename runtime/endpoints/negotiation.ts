@@ -4,6 +4,7 @@
  * Accept header asks for with its `as`/`g`/`v` parameters.
  */
 import { statusError } from '../api/status.js';
+import { PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 
 export interface MediaRange {
   type: string;
@@ -12,7 +13,8 @@ export interface MediaRange {
   q: number;
 }
 
-export type Format = 'json' | 'yaml';
+/** protobuf: application/vnd.kubernetes.protobuf, only where the context allows it (built-in kinds). */
+export type Format = 'json' | 'yaml' | 'protobuf';
 
 export type OutputTarget =
   | { as: 'Object'; format: Format }
@@ -24,6 +26,8 @@ export interface NegotiationContext {
   list: boolean;
   /** A watch: single-object transformations apply to each event. */
   watch?: boolean;
+  /** The kind can be answered in protobuf (built-in kinds; never CRDs, as kube). */
+  protobuf?: boolean;
 }
 
 export const JSON_CONTENT_TYPE = 'application/json';
@@ -55,20 +59,23 @@ export function mediaTypeOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-function formatOf(range: MediaRange): Format | undefined {
+function formatOf(range: MediaRange, ctx: NegotiationContext): Format | undefined {
   const { type, subtype } = range;
   if (type === '*' && subtype === '*') return 'json';
   if (type !== 'application') return undefined;
   if (subtype === 'json' || subtype === '*') return 'json';
   if (subtype === 'yaml') return 'yaml';
+  if (subtype === 'vnd.kubernetes.protobuf' && ctx.protobuf) return 'protobuf';
   return undefined;
 }
 
 function targetOf(range: MediaRange, ctx: NegotiationContext): OutputTarget | undefined {
-  const format = formatOf(range);
+  const format = formatOf(range, ctx);
   if (!format) return undefined;
   const as = range.params.as;
   if (!as) return { as: 'Object', format };
+  // Tables and partial metadata are served in JSON and YAML only.
+  if (format === 'protobuf') return undefined;
   const version = range.params.v;
   if (!ctx.transform || range.params.g !== 'meta.k8s.io' || (version !== 'v1' && version !== 'v1beta1')) return undefined;
   if (as === 'Table') return { as, format, version };
@@ -99,5 +106,5 @@ export function negotiateOutput(accept: string | undefined, ctx: NegotiationCont
 }
 
 export function contentTypeOf(format: Format): string {
-  return format === 'yaml' ? YAML_CONTENT_TYPE : JSON_CONTENT_TYPE;
+  return format === 'yaml' ? YAML_CONTENT_TYPE : format === 'protobuf' ? PROTOBUF_CONTENT_TYPE : JSON_CONTENT_TYPE;
 }

@@ -12,11 +12,11 @@ import type { Store } from '../registry/store.js';
 import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, type Subresource } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
-import { mediaTypeOf, negotiateOutput } from './negotiation.js';
+import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
 import { decodeApplyPatch, decodeDocumentPatch } from './patchbody.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
-import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor } from './requestscope.js';
+import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, normalizeObjectMeta } from './serializer.js';
 
@@ -49,8 +49,8 @@ function patchOptions(req: APIRequest, isApply: boolean): { manager: string; for
 }
 
 export async function patchResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
-  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), scope.definition.group === '');
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
+  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), !scope.definition.customResource);
   const dryRun = parseDryRun(req.query, PATCH_OPTIONS);
   const ctx: PatchContext = {
     scope,
@@ -92,7 +92,7 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
  * Server-side apply: merge the applied configuration into the current object (or an empty one:
  * apply creates, 201, on the main resource), owned by manager; conflicts are 409 unless force.
  */
-async function serverSideApply(ctx: PatchContext, manager: string, force: boolean, format: 'json' | 'yaml'): Promise<APIResponse> {
+async function serverSideApply(ctx: PatchContext, manager: string, force: boolean, format: Format): Promise<APIResponse> {
   const { scope, fm, warnings } = ctx;
   const config = decodeApplyPatch(ctx.req.body, scope, ctx.directive, ctx.namespace, ctx.name);
   warnings.push(...config.warnings, ...deprecatedFieldWarnings(config.object, fm.structure));

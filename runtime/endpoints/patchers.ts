@@ -1,7 +1,7 @@
 /**
  * Applying patches to JSON documents (kube's handlers/patch.go appliers): JSON merge patch
- * (RFC 7396), JSON patch (RFC 6902, via fast-json-patch) and strategic merge patch (built-in
- * kinds only). Server-side apply is the field manager's (fieldmanager/). A malformed patch is
+ * (RFC 7396), JSON patch (RFC 6902, via fast-json-patch) and strategic merge patch (every
+ * compiled kind; not runtime CRDs). Server-side apply is the field manager's (fieldmanager/). A malformed patch is
  * 400; a patch that does not apply (failed test, missing path) is 422, as kube answers.
  */
 import jsonpatch from 'fast-json-patch';
@@ -21,8 +21,8 @@ export type PatchType = DocumentPatchType | typeof APPLY_PATCH;
 
 /**
  * kube's 415 for a patch type the endpoint does not take, listing the ones it does, in kube's
- * order. Strategic merge patch is only for built-in types (the core group and autoscaling/v1
- * Scale); apply only where `applyAllowed`.
+ * order. Strategic merge patch is for compiled kinds and autoscaling/v1 Scale, never for runtime
+ * CRDs; apply only where `applyAllowed`.
  */
 export function resolvePatchType(mediaType: string, strategicAllowed: boolean, applyAllowed = true): PatchType {
   const accepted: PatchType[] = [JSON_PATCH, MERGE_PATCH];

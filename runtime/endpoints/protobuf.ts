@@ -7,11 +7,16 @@
  * contentType 4}; `raw` is the object's own message. Objects decode through small field tables
  * (the generated.proto field numbers) into their JSON form, with Go's omitempty for zero scalars.
  *
+ * The kinds: the hand-written tables below (KINDS), then every built-in kind whose message
+ * tables protobuf-schema.ts derived from its compiled schema and the field numbers of
+ * protobuf-fields.ts (registered in protobuf-registry.ts when the server installs the kind).
+ *
  * Contract: returns the JSON-form object with apiVersion and kind from typeMeta, or throws a
  * StatusError — BadRequest for a malformed body, UnsupportedMediaType (415) naming the kind for a
  * kind it has no table for. It never throws anything else.
  */
 import { StatusError, newBadRequest, statusError } from '../api/status.js';
+import { registeredMessage } from './protobuf-registry.js';
 
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -72,6 +77,14 @@ class Reader {
     return this.buf.subarray(extent.start, extent.end);
   }
 
+  /** A fixed64 double, little-endian. */
+  double(): number {
+    if (this.end - this.pos < 8) throw new WireError('unexpected EOF');
+    const value = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
+    this.pos += 8;
+    return value;
+  }
+
   advance(n: number): void {
     if (n > this.end - this.pos) throw new WireError('unexpected EOF');
     this.pos += n;
@@ -122,24 +135,33 @@ const utf8 = new TextDecoder('utf-8');
 
 // ---- message tables ----------------------------------------------------------------------------
 
-type Scalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes';
+export type Scalar = 'string' | 'int64' | 'int32' | 'bool' | 'bytes' | 'double';
 /**
- * time: metav1.Time {seconds 1, nanos 2}; fieldsV1: metav1.FieldsV1 {Raw 1} holding JSON; extraMap:
- * map<string, ExtraValue{items 1}>; bytesMap: map<string, bytes>, base64 strings in JSON.
+ * time: metav1.Time {seconds 1, nanos 2}; fieldsV1: metav1.FieldsV1 {Raw 1} holding JSON;
+ * extraMap: map<string, ExtraValue{items 1}>; bytesMap: map<string, bytes>, base64 strings in
+ * JSON; intOrString: intstr.IntOrString {type 1, intVal 2, strVal 3}; quantity:
+ * resource.Quantity {string 1}; json: a JSON value as raw bytes {raw 1} (apiextensions JSON,
+ * runtime.RawExtension).
  */
-type Special = 'time' | 'stringMap' | 'fieldsV1' | 'extraMap' | 'bytesMap';
+export type Special = 'time' | 'stringMap' | 'fieldsV1' | 'extraMap' | 'bytesMap' | 'intOrString' | 'quantity' | 'json';
 
-interface FieldDesc {
+export interface FieldDesc {
   name: string;
-  kind: Scalar | Special | MessageDesc;
+  kind: Scalar | Special | MessageDesc | MapDesc;
   repeated?: boolean;
   /** JSON field without omitempty: a zero value is still written. */
   keepZero?: boolean;
+  /** An embedded Go struct (`json:",inline"`): its message's fields are the outer object's. */
+  inline?: boolean;
 }
 
-type MessageDesc = { readonly [field: number]: FieldDesc };
+export type MessageDesc = { readonly [field: number]: FieldDesc };
+/** map<string, V>: entries {key 1, value 2}, V any kind (stringMap is map<string, string>). */
+export interface MapDesc {
+  map: FieldDesc['kind'];
+}
 
-const f = (name: string, kind: FieldDesc['kind'], extra: Partial<FieldDesc> = {}): FieldDesc => ({ name, kind, ...extra });
+export const f = (name: string, kind: FieldDesc['kind'], extra: Partial<FieldDesc> = {}): FieldDesc => ({ name, kind, ...extra });
 
 const OWNER_REFERENCE: MessageDesc = {
   5: f('apiVersion', 'string', { keepZero: true }),
@@ -161,7 +183,7 @@ const MANAGED_FIELDS_ENTRY: MessageDesc = {
 };
 
 /** k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto ObjectMeta. */
-const OBJECT_META: MessageDesc = {
+export const OBJECT_META: MessageDesc = {
   1: f('name', 'string'),
   2: f('generateName', 'string'),
   3: f('namespace', 'string'),
@@ -354,7 +376,8 @@ function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
     }
     const value = decodeField(r, fd, wire);
     if (value === undefined) continue;
-    if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
+    if (fd.inline) Object.assign(out, value);
+    else if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
     else if (fd.kind === 'stringMap' || fd.kind === 'extraMap' || fd.kind === 'bytesMap') setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
     else out[fd.name] = value;
   }
@@ -376,6 +399,9 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
     case 'bool':
       expectWire(fd, wire, WIRE_VARINT);
       return r.varint() !== 0n;
+    case 'double':
+      expectWire(fd, wire, WIRE_FIXED64);
+      return r.double();
   }
   expectWire(fd, wire, WIRE_BYTES);
   const extent = r.lengthDelimited();
@@ -394,8 +420,73 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
       return decodeMapEntry(r.sub(extent), (v) => (decodeMessage(v.reader, EXTRA_VALUE).items as string[] | undefined) ?? []);
     case 'fieldsV1':
       return decodeFieldsV1(r.sub(extent));
+    case 'intOrString': {
+      const v = decodeMessage(r.sub(extent), INT_OR_STRING);
+      return v.type === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
+    }
+    case 'quantity':
+      return decodeMessage(r.sub(extent), QUANTITY).string ?? '';
+    case 'json':
+      return decodeRawJSON(r.sub(extent));
     default:
+      if ('map' in fd.kind) {
+        const valueKind = fd.kind.map;
+        return decodeMapEntry(r.sub(extent), (v) => decodeContent(valueKind, v.reader, v.bytes));
+      }
       return decodeMessage(r.sub(extent), fd.kind);
+  }
+}
+
+/** A length-delimited value's content (a map entry's value), by its kind. */
+function decodeContent(kind: FieldDesc['kind'], r: Reader, bytes: Uint8Array): unknown {
+  switch (kind) {
+    case 'string':
+      return utf8.decode(bytes);
+    case 'bytes':
+      return Buffer.from(bytes).toString('base64');
+    case 'time':
+      return decodeTime(r);
+    case 'quantity':
+      return decodeMessage(r, QUANTITY).string ?? '';
+    case 'json':
+      return decodeRawJSON(r);
+    case 'intOrString': {
+      const v = decodeMessage(r, INT_OR_STRING);
+      return v.type === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
+    }
+    case 'int64':
+    case 'int32':
+    case 'bool':
+    case 'double':
+    case 'stringMap':
+    case 'extraMap':
+    case 'bytesMap':
+    case 'fieldsV1':
+      throw new WireError(`proto: map values of kind ${kind} are not supported`);
+    default:
+      if ('map' in kind) throw new WireError('proto: maps of maps are not supported');
+      return decodeMessage(r, kind);
+  }
+}
+
+/** intstr.IntOrString {type 1 (0 int, 1 string), intVal 2, strVal 3}. */
+export const INT_OR_STRING: MessageDesc = { 1: f('type', 'int64'), 2: f('intVal', 'int32'), 3: f('strVal', 'string') };
+/** resource.Quantity {string 1}. */
+export const QUANTITY: MessageDesc = { 1: f('string', 'string') };
+
+/** apiextensions JSON / runtime.RawExtension {raw 1}: JSON bytes, inline in the JSON form. */
+function decodeRawJSON(r: Reader): unknown {
+  let raw: Uint8Array = new Uint8Array(0);
+  while (!r.done()) {
+    const { field, wire } = r.tag();
+    if (field === 1 && wire === WIRE_BYTES) raw = r.bytes(r.lengthDelimited());
+    else r.skip(wire);
+  }
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(utf8.decode(raw));
+  } catch {
+    throw new WireError('invalid JSON in a raw field');
   }
 }
 
@@ -484,9 +575,10 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-function descriptorFor(apiVersion: string, kind: string): MessageDesc | undefined {
+/** The message table of apiVersion/kind: hand-written, else registered (undefined: none). */
+export function descriptorFor(apiVersion: string, kind: string): MessageDesc | undefined {
   if (kind === 'DeleteOptions') return DELETE_OPTIONS;
-  return KINDS.get(`${groupOf(apiVersion)}/${kind}`);
+  return KINDS.get(`${groupOf(apiVersion)}/${kind}`) ?? registeredMessage(apiVersion, kind);
 }
 
 function unsupportedKind(apiVersion: string, kind: string): StatusError {

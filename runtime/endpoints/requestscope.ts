@@ -4,9 +4,19 @@ import { newBadRequest } from '../api/status.js';
 import type { DecodeTarget } from './fieldvalidation.js';
 import type { RequestInfo, RequestScope } from './handler.js';
 import type { ExpectedKind } from './serializer.js';
+import { encodableKind } from './protobuf-encode.js';
+
+/**
+ * Whether the request asks for protobuf and the scope's kind is answered in it (built-in kinds
+ * with field numbers). The kind's tables are built only when a client asks.
+ */
+export function servesProtobuf(scope: RequestScope, accept: string | undefined): boolean {
+  if (!accept?.includes('vnd.kubernetes.protobuf') || scope.definition.customResource) return false;
+  return encodableKind(scope.apiVersion, scope.definition.kind);
+}
 
 export function expectedKind(scope: RequestScope): ExpectedKind {
-  return { apiVersion: scope.apiVersion, kind: scope.definition.kind };
+  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, customResource: scope.definition.customResource };
 }
 
 export function decodeTarget(scope: RequestScope): DecodeTarget {

@@ -7,6 +7,7 @@ import { yaml } from '../api/yaml.js';
 import type { Status } from '../api/meta.js';
 import { toStatus } from '../registry/errors.js';
 import { encodedJSON } from './encoding.js';
+import { encodeKubernetesProtobuf } from './protobuf-encode.js';
 import type { ObjectResponse, ResponseHeaders } from './handler.js';
 import { contentTypeOf, JSON_CONTENT_TYPE, type Format } from './negotiation.js';
 
@@ -39,6 +40,11 @@ export function warningHeaders(warnings: readonly string[]): ResponseHeaders {
 }
 
 export function objectResponse(code: number, body: unknown, format: Format = 'json', warnings: readonly string[] = []): ObjectResponse {
+  if (format === 'protobuf') {
+    const pb = encodeKubernetesProtobuf(body as Record<string, unknown>);
+    if (pb) return new EncodedObjectResponse(code, contentTypeOf('protobuf'), warningHeaders(warnings), pb);
+    format = 'json';
+  }
   const encoded = format === 'json' ? encodedJSON(body) : undefined;
   if (encoded) return new EncodedObjectResponse(code, JSON_CONTENT_TYPE, warningHeaders(warnings), encoded);
   return { kind: 'object', code, contentType: contentTypeOf(format), headers: warningHeaders(warnings), payload: serialize(body, format) };

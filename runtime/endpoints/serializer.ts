@@ -5,7 +5,7 @@
  * types 415; nothing here throws anything but a StatusError.
  */
 import type { KubeObject } from '../api/meta.js';
-import { newBadRequest, newUnsupportedMediaType, StatusError } from '../api/status.js';
+import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from '../api/status.js';
 import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type DuplicateField } from './duplicatefields.js';
 import type { APIRequest } from './handler.js';
 import { mediaTypeOf } from './negotiation.js';
@@ -108,6 +108,50 @@ function decodeProtobuf(body: Buffer): unknown {
 export interface ExpectedKind {
   apiVersion: string;
   kind: string;
+  /** A runtime CRD's kind: a wrong kind is kube's 422 from the custom resource validator. */
+  customResource?: boolean;
+}
+
+/** The Go type json.Unmarshal reports when the body is not an object (apimachinery's meta.Interpret). */
+const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** kube's summarizeData(body, 30): an object's first 30 bytes, anything else in hex. */
+function summarizeData(data: string): string {
+  if (data.length === 0) return '<empty>';
+  const bytes = Buffer.from(data, 'utf8');
+  const cut = bytes.length > 30;
+  const head = bytes.subarray(0, 30);
+  if (data.startsWith('{')) return cut ? `${head.toString('utf8')} ...` : data;
+  return cut ? `${head.toString('hex')} ...` : head.toString('hex');
+}
+
+const goJSONType = (value: unknown) => (Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : value === null ? 'null' : typeof value);
+
+/**
+ * kube's transformDecodeError for a body whose kind cannot be found (not an object): BadRequest
+ * `the object provided is unrecognized (must be of type Namespace): <decode error> (<summary>)`.
+ */
+function newUnrecognizedObject(value: unknown, expected: ExpectedKind): StatusError {
+  const cause = `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJSONType(value)} into Go value of type ${FIND_KIND_TYPE}`;
+  return newBadRequest(`the object provided is unrecognized (must be of type ${expected.kind}): ${cause} (${summarizeData(JSON.stringify(value) ?? '')})`);
+}
+
+/**
+ * A body of another kind in the same group/version. Compiled kinds (typed in kube): kube's
+ * transformDecodeError, `Service in version "v1" cannot be handled as a Namespace: …`. CRDs:
+ * the custom resource validator's 422 `kind: Invalid value: "Foo": must be Widget`.
+ */
+function newWrongKind(obj: Record<string, unknown>, kind: string, expected: ExpectedKind): StatusError {
+  const slash = expected.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : expected.apiVersion.slice(0, slash);
+  if (expected.customResource) {
+    const name = typeof (obj.metadata as { name?: unknown } | undefined)?.name === 'string' ? ((obj.metadata as { name: string }).name) : '';
+    return newInvalid({ group, kind: expected.kind }, name, [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${expected.kind}` }]);
+  }
+  const version = expected.apiVersion.slice(slash + 1);
+  return newBadRequest(
+    `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(expected.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+  );
 }
 
 /**
@@ -115,14 +159,12 @@ export interface ExpectedKind {
  * kube decodes with the endpoint's GVK as default); a different one is 400.
  */
 export function asObjectOfKind(value: unknown, expected: ExpectedKind): KubeObject {
-  if (!isPlainObject(value)) throw newBadRequest(`the body of the request must be a JSON object, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  if (!isPlainObject(value)) throw newUnrecognizedObject(value, expected);
   const { apiVersion = '', kind = '', metadata, ...rest } = value;
   if (apiVersion !== '' && apiVersion !== expected.apiVersion) {
     throw newBadRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${expected.apiVersion})`);
   }
-  if (kind !== '' && kind !== expected.kind) {
-    throw newBadRequest(`the kind in the data (${String(kind)}) does not match the expected kind (${expected.kind})`);
-  }
+  if (kind !== '' && kind !== expected.kind) throw newWrongKind(value, String(kind), expected);
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) throw newBadRequest('metadata must be an object');
   // TypeMeta first, as kube serialises objects.
   return normalizeObjectMeta({ apiVersion: expected.apiVersion, kind: expected.kind, metadata: (metadata ?? {}) as KubeObject['metadata'], ...rest });

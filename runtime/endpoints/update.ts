@@ -10,12 +10,12 @@ import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
-import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor } from './requestscope.js';
+import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
 
 export async function updateResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
-  const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
+  const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
   const dryRun = parseDryRun(req.query, 'UpdateOptions');
   const directive = parseFieldValidation(req.query, 'UpdateOptions');
   const manager = updateManager(req.query, req.headers, 'UpdateOptions');

@@ -32,8 +32,7 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
     case 'Expired':
       return newGone(err.message || 'too old resource version');
     case 'TooLargeResourceVersion':
-      // Storage words it as kube does: "Too large resource version: 12, current: 10".
-      return statusError('Timeout', err.message, { retryAfterSeconds: 1 });
+      return newTooLargeResourceVersion(err.message);
     case 'InvalidObject':
       return newBadRequest(err.message);
     case 'Unavailable':
@@ -43,6 +42,19 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
       return new Error(`unknown storage error code ${String(never)}`);
     }
   }
+}
+
+/**
+ * kube's storage.NewTooLargeResourceVersionError: NewTimeoutError (504, `Timeout: ` before the
+ * message, retry after 1 s) with the ResourceVersionTooLarge cause that client-go's
+ * IsTooLargeResourceVersionError and reflectors look for. Storage words the message as kube:
+ * "Too large resource version: 12, current: 10".
+ */
+export function newTooLargeResourceVersion(message: string): StatusError {
+  return statusError('Timeout', `Timeout: ${message}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
 }
 
 /** Rethrows any error, interpreted. Use as `.catch(rethrowFor(qr, name))`. */

@@ -195,6 +195,16 @@ export class Store {
     if (this.namespaceScoped && namespace) {
       await this.config.namespaceLifecycle?.admitCreate(namespace, { resource: this.qualifiedResource, name: meta.name ?? '' });
     }
+    const finish = await this.config.strategy.beginCreate?.(obj, { dryRun: opts.dryRun === true });
+    try {
+      return await this.prepareAndPersist(namespace, obj, opts);
+    } finally {
+      finish?.();
+    }
+  }
+
+  private async prepareAndPersist(namespace: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const meta = metadataOf(obj);
     this.config.strategy.prepareForCreate(obj);
     fillCreateMetadata(meta);
     this.throwIfInvalid(obj, this.config.strategy.validate(obj));

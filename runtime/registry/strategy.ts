@@ -28,6 +28,11 @@ export interface RESTCreateStrategy {
   validate(obj: KubeObject): StatusCause[];
   /** Normalises a valid object just before it is stored (kube's Canonicalize). */
   canonicalize?(obj: KubeObject): void;
+  /**
+   * kube's BeginCreate: work that needs I/O before the object is prepared and stored (a Service's
+   * cluster IP). Returns the function the store calls once the create finished, stored or not.
+   */
+  beginCreate?(obj: KubeObject, opts: { dryRun: boolean }): Promise<() => void>;
 }
 
 export interface RESTUpdateStrategy {

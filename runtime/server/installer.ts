@@ -14,6 +14,8 @@ import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } fr
 import type { RequestScope } from '../endpoints/handler.js';
 import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
+import { isServiceResource, withServiceStrategy } from '../registry/services.js';
+import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
@@ -24,6 +26,8 @@ import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
 import type { APIEnablement } from './api-enablement.js';
+import { registerProtobufMessage } from '../endpoints/protobuf-registry.js';
+import { protobufMessageFor } from '../endpoints/protobuf-schema.js';
 import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
 import { withCoreStrategy } from '../registry/core/index.js';
 import { eventsConversion, EVENTS_VERSION, isEventsV1Resource } from '../conversion/events.js';
@@ -45,6 +49,8 @@ export interface APIInstallerOptions {
   namespaceLifecycle?: boolean;
   /** --runtime-config: group/versions it disables are not installed (see checkEnablement). */
   enablement?: APIEnablement;
+  /** Services' cluster IPs come from this IPv4 CIDR (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
 }
 
 function gvKey(group: string, version: string): string {
@@ -197,6 +203,15 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
+  /** The cluster IP allocator of Services: the addresses in use are those of the stored Services. */
+  private clusterIPs(definition: ResourceDefinition): ClusterIPAllocator {
+    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    return new ClusterIPAllocator(this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE, async () => {
+      const list = await this.options.storage.getList(prefix);
+      return new Set(list.items.map((s) => (s.spec as { clusterIP?: unknown } | undefined)?.clusterIP).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None'));
+    });
+  }
+
   /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
   private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
     return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
@@ -212,6 +227,7 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
+    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition));
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
     strategy = withCoreStrategy(definition, strategy);
     // events.k8s.io/v1 Events are core/v1 Events seen through another schema: one storage, one watch cache.
@@ -228,6 +244,17 @@ export class APIInstaller {
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
+    if (!definition.customResource) {
+      // A document that cannot be read leaves the kind JSON-only; its writes report the error.
+      const tables = () => {
+        try {
+          return protobufMessageFor(schemas.get() as Record<string, unknown>, definition.schemaName);
+        } catch {
+          return undefined;
+        }
+      };
+      registerProtobufMessage(scope.apiVersion, definition.kind, tables);
+    }
     const fieldManager = lazyFieldManager(definition, schemas);
     this.compiledSchemas.push(fieldManager);
     Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });

@@ -15,6 +15,8 @@ import type { AdmissionPlugin } from '../admission/types.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, kubernetesServiceIP } from '../registry/clusterip.js';
+import { ensureKubernetesService } from '../registry/kubernetes-service.js';
 import { openStorage } from '../storage/factory.js';
 import { encryptingStorage, loadEncryptionConfig } from '../storage/encryption/index.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
@@ -25,6 +27,7 @@ import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
 import type { FrontProxyCredentials, FrontProxyOptions } from '../aggregator/front-proxy.js';
 import { apiServiceValidation } from '../aggregator/validation.js';
+import { storeServiceResolver } from '../aggregator/resolver.js';
 import { CompiledAPIServer } from './compiled.js';
 import type { HealthCheck } from './health.js';
 import { HTTPServer } from './http.js';
@@ -81,6 +84,8 @@ export interface ServerOptions {
   eventTTLMs?: number;
   /** Watch cache options (event capacity, bookmark interval, …); false disables the caches. */
   watchCache?: SharedCacherOptions | false;
+  /** IPv4 CIDR Services' cluster IPs are allocated from (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
   /** In-process admission plugins, run in order after kgen's built-in ones. */
   admissionPlugins?: AdmissionPlugin[];
   /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
@@ -257,6 +262,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       admission,
       enablement,
       namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
+      serviceClusterIPRange: opts.serviceClusterIPRange,
       // An aggregated server installs only its own groups, and has no namespaces of its own.
       ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
     });
@@ -265,7 +271,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     serviceAccountTokens.install(installer);
     await loadAdmissionModules(opts.admissionModules ?? [], admission);
     for (const path of opts.handlerModules ?? []) await import(pathToFileURL(resolve(path)).href);
-    await admission.startWebhooks(installer, { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true });
+    const services = installer.lookup('', 'v1', 'services')?.store;
+    const endpoints = installer.lookup('', 'v1', 'endpoints')?.store;
+    const resolveService = services && endpoints ? storeServiceResolver(services, endpoints) : undefined;
+    await admission.startWebhooks(
+      installer,
+      { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true },
+      resolveService,
+    );
     registerAuthenticationReviews(installer, serving.tokenAuthenticator);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
@@ -283,7 +296,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (configMaps && serving.credentials) {
       await publishAuthenticationConfigMap(configMaps.store, authenticationConfigMapData(serving.credentials.clientCA, serving.frontProxy.requestHeader), log);
     }
-    extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log });
+    extensions = await createExtensionsServer({ installer, storage, admission, watchCache: opts.watchCache, log, resolveService });
     aggregator = new APIAggregator({ apis: installer, proxyClient: serving.frontProxy.client, log, ...opts.aggregator });
     await aggregator.start();
     const installed = installer;
@@ -330,6 +343,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // An aggregated server has no users of its own to write a kubeconfig for.
     const kubeconfigPath =
       opts.dataDir === undefined || delegated ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
+    if (services && endpoints && !delegated) {
+      const clusterIP = kubernetesServiceIP(opts.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
+      await ensureKubernetesService(services, endpoints, { clusterIP, ip: opts.advertiseAddress ?? host, port });
+    }
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });

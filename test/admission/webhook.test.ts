@@ -166,14 +166,14 @@ describe('admission webhooks over HTTPS', () => {
     assert.deepEqual(wh.reviews[0]!.request.options.dryRun, ['All']);
   });
 
-  it('refuses configurations kgen cannot call (422)', async () => {
+  it('refuses invalid configurations (422); service references: test/admission/webhook-service.test.ts', async () => {
     const bad = (webhook: Record<string, unknown>) =>
       ts.request('POST', `${AR}/validatingwebhookconfigurations`, {
         body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'bad' }, webhooks: [webhook] },
       });
-    const service = await bad({ ...hook('svc.example.com', '', ''), clientConfig: { service: { namespace: 'default', name: 'hooks' } } });
-    assert.equal(service.status, 422);
-    assert.match(service.body.message, /webhooks\[0\]\.clientConfig\.service: Forbidden: kgen serves no Services: use url/);
+    const both = await bad({ ...hook('svc.example.com', '', ''), clientConfig: { url: `${wh.url}/validate`, service: { namespace: 'default', name: 'hooks' } } });
+    assert.equal(both.status, 422);
+    assert.match(both.body.message, /webhooks\[0\]\.clientConfig: Required value: exactly one of url or service is required/);
     const slow = await bad(hook('slow.example.com', `${wh.url}/validate`, wh.caBundle, { timeoutSeconds: 31 }));
     assert.equal(slow.status, 422);
     assert.match(slow.body.message, /webhooks\[0\]\.timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds/);

@@ -29,7 +29,7 @@ export interface WebhookServer {
 
 const ca = newCA('webhook-test-ca');
 export const CA_BUNDLE = Buffer.from(ca.cert).toString('base64');
-const serving = newSignedCertificate(ca, { commonName: 'webhook', usage: 'server', hosts: ['127.0.0.1', 'localhost'] });
+const serving = newSignedCertificate(ca, { commonName: 'webhook', usage: 'server', hosts: ['127.0.0.1', 'localhost', 'webhook.default.svc'] });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (request: any) => Record<string, unknown> | Promise<Record<string, unknown>>;

@@ -9,6 +9,7 @@ import { StatusError } from '../../runtime/api/status.js';
 import { reviewVersionFor, gvkString } from '../../runtime/apiextensions/conversion-review.js';
 import { WebhookConverter } from '../../runtime/apiextensions/webhook-converter.js';
 import type { WebhookCall } from '../../runtime/admission/webhook/client.js';
+import { startConversionWebhook } from './conversion-webhook-server.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Review = { apiVersion: string; request: { uid: string; desiredAPIVersion: string; objects: any[] } };
@@ -142,10 +143,36 @@ describe('conversion review', () => {
       },
     );
     assert.equal((await failure(converter)).message, 'conversion webhook for ex.com/v1, Kind=W failed: Post "https://127.0.0.1:1/convert?timeout=30s": context deadline exceeded');
-    const service = new WebhookConverter({ clientConfig: { service: { namespace: 'ns', name: 'conv', path: '/convert' } }, conversionReviewVersions: ['v1'] });
+    const service = new WebhookConverter(
+      { clientConfig: { service: { namespace: 'ns', name: 'conv', path: '/convert' } }, conversionReviewVersions: ['v1'] },
+      { resolveService: async () => Promise.reject(new Error('service/conv in "ns" is not present')) },
+    );
     assert.equal(
       (await failure(service)).message,
-      'conversion webhook for ex.com/v1, Kind=W failed: Post "https://conv.ns.svc:443/convert?timeout=30s": clientConfig.service is not supported by kgen: use clientConfig.url',
+      'conversion webhook for ex.com/v1, Kind=W failed: Post "https://conv.ns.svc:443/convert?timeout=30s": service/conv in "ns" is not present',
     );
+  });
+
+  it('calls clientConfig.service at an address of its Endpoints, checking the certificate for <name>.<namespace>.svc', async () => {
+    const wh = await startConversionWebhook();
+    try {
+      const port = Number(new URL(wh.url).port);
+      const asked: unknown[] = [];
+      const converter = new WebhookConverter(
+        { clientConfig: { service: { namespace: 'ns', name: 'conv', path: '/convert', port: 8443 }, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] },
+        {
+          resolveService: async (ref) => {
+            asked.push(ref);
+            return new URL(`https://127.0.0.1:${port}`);
+          },
+        },
+      );
+      const [out] = await converter.convert([W1], 'ex.com/v2', INPUT);
+      assert.equal(out!.apiVersion, 'ex.com/v2');
+      assert.deepEqual(asked, [{ namespace: 'ns', name: 'conv', port: 8443 }]);
+      assert.equal(wh.reviews[0]!.path, '/convert');
+    } finally {
+      await wh.close();
+    }
   });
 });

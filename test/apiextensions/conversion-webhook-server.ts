@@ -30,7 +30,7 @@ export interface ConversionWebhookServer {
 }
 
 const ca = newCA('conversion-webhook-test-ca');
-const serving = newSignedCertificate(ca, { commonName: 'conversion-webhook', usage: 'server', hosts: ['127.0.0.1', 'localhost'] });
+const serving = newSignedCertificate(ca, { commonName: 'conversion-webhook', usage: 'server', hosts: ['127.0.0.1', 'localhost', 'conv.ns.svc'] });
 
 /** The rename: v1 has spec.size, v2 spec.replicas. */
 export function renameField(obj: Obj, desiredAPIVersion: string): Obj {

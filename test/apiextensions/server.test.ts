@@ -78,6 +78,33 @@ describe('extensions server', () => {
     assert.deepEqual([scale.spec.replicas, scale.status.replicas], [1, 2]);
   });
 
+  it('serves custom resources in JSON only: 406 when only protobuf is acceptable', async () => {
+    const pb = 'application/vnd.kubernetes.protobuf';
+    const json = await c.request('GET', `${CRONTABS}/c1`, undefined, { accept: `${pb},application/json` });
+    assert.equal(json.code, 200);
+    assert.equal(json.body.kind, 'CronTab');
+    const refused = await c.request('GET', `${CRONTABS}/c1`, undefined, { accept: pb });
+    assert.equal(refused.code, 406);
+  });
+
+  it('refuses a body of another kind as the custom resource validator does (422)', async () => {
+    const r = await c.request('POST', CRONTABS, { apiVersion: 'stable.example.com/v1', kind: 'CronJob', metadata: { name: 'k1' }, spec: {} });
+    assert.equal(r.code, 422, JSON.stringify(r.body));
+    assert.equal(r.body.message, 'CronTab.stable.example.com "k1" is invalid: kind: Invalid value: "CronJob": must be CronTab');
+  });
+
+  it('refuses strategic merge patch with kube 415, and does not offer it in OpenAPI', async () => {
+    const smp = await c.request('PATCH', `${CRONTABS}/c1`, { spec: { replicas: 3 } }, { 'content-type': 'application/strategic-merge-patch+json' });
+    assert.equal(smp.code, 415, JSON.stringify(smp.body));
+    assert.equal(smp.body.reason, 'UnsupportedMediaType');
+    const merge = await c.request('PATCH', `${CRONTABS}/c1`, { spec: { replicas: 3 } }, { 'content-type': 'application/merge-patch+json' });
+    assert.equal(merge.code, 200, JSON.stringify(merge.body));
+    const doc = (await c.request('GET', '/openapi/v3/apis/stable.example.com/v1')).body;
+    const patch = doc.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
+    assert.ok(!('application/strategic-merge-patch+json' in patch.requestBody.content));
+    await c.request('PATCH', `${CRONTABS}/c1`, { spec: { replicas: 1 } }, { 'content-type': 'application/merge-patch+json' });
+  });
+
   it('watches the custom resource', async () => {
     const res = await c.chain.handler.handle(
       { method: 'GET', url: `${CRONTABS}?watch=true&resourceVersion=0`, headers: {}, signal: new AbortController().signal },

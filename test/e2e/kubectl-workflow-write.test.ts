@@ -179,14 +179,12 @@ describe('kubectl workflow: writes', () => {
     );
   });
 
-  it('patch with the default strategic type is refused as kube refuses it for custom resources', () => {
+  it('patch with the default strategic type works on a compiled kind, as on an aggregated server', () => {
     const r = kubectl(server.kubeconfig, ['patch', 'wd', 'p1', '-p', '{"spec":{"replicas":4}}']);
-    assert.equal(r.code, 1);
-    assert.equal(
-      r.stderr.trim(),
-      'error: application/strategic-merge-patch+json is not supported by widgets.example.com/v1, Kind=Widget: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
-    );
-    assert.equal(jsonpath('p1', '{.spec.replicas}'), '8');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'widget.widgets.example.com/p1 patched\n');
+    assert.equal(jsonpath('p1', '{.spec.replicas}'), '4');
+    kubectlOk(server.kubeconfig, ['patch', 'wd', 'p1', '--type=merge', '-p', '{"spec":{"replicas":8}}']);
   });
 
   it('scale, and scale --current-replicas as a precondition', () => {

@@ -30,16 +30,17 @@ describe('strategic merge patch on Namespace', () => {
     assert.deepEqual(label.fieldsV1, { 'f:metadata': { 'f:annotations': { 'f:more': {} }, 'f:labels': { 'f:c': {} } } });
   });
 
-  it('replaces lists without a merge key, honours $deleteFromPrimitiveList and $setElementOrder', async () => {
-    const replaced = await smp('team', { metadata: { finalizers: ['example.com/three'] } });
-    assert.equal(replaced.status, 200, replaced.text);
-    assert.deepEqual(replaced.body.metadata.finalizers, ['example.com/three']);
-    await smp('team', { metadata: { finalizers: ['example.com/a', 'example.com/b', 'example.com/c'] } });
+  it('merges metadata.finalizers (patchStrategy merge, as ObjectMeta), honours $deleteFromPrimitiveList and $setElementOrder', async () => {
+    const first = await smp('team', { metadata: { finalizers: ['example.com/three'] } });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(first.body.metadata.finalizers, ['example.com/three']);
+    const merged = await smp('team', { metadata: { finalizers: ['example.com/a', 'example.com/b'] } });
+    assert.deepEqual(merged.body.metadata.finalizers, ['example.com/a', 'example.com/b', 'example.com/three'], 'united, patch items first (kube mergeSortedSlice)');
     const deleted = await smp('team', {
-      metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/b'], '$setElementOrder/finalizers': ['example.com/c', 'example.com/a'] },
+      metadata: { '$deleteFromPrimitiveList/finalizers': ['example.com/b'], '$setElementOrder/finalizers': ['example.com/three', 'example.com/a'] },
     });
     assert.equal(deleted.status, 200, deleted.text);
-    assert.deepEqual(deleted.body.metadata.finalizers, ['example.com/c', 'example.com/a']);
+    assert.deepEqual(deleted.body.metadata.finalizers, ['example.com/three', 'example.com/a']);
     const cleared = await smp('team', { metadata: { finalizers: null } });
     assert.equal(cleared.body.metadata.finalizers, undefined);
   });
@@ -59,10 +60,11 @@ describe('strategic merge patch on Namespace', () => {
     assert.match(bad.body.message, /unknown patch type: frobnicate/);
   });
 
-  it('is refused for custom resources, accepted on their scale subresource, as is merge patch', async () => {
+  it('is accepted for compiled kinds that are not built in, and on their scale subresource, as is merge patch', async () => {
     await t.request('POST', WIDGETS, { body: widget('sc') });
-    const refused = await t.request('PATCH', `${WIDGETS}/sc`, { body: { spec: { replicas: 2 } }, contentType: STRATEGIC });
-    assert.equal(refused.status, 415);
+    const accepted = await t.request('PATCH', `${WIDGETS}/sc`, { body: { spec: { replicas: 2 } }, contentType: STRATEGIC });
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal(accepted.body.spec.replicas, 2);
     const viaSMP = await t.request('PATCH', `${WIDGETS}/sc/scale`, { body: { spec: { replicas: 3 } }, contentType: STRATEGIC });
     assert.equal(viaSMP.status, 200, viaSMP.text);
     assert.equal(viaSMP.body.spec.replicas, 3);
@@ -70,6 +72,46 @@ describe('strategic merge patch on Namespace', () => {
     assert.equal(viaMerge.status, 200, viaMerge.text);
     assert.equal(viaMerge.body.spec.replicas, 4);
     assert.equal((await t.request('GET', `${WIDGETS}/sc`)).body.spec.replicas, 4);
+  });
+});
+
+describe('strategic merge patch on every compiled kind', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('merges a user kind @kgen:listType map list by its @kgen:listMapKey, published in OpenAPI', async () => {
+    const created = await t.request('POST', WIDGETS, { body: widget('ports', { replicas: 1, ports: [{ name: 'http', port: 80 }, { name: 'metrics', port: 9090 }] }) });
+    assert.equal(created.status, 201, created.text);
+    const r = await t.request('PATCH', `${WIDGETS}/ports`, {
+      body: { spec: { ports: [{ name: 'https', port: 443 }, { name: 'http', port: 8080 }, { name: 'metrics', $patch: 'delete' }] } },
+      contentType: STRATEGIC,
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.spec.ports, [{ name: 'https', port: 443 }, { name: 'http', port: 8080 }]);
+    const doc = (await t.request('GET', '/openapi/v3/apis/widgets.example.com/v1')).body;
+    const spec = Object.entries(doc.components.schemas).find(([k]) => k.endsWith('.WidgetSpec'))![1] as { properties: Record<string, Record<string, unknown>> };
+    assert.equal(spec.properties.ports!['x-kubernetes-patch-strategy'], 'merge');
+    assert.equal(spec.properties.ports!['x-kubernetes-patch-merge-key'], 'name');
+    const op = doc.paths['/apis/widgets.example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
+    assert.deepEqual(Object.keys(op.requestBody.content), ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+  });
+
+  it('patches RBAC kinds (kubectl patch clusterrole, set subject) and replaces their atomic lists as kube does', async () => {
+    const CR = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
+    const CRB = '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings';
+    await t.request('POST', CR, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'smp' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } });
+    const role = await t.request('PATCH', `${CR}/smp`, { body: { metadata: { labels: { a: 'b' } }, rules: [{ apiGroups: [''], resources: ['services'], verbs: ['list'] }] }, contentType: STRATEGIC });
+    assert.equal(role.status, 200, role.text);
+    assert.deepEqual(role.body.rules, [{ apiGroups: [''], resources: ['services'], verbs: ['list'] }]);
+    assert.deepEqual(role.body.metadata.labels, { a: 'b' });
+    await t.request('POST', CRB, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'smp' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'smp' } } });
+    const subjects = [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }];
+    const binding = await t.request('PATCH', `${CRB}/smp`, { body: { subjects }, contentType: STRATEGIC });
+    assert.equal(binding.status, 200, binding.text);
+    assert.deepEqual(binding.body.subjects, subjects);
   });
 });
 
@@ -111,7 +153,7 @@ describe('strategicMergePatch with patch merge keys', () => {
         { name: 'a', image: 'a:1', env: { X: '1', Y: '2' } },
         { name: 'c', image: 'c:1' },
       ],
-      finalizers: ['f1', 'f2'],
+      finalizers: ['f2', 'f1'],
       args: ['z'],
     });
     const replaced = strategicMergePatch(original, { containers: [{ $patch: 'replace' }, { name: 'z', image: 'z' }] }, structure);

@@ -159,7 +159,9 @@ describe('resourceVersion on get and list', () => {
       const r = await t.request('GET', path);
       assert.equal(r.status, 504, path);
       assert.equal(r.body.reason, 'Timeout');
-      assert.match(r.body.message, /^Too large resource version: \d+, current: \d+$/);
+      assert.match(r.body.message, /^Timeout: Too large resource version: \d+, current: \d+$/);
+      assert.deepEqual(r.body.details, { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+      assert.equal(r.headers.get('retry-after'), '1');
     }
   });
 

@@ -287,6 +287,24 @@ export interface EventSource {
   host?: string;
 }
 
+/** LoadBalancerIngress represents the status of a load-balancer ingress point. */
+export interface LoadBalancerIngress {
+  /** IP is set for load-balancer ingress points that are IP based. */
+  ip?: string;
+  /** Hostname is set for load-balancer ingress points that are DNS based. */
+  hostname?: string;
+  /** IPMode specifies how the load-balancer IP behaves: VIP or Proxy. */
+  ipMode?: string;
+  /** Ports is a list of records of service ports. */
+  ports?: PortStatus[];
+}
+
+/** LoadBalancerStatus represents the status of a load-balancer. */
+export interface LoadBalancerStatus {
+  /** Ingress is a list containing ingress points for the load-balancer. */
+  ingress?: LoadBalancerIngress[];
+}
+
 /** LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace. */
 export interface LocalObjectReference {
   /** Name of the referent. */
@@ -337,6 +355,16 @@ export interface ObjectReference {
   resourceVersion?: string;
   /** If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. */
   fieldPath?: string;
+}
+
+/** PortStatus represents the error condition of a service port. */
+export interface PortStatus {
+  /** Port is the port number of the service port of which status is recorded here. */
+  port: int32;
+  /** Protocol is the protocol of the service port of which status is recorded here. */
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  /** Error is to record the problem with the service port. */
+  error?: string;
 }
 
 /** A condition of a Service (metav1.Condition). */
@@ -392,6 +420,8 @@ export interface ServiceSpec {
 
 /** ServiceStatus represents the current status of a service. */
 export interface ServiceStatus {
+  /** LoadBalancer contains the current status of the load-balancer, if one is present (kubectl create service sends it empty). */
+  loadBalancer?: LoadBalancerStatus;
   /** Current service state. */
   conditions?: ServiceCondition[];
 }

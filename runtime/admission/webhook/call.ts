@@ -7,17 +7,17 @@ import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.js';
 import type { AdmissionContext } from '../types.js';
 import { admissionWebhookDuration, observeAdmission } from '../../metrics/apiserver.js';
-import { callWebhook } from './client.js';
+import { callWebhook, type ServiceResolver } from './client.js';
 import { newAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from './review.js';
 import { DEFAULT_TIMEOUT_SECONDS, type Webhook } from './types.js';
 
 /** Calls the webhook; resolves with its (allowed) result, throws a denial or ErrCallingWebhook. */
-export function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean): Promise<AdmissionResult> {
+export function callHook(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean, resolveService?: ServiceResolver): Promise<AdmissionResult> {
   // kube's ObserveWebhook: type "admit" or "validating", rejected when the call denied or failed.
-  return observeAdmission(admissionWebhookDuration, [webhook.name, mutating ? 'admit' : 'validating', attrs.operation], () => callHookUntimed(webhook, attrs, ctx, mutating));
+  return observeAdmission(admissionWebhookDuration, [webhook.name, mutating ? 'admit' : 'validating', attrs.operation], () => callHookUntimed(webhook, attrs, ctx, mutating, resolveService));
 }
 
-async function callHookUntimed(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean): Promise<AdmissionResult> {
+async function callHookUntimed(webhook: Webhook, attrs: AdmissionAttributes, ctx: AdmissionContext, mutating: boolean, resolveService?: ServiceResolver): Promise<AdmissionResult> {
   if (attrs.dryRun) {
     if (!webhook.sideEffects) throw new ErrCallingWebhook(webhook.name, 'Webhook SideEffects is nil');
     if (webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(webhook.name);
@@ -27,6 +27,7 @@ async function callHookUntimed(webhook: Webhook, attrs: AdmissionAttributes, ctx
   try {
     answer = await callWebhook({
       clientConfig: webhook.clientConfig,
+      resolveService,
       timeoutSeconds: webhook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
       body: review,
       signal: ctx.signal,

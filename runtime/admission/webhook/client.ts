@@ -3,6 +3,11 @@
  * over HTTPS, trusting only the configuration's caBundle (the system roots when it is empty),
  * giving up after timeoutSeconds. Failures are Errors whose message is what kube reports after
  * `failed calling webhook "<name>": `.
+ *
+ * A `clientConfig.service` is called as kube does with aggregator routing: the URL is
+ * `https://<name>.<namespace>.svc:<port><path>` (port 443 by default), the connection goes to an
+ * address of the Service's Endpoints (resolveService), and the serving certificate must be valid
+ * for `<name>.<namespace>.svc`.
  */
 import { request as httpsRequest } from 'node:https';
 import type { WebhookClientConfig } from './types.js';
@@ -10,8 +15,13 @@ import type { WebhookClientConfig } from './types.js';
 /** The most of a webhook's answer read (kube's default request body limit). */
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
+/** An address (`https://<ip>:<port>`) serving a Service's port, or a rejection saying why not. */
+export type ServiceResolver = (ref: { namespace: string; name: string; port: number }) => Promise<URL>;
+
 export interface WebhookCall {
   clientConfig: WebhookClientConfig;
+  /** Resolves clientConfig.service; without it, service references cannot be called. */
+  resolveService?: ServiceResolver;
   timeoutSeconds: number;
   body: unknown;
   /** The API request's own signal: a gone client stops the call. */
@@ -24,13 +34,42 @@ function caOf(config: WebhookClientConfig): string | undefined {
   return Buffer.from(config.caBundle, 'base64').toString('utf8');
 }
 
-/** The URL called: the configured one with `?timeout=<n>s`, as kube's rest client adds it. */
-function callURL(config: WebhookClientConfig, timeoutSeconds: number): URL {
-  if (!config.url) throw new Error('webhook has no url (clientConfig.service is not supported by kgen)');
+/** Where a call goes: the URL kube names in messages, the address connected to, and the name the certificate must carry. */
+interface Target {
+  url: URL;
+  connect: URL;
+  servername?: string;
+  /** The URL as kube prints it (a service URL keeps its :443). */
+  shown: string;
+}
+
+/** The URL called, with `?timeout=<n>s` as kube's rest client adds it; a service resolved to an address. */
+async function callTarget(call: WebhookCall): Promise<Target> {
+  const config = call.clientConfig;
+  const service = config.service;
+  if (!config.url && service) {
+    const port = service.port ?? 443;
+    const host = `${service.name}.${service.namespace}.svc`;
+    const url = new URL(`https://${host}:${port}${service.path ?? ''}`);
+    url.searchParams.set('timeout', `${call.timeoutSeconds}s`);
+    const shown = `https://${host}:${port}${url.pathname === '/' && !service.path ? '' : url.pathname}${url.search}`;
+    if (!call.resolveService) throw new Error(`failed to call webhook: Post "${shown}": service resolution is not available`);
+    let address: URL;
+    try {
+      address = await call.resolveService({ namespace: service.namespace, name: service.name, port });
+    } catch (err) {
+      throw new Error(`failed to call webhook: Post "${shown}": ${(err as Error).message}`);
+    }
+    const connect = new URL(url.href);
+    connect.hostname = address.hostname;
+    connect.port = address.port;
+    return { url, connect, servername: host, shown };
+  }
+  if (!config.url) throw new Error('webhook has neither url nor service');
   const url = new URL(config.url);
   if (url.protocol !== 'https:') throw new Error(`webhook url scheme must be https, got ${JSON.stringify(url.protocol.replace(/:$/, ''))}`);
-  url.searchParams.set('timeout', `${timeoutSeconds}s`);
-  return url;
+  url.searchParams.set('timeout', `${call.timeoutSeconds}s`);
+  return { url, connect: url, shown: url.href };
 }
 
 /** Set on the error of a request sent on a kept-alive socket the server had already closed. */
@@ -38,7 +77,7 @@ class StaleSocket extends Error {}
 
 /** POSTs the review and resolves with the decoded JSON answer; rejects with kube's reasons. */
 export async function callWebhook(call: WebhookCall): Promise<unknown> {
-  const url = callURL(call.clientConfig, call.timeoutSeconds);
+  const url = await callTarget(call);
   const payload = Buffer.from(JSON.stringify(call.body));
   const deadline = AbortSignal.timeout(call.timeoutSeconds * 1000);
   const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
@@ -51,13 +90,15 @@ export async function callWebhook(call: WebhookCall): Promise<unknown> {
   }
 }
 
-function post(url: URL, payload: Buffer, call: WebhookCall, deadline: AbortSignal, signal: AbortSignal): Promise<unknown> {
-  const describe = (why: string) => `failed to call webhook: Post "${url.href}": ${why}`;
+function post(target: Target, payload: Buffer, call: WebhookCall, deadline: AbortSignal, signal: AbortSignal): Promise<unknown> {
+  const { connect } = target;
+  const describe = (why: string) => `failed to call webhook: Post "${target.shown}": ${why}`;
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      url,
+      connect,
       {
         method: 'POST',
+        ...(target.servername ? { servername: target.servername } : {}),
         ca: caOf(call.clientConfig),
         signal,
         headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length },
@@ -94,7 +135,7 @@ function post(url: URL, payload: Buffer, call: WebhookCall, deadline: AbortSigna
         reject(new StaleSocket(err.message));
         return;
       }
-      const why = deadline.aborted ? 'context deadline exceeded' : call.signal?.aborted ? 'context canceled' : goWording(err, url);
+      const why = deadline.aborted ? 'context deadline exceeded' : call.signal?.aborted ? 'context canceled' : goWording(err, connect, target.servername);
       reject(new Error(describe(why)));
     });
     req.end(payload);
@@ -102,7 +143,7 @@ function post(url: URL, payload: Buffer, call: WebhookCall, deadline: AbortSigna
 }
 
 /** Node's network errors in the words Go's client uses in kube's messages, where they map. */
-function goWording(err: Error & { code?: string }, url: URL): string {
+function goWording(err: Error & { code?: string }, url: URL, servername?: string): string {
   const port = url.port || '443';
   switch (err.code) {
     case 'ECONNREFUSED':
@@ -117,7 +158,7 @@ function goWording(err: Error & { code?: string }, url: URL): string {
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
-      return `tls: failed to verify certificate: x509: certificate is not valid for ${url.hostname}`;
+      return `tls: failed to verify certificate: x509: certificate is not valid for ${servername ?? url.hostname}`;
     default:
       return err.message;
   }

@@ -12,6 +12,7 @@ import { jsonEqual } from '../../registry/equality.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
 import type { AdmissionContext } from '../types.js';
 import { callHook, ignoresCallFailures } from './call.js';
+import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';
 import type { WebhookAccessor } from './types.js';
 
@@ -25,28 +26,36 @@ export async function dispatchMutating(
   attrs: AdmissionAttributes,
   ctx: AdmissionContext,
   namespaceLabels: NamespaceLabels,
+  resolveService?: ServiceResolver,
 ): Promise<void> {
   const invokedIfNeeded: WebhookAccessor[] = [];
   const reinvoke = new Set<string>();
   for (const [index, hook] of hooks.entries()) {
     if (!(await shouldCallHook(hook.webhook, attrs, namespaceLabels))) continue;
-    const changed = await callMutatingHook(hook, attrs, ctx, 0, index);
+    const changed = await callMutatingHook(hook, attrs, ctx, 0, index, resolveService);
     // A change requires every IfNeeded webhook called so far to see the new object.
     if (changed) for (const earlier of invokedIfNeeded) reinvoke.add(earlier.uid);
     if (hook.webhook.reinvocationPolicy === 'IfNeeded') invokedIfNeeded.push(hook);
   }
   for (const [index, hook] of hooks.entries()) {
-    if (reinvoke.has(hook.uid)) await callMutatingHook(hook, attrs, ctx, 1, index);
+    if (reinvoke.has(hook.uid)) await callMutatingHook(hook, attrs, ctx, 1, index, resolveService);
   }
 }
 
 /** callAttrMutatingHook with the failure policy applied; true when the object changed. */
-async function callMutatingHook(hook: WebhookAccessor, attrs: AdmissionAttributes, ctx: AdmissionContext, round: number, index: number): Promise<boolean> {
+async function callMutatingHook(
+  hook: WebhookAccessor,
+  attrs: AdmissionAttributes,
+  ctx: AdmissionContext,
+  round: number,
+  index: number,
+  resolveService?: ServiceResolver,
+): Promise<boolean> {
   const { webhook } = hook;
   const key = `round_${round}_index_${index}`;
   let changed = false;
   try {
-    const result = await callHook(webhook, attrs, ctx, true);
+    const result = await callHook(webhook, attrs, ctx, true, resolveService);
     if (result.patch && result.patch.length > 0) {
       if (!attrs.object) throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
       const patched = applyWebhookPatch(attrs.object, result.patch);

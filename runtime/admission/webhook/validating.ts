@@ -6,6 +6,7 @@ import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
 import type { AdmissionContext } from '../types.js';
 import { callHook, ignoresCallFailures } from './call.js';
+import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';
 import type { WebhookAccessor } from './types.js';
 
@@ -14,6 +15,7 @@ export async function dispatchValidating(
   attrs: AdmissionAttributes,
   ctx: AdmissionContext,
   namespaceLabels: NamespaceLabels,
+  resolveService?: ServiceResolver,
 ): Promise<void> {
   const relevant: WebhookAccessor[] = [];
   for (const hook of hooks) {
@@ -22,7 +24,7 @@ export async function dispatchValidating(
   const outcomes = await Promise.all(
     relevant.map(async ({ webhook }): Promise<unknown> => {
       try {
-        await callHook(webhook, attrs, ctx, false);
+        await callHook(webhook, attrs, ctx, false, resolveService);
         return undefined;
       } catch (err) {
         if (!(err instanceof ErrCallingWebhook)) return err;

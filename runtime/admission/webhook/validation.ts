@@ -1,8 +1,7 @@
 /**
  * Validation of Mutating/ValidatingWebhookConfigurations beyond their schema (kube's
  * admissionregistration validation.go, v1 rules), run as an in-process validating admission
- * plugin so a bad configuration is a 422 before it is stored. kgen calls webhooks by URL only:
- * clientConfig.service is refused.
+ * plugin so a bad configuration is a 422 before it is stored.
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { newInvalid } from '../../api/status.js';
@@ -39,7 +38,8 @@ export function validateWebhook(hook: Webhook, path: string, mutating: boolean):
 
 function validateClientConfig(hook: Webhook, path: string): FieldError[] {
   const { url, service } = hook.clientConfig ?? {};
-  if (service !== undefined) return [field.forbidden(`${path}.service`, 'kgen serves no Services: use url')];
+  if (url !== undefined && service !== undefined) return [field.required(path, 'exactly one of url or service is required')];
+  if (service !== undefined) return validateWebhookService(service, `${path}.service`);
   if (url === undefined) return [field.required(path, 'exactly one of url or service is required')];
   let parsed: URL;
   try {
@@ -53,6 +53,20 @@ function validateClientConfig(hook: Webhook, path: string): FieldError[] {
   if (parsed.username || parsed.password) errs.push(field.invalid(`${path}.url`, url, 'user information is not permitted in the URL'));
   if (parsed.hash) errs.push(field.invalid(`${path}.url`, url, 'fragments are not permitted in the URL'));
   if (parsed.search) errs.push(field.invalid(`${path}.url`, url, 'query parameters are not permitted in the URL'));
+  return errs;
+}
+
+/** kube's ValidateWebhookService. */
+function validateWebhookService(service: { namespace?: string; name?: string; path?: string; port?: number }, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!service.name) errs.push(field.required(`${path}.name`, 'service name is required'));
+  if (!service.namespace) errs.push(field.required(`${path}.namespace`, 'service namespace is required'));
+  const port = service.port ?? 443;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) errs.push(field.invalid(`${path}.port`, port, 'port is not valid: must be between 1 and 65535, inclusive'));
+  const urlPath = service.path;
+  if (urlPath === undefined || urlPath === '' || urlPath === '/') return errs;
+  if (urlPath === '//') return [...errs, field.invalid(`${path}.path`, urlPath, 'segment[0] may not be empty')];
+  if (!urlPath.startsWith('/')) errs.push(field.invalid(`${path}.path`, urlPath, "must start with a '/'"));
   return errs;
 }
 

@@ -6,6 +6,7 @@ import type { AdmissionAttributes } from '../../api/auth.js';
 import { isNotFound, newNotFound } from '../../api/status.js';
 import type { Store } from '../../registry/store.js';
 import type { AdmissionContext } from '../types.js';
+import type { ServiceResolver } from './client.js';
 import type { NamespaceLabels } from './matcher.js';
 import { dispatchMutating } from './mutating.js';
 import { WebhookConfigurationSource } from './source.js';
@@ -18,14 +19,18 @@ export interface WebhooksConfig {
   validating: Store;
   /** The store of namespaces, for namespaceSelector; absent: only empty selectors match namespaced requests. */
   namespaces?: Store;
+  /** Resolves clientConfig.service references (through the Service's Endpoints). */
+  resolveService?: ServiceResolver;
 }
 
 export class Webhooks {
   readonly mutatingSource: WebhookConfigurationSource;
   readonly validatingSource: WebhookConfigurationSource;
   private readonly namespaceLabels: NamespaceLabels;
+  private readonly resolveService?: ServiceResolver;
 
   constructor(config: WebhooksConfig) {
+    this.resolveService = config.resolveService;
     this.mutatingSource = new WebhookConfigurationSource(config.mutating);
     this.validatingSource = new WebhookConfigurationSource(config.validating);
     this.namespaceLabels = namespaceLabelsFrom(config.namespaces);
@@ -43,12 +48,12 @@ export class Webhooks {
 
   mutate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
     const hooks = this.mutatingSource.webhooks();
-    return hooks.length === 0 ? Promise.resolve() : dispatchMutating(hooks, attrs, ctx, this.namespaceLabels);
+    return hooks.length === 0 ? Promise.resolve() : dispatchMutating(hooks, attrs, ctx, this.namespaceLabels, this.resolveService);
   }
 
   validate(attrs: AdmissionAttributes, ctx: AdmissionContext): Promise<void> {
     const hooks = this.validatingSource.webhooks();
-    return hooks.length === 0 ? Promise.resolve() : dispatchValidating(hooks, attrs, ctx, this.namespaceLabels);
+    return hooks.length === 0 ? Promise.resolve() : dispatchValidating(hooks, attrs, ctx, this.namespaceLabels, this.resolveService);
   }
 }
 

@@ -19,6 +19,7 @@ import { jsonEqual } from '../../registry/equality.js';
 import { nowRFC3339 } from '../../registry/objectmeta.js';
 import { fieldElement, FieldSet, pathString, type Path } from './fieldset.js';
 import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, managerIdentity, type Managed, type ManagerEntry } from './managedfields.js';
+import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, withUpdatedLastApplied } from './lastapplied.js';
 import { compare, createdFieldsV1, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
 import type { TypeNode } from './typeschema.js';
 
@@ -233,13 +234,28 @@ export class FieldManager {
       if (otherId === id) continue;
       for (const path of entry.set.intersection(changed).paths()) conflicts.push({ manager: entry, path });
     }
-    if (conflicts.length > 0 && !opts.force) throw newApplyConflict(sortConflicts(conflicts));
+    if (conflicts.length > 0 && !opts.force) {
+      const remaining = this.conflictsNotFromLastApplied(conflicts, live, manager);
+      if (remaining.length > 0) throw newApplyConflict(sortConflicts(remaining));
+    }
     for (const [otherId, entry] of managed) {
       if (otherId !== id) entry.set = entry.set.difference(changed).difference(cmp.removed);
     }
     const entry = managed.get(id)!;
     if (!last || !jsonEqual(before, merged)) entry.time = nowRFC3339();
-    return this.encode(merged, managed);
+    const result = this.encode(merged, managed);
+    return manager === KUBECTL_MANAGER ? withUpdatedLastApplied(result, config) : result;
+  }
+
+  /**
+   * The conflicts an apply by `kubectl` still has once those on fields matching the
+   * last-applied-configuration annotation are taken over (kube's lastAppliedManager); all of
+   * them for any other manager.
+   */
+  private conflictsNotFromLastApplied(conflicts: Conflict[], live: KubeObject | undefined, manager: string): Conflict[] {
+    if (manager !== KUBECTL_MANAGER) return conflicts;
+    const allowed = allowedConflictsFromLastApplied(withoutManagedFields(live), this.config.apiVersion, this.structure);
+    return allowed ? conflicts.filter((c) => !allowed.has(c.path)) : conflicts;
   }
 
   /**

@@ -1,15 +1,18 @@
 /**
  * Strategic merge patch (k8s.io/apimachinery/pkg/util/strategicpatch StrategicMergeMapPatch),
- * for the built-in kinds it is accepted on. Patch metadata comes from the kind's structure
- * (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key` in its OpenAPI schema), as
- * kubectl computes its patches from the same document:
+ * for every compiled kind (built-in or not; runtime CRDs answer 415). Patch metadata comes from
+ * the kind's structure (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key` in its
+ * OpenAPI schema, emitted for `@kgen:listType map` lists), as kubectl computes its patches from
+ * the same document:
  *
  * - maps merge recursively; `null` deletes a key; `$patch: replace` replaces the map with the
  *   patch's, `$patch: delete` empties it; `$retainKeys` drops original keys not listed;
  * - lists are replaced unless their strategy is `merge`: then lists of maps merge items by the
  *   merge key (items may carry `$patch: delete|replace|merge`), lists of scalars are united;
  * - `$deleteFromPrimitiveList/<field>` removes values from a scalar list and
- *   `$setElementOrder/<field>` orders a merged list.
+ *   `$setElementOrder/<field>` orders a merged list;
+ * - a merged list is ordered as kube's normalizeElementOrder: the patch's items in the patch's
+ *   order, server-only items interleaved where the original had them.
  *
  * Malformed directives are 400 BadRequest.
  */
@@ -84,7 +87,9 @@ function mergeMap(original: JSONMap, patch: JSONMap, t: TypeNode): JSONMap {
     else out[key] = clean(value);
   }
   for (const [field, order] of orders) {
-    if (Array.isArray(out[field])) out[field] = applyOrder(out[field] as unknown[], order, listNode(t, field)?.patchMergeKey);
+    if (!Array.isArray(out[field])) continue;
+    const before = Array.isArray(original[field]) ? (original[field] as unknown[]) : [];
+    out[field] = normalizeElementOrder(out[field] as unknown[], order, before, listNode(t, field)?.patchMergeKey);
   }
   return out;
 }
@@ -113,11 +118,46 @@ function mergeList(original: unknown[], patch: unknown[], t: ListNode | undefine
   if (patch.every((item) => !isMap(item)) && original.every((item) => !isMap(item))) {
     const out = [...original];
     for (const item of patch) if (!out.some((o) => jsonEqual(o, item))) out.push(item);
-    return out;
+    return normalizeElementOrder(out, patch, original);
   }
   const key = t!.patchMergeKey;
   if (!key) throw newBadRequest('cannot merge lists without merge key');
   return mergeListByKey(original, patch, key, t!.elements);
+}
+
+/**
+ * kube's normalizeElementOrder after a merge: the items the patch names (or its
+ * `$setElementOrder` list) in the patch's order, the server-only items in the original's order,
+ * interleaved by mergeSortedSlice so that server-only items keep their place relative to the
+ * patch items the original also had.
+ */
+function normalizeElementOrder(merged: unknown[], patchOrder: unknown[], serverOrder: unknown[], key?: string): unknown[] {
+  const id = (v: unknown) => (key && isMap(v) ? v[key] : v);
+  const indexIn = (list: unknown[], v: unknown) => list.findIndex((o) => jsonEqual(id(o), id(v)));
+  const patchItems = sortByOrder(merged.filter((v) => indexIn(patchOrder, v) >= 0), (v) => indexIn(patchOrder, v));
+  const serverOnly = sortByOrder(merged.filter((v) => indexIn(patchOrder, v) < 0), (v) => indexIn(serverOrder, v));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < patchItems.length) {
+    if (i >= serverOnly.length) out.push(patchItems[j++]);
+    else if (j >= patchItems.length) out.push(serverOnly[i++]);
+    else {
+      const li = indexIn(serverOrder, serverOnly[i]);
+      const ri = indexIn(serverOrder, patchItems[j]);
+      out.push(li >= 0 && ri >= 0 && li < ri ? serverOnly[i++] : patchItems[j++]);
+    }
+  }
+  return out;
+}
+
+/** Items with a position (>= 0) sorted by it, in the slots such items held; the others stay put. */
+function sortByOrder(items: unknown[], position: (v: unknown) => number): unknown[] {
+  const slots = items.map((v, i) => ({ v, i, p: position(v) })).filter((x) => x.p >= 0);
+  const sorted = [...slots].sort((a, b) => a.p - b.p);
+  const out = [...items];
+  slots.forEach((slot, k) => (out[slot.i] = sorted[k]!.v));
+  return out;
 }
 
 function mergeListByKey(original: unknown[], patch: unknown[], key: string, elements: TypeNode): unknown[] {
@@ -137,18 +177,11 @@ function mergeListByKey(original: unknown[], patch: unknown[], key: string, elem
     const { [PATCH]: _d, ...plain } = item;
     rest.push(plain);
   }
+  const remaining = [...out];
   for (const item of rest) {
     const at = out.findIndex((o) => isMap(o) && jsonEqual(o[key], item[key]));
     if (at >= 0) out[at] = mergeMap(out[at] as JSONMap, item, elements);
     else out.push(clean(item));
   }
-  return out;
-}
-
-/** `$setElementOrder`: listed items first in the given order, the rest after in their order. */
-function applyOrder(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
-  const id = (v: unknown) => (key && isMap(v) ? v[key] : v);
-  const position = (v: unknown) => order.findIndex((o) => jsonEqual(id(o), id(v)));
-  const listed = list.filter((v) => position(v) >= 0).sort((a, b) => position(a) - position(b));
-  return [...listed, ...list.filter((v) => position(v) < 0)];
+  return normalizeElementOrder(out, rest, remaining, key);
 }

@@ -75,12 +75,42 @@ export interface ServicePort {
 
 /** ServiceStatus represents the current status of a service. */
 export interface ServiceStatus {
+  /** LoadBalancer contains the current status of the load-balancer, if one is present (kubectl create service sends it empty). */
+  loadBalancer?: LoadBalancerStatus;
   /**
    * Current service state.
    * @kgen:listType map
    * @kgen:listMapKey type
    */
   conditions?: ServiceCondition[];
+}
+
+/** LoadBalancerStatus represents the status of a load-balancer. */
+export interface LoadBalancerStatus {
+  /** Ingress is a list containing ingress points for the load-balancer. */
+  ingress?: LoadBalancerIngress[];
+}
+
+/** LoadBalancerIngress represents the status of a load-balancer ingress point. */
+export interface LoadBalancerIngress {
+  /** IP is set for load-balancer ingress points that are IP based. */
+  ip?: string;
+  /** Hostname is set for load-balancer ingress points that are DNS based. */
+  hostname?: string;
+  /** IPMode specifies how the load-balancer IP behaves: VIP or Proxy. */
+  ipMode?: string;
+  /** Ports is a list of records of service ports. */
+  ports?: PortStatus[];
+}
+
+/** PortStatus represents the error condition of a service port. */
+export interface PortStatus {
+  /** Port is the port number of the service port of which status is recorded here. */
+  port: int32;
+  /** Protocol is the protocol of the service port of which status is recorded here. */
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  /** Error is to record the problem with the service port. */
+  error?: string;
 }
 
 /** A condition of a Service (metav1.Condition). */

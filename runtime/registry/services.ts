@@ -1,0 +1,109 @@
+/**
+ * core/v1 Service's strategy: a cluster IP allocated on create (kube's service REST
+ * BeginCreate, clusterip.ts), kube's ValidateService rules per type on create and update, and
+ * spec.clusterIP immutable once set (ValidateServiceUpdate), with kube's field paths and messages.
+ * kgen's Service has clusterIP but not clusterIPs; the rules kube states on clusterIPs (which its
+ * defaulting fills from clusterIP) are reported on the field kube names.
+ *
+ * Not done here, unlike kube: NodePort allocation and the default/kubernetes Service (see
+ * README, Kubernetes compatibility).
+ */
+import type { KubeObject, StatusCause } from '../api/meta.js';
+import type { ResourceDefinition } from '../api/resource.js';
+import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../validation/index.js';
+import type { ClusterIPAllocator } from './clusterip.js';
+import type { RESTStrategy } from './strategy.js';
+
+interface ServicePort {
+  name?: string;
+  nodePort?: number;
+}
+
+interface ServiceSpec {
+  type?: string;
+  clusterIP?: string;
+  externalName?: string;
+  ports?: ServicePort[];
+}
+
+export function isServiceResource(def: Pick<ResourceDefinition, 'group' | 'plural'>): boolean {
+  return def.group === '' && def.plural === 'services';
+}
+
+const specOf = (obj: KubeObject): ServiceSpec => (typeof obj.spec === 'object' && obj.spec !== null ? (obj.spec as ServiceSpec) : {});
+const typeOf = (spec: ServiceSpec) => spec.type ?? 'ClusterIP';
+const isHeadless = (spec: ServiceSpec) => spec.clusterIP === 'None';
+
+/** ValidateService's rules that depend on the Service's type. */
+export function validateServiceSpec(spec: ServiceSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  const type = typeOf(spec);
+  const ports = Array.isArray(spec.ports) ? spec.ports : [];
+  if (ports.length === 0 && !isHeadless(spec) && type !== 'ExternalName') errs.push(field.required('spec.ports'));
+  const names = new Set<string>();
+  ports.forEach((p, i) => {
+    const name = typeof p?.name === 'string' ? p.name : '';
+    if (ports.length > 1 && name === '') errs.push(field.required(`spec.ports[${i}].name`));
+    else if (name !== '' && names.has(name)) errs.push(field.duplicate(`spec.ports[${i}].name`, name));
+    names.add(name);
+    if (type === 'ClusterIP' && p?.nodePort !== undefined && p.nodePort !== 0) {
+      errs.push(field.forbidden(`spec.ports[${i}].nodePort`, "may not be used when `type` is 'ClusterIP'"));
+    }
+  });
+  switch (type) {
+    case 'ExternalName': {
+      if (spec.clusterIP) errs.push(field.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
+      // The CNAME may end in a dot, marking it fully qualified.
+      const cname = (spec.externalName ?? '').replace(/\.$/, '');
+      if (cname === '') errs.push(field.required('spec.externalName'));
+      else for (const msg of isDNS1123Subdomain(cname)) errs.push(field.invalid('spec.externalName', cname, msg));
+      break;
+    }
+    case 'LoadBalancer':
+    case 'NodePort':
+      if (isHeadless(spec)) errs.push(field.invalid('spec.clusterIPs[0]', 'None', `may not be set to 'None' for ${type} services`));
+      break;
+  }
+  return errs;
+}
+
+/** ValidateServiceUpdate: clusterIP may not change once set, unless the Service is or was ExternalName. */
+export function validateServiceUpdate(spec: ServiceSpec, old: ServiceSpec): FieldError[] {
+  if (typeOf(spec) === 'ExternalName' || typeOf(old) === 'ExternalName' || !old.clusterIP) return [];
+  if ((spec.clusterIP ?? '') === old.clusterIP) return [];
+  return [field.invalid('spec.clusterIP', spec.clusterIP ?? '', 'field is immutable')];
+}
+
+/** Whether a Service of this spec gets a cluster IP: not headless, not ExternalName. */
+const needsClusterIP = (spec: ServiceSpec) => typeOf(spec) !== 'ExternalName' && !isHeadless(spec);
+
+export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAllocator): RESTStrategy {
+  return {
+    ...base,
+    async beginCreate(obj, opts) {
+      const finishBase = await base.beginCreate?.(obj, opts);
+      const spec = specOf(obj);
+      if (!allocator || !needsClusterIP(spec) || typeof obj.spec !== 'object' || obj.spec === null) return () => finishBase?.();
+      const { ip, done } = await allocator.allocate(obj.metadata.name ?? '', spec.clusterIP || undefined);
+      (obj.spec as ServiceSpec).clusterIP = ip;
+      return () => {
+        done();
+        finishBase?.();
+      };
+    },
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      // kube's dropTypeDependentFields: becoming ExternalName gives the cluster IP back.
+      const spec = specOf(obj);
+      const oldSpec = specOf(old);
+      if (typeOf(spec) === 'ExternalName' && typeOf(oldSpec) !== 'ExternalName' && spec.clusterIP === oldSpec.clusterIP) delete spec.clusterIP;
+    },
+    validate(obj): StatusCause[] {
+      return [...base.validate(obj), ...toStatusCauses(validateServiceSpec(specOf(obj)))];
+    },
+    validateUpdate(obj, old): StatusCause[] {
+      const spec = specOf(obj);
+      return [...base.validateUpdate(obj, old), ...toStatusCauses([...validateServiceSpec(spec), ...validateServiceUpdate(spec, specOf(old))])];
+    },
+  };
+}

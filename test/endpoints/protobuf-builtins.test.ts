@@ -1,0 +1,121 @@
+/**
+ * Protobuf for every built-in kind, in both directions: message tables derived from each kind's
+ * compiled schema and kube's field numbers (protobuf-fields.ts), objects that round-trip through
+ * encoder and decoder, `Accept: application/vnd.kubernetes.protobuf` answered for built-in kinds,
+ * JSON for compiled user kinds and CRDs (406 when only protobuf is acceptable for a CRD, as kube).
+ * Real clients' bytes: test/e2e/kubectl-matrix.test.ts (`kubectl create service`, whose request
+ * and response are protobuf).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
+import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
+import { registerProtobufMessage } from '../../runtime/endpoints/protobuf-registry.js';
+import { protobufMessageFor } from '../../runtime/endpoints/protobuf-schema.js';
+import { REPO } from '../e2e/harness.js';
+import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
+
+const PB = 'application/vnd.kubernetes.protobuf';
+const docs = ['api/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/admissionregistration.k8s.io/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apiregistration.k8s.io/v1', 'apis/authorization.k8s.io/v1'];
+
+/** Every built-in kind with its schemas, from the committed generated/ documents. */
+function builtinKinds(): { apiVersion: string; kind: string; schemaName: string; schemas: Record<string, unknown> }[] {
+  const out = [];
+  for (const doc of docs) {
+    const schemas = JSON.parse(readFileSync(join(REPO, 'generated/openapi/v3', `${doc}.json`), 'utf8')).components.schemas as Record<string, { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[] }>;
+    for (const [schemaName, s] of Object.entries(schemas)) {
+      const gvk = s['x-kubernetes-group-version-kind']?.[0];
+      if (!gvk || gvk.kind.endsWith('List') || schemaName.startsWith('io.k8s.apimachinery')) continue;
+      out.push({ apiVersion: gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version, kind: gvk.kind, schemaName, schemas });
+    }
+  }
+  return out;
+}
+
+const meta = { name: 'x', uid: 'u-1', resourceVersion: '7', creationTimestamp: '2026-01-02T03:04:05Z', labels: { a: 'b' }, annotations: { note: 'n' } };
+const SAMPLES: Record<string, Record<string, unknown>> = {
+  Service: { spec: { type: 'ClusterIP', selector: { app: 'x' }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }, { name: 'named', port: 81, protocol: 'TCP', targetPort: 'web' }], clusterIP: '10.0.0.1' } },
+  Endpoints: { subsets: [{ addresses: [{ ip: '10.1.0.1' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }] },
+  Namespace: { spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active', conditions: [{ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'R', message: 'm' }] } },
+  ClusterRole: { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }], aggregationRule: { clusterRoleSelectors: [{ matchLabels: { agg: 'true' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v'] }] }] } },
+  RoleBinding: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }] },
+  MutatingWebhookConfiguration: {
+    webhooks: [{ name: 'w.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', timeoutSeconds: 5, clientConfig: { url: 'https://hook.example.com/x', caBundle: Buffer.from('ca bytes').toString('base64') }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' }] }],
+  },
+  APIService: { spec: { group: 'metrics.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'ns', name: 'svc', port: 443 }, insecureSkipTLSVerify: true }, status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }] } },
+  SelfSubjectAccessReview: { spec: { resourceAttributes: { namespace: 'ns', verb: 'get', resource: 'pods', labelSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } }, status: { allowed: true, reason: 'ok' } },
+};
+
+describe('protobuf tables derived for the built-in kinds', () => {
+  const kinds = builtinKinds();
+  for (const k of kinds) registerProtobufMessage(k.apiVersion, k.kind, () => protobufMessageFor(k.schemas, k.schemaName));
+
+  it('covers every built-in kind but CustomResourceDefinition', () => {
+    const encodable = kinds.filter((k) => protobufMessageFor(k.schemas, k.schemaName)).map((k) => k.kind);
+    const missing = kinds.map((k) => k.kind).filter((k) => !encodable.includes(k));
+    assert.deepEqual(missing, ['CustomResourceDefinition']);
+    assert.ok(encodable.length >= 12, encodable.join(' '));
+  });
+
+  for (const [kind, body] of Object.entries(SAMPLES)) {
+    it(`round-trips a ${kind} through encoder and decoder`, () => {
+      const k = kinds.find((x) => x.kind === kind)!;
+      const obj = { apiVersion: k.apiVersion, kind, metadata: meta, ...body };
+      const bytes = encodeKubernetesProtobuf(obj);
+      assert.ok(bytes, `${kind} encodes`);
+      assert.deepEqual([...bytes.subarray(0, 4)], [0x6b, 0x38, 0x73, 0x00]);
+      assert.deepEqual(decodeKubernetesProtobuf(bytes), obj);
+    });
+  }
+
+  it('encodes lists as <Kind>List {metadata, items}', () => {
+    const list = { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '9', continue: 'c' }, items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }] };
+    const bytes = encodeKubernetesProtobuf(list);
+    assert.ok(bytes);
+    // The list message: field 1 ListMeta {resourceVersion 2, continue 3}, field 2 each item.
+    const text = Buffer.from(bytes).toString('latin1');
+    assert.ok(text.includes('\x0a\x0dNamespaceList') || text.includes('NamespaceList'));
+    assert.ok(text.includes('\x12\x019\x1a\x01c'), 'ListMeta resourceVersion and continue');
+  });
+});
+
+describe('Accept: application/vnd.kubernetes.protobuf', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'pb' } } });
+    await t.request('POST', WIDGETS, { body: widget('w1') });
+  });
+  after(() => t.close());
+
+  const get = (path: string, accept: string) => t.fetch(`${t.url}${path}`, { headers: { accept } });
+
+  it('answers built-in kinds in protobuf: get, list and writes', async () => {
+    const one = await get('/api/v1/namespaces/pb', `${PB},application/json`);
+    assert.equal(one.headers.get('content-type'), PB);
+    const ns = decodeKubernetesProtobuf(new Uint8Array(await one.arrayBuffer()));
+    assert.equal(ns.kind, 'Namespace');
+    assert.equal((ns.metadata as { name: string }).name, 'pb');
+    const list = await get('/apis/rbac.authorization.k8s.io/v1/clusterroles', PB);
+    assert.equal(list.headers.get('content-type'), PB);
+    const bytes = Buffer.from(await list.arrayBuffer());
+    assert.ok(bytes.includes('ClusterRoleList') && bytes.includes('cluster-admin'));
+    const created = await t.fetch(`${t.url}/api/v1/namespaces/default/services`, {
+      method: 'POST',
+      headers: { accept: PB, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80, targetPort: 'http' }] } }),
+    });
+    assert.equal(created.status, 201);
+    const svc = decodeKubernetesProtobuf(new Uint8Array(await created.arrayBuffer())) as { spec: { ports: { targetPort: unknown }[] } };
+    assert.equal(svc.spec.ports[0]!.targetPort, 'http');
+  });
+
+  it('answers compiled user kinds in JSON, and 406 when only protobuf is acceptable', async () => {
+    const json = await get(`${WIDGETS}/w1`, `${PB},application/json`);
+    assert.match(json.headers.get('content-type')!, /^application\/json/);
+    const refused = await get(`${WIDGETS}/w1`, PB);
+    assert.equal(refused.status, 406);
+  });
+});

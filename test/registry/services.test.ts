@@ -1,0 +1,114 @@
+/**
+ * core/v1 Services as kube has them, over HTTP: cluster IPs allocated from the service range
+ * (10.0.0.0/24 by default, as kube-apiserver's --service-cluster-ip-range), validation per type
+ * and clusterIP immutability, with kube's paths and messages (ValidateService /
+ * ValidateServiceUpdate).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { FIXTURE_DIR, startTestServer, type TestServer } from '../server/testserver.js';
+
+const SVCS = '/api/v1/namespaces/default/services';
+const svc = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+
+describe('Service validation', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const create = (name: string, spec: Record<string, unknown>) => t.request('POST', SVCS, { body: svc(name, spec) });
+
+  it('serves default/kubernetes with Endpoints naming the server, on the first address of the range', async () => {
+    const svcObj = (await t.request('GET', `${SVCS}/kubernetes`)).body;
+    assert.deepEqual(svcObj.spec, { type: 'ClusterIP', clusterIP: '10.0.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: t.server.port }] });
+    assert.deepEqual(svcObj.metadata.labels, { component: 'apiserver', provider: 'kubernetes' });
+    const eps = (await t.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).body;
+    assert.deepEqual(eps.subsets, [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: t.server.port, protocol: 'TCP' }] }]);
+  });
+
+  it('keeps default/kubernetes across restarts over the same storage', async () => {
+    const { startServer } = await import('../../runtime/server/index.js');
+    const { MemoryStorage } = await import('../../runtime/storage/memory.js');
+    const storage = new MemoryStorage();
+    const first = await startServer({ generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false });
+    await first.close();
+    const second = await startServer({ generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false });
+    try {
+      const eps = await (await fetch(`${second.url}/api/v1/namespaces/default/endpoints/kubernetes`)).json();
+      assert.equal(eps.subsets[0].ports[0].port, second.port, 'the Endpoints name the running server');
+    } finally {
+      await second.close();
+      await storage.close();
+    }
+  });
+
+  it('allocates cluster IPs from the range; a requested one must be in it and free', async () => {
+    const a = await create('ip-a', { ports: [{ port: 80 }] });
+    assert.equal(a.status, 201, a.text);
+    assert.match(a.body.spec.clusterIP, /^10\.0\.0\.\d+$/);
+    const dry = await t.request('POST', `${SVCS}?dryRun=All`, { body: svc('ip-dry', { ports: [{ port: 80 }] }) });
+    assert.equal(dry.status, 201);
+    const b = await create('ip-b', { ports: [{ port: 80 }] });
+    assert.notEqual(b.body.spec.clusterIP, a.body.spec.clusterIP);
+    assert.equal(dry.body.spec.clusterIP, b.body.spec.clusterIP, 'a dry run does not keep its address');
+    const taken = await create('ip-c', { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] });
+    assert.equal(taken.status, 422);
+    assert.equal(taken.body.message, `Service "ip-c" is invalid: spec.clusterIPs: Invalid value: []string{"${a.body.spec.clusterIP}"}: failed to allocate IP ${a.body.spec.clusterIP}: provided IP is already allocated`);
+    const outside = await create('ip-d', { clusterIP: '192.168.0.1', ports: [{ port: 80 }] });
+    assert.equal(outside.status, 422);
+    assert.match(outside.body.message, /the provided IP \(192\.168\.0\.1\) is not in the valid range\. The range of valid IPs is 10\.0\.0\.0\/24/);
+    const concurrent = await Promise.all(['ip-e', 'ip-f', 'ip-g'].map((n) => create(n, { ports: [{ port: 80 }] })));
+    const ips = concurrent.map((r) => r.body.spec.clusterIP);
+    assert.equal(new Set(ips).size, 3, `concurrent creates get distinct addresses: ${ips.join(' ')}`);
+    assert.equal((await t.request('DELETE', `${SVCS}/ip-a`)).status, 200);
+    const reused = await create('ip-h', { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] });
+    assert.equal(reused.status, 201, 'a deleted Service gives its address back');
+  });
+
+  it('requires ports unless headless or ExternalName, and names when there are several', async () => {
+    const none = await create('noports', { type: 'ClusterIP' });
+    assert.equal(none.status, 422);
+    assert.equal(none.body.message, 'Service "noports" is invalid: spec.ports: Required value');
+    const headless = await create('headless', { clusterIP: 'None' });
+    assert.equal(headless.status, 201);
+    assert.equal(headless.body.spec.clusterIP, 'None');
+    const unnamed = await create('unnamed', { ports: [{ port: 80 }, { port: 81 }] });
+    assert.equal(unnamed.body.message, 'Service "unnamed" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]');
+    const dup = await create('dup', { ports: [{ name: 'a', port: 80 }, { name: 'a', port: 81 }] });
+    assert.equal(dup.body.message, 'Service "dup" is invalid: spec.ports[1].name: Duplicate value: "a"');
+    const nodePort = await create('np', { type: 'ClusterIP', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(nodePort.body.message, "Service \"np\" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'");
+  });
+
+  it('validates ExternalName services', async () => {
+    const ext = await create('ext', { type: 'ExternalName', externalName: 'db.example.com.' });
+    assert.equal(ext.status, 201);
+    assert.equal(ext.body.spec.clusterIP, undefined, 'no cluster IP for ExternalName');
+    const missing = await create('ext2', { type: 'ExternalName' });
+    assert.equal(missing.body.message, 'Service "ext2" is invalid: spec.externalName: Required value');
+    const bad = await create('ext3', { type: 'ExternalName', externalName: 'Not_A_Host', clusterIP: '10.0.0.9' });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(
+      bad.body.details.causes.map((c: { field: string }) => c.field),
+      ['spec.clusterIPs', 'spec.externalName'],
+    );
+    assert.match(bad.body.message, /spec\.clusterIPs: Forbidden: may not be set for ExternalName services/);
+    assert.match(bad.body.message, /spec\.externalName: Invalid value: "Not_A_Host": a lowercase RFC 1123 subdomain/);
+  });
+
+  it("refuses 'None' for NodePort and LoadBalancer", async () => {
+    const lb = await create('lb', { type: 'LoadBalancer', clusterIP: 'None', ports: [{ port: 80 }] });
+    assert.equal(lb.body.message, `Service "lb" is invalid: spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`);
+  });
+
+  it('keeps spec.clusterIP once set', async () => {
+    assert.equal((await create('fixed', { clusterIP: '10.0.0.200', ports: [{ port: 53 }] })).status, 201);
+    const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.0.0.201' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(changed.status, 422);
+    assert.equal(changed.body.message, 'Service "fixed" is invalid: spec.clusterIP: Invalid value: "10.0.0.201": field is immutable');
+    const other = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { ports: [{ port: 5353 }] } }, contentType: 'application/merge-patch+json' });
+    assert.equal(other.status, 200, other.text);
+  });
+});
