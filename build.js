@@ -38,6 +38,81 @@ function walk(dir) {
 }
 
 const posix = (p) => p.split(sep).join('/');
+
+/** Does `file` run as CommonJS under Node (the nearest package.json says so)? */
+function isCommonJs(file) {
+  if (file.endsWith('.cjs') || file.endsWith('.json') || file.endsWith('.node')) return true;
+  if (file.endsWith('.mjs')) return false;
+  for (let d = dirname(file); dirname(d) !== d; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json'))) return JSON.parse(readFileSync(join(d, 'package.json'), 'utf8')).type !== 'module';
+  }
+  return true;
+}
+
+/**
+ * dist/bundle/: the CLI with cli/, generator/ and runtime/ bundled by esbuild (one entry, the
+ * commands' lazily imported modules as chunks), which bin/kgen.js runs for every command that
+ * imports no module of the user's: one file to load instead of ~250, and the CommonJS packages
+ * are require()d, so the V8 code cache (bin/loader/code-cache.js) applies to them. Packages are
+ * not bundled; they resolve from the kgen package as they do for dist/'s modules. Each source's
+ * import.meta.url is its own URL, as in dist/'s modules.
+ */
+async function bundleCli(dir) {
+  const within = (file) => TREES.some((t) => !relative(join(root, t), file).startsWith('..'));
+  await esbuild.build({
+    entryPoints: { kgen: join(root, 'cli/index.ts') },
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    chunkNames: 'chunk-[hash]',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    tsconfig: join(root, 'tsconfig.build.json'),
+    banner: { js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(import.meta.url);` },
+    plugins: [
+      {
+        name: 'kgen-dist-bundle',
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, async (args) => {
+            if (args.kind === 'entry-point' || args.pluginData?.again) return undefined;
+            const spec = args.path;
+            if (args.namespace === 'kgen-cjs') return { path: spec, external: true };
+            if (spec.startsWith('node:')) return { path: spec, external: true };
+            if (!spec.startsWith('.') && !spec.startsWith('/')) {
+              let file;
+              try {
+                file = createRequire(join(root, 'package.json')).resolve(spec);
+              } catch {
+                return { path: spec, external: true };
+              }
+              if (!file.includes(sep) || file.startsWith('node:')) return { path: spec, external: true };
+              return isCommonJs(file) ? { path: spec, namespace: 'kgen-cjs' } : { path: spec, external: true };
+            }
+            const resolved = await build.resolve(spec, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { again: true } });
+            if (resolved.errors.length > 0) return { errors: resolved.errors };
+            // bin/loader/cache-dir.js and the like: imported where the package ships them.
+            if (!within(resolved.path)) return { path: posix(relative(dir, resolved.path)).replace(/^(?!\.)/, './'), external: true };
+            return { path: resolved.path };
+          });
+          build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+          build.onLoad({ filter: /\.ts$/ }, (args) => {
+            let text = readFileSync(args.path, 'utf8');
+            if (text.includes('import.meta.url')) {
+              const url = `new URL(${JSON.stringify(posix(relative(dir, args.path)))}, import.meta.url).href`;
+              text = text.replaceAll('import.meta.url', url);
+            }
+            return { contents: text, loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+}
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 try {
@@ -86,6 +161,7 @@ try {
       count++;
     }
   }
+  await bundleCli(join(out, 'bundle'));
   writeFileSync(join(out, 'README.md'), 'Built by build.js from cli/, generator/ and runtime/ (`npm run build`). Not committed.\n');
   const old = join(root, `.dist-old-${process.pid}`);
   // Another build may swap its own dist/ in between the two renames: then this one moves it aside too.

@@ -2,10 +2,12 @@
 // How kgen runs its own code.
 //
 // An installed package (no .git beside it: npm install of a tarball, a registry version or a git
-// URL) runs dist/, the ES modules build.js compiled on prepare/prepack, with plain node. TypeScript
-// that is not kgen's own is still compiled at run time: `kgen serve` bundles the generated code it
-// serves against the running runtime modules (loader/shared.js), and tsx is registered only for the
-// commands that import a user's module (`serve --admission`, `test-conversion`).
+// URL) runs dist/, what build.js compiled on prepare/prepack, with plain node: dist/bundle/kgen.js
+// (the CLI bundled, for start-up), or, for the commands that import a user's module (`serve
+// --admission`, `test-conversion`), dist/cli/index.js with tsx registered for that module, so that
+// its `kgen/...` imports (package exports → dist/) are the modules the CLI runs. TypeScript that is
+// not kgen's own is still compiled at run time: `kgen serve` bundles the generated code it serves
+// against the running runtime modules (loader/shared.js).
 //
 // A checkout (or KGEN_DIST=0) runs the TypeScript sources, so an edit takes effect at once:
 // `kgen generate` (and `kgen diff`, which compiles the same way) runs the CLI and the generator as a
@@ -34,11 +36,14 @@ if (useDist) {
     // These import a user's TypeScript module, which imports generated code: all through tsx, whose
     // `kgen/...` imports resolve (package exports) to the dist/ modules this process runs.
     await registerTsx();
+    await import(pathToFileURL(built).href);
   } else {
-    // `kgen serve` bundles the generated code against this process's runtime modules (runtime/server/load-generated.ts).
+    // The CLI as one bundle (dist/bundle/, written by build.js next to dist/'s modules). `kgen serve`
+    // bundles the generated code against this process's runtime modules (runtime/server/load-generated.ts).
     globalThis[Symbol.for('kgen.loader')] ??= { importShared: async (...args) => (await import('./loader/shared.js')).importShared(...args) };
+    const bundled = join(KGEN_ROOT, 'dist', 'bundle', 'kgen.js');
+    await import(pathToFileURL(existsSync(bundled) ? bundled : built).href);
   }
-  await import(pathToFileURL(built).href);
 } else if (process.argv[2] === 'generate' || process.argv[2] === 'diff') {
   enableCodeCache();
   // Bundle the lazily imported generator (cli/generate.ts), not the server behind `serve`, and the
