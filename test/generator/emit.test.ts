@@ -355,6 +355,9 @@ describe('emit: TypeScript', () => {
           target: 'ES2022',
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
+          // kgen's sources, as the repository's own typecheck: its built dist/ (the default exports)
+          // is not in a checkout. test/e2e/pack.test.ts compiles generated code against dist/.
+          customConditions: ['kgen:source'],
           strict: true,
           noEmit: true,
           skipLibCheck: true,
