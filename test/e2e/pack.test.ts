@@ -259,6 +259,8 @@ cs.demoExampleComV1.widgets('default').list().then((list) => {
 `,
     );
     assert.match(run(process.execPath, ['require.cjs'], app).stdout, /^cjs: function function [1-9]\d*$/m);
+    // kgen's own entry points are compiled ES modules without top-level await: require() works too.
+    assert.equal(run(process.execPath, ['-e', "console.log(typeof require('kgen/validate').kindValidator, typeof require('kgen').StatusError)"], app).stdout.trim(), 'function function');
     // Code generated before @kgen/client imports kgen/client: plain node runs it too.
     assert.equal(run(process.execPath, ['--input-type=module', '-e', "const m = await import('kgen/client'); console.log(typeof m.Clientset, typeof m.RestClient)"], app).stdout.trim(), 'undefined function');
   });
