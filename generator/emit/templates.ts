@@ -17,7 +17,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import runtimeModule from 'handlebars/runtime';
+import runtimeModule from 'handlebars/runtime.js';
 import { cacheDir, sha1, writeAtomic } from '../../bin/loader/cache-dir.js';
 
 type Handlebars = typeof import('handlebars');

@@ -374,6 +374,17 @@ describe('emit: discovery', () => {
   });
 });
 
+/** tsconfig `paths` from each `kgen…` specifier to the source its package export names for `kgen:source`. */
+function kgenSourcePaths(): Record<string, string[]> {
+  const exports = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).exports as Record<string, string | Record<string, string>>;
+  const paths: Record<string, string[]> = {};
+  for (const [key, target] of Object.entries(exports)) {
+    const source = typeof target === 'object' ? target['kgen:source'] : undefined;
+    if (source) paths[`kgen${key.slice(1)}`] = [join(REPO, source)];
+  }
+  return paths;
+}
+
 describe('emit: TypeScript', () => {
   test('the generated TypeScript type-checks (tsc --noEmit) against kgen/* through the package exports', () => {
     const dir = tmp('emit-tsc');
@@ -386,6 +397,10 @@ describe('emit: TypeScript', () => {
           target: 'ES2022',
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
+          // kgen/* to kgen's sources (the exports' kgen:source targets), as the repository's own
+          // typecheck: its built dist/ is not in a checkout. @kgen/client stays its built .d.ts.
+          // test/e2e/pack.test.ts compiles generated code against kgen's dist/.
+          paths: kgenSourcePaths(),
           strict: true,
           noEmit: true,
           skipLibCheck: true,

@@ -124,7 +124,8 @@ describe('loader cache directory (issue 12, item 2)', () => {
   });
 
   it("keeps tsx's compile cache out of a <tmpdir>/tsx-<uid> another user planted (kgen commands that run through tsx)", () => {
-    // tsx caches compiled code in <tmpdir>/tsx-<euid> and runs it from there; kgen --help runs through tsx.
+    // tsx caches compiled code in <tmpdir>/tsx-<euid> and runs it from there; in a checkout,
+    // `kgen migrate-storage` runs through tsx (`kgen --help` runs the CLI's cached bundle).
     const tmp = fresh();
     chmodSync(tmp, 0o1777);
     const planted = join(tmp, `tsx-${VICTIM}`);
@@ -133,15 +134,15 @@ describe('loader cache directory (issue 12, item 2)', () => {
     chownSync(planted, ATTACKER, ATTACKER);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'TSX_DISABLE_CACHE' && k !== 'NODE_OPTIONS') env[k] = v;
-    const res = spawnSync(process.execPath, [KGEN, '--help'], { env: { ...env, TMPDIR: tmp }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
+    const res = spawnSync(process.execPath, [KGEN, 'migrate-storage', '--help'], { env: { ...env, TMPDIR: tmp }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
     assert.equal(res.status, 0, res.stderr);
-    assert.match(res.stdout, /generate/);
+    assert.match(res.stdout, /migrate-storage/);
     assert.match(res.stderr, /not using tsx's cache .*tsx-65534: .*owned by uid 65533/);
     assert.deepEqual(readdirSync(planted), [], 'tsx wrote (and would have run) nothing there');
     // Without a planted directory, tsx gets a private one and caches as before.
     const clean = fresh();
     chmodSync(clean, 0o1777);
-    const ok = spawnSync(process.execPath, [KGEN, '--help'], { env: { ...env, TMPDIR: clean }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
+    const ok = spawnSync(process.execPath, [KGEN, 'migrate-storage', '--help'], { env: { ...env, TMPDIR: clean }, encoding: 'utf8', timeout: 120_000, uid: VICTIM, gid: VICTIM });
     assert.equal(ok.status, 0, ok.stderr);
     assert.equal(lstatSync(join(clean, `tsx-${VICTIM}`)).mode & 0o777, 0o700);
     assert.ok(readdirSync(join(clean, `tsx-${VICTIM}`)).length > 0, 'tsx caches in its private directory');
