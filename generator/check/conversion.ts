@@ -1,7 +1,7 @@
 /**
  * Conversion plans of multi-version kinds (what kube's conversion-gen works out): every version
  * converts to and from the storage version (the hub). Fields that correspond by name and type are
- * converted by generated code, recursively through named types. A field of a named type that the
+ * converted by generated code, recursively through named types. A field of an object type that the
  * other version's type does not have at all is kept (kube's conversion convention: in the
  * `<group>/conversion-data` annotation, runtime/conversion/conversion-data.ts) and restored when
  * the object converts back, unless the type pair has a user function (which then decides, and can
@@ -26,8 +26,8 @@ export type Conv =
   | { kind: 'map'; values: Conv; nullable: boolean }
   /** An object of a named type: the generated function of that type pair. */
   | { kind: 'unit'; unit: ConversionUnit; nullable: boolean }
-  /** An anonymous object type: its fields, inline. */
-  | { kind: 'inline'; fields: FieldConv[]; nullable: boolean };
+  /** An anonymous object type: its fields, inline; kept and restored as a unit's are. */
+  | { kind: 'inline'; fields: FieldConv[]; nullable: boolean; kept: string[]; restored: string[] };
 
 export interface FieldConv {
   name: string;
@@ -55,7 +55,7 @@ export function convNeedsScope(conv: Conv): boolean {
     case 'unit':
       return conv.unit.needsScope;
     case 'inline':
-      return conv.fields.some((f) => convNeedsScope(f.conv));
+      return conv.kept.length > 0 || conv.restored.length > 0 || conv.fields.some((f) => convNeedsScope(f.conv));
     default:
       return false;
   }
@@ -155,7 +155,7 @@ class Planner {
 
   isHub: (version: string) => boolean = () => false;
 
-  /** `top`: the fields of the unit's own type (an inline anonymous type's are not kept). */
+  /** `top`: the fields of the unit's own type (an inline anonymous type's are kept by value()). */
   private fields(from: Side, a: ObjectSchema, to: Side, b: ObjectSchema, unit: ConversionUnit, path: string, top = true): FieldConv[] {
     const out: FieldConv[] = [];
     for (const prop of a.properties) {
@@ -170,6 +170,24 @@ class Planner {
       else out.push({ name: prop.name, conv });
     }
     return out;
+  }
+
+  /**
+   * An anonymous object type, converted inline. Its fields the other type lacks are kept on the
+   * same terms as a named type's: the unit converting it has no user function, and the other
+   * type has no field this one lacks; restored when the reverse unit would keep them.
+   */
+  private inline(from: Side, a: ObjectSchema, to: Side, b: ObjectSchema, unit: ConversionUnit, path: string, nullable: boolean): Conv {
+    const fields = this.fields(from, a, to, b, unit, path, false);
+    const absent = a.properties.filter((p) => !b.properties.some((q) => q.name === p.name)).map((p) => p.name);
+    const incoming = b.properties.filter((p) => !a.properties.some((q) => q.name === p.name)).map((p) => p.name);
+    if (absent.length > 0 && incoming.length > 0) return { kind: 'inline', fields, nullable, kept: [], restored: [] };
+    const spokeVersion = this.isHub(unit.fromVersion) ? unit.toVersion : unit.fromVersion;
+    const reverseManual = this.manualFunctions(spokeVersion).has(manualName(unit.toVersion, unit.toType, unit.fromVersion, unit.fromType));
+    const kept = unit.manual ? [] : absent;
+    const paths = new Set(kept.map((name) => `${path}.${name}`));
+    unit.unmatched = unit.unmatched.filter((u) => !paths.has(u.path));
+    return { kind: 'inline', fields, nullable, kept, restored: reverseManual ? [] : incoming };
   }
 
   /** How a value of schema `a` (version from) converts to schema `b` (version to), or why it cannot. */
@@ -212,7 +230,7 @@ class Planner {
         const bo = bs as ObjectSchema;
         if (as.preserveUnknownFields && bo.preserveUnknownFields) return { kind: 'clone' };
         if (a.name && b.name) return { kind: 'unit', unit: this.unit(from, a.name, as, to, b.name, bo, false), nullable };
-        return { kind: 'inline', fields: this.fields(from, as, to, bo, unit, path, false), nullable };
+        return this.inline(from, as, to, bo, unit, path, nullable);
       }
       case 'ref':
         return `refers to an unknown type "${as.name}"`;

@@ -64,8 +64,12 @@ function valueExpr(conv: Conv, v: string, d: number, scope: string): string {
       // An anonymous object type has no name to write its target type with: built untyped.
       const s = `s${d}`;
       const o = `o${d}`;
-      const body = conv.fields.map((f) => `if (${access(s, f.name)} !== undefined) ${access(o, f.name)} = ${valueExpr(f.conv, access(s, f.name), d + 1, fieldScope(scope, f.name))};`);
-      return orNull(conv.nullable, `((${s}) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v})`);
+      const c = `c${d}`;
+      const body = conv.fields.map((f) => `if (${access(s, f.name)} !== undefined) ${access(o, f.name)} = ${valueExpr(f.conv, access(s, f.name), d + 1, fieldScope(c, f.name))};`);
+      body.push(...conv.kept.map((name) => `${c}.keep(${quote(name)}, ${access(s, name)});`));
+      body.push(...conv.restored.map((name) => `${c}.restore(${o}, ${quote(name)});`));
+      if (!convNeedsScope(conv)) return orNull(conv.nullable, `((${s}) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v})`);
+      return orNull(conv.nullable, `((${s}, ${c}: ConversionScope) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v}, ${scope})`);
     }
   }
 }

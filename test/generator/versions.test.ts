@@ -185,8 +185,9 @@ describe("versions: fields a version cannot hold survive in the annotation (kube
   const part = (extra: string) => `\nexport interface Part {\n  name: string;\n${extra}}\n`;
   const files = {
     // v2 (storage) added spec.priority and spec.parts[].weight; no conversion function is needed.
-    'things.example.com/v2/thing.ts': thing('v2', ['@kgen:storageversion'], '  size?: number;\n  parts?: Part[];\n  priority?: number;', part('  weight?: number;\n')),
-    'things.example.com/v1/thing.ts': thing('v1', [], '  size?: number;\n  parts?: Part[];', part('')),
+    // v1's anonymous window type has a note v2's lacks: kept the other way round.
+    'things.example.com/v2/thing.ts': thing('v2', ['@kgen:storageversion'], '  size?: number;\n  parts?: Part[];\n  priority?: number;\n  window?: { start?: string };', part('  weight?: number;\n')),
+    'things.example.com/v1/thing.ts': thing('v1', [], '  size?: number;\n  parts?: Part[];\n  window?: { start?: string; note?: string };', part('')),
   };
 
   test('no diagnostics: the generated code keeps and restores what the other version lacks', () => {
@@ -195,6 +196,7 @@ describe("versions: fields a version cannot hold survive in the annotation (kube
     assert.match(source, /v1 has no `priority`: kept in the things\.example\.com\/conversion-data annotation\./);
     assert.match(source, /scope\.keep\('priority', src\.priority\);/);
     assert.match(source, /scope\.restore\(out, 'weight'\);/);
+    assert.match(source, /c0\.keep\('note', s0\.note\);/);
     assert.match(source, /src\.parts\.map\(\(e0, i0\) => autoConvert_v2_Part_To_v1_Part\(e0, scope\.field\('parts'\)\.item\(i0\)\)\)/);
   });
 
@@ -211,6 +213,13 @@ describe("versions: fields a version cannot hold survive in the annotation (kube
     assert.deepEqual(spoke.spec, { size: 1, parts: [{ name: 'a' }, { name: 'b' }] });
     assert.deepEqual(spoke.metadata.annotations, { mine: 'stays', [ANNOTATION]: '{"v2":{"spec":{"parts":{"0":{"weight":2}},"priority":5}}}' });
     assert.deepEqual(c.convert(spoke, 'v1', 'v2'), hub, 'hub → spoke → hub is the identity');
+
+    // An anonymous type's field, the other way: spoke → hub → spoke.
+    const v1 = deepFreeze({ apiVersion: 'things.example.com/v1', kind: 'Thing', metadata: { name: 'w' }, spec: { window: { start: 'mon', note: 'n' } } });
+    const stored = c.convert(v1 as never, 'v1', 'v2') as any;
+    assert.deepEqual(stored.spec, { window: { start: 'mon' } });
+    assert.deepEqual(stored.metadata.annotations, { [ANNOTATION]: '{"v1":{"spec":{"window":{"note":"n"}}}}' });
+    assert.deepEqual(c.convert(stored, 'v2', 'v1'), v1);
 
     // Edited through the spoke: what the spoke holds is taken from it, the rest from the annotation.
     const edited = structuredClone(spoke);
