@@ -3,7 +3,7 @@
  * hold survive reads and writes through that version in the `<group>/conversion-data` annotation
  * (fixture test/fixtures/conversion-preserve: v1 stores and has spec.priority and
  * spec.parts[].weight, which v1beta1 lacks; v1beta1 has spec.window.note, which v1 lacks).
- * Written via v1, read, applied and replaced via v1beta1, read via v1: the fields are intact and
+ * Written via v1, read, applied (client- and server-side), replaced and patched via v1beta1, read via v1: the fields are intact and
  * the annotation is gone; and the other way round for the field only v1beta1 has.
  */
 import assert from 'node:assert/strict';
@@ -75,6 +75,24 @@ describe('kubectl: fields a version cannot hold survive through the conversion-d
     // A merge patch via v1beta1 too.
     k(['patch', BETA, 'g1', '-n', 'default', '--type', 'merge', '-p', '{"spec":{"size":6}}']);
     assert.deepEqual(get(V1, 'g1').spec, { replicas: 6, priority: 5, color: 'red', parts: [{ name: 'a', weight: 2 }, { name: 'b' }], window: { start: 'tue' } });
+  });
+
+  it('a v1-only field survives server-side apply through v1beta1', () => {
+    k(['apply', '--server-side', '--field-manager', 'v1-tool', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g3', namespace: 'default' },
+      spec: { replicas: 2, priority: 7, color: 'red', parts: [{ name: 'a', weight: 1 }] },
+    }));
+    k(['apply', '--server-side', '--force-conflicts', '--field-manager', 'beta-tool', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1beta1',
+      kind: 'Gadget',
+      metadata: { name: 'g3', namespace: 'default' },
+      spec: { size: 5, parts: [{ name: 'a' }] },
+    }));
+    const v1 = get(V1, 'g3');
+    assert.deepEqual(v1.spec, { replicas: 5, priority: 7, color: 'red', parts: [{ name: 'a', weight: 1 }] });
+    assert.equal(v1.metadata.annotations?.[ANNOTATION], undefined);
   });
 
   it('a v1beta1-only field: written via v1beta1, patched via v1, read via v1beta1 intact', () => {
