@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as fc from 'fast-check';
 import { parse } from 'yaml';
 import { schemaArbitrary } from '../../../generator/evolve/arbitrary.js';
@@ -38,7 +38,9 @@ test('a planted lossy conversion is caught, with the object shrunk to the field 
 });
 
 test('fields only one version has survive both round trips through the conversion-data annotation (fixture conversion-preserve)', () => {
-  const out = join(tempDir('preserve'), 'generated');
+  const dir = tempDir('preserve');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'generated');
   const gen = kgen(['generate', 'test/fixtures/conversion-preserve/apis', '--out', out, '--no-builtins']);
   assert.equal(gen.status, 0, gen.stderr);
   const r = kgen(['test-conversion', out, '--runs', '200', '--seed', '7']);
@@ -49,6 +51,7 @@ test('fields only one version has survive both round trips through the conversio
 
 test('the proof still catches a user function that forgets to keep what its version cannot hold', () => {
   const dir = tempDir('preserve-forgotten');
+  after(() => rmSync(dir, { recursive: true, force: true }));
   const apis = join(dir, 'apis');
   cpSync(join(REPO, 'test/fixtures/conversion-preserve/apis'), apis, { recursive: true });
   const file = join(apis, 'gadgets.example.com/v1beta1/conversion.ts');
