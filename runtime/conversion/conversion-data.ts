@@ -12,12 +12,13 @@
  * for other versions travels on untouched, so a kind with several spokes keeps each one's fields.
  *
  * A ConversionScope is handed to every generated conversion function that keeps or restores
- * something (and to every user `Convert_*` function as its third argument): `keep` saves a source
+ * something (and to every user `Convert_*` function declared with a third parameter): `keep` saves a source
  * field the target cannot hold, `restore` fills a target field from what was kept, but only when
  * the conversion left it unset, so a value converted from the source always wins over kept data.
  *
  * Contract: the input object is never mutated; the annotation is written on the output, whose
- * metadata the generated code has already copied. An annotation that is not kgen's JSON is read
+ * metadata the generated code has already copied (a user function must not put src's metadata
+ * into out). Kept data counts toward kube's 256 KiB limit on annotations like any other. An annotation that is not kgen's JSON is read
  * as empty (and replaced); the annotation belongs to kgen, as Cluster API's does to it.
  */
 import type { KubeObject } from '../api/meta.js';
