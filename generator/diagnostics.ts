@@ -177,7 +177,7 @@ export const DIAGNOSTICS = {
   KG040: {
     severity: 'error',
     message: '{groupVersion} field "{field}" {problem}: it needs the conversion function {function}',
-    hint: 'Export function {function}(src, out): void from {file}. kgen copies every field that corresponds by name and type, then calls it to convert the rest (README: "Versions and conversion").',
+    hint: 'Export function {function}(src, out): void from {file}. kgen copies every field that corresponds by name and type, then calls it to convert the rest; a field the other version cannot hold can be kept in the <group>/conversion-data annotation with the scope passed as a third parameter (README: "Versions and conversion").',
   },
   KG041: {
     severity: 'error',

@@ -23,6 +23,8 @@ export interface ApiModel {
 export interface ConversionFunction {
   name: string;
   loc: SourceLocation;
+  /** Declared with a third parameter: the generated code passes its ConversionScope. */
+  takesScope?: boolean;
 }
 
 export interface ConversionFile {

@@ -2,10 +2,12 @@
  * Emits `conversion/<group>/<plural>.ts` for every kind declared in several versions: typed
  * `autoConvert_*` functions between each version and the storage version (fields that correspond
  * are copied, recursively; then the user's `Convert_*` of the same pair, if exported, converts the
- * rest), and the kind's KindConversion, which the kind's storage modules hand to the runtime.
+ * rest; fields the target cannot hold are kept in, and restored from, the `<group>/conversion-data`
+ * annotation through a ConversionScope), and the kind's KindConversion, which the kind's storage
+ * modules hand to the runtime.
  */
 import { dirname, relative, resolve } from 'node:path';
-import { autoName, planConversions, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
+import { autoName, convNeedsScope, planConversions, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
 import type { ApiModel } from '../model.js';
 import { apiVersionOf, groupFolder } from '../names.js';
 import type { EmitOptions, EmittedFile } from './emitted.js';
@@ -29,8 +31,15 @@ export function conversionExportName(plural: string): string {
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const access = (obj: string, name: string) => (IDENT.test(name) ? `${obj}.${name}` : `${obj}['${name}']`);
 
-/** An expression converting the value `v`; `d` numbers the nested parameters. */
-function valueExpr(conv: Conv, v: string, d: number): string {
+/** `scope.field('spec')`: the scope of a field, for values that pass one on. */
+const fieldScope = (scope: string, name: string) => `${scope}.field(${quote(name)})`;
+const quote = (name: string) => `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * An expression converting the value `v`; `d` numbers the nested parameters; `scope` is the
+ * expression of the value's ConversionScope, used only where a unit below takes one.
+ */
+function valueExpr(conv: Conv, v: string, d: number, scope: string): string {
   const orNull = (nullable: boolean, inner: string) => (nullable ? `(${v} === null ? null : ${inner})` : inner);
   switch (conv.kind) {
     case 'copy':
@@ -38,22 +47,29 @@ function valueExpr(conv: Conv, v: string, d: number): string {
     case 'clone':
       return `structuredClone(${v})`;
     case 'array':
-      return orNull(conv.nullable, conv.items.kind === 'copy' ? `[...${v}]` : `${v}.map((e${d}) => ${valueExpr(conv.items, `e${d}`, d + 1)})`);
+      if (conv.items.kind === 'copy') return orNull(conv.nullable, `[...${v}]`);
+      // Items of a list keep their data by position.
+      if (convNeedsScope(conv.items)) return orNull(conv.nullable, `${v}.map((e${d}, i${d}) => ${valueExpr(conv.items, `e${d}`, d + 1, `${scope}.item(i${d})`)})`);
+      return orNull(conv.nullable, `${v}.map((e${d}) => ${valueExpr(conv.items, `e${d}`, d + 1, scope)})`);
     case 'map':
       return orNull(
         conv.nullable,
         conv.values.kind === 'copy'
           ? `{ ...${v} }`
-          : `Object.fromEntries(Object.entries(${v}).map(([k${d}, e${d}]) => [k${d}, ${valueExpr(conv.values, `e${d}`, d + 1)}]))`,
+          : `Object.fromEntries(Object.entries(${v}).map(([k${d}, e${d}]) => [k${d}, ${valueExpr(conv.values, `e${d}`, d + 1, `${scope}.item(k${d})`)}]))`,
       );
     case 'unit':
-      return orNull(conv.nullable, `${autoName(conv.unit)}(${v})`);
+      return orNull(conv.nullable, conv.unit.needsScope ? `${autoName(conv.unit)}(${v}, ${scope})` : `${autoName(conv.unit)}(${v})`);
     case 'inline': {
       // An anonymous object type has no name to write its target type with: built untyped.
       const s = `s${d}`;
       const o = `o${d}`;
-      const body = conv.fields.map((f) => `if (${access(s, f.name)} !== undefined) ${access(o, f.name)} = ${valueExpr(f.conv, access(s, f.name), d + 1)};`);
-      return orNull(conv.nullable, `((${s}) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v})`);
+      const c = `c${d}`;
+      const body = conv.fields.map((f) => `if (${access(s, f.name)} !== undefined) ${access(o, f.name)} = ${valueExpr(f.conv, access(s, f.name), d + 1, fieldScope(c, f.name))};`);
+      body.push(...conv.kept.map((name) => `${c}.keep(${quote(name)}, ${access(s, name)});`));
+      body.push(...conv.restored.map((name) => `${c}.restore(${o}, ${quote(name)});`));
+      if (!convNeedsScope(conv)) return orNull(conv.nullable, `((${s}) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v})`);
+      return orNull(conv.nullable, `((${s}, ${c}: ConversionScope) => { const ${o}: Record<string, unknown> = {}; ${body.join(' ')} return ${o} as never; })(${v}, ${scope})`);
     }
   }
 }
@@ -64,20 +80,34 @@ function unitFunction(plan: KindConversionPlan, unit: ConversionUnit): string {
   const lines: string[] = [];
   const doc = unit.manual
     ? `${unit.fromType} ${unit.fromVersion} → ${unit.toVersion}: the corresponding fields, then ${unit.manualName}.`
-    : `${unit.fromType} ${unit.fromVersion} → ${unit.toVersion}: every field corresponds.`;
-  lines.push(`/** ${doc} */`);
-  lines.push(`function ${autoName(unit)}(src: ${fromType}): ${toType} {`);
+    : unit.kept.length > 0 || unit.restored.length > 0
+      ? `${unit.fromType} ${unit.fromVersion} → ${unit.toVersion}: the corresponding fields.`
+      : `${unit.fromType} ${unit.fromVersion} → ${unit.toVersion}: every field corresponds.`;
+  const notes: string[] = [];
+  if (unit.kept.length > 0) notes.push(`${unit.toVersion} has no ${list(unit.kept.map((p) => p.name))}: kept in the ${plan.group}/conversion-data annotation.`);
+  if (unit.restored.length > 0) notes.push(`${list(unit.restored)}, which ${unit.fromVersion} cannot hold, restored from that annotation.`);
+  lines.push(notes.length ? `/**\n * ${doc}\n${notes.map((n) => ` * ${n}\n`).join('')} */` : `/** ${doc} */`);
+  lines.push(unit.needsScope ? `function ${autoName(unit)}(src: ${fromType}, scope: ConversionScope): ${toType} {` : `function ${autoName(unit)}(src: ${fromType}): ${toType} {`);
   if (unit.isKind) {
     lines.push(`  const out = { apiVersion: '${apiVersionOf(plan.group, unit.toVersion)}', kind: '${plan.kind}', metadata: structuredClone(src.metadata) } as ${toType};`);
   } else {
     lines.push(`  const out = {} as ${toType};`);
   }
   for (const f of unit.fields) {
-    lines.push(`  if (${access('src', f.name)} !== undefined) ${access('out', f.name)} = ${valueExpr(f.conv, access('src', f.name), 0)};`);
+    lines.push(`  if (${access('src', f.name)} !== undefined) ${access('out', f.name)} = ${valueExpr(f.conv, access('src', f.name), 0, fieldScope('scope', f.name))};`);
   }
-  if (unit.manual) lines.push(`  ${unit.manualName}(src, out);`);
+  // The user's function gets the scope too (kube's conversion.Scope), to keep fields itself.
+  if (unit.manual) lines.push(unit.manual.takesScope ? `  ${unit.manualName}(src, out, scope);` : `  ${unit.manualName}(src, out);`);
+  for (const p of unit.kept) lines.push(`  scope.keep(${quote(p.name)}, ${access('src', p.name)});`);
+  for (const name of unit.restored) lines.push(`  scope.restore(out, ${quote(name)});`);
   lines.push('  return out;', '}');
   return lines.join('\n');
+}
+
+/** `a`, `a and b`, `a, b and c`, as code. */
+function list(names: string[]): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
 }
 
 /** `../../../apis/widgets.example.com/v1beta1/conversion.js`, from the module's folder. */
@@ -104,6 +134,7 @@ function conversionFile(plan: KindConversionPlan, outDir: string): EmittedFile {
       kind: plan.kind,
       group: plan.group,
       storageVersion: plan.hub.version,
+      usesScope: plan.units.some((u) => u.needsScope),
       exportName: conversionExportName(plan.plural),
       models: versions.map((v) => ({ alias: v, path: `../../models/${folder}/${v}.js` })),
       manualImports,

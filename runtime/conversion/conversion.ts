@@ -5,16 +5,19 @@
  *
  * Contract: converting returns a new object sharing nothing with its input (inputs may be frozen
  * watch-cache objects and must never be mutated), except when the versions are the same, where the
- * input itself is returned, as a read without conversion would.
+ * input itself is returned, as a read without conversion would. Fields the target version cannot
+ * hold are kept in the `<group>/conversion-data` annotation and restored when the object comes
+ * back (./conversion-data.ts): every conversion runs with a ConversionScope.
  */
 import type { APIObject, KubeObject } from '../api/meta.js';
 import { apiVersionOf } from '../api/resource.js';
 import { newInternalError } from '../api/status.js';
+import { ConversionScope } from './conversion-data.js';
 
 /** The two conversions of one non-storage version, erased to plain objects. */
 export interface SpokeConversion {
-  toHub(obj: KubeObject): KubeObject;
-  fromHub(obj: KubeObject): KubeObject;
+  toHub(obj: KubeObject, scope: ConversionScope): KubeObject;
+  fromHub(obj: KubeObject, scope: ConversionScope): KubeObject;
 }
 
 export interface KindConversion {
@@ -31,7 +34,10 @@ export interface KindConversion {
 }
 
 /** Typed spoke conversions (generated code calls this with the generated models). */
-export function spoke<Spoke extends APIObject, Hub extends APIObject>(toHub: (obj: Spoke) => Hub, fromHub: (obj: Hub) => Spoke): SpokeConversion {
+export function spoke<Spoke extends APIObject, Hub extends APIObject>(
+  toHub: (obj: Spoke, scope: ConversionScope) => Hub,
+  fromHub: (obj: Hub, scope: ConversionScope) => Spoke,
+): SpokeConversion {
   return { toHub: toHub as unknown as SpokeConversion['toHub'], fromHub: fromHub as unknown as SpokeConversion['fromHub'] };
 }
 
@@ -48,6 +54,11 @@ export function defineConversion(def: ConversionDefinition): KindConversion {
   const known = (version: string) => version === def.storageVersion || spokes.has(version);
   const unknown = (version: string) =>
     newInternalError(`no conversion of ${def.kind} for version "${apiVersionOf(def.group, version)}": known versions are ${[def.storageVersion, ...spokes.keys()].join(', ')}`);
+  /** One step through a generated function, with the annotation read from obj and written on its output. */
+  const step = (fn: SpokeConversion['toHub'], obj: KubeObject, from: string, to: string): KubeObject => {
+    const root = ConversionScope.begin(obj, def.group, from, to);
+    return root.finish(fn(obj, root.scope));
+  };
   return Object.freeze({
     group: def.group,
     kind: def.kind,
@@ -57,8 +68,8 @@ export function defineConversion(def: ConversionDefinition): KindConversion {
       if (!known(fromVersion)) throw unknown(fromVersion);
       if (!known(toVersion)) throw unknown(toVersion);
       if (fromVersion === toVersion) return obj;
-      const hub = fromVersion === def.storageVersion ? obj : spokes.get(fromVersion)!.toHub(obj);
-      return toVersion === def.storageVersion ? hub : spokes.get(toVersion)!.fromHub(hub);
+      const hub = fromVersion === def.storageVersion ? obj : step(spokes.get(fromVersion)!.toHub, obj, fromVersion, def.storageVersion);
+      return toVersion === def.storageVersion ? hub : step(spokes.get(toVersion)!.fromHub, hub, def.storageVersion, toVersion);
     },
     versionOf(obj: KubeObject): string | undefined {
       const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';

@@ -179,3 +179,83 @@ describe('versions: generated conversion', () => {
     assert.throws(() => c.convert(v1 as never, 'v1', 'v3'), /no conversion of Thing for version "things\.example\.com\/v3"/);
   });
 });
+
+describe("versions: fields a version cannot hold survive in the annotation (kube's conversion convention)", () => {
+  const ANNOTATION = 'things.example.com/conversion-data';
+  const part = (extra: string) => `\nexport interface Part {\n  name: string;\n${extra}}\n`;
+  const files = {
+    // v2 (storage) added spec.priority and spec.parts[].weight; no conversion function is needed.
+    // v1's anonymous window type has a note v2's lacks: kept the other way round.
+    'things.example.com/v2/thing.ts': thing('v2', ['@kgen:storageversion'], '  size?: number;\n  parts?: Part[];\n  priority?: number;\n  window?: { start?: string };', part('  weight?: number;\n')),
+    'things.example.com/v1/thing.ts': thing('v1', [], '  size?: number;\n  parts?: Part[];\n  window?: { start?: string; note?: string };', part('')),
+  };
+
+  test('no diagnostics: the generated code keeps and restores what the other version lacks', () => {
+    const { out } = generateOk(files);
+    const source = readFileSync(join(out, 'conversion/things.example.com/things.ts'), 'utf8');
+    assert.match(source, /v1 has no `priority`: kept in the things\.example\.com\/conversion-data annotation\./);
+    assert.match(source, /scope\.keep\('priority', src\.priority\);/);
+    assert.match(source, /scope\.restore\(out, 'weight'\);/);
+    assert.match(source, /c0\.keep\('note', s0\.note\);/);
+    assert.match(source, /src\.parts\.map\(\(e0, i0\) => autoConvert_v2_Part_To_v1_Part\(e0, scope\.field\('parts'\)\.item\(i0\)\)\)/);
+  });
+
+  test('hub → spoke keeps them in the annotation; spoke → hub restores them and removes it; edits through the spoke are kept', async () => {
+    const { out } = generateOk(files);
+    const { thingsConversion: c } = (await import(pathToFileURL(join(out, 'conversion/things.example.com/things.ts')).href)) as { thingsConversion: KindConversion };
+    const hub = deepFreeze({
+      apiVersion: 'things.example.com/v2',
+      kind: 'Thing',
+      metadata: { name: 't', annotations: { mine: 'stays' } },
+      spec: { size: 1, priority: 5, parts: [{ name: 'a', weight: 2 }, { name: 'b' }] },
+    });
+    const spoke = c.convert(hub as never, 'v2', 'v1') as any;
+    assert.deepEqual(spoke.spec, { size: 1, parts: [{ name: 'a' }, { name: 'b' }] });
+    assert.deepEqual(spoke.metadata.annotations, { mine: 'stays', [ANNOTATION]: '{"v2":{"spec":{"parts":{"0":{"weight":2}},"priority":5}}}' });
+    assert.deepEqual(c.convert(spoke, 'v1', 'v2'), hub, 'hub → spoke → hub is the identity');
+
+    // An anonymous type's field, the other way: spoke → hub → spoke.
+    const v1 = deepFreeze({ apiVersion: 'things.example.com/v1', kind: 'Thing', metadata: { name: 'w' }, spec: { window: { start: 'mon', note: 'n' } } });
+    const stored = c.convert(v1 as never, 'v1', 'v2') as any;
+    assert.deepEqual(stored.spec, { window: { start: 'mon' } });
+    assert.deepEqual(stored.metadata.annotations, { [ANNOTATION]: '{"v1":{"spec":{"window":{"note":"n"}}}}' });
+    assert.deepEqual(c.convert(stored, 'v2', 'v1'), v1);
+
+    // Edited through the spoke: what the spoke holds is taken from it, the rest from the annotation.
+    const edited = structuredClone(spoke);
+    edited.spec.size = 7;
+    edited.spec.parts[0].name = 'a2';
+    const back = c.convert(edited, 'v1', 'v2') as any;
+    assert.deepEqual(back.spec, { size: 7, priority: 5, parts: [{ name: 'a2', weight: 2 }, { name: 'b' }] });
+    assert.deepEqual(back.metadata.annotations, { mine: 'stays' });
+
+    // Nothing to keep: no annotation, and no empty annotations map either.
+    const plain = c.convert({ apiVersion: 'things.example.com/v2', kind: 'Thing', metadata: { name: 'p' }, spec: { size: 1 } } as never, 'v2', 'v1');
+    assert.deepEqual(plain.metadata, { name: 'p' });
+  });
+
+  test('a rename (fields missing on both sides of a type pair) still needs its function (KG040)', () => {
+    const dir = tempDir('versions-rename');
+    tmp.push(dir);
+    const apis = writeApis(dir, {
+      'things.example.com/v2/thing.ts': thing('v2', ['@kgen:storageversion'], '  replicas?: number;'),
+      'things.example.com/v1/thing.ts': thing('v1', [], '  size?: number;'),
+    });
+    const result = compile({ apisDir: apis, builtins: false });
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.code} ${d.message}`),
+      [
+        'KG040 things.example.com/v1 field "ThingSpec.size" has no field of that name in v2: it needs the conversion function Convert_v1_ThingSpec_To_v2_ThingSpec',
+        'KG040 things.example.com/v2 field "ThingSpec.replicas" has no field of that name in v1: it needs the conversion function Convert_v2_ThingSpec_To_v1_ThingSpec',
+      ],
+    );
+  });
+});
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}

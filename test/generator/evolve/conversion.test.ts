@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as fc from 'fast-check';
 import { parse } from 'yaml';
 import { schemaArbitrary } from '../../../generator/evolve/arbitrary.js';
@@ -35,6 +35,37 @@ test('a planted lossy conversion is caught, with the object shrunk to the field 
   assert.match(r.stdout, /^ {2}object \(shrunk\): \{"apiVersion":"widgets\.example\.com\/v1beta1","kind":"Widget","metadata":\{"name":"roundtrip","namespace":"default"\},"spec":\{"size":0\}\}$/m);
   assert.match(r.stdout, /^ {2}came back as: {4}\{.*"spec":\{\}\}$/m);
   assert.match(r.stdout, /^0 round trips proved, 2 failed$/m);
+});
+
+test('fields only one version has survive both round trips through the conversion-data annotation (fixture conversion-preserve)', () => {
+  const dir = tempDir('preserve');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'generated');
+  const gen = kgen(['generate', 'test/fixtures/conversion-preserve/apis', '--out', out, '--no-builtins']);
+  assert.equal(gen.status, 0, gen.stderr);
+  const r = kgen(['test-conversion', out, '--runs', '200', '--seed', '7']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ok {4}Gadget\.gadgets\.example\.com v1beta1 → v1 → v1beta1 \(200 objects\)$/m);
+  assert.match(r.stdout, /^ok {4}Gadget\.gadgets\.example\.com v1 → v1beta1 → v1 \(200 objects\)$/m);
+});
+
+test('the proof still catches a user function that forgets to keep what its version cannot hold', () => {
+  const dir = tempDir('preserve-forgotten');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const apis = join(dir, 'apis');
+  cpSync(join(REPO, 'test/fixtures/conversion-preserve/apis'), apis, { recursive: true });
+  const file = join(apis, 'gadgets.example.com/v1beta1/conversion.ts');
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.includes("  scope.keep('priority', src.priority);\n"));
+  writeFileSync(file, text.replace("  scope.keep('priority', src.priority);\n", ''));
+  const out = join(dir, 'generated');
+  const gen = kgen(['generate', apis, '--out', out, '--no-builtins']);
+  assert.equal(gen.status, 0, gen.stderr);
+  const r = kgen(['test-conversion', out, '--seed', '7']);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /^FAIL {2}Gadget\.gadgets\.example\.com v1 → v1beta1 → v1: \.spec\.priority did not come back$/m);
+  assert.match(r.stdout, /^ {2}object \(shrunk\): \{"apiVersion":"gadgets\.example\.com\/v1","kind":"Gadget","metadata":\{"name":"roundtrip","namespace":"default"\},"spec":\{"priority":0\}\}$/m);
+  assert.match(r.stdout, /^ok {4}Gadget\.gadgets\.example\.com v1beta1 → v1 → v1beta1/m);
 });
 
 test('the random objects are valid for the server\'s schema validator (enums, formats, bounds, patterns, list types)', () => {
