@@ -97,6 +97,13 @@ describe('emit: the file set', () => {
       'validate/ops.example.org/v1beta1.ts',
       'validate/widgets.example.com/v1.ts',
       'validate/widgets.example.com/v1beta1.ts',
+      // The HTML reference of the user's groups (kgen docs).
+      'docs/index.html',
+      'docs/ops.example.org_v1beta1.html',
+      'docs/search.js',
+      'docs/style.css',
+      'docs/widgets.example.com_v1.html',
+      'docs/widgets.example.com_v1beta1.html',
       ...BUILTIN_GROUPS.flatMap((g) => [`client/${g}/v1.ts`, `discovery/apis/${g}/v1.json`, `models/${g}/v1.ts`, `routes/${g}/v1.ts`]),
       'storage/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations.ts',
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
@@ -463,7 +470,7 @@ describe('emit: determinism', () => {
     assert.deepEqual(treeA, [...files.keys()].sort());
   });
 
-  test('changing one field changes only the model, the OpenAPI documents of its version, its CRD, its client validator and the API snapshot', () => {
+  test('changing one field changes only the model, the OpenAPI documents of its version, its CRD, its client validator, the API snapshot and its reference page', () => {
     const dir = tmp('emit-diff');
     const apis = copyTree(APIS, join(dir, 'apis'));
     const out = join(dir, 'generated');
@@ -478,6 +485,8 @@ describe('emit: determinism', () => {
     assert.deepEqual(second.diff?.stale, [
       'api-snapshot.json',
       'crds/ops.example.org_runbooks.yaml',
+      'docs/ops.example.org_v1beta1.html',
+      'docs/search.js',
       'models/ops.example.org/v1beta1.ts',
       'openapi/v2/swagger.json',
       'openapi/v3/apis/ops.example.org/v1beta1.json',
