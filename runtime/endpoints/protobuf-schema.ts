@@ -117,6 +117,8 @@ function kindOf(schemas: Record<string, unknown>, s: Schema, built: Map<string, 
       if (typeof additional === 'object' && additional !== null && !s.properties) {
         const value = unwrap(additional as Schema);
         if (value.type === 'string' && value.format === undefined) return 'stringMap';
+        // map<string, ExtraValue{items 1}>: user extras (SubjectAccessReview, TokenReview).
+        if (value.type === 'array' && isObjectSchema(value.items) && unwrap(value.items as Schema).type === 'string') return 'extraMap';
         if (value.type === 'array') throw new Unencodable('maps of lists');
         return { map: kindOf(schemas, value, built) };
       }
@@ -135,4 +137,8 @@ function refKind(schemas: Record<string, unknown>, name: string, built: Map<stri
   if (!target) throw new Unencodable(name);
   if (target.type === 'object' && target.properties) return messageOf(schemas, name, built);
   return kindOf(schemas, target, built);
+}
+
+function isObjectSchema(v: unknown): v is Schema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

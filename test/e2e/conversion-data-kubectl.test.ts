@@ -95,6 +95,33 @@ describe('kubectl: fields a version cannot hold survive through the conversion-d
     assert.equal(v1.metadata.annotations?.[ANNOTATION], undefined);
   });
 
+  it('a v1-only field survives a client-side apply followed by kubectl apply --server-side through v1beta1', () => {
+    // The upgrade hands last-applied-configuration to the server-side applier, which omits it: only
+    // that annotation may go, not the conversion data nobody manages beside it.
+    k(['create', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g4', namespace: 'default' },
+      spec: { replicas: 2, priority: 8, color: 'red' },
+    }));
+    k(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1beta1',
+      kind: 'Gadget',
+      metadata: { name: 'g4', namespace: 'default' },
+      spec: { size: 2, color: 'red' },
+    }));
+    k(['apply', '--server-side', '--force-conflicts', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1beta1',
+      kind: 'Gadget',
+      metadata: { name: 'g4', namespace: 'default' },
+      spec: { size: 3 },
+    }));
+    const v1 = get(V1, 'g4');
+    assert.equal(v1.spec.priority, 8, JSON.stringify(v1));
+    assert.equal(v1.spec.replicas, 3);
+    assert.equal(v1.metadata.annotations?.[ANNOTATION], undefined);
+  });
+
   it('a v1beta1-only field: written via v1beta1, patched via v1, read via v1beta1 intact', () => {
     k(['apply', '-f', '-'], JSON.stringify({
       apiVersion: 'gadgets.example.com/v1beta1',

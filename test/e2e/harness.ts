@@ -36,6 +36,8 @@ export interface ServeOptions {
   dataDir?: string;
   storage?: string;
   cwd?: string;
+  /** How long to wait for the server's URL before killing it and failing; default 60 s. */
+  startTimeoutMs?: number;
   /** Command to run instead of `node bin/kgen.js` (e.g. ['npx', 'kgen']). */
   command?: string[];
   args?: string[];
@@ -54,7 +56,16 @@ export async function startKgen(opts: ServeOptions = {}): Promise<KgenServer> {
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`kgen serve did not start within 30 s:\n${out}`)), 30_000);
+    const timeoutMs = opts.startTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => {
+      // A server that is still starting would keep this test file alive: stop it (its group).
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+      reject(new Error(`kgen serve did not start within ${timeoutMs / 1000} s:\n${out}`));
+    }, timeoutMs);
     const check = () => {
       const m = /kgen API server: (https?:\/\/\S+)/.exec(out);
       if (m) {

@@ -67,6 +67,7 @@ function offlineLock(project: string, tarballs: Record<string, string>): void {
   const integrity = (file: string) => `sha512-${createHash('sha512').update(readFileSync(join(project, file))).digest('base64')}`;
   const prod = Object.keys(pkg.dependencies ?? {});
   const kgenIsDev = !prod.includes('kgen');
+  const clientDeps = (JSON.parse(readFileSync(join(REPO, 'packages/client/package.json'), 'utf8')).dependencies ?? {}) as Record<string, string>;
   const packages: Record<string, LockEntry> = {
     '': { name: pkg.name, version: pkg.version, dependencies: pkg.dependencies, devDependencies: pkg.devDependencies },
     'node_modules/kgen': {
@@ -79,8 +80,16 @@ function offlineLock(project: string, tarballs: Record<string, string>): void {
       engines: repoRoot.engines,
       ...(kgenIsDev ? { dev: true } : {}),
     },
-    'node_modules/@kgen/client': { version: '0.1.0', resolved: `file:${tarballs['@kgen/client']}`, integrity: integrity(tarballs['@kgen/client']!), license: 'Apache-2.0' },
+    'node_modules/@kgen/client': {
+      version: '0.1.0',
+      resolved: `file:${tarballs['@kgen/client']}`,
+      integrity: integrity(tarballs['@kgen/client']!),
+      license: 'Apache-2.0',
+      dependencies: clientDeps,
+    },
   };
+  // What @kgen/client needs at run time (ws) is a production package wherever the client is one.
+  const clientNeeds = new Set(Object.keys(clientDeps).map((d) => `node_modules/${d}`));
   for (const [key, entry] of Object.entries(repoLock.packages)) {
     if (!key.startsWith('node_modules/') || entry.dev || entry.link || key === 'node_modules/kgen' || key === 'node_modules/@kgen/client') continue;
     const { devOptional: _ignored, ...rest } = entry;
@@ -88,7 +97,7 @@ function offlineLock(project: string, tarballs: Record<string, string>): void {
     // lockfile's and fetches its metadata to fill it in.
     const name = key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
     rest.resolved ??= `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
-    packages[key] = kgenIsDev ? { ...rest, dev: true, ...(entry.optional || entry.devOptional ? { optional: true } : {}) } : rest;
+    packages[key] = kgenIsDev && !clientNeeds.has(key) ? { ...rest, dev: true, ...(entry.optional || entry.devOptional ? { optional: true } : {}) } : rest;
   }
   // Only what the project's dependencies reach: a client-only install must not see kgen's tree as prod.
   writeFileSync(join(project, 'package-lock.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
