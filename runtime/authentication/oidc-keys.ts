@@ -11,6 +11,8 @@ import { publicKeyOf, type JWK } from './jwt.js';
 
 const MAX_DOCUMENT_BYTES = 1024 * 1024;
 const FETCH_TIMEOUT_MS = 10_000;
+/** At most one fetch of the keys per this long for tokens naming keys kgen does not hold. */
+export const MISS_REFRESH_MS = 10_000;
 
 export interface KeySetSource {
   issuerURL: string;
@@ -28,19 +30,46 @@ export class RemoteKeySet {
   private keys: SigningKey[] | undefined;
   private jwksURI: string | undefined;
   private refreshing: Promise<SigningKey[]> | undefined;
+  /** The last failed fetch, answered again for a while (see current()). */
+  private lastFailure: { at: number; error: Error } | undefined;
+  /** When a token naming an unknown key last made the keys be fetched again. */
+  private lastMissRefresh: number | undefined;
 
   constructor(private readonly source: KeySetSource) {}
 
-  /** The cached keys, fetching them first when none are held yet. */
+  /**
+   * The cached keys, fetching them first when none are held yet. After a failed fetch the same
+   * error is returned for MISS_REFRESH_MS before trying again, so requests cannot make the server
+   * hammer an issuer that is down.
+   */
   async current(): Promise<SigningKey[]> {
-    return this.keys ?? this.refresh();
+    if (this.keys) return this.keys;
+    const failed = this.lastFailure;
+    if (failed && Date.now() - failed.at < MISS_REFRESH_MS) throw failed.error;
+    return this.refresh();
+  }
+
+  /**
+   * The keys again for a token that names a key not held: fetched at once the first time, then at
+   * most once per MISS_REFRESH_MS. A token is not yet authenticated here, so without the limit
+   * anyone could make the server fetch the issuer's keys once per request with made-up key ids.
+   */
+  refreshForUnknownKey(now = Date.now()): Promise<SigningKey[]> {
+    if (this.keys && this.lastMissRefresh !== undefined && now - this.lastMissRefresh < MISS_REFRESH_MS) return Promise.resolve(this.keys);
+    this.lastMissRefresh = now;
+    return this.refresh();
   }
 
   /** Fetches discovery (once it succeeded, only the JWK set) again; concurrent callers share it. */
   refresh(): Promise<SigningKey[]> {
-    this.refreshing ??= this.fetchKeys().finally(() => {
-      this.refreshing = undefined;
-    });
+    this.refreshing ??= this.fetchKeys()
+      .catch((err: unknown) => {
+        this.lastFailure = { at: Date.now(), error: err as Error };
+        throw err;
+      })
+      .finally(() => {
+        this.refreshing = undefined;
+      });
     return this.refreshing;
   }
 

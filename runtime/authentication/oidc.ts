@@ -133,7 +133,7 @@ async function verifySignature(issuer: Issuer, jwt: DecodedJWT): Promise<boolean
   };
   const first = attempt(await issuer.keys.current());
   if (first.ok || (first.known && jwt.header.kid !== undefined)) return first.ok;
-  return attempt(await issuer.keys.refresh()).ok;
+  return attempt(await issuer.keys.refreshForUnknownKey()).ok;
 }
 
 function evaluate(program: Program, context: Record<string, unknown>, what: string): unknown {

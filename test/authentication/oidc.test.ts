@@ -91,6 +91,12 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
       assert.ok('user' in ((await authn.authenticate(request(rotating.token({ sub: 's', aud: 'kgen' })))) as object), 'the new key is fetched');
       assert.equal(rotating.jwksFetches, 2);
       assert.match(errorOf(await authn.authenticate(request(before))), /failed to verify signature/, 'the withdrawn key no longer verifies');
+      // Tokens are not authenticated yet when their key is looked up: made-up key ids must not make
+      // the server fetch the issuer's keys once per request (at most once per 10 s).
+      for (let i = 0; i < 5; i++) {
+        assert.match(errorOf(await authn.authenticate(request(rotating.token({ sub: 's', aud: 'kgen' }, { kid: `forged-${i}` })))), /failed to verify signature/);
+      }
+      assert.equal(rotating.jwksFetches, 2, 'no fetch for the withdrawn key nor for made-up ones within 10 s of the last');
     } finally {
       rotating.close();
     }
@@ -99,6 +105,9 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
   it('reports an issuer it cannot reach, or that names another issuer, as not initialized', async () => {
     const unknownCA = jwtAuthenticator([flagsConfig()]);
     assert.match(errorOf(await unknownCA.authenticate(request(issuer.token({ sub: 's', aud: 'kgen' })))), /^oidc: authenticator for issuer "https:\/\/127\.0\.0\.1:\d+" is not initialized: oidc: get .*openid-configuration: (self-signed certificate|unable to verify)/);
+    // The failure is answered again for a while instead of fetching once per request.
+    const again = errorOf(await unknownCA.authenticate(request(issuer.token({ sub: 's', aud: 'kgen' }))));
+    assert.match(again, /is not initialized/);
   });
 
   it("follows kube's defaults and checks of the flags", () => {
