@@ -9,9 +9,10 @@
  *
  * The key id (`kid`) is kube's: base64url of the SHA-256 of the public key's DER.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeJWT, verifyJWS } from './jwt.js';
 
 /** kube-apiserver's usual --service-account-issuer (kubeadm, kind). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
@@ -135,18 +136,11 @@ export function signServiceAccountToken(key: ServiceAccountKey, opts: TokenOptio
  * a JWT, another issuer or key, a bad signature): another authenticator may know it.
  */
 export function verifyServiceAccountToken(key: ServiceAccountKey, issuer: string, token: string): ServiceAccountClaims | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  try {
-    const header = JSON.parse(Buffer.from(parts[0]!, 'base64url').toString('utf8')) as { alg?: string; kid?: string };
-    if (header.alg !== 'RS256' || (header.kid !== undefined && header.kid !== key.kid)) return undefined;
-    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as ServiceAccountClaims;
-    if (claims === null || typeof claims !== 'object' || claims.iss !== issuer) return undefined;
-    const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), key.publicKey, Buffer.from(parts[2]!, 'base64url'));
-    return ok ? claims : undefined;
-  } catch {
-    return undefined;
-  }
+  const jwt = decodeJWT(token);
+  if (!jwt || (jwt.header.kid !== undefined && jwt.header.kid !== key.kid)) return undefined;
+  const claims = jwt.payload as unknown as ServiceAccountClaims;
+  if (claims.iss !== issuer) return undefined;
+  return verifyJWS(jwt, key.publicKey, ['RS256']) ? claims : undefined;
 }
 
 /** The key as a JSON Web Key Set (what /openid/v1/jwks serves). */
