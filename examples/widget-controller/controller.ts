@@ -75,7 +75,7 @@ export function widgetController(opts: WidgetControllerOptions): Controller {
     await client.widgetsExampleComV1.widgets(opts.namespace).updateStatus({ ...widget, status: { ...widget.status, observedGeneration: generation, conditions: conditions as never } });
   }
 
-  return new Controller({
+  const controller: Controller = new Controller({
     name: 'widget-controller',
     informer: widgets.informer(),
     watches: [{ informer: configMaps.informer(), keys: ownerKeys('Widget', 'widgets.example.com') }],
@@ -102,11 +102,13 @@ export function widgetController(opts: WidgetControllerOptions): Controller {
       retryPeriodMs: opts.retryPeriodMs,
       releaseOnCancel: true,
       callbacks: {
-        onStartedLeading: () => log(`leading as ${opts.identity}`),
+        // How the term began (when the observed lease expired, when the winning attempt started and ended, local ms).
+        onStartedLeading: () => log(`leading as ${opts.identity} ${JSON.stringify(controller.leaderElector?.lastAcquisition() ?? {})}`),
         onStoppedLeading: () => log(`stopped leading as ${opts.identity}`),
         onNewLeader: (id) => log(`leader is ${id}`),
       },
     },
     onError: (err, key) => log(`error ${key ?? ''}: ${(err as Error).message}`),
   });
+  return controller;
 }

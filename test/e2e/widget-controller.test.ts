@@ -3,8 +3,9 @@
  * ServiceAccount token and Role, two replicas with leader election:
  *
  * - every Widget gets its owned ConfigMap, status Ready with observedGeneration, and Events;
- * - SIGKILL of the leader: the other replica takes over within leaseDuration + retry periods and
- *   no Widget (created or changed meanwhile) stays unreconciled;
+ * - SIGKILL of the leader: the other replica takes over within leaseDuration + retryPeriod (plus
+ *   the measured request latency, see takeoverBound) and no Widget (created or changed meanwhile)
+ *   stays unreconciled;
  * - deleting a Widget deletes its ConfigMap through garbage collection;
  * - a clean stop releases the Lease.
  * It runs against one kgen on SQLite, and against two kgen replicas on etcd (one controller per replica).
@@ -14,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { Acquisition } from '@kgen/client';
 import { Clientset } from '../../generated/client/index.js';
 import { loadKubeconfig } from '../../runtime/client/index.js';
 import { EtcdCluster } from '../support/etcd.js';
@@ -96,7 +98,7 @@ async function unreconciled(admin: Clientset): Promise<string[]> {
     .map((w) => w.metadata.name!);
 }
 
-async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise<{ takeoverMs: number }> {
+async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise<Takeover> {
   const [first, second] = servers;
   const admin = new Clientset({ ...loadKubeconfig(first.kubeconfig), qps: 0 });
   kubectlOk(first.kubeconfig, ['apply', '-n', NS, '-f', join(REPO, 'examples/widget-controller/rbac.yaml')]);
@@ -128,8 +130,10 @@ async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise
     await leader.exited;
     for (let i = 6; i <= 8; i++) kubectlOk(first.kubeconfig, ['apply', '-n', NS, '-f', '-'], widgetYAML(`w${i}`, i));
     kubectlOk(first.kubeconfig, ['patch', 'widget', 'w1', '-n', NS, '--type=merge', '-p', '{"spec":{"replicas":9}}']);
-    await until('the other replica to lead', () => other.output().includes(`leading as ${other.identity}`), LEASE_MS * 5);
-    const takeoverMs = Date.now() - killedAt;
+    const line = await until('the other replica to lead', () => new RegExp(`leading as ${other.identity} (\\{.*\\})`).exec(other.output()), LEASE_MS * 5);
+    const acquisition = JSON.parse(line![1]!) as Acquisition;
+    // Both processes read the same wall clock: the takeover is when the winning write was answered.
+    const takeoverMs = acquisition.acquiredAt - killedAt;
     await until('every Widget reconciled after the takeover', async () => (await unreconciled(admin)).length === 0);
     const w1 = await admin.widgetsExampleComV1.widgets(NS).get('w1');
     assert.equal(w1.metadata.generation, 2);
@@ -143,14 +147,38 @@ async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise
     other.child.kill('SIGTERM');
     assert.equal(await other.exited, 0, other.output());
     assert.equal((await admin.coordinationK8sIoV1.leases(NS).get('widget-controller')).spec?.holderIdentity, '');
-    return { takeoverMs };
+    return { takeoverMs, acquisition };
   } finally {
     for (const c of controllers) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
   }
 }
 
-/** client-go's bound: the lease expires leaseDuration after the candidate saw its last renewal, and it retries every retryPeriod (x1.2 jitter). */
-const TAKEOVER_BOUND_MS = LEASE_MS + 2 * 1.2 * RETRY_MS + 1000;
+interface Takeover {
+  takeoverMs: number;
+  acquisition: Acquisition;
+}
+
+/**
+ * The issue's bound, leaseDuration + retryPeriod from the kill, plus only what was measured on this
+ * run (printed with the result):
+ * - requests: the winning attempt's get + update, counted twice, because the observation of the
+ *   dead leader's last renewal also costs up to one write (its renewal in flight at the kill) and
+ *   one read (the candidate's);
+ * - timer lateness: how late the candidate's event loop ran the attempt scheduled at the expiry.
+ * The toolkit's timing is proven on a fake clock in test/client/toolkit/leaderelection.test.ts.
+ */
+function takeoverBound({ acquisition: a }: Takeover): { bound: number; requestMs: number; lateMs: number } {
+  assert.ok(a.leaseExpiredAt !== undefined, `the takeover was an attempt at the observed expiry: ${JSON.stringify(a)}`);
+  const requestMs = a.acquiredAt - a.attemptStartedAt;
+  const lateMs = a.attemptStartedAt - a.leaseExpiredAt;
+  return { bound: LEASE_MS + RETRY_MS + 2 * requestMs + lateMs, requestMs, lateMs };
+}
+
+function checkTakeover(backend: string, t: Takeover): void {
+  const { bound, requestMs, lateMs } = takeoverBound(t);
+  console.log(`# takeover after SIGKILL (${backend}): ${t.takeoverMs} ms; bound ${bound} ms = lease ${LEASE_MS} + retry ${RETRY_MS} + 2 x request ${requestMs} + timer lateness ${lateMs}`);
+  assert.ok(t.takeoverMs <= bound, `took over after ${t.takeoverMs} ms, bound ${bound} ms`);
+}
 
 describe('example Widget controller', () => {
   const dirs: string[] = [];
@@ -167,9 +195,7 @@ describe('example Widget controller', () => {
     dirs.push(dir);
     const server = await startKgen({ generatedDir: join(REPO, 'generated'), dataDir: join(dir, 'data') });
     servers.push(server);
-    const { takeoverMs } = await scenario([server, server], dir);
-    console.log(`# takeover after SIGKILL (sqlite): ${takeoverMs} ms (lease ${LEASE_MS} ms, retry ${RETRY_MS} ms)`);
-    assert.ok(takeoverMs <= TAKEOVER_BOUND_MS, `took over after ${takeoverMs} ms`);
+    checkTakeover('sqlite', await scenario([server, server], dir));
   });
 
   it('does the same with one controller on each of two kgen replicas on etcd', async () => {
@@ -181,8 +207,6 @@ describe('example Widget controller', () => {
     servers.push(a);
     const b = await startReplica({ dataDir, storage: etcd.storageUrl });
     servers.push(b);
-    const { takeoverMs } = await scenario([a, b], dir);
-    console.log(`# takeover after SIGKILL (etcd, two replicas): ${takeoverMs} ms`);
-    assert.ok(takeoverMs <= TAKEOVER_BOUND_MS, `took over after ${takeoverMs} ms`);
+    checkTakeover('etcd, two replicas', await scenario([a, b], dir));
   });
 });

@@ -97,6 +97,7 @@ export type {
   LeaseClient,
   LeaderCallbacks,
   LeaderElectionConfig,
+  Acquisition,
   CoreEvent,
   EventRecorderOptions,
   EventType,

@@ -4,12 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FakeClock, LeaderElector, settle, type LeaderElectionConfig } from '../../../packages/client/src/toolkit/index.js';
+import { FakeClock, LeaderElector, settle, type Lease, type LeaderElectionConfig } from '../../../packages/client/src/toolkit/index.js';
 import { FakeLeases } from './fakes.js';
 
 function candidate(leases: FakeLeases, clock: FakeClock, identity: string, extra: Partial<LeaderElectionConfig> = {}) {
   const log: string[] = [];
   let leadingSignal: AbortSignal | undefined;
+  let startedAt: number | undefined;
   const elector = new LeaderElector({
     lock: { client: leases, name: 'ctrl', identity },
     clock,
@@ -17,6 +18,7 @@ function candidate(leases: FakeLeases, clock: FakeClock, identity: string, extra
     callbacks: {
       onStartedLeading: (signal) => {
         leadingSignal = signal;
+        startedAt ??= clock.now();
         log.push('started');
       },
       onStoppedLeading: () => log.push('stopped'),
@@ -26,7 +28,7 @@ function candidate(leases: FakeLeases, clock: FakeClock, identity: string, extra
   });
   const stop = new AbortController();
   const done = elector.run(stop.signal).then(() => log.push('returned'));
-  return { elector, log, stop, done, signal: () => leadingSignal };
+  return { elector, log, stop, done, signal: () => leadingSignal, startedAt: () => startedAt };
 }
 
 describe('LeaderElector', () => {
@@ -66,10 +68,10 @@ describe('LeaderElector', () => {
     const b = candidate(leases, clock, 'b');
     await settle();
     assert.deepEqual(b.log, ['leader dead']);
-    await clock.step(14_000);
+    await clock.step(14_999);
     assert.equal(leases.lease.spec!.holderIdentity, 'dead', 'not before leaseDuration on the local clock');
-    await clock.step(4_000);
-    assert.equal(leases.lease.spec!.holderIdentity, 'b');
+    await clock.step(1);
+    assert.equal(leases.lease.spec!.holderIdentity, 'b', 'exactly when the observed lease expires, not at the next retry');
     assert.equal(leases.lease.spec!.leaseTransitions, 4);
     assert.deepEqual(b.log, ['leader dead', 'leader b', 'started']);
     b.stop.abort();
@@ -112,4 +114,149 @@ describe('LeaderElector', () => {
     b.stop.abort();
     await b.done;
   });
+  /**
+   * The takeover bound, on the fake clock: a holder renews every retryPeriod, dies at any moment of
+   * its cycle, and the candidate (whatever its jitter) leads within leaseDuration + retryPeriod of
+   * the death. The fake Lease client answers after `latency` ms, which is added to the bound.
+   */
+  it('takes over within leaseDuration + retryPeriod of the holder dying, for every phase and jitter', async () => {
+    const latency = 7;
+    for (const jitter of [0, 0.5, 0.999]) {
+      for (const deathPhase of [0, 1, 50, 250, 499, 500, 501, 777]) {
+        const clock = new FakeClock();
+        const leases = new SlowLeases(clock, latency);
+        const config = { leaseDurationMs: 5_000, renewDeadlineMs: 4_000, retryPeriodMs: 500 };
+        const holder = candidate(leases, clock, 'holder', config);
+        await clock.step(latency * 3);
+        assert.equal(leases.lease?.spec?.holderIdentity, 'holder');
+        const b = candidate(leases, clock, 'b', { ...config, random: () => jitter });
+        await clock.step(3_000 + deathPhase);
+        // The holder dies: it stops writing (its process is gone; its timers no longer reach the Lease).
+        leases.deadIdentity = 'holder';
+        const diedAt = clock.now();
+        while (!b.log.includes('started') && clock.now() - diedAt < 20_000) await clock.step(250);
+        const takeover = b.startedAt()! - diedAt;
+        assert.ok(takeover <= 5_000 + 500 + 2 * latency, `jitter ${jitter}, death at phase ${deathPhase}: took over after ${takeover} ms`);
+        assert.ok(takeover >= 5_000 - 500, `not before the lease could have expired (${takeover} ms)`);
+        const acq = b.elector.lastAcquisition()!;
+        assert.ok(acq.leaseExpiredAt !== undefined && acq.attemptStartedAt === acq.leaseExpiredAt, 'the attempt was made at the expiry');
+        holder.stop.abort();
+        b.stop.abort();
+        await clock.step(10_000);
+        await Promise.all([holder.done, b.done]);
+      }
+    }
+  });
+
+  it('a non-leader polls no less often than every retryPeriod', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    const a = candidate(leases, clock, 'a', { retryPeriodMs: 1_000, renewDeadlineMs: 5_000, leaseDurationMs: 8_000 });
+    await settle();
+    let reads = 0;
+    const get = leases.get.bind(leases);
+    leases.get = (name) => {
+      reads++;
+      return get(name);
+    };
+    const b = candidate(leases, clock, 'b', { retryPeriodMs: 1_000, renewDeadlineMs: 5_000, leaseDurationMs: 8_000, random: () => 0.999 });
+    await clock.step(10_000);
+    // a renews (one read per second) and b polls every 1000/1.2 .. 1000 ms: at least 10 + 10 reads.
+    assert.ok(reads >= 20, `${reads} reads`);
+    assert.deepEqual(b.log, ['leader a'], 'and never takes a renewed lease');
+    a.stop.abort();
+    b.stop.abort();
+    await Promise.all([a.done, b.done]);
+  });
+
+  it('judges expiry from its own observation time, not from the holder clock', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    // The holder's clock is an hour behind: its renewTime looks long expired, but it keeps renewing.
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'skewed', leaseDurationSeconds: 15, renewTime: microTimeOf(clock.now() - 3_600_000), leaseTransitions: 0 } };
+    const b = candidate(leases, clock, 'b');
+    for (let i = 1; i <= 20; i++) {
+      await clock.step(2_000);
+      leases.lease.spec!.renewTime = microTimeOf(clock.now() - 3_600_000);
+      leases.lease.metadata!.resourceVersion = String(100 + i);
+    }
+    assert.equal(leases.lease.spec!.holderIdentity, 'skewed');
+    assert.deepEqual(b.log, ['leader skewed']);
+    b.stop.abort();
+    await b.done;
+  });
+
+  it('waits for the holder\'s own leaseDurationSeconds when it is longer than its own', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'slow', leaseDurationSeconds: 30, renewTime: microTimeOf(clock.now()), leaseTransitions: 0 } };
+    const b = candidate(leases, clock, 'b');
+    await clock.step(29_999);
+    assert.equal(leases.lease.spec!.holderIdentity, 'slow');
+    await clock.step(1);
+    assert.equal(leases.lease.spec!.holderIdentity, 'b');
+    b.stop.abort();
+    await b.done;
+  });
+
+  it('a leader whose renewals hang stops leading before anyone could take its lease, whatever the durations', async () => {
+    // renewDeadline + retryPeriod almost reach leaseDuration, and the last successful renewal took 2 s to answer:
+    // the renewDeadline alone would keep it leading past the moment a candidate may take over.
+    const clock = new FakeClock();
+    const leases = new SlowLeases(clock, 0);
+    const config = { leaseDurationMs: 6_000, renewDeadlineMs: 4_500, retryPeriodMs: 1_000 };
+    const a = candidate(leases, clock, 'a', config);
+    const acquiredAt = clock.now();
+    await clock.step(10);
+    leases.latency = 2_000;
+    const renewStarted = acquiredAt + 1_000;
+    await clock.step(1_000 + 2_000); // one renewal, written at its start, answered 2 s later
+    assert.equal(leases.lease!.spec!.renewTime, microTimeOf(renewStarted));
+    leases.failure = new Error('connection refused');
+    let stoppedAt = 0;
+    for (let i = 0; i < 2_000 && !a.log.includes('stopped'); i++) {
+      await clock.step(10);
+      stoppedAt = clock.now();
+    }
+    assert.ok(a.log.includes('stopped'));
+    assert.ok(stoppedAt <= renewStarted + 6_000, `stopped ${stoppedAt - renewStarted} ms after its last renewTime (lease 6000 ms)`);
+    a.stop.abort();
+    await a.done;
+  });
 });
+
+function microTimeOf(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** A Lease client whose answers take `latency` ms on the fake clock; writes land when sent; a dead identity can no longer write. */
+class SlowLeases extends FakeLeases {
+  deadIdentity?: string;
+  constructor(
+    private readonly clock: FakeClock,
+    public latency: number,
+  ) {
+    super();
+  }
+  private async delayed<T>(f: () => Promise<T>): Promise<T> {
+    const result = f().then(
+      (v) => ({ v }),
+      (e: unknown) => ({ e }),
+    );
+    await new Promise<void>((resolve) => this.clock.after(this.latency, resolve));
+    const r = await result;
+    if ('e' in r) throw r.e;
+    return r.v;
+  }
+  override get(name: string): Promise<Lease> {
+    return this.delayed(() => super.get(name));
+  }
+  override create(obj: Lease): Promise<Lease> {
+    if (obj.spec?.holderIdentity === this.deadIdentity) return new Promise(() => undefined);
+    return this.delayed(() => super.create(obj));
+  }
+  override update(obj: Lease): Promise<Lease> {
+    if (obj.spec?.holderIdentity === this.deadIdentity) return new Promise(() => undefined);
+    return this.delayed(() => super.update(obj));
+  }
+}

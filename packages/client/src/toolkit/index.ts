@@ -23,6 +23,7 @@ export {
   type LeaseClient,
   type LeaderCallbacks,
   type LeaderElectionConfig,
+  type Acquisition,
 } from './leaderelection.js';
 export { EventRecorder, type CoreEvent, type EventRecorderOptions, type EventType, type EventClient } from './recorder.js';
 export { Controller, ownerKeys, type ControllerOptions, type ReconcileResult, type Reconciler, type WatchSource, type InformerLike } from './controller.js';

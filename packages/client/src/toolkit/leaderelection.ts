@@ -2,12 +2,22 @@
  * Leader election on a coordination.k8s.io/v1 Lease, as client-go's tools/leaderelection with a
  * LeaseLock:
  *
- * - A candidate tries to acquire the Lease every retryPeriod (jittered by 1.2): it creates it, or
- *   takes it over when it is free (no holder) or when the holder has not renewed it for
- *   leaseDuration as observed on the candidate's own clock (not by comparing the holder's clock).
+ * - A candidate takes the Lease over when it is free (no holder) or when the holder has not renewed
+ *   it for the record's leaseDurationSeconds as observed on the candidate's own clock: the clock
+ *   starts when the candidate's read returned a changed record (client-go's observedTime), never by
+ *   comparing the holder's renewTime with the local clock, so clock skew between machines is harmless.
+ * - Timing (the takeover bound): a candidate polls every retryPeriod/1.2 .. retryPeriod (jittered
+ *   downwards, where client-go waits retryPeriod and more), so it sees a renewal less than one retry
+ *   period (plus one read) after it was written; and it makes its attempt exactly when the observed
+ *   lease expires instead of at its next poll. After the holder dies a candidate therefore leads
+ *   within leaseDuration + retryPeriod (+ the latency of its read and its update) of the death;
+ *   client-go's loop needs up to leaseDuration + 2 x 2.2 x retryPeriod.
  * - The leader renews every retryPeriod. A renewal round that has not succeeded within
- *   renewDeadline ends leadership: onStoppedLeading runs and run() returns. Because renewDeadline
- *   < leaseDuration, a leader that cannot renew stops leading before anyone could take the Lease.
+ *   renewDeadline ends leadership: onStoppedLeading runs and run() returns. Independently of the
+ *   configured durations, leadership also ends no later than leaseDuration after the start of the
+ *   last successful renewal (its renewTime, which is no later than any candidate's observation of
+ *   it), so a leader that cannot renew stops leading before anyone could take the Lease even when
+ *   a request took longer than leaseDuration - renewDeadline - retryPeriod.
  * - Every write is an update at the Lease's resourceVersion, so two candidates never both win.
  * - A clean stop (the signal aborts) with releaseOnCancel empties holderIdentity, so another
  *   candidate takes over at its next retry instead of after leaseDuration.
@@ -70,6 +80,13 @@ export interface LeaderElectionConfig {
   onError?(err: unknown): void;
 }
 
+/** How a term began: when the observed lease expired (undefined when the Lease was free or new), when the winning attempt started, and when it succeeded. */
+export interface Acquisition {
+  leaseExpiredAt?: number;
+  attemptStartedAt: number;
+  acquiredAt: number;
+}
+
 /** metav1.MicroTime's format: RFC 3339 with microseconds. */
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -82,9 +99,12 @@ export class LeaderElector {
   private readonly clock: ToolkitClock;
   private readonly random: () => number;
   private observed?: Lease;
-  /** Local time when the observed record last changed. */
+  /** Local time when a read first returned the observed record (client-go's observedTime). */
   private observedAt = 0;
+  /** Local time at the start of this candidate's last successful write as holder (<= the renewTime it wrote). */
+  private renewedAt = 0;
   private reportedLeader = '';
+  private acquisition?: Acquisition;
 
   constructor(private readonly config: LeaderElectionConfig) {
     this.leaseDurationMs = config.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS;
@@ -104,6 +124,11 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.getLeader() === this.config.lock.identity;
+  }
+
+  /** How this candidate's current term began (for logs and tests); undefined before it first leads. */
+  lastAcquisition(): Acquisition | undefined {
+    return this.acquisition;
   }
 
   /**
@@ -132,16 +157,38 @@ export class LeaderElector {
     }
   }
 
-  private jittered(): number {
-    return this.retryPeriodMs * (1 + this.random() * (JITTER_FACTOR - 1));
+  /** A candidate's poll period: retryPeriod jittered downwards to retryPeriod/1.2, never above it. */
+  private pollPeriod(): number {
+    return (this.retryPeriodMs / JITTER_FACTOR) * (1 + this.random() * (JITTER_FACTOR - 1));
   }
 
-  /** Tries every retryPeriod (jittered) until acquired (true) or the signal aborts (false). */
+  /** When the observed lease of another holder expires by this candidate's clock (undefined when it is free or ours). */
+  private observedExpiry(): number | undefined {
+    const spec = this.observed?.spec;
+    const holder = spec?.holderIdentity ?? '';
+    if (holder === '' || holder === this.config.lock.identity) return undefined;
+    const seconds = spec?.leaseDurationSeconds;
+    return this.observedAt + (seconds !== undefined && seconds > 0 ? seconds * 1000 : this.leaseDurationMs);
+  }
+
+  /** The wait before the next attempt: the next poll, or the moment the observed lease expires if that is sooner. */
+  private nextAttemptDelay(): number {
+    const poll = this.pollPeriod();
+    const expiry = this.observedExpiry();
+    return expiry === undefined ? poll : Math.max(0, Math.min(poll, expiry - this.clock.now()));
+  }
+
+  /** Tries until acquired (true) or the signal aborts (false); see nextAttemptDelay for when. */
   private async acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      if (await this.tryAcquireOrRenew()) return true;
-      await sleep(this.clock, this.jittered(), signal).catch(() => undefined);
+      const expiredAt = this.observedExpiry();
+      const startedAt = this.clock.now();
+      if (await this.tryAcquireOrRenew()) {
+        this.acquisition = { attemptStartedAt: startedAt, acquiredAt: this.clock.now(), leaseExpiredAt: expiredAt !== undefined && expiredAt <= startedAt ? expiredAt : undefined };
+        return true;
+      }
+      await sleep(this.clock, this.nextAttemptDelay(), signal).catch(() => undefined);
     }
   }
 
@@ -150,7 +197,8 @@ export class LeaderElector {
     for (;;) {
       await sleep(this.clock, this.retryPeriodMs, signal).catch(() => undefined);
       if (signal.aborted) return;
-      const deadline = this.clock.now() + this.renewDeadlineMs;
+      // renewDeadline per round, and never past the lease this leader last wrote (see the header).
+      const deadline = Math.min(this.clock.now() + this.renewDeadlineMs, this.renewedAt + this.leaseDurationMs);
       let renewed = false;
       while (!renewed && this.clock.now() < deadline && !signal.aborted) {
         renewed = await this.withDeadline(this.tryAcquireOrRenew(), deadline);
@@ -201,18 +249,22 @@ export class LeaderElector {
       try {
         const created = await client.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: this.record(identity, now) });
         this.observe(created, this.clock.now());
+        this.renewedAt = now;
         return true;
       } catch (createErr) {
         if (!isAlreadyExists(createErr)) this.config.onError?.(createErr);
         return false;
       }
     }
-    this.observe(current, now);
+    this.observe(current, this.clock.now());
     const holder = current.spec?.holderIdentity ?? '';
-    if (holder !== '' && holder !== identity && this.observedAt + this.leaseDurationMs > now) return false;
+    // Valid while observedAt + duration is after `now` (taken before the read, as client-go does).
+    const expiry = this.observedExpiry();
+    if (expiry !== undefined && expiry > now) return false;
     try {
       const updated = await client.update({ ...current, spec: this.record(identity, now, holder === '' ? { ...current.spec, holderIdentity: '' } : current.spec) });
       this.observe(updated, this.clock.now());
+      this.renewedAt = now;
       return true;
     } catch (err) {
       if (!isConflict(err)) this.config.onError?.(err);
