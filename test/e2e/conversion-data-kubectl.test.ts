@@ -122,6 +122,31 @@ describe('kubectl: fields a version cannot hold survive through the conversion-d
     assert.equal(v1.metadata.annotations?.[ANNOTATION], undefined);
   });
 
+  it('client-side apply, then server-side applies through v1beta1 that give up an annotation: only that annotation goes', () => {
+    // The server-side applier's prune walks metadata.annotations (structured-merge-diff's rules):
+    // it removes the annotation the applier no longer applies and keeps the conversion data,
+    // which no manager owns, because another manager (kubectl-last-applied) still owns an
+    // annotation beside it.
+    k(['create', '-f', '-'], JSON.stringify({
+      apiVersion: 'gadgets.example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g5', namespace: 'default' },
+      spec: { replicas: 2, priority: 9, color: 'red' },
+    }));
+    const beta = (annotations: Record<string, string> | undefined, spec: Record<string, unknown>) =>
+      JSON.stringify({ apiVersion: 'gadgets.example.com/v1beta1', kind: 'Gadget', metadata: { name: 'g5', namespace: 'default', ...(annotations ? { annotations } : {}) }, spec });
+    k(['apply', '-f', '-'], beta({ team: 'a' }, { size: 2, color: 'red' }));
+    k(['apply', '--server-side', '--force-conflicts', '-f', '-'], beta({ team: 'a' }, { size: 3 }));
+    assert.equal(get(BETA, 'g5').metadata.annotations.team, 'a');
+    k(['apply', '--server-side', '-f', '-'], beta(undefined, { size: 4 }));
+    const viaBeta = get(BETA, 'g5');
+    assert.equal(viaBeta.metadata.annotations.team, undefined, 'the annotation the applier gave up is pruned');
+    assert.deepEqual(JSON.parse(viaBeta.metadata.annotations[ANNOTATION]), { v1: { spec: { priority: 9 } } });
+    const v1 = get(V1, 'g5');
+    assert.deepEqual(v1.spec, { replicas: 4, priority: 9, color: 'red' }, JSON.stringify(v1)); // color stays: kubectl-create owns it
+    assert.equal(v1.metadata.annotations?.[ANNOTATION], undefined);
+  });
+
   it('a v1beta1-only field: written via v1beta1, patched via v1, read via v1beta1 intact', () => {
     k(['apply', '-f', '-'], JSON.stringify({
       apiVersion: 'gadgets.example.com/v1beta1',

@@ -20,7 +20,7 @@ import { nowRFC3339 } from '../../registry/objectmeta.js';
 import { fieldElement, FieldSet, pathString, type Path } from './fieldset.js';
 import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, managerIdentity, type Managed, type ManagerEntry } from './managedfields.js';
 import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, withUpdatedLastApplied } from './lastapplied.js';
-import { compare, createdFieldsV1, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
+import { compare, createdFieldsV1, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
 import type { TypeNode } from './typeschema.js';
 
 export type Subresource = '' | 'status' | 'scale';
@@ -259,15 +259,31 @@ export class FieldManager {
   }
 
   /**
-   * Removes what the applier applied last time and no longer does, unless someone (the applier
-   * included) still owns it: SMD's prune with addBackOwnedItems and addBackDanglingItems.
+   * Removes what the applier applied last time and no longer applies, unless a manager (the
+   * applier's new set included) still owns it: structured-merge-diff's Updater.prune, step by step
+   * (merge/update.go):
+   * 1. remove the last set, with the struct fields on the way made members
+   *    (EnsureNamedFieldsAreMembers), from the merged object;
+   * 2. addBackOwnedItems: of the merged object, remove only what step 1 removed and no manager owns;
+   * 3. addBackDanglingItems: of the merged object, remove only what step 2 removed and the last
+   *    set (with its struct fields) holds.
+   * So only paths of the applier's last set go, and a struct field of it goes as a whole when no
+   * manager owns anything under it (unowned siblings inside go with it, as in kube); a free-form
+   * map such as metadata.annotations is a struct field of ObjectMeta, and the same rule applies.
+   * Versions: kgen's managers' sets are all at the request's version (no per-version conversion).
    */
   private prune(merged: Record<string, unknown>, managed: Managed, last: FieldSet): Record<string, unknown> {
+    const t = this.structure;
+    const named = (set: FieldSet) => ensureNamedFieldsAreMembers(set, t);
+    const lastSet = named(last);
+    const firstPass = removeItems(merged, lastSet, t);
     let owned = new FieldSet();
     for (const entry of managed.values()) owned = owned.union(entry.set);
-    const remove = last.withAncestors().difference(owned.withAncestors());
-    if (remove.empty()) return merged;
-    return removeItems(merged, remove, this.structure) as Record<string, unknown>;
+    const mergedSet = named(toFieldSet(merged, t));
+    const ownedBack = removeItems(merged, mergedSet.difference(named(toFieldSet(firstPass, t)).union(named(owned))), t);
+    const dangling = mergedSet.difference(named(toFieldSet(ownedBack, t))).intersection(lastSet);
+    if (dangling.empty()) return merged;
+    return removeItems(merged, dangling, t) as Record<string, unknown>;
   }
 }
 

@@ -202,19 +202,6 @@ export class FieldSet {
     return out;
   }
 
-  /** Every ancestor of a member made a member too (SMD's EnsureNamedFieldsAreMembers, broadly). */
-  withAncestors(): FieldSet {
-    const out = this.clone();
-    const mark = (node: FieldSet): boolean => {
-      let any = node.member;
-      for (const child of node.children.values()) if (mark(child)) any = true;
-      node.member = any;
-      return any;
-    };
-    for (const child of out.children.values()) mark(child);
-    return out;
-  }
-
   /** Member paths in SMD's sorted order. */
   paths(): PathElement[][] {
     const out: PathElement[][] = [];

@@ -182,6 +182,9 @@ export function merge(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
   if (rhs === undefined) return lhs;
   if (lhs === undefined) return rhs;
   const shape = shapeOf(t, lhs);
+  // SMD: an applied null is a wildcard for a granular map or list that holds something (the
+  // applier keeps ownership of the field, others keep their items); onto an empty one it is a leaf.
+  if (rhs === null && shape !== 'leaf' && !isEmptyCollection(lhs)) return lhs;
   if (shape === 'leaf' || shape !== shapeOf(t, rhs)) return rhs;
   if (shape === 'map') {
     const lm = lhs as JSONMap;
@@ -248,20 +251,58 @@ function mergeLists(lhs: unknown[], rhs: unknown[], t: ListNode): unknown[] {
   return out;
 }
 
+// ---- EnsureNamedFieldsAreMembers ----
+
+/**
+ * SMD's Set.EnsureNamedFieldsAreMembers: set plus every node that is a declared field of a
+ * struct (a map with named fields) on the way to a member. Keys of free-form maps and list items
+ * are not added: only struct fields become members, so removing such a set removes a struct field
+ * as a whole, while a free-form map or a list item goes only when it was itself a member.
+ */
+export function ensureNamedFieldsAreMembers(set: FieldSet, t: TypeNode): FieldSet {
+  const out = new FieldSet();
+  out.member = set.member;
+  for (const [pe, child] of set.children) {
+    let ct: TypeNode = UNTYPED;
+    let named = false;
+    if (pe.startsWith('f:')) {
+      const name = pe.slice(2);
+      named = isDeclaredField(t, name);
+      ct = childType(t, name);
+    } else if (pe.startsWith('k:') && t.kind === 'list') {
+      ct = t.elements;
+    }
+    const node = ensureNamedFieldsAreMembers(child, ct);
+    if (named) node.member = true;
+    out.children.set(pe, node);
+  }
+  return out;
+}
+
 // ---- RemoveItems ----
 
-/** value without the member paths of set (and everything under them). */
+/**
+ * value without the member paths of set (and everything under them), as SMD's RemoveItems: a
+ * map or list the removal walks into and leaves empty becomes null (SMD's removingWalker sets no
+ * output for it); kube's decoders then drop that null (Go's omitempty for built-in kinds,
+ * PruneNonNullableNullsWithoutDefaults for custom resources), as kgen's strategies do.
+ */
 export function removeItems(value: unknown, set: FieldSet, t: TypeNode): unknown {
   if (set.children.size === 0) return value;
+  const out = removeFrom(value, set, t);
+  return out === null && isMap(value) ? {} : out;
+}
+
+function removeFrom(value: unknown, set: FieldSet, t: TypeNode): unknown {
   switch (shapeOf(t, value)) {
     case 'map': {
       const out: JSONMap = {};
       for (const [key, child] of Object.entries(value as JSONMap)) {
         const sub = set.children.get(fieldElement(key));
         if (sub?.member) continue;
-        out[key] = sub ? removeItems(child, sub, childType(t, key)) : child;
+        out[key] = sub && sub.children.size > 0 ? removeFrom(child, sub, childType(t, key)) : child;
       }
-      return out;
+      return Object.keys(out).length > 0 ? out : null;
     }
     case 'list': {
       const lt = t as ListNode;
@@ -269,9 +310,9 @@ export function removeItems(value: unknown, set: FieldSet, t: TypeNode): unknown
       for (const item of value as unknown[]) {
         const sub = set.children.get(itemElement(lt, item));
         if (sub?.member) continue;
-        out.push(sub ? removeItems(item, sub, lt.elements) : item);
+        out.push(sub && sub.children.size > 0 ? removeFrom(item, sub, lt.elements) : item);
       }
-      return out;
+      return out.length > 0 ? out : null;
     }
     default:
       return value;
