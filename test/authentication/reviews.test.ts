@@ -1,7 +1,7 @@
 /**
  * The review APIs delegation relies on, over HTTPS against an in-process server: TokenReview
- * (the server's own token authenticators), SelfSubjectReview (`kubectl auth whoami` for token
- * and certificate users), SubjectAccessReview and LocalSubjectAccessReview, authorised as kube
+ * (the server's own token authenticators), SelfSubjectReview (`kubectl auth whoami` for token,
+ * certificate and ServiceAccount users, kubectl 1.27 through v1beta1), SubjectAccessReview and LocalSubjectAccessReview, authorised as kube
  * authorises them (system:auth-delegator), and the bootstrap extension-apiserver-authentication-reader Role.
  */
 import assert from 'node:assert/strict';
@@ -115,6 +115,51 @@ describe('SelfSubjectReview', () => {
     const review = JSON.parse(r.stdout);
     assert.equal(review.apiVersion, 'authentication.k8s.io/v1beta1');
     assert.ok(review.status.userInfo.groups.includes('system:masters'));
+  });
+});
+
+describe('kubectl auth whoami for a ServiceAccount user', () => {
+  /** A token from `kubectl create token` (TokenRequest), in a kubeconfig of its own. */
+  async function serviceAccountKubeconfig(): Promise<string> {
+    const admin = rbac.server.kubeconfigPath!;
+    const created = await rbac.as.admin!('POST', '/api/v1/namespaces/ns1/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } } });
+    assert.ok(created.status === 201 || created.status === 409, created.text);
+    const token = await kubectl(admin, ['create', 'token', 'robot', '-n', 'ns1']);
+    assert.equal(token.code, 0, token.stderr);
+    const path = join(rbac.dataDir, 'kubeconfig-robot');
+    writeFileSync(path, await readKubeconfigWithToken(admin, token.stdout.trim()));
+    return path;
+  }
+
+  const SA_GROUPS = ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'];
+
+  it('kubectl 1.28 and 1.32 (authentication.k8s.io/v1) show the ServiceAccount, its uid and its groups', async () => {
+    const kubeconfig = await serviceAccountKubeconfig();
+    const sa = await rbac.as.admin!('GET', '/api/v1/namespaces/ns1/serviceaccounts/robot');
+    for (const binary of ['/usr/lib/google-cloud-sdk/bin/kubectl.1.28', 'kubectl']) {
+      const r = await kubectl(kubeconfig, ['auth', 'whoami', '-o', 'json'], binary);
+      assert.equal(r.code, 0, `${binary}: ${r.stderr}`);
+      const review = JSON.parse(r.stdout);
+      assert.equal(review.apiVersion, 'authentication.k8s.io/v1', binary);
+      assert.equal(review.status.userInfo.username, 'system:serviceaccount:ns1:robot');
+      assert.equal(review.status.userInfo.uid, sa.body.metadata.uid);
+      assert.deepEqual(review.status.userInfo.groups, SA_GROUPS);
+      // kube's ServiceAccount authenticator names the token's jti as the credential.
+      assert.match(review.status.userInfo.extra['authentication.kubernetes.io/credential-id'][0], /^JTI=[0-9a-f-]{36}$/);
+    }
+    const table = await kubectl(kubeconfig, ['auth', 'whoami']);
+    assert.match(table.stdout, /Username\s+system:serviceaccount:ns1:robot/);
+    assert.match(table.stdout, /Groups\s+\[system:serviceaccounts system:serviceaccounts:ns1 system:authenticated\]/);
+  });
+
+  it('kubectl 1.27 (authentication.k8s.io/v1beta1) too', async () => {
+    const kubeconfig = await serviceAccountKubeconfig();
+    const r = await kubectl(kubeconfig, ['auth', 'whoami', '-o', 'json'], '/usr/lib/google-cloud-sdk/bin/kubectl.1.27');
+    assert.equal(r.code, 0, r.stderr);
+    const review = JSON.parse(r.stdout);
+    assert.equal(review.apiVersion, 'authentication.k8s.io/v1beta1');
+    assert.equal(review.status.userInfo.username, 'system:serviceaccount:ns1:robot');
+    assert.deepEqual(review.status.userInfo.groups, SA_GROUPS);
   });
 });
 
