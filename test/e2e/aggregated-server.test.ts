@@ -6,8 +6,9 @@
  * - B, aggregated (`kgen serve --authentication-kubeconfig … --authorization-kubeconfig …`, a real
  *   process on its own SQLite): serves only the wardle group, trusts A's front-proxy CA and
  *   delegates authentication (TokenReview) and authorization (SubjectAccessReview) to A, as
- *   `aggregated-b`, a user whose only rights are system:auth-delegator and the
- *   extension-apiserver-authentication-reader Role.
+ *   the ServiceAccount `wardle/apiserver` (what the install manifests create) with a token from
+ *   A's TokenRequest API (`kubectl create token`); its only rights are system:auth-delegator and
+ *   the extension-apiserver-authentication-reader Role.
  *
  * Through A, kubectl lists, creates and watches B's flunders as the token user. What A's RBAC
  * refuses is refused twice over: by A itself before proxying (as kube-apiserver does), and by B,
@@ -97,6 +98,7 @@ describe('kgen as an aggregated API server (delegated authentication and authori
   let backendURL: string;
   let backendCA: string;
   let alice: string;
+  let delegatorToken: string;
   let bob: string;
   const admin = (args: string[], input?: string) => kubectl(front.kubeconfigPath!, args, input);
 
@@ -106,7 +108,7 @@ describe('kgen as an aggregated API server (delegated authentication and authori
     const gen = generate({ apisDir: WARDLE, outDir: wardle });
     assert.ok(gen.ok, gen.diagnostics.map((d) => formatDiagnostic(d)).join('\n'));
     const tokens = join(dir, 'tokens.csv');
-    writeFileSync(tokens, 'delegator-token,aggregated-b,uid-b\nalice-token,alice,uid-alice,"devs"\nbob-token,bob,uid-bob\n');
+    writeFileSync(tokens, 'alice-token,alice,uid-alice,"devs"\nbob-token,bob,uid-bob\n');
     front = await startServer({
       generatedDir: FIXTURE_DIR,
       storage: 'memory:',
@@ -117,10 +119,12 @@ describe('kgen as an aggregated API server (delegated authentication and authori
       aggregator: { availabilityIntervalMs: 300, discoveryTimeoutMs: 2_000 },
       log: process.env.KGEN_TEST_LOG ? (line) => console.error(line) : undefined,
     });
-    // B's identity at A: only the delegation rights (what the install manifests bind).
+    // B's identity at A: a ServiceAccount with only the delegation rights (what the install manifests bind).
     const policy = [
-      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: wardle:system:auth-delegator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: system:auth-delegator\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: aggregated-b',
-      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: wardle-auth-reader\n  namespace: kube-system\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: extension-apiserver-authentication-reader\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: aggregated-b',
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: wardle',
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: apiserver\n  namespace: wardle',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: wardle:system:auth-delegator\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: system:auth-delegator\nsubjects:\n- kind: ServiceAccount\n  name: apiserver\n  namespace: wardle',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: wardle-auth-reader\n  namespace: kube-system\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: extension-apiserver-authentication-reader\nsubjects:\n- kind: ServiceAccount\n  name: apiserver\n  namespace: wardle',
       // alice may work with flunders in default, and nowhere else.
       'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: flunder-editor\n  namespace: default\nrules:\n- apiGroups: ["wardle.example.com"]\n  resources: ["flunders"]\n  verbs: ["get", "list", "watch", "create"]',
       'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: flunder-reader\n  namespace: kube-public\nrules:\n- apiGroups: ["wardle.example.com"]\n  resources: ["flunders"]\n  verbs: ["list"]',
@@ -137,7 +141,18 @@ describe('kgen as an aggregated API server (delegated authentication and authori
     writeFileSync(join(dir, 'b.key'), serving.key);
     writeFileSync(join(dir, 'front-proxy-ca.crt'), front.frontProxy.ca!.cert);
     const delegation = join(dir, 'delegation.kubeconfig');
-    writeFileSync(delegation, kubeconfigFor(front.url, front.credentials!.servingCA!, 'delegator-token'));
+    const saToken = await admin(['create', 'token', 'apiserver', '-n', 'wardle', '--duration=1h']);
+    assert.equal(saToken.code, 0, saToken.stderr);
+    delegatorToken = saToken.stdout.trim();
+    writeFileSync(delegation, kubeconfigFor(front.url, front.credentials!.servingCA!, delegatorToken));
+    const who = await kubectl(delegation, ['auth', 'whoami', '-o', 'json']);
+    assert.equal(JSON.parse(who.stdout).status.userInfo.username, 'system:serviceaccount:wardle:apiserver', who.stderr);
+    // Only the delegation rights: it may create reviews and read the authentication ConfigMap, nothing else.
+    const canList = await kubectl(delegation, ['auth', 'can-i', '--list']);
+    assert.equal(canList.code, 0, canList.stderr);
+    assert.match(canList.stdout, /tokenreviews\.authentication\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/);
+    assert.match(canList.stdout, /subjectaccessreviews\.authorization\.k8s\.io\s+\[\]\s+\[\]\s+\[create\]/);
+    assert.doesNotMatch(canList.stdout, /flunders|configmaps|\*\.\*/);
     const backendData = join(dir, 'backend');
     backend = await startKgen({
       dataDir: backendData,
@@ -263,7 +278,7 @@ describe('kgen as an aggregated API server (delegated authentication and authori
     const directDenied = await direct(`${backendURL}/apis/wardle.example.com/v1alpha1/namespaces/kube-system/flunders`, backendCA, { token: 'alice-token' });
     assert.equal(directDenied.status, 403);
     // The delegation identity itself has no rights on B's kinds.
-    const delegator = await direct(path, backendCA, { token: 'delegator-token' });
+    const delegator = await direct(path, backendCA, { token: delegatorToken });
     assert.equal(delegator.status, 403);
   });
 });
