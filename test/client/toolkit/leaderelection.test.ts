@@ -169,6 +169,21 @@ describe('LeaderElector', () => {
     await Promise.all([a.done, b.done]);
   });
 
+  it('does not hammer an unreachable server once the observed lease has expired', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'dead', leaseDurationSeconds: 15, renewTime: microTimeOf(clock.now()), leaseTransitions: 0 } };
+    let errors = 0;
+    const b = candidate(leases, clock, 'b', { onError: () => errors++ });
+    await clock.step(1_000);
+    leases.failure = new Error('connection refused');
+    await clock.step(30_000);
+    // Failing attempts at every poll (2000/1.2 ms with this jitter), not a tight loop after the expiry at 15 s.
+    assert.ok(errors >= 15 && errors <= 19, `${errors} failed attempts in 30 s`);
+    b.stop.abort();
+    await b.done;
+  });
+
   it('judges expiry from its own observation time, not from the holder clock', async () => {
     const clock = new FakeClock();
     const leases = new FakeLeases();

@@ -171,11 +171,16 @@ export class LeaderElector {
     return this.observedAt + (seconds !== undefined && seconds > 0 ? seconds * 1000 : this.leaseDurationMs);
   }
 
-  /** The wait before the next attempt: the next poll, or the moment the observed lease expires if that is sooner. */
+  /**
+   * The wait before the next attempt: the next poll, or the moment the observed lease expires if
+   * that is sooner. Once that moment has passed (the attempt at it failed, e.g. the server did not
+   * answer), the candidate polls again rather than retrying at once.
+   */
   private nextAttemptDelay(): number {
     const poll = this.pollPeriod();
     const expiry = this.observedExpiry();
-    return expiry === undefined ? poll : Math.max(0, Math.min(poll, expiry - this.clock.now()));
+    const untilExpiry = expiry === undefined ? 0 : expiry - this.clock.now();
+    return untilExpiry > 0 ? Math.min(poll, untilExpiry) : poll;
   }
 
   /** Tries until acquired (true) or the signal aborts (false); see nextAttemptDelay for when. */
