@@ -226,7 +226,9 @@ export class FieldManager {
     const applied = this.reset(toFieldSet(config, this.structure), subresource);
     managed.set(id, { manager, operation: 'Apply', apiVersion: this.config.apiVersion, subresource, time: last?.time, set: applied });
     let merged = merge(before, config, this.structure) as Record<string, unknown>;
-    if (last && !last.set.empty()) merged = this.prune(merged, managed, last.set);
+    // Nothing to prune when the applier still applies every path it applied before: each of them
+    // (and each struct field on the way) is then owned, so SMD's prune removes nothing.
+    if (last && !last.set.empty() && !last.set.difference(applied).empty()) merged = this.prune(merged, managed, last.set);
     const cmp = this.resetComparison(compare(before, merged, this.structure), subresource);
     const changed = cmp.added.union(cmp.modified);
     const conflicts: Conflict[] = [];
