@@ -8,9 +8,11 @@ import type { ApiModel, ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import { servedModel } from '../versions.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
-import { META_SCHEMAS, withMetaSchemas } from './meta-schemas.js';
-import { kindOperations, type Operation, type QueryParam } from './openapi-operations.js';
-import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
+import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
+import { responseDescription, v3Paths as printV3Paths, v3QueryParameter } from '../../runtime/endpoints/openapi/v3.js';
+import { resourceDefinition } from '../definitions.js';
+import { contextFor, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 
 const INFO = { title: 'Kubernetes', version: 'unversioned' };
 const JSON_TYPES = ['application/json', 'application/yaml'];
@@ -27,23 +29,19 @@ interface VersionSpec {
 
 function buildVersion(version: ApiVersion, options: EmitOptions): VersionSpec {
   const ctx = contextFor(version, options.maxDescriptionLength);
-  const operations = version.kinds.flatMap((k) =>
-    kindOperations(k, kindSchemaName(ctx, k.name), kindSchemaName(ctx, `${k.name}List`)),
-  );
+  const operations = version.kinds.flatMap((k) => resourceOperations(resourceDefinition(k)));
   const own = versionSchemas(ctx, version);
   return { version, operations, schemas: withReferenced(own, operations) };
 }
 
 /** Adds the meta schemas reachable from the version's schemas and operations, sorted by name. */
 function withReferenced(own: Record<string, SchemaOrRef>, operations: Operation[]): Record<string, SchemaOrRef> {
-  const all = withMetaSchemas(own, operations.flatMap((op) => [...(op.body ? [op.body] : []), ...Object.values(op.responses)]));
+  const all = withMetaSchemas(own, operationSchemas(operations));
   return Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]!]));
 }
 
-const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
 /**
- * Query parameters, the bulk of every path: the few shared lists (openapi-operations.ts) are
+ * Query parameters, the bulk of every path: the few shared lists (runtime/endpoints/openapi/operations.ts) are
  * printed once per style and indentation. An operation holds a placeholder element for a shared
  * list, which expandQuery replaces, in printed text, with the list's printed elements. The
  * placeholder prints as "\u0000kgen-query:<id>", which no string without a NUL character prints as.
@@ -54,9 +52,7 @@ const queryLists: { style: Style; query: readonly QueryParam[] }[] = [];
 const printedQuery = new Map<string, string>();
 
 function queryParameter(p: QueryParam, style: Style): Record<string, unknown> {
-  return style === 'v3'
-    ? { name: p.name, in: 'query', description: p.description, schema: { type: p.type, uniqueItems: true } }
-    : { name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true };
+  return style === 'v3' ? v3QueryParameter(p) : { name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true };
 }
 
 function queryParameters(query: readonly QueryParam[], style: Style): unknown[] {
@@ -111,45 +107,9 @@ function printedQueryList(id: number, indent: number): string {
   return printed;
 }
 
-function v3Operation(op: Operation): OpenAPIV3.OperationObject {
-  const out: Record<string, unknown> = {
-    tags: [op.tag],
-    description: op.description,
-    operationId: op.operationId,
-    parameters: queryParameters(op.query, 'v3'),
-  };
-  if (op.body) {
-    const types = op.patchTypes ?? JSON_TYPES;
-    const required = op.action !== 'delete' && op.action !== 'deletecollection';
-    out.requestBody = { content: Object.fromEntries(types.map((t) => [t, { schema: refTo(op.body!) }])), ...(required ? { required: true } : {}) };
-  }
-  out.responses = {
-    ...(op.opaqueResponse ? { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } } } : {}),
-    ...Object.fromEntries(
-      Object.entries(op.responses).map(([code, schema]) => [
-        code,
-        { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', content: Object.fromEntries(JSON_TYPES.map((t) => [t, { schema: refTo(schema) }])) },
-      ]),
-    ),
-    '401': { description: 'Unauthorized' },
-  };
-  out['x-kubernetes-action'] = op.action;
-  out['x-kubernetes-group-version-kind'] = op.gvk;
-  return out as unknown as OpenAPIV3.OperationObject;
-}
-
-function pathParameters(op: Operation): OpenAPIV3.ParameterObject[] {
-  return op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, schema: { type: 'string', uniqueItems: true } }));
-}
-
-/** The sorted paths of a version's OpenAPI 3 document (printed by v3File). */
+/** The sorted paths of a version's OpenAPI 3 document (printed by v3File), shared query lists as placeholders. */
 function v3Paths(spec: VersionSpec): OpenAPIV3.PathsObject {
-  const paths: OpenAPIV3.PathsObject = {};
-  for (const op of spec.operations) {
-    const item = (paths[op.path] ??= { parameters: pathParameters(op) }) as Record<string, unknown>;
-    item[op.method] = v3Operation(op);
-  }
-  return Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
+  return printV3Paths(spec.operations, (query) => queryParameters(query, 'v3')) as OpenAPIV3.PathsObject;
 }
 
 /** Swagger 2.0 has no anyOf and no nullable; kube prints int-or-string as a string format. */
@@ -186,7 +146,7 @@ function v2Operation(op: Operation): OpenAPIV2.OperationObject {
     responses: {
       ...(op.opaqueResponse ? { '200': { description: 'OK', schema: { type: 'string' } } } : {}),
       ...Object.fromEntries(
-        Object.entries(op.responses).map(([code, schema]) => [code, { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', schema: { $ref: `#/definitions/${schema}` } }]),
+        Object.entries(op.responses).map(([code, schema]) => [code, { description: responseDescription(code), schema: { $ref: `#/definitions/${schema}` } }]),
       ),
       '401': { description: 'Unauthorized' },
     },
