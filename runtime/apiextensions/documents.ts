@@ -2,13 +2,14 @@
  * The discovery and OpenAPI documents of the CRDs served in one group/version, built by the same
  * runtime builders the generator writes compiled kinds' documents with (runtime/endpoints/discovery
  * and /openapi), keyed on each version's ResourceDefinition: an APIResourceList, the
- * apidiscovery.k8s.io/v2 version entry, and an OpenAPI v3 document with kube-apiserver's paths and
- * operations. What kube itself serves differently for a custom resource (verb and subresource
+ * apidiscovery.k8s.io/v2 version entry, an OpenAPI v3 document with kube-apiserver's paths and
+ * operations, and the group/version's Swagger 2.0 part of `/openapi/v2`. What kube itself serves differently for a custom resource (verb and subresource
  * order, no strategic merge patch, no `default: {}` on metadata) follows `customResource`.
  */
 import { apiVersionOf } from '../api/resource.js';
 import { aggregatedVersion as aggregatedVersionOf, apiResourceList } from '../endpoints/discovery/resources.js';
-import { resourceOperations } from '../endpoints/openapi/operations.js';
+import { resourceOperations, type Operation } from '../endpoints/openapi/operations.js';
+import { v2Definitions, v2Paths } from '../endpoints/openapi/v2.js';
 import { v3Paths } from '../endpoints/openapi/v3.js';
 import type { ComponentSchemas, ServedVersion } from './definition.js';
 
@@ -27,14 +28,26 @@ export function aggregatedVersion(version: string, entries: VersionEntry[]): unk
   return aggregatedVersionOf(version, entries.map((e) => e.definition));
 }
 
-/** The OpenAPI v3 document `/openapi/v3/apis/<group>/<version>` of the CRDs served there. */
-export function openapiDocument(entries: VersionEntry[]): unknown {
+/** The operations and component schemas of the CRDs served in one group/version. */
+function parts(entries: VersionEntry[]): { operations: Operation[]; schemas: ComponentSchemas } {
   const schemas: ComponentSchemas = {};
   for (const { schemas: own } of entries) Object.assign(schemas, own);
+  return { operations: entries.flatMap((e) => resourceOperations(e.definition)), schemas };
+}
+
+/** The OpenAPI v3 document `/openapi/v3/apis/<group>/<version>` of the CRDs served there. */
+export function openapiDocument(entries: VersionEntry[]): unknown {
+  const { operations, schemas } = parts(entries);
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' },
-    paths: v3Paths(entries.flatMap((e) => resourceOperations(e.definition))),
+    paths: v3Paths(operations),
     components: { schemas: Object.fromEntries(Object.keys(schemas).sort().map((k) => [k, schemas[k]])) },
   };
+}
+
+/** Their part of `/openapi/v2`: Swagger paths and definitions, printed as compiled kinds' are. */
+export function openapiV2(entries: VersionEntry[]): { paths: Record<string, unknown>; definitions: Record<string, unknown> } {
+  const { operations, schemas } = parts(entries);
+  return { paths: v2Paths(operations), definitions: v2Definitions(schemas) };
 }

@@ -36,6 +36,8 @@ export interface Operation {
   /** Path parameters, in order. */
   pathParams: { name: string; description: string }[];
   tag: string;
+  /** An operation of a custom resource (served JSON and YAML only, as kube serves CRDs). */
+  customResource?: boolean;
 }
 
 const q = (name: string, type: QueryParam['type'], description: string): QueryParam => ({ name, type, description });
@@ -100,7 +102,7 @@ export function resourceOperations(d: ResourceDefinition): Operation[] {
   const nameParam = { name: 'name', description: `name of the ${kind.name}` };
   const patchTypes = d.customResource ? PATCH_TYPES : COMPILED_PATCH_TYPES;
   const status = `${META}.Status`;
-  const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o });
+  const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o, ...(d.customResource ? { customResource: true } : {}) });
   const ops: Operation[] = [];
   const create = () =>
     op({ path: collection, method: 'post', action: 'post', operationId: `create${gv}${scoped}`, description: `create a ${kind.name}`, query: WRITE, body: kindSchema, responses: { '200': kindSchema, '201': kindSchema, '202': kindSchema }, pathParams: nsParam });
