@@ -9,6 +9,7 @@
  * definition's `customResource` decides: verbs in the discovery controller's order instead of
  * sorted, and subresources status-then-scale instead of sorted by path.
  */
+import { createHash } from 'node:crypto';
 import type { ResourceDefinition } from '../../api/resource.js';
 
 /**
@@ -35,14 +36,13 @@ export function customSubresourceVerbs(custom: { verbs: readonly string[] }): st
 }
 
 /**
- * An opaque short hash of the storage version's group/version/kind, as kube's storageVersionHash:
- * every version of a resource shows the same one, and it changes when the storage version does
- * (what storage version migrators watch for).
+ * kube's storageVersionHash (apiserver/pkg/endpoints/discovery StorageVersionHash): the first 8
+ * bytes of the SHA-256 of `<group>/<version>/<kind>` of the storage version, base64. Every version
+ * of a resource shows the same one, and it changes when the storage version does (what storage
+ * version migrators watch for); the same kind gets the same hash as on a kube cluster.
  */
 export function storageVersionHash(group: string, version: string, kind: string): string {
-  let h = 0x811c9dc5;
-  for (const c of `${group}/${version}/${kind}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
-  return Buffer.from(h.toString(16).padStart(8, '0')).toString('base64').slice(0, 11);
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
 }
 
 interface Subresource {

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceDefinition } from '../../../runtime/api/resource.js';
-import { aggregatedResource, apiResourceEntries, resourceVerbs } from '../../../runtime/endpoints/discovery/resources.js';
+import { aggregatedResource, apiResourceEntries, resourceVerbs, storageVersionHash } from '../../../runtime/endpoints/discovery/resources.js';
 
 function definition(overrides: Partial<ResourceDefinition> = {}): ResourceDefinition {
   return {
@@ -45,10 +45,16 @@ describe('discovery builders', () => {
     assert.deepEqual((aggregatedResource(definition()).subresources as { subresource: string }[]).map((s) => s.subresource), ['logs', 'scale', 'status']);
   });
 
+  it("computes kube's storage version hashes (as a cluster shows for deployments, pods, namespaces)", () => {
+    assert.equal(storageVersionHash('apps', 'v1', 'Deployment'), '8aSe+NMegvE=');
+    assert.equal(storageVersionHash('', 'v1', 'Pod'), 'xPOwRZ+Yhw8=');
+    assert.equal(storageVersionHash('', 'v1', 'Namespace'), 'Q3oi5N2YM8M=');
+  });
+
   it('gives the storage version hash of the storage version, and none to a virtual kind', () => {
     const [v1] = apiResourceEntries({ definition: definition({ version: 'v1' }), storageVersion: 'v2' });
     const [v2] = apiResourceEntries({ definition: definition({ version: 'v2' }), storageVersion: 'v2' });
-    assert.equal(typeof v1!.storageVersionHash, 'string');
+    assert.equal(v1!.storageVersionHash, storageVersionHash('gadgets.example.com', 'v2', 'Gadget'));
     assert.equal(v1!.storageVersionHash, v2!.storageVersionHash);
     const [virtual] = apiResourceEntries({ definition: definition({ virtual: true, verbs: ['create'] }), storageVersion: 'v1' });
     assert.equal(virtual!.storageVersionHash, undefined);
