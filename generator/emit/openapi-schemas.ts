@@ -7,12 +7,24 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiVersion, DiscriminatedUnion, Kind, NamedType, RefSchema, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
 import { assertNever } from '../model.js';
 import { kindSchema as runtimeKindSchema, listSchema } from '../../runtime/endpoints/openapi/kind-schemas.js';
-import { QUANTITY_PATTERN, WELL_KNOWN_SCHEMA, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { META, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { resourceDefinition } from '../definitions.js';
 import { apiVersionOf, homePrefix, schemaPrefix } from '../names.js';
 
 export type SchemaOrRef = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
 type Ext = OpenAPIV3.SchemaObject & Record<`x-${string}`, unknown>;
+
+/** Which meta schema a well-known input type maps to. */
+const WELL_KNOWN_SCHEMA: Record<string, string> = {
+  ObjectMeta: `${META}.ObjectMeta`,
+  Condition: `${META}.Condition`,
+  LabelSelector: `${META}.LabelSelector`,
+  ObjectReference: 'io.k8s.api.core.v1.ObjectReference',
+};
+
+/** resource.Quantity's pattern, as kube publishes it. */
+const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 export interface SchemaContext {
   prefix: string;
