@@ -1,4 +1,12 @@
-/** Kubernetes naming rules the generator applies: plurals, group and version names, version priority. */
+/**
+ * Kubernetes naming rules the generator applies: plurals, group and version names, version
+ * priority. The names the server publishes too (API versions, OpenAPI prefixes, operation-id
+ * group names) are the runtime's, re-exported here.
+ */
+import { groupToPascal, schemaPrefix } from '../runtime/endpoints/openapi/names.js';
+
+export { apiVersionOf } from '../runtime/api/resource.js';
+export { groupToPascal, schemaPrefix };
 
 /** Lower-case plural as Kubernetes derives it from a kind: policy→policies, class→classes. */
 export function pluralize(kind: string): string {
@@ -44,30 +52,10 @@ export function compareVersionPriority(a: string, b: string): number {
   );
 }
 
-/** `widgets.example.com` → `WidgetsExampleCom`; "" → `Core`. Used in operation ids and client names. */
-export function groupToPascal(group: string): string {
-  if (group === '') return 'Core';
-  return group
-    .split(/[.-]/)
-    .filter(Boolean)
-    .map((p) => p[0]!.toUpperCase() + p.slice(1))
-    .join('');
-}
-
 /** `widgets.example.com` → `widgetsExampleCom`; "" → `core`. */
 export function groupToCamel(group: string): string {
   const p = groupToPascal(group);
   return p[0]!.toLowerCase() + p.slice(1);
-}
-
-/**
- * OpenAPI schema name prefix: `com.example.widgets.v1`; `io.k8s.api.core.v1` for core and, as
- * kube names its own groups, `io.k8s.api.rbac.v1` for `rbac.authorization.k8s.io`.
- */
-export function schemaPrefix(group: string, version: string): string {
-  if (group === '') return `io.k8s.api.core.${version}`;
-  if (group.endsWith('.k8s.io')) return `io.k8s.api.${group.split('.')[0]}.${version}`;
-  return `${group.split('.').reverse().join('.')}.${version}`;
 }
 
 /**
@@ -76,10 +64,6 @@ export function schemaPrefix(group: string, version: string): string {
  */
 export function homePrefix(home: { group: string; version: string } | { shared: string }): string {
   return 'shared' in home ? home.shared.split('/').join('.') : schemaPrefix(home.group, home.version);
-}
-
-export function apiVersionOf(group: string, version: string): string {
-  return group ? `${group}/${version}` : version;
 }
 
 /** The folder that holds a group in apis/ and generated/. */

@@ -8,7 +8,7 @@
  * invalid default in a CRD), as controller-gen emits them.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { META_SCHEMAS } from './meta-schemas.js';
+import { META_SCHEMAS } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import type { SchemaOrRef } from './openapi-schemas.js';
 
 type Json = Record<string, unknown>;

@@ -6,20 +6,25 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiVersion, DiscriminatedUnion, Kind, NamedType, RefSchema, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
 import { assertNever } from '../model.js';
+import { kindSchema as runtimeKindSchema, listSchema } from '../../runtime/endpoints/openapi/kind-schemas.js';
+import { META, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { resourceDefinition } from '../definitions.js';
 import { apiVersionOf, homePrefix, schemaPrefix } from '../names.js';
-import {
-  API_VERSION_DESCRIPTION,
-  KIND_DESCRIPTION,
-  LIST_METADATA_DESCRIPTION,
-  META,
-  METADATA_DESCRIPTION,
-  QUANTITY_PATTERN,
-  WELL_KNOWN_SCHEMA,
-  ref,
-} from './meta-schemas.js';
 
 export type SchemaOrRef = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
 type Ext = OpenAPIV3.SchemaObject & Record<`x-${string}`, unknown>;
+
+/** Which meta schema a well-known input type maps to. */
+const WELL_KNOWN_SCHEMA: Record<string, string> = {
+  ObjectMeta: `${META}.ObjectMeta`,
+  Condition: `${META}.Condition`,
+  LabelSelector: `${META}.LabelSelector`,
+  ObjectReference: 'io.k8s.api.core.v1.ObjectReference',
+};
+
+/** resource.Quantity's pattern, as kube publishes it. */
+const QUANTITY_PATTERN =
+  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 export interface SchemaContext {
   prefix: string;
@@ -169,41 +174,13 @@ function sortKeys<T extends object>(o: T): T {
   return out as T;
 }
 
-const gvk = (group: string, version: string, kind: string) => [{ group, kind, version }];
-
-/** The kind's schema: apiVersion, kind, metadata, then its own fields. */
+/** The kind's schema (the runtime's builder, as for CRDs): apiVersion, kind, metadata, then its own fields. */
 export function kindSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObject {
-  const own = objectSchema(ctx, kind.schema.properties);
-  const schema: Ext = {
-    type: 'object',
-    properties: {
-      apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
-      kind: { type: 'string', description: KIND_DESCRIPTION },
-      metadata: { allOf: [ref(`${META}.ObjectMeta`)], description: METADATA_DESCRIPTION, default: {} } as OpenAPIV3.SchemaObject,
-      ...own.properties,
-    },
-  };
+  const own: Record<string, unknown> = { ...objectSchema(ctx, kind.schema.properties) };
   const description = describe(ctx, kind.description);
-  if (description) schema.description = description;
-  if (own.required) schema.required = own.required;
-  schema['x-kubernetes-group-version-kind'] = gvk(kind.group, kind.version, kind.name);
-  if (kind.schema.validations?.length) schema['x-kubernetes-validations'] = validationRules(kind.schema.validations);
-  return sortKeys(schema);
-}
-
-export function listSchema(ctx: SchemaContext, kind: Kind): OpenAPIV3.SchemaObject {
-  return {
-    description: `${kind.name}List is a list of ${kind.name}`,
-    type: 'object',
-    required: ['items'],
-    properties: {
-      apiVersion: { type: 'string', description: API_VERSION_DESCRIPTION },
-      items: { type: 'array', items: ref(kindSchemaName(ctx, kind.name)), description: `List of ${kind.plural}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md` },
-      kind: { type: 'string', description: KIND_DESCRIPTION },
-      metadata: { allOf: [ref(`${META}.ListMeta`)], description: LIST_METADATA_DESCRIPTION, default: {} } as OpenAPIV3.SchemaObject,
-    },
-    'x-kubernetes-group-version-kind': gvk(kind.group, kind.version, `${kind.name}List`),
-  } as Ext;
+  if (description) own.description = description;
+  if (kind.schema.validations?.length) own['x-kubernetes-validations'] = validationRules(kind.schema.validations);
+  return sortKeys(runtimeKindSchema(resourceDefinition(kind), own) as OpenAPIV3.SchemaObject);
 }
 
 /**
@@ -234,7 +211,7 @@ function buildVersionSchemas(ctx: SchemaContext, version: ApiVersion): Record<st
   for (const kind of version.kinds) {
     out[kindSchemaName(ctx, kind.name)] = kindSchema(ctx, kind);
     // A virtual kind is never listed: kube publishes no list schema for it.
-    if (!kind.virtual) out[kindSchemaName(ctx, `${kind.name}List`)] = listSchema(ctx, kind);
+    if (!kind.virtual) out[kindSchemaName(ctx, `${kind.name}List`)] = listSchema(resourceDefinition(kind)) as OpenAPIV3.SchemaObject;
   }
   return out;
 }

@@ -8,12 +8,14 @@ import type { ApiModel, ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import { servedModel } from '../versions.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
-import { META_SCHEMAS, withMetaSchemas } from './meta-schemas.js';
-import { kindOperations, type Operation, type QueryParam } from './openapi-operations.js';
-import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
+import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
+import { toV2Schema, v2Paths, v2QueryParameter } from '../../runtime/endpoints/openapi/v2.js';
+import { v3Paths as printV3Paths, v3QueryParameter, type QueryPrinter } from '../../runtime/endpoints/openapi/v3.js';
+import { resourceDefinition } from '../definitions.js';
+import { contextFor, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 
 const INFO = { title: 'Kubernetes', version: 'unversioned' };
-const JSON_TYPES = ['application/json', 'application/yaml'];
 
 export function openapiPath(group: string, version: string): string {
   return group ? `openapi/v3/apis/${group}/${version}.json` : `openapi/v3/api/${version}.json`;
@@ -27,23 +29,19 @@ interface VersionSpec {
 
 function buildVersion(version: ApiVersion, options: EmitOptions): VersionSpec {
   const ctx = contextFor(version, options.maxDescriptionLength);
-  const operations = version.kinds.flatMap((k) =>
-    kindOperations(k, kindSchemaName(ctx, k.name), kindSchemaName(ctx, `${k.name}List`)),
-  );
+  const operations = version.kinds.flatMap((k) => resourceOperations(resourceDefinition(k)));
   const own = versionSchemas(ctx, version);
   return { version, operations, schemas: withReferenced(own, operations) };
 }
 
 /** Adds the meta schemas reachable from the version's schemas and operations, sorted by name. */
 function withReferenced(own: Record<string, SchemaOrRef>, operations: Operation[]): Record<string, SchemaOrRef> {
-  const all = withMetaSchemas(own, operations.flatMap((op) => [...(op.body ? [op.body] : []), ...Object.values(op.responses)]));
+  const all = withMetaSchemas(own, operationSchemas(operations));
   return Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]!]));
 }
 
-const refTo = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
 /**
- * Query parameters, the bulk of every path: the few shared lists (openapi-operations.ts) are
+ * Query parameters, the bulk of every path: the few shared lists (runtime/endpoints/openapi/operations.ts) are
  * printed once per style and indentation. An operation holds a placeholder element for a shared
  * list, which expandQuery replaces, in printed text, with the list's printed elements. The
  * placeholder prints as "\u0000kgen-query:<id>", which no string without a NUL character prints as.
@@ -54,9 +52,7 @@ const queryLists: { style: Style; query: readonly QueryParam[] }[] = [];
 const printedQuery = new Map<string, string>();
 
 function queryParameter(p: QueryParam, style: Style): Record<string, unknown> {
-  return style === 'v3'
-    ? { name: p.name, in: 'query', description: p.description, schema: { type: p.type, uniqueItems: true } }
-    : { name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true };
+  return style === 'v3' ? v3QueryParameter(p) : v2QueryParameter(p);
 }
 
 function queryParameters(query: readonly QueryParam[], style: Style): unknown[] {
@@ -111,100 +107,20 @@ function printedQueryList(id: number, indent: number): string {
   return printed;
 }
 
-function v3Operation(op: Operation): OpenAPIV3.OperationObject {
-  const out: Record<string, unknown> = {
-    tags: [op.tag],
-    description: op.description,
-    operationId: op.operationId,
-    parameters: queryParameters(op.query, 'v3'),
-  };
-  if (op.body) {
-    const types = op.patchTypes ?? JSON_TYPES;
-    const required = op.action !== 'delete' && op.action !== 'deletecollection';
-    out.requestBody = { content: Object.fromEntries(types.map((t) => [t, { schema: refTo(op.body!) }])), ...(required ? { required: true } : {}) };
-  }
-  out.responses = {
-    ...(op.opaqueResponse ? { '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } } } : {}),
-    ...Object.fromEntries(
-      Object.entries(op.responses).map(([code, schema]) => [
-        code,
-        { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', content: Object.fromEntries(JSON_TYPES.map((t) => [t, { schema: refTo(schema) }])) },
-      ]),
-    ),
-    '401': { description: 'Unauthorized' },
-  };
-  out['x-kubernetes-action'] = op.action;
-  out['x-kubernetes-group-version-kind'] = op.gvk;
-  return out as unknown as OpenAPIV3.OperationObject;
-}
-
-function pathParameters(op: Operation): OpenAPIV3.ParameterObject[] {
-  return op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, schema: { type: 'string', uniqueItems: true } }));
-}
-
-/** The sorted paths of a version's OpenAPI 3 document (printed by v3File). */
+/** The sorted paths of a version's OpenAPI 3 document (printed by v3File), shared query lists as placeholders. */
 function v3Paths(spec: VersionSpec): OpenAPIV3.PathsObject {
-  const paths: OpenAPIV3.PathsObject = {};
-  for (const op of spec.operations) {
-    const item = (paths[op.path] ??= { parameters: pathParameters(op) }) as Record<string, unknown>;
-    item[op.method] = v3Operation(op);
-  }
-  return Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
+  return printV3Paths(spec.operations, (query) => queryParameters(query, 'v3')) as OpenAPIV3.PathsObject;
 }
 
-/** Swagger 2.0 has no anyOf and no nullable; kube prints int-or-string as a string format. */
-function toV2Schema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toV2Schema);
-  if (!value || typeof value !== 'object') return value;
-  const o = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  if (o['x-kubernetes-int-or-string'] === true) {
-    out.type = 'string';
-    out.format = 'int-or-string';
-  }
-  for (const [k, v] of Object.entries(o)) {
-    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
-    else if (k === 'nullable' || (k === 'anyOf' && o['x-kubernetes-int-or-string'] === true) || (k === 'pattern' && o['x-kubernetes-int-or-string'] === true)) continue;
-    else out[k] = toV2Schema(v);
-  }
-  return out;
-}
-
-function v2Operation(op: Operation): OpenAPIV2.OperationObject {
-  const parameters = queryParameters(op.query, 'v2') as OpenAPIV2.Parameters;
-  if (op.body) {
-    parameters.unshift({ name: 'body', in: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema: { $ref: `#/definitions/${op.body}` } });
-  }
-  const out: OpenAPIV2.OperationObject & Record<string, unknown> = {
-    description: op.description,
-    consumes: op.patchTypes ?? ['*/*'],
-    produces: op.opaqueResponse ? ['*/*'] : [...JSON_TYPES, 'application/vnd.kubernetes.protobuf'],
-    schemes: ['https'],
-    tags: [op.tag],
-    operationId: op.operationId,
-    parameters,
-    responses: {
-      ...(op.opaqueResponse ? { '200': { description: 'OK', schema: { type: 'string' } } } : {}),
-      ...Object.fromEntries(
-        Object.entries(op.responses).map(([code, schema]) => [code, { description: code === '201' ? 'Created' : code === '202' ? 'Accepted' : 'OK', schema: { $ref: `#/definitions/${schema}` } }]),
-      ),
-      '401': { description: 'Unauthorized' },
-    },
-    'x-kubernetes-action': op.action,
-    'x-kubernetes-group-version-kind': op.gvk,
-  };
-  return out;
-}
+const v2Query: QueryPrinter = (query) => queryParameters(query, 'v2');
 
 function v2Document(specs: VersionSpec[]): OpenAPIV2.Document {
   const paths: Record<string, Record<string, unknown>> = {};
   const definitions: Record<string, unknown> = {};
   for (const spec of specs) {
-    for (const op of spec.operations) {
-      const item = (paths[op.path] ??= {
-        parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
-      });
-      item[op.method] = v2Operation(op);
+    for (const [path, item] of Object.entries(v2Paths(spec.operations, v2Query))) {
+      const { parameters, ...operations } = item;
+      Object.assign((paths[path] ??= { parameters }), operations);
     }
     for (const [name, schema] of Object.entries(spec.schemas)) definitions[name] = toV2Schema(schema);
   }
@@ -321,13 +237,7 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
   const kept = outputs.get(version);
   if (kept && kept.options === key) return kept.output;
   const spec = buildVersion(version, options);
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of spec.operations) {
-    const item = (paths[op.path] ??= {
-      parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
-    });
-    item[op.method] = v2Operation(op);
-  }
+  const paths = v2Paths(spec.operations, v2Query);
   const names = Object.keys(spec.schemas);
   const schemas = names.map((name) => schemaV3(name, spec.schemas[name]!));
   const output: VersionOutput = {

@@ -3,15 +3,14 @@
  * server loads, and typed clients. View models are built here; templates only print them.
  */
 import type { ResourceDefinition } from '../../runtime/api/resource.js';
+import { resourceDefinition } from '../definitions.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
-import { verbsFor } from './discovery.js';
 import { conversionExportName, conversionModulePath } from './conversion.js';
 import { deprecationWarning, multiVersionKinds, servedModel } from '../versions.js';
 import type { EmittedFile } from './emitted.js';
 import { openapiPath } from './openapi.js';
-import { contextFor, kindSchemaName } from './openapi-schemas.js';
 import { render } from './templates.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
@@ -130,39 +129,6 @@ function modelFile(version: ApiVersion, sourceOf: (v: ApiVersion) => string): Em
 const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 const exportName = (kind: Kind) => (RESERVED.has(kind.plural) ? `${kind.plural}Resource` : kind.plural);
 
-export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDefinition {
-  const def: ResourceDefinition = {
-    group: kind.group,
-    version: kind.version,
-    kind: kind.name,
-    listKind: `${kind.name}List`,
-    plural: kind.plural,
-    singular: kind.singular,
-    scope: kind.scope,
-    shortNames: kind.shortNames,
-    categories: kind.categories,
-    subresources: { status: !!kind.subresources.status },
-    printerColumns: kind.printColumns.map((c) => {
-      const out: ResourceDefinition['printerColumns'][number] = { name: c.name, type: c.type, jsonPath: c.jsonPath, priority: c.priority };
-      if (c.description) out.description = c.description;
-      if (c.format) out.format = c.format;
-      return out;
-    }),
-    selectableFields: kind.selectableFields.map((f) => f.jsonPath),
-    schemaName: kindSchemaName(contextFor(version), kind.name),
-    storageVersion: kind.storageVersion,
-    verbs: verbsFor(kind),
-  };
-  if (kind.virtual) def.virtual = true;
-  if (kind.subresources.custom?.length) def.subresources.custom = kind.subresources.custom.map((c) => ({ name: c.name, verbs: [...c.verbs] }));
-  const scale = kind.subresources.scale;
-  if (scale) {
-    def.subresources.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
-    if (scale.labelSelectorPath) def.subresources.scale.labelSelectorPath = scale.labelSelectorPath;
-  }
-  return def;
-}
-
 /** An object literal in TypeScript style: unquoted keys, single quotes, two-space indent. */
 function tsLiteral(value: unknown, indent = ''): string {
   if (Array.isArray(value)) {
@@ -182,7 +148,7 @@ function tsLiteral(value: unknown, indent = ''): string {
 
 function storageFile(kind: Kind, version: ApiVersion, source: string, group: ApiGroup, multiVersion: boolean): EmittedFile {
   const folder = groupFolder(kind.group);
-  const definition = resourceDefinition(kind, version);
+  const definition: ResourceDefinition = { ...resourceDefinition(kind) };
   const warning = deprecationWarning(group, kind);
   if (warning !== undefined) definition.deprecationWarning = warning;
   // Every version of a multi-version kind is served through the kind's conversion.

@@ -10,7 +10,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiModel, ApiVersion, Kind } from '../model.js';
 import { groupFolder } from '../names.js';
 import type { EmittedFile } from './emitted.js';
-import { META_SCHEMAS } from './meta-schemas.js';
+import { META_SCHEMAS } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 import { render } from './templates.js';
 import { validatedKinds } from './validators-view.js';

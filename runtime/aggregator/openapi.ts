@@ -2,7 +2,8 @@
  * Merged OpenAPI (kube-aggregator's OpenAPI v3 and v2 aggregation): `/openapi/v3` indexes the
  * document of every group/version served by the chain (the chain's front wins a tie), and
  * `/openapi/v3/<key>` serves it; `/openapi/v2` is the compiled APIs' Swagger document with every
- * other group/version (CRDs, remote APIServices) converted from v3 and merged in.
+ * other group/version merged in: CRDs' as the extensions server prints them, remote APIServices'
+ * converted from their v3 documents.
  */
 import type { APIResponse } from '../endpoints/handler.js';
 import type { ServedGroupVersion } from '../server/delegation.js';
@@ -72,8 +73,8 @@ export class MergedOpenAPI {
       const merged = { swagger: '2.0', info: { title: 'Kubernetes', version: 'unversioned' }, ...base } as Record<string, unknown>;
       const paths = { ...((merged.paths as object) ?? {}) } as Record<string, unknown>;
       const definitions = { ...((merged.definitions as object) ?? {}) } as Record<string, unknown>;
-      for (const { doc: v3 } of extra) {
-        const converted = v3ToV2(JSON.parse(v3.payload));
+      for (const { gv, doc: v3 } of extra) {
+        const converted = gv.openapiV2?.() ?? v3ToV2(JSON.parse(v3.payload));
         for (const [k, v] of Object.entries(converted.paths)) paths[k] ??= v;
         for (const [k, v] of Object.entries(converted.definitions)) definitions[k] ??= v;
       }

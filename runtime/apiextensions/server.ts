@@ -21,7 +21,7 @@ import type { SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
 import { isConditionTrue } from './conditions.js';
 import { CRDController } from './controller.js';
-import { aggregatedVersion, openapiDocument, resourceList, type VersionEntry } from './documents.js';
+import { aggregatedVersion, openapiDocument, openapiV2, resourceList, type VersionEntry } from './documents.js';
 import { deprecationWarning } from './warnings.js';
 import { GROUP, RESOURCE, storageVersionOf, VERSION } from './types.js';
 
@@ -156,6 +156,7 @@ function servedGroupVersion(entries: VersionEntry[]): ServedGroupVersion {
     resourceList: () => resourceList(group, version, entries),
     aggregated: () => aggregatedVersion(version, entries),
     openapiV3: () => (openapi ??= openapiDocument(entries)),
+    openapiV2: () => openapiV2(entries),
   };
 }
 

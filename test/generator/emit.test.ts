@@ -339,7 +339,8 @@ describe('emit: discovery', () => {
     assert.equal(list.kind, 'APIResourceList');
     assert.equal(list.groupVersion, 'widgets.example.com/v1');
     const byName = Object.fromEntries(list.resources.map((r: any) => [r.name, r]));
-    assert.deepEqual(Object.keys(byName), ['widgetclasses', 'widgets', 'widgets/scale', 'widgets/status', 'widgets/logs', 'widgets/console']);
+    // Subresources sorted by path, custom ones among them, as kube's installer registers pods/exec, pods/log, pods/status.
+    assert.deepEqual(Object.keys(byName), ['widgetclasses', 'widgets', 'widgets/console', 'widgets/logs', 'widgets/scale', 'widgets/status']);
     // Custom subresources: GET is `get`; CONNECT is `create` and `get`, as kube lists pods/exec.
     assert.deepEqual(byName['widgets/logs'].verbs, ['get']);
     assert.deepEqual(byName['widgets/console'].verbs, ['create', 'get']);

@@ -1,11 +1,12 @@
 /**
- * The REST operations kube-apiserver serves for each kind, in one neutral form that both the
- * OpenAPI v3 and the Swagger 2.0 renderers print. Operation ids follow kube-apiserver's
+ * The REST operations kube-apiserver serves for a resource, built from its ResourceDefinition in
+ * one neutral form that the OpenAPI v3 and Swagger 2.0 renderers print: the generator for
+ * compiled kinds, apiextensions for CRDs. Operation ids follow kube-apiserver's
  * (`listWidgetsExampleComV1NamespacedWidget`, `patchCoreV1NamespaceStatus`, …).
  */
-import type { Kind } from '../model.js';
-import { groupToPascal } from '../names.js';
+import type { ResourceDefinition } from '../../api/resource.js';
 import { META } from './meta-schemas.js';
+import { groupToPascal } from './names.js';
 
 export type Action = 'get' | 'list' | 'post' | 'put' | 'patch' | 'delete' | 'deletecollection' | 'connect';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -35,6 +36,8 @@ export interface Operation {
   /** Path parameters, in order. */
   pathParams: { name: string; description: string }[];
   tag: string;
+  /** An operation of a custom resource (served JSON and YAML only, as kube serves CRDs). */
+  customResource?: boolean;
 }
 
 const q = (name: string, type: QueryParam['type'], description: string): QueryParam => ({ name, type, description });
@@ -78,11 +81,17 @@ export function basePath(group: string, version: string): string {
   return group ? `/apis/${group}/${version}` : `/api/${version}`;
 }
 
-/** Every operation of one kind, with the names of the component schemas they use. */
-export function kindOperations(kind: Kind, kindSchema: string, listSchema: string, opts: { customResource?: boolean } = {}): Operation[] {
+/**
+ * Every operation of one resource; its kind's component schema is `schemaName`, its list's
+ * `<schemaName>List`. A custom resource's patches take no strategic merge.
+ */
+export function resourceOperations(d: ResourceDefinition): Operation[] {
+  const kind = { name: d.kind, group: d.group, version: d.version, plural: d.plural };
+  const kindSchema = d.schemaName;
+  const listSchema = `${d.schemaName}List`;
   // kube drops `.k8s.io` from its own groups: createRbacAuthorizationV1ClusterRole.
   const gv = `${groupToPascal(kind.group.replace(/\.k8s\.io$/, ''))}${kind.version[0]!.toUpperCase()}${kind.version.slice(1)}`;
-  const ns = kind.scope === 'Namespaced';
+  const ns = d.scope === 'Namespaced';
   const scoped = ns ? `Namespaced${kind.name}` : kind.name;
   const base = basePath(kind.group, kind.version);
   const collection = ns ? `${base}/namespaces/{namespace}/${kind.plural}` : `${base}/${kind.plural}`;
@@ -91,14 +100,14 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
   const tag = `${gv[0]!.toLowerCase()}${gv.slice(1)}`;
   const nsParam = ns ? [{ name: 'namespace', description: 'object name and auth scope, such as for teams and projects' }] : [];
   const nameParam = { name: 'name', description: `name of the ${kind.name}` };
-  const patchTypes = opts.customResource ? PATCH_TYPES : COMPILED_PATCH_TYPES;
+  const patchTypes = d.customResource ? PATCH_TYPES : COMPILED_PATCH_TYPES;
   const status = `${META}.Status`;
-  const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o });
+  const op = (o: Omit<Operation, 'gvk' | 'tag'> & { gvk?: Operation['gvk'] }): Operation => ({ gvk, tag, ...o, ...(d.customResource ? { customResource: true } : {}) });
   const ops: Operation[] = [];
   const create = () =>
     op({ path: collection, method: 'post', action: 'post', operationId: `create${gv}${scoped}`, description: `create a ${kind.name}`, query: WRITE, body: kindSchema, responses: { '200': kindSchema, '201': kindSchema, '202': kindSchema }, pathParams: nsParam });
   // A virtual kind (SelfSubjectAccessReview, …) is only POSTed, as kube serves a rest.Creater.
-  if (kind.virtual) return [create()];
+  if (d.virtual) return [create()];
 
   if (ns) {
     ops.push(op({ path: `${base}/${kind.plural}`, method: 'get', action: 'list', operationId: `list${gv}${kind.name}ForAllNamespaces`, description: `list or watch objects of kind ${kind.name}`, query: LIST, responses: { '200': listSchema }, pathParams: [] }));
@@ -121,10 +130,10 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
       op({ path, method: 'patch', action: 'patch', operationId: `patch${gv}${scoped}${suffix}`, description: `partially update ${name} of the specified ${kind.name}`, query: PATCH, body: `${META}.Patch`, patchTypes, responses: { '200': schema, '201': schema }, pathParams: params, gvk: subGvk }),
     );
   };
-  if (kind.subresources.status) sub('status', kindSchema, gvk, 'Status');
-  if (kind.subresources.scale) sub('scale', 'io.k8s.api.autoscaling.v1.Scale', { group: 'autoscaling', version: 'v1', kind: 'Scale' }, 'Scale');
+  if (d.subresources.status) sub('status', kindSchema, gvk, 'Status');
+  if (d.subresources.scale) sub('scale', 'io.k8s.api.autoscaling.v1.Scale', { group: 'autoscaling', version: 'v1', kind: 'Scale' }, 'Scale');
   // Custom subresources, as kube describes pods/log (read…Log, action get) and pods/exec (connectGet…/connectPost…Exec, action connect).
-  for (const custom of kind.subresources.custom ?? []) {
+  for (const custom of d.subresources.custom ?? []) {
     const path = `${item}/${custom.name}`;
     const suffix = custom.name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
     const params = [nameParam, ...nsParam];
@@ -140,4 +149,9 @@ export function kindOperations(kind: Kind, kindSchema: string, listSchema: strin
     }
   }
   return ops;
+}
+
+/** The component schemas operations name (bodies and responses), for withMetaSchemas. */
+export function operationSchemas(operations: Operation[]): string[] {
+  return operations.flatMap((op) => [...(op.body ? [op.body] : []), ...Object.values(op.responses)]);
 }

@@ -1,6 +1,7 @@
 /**
- * The apimachinery and core schemas kgen kinds refer to, with kube-apiserver's names and
- * descriptions (shortened), so `kubectl explain` reads as it does against a real cluster.
+ * The apimachinery and core schemas kgen kinds and CRDs refer to, with kube-apiserver's names and
+ * descriptions (shortened), so `kubectl explain` reads as it does against a real cluster. The
+ * generator adds them to compiled group/versions' documents, apiextensions to CRD versions'.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 
@@ -231,17 +232,6 @@ export const META_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
     },
   },
 };
-
-/** Which meta schema a well-known input type maps to. */
-export const WELL_KNOWN_SCHEMA: Record<string, string> = {
-  ObjectMeta: `${META}.ObjectMeta`,
-  Condition: `${META}.Condition`,
-  LabelSelector: `${META}.LabelSelector`,
-  ObjectReference: 'io.k8s.api.core.v1.ObjectReference',
-};
-
-export const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 /**
  * `own` plus every meta schema reachable from it or named in `extra`, through `$ref`s

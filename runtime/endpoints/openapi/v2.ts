@@ -1,0 +1,83 @@
+/**
+ * Operations and schemas in Swagger 2.0's shape, as kube-apiserver prints `/openapi/v2`: the one
+ * printer of the generator's swagger.json and of a CRD group/version's part of the merged
+ * document. Swagger 2.0 has no request bodies (a `body` parameter instead), no anyOf and no
+ * nullable.
+ */
+import type { Operation } from './operations.js';
+import { responseDescription, type QueryPrinter } from './v3.js';
+
+const JSON_TYPES = ['application/json', 'application/yaml'];
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+export const v2QueryParameter = (p: { name: string; description: string; type: string }): Record<string, unknown> => ({ name: p.name, in: 'query', description: p.description, type: p.type, uniqueItems: true });
+
+const inlineQuery: QueryPrinter = (query) => query.map(v2QueryParameter);
+
+/** A schema in Swagger 2.0: no anyOf or nullable; int-or-string as kube prints it, a string format. */
+export function toV2Schema(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toV2Schema);
+  if (!value || typeof value !== 'object') return value;
+  const o = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const intOrString = o['x-kubernetes-int-or-string'] === true;
+  if (intOrString) {
+    out.type = 'string';
+    out.format = 'int-or-string';
+  }
+  for (const [k, v] of Object.entries(o)) {
+    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
+    else if (k === 'nullable' || (intOrString && (k === 'anyOf' || k === 'pattern'))) continue;
+    else out[k] = toV2Schema(v);
+  }
+  return out;
+}
+
+/**
+ * The media types an operation consumes and produces. kube-apiserver's installer lets a Go type's
+ * routes consume anything and produce protobuf too; apiextensions' builder has a custom
+ * resource's consume and produce JSON and YAML only.
+ */
+function mediaTypes(op: Operation): { consumes: string[]; produces: string[] } {
+  if (op.customResource) return { consumes: op.patchTypes ?? JSON_TYPES, produces: JSON_TYPES };
+  return { consumes: op.patchTypes ?? ['*/*'], produces: op.opaqueResponse ? ['*/*'] : [...JSON_TYPES, PROTOBUF] };
+}
+
+export function v2Operation(op: Operation, printQuery: QueryPrinter = inlineQuery): Record<string, unknown> {
+  const parameters = printQuery(op.query);
+  if (op.body) {
+    parameters.unshift({ name: 'body', in: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema: { $ref: `#/definitions/${op.body}` } });
+  }
+  return {
+    description: op.description,
+    ...mediaTypes(op),
+    schemes: ['https'],
+    tags: [op.tag],
+    operationId: op.operationId,
+    parameters,
+    responses: {
+      ...(op.opaqueResponse ? { '200': { description: 'OK', schema: { type: 'string' } } } : {}),
+      ...Object.fromEntries(Object.entries(op.responses).map(([code, schema]) => [code, { description: responseDescription(code), schema: { $ref: `#/definitions/${schema}` } }])),
+      '401': { description: 'Unauthorized' },
+    },
+    'x-kubernetes-action': op.action,
+    'x-kubernetes-group-version-kind': op.gvk,
+  };
+}
+
+/** The Swagger `paths` of these operations, sorted by path. */
+export function v2Paths(operations: Operation[], printQuery: QueryPrinter = inlineQuery): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {
+      parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
+    });
+    item[op.method] = v2Operation(op, printQuery);
+  }
+  return Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
+}
+
+/** Component schemas as Swagger `definitions`, sorted by name. */
+export function v2Definitions(schemas: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, toV2Schema(schemas[name])]));
+}
