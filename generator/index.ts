@@ -64,7 +64,7 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
   const { model, diagnostics, files: sources } = parseApis(roots, session?.parse);
-  checkModel(model, diagnostics);
+  const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   const sourceOf = (v: ApiVersion) => {
     const builtin = v.loc.file.startsWith(BUILTIN_APIS + sep);
@@ -74,7 +74,7 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
   // The HTML reference documents the user's APIs, not kgen's built-ins.
   const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
+  const files = [...emitOpenAPI(checked, options), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.

@@ -7,25 +7,16 @@
  * modules hand to the runtime.
  */
 import { dirname, relative, resolve } from 'node:path';
-import { autoName, convNeedsScope, planConversions, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
-import type { ApiModel } from '../model.js';
+import type { CheckedModel } from '../check/checked.js';
+import { autoName, convNeedsScope, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
 import { apiVersionOf, groupFolder } from '../names.js';
 import type { EmitOptions, EmittedFile } from './emitted.js';
+import { conversionExportName, conversionModulePath } from './layout.js';
 import { render } from './templates.js';
 
 export interface ConversionEmitOptions extends EmitOptions {
   /** Where the output is written: imports of the users' conversion files are relative to it. */
   outDir: string;
-}
-
-/** The module path of a kind's conversion, relative to the output directory. */
-export function conversionModulePath(group: string, plural: string): string {
-  return `conversion/${groupFolder(group)}/${plural}.ts`;
-}
-
-/** The exported name of a kind's KindConversion. */
-export function conversionExportName(plural: string): string {
-  return `${plural}Conversion`;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -147,6 +138,7 @@ function conversionFile(plan: KindConversionPlan, outDir: string): EmittedFile {
   };
 }
 
-export function emitConversions(model: ApiModel, options: ConversionEmitOptions): EmittedFile[] {
-  return planConversions(model).map((plan) => conversionFile(plan, options.outDir));
+/** One module per conversion plan the checker made (checked.conversions). */
+export function emitConversions(checked: CheckedModel, options: ConversionEmitOptions): EmittedFile[] {
+  return checked.conversions.map((plan) => conversionFile(plan, options.outDir));
 }

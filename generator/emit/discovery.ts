@@ -3,20 +3,12 @@
  * APIResourceList, and the aggregated apidiscovery.k8s.io/v2 APIGroupDiscoveryList (all groups,
  * the core group named "", preferred version first).
  */
-import type { ApiModel, ApiVersion, Kind } from '../model.js';
+import type { ApiVersion, Kind } from '../model.js';
 import { apiVersionOf } from '../names.js';
 import { jsonFile, type EmittedFile } from './emitted.js';
-import { servedModel, storageVersionOf } from '../versions.js';
-
-/**
- * kube's verbs for a resource with a generic registry store. Namespaces have no deletecollection;
- * a virtual kind (SelfSubjectAccessReview, …) is only created.
- */
-export function verbsFor(kind: Kind): string[] {
-  if (kind.virtual) return ['create'];
-  const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-  return kind.group === '' && kind.name === 'Namespace' ? verbs.filter((v) => v !== 'deletecollection') : verbs;
-}
+import { storageVersionOf } from '../versions.js';
+import type { CheckedModel } from '../check/checked.js';
+import { verbsFor } from './resource-definition.js';
 
 const SUB_VERBS = ['get', 'patch', 'update'];
 
@@ -85,11 +77,11 @@ function aggregatedResource(kind: Kind) {
   return out;
 }
 
-export function emitDiscovery(fullModel: ApiModel): EmittedFile[] {
+export function emitDiscovery(checked: CheckedModel): EmittedFile[] {
   const files: EmittedFile[] = [];
   // Unserved versions (@kgen:unservedversion) are not discovered; storage versions may be unserved.
-  const model = servedModel(fullModel);
-  const storageOf = (kind: Kind) => storageVersionOf(fullModel.groups.find((g) => g.name === kind.group)!, kind);
+  const model = checked.served;
+  const storageOf = (kind: Kind) => storageVersionOf(checked.model.groups.find((g) => g.name === kind.group)!, kind);
   const named = model.groups.filter((g) => g.name !== '');
   const core = model.groups.find((g) => g.name === '');
   files.push(jsonFile('discovery/api.json', { kind: 'APIVersions', apiVersion: 'v1', versions: core ? core.versions.map((v) => v.name) : [], serverAddressByClientCIDRs: [] }));

@@ -4,10 +4,11 @@
  * document of everything (`openapi/v2/swagger.json`).
  */
 import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
-import type { ApiModel, ApiVersion } from '../model.js';
+import type { ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
-import { servedModel } from '../versions.js';
+import type { CheckedModel } from '../check/checked.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
+import { openapiPath } from './layout.js';
 import { META_SCHEMAS, withMetaSchemas } from './meta-schemas.js';
 import { kindOperations, type Operation, type QueryParam } from './openapi-operations.js';
 import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
@@ -15,9 +16,6 @@ import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './
 const INFO = { title: 'Kubernetes', version: 'unversioned' };
 const JSON_TYPES = ['application/json', 'application/yaml'];
 
-export function openapiPath(group: string, version: string): string {
-  return group ? `openapi/v3/apis/${group}/${version}.json` : `openapi/v3/api/${version}.json`;
-}
 
 interface VersionSpec {
   version: ApiVersion;
@@ -366,9 +364,9 @@ function swaggerFile(versions: VersionOutput[]): EmittedFile {
 
 const SWAGGER = 'openapi/v2/swagger.json';
 
-export function emitOpenAPI(model: ApiModel, options: EmitOptions = {}): EmittedFile[] {
+export function emitOpenAPI(checked: CheckedModel, options: EmitOptions = {}): EmittedFile[] {
   // Unserved versions (@kgen:unservedversion) have no paths or documents.
-  const versions = servedModel(model).groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
+  const versions = checked.served.groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
   return [...versions.map((v) => v.v3), swaggerFile(versions)];
 }
 

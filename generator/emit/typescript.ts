@@ -2,16 +2,14 @@
  * Emits the TypeScript outputs: models, REST storage definitions, route installers, the index the
  * server loads, and typed clients. View models are built here; templates only print them.
  */
-import type { ResourceDefinition } from '../../runtime/api/resource.js';
-import type { ApiGroup, ApiModel, ApiVersion, Kind, Schema } from '../model.js';
+import type { CheckedModel } from '../check/checked.js';
+import type { ApiGroup, ApiVersion, Kind, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
-import { verbsFor } from './discovery.js';
-import { conversionExportName, conversionModulePath } from './conversion.js';
-import { deprecationWarning, multiVersionKinds, servedModel } from '../versions.js';
+import { deprecationWarning, multiVersionKinds } from '../versions.js';
 import type { EmittedFile } from './emitted.js';
-import { openapiPath } from './openapi.js';
-import { contextFor, kindSchemaName } from './openapi-schemas.js';
+import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
+import { resourceDefinition } from './resource-definition.js';
 import { render } from './templates.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
@@ -130,39 +128,6 @@ function modelFile(version: ApiVersion, sourceOf: (v: ApiVersion) => string): Em
 const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private', 'protected', 'public', 'await']);
 const exportName = (kind: Kind) => (RESERVED.has(kind.plural) ? `${kind.plural}Resource` : kind.plural);
 
-export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDefinition {
-  const def: ResourceDefinition = {
-    group: kind.group,
-    version: kind.version,
-    kind: kind.name,
-    listKind: `${kind.name}List`,
-    plural: kind.plural,
-    singular: kind.singular,
-    scope: kind.scope,
-    shortNames: kind.shortNames,
-    categories: kind.categories,
-    subresources: { status: !!kind.subresources.status },
-    printerColumns: kind.printColumns.map((c) => {
-      const out: ResourceDefinition['printerColumns'][number] = { name: c.name, type: c.type, jsonPath: c.jsonPath, priority: c.priority };
-      if (c.description) out.description = c.description;
-      if (c.format) out.format = c.format;
-      return out;
-    }),
-    selectableFields: kind.selectableFields.map((f) => f.jsonPath),
-    schemaName: kindSchemaName(contextFor(version), kind.name),
-    storageVersion: kind.storageVersion,
-    verbs: verbsFor(kind),
-  };
-  if (kind.virtual) def.virtual = true;
-  if (kind.subresources.custom?.length) def.subresources.custom = kind.subresources.custom.map((c) => ({ name: c.name, verbs: [...c.verbs] }));
-  const scale = kind.subresources.scale;
-  if (scale) {
-    def.subresources.scale = { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath };
-    if (scale.labelSelectorPath) def.subresources.scale.labelSelectorPath = scale.labelSelectorPath;
-  }
-  return def;
-}
-
 /** An object literal in TypeScript style: unquoted keys, single quotes, two-space indent. */
 function tsLiteral(value: unknown, indent = ''): string {
   if (Array.isArray(value)) {
@@ -264,11 +229,11 @@ function clientConstruction(k: Kind, info: string, args: string): { clientType: 
 }
 
 /** `sourceOf` names the input folder of a version in banners, relative and stable. */
-export function emitTypeScript(model: ApiModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
+export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
+  const { model, served } = checked;
   const files: EmittedFile[] = [];
   // Models of every version (conversions use them); the rest only of what is served.
   for (const version of model.groups.flatMap((g) => g.versions)) files.push(modelFile(version, sourceOf));
-  const served = servedModel(model);
   const versions = served.groups.flatMap((g) => g.versions);
   for (const group of served.groups) {
     const multi = multiVersionKinds(model.groups.find((g) => g.name === group.name)!);
