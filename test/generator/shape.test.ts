@@ -1,18 +1,23 @@
 /**
  * The generator's shape (issue 14): the check stage returns the checked model the emitters
- * consume (conversion plans and the served subset computed once), and no emitter imports another.
+ * consume (conversion plans and the served subset computed once), no emitter imports another, and
+ * write/ is the only stage that writes files (kgen's template cache included).
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { checkModel } from '../../generator/check/checker.js';
+import { compile } from '../../generator/index.js';
 import { emitConversions } from '../../generator/emit/conversion.js';
 import { emitDiscovery } from '../../generator/emit/discovery.js';
 import { emitOpenAPI } from '../../generator/emit/openapi.js';
 import { emitTypeScript } from '../../generator/emit/typescript.js';
 import { parseApis } from '../../generator/parse/parser.js';
-import { REPO, tempDir, writeApis } from './helpers.js';
+import { REPO, listTree, tempDir, writeApis } from './helpers.js';
+
+const snapshot = (dir: string) => listTree(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]);
 
 const tmp: string[] = [];
 after(() => tmp.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -78,5 +83,59 @@ describe('shape: emitters', () => {
       }
     }
     assert.deepEqual(offending, []);
+  });
+});
+
+/** Every .ts file under dir, relative to it. */
+function sources(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix)).flatMap((name) => {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    if (statSync(join(dir, rel)).isDirectory()) return name === 'builtin' ? [] : sources(dir, rel);
+    return rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+describe('shape: write/ is the only stage that writes', () => {
+  test('no generator module outside write/ writes, renames or removes files, or imports bin/', () => {
+    const dir = join(REPO, 'generator');
+    const offending: string[] = [];
+    for (const rel of sources(dir)) {
+      if (rel.startsWith('write/')) continue;
+      const text = readFileSync(join(dir, rel), 'utf8');
+      const writes = text.match(/\b(writeFileSync|writeFile|appendFileSync|renameSync|rmSync|unlinkSync|mkdirSync|copyFileSync|linkSync|createWriteStream|writeAtomic)\b/g);
+      if (writes) offending.push(`${rel}: ${[...new Set(writes)].join(', ')}`);
+      if (/from '(\.\.\/)+bin\//.test(text)) offending.push(`${rel}: imports bin/`);
+    }
+    assert.deepEqual(offending, []);
+  });
+
+  test('kgen generate stores the precompiled templates in its cache directory through write/, and reuses them', () => {
+    const dir = tempDir('shape-cache');
+    tmp.push(dir);
+    const apis = writeApis(dir, { 'things.example.com/v1/thing.ts': thing('v1', []) });
+    const cache = join(dir, 'cache');
+    mkdirSync(cache, { mode: 0o700 });
+    const run = (out: string) => {
+      const r = spawnSync(process.execPath, [join(REPO, 'bin/kgen.js'), 'generate', apis, '--out', out, '--no-builtins'], {
+        cwd: REPO,
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, KGEN_CACHE_DIR: cache },
+      });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    const entries = () => readdirSync(cache).filter((n) => n.startsWith('hbs-'));
+    run(join(dir, 'out1'));
+    assert.equal(entries().length, 1, readdirSync(cache).join(' '));
+    const entry = join(cache, entries()[0]!);
+    const written = statSync(entry).mtimeMs;
+    run(join(dir, 'out2'));
+    assert.equal(statSync(entry).mtimeMs, written, 'the second run reads the entry, it does not write it again');
+    assert.deepEqual(snapshot(join(dir, 'out2')), snapshot(join(dir, 'out1')));
+    // compile() alone only reads: with an empty cache directory it proposes, and nothing is written.
+    const empty = join(dir, 'empty-cache');
+    mkdirSync(empty, { mode: 0o700 });
+    assert.equal(compile({ apisDir: apis, builtins: false, cacheDir: empty }).ok, true);
+    assert.deepEqual(readdirSync(empty), []);
   });
 });
