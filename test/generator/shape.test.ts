@@ -13,7 +13,10 @@ import { compile } from '../../generator/index.js';
 import { emitConversions } from '../../generator/emit/conversion.js';
 import { emitDiscovery } from '../../generator/emit/discovery.js';
 import { emitOpenAPI } from '../../generator/emit/openapi.js';
+import { resourceDefinition } from '../../generator/emit/resource-definition.js';
 import { emitTypeScript } from '../../generator/emit/typescript.js';
+import { groupFolder } from '../../generator/names.js';
+import { deprecationWarning } from '../../generator/versions.js';
 import { parseApis } from '../../generator/parse/parser.js';
 import { REPO, listTree, tempDir, writeApis } from './helpers.js';
 
@@ -137,5 +140,38 @@ describe('shape: write/ is the only stage that writes', () => {
     mkdirSync(empty, { mode: 0o700 });
     assert.equal(compile({ apisDir: apis, builtins: false, cacheDir: empty }).ok, true);
     assert.deepEqual(readdirSync(empty), []);
+  });
+});
+
+describe('shape: templates carry the shape of emitted files', () => {
+  test("a storage module's definition is exactly the kind's ResourceDefinition, member by member", () => {
+    const result = compile({ apisDir: join(REPO, 'apis') });
+    assert.equal(result.ok, true);
+    const byPath = new Map(result.files.map((f) => [f.path, f.content]));
+    let seen = 0;
+    const features = new Set<string>();
+    for (const group of result.model.groups) {
+      for (const version of group.versions) {
+        for (const kind of version.kinds) {
+          if (kind.unserved) continue;
+          const content = byPath.get(`storage/${groupFolder(kind.group)}/${kind.version}/${kind.plural}.ts`);
+          assert.ok(content, `${kind.group}/${kind.version} ${kind.name}`);
+          const literal = content.slice(content.indexOf('>({') + 2, content.lastIndexOf('}') + 1);
+          const printed = new Function(`return (${literal});`)() as Record<string, unknown>;
+          const expected: Record<string, unknown> = { ...resourceDefinition(kind, version) };
+          const warning = deprecationWarning(group, kind);
+          if (warning !== undefined) expected.deprecationWarning = warning;
+          assert.deepEqual(printed, expected, `${kind.group}/${kind.version} ${kind.name}`);
+          for (const [key, value] of Object.entries(expected)) if (value !== undefined) features.add(key);
+          if (kind.subresources.scale) features.add('scale');
+          if (kind.subresources.custom?.length) features.add('custom');
+          if (kind.printColumns.some((c) => c.description)) features.add('column description');
+          seen++;
+        }
+      }
+    }
+    assert.ok(seen > 20);
+    // The repository's APIs exercise every optional member the template prints.
+    for (const f of ['virtual', 'deprecationWarning', 'scale', 'custom', 'column description']) assert.ok(features.has(f), f);
   });
 });
