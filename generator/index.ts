@@ -8,7 +8,7 @@ import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { derivedCache, type DerivedCache } from './cache.js';
 import { checkModel } from './check/checker.js';
-import { checkLimits } from './check/limits.js';
+import { checkLimits, type LimitsCache } from './check/limits.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
@@ -63,11 +63,13 @@ export interface CompileResult {
  */
 export interface GenerateSession {
   parse: ParseCache;
+  /** The CRD limits' findings, by manifest text (see LimitsCache). */
+  limits: LimitsCache;
   written: WriteState;
 }
 
 export function newGenerateSession(): GenerateSession {
-  return { parse: newParseCache(), written: newWriteState() };
+  return { parse: newParseCache(), limits: new Map(), written: newWriteState() };
 }
 
 export function compile(options: CompileOptions, session?: GenerateSession): CompileResult {
@@ -93,7 +95,7 @@ function compileWith(options: CompileOptions, session: GenerateSession | undefin
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.
-  checkLimits(model, files, diagnostics);
+  checkLimits(model, files, diagnostics, session?.limits);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
 }
