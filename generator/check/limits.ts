@@ -49,8 +49,14 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
     const crd = (file.value ?? parseYaml(file.content)) as CustomResourceDefinition;
     const group = crd.spec?.group;
     const kindName = crd.spec?.names?.kind;
-    const kindIn = (version: string) => model.groups.find((g) => g.name === group)?.versions.find((v) => v.name === version)?.kinds.find((k) => k.name === kindName);
-    const typesIn = (version: string) => new Map((model.groups.find((g) => g.name === group)?.versions.find((v) => v.name === version)?.types ?? []).map((t) => [t.name, t]));
+    const versionsOf = model.groups.find((g) => g.name === group)?.versions ?? [];
+    const kindIn = (version: string) => versionsOf.find((v) => v.name === version)?.kinds.find((k) => k.name === kindName);
+    const types = new Map<string, Map<string, NamedType>>();
+    const typesIn = (version: string) => {
+      let byName = types.get(version);
+      if (!byName) types.set(version, (byName = new Map((versionsOf.find((v) => v.name === version)?.types ?? []).map((t) => [t.name, t]))));
+      return byName;
+    };
     const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
     const storageKind = storage ? kindIn(storage.name) : undefined;
     if (!storageKind) continue;

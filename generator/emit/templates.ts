@@ -27,8 +27,8 @@ type TemplateDelegate = import('handlebars').TemplateDelegate;
 const require = createRequire(import.meta.url);
 const DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 const OPTIONS = { noEscape: true, strict: true, knownHelpers: { join: true, str: true, strs: true }, knownHelpersOnly: true } as const;
-/** Compiled as partials (`{{> banner}}`, `{{> jsdoc doc}}`), the rest by file name. */
-const PARTIALS: Record<string, string> = { 'banner.hbs': 'banner', 'jsdoc.hbs': 'jsdoc' };
+/** Compiled as a partial (`{{> banner}}`), the rest by file name. */
+const PARTIALS: Record<string, string> = { 'banner.hbs': 'banner' };
 /** Bumped when the cache entry's layout changes. */
 const FORMAT = 1;
 const ENTRY_PREFIX = 'hbs-';
