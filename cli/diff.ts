@@ -43,7 +43,9 @@ async function runDiff(apisDir: string, flags: Flags): Promise<number> {
     }
     throw err;
   }
-  const result = compile({ apisDir, builtins: flags.builtins });
+  // kgen's checked cache directory: the precompiled templates `generate` stored there are read.
+  const { cacheDir } = await import('../bin/loader/cache-dir.js');
+  const result = compile({ apisDir, builtins: flags.builtins, cacheDir: cacheDir() });
   if (!result.ok) {
     for (const d of result.diagnostics) console.error(formatDiagnostic(d) + '\n');
     return 1;

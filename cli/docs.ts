@@ -1,10 +1,12 @@
 /** `kgen docs`: compile the APIs and write only the reference (generator/emit/docs.ts). */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { cacheDir } from '../bin/loader/cache-dir.js';
 import { compile, formatDiagnostic } from '../generator/index.js';
 
 export function writeDocs(apisDir: string, outDir: string): number {
-  const result = compile({ apisDir });
+  // kgen's checked cache directory: the precompiled templates `generate` stored there are read.
+  const result = compile({ apisDir, cacheDir: cacheDir() });
   for (const d of result.diagnostics) console.error(formatDiagnostic(d));
   if (!result.ok) return 1;
   const out = resolve(outDir);

@@ -36,7 +36,9 @@ export function registerGenerate(program: Command): void {
     .option('--aggregated-namespace <ns>', 'with --aggregated-manifests: the namespace it runs in (default: its name)')
     .option('--aggregated-image <image>', 'with --aggregated-manifests: the container image holding kgen and the generated directory at /app/generated (default: <name>-apiserver:latest)')
     .action(async (apisDir: string, flags: Flags) => {
-      const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins };
+      // kgen's cache directory, as bin/loader checks it (private to this user), for precompiled templates.
+      const { cacheDir } = await import('../bin/loader/cache-dir.js');
+      const options: GenerateOptions = { apisDir, outDir: flags.out, builtins: flags.builtins, cacheDir: cacheDir() };
       if (flags.aggregatedManifests !== undefined) {
         options.aggregatedManifests = { dir: flags.aggregatedManifests, name: flags.aggregatedName, namespace: flags.aggregatedNamespace, image: flags.aggregatedImage };
       } else if (flags.aggregatedName || flags.aggregatedNamespace || flags.aggregatedImage) {

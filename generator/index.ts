@@ -1,11 +1,14 @@
 /**
  * The generator's entry point: parse → check → emit, then (only if there were no errors) write.
- * `compile` is pure; `generate` and `checkGenerated` are the two ways to meet the disk.
+ * `compile` only reads (the API sources, templates, kgen's cache); `generate` and `checkGenerated`
+ * are the two ways to meet the disk, and write/ does all their writing: the output, and the cache
+ * entries earlier stages proposed (generator/cache.ts).
  */
 import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { derivedCache, type DerivedCache } from './cache.js';
 import { checkModel } from './check/checker.js';
-import { checkLimits } from './check/limits.js';
+import { checkLimits, type LimitsCache } from './check/limits.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
 import { emitCRDs } from './emit/crd.js';
@@ -14,12 +17,14 @@ import { emitDocs } from './emit/docs.js';
 import type { EmitOptions, EmittedFile } from './emit/emitted.js';
 import { emitOpenAPI } from './emit/openapi.js';
 import { emitSnapshot } from './emit/snapshot.js';
+import { loadTemplates } from './emit/templates.js';
 import { emitTypeScript } from './emit/typescript.js';
 import { emitValidators } from './emit/validators.js';
 import { emitAggregatedManifests, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
+import { writeProposedEntries } from './write/cache.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, type WriteState } from './write/writer.js';
 
 export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
@@ -35,6 +40,11 @@ export interface CompileOptions extends EmitOptions {
   apisDir: string;
   /** Merge kgen's built-in APIs (default true). */
   builtins?: boolean;
+  /**
+   * kgen's cache directory for what it derives from its own code (precompiled templates): the CLI
+   * passes bin/loader/cache-dir.js's checked `cacheDir()`. Unset: no cache.
+   */
+  cacheDir?: string;
 }
 
 export interface CompileResult {
@@ -53,19 +63,26 @@ export interface CompileResult {
  */
 export interface GenerateSession {
   parse: ParseCache;
+  /** The CRD limits' findings, by manifest text (see LimitsCache). */
+  limits: LimitsCache;
   written: WriteState;
 }
 
 export function newGenerateSession(): GenerateSession {
-  return { parse: newParseCache(), written: newWriteState() };
+  return { parse: newParseCache(), limits: new Map(), written: newWriteState() };
 }
 
 export function compile(options: CompileOptions, session?: GenerateSession): CompileResult {
+  return compileWith(options, session, derivedCache(options.cacheDir));
+}
+
+function compileWith(options: CompileOptions, session: GenerateSession | undefined, cache: DerivedCache): CompileResult {
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
   const { model, diagnostics, files: sources } = parseApis(roots, session?.parse);
-  checkModel(model, diagnostics);
+  const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
+  loadTemplates(cache);
   const sourceOf = (v: ApiVersion) => {
     const builtin = v.loc.file.startsWith(BUILTIN_APIS + sep);
     return builtin ? `kgen's built-in ${groupFolder(v.group)}/${v.name}` : `${basename(apisDir)}/${groupFolder(v.group)}/${v.name}`;
@@ -74,11 +91,11 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
   // The HTML reference documents the user's APIs, not kgen's built-ins.
   const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
-  const files = [...emitOpenAPI(model, options), ...emitDiscovery(model), ...emitTypeScript(model, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(model, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
+  const files = [...emitOpenAPI(checked, options), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.
-  checkLimits(model, files, diagnostics);
+  checkLimits(model, files, diagnostics, session?.limits);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   return { ok: true, model, diagnostics: diagnostics.sorted(), files, sources };
 }
@@ -97,15 +114,19 @@ export interface GenerateResult extends CompileResult {
 
 /** Compiles and, when there are no errors, replaces outDir with the result in one step. */
 export function generate(options: GenerateOptions, session?: GenerateSession): GenerateResult {
-  const result = compile(options, session);
+  const cache = derivedCache(options.cacheDir);
+  const result = compileWith(options, session, cache);
+  writeProposedEntries(cache);
   if (!result.ok) return result;
   options.beforeWrite?.(result);
   return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
 }
 
-/** Compiles and compares with outDir without writing anything. */
+/** Compiles and compares with outDir without writing anything there (kgen's own cache may be written). */
 export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean } {
-  const result = compile(options);
+  const cache = derivedCache(options.cacheDir);
+  const result = compileWith(options, undefined, cache);
+  writeProposedEntries(cache);
   if (!result.ok) return { ...result, upToDate: false };
   const diff = diffOutput(resolve(options.outDir), result.files);
   return { ...result, diff, upToDate: isUpToDate(diff) };

@@ -1,15 +1,18 @@
 /**
  * Check stage: rules that need the whole model — names unique per group, marker paths that name
  * real fields, subresource requirements, list-type rules, recursion, storage versions.
- * Pure: reads the model, reports into the bag, changes nothing but `storageVersion` defaults.
+ * Pure: reads the model, reports into the bag, changes nothing but `storageVersion` defaults, and
+ * returns the checked model the emitters consume (./checked.ts).
  */
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
+import { servedModel } from '../versions.js';
+import type { CheckedModel } from './checked.js';
 import { deref, resolvePath } from './jsonpath.js';
 import { checkVersions } from './versions.js';
 import { checkRules } from './cel.js';
 
-export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
+export function checkModel(model: ApiModel, diags: DiagnosticBag): CheckedModel {
   for (const group of model.groups) {
     checkGroupNames(group, diags);
     checkStorageVersions(group, diags);
@@ -23,7 +26,9 @@ export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
       checkRules(version, diags);
     }
   }
-  checkVersions(model, diags);
+  const conversions = checkVersions(model, diags);
+  // After checkStorageVersions: the served model and the plans see the storage version defaults.
+  return { model, served: servedModel(model), conversions };
 }
 
 function checkGroupNames(group: ApiGroup, diags: DiagnosticBag): void {

@@ -7,7 +7,10 @@
  * - everything else kube-apiserver's CRD validation refuses (KG084), from the server's own
  *   validateCRD (runtime/apiextensions), mapped back to the definition it comes from.
  *
- * This check reads the emitted CRD manifests: they are what a cluster sees.
+ * This check reads the emitted CRD manifests: they are what a cluster sees. What the server's
+ * validation and the cost estimate find depends on a manifest's text alone, so a --watch session
+ * keeps it per text (LimitsCache) and an edit re-checks only the CRDs whose manifest changed;
+ * locating the findings in the sources is redone every time, since lines move.
  */
 import { parse as parseYaml } from 'yaml';
 import type { DiagnosticBag } from '../diagnostics.js';
@@ -16,7 +19,8 @@ import type { ApiModel, Kind, NamedType, Schema, SourceLocation } from '../model
 import { effective } from '../evolve/schema-diff.js';
 import { validateCRD } from '../../runtime/apiextensions/validation.js';
 import type { CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost } from '../../runtime/validation/cel-cost.js';
+import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost, type SchemaCost } from '../../runtime/validation/cel-cost.js';
+import type { FieldError } from '../../runtime/validation/index.js';
 
 /** The last-applied-configuration annotation client-side `kubectl apply` writes (256 KiB). */
 export const APPLY_ANNOTATION_LIMIT = 262_144;
@@ -27,27 +31,45 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-export function checkLimits(model: ApiModel, files: EmittedFile[], diags: DiagnosticBag): void {
+/** What the checks of one CRD manifest found, by the manifest's text (see the contract above). */
+interface Findings {
+  /** The cost estimate of each version's schema, by version name. */
+  costs: Map<string, SchemaCost>;
+  /** validateCRD's errors on the manifest as created. */
+  errors: FieldError[];
+}
+
+/** Kept by a --watch session: the findings of the CRD manifests of the last generation, by text. */
+export type LimitsCache = Map<string, Findings>;
+
+export function checkLimits(model: ApiModel, files: EmittedFile[], diags: DiagnosticBag, cache?: LimitsCache): void {
+  const found: LimitsCache = new Map();
   for (const file of files) {
     if (!file.path.startsWith('crds/') || !file.path.endsWith('.yaml')) continue;
     const crd = (file.value ?? parseYaml(file.content)) as CustomResourceDefinition;
     const group = crd.spec?.group;
     const kindName = crd.spec?.names?.kind;
-    const kindIn = (version: string) => model.groups.find((g) => g.name === group)?.versions.find((v) => v.name === version)?.kinds.find((k) => k.name === kindName);
-    const typesIn = (version: string) => new Map((model.groups.find((g) => g.name === group)?.versions.find((v) => v.name === version)?.types ?? []).map((t) => [t.name, t]));
+    const versionsOf = model.groups.find((g) => g.name === group)?.versions ?? [];
+    const kindIn = (version: string) => versionsOf.find((v) => v.name === version)?.kinds.find((k) => k.name === kindName);
+    const types = new Map<string, Map<string, NamedType>>();
+    const typesIn = (version: string) => {
+      let byName = types.get(version);
+      if (!byName) types.set(version, (byName = new Map((versionsOf.find((v) => v.name === version)?.types ?? []).map((t) => [t.name, t]))));
+      return byName;
+    };
     const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
     const storageKind = storage ? kindIn(storage.name) : undefined;
     if (!storageKind) continue;
+    const findings = cache?.get(file.content) ?? findingsOf(crd);
+    found.set(file.content, findings);
     checkSize(file, storageKind.loc, diags);
     crd.spec.versions.forEach((version) => {
       const kind = kindIn(version.name);
       const schema = version.schema?.openAPIV3Schema as Json | undefined;
       if (!kind || !schema) return;
-      checkCost(kind, typesIn(version.name), schema, diags);
+      checkCost(kind, typesIn(version.name), schema, findings.costs.get(version.name)!, diags);
     });
-    // As the server sees it on create: the storage version is the one stored version.
-    const created = { ...crd, status: { ...(crd.status ?? {}), storedVersions: [storage!.name] } } as CustomResourceDefinition;
-    for (const err of validateCRD(created)) {
+    for (const err of findings.errors) {
       if (/exceeds budget|contributed to estimated rule cost/.test(err.message)) continue; // KG080/KG081
       const m = /^spec\.versions\[(\d+)\]\.schema\.openAPIV3Schema\.?(.*)$/.exec(err.field);
       const version = m ? crd.spec.versions[Number(m[1])] : undefined;
@@ -56,6 +78,22 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
       diags.add('KG084', loc, { subject: `${group}/${version?.name ?? storage!.name} ${kind.name}`, field: err.field, message: err.message });
     }
   }
+  if (cache) {
+    cache.clear();
+    for (const [text, findings] of found) cache.set(text, findings);
+  }
+}
+
+function findingsOf(crd: CustomResourceDefinition): Findings {
+  const costs = new Map<string, SchemaCost>();
+  for (const version of crd.spec.versions) {
+    const schema = version.schema?.openAPIV3Schema as Json | undefined;
+    if (schema) costs.set(version.name, estimateSchemaCost(schema));
+  }
+  const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
+  // As the server sees it on create: the storage version is the one stored version.
+  const created = { ...crd, status: { ...(crd.status ?? {}), storedVersions: storage ? [storage.name] : [] } } as CustomResourceDefinition;
+  return { costs, errors: validateCRD(created) };
 }
 
 function checkSize(file: EmittedFile, loc: SourceLocation, diags: DiagnosticBag): void {
@@ -64,8 +102,7 @@ function checkSize(file: EmittedFile, loc: SourceLocation, diags: DiagnosticBag)
   else if (size > APPLY_ANNOTATION_LIMIT) diags.add('KG082', loc, { file: file.path, size: fmt(size) });
 }
 
-function checkCost(kind: Kind, types: Map<string, NamedType>, schema: Json, diags: DiagnosticBag): void {
-  const cost = estimateSchemaCost(schema);
+function checkCost(kind: Kind, types: Map<string, NamedType>, schema: Json, cost: SchemaCost, diags: DiagnosticBag): void {
   const subject = `${kind.group}/${kind.version} ${kind.name}`;
   for (const rule of cost.rules) {
     if (rule.expressionCost <= STATIC_ESTIMATED_COST_LIMIT) continue;

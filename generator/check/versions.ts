@@ -11,7 +11,8 @@ import { apiVersionOf } from '../names.js';
 import { multiVersionKinds } from '../versions.js';
 import { planConversions, type KindConversionPlan } from './conversion.js';
 
-export function checkVersions(model: ApiModel, diags: DiagnosticBag): void {
+/** Returns the conversion plans it checked, for the checked model (./checked.ts). */
+export function checkVersions(model: ApiModel, diags: DiagnosticBag): KindConversionPlan[] {
   for (const group of model.groups) {
     const multi = multiVersionKinds(group);
     for (const version of group.versions) {
@@ -30,6 +31,7 @@ export function checkVersions(model: ApiModel, diags: DiagnosticBag): void {
   const plans = planConversions(model);
   for (const plan of plans) checkPlan(plan, diags);
   checkConversionFiles(model, plans, diags);
+  return plans;
 }
 
 /** controller-gen ignores version markers on a single-version kind; kgen says so. */

@@ -7,25 +7,16 @@
  * modules hand to the runtime.
  */
 import { dirname, relative, resolve } from 'node:path';
-import { autoName, convNeedsScope, planConversions, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
-import type { ApiModel } from '../model.js';
+import type { CheckedModel } from '../check/checked.js';
+import { autoName, convNeedsScope, type Conv, type ConversionUnit, type KindConversionPlan } from '../check/conversion.js';
 import { apiVersionOf, groupFolder } from '../names.js';
 import type { EmitOptions, EmittedFile } from './emitted.js';
+import { conversionExportName, conversionModulePath } from './layout.js';
 import { render } from './templates.js';
 
 export interface ConversionEmitOptions extends EmitOptions {
   /** Where the output is written: imports of the users' conversion files are relative to it. */
   outDir: string;
-}
-
-/** The module path of a kind's conversion, relative to the output directory. */
-export function conversionModulePath(group: string, plural: string): string {
-  return `conversion/${groupFolder(group)}/${plural}.ts`;
-}
-
-/** The exported name of a kind's KindConversion. */
-export function conversionExportName(plural: string): string {
-  return `${plural}Conversion`;
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
@@ -74,10 +65,28 @@ function valueExpr(conv: Conv, v: string, d: number, scope: string): string {
   }
 }
 
-function unitFunction(plan: KindConversionPlan, unit: ConversionUnit): string {
-  const fromType = `${unit.fromVersion}.${unit.fromType}`;
-  const toType = `${unit.toVersion}.${unit.toType}`;
-  const lines: string[] = [];
+/** The view of one `autoConvert_*` function in templates/conversion.ts.hbs. */
+interface FunctionView {
+  /** The first line of its doc comment, and the notes after it (a one-line comment when none). */
+  doc: string;
+  notes: string[];
+  name: string;
+  fromType: string;
+  toType: string;
+  needsScope: boolean;
+  /** Set for the kind itself: the apiVersion and kind the output object starts with. */
+  kindHeader: { apiVersion: string; kind: string } | null;
+  /** `if (<source> !== undefined) <target> = <value>;` per field: `value` converts `source`. */
+  fields: { source: string; target: string; value: string }[];
+  /** The user's Convert_* of the pair, and whether it takes the scope (kube's conversion.Scope). */
+  manual: { name: string; takesScope: boolean } | null;
+  /** Fields the target cannot hold: kept in the conversion-data annotation. */
+  kept: { name: string; source: string }[];
+  /** Fields the source cannot hold: restored from that annotation. */
+  restored: string[];
+}
+
+function unitFunction(plan: KindConversionPlan, unit: ConversionUnit): FunctionView {
   const doc = unit.manual
     ? `${unit.fromType} ${unit.fromVersion} → ${unit.toVersion}: the corresponding fields, then ${unit.manualName}.`
     : unit.kept.length > 0 || unit.restored.length > 0
@@ -86,22 +95,19 @@ function unitFunction(plan: KindConversionPlan, unit: ConversionUnit): string {
   const notes: string[] = [];
   if (unit.kept.length > 0) notes.push(`${unit.toVersion} has no ${list(unit.kept.map((p) => p.name))}: kept in the ${plan.group}/conversion-data annotation.`);
   if (unit.restored.length > 0) notes.push(`${list(unit.restored)}, which ${unit.fromVersion} cannot hold, restored from that annotation.`);
-  lines.push(notes.length ? `/**\n * ${doc}\n${notes.map((n) => ` * ${n}\n`).join('')} */` : `/** ${doc} */`);
-  lines.push(unit.needsScope ? `function ${autoName(unit)}(src: ${fromType}, scope: ConversionScope): ${toType} {` : `function ${autoName(unit)}(src: ${fromType}): ${toType} {`);
-  if (unit.isKind) {
-    lines.push(`  const out = { apiVersion: '${apiVersionOf(plan.group, unit.toVersion)}', kind: '${plan.kind}', metadata: structuredClone(src.metadata) } as ${toType};`);
-  } else {
-    lines.push(`  const out = {} as ${toType};`);
-  }
-  for (const f of unit.fields) {
-    lines.push(`  if (${access('src', f.name)} !== undefined) ${access('out', f.name)} = ${valueExpr(f.conv, access('src', f.name), 0, fieldScope('scope', f.name))};`);
-  }
-  // The user's function gets the scope too (kube's conversion.Scope), to keep fields itself.
-  if (unit.manual) lines.push(unit.manual.takesScope ? `  ${unit.manualName}(src, out, scope);` : `  ${unit.manualName}(src, out);`);
-  for (const p of unit.kept) lines.push(`  scope.keep(${quote(p.name)}, ${access('src', p.name)});`);
-  for (const name of unit.restored) lines.push(`  scope.restore(out, ${quote(name)});`);
-  lines.push('  return out;', '}');
-  return lines.join('\n');
+  return {
+    doc,
+    notes,
+    name: autoName(unit),
+    fromType: `${unit.fromVersion}.${unit.fromType}`,
+    toType: `${unit.toVersion}.${unit.toType}`,
+    needsScope: unit.needsScope,
+    kindHeader: unit.isKind ? { apiVersion: apiVersionOf(plan.group, unit.toVersion), kind: plan.kind } : null,
+    fields: unit.fields.map((f) => ({ source: access('src', f.name), target: access('out', f.name), value: valueExpr(f.conv, access('src', f.name), 0, fieldScope('scope', f.name)) })),
+    manual: unit.manual ? { name: unit.manualName, takesScope: !!unit.manual.takesScope } : null,
+    kept: unit.kept.map((p) => ({ name: p.name, source: access('src', p.name) })),
+    restored: unit.restored,
+  };
 }
 
 /** `a`, `a and b`, `a, b and c`, as code. */
@@ -147,6 +153,7 @@ function conversionFile(plan: KindConversionPlan, outDir: string): EmittedFile {
   };
 }
 
-export function emitConversions(model: ApiModel, options: ConversionEmitOptions): EmittedFile[] {
-  return planConversions(model).map((plan) => conversionFile(plan, options.outDir));
+/** One module per conversion plan the checker made (checked.conversions). */
+export function emitConversions(checked: CheckedModel, options: ConversionEmitOptions): EmittedFile[] {
+  return checked.conversions.map((plan) => conversionFile(plan, options.outDir));
 }

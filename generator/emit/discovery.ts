@@ -6,15 +6,17 @@
  */
 import { aggregatedVersion, apiResourceList, type DiscoveryEntry } from '../../runtime/endpoints/discovery/resources.js';
 import { resourceDefinition } from '../definitions.js';
-import type { ApiModel, Kind } from '../model.js';
+import type { CheckedModel } from '../check/checked.js';
+import type { Kind } from '../model.js';
 import { apiVersionOf } from '../names.js';
 import { jsonFile, type EmittedFile } from './emitted.js';
-import { servedModel, storageVersionOf } from '../versions.js';
+import { storageVersionOf } from '../versions.js';
 
-export function emitDiscovery(fullModel: ApiModel): EmittedFile[] {
+export function emitDiscovery(checked: CheckedModel): EmittedFile[] {
+  const fullModel = checked.model;
   const files: EmittedFile[] = [];
   // Unserved versions (@kgen:unservedversion) are not discovered; storage versions may be unserved.
-  const model = servedModel(fullModel);
+  const model = checked.served;
   const entry = (kind: Kind): DiscoveryEntry => ({
     definition: resourceDefinition(kind),
     storageVersion: storageVersionOf(fullModel.groups.find((g) => g.name === kind.group)!, kind).version,

@@ -4,9 +4,10 @@
  * document of everything (`openapi/v2/swagger.json`).
  */
 import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
-import type { ApiModel, ApiVersion } from '../model.js';
+import type { ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
-import { servedModel } from '../versions.js';
+import type { CheckedModel } from '../check/checked.js';
+import { openapiPath } from './layout.js';
 import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
@@ -17,9 +18,6 @@ import { contextFor, versionSchemas, type SchemaOrRef } from './openapi-schemas.
 
 const INFO = { title: 'Kubernetes', version: 'unversioned' };
 
-export function openapiPath(group: string, version: string): string {
-  return group ? `openapi/v3/apis/${group}/${version}.json` : `openapi/v3/api/${version}.json`;
-}
 
 interface VersionSpec {
   version: ApiVersion;
@@ -276,9 +274,9 @@ function swaggerFile(versions: VersionOutput[]): EmittedFile {
 
 const SWAGGER = 'openapi/v2/swagger.json';
 
-export function emitOpenAPI(model: ApiModel, options: EmitOptions = {}): EmittedFile[] {
+export function emitOpenAPI(checked: CheckedModel, options: EmitOptions = {}): EmittedFile[] {
   // Unserved versions (@kgen:unservedversion) have no paths or documents.
-  const versions = servedModel(model).groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
+  const versions = checked.served.groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
   return [...versions.map((v) => v.v3), swaggerFile(versions)];
 }
 

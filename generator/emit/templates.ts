@@ -4,45 +4,54 @@
  *
  * templates/*.hbs are the source of truth. Compiling them (parsing, code generation, loading
  * handlebars' compiler) is a fixed cost of every cold run, so their precompiled form
- * (Handlebars.precompile) is kept in kgen's cache directory (bin/loader/cache-dir.js) under a hash
- * of the handlebars version, the compile options and every template's name and text: a run that
- * finds it loads only handlebars' runtime. Without a cache directory, or when any template
- * changed, the templates are compiled here and the entry is written for the next run. Either way
- * each template runs as the same precompiled spec, so the output does not depend on the cache.
- * Templates are compiled knowing every helper (built-ins and `join`), so a `{{name}}` is a plain
+ * (Handlebars.precompile) is kept in kgen's cache (generator/cache.ts) under a hash of the
+ * handlebars version, the compile options and every template's name and text: a run that finds it
+ * loads only handlebars' runtime. Without a cache, or when any template changed, the templates are
+ * compiled here and the entry is proposed for write/ to store for the next run. Either way each
+ * template runs as the same precompiled spec, so the output does not depend on the cache.
+ * Templates are compiled knowing every helper (built-ins, `join`, and `str`/`strs`, which print a
+ * value as a TypeScript string literal / an inline array of them), so a `{{name}}` is a plain
  * property lookup rather than a helper-or-property one; a template calling any other helper
  * fails to compile.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import runtimeModule from 'handlebars/runtime.js';
-import { cacheDir, sha1, writeAtomic } from '../../bin/loader/cache-dir.js';
+import { entryKey, proposeEntry, readEntry, type DerivedCache } from '../cache.js';
 
 type Handlebars = typeof import('handlebars');
 type TemplateDelegate = import('handlebars').TemplateDelegate;
 
 const require = createRequire(import.meta.url);
 const DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
-const OPTIONS = { noEscape: true, strict: true, knownHelpers: { join: true }, knownHelpersOnly: true } as const;
+const OPTIONS = { noEscape: true, strict: true, knownHelpers: { join: true, str: true, strs: true }, knownHelpersOnly: true } as const;
 /** Compiled as a partial (`{{> banner}}`), the rest by file name. */
 const PARTIALS: Record<string, string> = { 'banner.hbs': 'banner' };
 /** Bumped when the cache entry's layout changes. */
 const FORMAT = 1;
-/** Entries of other template states are removed once unused this long (another kgen may share the directory). */
-const PRUNE_AFTER_MS = 60 * 60 * 1000;
+const ENTRY_PREFIX = 'hbs-';
 
 let templates: Map<string, TemplateDelegate> | undefined;
 
+/**
+ * Loads the templates once per process, from `cache` when it holds them (else compiled, and the
+ * entry proposed to it). The generator calls it before emitting; render() loads without a cache
+ * when nothing did.
+ */
+export function loadTemplates(cache?: DerivedCache): void {
+  templates ??= load(cache);
+}
+
 export function render(name: string, view: object): string {
-  const template = (templates ??= load()).get(name);
+  const template = (templates ??= load(undefined)).get(name);
   if (!template) throw new Error(`no template ${name} in ${DIR}`);
   return template(view);
 }
 
 /** Every template, from the cached precompiled specs or compiled now. */
-function load(): Map<string, TemplateDelegate> {
+function load(cache: DerivedCache | undefined): Map<string, TemplateDelegate> {
   // Imported, not required, so that kgen's bundle (bin/loader/bundle.js) can hold it.
   const runtime = runtimeModule as unknown as Handlebars;
   const sources = readdirSync(DIR)
@@ -50,17 +59,18 @@ function load(): Map<string, TemplateDelegate> {
     .sort()
     .map((name) => ({ name, text: readFileSync(join(DIR, name), 'utf8') }));
   const version: string = runtime.VERSION;
-  const key = sha1(String(FORMAT), version, JSON.stringify(OPTIONS), ...sources.flatMap((s) => [s.name, s.text]));
-  const dir = cacheDir();
-  const entry = dir && join(dir, `hbs-${key}.js`);
-  let specs = entry ? readSpecs(entry) : undefined;
+  const key = entryKey(String(FORMAT), version, JSON.stringify(OPTIONS), ...sources.flatMap((s) => [s.name, s.text]));
+  const entry = `${ENTRY_PREFIX}${key}.js`;
+  let specs = readSpecs(readEntry(cache, entry));
   if (!specs) {
     const source = precompileAll(sources);
     specs = evaluate(source);
-    if (dir && entry && writeAtomic(entry, source)) prune(dir, entry);
+    proposeEntry(cache, entry, source, ENTRY_PREFIX);
   }
   const hbs = runtime.create();
   hbs.registerHelper('join', (items: string[], sep: string) => items.join(sep));
+  hbs.registerHelper('str', (value: string) => stringLiteral(value));
+  hbs.registerHelper('strs', (values: string[]) => `[${values.map(stringLiteral).join(', ')}]`);
   const out = new Map<string, TemplateDelegate>();
   for (const { name } of sources) {
     const template = hbs.template(specs[name] as never) as TemplateDelegate;
@@ -70,14 +80,14 @@ function load(): Map<string, TemplateDelegate> {
   return out;
 }
 
+/** A single-quoted TypeScript string literal. */
+export function stringLiteral(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
 /** The precompiled specs of a cache entry, or undefined when it is missing or unreadable. */
-function readSpecs(entry: string): Record<string, unknown> | undefined {
-  let source: string;
-  try {
-    source = readFileSync(entry, 'utf8');
-  } catch {
-    return undefined;
-  }
+function readSpecs(source: string | undefined): Record<string, unknown> | undefined {
+  if (source === undefined) return undefined;
   try {
     return evaluate(source);
   } catch {
@@ -94,19 +104,4 @@ function precompileAll(sources: { name: string; text: string }[]): string {
 
 function evaluate(source: string): Record<string, unknown> {
   return new Function(`return ${source};`)() as Record<string, unknown>;
-}
-
-/** Removes the entries of other template states not written or read for PRUNE_AFTER_MS. */
-function prune(dir: string, keep: string): void {
-  try {
-    const now = Date.now();
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (!name.startsWith('hbs-') || path === keep) continue;
-      const st = statSync(path);
-      if (now - Math.max(st.mtimeMs, st.atimeMs) > PRUNE_AFTER_MS) rmSync(path, { force: true });
-    }
-  } catch {
-    // Pruning is housekeeping only.
-  }
 }

@@ -35,7 +35,16 @@ function closure(root: string, own: Record<string, SchemaOrRef>): Record<string,
   return Object.fromEntries([first!, ...rest.sort()].map((k) => [k, found.get(k)!]));
 }
 
-function validatorView(version: ApiVersion, kind: Kind) {
+/** The view of one validator in templates/validators.ts.hbs; `schemas` is the JSON document of its schemas. */
+interface ValidatorView {
+  name: string;
+  kind: string;
+  schemaName: string;
+  info: { group: string; version: string; kind: string; plural: string; namespaced: boolean; status: boolean };
+  schemas: string;
+}
+
+function validatorView(version: ApiVersion, kind: Kind): ValidatorView {
   const ctx = contextFor(version, 0);
   const schemaName = kindSchemaName(ctx, kind.name);
   const schemas = closure(schemaName, versionSchemas(ctx, version));
@@ -45,7 +54,7 @@ function validatorView(version: ApiVersion, kind: Kind) {
     name: `${lowerFirst(kind.name)}Validator`,
     kind: kind.name,
     schemaName,
-    info: `{ group: '${kind.group}', version: '${kind.version}', kind: '${kind.name}', plural: '${kind.plural}', namespaced: ${kind.scope === 'Namespaced'}, status: ${kind.subresources.status !== undefined} }`,
+    info: { group: kind.group, version: kind.version, kind: kind.name, plural: kind.plural, namespaced: kind.scope === 'Namespaced', status: kind.subresources.status !== undefined },
     schemas: text,
   };
 }

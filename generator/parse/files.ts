@@ -1,12 +1,11 @@
 /**
  * Finds the API source files under one or more apis folders, parses each (syntax only: no
  * program, no type checker, no lib files; see parseSource), and indexes each file's declarations
- * and imports. Nodes are TypeScript's (ts.Node), from either parser.
+ * and imports. Nodes are TypeScript's (ts.Node).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
-import { parseFast } from './fast-parser.js';
 import { typescript } from './typescript.js';
 import { isEnumDeclaration, isImportDeclaration, isInterfaceDeclaration, isNamedImports, isStringLiteral, isTypeAliasDeclaration } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
@@ -94,15 +93,11 @@ export function newFileCache(): FileCache {
 }
 
 /**
- * Parses one file as TypeScript: with ./fast-parser.ts when the file is within its subset (most
- * API files: TypeScript is then not even loaded), else with TypeScript's parser, run as it would
- * be inside a program targeting ES2022 (as the ts-morph project this replaced did). JSDoc is not
- * parsed into nodes (./jsdoc.ts reads doc comments from the text), and parent pointers are not
+ * Parses one file with TypeScript's parser, run as it would be inside a program targeting ES2022
+ * (as the ts-morph project this replaced did). JSDoc is not parsed into nodes (./jsdoc.ts reads doc comments from the text), and parent pointers are not
  * set: every reader passes the source file along.
  */
 export function parseSource(path: string, text: string): ts.SourceFile {
-  const fast = parseFast(path, text);
-  if (fast) return fast;
   const compiler = typescript();
   return compiler.createSourceFile(path, text, { languageVersion: compiler.ScriptTarget.ES2022, jsDocParsingMode: compiler.JSDocParsingMode.ParseNone }, false);
 }

@@ -3,7 +3,7 @@
  * line. Inline `{@link}` is left in the text. Tags keep their exact source location.
  */
 import type ts from 'typescript';
-import { leadingCommentRanges, lineAndCharacter } from './syntax.js';
+import { typescript } from './typescript.js';
 import type { SourceLocation } from '../model.js';
 
 export interface DocTag {
@@ -21,7 +21,7 @@ export interface DocComment {
 
 export function locationOf(sourceFile: ts.SourceFile, pos: number): SourceLocation {
   // The line map (computed once per file): a binary search per call.
-  const { line, character } = lineAndCharacter(sourceFile, pos);
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(pos);
   return { file: sourceFile.fileName, line: line + 1, col: character + 1 };
 }
 
@@ -42,7 +42,7 @@ const STAR = 0x2a;
  */
 export function readDoc(node: ts.Node, sourceFile: ts.SourceFile): DocComment {
   const text = sourceFile.text;
-  const ranges = leadingCommentRanges(text, node.pos);
+  const ranges = typescript().getLeadingCommentRanges(text, node.pos);
   if (!ranges) return { tags: [] };
   let doc: ts.CommentRange | undefined;
   for (const r of ranges) {

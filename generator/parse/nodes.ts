@@ -1,6 +1,6 @@
 /**
  * Type guards for the syntax nodes the parse stage reads, by kind alone (as TypeScript's own
- * ts.isX guards are), so they hold for nodes of either parser and need no TypeScript loaded.
+ * ts.isX guards are).
  */
 import type ts from 'typescript';
 import { SyntaxKind } from './typescript.js';

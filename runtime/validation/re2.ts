@@ -367,8 +367,32 @@ export function translateRE2(pattern: string): TranslatedRE2 {
   return { source: new Translator(pattern, true).translate(), flags: 'u' };
 }
 
+/**
+ * Compiled patterns by pattern text (or the error compiling it raised). A set of schemas repeats
+ * the same few patterns (a Quantity's, a Condition's fields') in every kind, and translating one is
+ * the costly part. The RegExps carry no g or y flag, so they keep no state and one is shared.
+ * Bounded: cleared when it holds COMPILED_MAX entries (a server sees patterns of CRDs it is given).
+ */
+const compiled = new Map<string, RegExp | RE2SyntaxError>();
+const COMPILED_MAX = 2048;
+
 /** A RegExp testing what Go's regexp.MatchString tests with this pattern. */
 export function compileRE2(pattern: string): RegExp {
+  const known = compiled.get(pattern);
+  if (known instanceof RegExp) return known;
+  if (known) throw known;
+  if (compiled.size >= COMPILED_MAX) compiled.clear();
+  try {
+    const re = compileUncached(pattern);
+    compiled.set(pattern, re);
+    return re;
+  } catch (err) {
+    if (err instanceof RE2SyntaxError) compiled.set(pattern, err);
+    throw err;
+  }
+}
+
+function compileUncached(pattern: string): RegExp {
   const { source, flags } = translateRE2(pattern);
   try {
     return new RegExp(source, flags);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compile, type Diagnostic } from '../../generator/index.js';
+import { compile, newGenerateSession, type Diagnostic } from '../../generator/index.js';
 import { tempDir, writeApis } from './helpers.js';
 
 function generateWith(spec: string, extra = ''): { diagnostics: Diagnostic[]; ok: boolean; source: string } {
@@ -132,5 +132,51 @@ export interface Item {
     assert.deepEqual(codes(r.diagnostics), ['KG084']);
     assert.equal(r.diagnostics[0]!.loc.line, lineOf(r.source, 'tags?:'));
     assert.match(r.diagnostics[0]!.message, /items\.nullable: Forbidden: cannot be nullable when x-kubernetes-list-type is set/);
+  });
+});
+
+describe('limits in a --watch session', () => {
+  test('an unchanged CRD manifest is not checked again, and its findings move with the source lines', () => {
+    const source = (pad: string) => `${pad}/**
+ * Gadget.
+ * @kgen:resource
+ */
+export interface Gadget {
+  spec?: GadgetSpec;
+}
+
+export interface GadgetSpec {
+  /**
+   * @kgen:listType map
+   * @kgen:listMapKey name
+   */
+  items?: Item[];
+}
+
+export interface Item {
+  name: string | null;
+}
+`;
+    const dir = tempDir('limits-session');
+    const apis = writeApis(dir, { 'widgets.example.com/v1/gadget.ts': source('') });
+    const session = newGenerateSession();
+    const first = compile({ apisDir: apis, builtins: false }, session);
+    assert.deepEqual(codes(first.diagnostics), ['KG084']);
+    assert.equal(first.diagnostics[0]!.loc.line, lineOf(source(''), 'name: string | null'));
+    const [[text, findings]] = [...session.limits];
+    // Lines added above the kind move every location but leave the manifest as it was.
+    const moved = source('// a comment\n// another\n\n');
+    writeApis(dir, { 'widgets.example.com/v1/gadget.ts': moved });
+    const second = compile({ apisDir: apis, builtins: false }, session);
+    assert.deepEqual(codes(second.diagnostics), ['KG084']);
+    assert.equal(second.diagnostics[0]!.loc.line, lineOf(moved, 'name: string | null'));
+    assert.equal(session.limits.get(text!), findings, 'the findings of the unchanged manifest were reused');
+    assert.deepEqual(second.diagnostics.map((d) => d.message), first.diagnostics.map((d) => d.message));
+    // A changed manifest is checked again; only the current manifests are kept.
+    writeApis(dir, { 'widgets.example.com/v1/gadget.ts': moved.replace('name: string | null;', 'name: string;') });
+    const third = compile({ apisDir: apis, builtins: false }, session);
+    assert.deepEqual(codes(third.diagnostics), []);
+    assert.equal(session.limits.size, 1);
+    assert.ok(!session.limits.has(text!));
   });
 });

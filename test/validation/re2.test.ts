@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRE2, translateRE2 } from '../../runtime/validation/re2.js';
+import { compileRE2, RE2SyntaxError, translateRE2 } from '../../runtime/validation/re2.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 
 function matches(pattern: string, yes: string[], no: string[]): void {
@@ -81,5 +81,18 @@ describe('RE2 patterns', () => {
     // A pattern Go refuses fails the value with Go's reason, as kube-openapi reports it.
     const [bad] = v.validate({ bad: 'x' });
     assert.equal(bad!.message, 'Invalid value: "x": bad in body should match \'(?=x), but pattern is invalid: error parsing regexp: invalid or unsupported Perl syntax: `(?=`\'');
+  });
+});
+
+describe('compileRE2 keeps what it compiled', () => {
+  it('the same pattern gives the same (stateless) RegExp, and a bad one the same error, without translating again', () => {
+    const pattern = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
+    const re = compileRE2(pattern);
+    assert.equal(compileRE2(pattern), re);
+    assert.equal(re.global || re.sticky, false);
+    assert.equal(re.test('abc') && re.test('abc'), true);
+    let first: unknown;
+    assert.throws(() => compileRE2('a(b'), (err) => ((first = err), err instanceof RE2SyntaxError));
+    assert.throws(() => compileRE2('a(b'), (err) => err === first);
   });
 });
