@@ -1,6 +1,7 @@
 /**
  * Protobuf field numbers of the built-in kinds, from Kubernetes' generated.proto files
  * (k8s.io/api core/v1 (the kinds kgen serves or may serve), rbac/v1, authorization/v1,
+ * authentication/v1 and v1beta1,
  * admissionregistration/v1, coordination/v1, events/v1; apiextensions-apiserver's
  * apiextensions/v1; kube-aggregator's apiregistration/v1; apimachinery's meta/v1), keyed by the
  * OpenAPI component schema a kind's type compiles to and by JSON field name.
@@ -74,6 +75,15 @@ export const PROTOBUF_FIELD_NUMBERS: Readonly<Record<string, Readonly<Record<str
   'io.k8s.api.authorization.v1.SubjectAccessReviewSpec': { resourceAttributes: 1, nonResourceAttributes: 2, user: 3, groups: 4, extra: 5, uid: 6 },
   'io.k8s.api.authorization.v1.SubjectAccessReviewStatus': { allowed: 1, denied: 4, reason: 2, evaluationError: 3 },
   'io.k8s.api.authorization.v1.SubjectRulesReviewStatus': { resourceRules: 1, nonResourceRules: 2, incomplete: 3, evaluationError: 4 },
+  'io.k8s.api.authentication.v1.SelfSubjectReview': { metadata: 1, status: 2 },
+  'io.k8s.api.authentication.v1.SelfSubjectReviewStatus': { userInfo: 1 },
+  'io.k8s.api.authentication.v1.TokenReview': { metadata: 1, spec: 2, status: 3 },
+  'io.k8s.api.authentication.v1.TokenReviewSpec': { token: 1, audiences: 2 },
+  'io.k8s.api.authentication.v1.TokenReviewStatus': { authenticated: 1, user: 2, audiences: 4, error: 3 },
+  'io.k8s.api.authentication.v1.UserInfo': { username: 1, uid: 2, groups: 3, extra: 4 },
+  'io.k8s.api.authentication.v1beta1.SelfSubjectReview': { metadata: 1, status: 2 },
+  'io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus': { userInfo: 1 },
+  'io.k8s.api.authentication.v1beta1.UserInfo': { username: 1, uid: 2, groups: 3, extra: 4 },
   'io.k8s.api.admissionregistration.v1.ApplyConfiguration': { expression: 1 },
   'io.k8s.api.admissionregistration.v1.AuditAnnotation': { key: 1, valueExpression: 2 },
   'io.k8s.api.admissionregistration.v1.ExpressionWarning': { fieldRef: 2, warning: 3 },
