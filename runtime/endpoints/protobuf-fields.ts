@@ -158,16 +158,11 @@ export const PROTOBUF_FIELD_NUMBERS: Readonly<Record<string, Readonly<Record<str
   'io.k8s.api.apiregistration.v1.APIServiceSpec': { service: 1, group: 2, version: 3, insecureSkipTLSVerify: 4, caBundle: 5, groupPriorityMinimum: 7, versionPriority: 8 },
   'io.k8s.api.apiregistration.v1.APIServiceStatus': { conditions: 1 },
   'io.k8s.api.apiregistration.v1.ServiceReference': { namespace: 1, name: 2, port: 3 },
+  // metav1 types built-in kinds refer to. ObjectMeta, ListMeta and Status have fixed tables of
+  // their own (OBJECT_META in protobuf.ts, LIST_META and STATUS in protobuf-encode.ts).
   'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector': { matchLabels: 1, matchExpressions: 2 },
   'io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement': { key: 1, operator: 2, values: 3 },
   'io.k8s.apimachinery.pkg.apis.meta.v1.Condition': { type: 1, status: 2, observedGeneration: 3, lastTransitionTime: 4, reason: 5, message: 6 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta': { selfLink: 1, resourceVersion: 2, continue: 3, remainingItemCount: 4, shardInfo: 5 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.Status': { metadata: 1, status: 2, message: 3, reason: 4, details: 5, code: 6 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails': { name: 1, group: 2, kind: 3, uid: 6, causes: 4, retryAfterSeconds: 5 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause': { reason: 1, message: 2, field: 3 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': { name: 1, generateName: 2, namespace: 3, selfLink: 4, uid: 5, resourceVersion: 6, generation: 7, creationTimestamp: 8, deletionTimestamp: 9, deletionGracePeriodSeconds: 10, labels: 11, annotations: 12, ownerReferences: 13, finalizers: 14, managedFields: 17 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference': { apiVersion: 5, kind: 1, name: 3, uid: 4, controller: 6, blockOwnerDeletion: 7 },
-  'io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry': { manager: 1, operation: 2, apiVersion: 3, time: 4, fieldsType: 6, fieldsV1: 7, subresource: 8 },
 
   // kgen's own names for kube types: core/v1 Service conditions are metav1.Condition; the
   // authorization selector requirements are metav1's Label/FieldSelectorRequirement.
