@@ -2,6 +2,8 @@
 // language. It is the same stored object as a core/v1 Event, seen through this schema
 // (runtime/conversion/events.ts), as in kube: one storage, two APIs.
 import type { int32 } from 'kgen';
+// As in k8s.io/api/events/v1: regarding, related and deprecatedSource are core/v1's types.
+import type { EventSource, ObjectReference } from '../../core/v1/event.js';
 
 /**
  * Event is a report of an event somewhere in the cluster. It generally denotes some state change
@@ -65,30 +67,4 @@ export interface EventSeries {
    * @format date-time
    */
   lastObservedTime: string;
-}
-
-/** EventSource contains information for an event. */
-export interface EventSource {
-  /** Component from which the event is generated. */
-  component?: string;
-  /** Node name on which the event is generated. */
-  host?: string;
-}
-
-/** ObjectReference contains enough information to let you inspect or modify the referred object. */
-export interface ObjectReference {
-  /** Kind of the referent. */
-  kind?: string;
-  /** Namespace of the referent. */
-  namespace?: string;
-  /** Name of the referent. */
-  name?: string;
-  /** UID of the referent. */
-  uid?: string;
-  /** API version of the referent. */
-  apiVersion?: string;
-  /** Specific resourceVersion to which this reference is made, if any. */
-  resourceVersion?: string;
-  /** If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement. */
-  fieldPath?: string;
 }
