@@ -3,6 +3,7 @@
  * real fields, subresource requirements, list-type rules, recursion, storage versions.
  * Pure: reads the model, reports into the bag, changes nothing but `storageVersion` defaults.
  */
+import { checkProtobuf } from './protobuf.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
 import { deref, resolvePath } from './jsonpath.js';
@@ -21,6 +22,7 @@ export function checkModel(model: ApiModel, diags: DiagnosticBag): void {
       for (const type of version.types) checkLists(type.schema, version.types, diags);
       for (const kind of version.kinds) checkLists(kind.schema, version.types, diags);
       checkRules(version, diags);
+      checkProtobuf(version, diags);
     }
   }
   checkVersions(model, diags);

@@ -12,6 +12,7 @@ import { deprecationWarning, multiVersionKinds, servedModel } from '../versions.
 import type { EmittedFile } from './emitted.js';
 import { openapiPath } from './openapi.js';
 import { contextFor, kindSchemaName } from './openapi-schemas.js';
+import { protobufNumbers } from './protobuf-numbers.js';
 import { render } from './templates.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
@@ -154,6 +155,8 @@ export function resourceDefinition(kind: Kind, version: ApiVersion): ResourceDef
     verbs: verbsFor(kind),
   };
   if (kind.virtual) def.virtual = true;
+  const protobuf = protobufNumbers(kind, version);
+  if (protobuf) def.protobuf = protobuf;
   if (kind.subresources.custom?.length) def.subresources.custom = kind.subresources.custom.map((c) => ({ name: c.name, verbs: [...c.verbs] }));
   const scale = kind.subresources.scale;
   if (scale) {

@@ -10,8 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
 import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
-import { protobufMessageFor } from '../../runtime/endpoints/protobuf-schema.js';
-import { registerBuiltinProtobuf } from '../support/protobuf-builtins.js';
+import { registerBuiltinProtobuf, tableOf } from '../support/protobuf-builtins.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -37,7 +36,7 @@ describe('protobuf tables derived for the built-in kinds', () => {
 
   it('covers every built-in kind but CustomResourceDefinition', () => {
     // By apiVersion and kind: events.k8s.io/v1 Event is not core/v1 Event.
-    const encodable = kinds.filter((k) => protobufMessageFor(k.schemas, k.schemaName)).map((k) => `${k.apiVersion}/${k.kind}`);
+    const encodable = kinds.filter((k) => tableOf(k)).map((k) => `${k.apiVersion}/${k.kind}`);
     const missing = kinds.map((k) => `${k.apiVersion}/${k.kind}`).filter((k) => !encodable.includes(k));
     assert.deepEqual(missing, ['apiextensions.k8s.io/v1/CustomResourceDefinition']);
     assert.ok(encodable.length >= 12, encodable.join(' '));
