@@ -1,6 +1,7 @@
 /**
  * Protobuf for every built-in kind, in both directions: message tables derived from each kind's
- * compiled schema and kube's field numbers (protobuf-fields.ts), objects that round-trip through
+ * compiled schema and kube's field numbers (@kgen:protobuf on the fields of generator/builtin/,
+ * carried by the kind's ResourceDefinition), objects that round-trip through
  * encoder and decoder, `Accept: application/vnd.kubernetes.protobuf` answered for built-in kinds,
  * JSON for compiled user kinds and CRDs (406 when only protobuf is acceptable for a CRD, as kube).
  * Real clients' bytes: test/e2e/kubectl-matrix.test.ts (`kubectl create service`, whose request
