@@ -312,6 +312,22 @@ export const DIAGNOSTICS = {
     message: '{subject}: kube-apiserver refuses the CRD: {field}: {message}',
     hint: 'kgen runs the server\'s own CRD validation (apiextensions ValidateCustomResourceDefinition) on every generated CRD; change the definition so its schema is structural (README: "Limits checked at generate time").',
   },
+  // Protobuf field numbers (KG12x)
+  KG120: {
+    severity: 'error',
+    message: 'invalid @kgen:protobuf "{text}" on "{field}": {problem}',
+    hint: 'Write the field\'s number in kube\'s generated.proto message, e.g. @kgen:protobuf 3, or N.M for a field of a Go-embedded struct held in field N.',
+  },
+  KG121: {
+    severity: 'error',
+    message: 'protobuf field number {number} of "{type}" is given to both "{field}" and "{other}"',
+    hint: 'Every field of a message has its own number (a kind\'s metadata is 1); copy the numbers from the message in kube\'s generated.proto.',
+  },
+  KG122: {
+    severity: 'error',
+    message: '"{type}" numbers some fields with @kgen:protobuf but not "{field}"',
+    hint: 'A message needs a number for every field, or the kind cannot be encoded; number them all or none.',
+  },
 } as const satisfies Record<string, DiagnosticDef>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;

@@ -150,6 +150,11 @@ export interface SchemaAnnotations {
   listType?: 'atomic' | 'set' | 'map';
   listMapKeys?: string[];
   preserveUnknownFields?: boolean;
+  /**
+   * Set by @kgen:protobuf on a field: its number in kube's generated.proto message, `N`, or
+   * `N.M` for a field Go embeds (`json:",inline"`): field M of the message held in field N.
+   */
+  protobuf?: { text: string; loc: SourceLocation };
   /** Set by @kgen:allowBreakingChange: accepts the breaking changes found at this node (generator/evolve). */
   allowBreakingChange?: AllowBreakingChange;
   /** CEL rules from @kgen:validation and @kgen:immutable (x-kubernetes-validations), in source order. */

@@ -4,6 +4,7 @@
  * Pure: reads the model, reports into the bag, changes nothing but `storageVersion` defaults, and
  * returns the checked model the emitters consume (./checked.ts).
  */
+import { checkProtobuf } from './protobuf.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
 import { servedModel } from '../versions.js';
@@ -24,6 +25,7 @@ export function checkModel(model: ApiModel, diags: DiagnosticBag): CheckedModel 
       for (const type of version.types) checkLists(type.schema, version.types, diags);
       for (const kind of version.kinds) checkLists(kind.schema, version.types, diags);
       checkRules(version, diags);
+      checkProtobuf(version, diags);
     }
   }
   const conversions = checkVersions(model, diags);

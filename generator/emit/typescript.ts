@@ -11,6 +11,7 @@ import { deprecationWarning, multiVersionKinds } from '../versions.js';
 import type { EmittedFile } from './emitted.js';
 import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
+import { protobufNumbers } from './protobuf-numbers.js';
 import { render } from './templates.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
@@ -146,7 +147,9 @@ interface StorageView {
   conversion: { exportName: string; importPath: string } | null;
   /** The custom subresources' names, so `registration.subresource(name, …)` is checked. */
   subresourceNames: string[];
-  def: Omit<ResourceDefinition, 'subresources' | 'printerColumns' | 'virtual' | 'deprecationWarning'> & {
+  def: Omit<ResourceDefinition, 'subresources' | 'printerColumns' | 'virtual' | 'deprecationWarning' | 'protobuf'> & {
+    /** Schema names and field names as printed keys (quoted when not identifiers), values as printed. */
+    protobuf: { key: string; fields: { key: string; value: string }[] }[] | null;
     subresources: { status: boolean; custom: CustomSubresourceDefinition[] | null; scale: (Required<Omit<ScaleSubresource, 'labelSelectorPath'>> & { labelSelectorPath: string | null }) | null };
     printerColumns: (Omit<PrinterColumn, 'description' | 'format'> & { description: string | null; format: string | null })[];
     virtual: boolean;
@@ -155,15 +158,24 @@ interface StorageView {
   hasDeprecationWarning: boolean;
 }
 
+function protobufView(numbers: NonNullable<ResourceDefinition['protobuf']>) {
+  return Object.entries(numbers).map(([schema, fields]) => ({
+    key: propName(schema),
+    fields: Object.entries(fields).map(([field, n]) => ({ key: propName(field), value: typeof n === 'number' ? String(n) : `[${n.join(', ')}]` })),
+  }));
+}
+
 function storageFile(kind: Kind, version: ApiVersion, source: string, group: ApiGroup, multiVersion: boolean): EmittedFile {
   const folder = groupFolder(kind.group);
-  const definition = resourceDefinition(kind);
+  const definition: ResourceDefinition = { ...resourceDefinition(kind) };
+  const protobuf = protobufNumbers(kind, version);
+  if (protobuf) definition.protobuf = protobuf;
   const warning = deprecationWarning(group, kind);
   // Every version of a multi-version kind is served through the kind's conversion.
   const conversion = multiVersion
     ? { exportName: conversionExportName(kind.plural), importPath: `../../../${conversionModulePath(kind.group, kind.plural).replace(/\.ts$/, '.js')}` }
     : null;
-  const { subresources, printerColumns, virtual, ...plain } = definition;
+  const { subresources, printerColumns, virtual, protobuf: numbers, ...plain } = definition;
   const scale = subresources.scale;
   const view: StorageView = {
     source,
@@ -182,6 +194,7 @@ function storageFile(kind: Kind, version: ApiVersion, source: string, group: Api
       },
       printerColumns: printerColumns.map((c) => ({ ...c, description: c.description ?? null, format: c.format ?? null })),
       virtual: !!virtual,
+      protobuf: numbers ? protobufView(numbers) : null,
       deprecationWarning: warning ?? null,
     },
     hasDeprecationWarning: warning !== undefined,

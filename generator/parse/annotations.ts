@@ -30,6 +30,7 @@ const FITS: Record<string, readonly Schema['type'][] | 'any'> = {
   'kgen:listType': ['array'],
   'kgen:listMapKey': ['array'],
   'kgen:preserveUnknownFields': ['object', 'map', 'unknown'],
+  'kgen:protobuf': 'any',
   'kgen:validation': 'any',
   'kgen:immutable': 'any',
   'kgen:allowBreakingChange': 'any',
@@ -161,6 +162,10 @@ function applyMarker(target: SchemaAnnotations, tag: DocTag, diags: DiagnosticBa
       break;
     case 'kgen:preserveUnknownFields':
       target.preserveUnknownFields = true;
+      break;
+    case 'kgen:protobuf':
+      // Read (and checked: KG120-KG122) by check/protobuf.ts.
+      target.protobuf = { text: args.positional[0] ?? '', loc: tag.loc };
       break;
     case 'kgen:validation':
     case 'kgen:immutable':

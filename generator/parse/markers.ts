@@ -52,6 +52,7 @@ export const MARKERS: Record<string, TagSpec> = {
   'kgen:listType': { on: VALUE_PLACES, positional: ['atomic', 'set', 'map'], example: '@kgen:listType map' },
   'kgen:listMapKey': { on: VALUE_PLACES, positional: 'any', example: '@kgen:listMapKey name' },
   'kgen:preserveUnknownFields': { on: VALUE_PLACES, example: '@kgen:preserveUnknownFields' },
+  'kgen:protobuf': { on: ['field'], positional: 'any', example: '@kgen:protobuf 3' },
   'kgen:validation': {
     on: ['resource', 'interface', 'field', 'alias'],
     args: { rule: true, message: false, messageExpression: false, reason: false, fieldPath: false },

@@ -6,16 +6,11 @@
  * Endpoints changes and every interval (kube: 30 s; shorter in tests).
  */
 import type { KubeObject } from '../api/meta.js';
+import type { APIServiceCondition } from '../../generated/models/apiregistration.k8s.io/v1.js';
+
+export type { APIServiceCondition };
 
 export const AVAILABLE = 'Available';
-
-export interface APIServiceCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
 
 export type Availability = Pick<APIServiceCondition, 'status' | 'reason' | 'message'>;
 

@@ -10,20 +10,14 @@ import type { KubeObject } from '../api/meta.js';
 import type { ServedGroupVersion } from '../server/delegation.js';
 import type { CertificateAndKey } from '../server/certs.js';
 import { aggregatedContentType } from '../server/discovery.js';
+import type { APIServiceSpec as GeneratedAPIServiceSpec } from '../../generated/models/apiregistration.k8s.io/v1.js';
 import { authProxyHeaders, newBackendAgent, readBody, sendToBackend, type BackendTLS } from './transport.js';
 
 /** kube's discovery-check identity (the availability controller's requests). */
 export const AGGREGATOR_USER = { username: 'system:kube-aggregator', groups: ['system:masters'] };
 
-export interface APIServiceSpec {
-  service?: { namespace?: string; name?: string; port?: number };
-  group?: string;
-  version?: string;
-  insecureSkipTLSVerify?: boolean;
-  caBundle?: string;
-  groupPriorityMinimum?: number;
-  versionPriority?: number;
-}
+/** The spec as stored objects carry it: the generated model's fields, any of them possibly unset. */
+export type APIServiceSpec = Partial<GeneratedAPIServiceSpec>;
 
 export function specOf(apiService: KubeObject): APIServiceSpec {
   return (apiService.spec ?? {}) as APIServiceSpec;

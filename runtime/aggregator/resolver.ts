@@ -7,6 +7,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import { isNotFound } from '../api/status.js';
+import type { EndpointSubset, ServicePort } from '../../generated/models/core/v1.js';
 import type { Store } from '../registry/store.js';
 
 export interface ServiceListers {
@@ -30,15 +31,6 @@ export class ResolveError extends Error {
   }
 }
 
-interface ServicePort {
-  name?: string;
-  port?: number;
-}
-
-interface EndpointSubset {
-  addresses?: { ip?: string }[];
-  ports?: { name?: string; port?: number }[];
-}
 
 const PROXYABLE_TYPES = new Set(['ClusterIP', 'NodePort', 'LoadBalancer']);
 

@@ -60,6 +60,13 @@ export interface ResourceDefinition {
   selectableFields: string[];
   /** Name of the kind's schema under components.schemas in the group/version's OpenAPI v3 document. */
   schemaName: string;
+  /**
+   * kube's protobuf field numbers (generated.proto) of the kind and of the types it uses, from
+   * @kgen:protobuf, by schema name and JSON field name: N, or [N, M] for field M of the
+   * Go-embedded message held in field N. The server derives the kind's protobuf messages from
+   * these and its schema; a kind without them (every user kind) is served as JSON only.
+   */
+  protobuf?: Readonly<Record<string, Readonly<Record<string, number | readonly [number, number]>>>>;
   /** True for the version objects are stored in. */
   storageVersion: boolean;
   /**

@@ -28,7 +28,7 @@ export function servedVersions(crd: CustomResourceDefinition): ServedVersion[] {
 
 export function servedVersion(crd: CustomResourceDefinition, version: CRDVersion): ServedVersion {
   const definition = resourceDefinition(crd, version);
-  return { definition, version, schemas: componentSchemas(definition, version.schema?.openAPIV3Schema ?? { type: 'object' }) };
+  return { definition, version, schemas: componentSchemas(definition, (version.schema?.openAPIV3Schema as JSONSchemaProps | undefined) ?? { type: 'object' }) };
 }
 
 function resourceDefinition(crd: CustomResourceDefinition, v: CRDVersion): ResourceDefinition {

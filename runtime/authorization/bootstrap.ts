@@ -18,7 +18,7 @@ import type { Store } from '../registry/store.js';
 import { AGGREGATION_CONTROLLER_NAME, AGGREGATION_CONTROLLER_NAMESPACE, AGGREGATION_CONTROLLER_ROLE } from './aggregation.js';
 import { covers } from './covers.js';
 import { PolicyIndex } from './policyindex.js';
-import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, AUTHORIZATION_GROUP, RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from './types.js';
+import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, AUTHORIZATION_GROUP, RBAC_GROUP, SYSTEM_PRIVILEGED_GROUP, type AggregationRule, type ClusterRole, type ClusterRoleBinding, type PolicyRule, type Role, type Subject } from './types.js';
 
 export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
 const BOOTSTRAP_LABELS = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
@@ -54,7 +54,7 @@ function clusterRole(name: string, rules: PolicyRule[], extra: { labels?: Record
 
 const group = (name: string): Subject => ({ kind: 'Group', apiGroup: RBAC_GROUP, name });
 
-function binding(role: string, subjects: Subject[]): RoleBinding {
+function binding(role: string, subjects: Subject[]): ClusterRoleBinding {
   return {
     apiVersion: `${RBAC_GROUP}/v1`,
     kind: 'ClusterRoleBinding',
@@ -159,7 +159,7 @@ export const AUTHENTICATION_READER_ROLE = 'extension-apiserver-authentication-re
 export const AUTHENTICATION_CONFIGMAP = 'extension-apiserver-authentication';
 
 /** kube's bootstrap namespaced Roles, with their namespace. */
-export function bootstrapRoles(): (ClusterRole & { metadata: { namespace: string } })[] {
+export function bootstrapRoles(): (Role & { metadata: { namespace: string } })[] {
   const reader = clusterRole(AUTHENTICATION_READER_ROLE, [{ apiGroups: [''], resources: ['configmaps'], resourceNames: [AUTHENTICATION_CONFIGMAP], verbs: ['get', 'list', 'watch'] }]);
   return [{ ...reader, kind: 'Role', metadata: { ...reader.metadata, namespace: 'kube-system' } }];
 }
@@ -172,11 +172,11 @@ function controllerClusterRoles(): ClusterRole[] {
   return [clusterRole(AGGREGATION_CONTROLLER_ROLE, [{ apiGroups: [RBAC_GROUP], resources: ['clusterroles'], verbs: ['escalate', 'get', 'list', 'patch', 'update', 'watch'] }])];
 }
 
-function controllerClusterRoleBindings(): RoleBinding[] {
+function controllerClusterRoleBindings(): ClusterRoleBinding[] {
   return [binding(AGGREGATION_CONTROLLER_ROLE, [{ kind: 'ServiceAccount', name: AGGREGATION_CONTROLLER_NAME, namespace: AGGREGATION_CONTROLLER_NAMESPACE }])];
 }
 
-export function bootstrapClusterRoleBindings(): RoleBinding[] {
+export function bootstrapClusterRoleBindings(): ClusterRoleBinding[] {
   return [
     ...controllerClusterRoleBindings(),
     binding('cluster-admin', [group(SYSTEM_PRIVILEGED_GROUP)]),
@@ -211,7 +211,10 @@ function mergeMetadata(existing: KubeObject, expected: KubeObject): boolean {
   return changed;
 }
 
-function reconcileRole(existing: ClusterRole, expected: ClusterRole): boolean {
+/** A Role or a ClusterRole: the fields reconciling reads. */
+type AnyRole = KubeObject & { rules?: PolicyRule[]; aggregationRule?: AggregationRule };
+
+function reconcileRole(existing: AnyRole, expected: AnyRole): boolean {
   let changed = mergeMetadata(existing, expected);
   const { missing } = covers(existing.rules ?? [], expected.rules ?? []);
   if (missing.length) {
@@ -225,7 +228,7 @@ function reconcileRole(existing: ClusterRole, expected: ClusterRole): boolean {
   return changed;
 }
 
-function reconcileBinding(existing: RoleBinding, expected: RoleBinding): boolean {
+function reconcileBinding(existing: ClusterRoleBinding, expected: ClusterRoleBinding): boolean {
   let changed = mergeMetadata(existing, expected);
   const have = existing.subjects ?? [];
   const missing = (expected.subjects ?? []).filter((s) => !have.some((h) => h.kind === s.kind && h.name === s.name && (h.namespace ?? '') === (s.namespace ?? '')));
@@ -281,6 +284,6 @@ export async function ensureBootstrapPolicy(stores: BootstrapStores, installed: 
     for (const role of bootstrapRoles()) await ensure(stores.roles, role, (existing) => reconcileRole(existing as ClusterRole, role), log);
   }
   for (const b of bootstrapClusterRoleBindings()) {
-    await ensure(stores.clusterRoleBindings, b, (existing) => reconcileBinding(existing as RoleBinding, b), log);
+    await ensure(stores.clusterRoleBindings, b, (existing) => reconcileBinding(existing as ClusterRoleBinding, b), log);
   }
 }

@@ -7,11 +7,11 @@
 import type { UserInfo } from '../api/auth.js';
 import type { PolicyIndex } from './policyindex.js';
 import { appliesTo, describeSubject } from './rules.js';
-import type { PolicyRule, RoleBinding, RoleRef, Subject } from './types.js';
+import type { Binding, PolicyRule, RoleRef, Subject } from './types.js';
 
 /** Where a rule came from, for the authorizer's reason (kube's clusterRoleBindingDescriber/roleBindingDescriber). */
 export interface RuleSource {
-  binding: RoleBinding;
+  binding: Binding;
   subject: Subject;
   clusterScoped: boolean;
 }
@@ -67,7 +67,7 @@ export class RuleResolver {
     return { rules, errors };
   }
 
-  private visitBindings(user: UserInfo, bindings: readonly RoleBinding[], namespace: string, clusterScoped: boolean, visitor: RuleVisitor): boolean {
+  private visitBindings(user: UserInfo, bindings: readonly Binding[], namespace: string, clusterScoped: boolean, visitor: RuleVisitor): boolean {
     for (const binding of bindings) {
       const index = appliesTo(user, binding.subjects, namespace);
       if (index < 0) continue;

@@ -16,36 +16,16 @@ import { field, toStatusCauses } from '../validation/index.js';
 import { invalidGo } from './strategy.js';
 import type { RBACAuthorizer } from './rbac.js';
 import { AUTHORIZATION_GROUP } from './types.js';
+import type {
+  SelfSubjectAccessReviewSpec,
+  SelfSubjectRulesReviewSpec,
+  SubjectAccessReviewSpec,
+  SubjectAccessReviewStatus,
+  SubjectRulesReviewStatus,
+} from '../../generated/models/authorization.k8s.io/v1.js';
 
 /** kube's rest.Creater for a virtual resource: the object to answer a POST with (201). */
 export type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
-
-interface ResourceAttributes {
-  namespace?: string;
-  verb?: string;
-  group?: string;
-  version?: string;
-  resource?: string;
-  subresource?: string;
-  name?: string;
-}
-
-interface NonResourceAttributes {
-  path?: string;
-  verb?: string;
-}
-
-interface SelfSubjectAccessReviewSpec {
-  resourceAttributes?: ResourceAttributes;
-  nonResourceAttributes?: NonResourceAttributes;
-}
-
-interface SubjectAccessReviewSpec extends SelfSubjectAccessReviewSpec {
-  user?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-  uid?: string;
-}
 
 /** The user the request runs as (set by authentication and impersonation). */
 export function requestUser(req: APIRequest): UserInfo {
@@ -96,8 +76,8 @@ function attributeErrors(spec: SelfSubjectAccessReviewSpec) {
 }
 
 /** The status kube's access-review REST writes from a decision. */
-function statusOf(result: { decision: string; reason: string }): Record<string, unknown> {
-  const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
+function statusOf(result: { decision: string; reason: string }): SubjectAccessReviewStatus {
+  const status: SubjectAccessReviewStatus = { allowed: result.decision === 'Allow' };
   if (result.decision === 'Deny') status.denied = true;
   if (result.reason) status.reason = result.reason;
   return status;
@@ -162,10 +142,10 @@ export function newSelfSubjectAccessReviewCreater(authorizer: Authorizer): Creat
 export function newSelfSubjectRulesReviewCreater(authorizer: RBACAuthorizer): Creater {
   return async (obj, req) => {
     const user = requestUser(req);
-    const namespace = (obj.spec as { namespace?: string } | undefined)?.namespace ?? '';
+    const namespace = (obj.spec as SelfSubjectRulesReviewSpec | undefined)?.namespace ?? '';
     if (!namespace) throw newBadRequest('no namespace on request');
     const rules = authorizer.rulesFor(user, namespace);
-    const status: Record<string, unknown> = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
+    const status: SubjectRulesReviewStatus = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete };
     if (rules.evaluationError) status.evaluationError = rules.evaluationError;
     // As kube: a fresh object carrying only the status.
     return { apiVersion: obj.apiVersion, kind: obj.kind, metadata: {}, spec: {}, status };

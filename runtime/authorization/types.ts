@@ -1,9 +1,22 @@
 /**
- * The rbac.authorization.k8s.io/v1 objects as the authorizer reads them (k8s.io/api/rbac/v1), and
- * kube's names for their constants. The generated models describe the same shapes; these are the
- * runtime's view, independent of any generated directory.
+ * The rbac.authorization.k8s.io/v1 objects the authorizer reads, and kube's names for their
+ * constants. The types are the generated models of kgen's built-in API
+ * (generator/builtin/rbac.authorization.k8s.io/v1, compiled into generated/models): written once
+ * in the input language, imported here as types only, so nothing of generated/ loads at run time.
  */
 import type { KubeObject } from '../api/meta.js';
+import type * as rbac from '../../generated/models/rbac.authorization.k8s.io/v1.js';
+
+export type { AggregationRule, PolicyRule, RoleRef, Subject } from '../../generated/models/rbac.authorization.k8s.io/v1.js';
+export type { LabelSelector, LabelSelectorRequirement } from '../types/index.js';
+
+/** The kinds as objects the storage holds: the generated model, readable as any KubeObject. */
+export type Role = rbac.Role & KubeObject;
+export type ClusterRole = rbac.ClusterRole & KubeObject;
+export type RoleBinding = rbac.RoleBinding & KubeObject;
+export type ClusterRoleBinding = rbac.ClusterRoleBinding & KubeObject;
+/** Either binding: they have the same fields (subjects, roleRef) and differ only in kind and scope. */
+export type Binding = RoleBinding | ClusterRoleBinding;
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const AUTHORIZATION_GROUP = 'authorization.k8s.io';
@@ -21,50 +34,3 @@ export const SERVICE_ACCOUNT_KIND = 'ServiceAccount';
 export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 export const ALL_AUTHENTICATED = 'system:authenticated';
 export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
-
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface Subject {
-  kind: string;
-  apiGroup?: string;
-  name: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup: string;
-  kind: string;
-  name: string;
-}
-
-export interface LabelSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: LabelSelectorRequirement[];
-}
-
-export interface Role extends KubeObject {
-  rules?: PolicyRule[];
-}
-
-export interface ClusterRole extends Role {
-  aggregationRule?: { clusterRoleSelectors?: LabelSelector[] };
-}
-
-export interface RoleBinding extends KubeObject {
-  subjects?: Subject[];
-  roleRef: RoleRef;
-}
-
-export type ClusterRoleBinding = RoleBinding;

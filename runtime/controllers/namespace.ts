@@ -18,6 +18,7 @@ import { nowRFC3339 } from '../registry/objectmeta.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
 import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
+import type { NamespaceCondition } from '../../generated/models/core/v1.js';
 
 interface Remaining {
   /** `widgets.example.com` → objects left. */
@@ -26,13 +27,6 @@ interface Remaining {
   finalizers: Map<string, number>;
 }
 
-interface NamespaceCondition {
-  type: string;
-  status: 'True' | 'False';
-  reason: string;
-  message: string;
-  lastTransitionTime?: string;
-}
 
 export class NamespaceController {
   private readonly queue: WorkQueue<string>;

@@ -28,9 +28,8 @@ const STATUS: MessageDesc = {
 const EXTRA_VALUE: MessageDesc = { 1: f('items', 'string', { repeated: true }) };
 
 /**
- * The table of apiVersion/kind, lists and Status included; undefined when it has none. The
- * derived tables come first: the hand-written ones of protobuf.ts cover what clients send and
- * may leave out server-filled fields (status).
+ * The table of apiVersion/kind, lists and Status included; undefined when it has none: the
+ * installed kinds' derived tables (protobuf-registry.ts), else the few written in protobuf.ts.
  */
 function kindMessage(apiVersion: string, kind: string): MessageDesc | undefined {
   return registeredMessage(apiVersion, kind) ?? descriptorFor(apiVersion, kind);

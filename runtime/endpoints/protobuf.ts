@@ -7,9 +7,11 @@
  * contentType 4}; `raw` is the object's own message. Objects decode through small field tables
  * (the generated.proto field numbers) into their JSON form, with Go's omitempty for zero scalars.
  *
- * The kinds: the hand-written tables below (KINDS), then every built-in kind whose message
- * tables protobuf-schema.ts derived from its compiled schema and the field numbers of
- * protobuf-fields.ts (registered in protobuf-registry.ts when the server installs the kind).
+ * The kinds: every built-in kind, whose message tables protobuf-schema.ts derives from its
+ * compiled schema (the one definition in generator/builtin/) and the field numbers of
+ * protobuf-fields.ts, registered in protobuf-registry.ts when the server installs the kind. Only
+ * what no compiled kind describes is written here: the envelope, metav1 (ObjectMeta,
+ * DeleteOptions) and the TokenRequest subresource's body (KINDS).
  *
  * Contract: returns the JSON-form object with apiVersion and kind from typeMeta, or throws a
  * StatusError — BadRequest for a malformed body, UnsupportedMediaType (415) naming the kind for a
@@ -201,88 +203,6 @@ export const OBJECT_META: MessageDesc = {
   17: f('managedFields', MANAGED_FIELDS_ENTRY, { repeated: true }),
 };
 
-const NAMESPACE: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('spec', { 1: f('finalizers', 'string', { repeated: true }) }),
-  3: f('status', {
-    1: f('phase', 'string'),
-    2: f(
-      'conditions',
-      {
-        1: f('type', 'string', { keepZero: true }),
-        2: f('status', 'string', { keepZero: true }),
-        4: f('lastTransitionTime', 'time'),
-        5: f('reason', 'string'),
-        6: f('message', 'string'),
-      },
-      { repeated: true },
-    ),
-  }),
-};
-
-const SELECTOR_REQUIREMENT: MessageDesc = {
-  1: f('key', 'string', { keepZero: true }),
-  2: f('operator', 'string', { keepZero: true }),
-  3: f('values', 'string', { repeated: true }),
-};
-
-/** k8s.io/api/authorization/v1 ResourceAttributes and NonResourceAttributes. */
-const RESOURCE_ATTRIBUTES: MessageDesc = {
-  1: f('namespace', 'string'),
-  2: f('verb', 'string'),
-  3: f('group', 'string'),
-  4: f('version', 'string'),
-  5: f('resource', 'string'),
-  6: f('subresource', 'string'),
-  7: f('name', 'string'),
-  8: f('fieldSelector', { 1: f('rawSelector', 'string'), 2: f('requirements', SELECTOR_REQUIREMENT, { repeated: true }) }),
-  9: f('labelSelector', { 1: f('rawSelector', 'string'), 2: f('requirements', SELECTOR_REQUIREMENT, { repeated: true }) }),
-};
-const NON_RESOURCE_ATTRIBUTES: MessageDesc = { 1: f('path', 'string'), 2: f('verb', 'string') };
-
-const ACCESS_REVIEW_STATUS: MessageDesc = {
-  1: f('allowed', 'bool', { keepZero: true }),
-  4: f('denied', 'bool'),
-  2: f('reason', 'string'),
-  3: f('evaluationError', 'string'),
-};
-
-const SUBJECT_ACCESS_REVIEW_SPEC: MessageDesc = {
-  1: f('resourceAttributes', RESOURCE_ATTRIBUTES),
-  2: f('nonResourceAttributes', NON_RESOURCE_ATTRIBUTES),
-  3: f('user', 'string'),
-  4: f('groups', 'string', { repeated: true }),
-  5: f('extra', 'extraMap'),
-  6: f('uid', 'string'),
-};
-
-const SELF_SUBJECT_ACCESS_REVIEW: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('spec', { 1: f('resourceAttributes', RESOURCE_ATTRIBUTES), 2: f('nonResourceAttributes', NON_RESOURCE_ATTRIBUTES) }),
-  3: f('status', ACCESS_REVIEW_STATUS),
-};
-
-const SUBJECT_ACCESS_REVIEW: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('spec', SUBJECT_ACCESS_REVIEW_SPEC),
-  3: f('status', ACCESS_REVIEW_STATUS),
-};
-
-/** Status (rules) is filled by the server; a client sends only the spec. */
-const SELF_SUBJECT_RULES_REVIEW: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('spec', { 1: f('namespace', 'string') }),
-};
-
-/** authentication.k8s.io/v1 SelfSubjectReview (`kubectl auth whoami`): status is server-filled. */
-const SELF_SUBJECT_REVIEW: MessageDesc = { 1: f('metadata', OBJECT_META) };
-
-/** authentication.k8s.io/v1 TokenReview (what Go aggregated servers' delegating authenticators send). */
-const TOKEN_REVIEW: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('spec', { 1: f('token', 'string'), 2: f('audiences', 'string', { repeated: true }) }),
-};
-
 /** meta/v1 DeleteOptions. */
 const DELETE_OPTIONS: MessageDesc = {
   1: f('gracePeriodSeconds', 'int64'),
@@ -293,44 +213,6 @@ const DELETE_OPTIONS: MessageDesc = {
   6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool'),
 };
 
-/** k8s.io/api/rbac/v1: `kubectl create role/clusterrole/rolebinding/clusterrolebinding` send these. */
-const POLICY_RULE: MessageDesc = {
-  1: f('verbs', 'string', { repeated: true }),
-  2: f('apiGroups', 'string', { repeated: true }),
-  3: f('resources', 'string', { repeated: true }),
-  4: f('resourceNames', 'string', { repeated: true }),
-  5: f('nonResourceURLs', 'string', { repeated: true }),
-};
-const LABEL_SELECTOR: MessageDesc = {
-  1: f('matchLabels', 'stringMap'),
-  2: f('matchExpressions', { 1: f('key', 'string', { keepZero: true }), 2: f('operator', 'string', { keepZero: true }), 3: f('values', 'string', { repeated: true }) }, { repeated: true }),
-};
-const ROLE: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('rules', POLICY_RULE, { repeated: true }) };
-const CLUSTER_ROLE: MessageDesc = { ...ROLE, 3: f('aggregationRule', { 1: f('clusterRoleSelectors', LABEL_SELECTOR, { repeated: true }) }) };
-const ROLE_BINDING: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('subjects', { 1: f('kind', 'string', { keepZero: true }), 2: f('apiGroup', 'string'), 3: f('name', 'string', { keepZero: true }), 4: f('namespace', 'string') }, { repeated: true }),
-  3: f('roleRef', { 1: f('apiGroup', 'string', { keepZero: true }), 2: f('kind', 'string', { keepZero: true }), 3: f('name', 'string', { keepZero: true }) }),
-};
-
-/** k8s.io/api/core/v1 ConfigMap, Secret and ServiceAccount (kubectl create configmap|secret|serviceaccount). */
-const CONFIG_MAP: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('data', 'stringMap'), 3: f('binaryData', 'bytesMap'), 4: f('immutable', 'bool') };
-const SECRET: MessageDesc = { 1: f('metadata', OBJECT_META), 2: f('data', 'bytesMap'), 3: f('type', 'string'), 4: f('stringData', 'stringMap'), 5: f('immutable', 'bool') };
-const OBJECT_REFERENCE: MessageDesc = {
-  1: f('kind', 'string'),
-  2: f('namespace', 'string'),
-  3: f('name', 'string'),
-  4: f('uid', 'string'),
-  5: f('apiVersion', 'string'),
-  6: f('resourceVersion', 'string'),
-  7: f('fieldPath', 'string'),
-};
-const SERVICE_ACCOUNT: MessageDesc = {
-  1: f('metadata', OBJECT_META),
-  2: f('secrets', OBJECT_REFERENCE, { repeated: true }),
-  3: f('imagePullSecrets', { 1: f('name', 'string') }, { repeated: true }),
-  4: f('automountServiceAccountToken', 'bool'),
-};
 /** k8s.io/api/authentication/v1 TokenRequest (kubectl create token). */
 const TOKEN_REQUEST: MessageDesc = {
   1: f('metadata', OBJECT_META),
@@ -341,24 +223,12 @@ const TOKEN_REQUEST: MessageDesc = {
   }),
 };
 
-/** Decodable kinds by "group/Kind"; DeleteOptions is accepted under any group, as kube registers it widely. */
-const KINDS: ReadonlyMap<string, MessageDesc> = new Map([
-  ['/Namespace', NAMESPACE],
-  ['/ConfigMap', CONFIG_MAP],
-  ['/Secret', SECRET],
-  ['/ServiceAccount', SERVICE_ACCOUNT],
-  ['authentication.k8s.io/TokenRequest', TOKEN_REQUEST],
-  ['authorization.k8s.io/SelfSubjectAccessReview', SELF_SUBJECT_ACCESS_REVIEW],
-  ['authorization.k8s.io/SelfSubjectRulesReview', SELF_SUBJECT_RULES_REVIEW],
-  ['authorization.k8s.io/SubjectAccessReview', SUBJECT_ACCESS_REVIEW],
-  ['authorization.k8s.io/LocalSubjectAccessReview', SUBJECT_ACCESS_REVIEW],
-  ['authentication.k8s.io/SelfSubjectReview', SELF_SUBJECT_REVIEW],
-  ['authentication.k8s.io/TokenReview', TOKEN_REVIEW],
-  ['rbac.authorization.k8s.io/Role', ROLE],
-  ['rbac.authorization.k8s.io/ClusterRole', CLUSTER_ROLE],
-  ['rbac.authorization.k8s.io/RoleBinding', ROLE_BINDING],
-  ['rbac.authorization.k8s.io/ClusterRoleBinding', ROLE_BINDING],
-]);
+/**
+ * The bodies that are no kind kgen compiles, by "group/Kind": TokenRequest is the
+ * serviceaccounts/token subresource's body. DeleteOptions is accepted under any group, as kube
+ * registers it widely (see descriptorFor).
+ */
+const KINDS: ReadonlyMap<string, MessageDesc> = new Map([['authentication.k8s.io/TokenRequest', TOKEN_REQUEST]]);
 
 // ---- decoding ----------------------------------------------------------------------------------
 
@@ -575,10 +445,10 @@ function groupOf(apiVersion: string): string {
   return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
-/** The message table of apiVersion/kind: hand-written, else registered (undefined: none). */
+/** The message table of apiVersion/kind: registered by the installer, else hand-written (undefined: none). */
 export function descriptorFor(apiVersion: string, kind: string): MessageDesc | undefined {
   if (kind === 'DeleteOptions') return DELETE_OPTIONS;
-  return KINDS.get(`${groupOf(apiVersion)}/${kind}`) ?? registeredMessage(apiVersion, kind);
+  return registeredMessage(apiVersion, kind) ?? KINDS.get(`${groupOf(apiVersion)}/${kind}`);
 }
 
 function unsupportedKind(apiVersion: string, kind: string): StatusError {

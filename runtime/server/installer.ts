@@ -248,7 +248,7 @@ export class APIInstaller {
       // A document that cannot be read leaves the kind JSON-only; its writes report the error.
       const tables = () => {
         try {
-          return protobufMessageFor(schemas.get() as Record<string, unknown>, definition.schemaName);
+          return protobufMessageFor(schemas.get() as Record<string, unknown>, definition.schemaName, definition.protobuf);
         } catch {
           return undefined;
         }

@@ -9,7 +9,7 @@ import { ANONYMOUS_USER, type AdmissionAttributes } from '../../runtime/api/auth
 import type { KubeObject } from '../../runtime/api/meta.js';
 import { newNotFound, StatusError } from '../../runtime/api/status.js';
 import { ruleMatches, selectorMatches, shouldCallHook } from '../../runtime/admission/webhook/matcher.js';
-import type { Webhook } from '../../runtime/admission/webhook/types.js';
+import type { RuleWithOperations, Webhook } from '../../runtime/admission/webhook/types.js';
 
 function attrs(overrides: Partial<AdmissionAttributes> = {}): AdmissionAttributes {
   return {
@@ -29,7 +29,7 @@ function obj(labels?: Record<string, string>): KubeObject {
   return { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w1', ...(labels ? { labels } : {}) } };
 }
 
-const widgetsRule = { operations: ['CREATE'], apiGroups: ['widgets.example.com'], apiVersions: ['v1'], resources: ['widgets'] };
+const widgetsRule: RuleWithOperations = { operations: ['CREATE'], apiGroups: ['widgets.example.com'], apiVersions: ['v1'], resources: ['widgets'] };
 
 describe('webhook rules', () => {
   it('match operations, groups and versions exactly or by *', () => {
@@ -58,7 +58,7 @@ describe('webhook rules', () => {
   it('match scope: Namespaced, Cluster (namespace objects are cluster-scoped), *', () => {
     const cluster = attrs({ namespace: '', resource: { group: 'widgets.example.com', version: 'v1', resource: 'gadgets' } });
     const ns = attrs({ namespace: 'team-a', name: 'team-a', resource: { group: '', version: 'v1', resource: 'namespaces' } });
-    const any = { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] };
+    const any: RuleWithOperations = { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] };
     assert.equal(ruleMatches({ ...any, scope: 'Namespaced' }, attrs()), true);
     assert.equal(ruleMatches({ ...any, scope: 'Namespaced' }, cluster), false);
     assert.equal(ruleMatches({ ...any, scope: 'Namespaced' }, ns), false);
@@ -87,7 +87,7 @@ describe('label selectors', () => {
 });
 
 describe('shouldCallHook', () => {
-  const base: Webhook = { name: 'w.example.com', clientConfig: { url: 'https://127.0.0.1:1/' }, rules: [{ ...widgetsRule, operations: ['*'] }], sideEffects: 'None' };
+  const base: Webhook = { name: 'w.example.com', clientConfig: { url: 'https://127.0.0.1:1/' }, rules: [{ ...widgetsRule, operations: ['*'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] };
   const namespaceLabels = async (name: string): Promise<Record<string, string>> => {
     if (name === 'labelled') return { webhooks: 'on' };
     if (name === 'default') return {};

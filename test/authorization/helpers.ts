@@ -1,6 +1,6 @@
 /** Small builders for RBAC objects and authorization attributes, shared by the authorization tests. */
 import type { AuthorizationAttributes, UserInfo } from '../../runtime/api/auth.js';
-import type { ClusterRole, PolicyRule, Role, RoleBinding, Subject } from '../../runtime/authorization/index.js';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, Subject } from '../../runtime/authorization/index.js';
 
 export const RBAC = 'rbac.authorization.k8s.io';
 
@@ -26,7 +26,7 @@ export function roleBinding(namespace: string, name: string, roleKind: 'Role' | 
   return { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { namespace, name }, roleRef: { apiGroup: RBAC, kind: roleKind, name: roleName }, subjects };
 }
 
-export function clusterRoleBinding(name: string, roleName: string, subjects: Subject[]): RoleBinding {
+export function clusterRoleBinding(name: string, roleName: string, subjects: Subject[]): ClusterRoleBinding {
   return { apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: roleName }, subjects };
 }
 

@@ -1,39 +1,20 @@
 /**
  * Protobuf for every built-in kind, in both directions: message tables derived from each kind's
- * compiled schema and kube's field numbers (protobuf-fields.ts), objects that round-trip through
+ * compiled schema and kube's field numbers (@kgen:protobuf on the fields of generator/builtin/,
+ * carried by the kind's ResourceDefinition), objects that round-trip through
  * encoder and decoder, `Accept: application/vnd.kubernetes.protobuf` answered for built-in kinds,
  * JSON for compiled user kinds and CRDs (406 when only protobuf is acceptable for a CRD, as kube).
  * Real clients' bytes: test/e2e/kubectl-matrix.test.ts (`kubectl create service`, whose request
  * and response are protobuf).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
 import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
-import { registerProtobufMessage } from '../../runtime/endpoints/protobuf-registry.js';
-import { protobufMessageFor } from '../../runtime/endpoints/protobuf-schema.js';
-import { REPO } from '../e2e/harness.js';
+import { registerBuiltinProtobuf, tableOf } from '../support/protobuf-builtins.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
 const PB = 'application/vnd.kubernetes.protobuf';
-const docs = ['api/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/admissionregistration.k8s.io/v1', 'apis/apiextensions.k8s.io/v1', 'apis/apiregistration.k8s.io/v1', 'apis/authorization.k8s.io/v1'];
-
-/** Every built-in kind with its schemas, from the committed generated/ documents. */
-function builtinKinds(): { apiVersion: string; kind: string; schemaName: string; schemas: Record<string, unknown> }[] {
-  const out = [];
-  for (const doc of docs) {
-    const schemas = JSON.parse(readFileSync(join(REPO, 'generated/openapi/v3', `${doc}.json`), 'utf8')).components.schemas as Record<string, { 'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[] }>;
-    for (const [schemaName, s] of Object.entries(schemas)) {
-      const gvk = s['x-kubernetes-group-version-kind']?.[0];
-      if (!gvk || gvk.kind.endsWith('List') || schemaName.startsWith('io.k8s.apimachinery')) continue;
-      out.push({ apiVersion: gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version, kind: gvk.kind, schemaName, schemas });
-    }
-  }
-  return out;
-}
-
 const meta = { name: 'x', uid: 'u-1', resourceVersion: '7', creationTimestamp: '2026-01-02T03:04:05Z', labels: { a: 'b' }, annotations: { note: 'n' } };
 const SAMPLES: Record<string, Record<string, unknown>> = {
   Service: { spec: { type: 'ClusterIP', selector: { app: 'x' }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }, { name: 'named', port: 81, protocol: 'TCP', targetPort: 'web' }], clusterIP: '10.0.0.1' } },
@@ -45,17 +26,20 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     webhooks: [{ name: 'w.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', timeoutSeconds: 5, clientConfig: { url: 'https://hook.example.com/x', caBundle: Buffer.from('ca bytes').toString('base64') }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], scope: '*' }] }],
   },
   APIService: { spec: { group: 'metrics.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'ns', name: 'svc', port: 443 }, insecureSkipTLSVerify: true }, status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }] } },
+  // The answer a Go delegating authenticator reads: status with the user and its extras.
+  TokenReview: { spec: { token: 't', audiences: ['aud'] }, status: { authenticated: true, user: { username: 'bob', uid: 'u', groups: ['g'], extra: { scopes: ['a', 'b'] } }, audiences: ['aud'] } },
+  SelfSubjectReview: { status: { userInfo: { username: 'bob', groups: ['system:authenticated'] } } },
   SelfSubjectAccessReview: { spec: { resourceAttributes: { namespace: 'ns', verb: 'get', resource: 'pods', labelSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } }, status: { allowed: true, reason: 'ok' } },
 };
 
 describe('protobuf tables derived for the built-in kinds', () => {
-  const kinds = builtinKinds();
-  for (const k of kinds) registerProtobufMessage(k.apiVersion, k.kind, () => protobufMessageFor(k.schemas, k.schemaName));
+  const kinds = registerBuiltinProtobuf();
 
   it('covers every built-in kind but CustomResourceDefinition', () => {
-    const encodable = kinds.filter((k) => protobufMessageFor(k.schemas, k.schemaName)).map((k) => k.kind);
-    const missing = kinds.map((k) => k.kind).filter((k) => !encodable.includes(k));
-    assert.deepEqual(missing, ['CustomResourceDefinition']);
+    // By apiVersion and kind: events.k8s.io/v1 Event is not core/v1 Event.
+    const encodable = kinds.filter((k) => tableOf(k)).map((k) => `${k.apiVersion}/${k.kind}`);
+    const missing = kinds.map((k) => `${k.apiVersion}/${k.kind}`).filter((k) => !encodable.includes(k));
+    assert.deepEqual(missing, ['apiextensions.k8s.io/v1/CustomResourceDefinition']);
     assert.ok(encodable.length >= 12, encodable.join(' '));
   });
 

@@ -151,6 +151,16 @@ const CASES: Record<string, Expected[]> = {
   'KG084-nullable-list-map-key': [
     e('KG084', X, 15, 3, 'widgets.example.com/v1 Widget: kube-apiserver refuses the CRD: spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[parts].items.properties[name].nullable: Forbidden: this property is in x-kubernetes-list-map-keys, so it cannot be nullable'),
   ],
+  'KG120-bad-protobuf-number': [
+    e('KG120', X, 3, 7, 'invalid @kgen:protobuf "two" on "spec": not a field number (N or N.M)'),
+    e('KG120', X, 8, 7, 'invalid @kgen:protobuf "19500" on "size": 19500 is reserved by protobuf (19000-19999)'),
+  ],
+  'KG121-duplicate-protobuf-number': [
+    e('KG121', X, 3, 7, 'protobuf field number 1 of "Widget" is given to both "spec" and "metadata"'),
+    e('KG121', X, 10, 7, 'protobuf field number 2 of "WidgetSpec" is given to both "color" and "size"'),
+    e('KG121', X, 12, 7, 'protobuf field number 3 of "WidgetSpec" is given to both "group" and "rule"'),
+  ],
+  'KG122-partly-numbered-message': [e('KG122', X, 9, 3, '"WidgetSpec" numbers some fields with @kgen:protobuf but not "color"')],
   'KG051-oldself-in-atomic-list': [
     e('KG051', X, 12, 7, '"@kgen:immutable" uses oldSelf under the items of a list that is not a @kgen:listType map list, where an old value cannot be correlated'),
   ],

@@ -14,6 +14,7 @@ import { emitConversions } from '../../generator/emit/conversion.js';
 import { emitDiscovery } from '../../generator/emit/discovery.js';
 import { emitOpenAPI } from '../../generator/emit/openapi.js';
 import { resourceDefinition } from '../../generator/definitions.js';
+import { protobufNumbers } from '../../generator/emit/protobuf-numbers.js';
 import { emitTypeScript } from '../../generator/emit/typescript.js';
 import { groupFolder } from '../../generator/names.js';
 import { deprecationWarning } from '../../generator/versions.js';
@@ -159,6 +160,8 @@ describe('shape: templates carry the shape of emitted files', () => {
           const literal = content.slice(content.indexOf('>({') + 2, content.lastIndexOf('}') + 1);
           const printed = new Function(`return (${literal});`)() as Record<string, unknown>;
           const expected: Record<string, unknown> = { ...resourceDefinition(kind) };
+          const protobuf = protobufNumbers(kind, version);
+          if (protobuf) expected.protobuf = protobuf;
           const warning = deprecationWarning(group, kind);
           if (warning !== undefined) expected.deprecationWarning = warning;
           assert.deepEqual(printed, expected, `${kind.group}/${kind.version} ${kind.name}`);
@@ -172,6 +175,6 @@ describe('shape: templates carry the shape of emitted files', () => {
     }
     assert.ok(seen > 20);
     // The repository's APIs exercise every optional member the template prints.
-    for (const f of ['virtual', 'deprecationWarning', 'scale', 'custom', 'column description']) assert.ok(features.has(f), f);
+    for (const f of ['virtual', 'protobuf', 'deprecationWarning', 'scale', 'custom', 'column description']) assert.ok(features.has(f), f);
   });
 });

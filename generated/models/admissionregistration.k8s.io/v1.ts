@@ -70,8 +70,6 @@ export interface MutatingWebhook {
    * namespace for that object matches the selector.
    */
   namespaceSelector?: LabelSelector;
-  /** ObjectSelector decides whether to run the webhook based on if the object has matching labels. */
-  objectSelector?: LabelSelector;
   /** SideEffects states whether this webhook has side effects: None, NoneOnDryRun (Some and Unknown are not allowed in v1). */
   sideEffects: SideEffectClass;
   /** TimeoutSeconds specifies the timeout for this webhook: between 1 and 30 seconds. */
@@ -81,6 +79,8 @@ export interface MutatingWebhook {
    * Webhook expects. kgen sends v1.
    */
   admissionReviewVersions: string[];
+  /** ObjectSelector decides whether to run the webhook based on if the object has matching labels. */
+  objectSelector?: LabelSelector;
   /**
    * reinvocationPolicy indicates whether this webhook should be called multiple times as part of
    * a single admission evaluation: "Never" or "IfNeeded".
@@ -143,8 +143,6 @@ export interface ValidatingWebhook {
    * namespace for that object matches the selector.
    */
   namespaceSelector?: LabelSelector;
-  /** ObjectSelector decides whether to run the webhook based on if the object has matching labels. */
-  objectSelector?: LabelSelector;
   /** SideEffects states whether this webhook has side effects: None, NoneOnDryRun (Some and Unknown are not allowed in v1). */
   sideEffects: SideEffectClass;
   /** TimeoutSeconds specifies the timeout for this webhook: between 1 and 30 seconds. */
@@ -154,6 +152,8 @@ export interface ValidatingWebhook {
    * Webhook expects. kgen sends v1.
    */
   admissionReviewVersions: string[];
+  /** ObjectSelector decides whether to run the webhook based on if the object has matching labels. */
+  objectSelector?: LabelSelector;
 }
 
 /** WebhookClientConfig contains the information to make a TLS connection with the webhook. */

@@ -81,6 +81,6 @@ export interface ObjectReference {
   apiVersion?: string;
   /** Specific resourceVersion to which this reference is made, if any. */
   resourceVersion?: string;
-  /** If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement. */
+  /** If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. */
   fieldPath?: string;
 }

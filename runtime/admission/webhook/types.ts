@@ -1,49 +1,22 @@
 /**
- * admissionregistration.k8s.io/v1 webhook configurations as the runtime reads them (the
- * generated models of the built-in API have the same shape; the runtime does not import
- * generated code).
+ * admissionregistration.k8s.io/v1 webhook configurations as the runtime reads them. The types
+ * are the generated models of kgen's built-in API (generator/builtin/admissionregistration.k8s.io/v1,
+ * compiled into generated/models), imported as types only.
  */
 import type { KubeObject } from '../../api/meta.js';
+import type { MutatingWebhook, ValidatingWebhook } from '../../../generated/models/admissionregistration.k8s.io/v1.js';
+
+export type { RuleWithOperations, WebhookClientConfig } from '../../../generated/models/admissionregistration.k8s.io/v1.js';
+export type { LabelSelector as MetaLabelSelector } from '../../types/index.js';
 
 export const ADMISSIONREGISTRATION_GROUP = 'admissionregistration.k8s.io';
 export const MUTATING_RESOURCE = 'mutatingwebhookconfigurations';
 export const VALIDATING_RESOURCE = 'validatingwebhookconfigurations';
 
-export interface MetaLabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
+/** A webhook of either configuration kind (the fields they share, and the mutating one's reinvocationPolicy). */
+export type Webhook = ValidatingWebhook & Pick<MutatingWebhook, 'reinvocationPolicy'>;
 
-export interface RuleWithOperations {
-  operations?: string[];
-  apiGroups?: string[];
-  apiVersions?: string[];
-  resources?: string[];
-  scope?: '*' | 'Cluster' | 'Namespaced';
-}
-
-export interface WebhookClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port?: number };
-  /** Base64 of a PEM bundle. */
-  caBundle?: string;
-}
-
-export interface Webhook {
-  name: string;
-  clientConfig: WebhookClientConfig;
-  rules?: RuleWithOperations[];
-  failurePolicy?: 'Ignore' | 'Fail';
-  matchPolicy?: 'Exact' | 'Equivalent';
-  namespaceSelector?: MetaLabelSelector;
-  objectSelector?: MetaLabelSelector;
-  sideEffects?: 'None' | 'NoneOnDryRun' | 'Some' | 'Unknown';
-  timeoutSeconds?: number;
-  admissionReviewVersions?: string[];
-  /** Mutating webhooks only. */
-  reinvocationPolicy?: 'Never' | 'IfNeeded';
-}
-
+/** A stored Mutating- or ValidatingWebhookConfiguration. */
 export interface WebhookConfiguration extends KubeObject {
   webhooks?: Webhook[];
 }

@@ -21,4 +21,41 @@ export const mutatingwebhookconfigurations = defineResource<MutatingWebhookConfi
   schemaName: 'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration': {
+      metadata: 1,
+      webhooks: 2,
+    },
+    'io.k8s.api.admissionregistration.v1.MutatingWebhook': {
+      name: 1,
+      clientConfig: 2,
+      rules: 3,
+      failurePolicy: 4,
+      matchPolicy: 9,
+      namespaceSelector: 5,
+      sideEffects: 6,
+      timeoutSeconds: 7,
+      admissionReviewVersions: 8,
+      objectSelector: 11,
+      reinvocationPolicy: 10,
+    },
+    'io.k8s.api.admissionregistration.v1.WebhookClientConfig': {
+      url: 3,
+      service: 1,
+      caBundle: 2,
+    },
+    'io.k8s.api.admissionregistration.v1.ServiceReference': {
+      namespace: 1,
+      name: 2,
+      path: 3,
+      port: 4,
+    },
+    'io.k8s.api.admissionregistration.v1.RuleWithOperations': {
+      operations: 1,
+      apiGroups: [2, 1],
+      apiVersions: [2, 2],
+      resources: [2, 3],
+      scope: [2, 4],
+    },
+  },
 });

@@ -40,4 +40,35 @@ export const apiservices = defineResource<APIService>({
   schemaName: 'io.k8s.api.apiregistration.v1.APIService',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.apiregistration.v1.APIService': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.apiregistration.v1.APIServiceSpec': {
+      service: 1,
+      group: 2,
+      version: 3,
+      insecureSkipTLSVerify: 4,
+      caBundle: 5,
+      groupPriorityMinimum: 7,
+      versionPriority: 8,
+    },
+    'io.k8s.api.apiregistration.v1.ServiceReference': {
+      namespace: 1,
+      name: 2,
+      port: 3,
+    },
+    'io.k8s.api.apiregistration.v1.APIServiceStatus': {
+      conditions: 1,
+    },
+    'io.k8s.api.apiregistration.v1.APIServiceCondition': {
+      type: 1,
+      status: 2,
+      lastTransitionTime: 3,
+      reason: 4,
+      message: 5,
+    },
+  },
 });

@@ -23,4 +23,19 @@ export const selfsubjectreviews = defineResource<SelfSubjectReview>({
   storageVersion: true,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authentication.v1.SelfSubjectReview': {
+      metadata: 1,
+      status: 2,
+    },
+    'io.k8s.api.authentication.v1.SelfSubjectReviewStatus': {
+      userInfo: 1,
+    },
+    'io.k8s.api.authentication.v1.UserInfo': {
+      username: 1,
+      uid: 2,
+      groups: 3,
+      extra: 4,
+    },
+  },
 }, selfsubjectreviewsConversion);

@@ -22,4 +22,27 @@ export const tokenreviews = defineResource<TokenReview>({
   storageVersion: true,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authentication.v1.TokenReview': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.authentication.v1.TokenReviewSpec': {
+      token: 1,
+      audiences: 2,
+    },
+    'io.k8s.api.authentication.v1.TokenReviewStatus': {
+      authenticated: 1,
+      user: 2,
+      audiences: 4,
+      error: 3,
+    },
+    'io.k8s.api.authentication.v1.UserInfo': {
+      username: 1,
+      uid: 2,
+      groups: 3,
+      extra: 4,
+    },
+  },
 });

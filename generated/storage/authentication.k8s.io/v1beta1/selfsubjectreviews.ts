@@ -23,4 +23,19 @@ export const selfsubjectreviews = defineResource<SelfSubjectReview>({
   storageVersion: false,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authentication.v1beta1.SelfSubjectReview': {
+      metadata: 1,
+      status: 2,
+    },
+    'io.k8s.api.authentication.v1beta1.SelfSubjectReviewStatus': {
+      userInfo: 1,
+    },
+    'io.k8s.api.authentication.v1beta1.UserInfo': {
+      username: 1,
+      uid: 2,
+      groups: 3,
+      extra: 4,
+    },
+  },
 }, selfsubjectreviewsConversion);

@@ -22,4 +22,53 @@ export const localsubjectaccessreviews = defineResource<LocalSubjectAccessReview
   storageVersion: true,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authorization.v1.LocalSubjectAccessReview': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.authorization.v1.SubjectAccessReviewSpec': {
+      resourceAttributes: 1,
+      nonResourceAttributes: 2,
+      user: 3,
+      groups: 4,
+      extra: 5,
+      uid: 6,
+    },
+    'io.k8s.api.authorization.v1.ResourceAttributes': {
+      namespace: 1,
+      verb: 2,
+      group: 3,
+      version: 4,
+      resource: 5,
+      subresource: 6,
+      name: 7,
+      fieldSelector: 8,
+      labelSelector: 9,
+    },
+    'io.k8s.api.authorization.v1.FieldSelectorAttributes': {
+      rawSelector: 1,
+      requirements: 2,
+    },
+    'io.k8s.api.authorization.v1.SelectorRequirement': {
+      key: 1,
+      operator: 2,
+      values: 3,
+    },
+    'io.k8s.api.authorization.v1.LabelSelectorAttributes': {
+      rawSelector: 1,
+      requirements: 2,
+    },
+    'io.k8s.api.authorization.v1.NonResourceAttributes': {
+      path: 1,
+      verb: 2,
+    },
+    'io.k8s.api.authorization.v1.SubjectAccessReviewStatus': {
+      allowed: 1,
+      denied: 4,
+      reason: 2,
+      evaluationError: 3,
+    },
+  },
 });

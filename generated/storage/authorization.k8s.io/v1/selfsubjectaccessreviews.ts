@@ -22,4 +22,49 @@ export const selfsubjectaccessreviews = defineResource<SelfSubjectAccessReview>(
   storageVersion: true,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authorization.v1.SelfSubjectAccessReview': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec': {
+      resourceAttributes: 1,
+      nonResourceAttributes: 2,
+    },
+    'io.k8s.api.authorization.v1.ResourceAttributes': {
+      namespace: 1,
+      verb: 2,
+      group: 3,
+      version: 4,
+      resource: 5,
+      subresource: 6,
+      name: 7,
+      fieldSelector: 8,
+      labelSelector: 9,
+    },
+    'io.k8s.api.authorization.v1.FieldSelectorAttributes': {
+      rawSelector: 1,
+      requirements: 2,
+    },
+    'io.k8s.api.authorization.v1.SelectorRequirement': {
+      key: 1,
+      operator: 2,
+      values: 3,
+    },
+    'io.k8s.api.authorization.v1.LabelSelectorAttributes': {
+      rawSelector: 1,
+      requirements: 2,
+    },
+    'io.k8s.api.authorization.v1.NonResourceAttributes': {
+      path: 1,
+      verb: 2,
+    },
+    'io.k8s.api.authorization.v1.SubjectAccessReviewStatus': {
+      allowed: 1,
+      denied: 4,
+      reason: 2,
+      evaluationError: 3,
+    },
+  },
 });

@@ -22,4 +22,30 @@ export const selfsubjectrulesreviews = defineResource<SelfSubjectRulesReview>({
   storageVersion: true,
   verbs: ['create'],
   virtual: true,
+  protobuf: {
+    'io.k8s.api.authorization.v1.SelfSubjectRulesReview': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec': {
+      namespace: 1,
+    },
+    'io.k8s.api.authorization.v1.SubjectRulesReviewStatus': {
+      resourceRules: 1,
+      nonResourceRules: 2,
+      incomplete: 3,
+      evaluationError: 4,
+    },
+    'io.k8s.api.authorization.v1.ResourceRule': {
+      verbs: 1,
+      apiGroups: 2,
+      resources: 3,
+      resourceNames: 4,
+    },
+    'io.k8s.api.authorization.v1.NonResourceRule': {
+      verbs: 1,
+      nonResourceURLs: 2,
+    },
+  },
 });

@@ -28,4 +28,19 @@ export const leases = defineResource<Lease>({
   schemaName: 'io.k8s.api.coordination.v1.Lease',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.coordination.v1.Lease': {
+      metadata: 1,
+      spec: 2,
+    },
+    'io.k8s.api.coordination.v1.LeaseSpec': {
+      holderIdentity: 1,
+      leaseDurationSeconds: 2,
+      acquireTime: 3,
+      renewTime: 4,
+      leaseTransitions: 5,
+      strategy: 6,
+      preferredHolder: 7,
+    },
+  },
 });

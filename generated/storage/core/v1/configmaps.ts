@@ -21,4 +21,12 @@ export const configmaps = defineResource<ConfigMap>({
   schemaName: 'io.k8s.api.core.v1.ConfigMap',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.ConfigMap': {
+      metadata: 1,
+      immutable: 4,
+      data: 2,
+      binaryData: 3,
+    },
+  },
 });

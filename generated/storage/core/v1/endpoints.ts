@@ -21,4 +21,26 @@ export const endpoints = defineResource<Endpoints>({
   schemaName: 'io.k8s.api.core.v1.Endpoints',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.Endpoints': {
+      metadata: 1,
+      subsets: 2,
+    },
+    'io.k8s.api.core.v1.EndpointSubset': {
+      addresses: 1,
+      notReadyAddresses: 2,
+      ports: 3,
+    },
+    'io.k8s.api.core.v1.EndpointAddress': {
+      ip: 1,
+      hostname: 3,
+      nodeName: 4,
+    },
+    'io.k8s.api.core.v1.EndpointPort': {
+      name: 1,
+      port: 2,
+      protocol: 3,
+      appProtocol: 4,
+    },
+  },
 });

@@ -28,4 +28,25 @@ export const namespaces = defineResource<Namespace>({
   schemaName: 'io.k8s.api.core.v1.Namespace',
   storageVersion: true,
   verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.Namespace': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.core.v1.NamespaceSpec': {
+      finalizers: 1,
+    },
+    'io.k8s.api.core.v1.NamespaceStatus': {
+      phase: 1,
+      conditions: 2,
+    },
+    'io.k8s.api.core.v1.NamespaceCondition': {
+      type: 1,
+      status: 2,
+      lastTransitionTime: 4,
+      reason: 5,
+      message: 6,
+    },
+  },
 });

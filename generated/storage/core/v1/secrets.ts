@@ -21,4 +21,13 @@ export const secrets = defineResource<Secret>({
   schemaName: 'io.k8s.api.core.v1.Secret',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.Secret': {
+      metadata: 1,
+      immutable: 5,
+      data: 2,
+      stringData: 4,
+      type: 3,
+    },
+  },
 });

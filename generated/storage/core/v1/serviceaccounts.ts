@@ -21,4 +21,24 @@ export const serviceaccounts = defineResource<ServiceAccount>({
   schemaName: 'io.k8s.api.core.v1.ServiceAccount',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.ServiceAccount': {
+      metadata: 1,
+      secrets: 2,
+      imagePullSecrets: 3,
+      automountServiceAccountToken: 4,
+    },
+    'io.k8s.api.core.v1.ObjectReference': {
+      kind: 1,
+      namespace: 2,
+      name: 3,
+      uid: 4,
+      apiVersion: 5,
+      resourceVersion: 6,
+      fieldPath: 7,
+    },
+    'io.k8s.api.core.v1.LocalObjectReference': {
+      name: 1,
+    },
+  },
 });

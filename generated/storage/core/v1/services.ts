@@ -34,4 +34,51 @@ export const services = defineResource<Service>({
   schemaName: 'io.k8s.api.core.v1.Service',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.core.v1.Service': {
+      metadata: 1,
+      spec: 2,
+      status: 3,
+    },
+    'io.k8s.api.core.v1.ServiceSpec': {
+      ports: 1,
+      selector: 2,
+      clusterIP: 3,
+      type: 4,
+      externalName: 10,
+    },
+    'io.k8s.api.core.v1.ServicePort': {
+      name: 1,
+      protocol: 2,
+      appProtocol: 6,
+      port: 3,
+      targetPort: 4,
+      nodePort: 5,
+    },
+    'io.k8s.api.core.v1.ServiceStatus': {
+      loadBalancer: 1,
+      conditions: 2,
+    },
+    'io.k8s.api.core.v1.LoadBalancerStatus': {
+      ingress: 1,
+    },
+    'io.k8s.api.core.v1.LoadBalancerIngress': {
+      ip: 1,
+      hostname: 2,
+      ipMode: 3,
+      ports: 4,
+    },
+    'io.k8s.api.core.v1.PortStatus': {
+      port: 1,
+      protocol: 2,
+      error: 3,
+    },
+    'io.k8s.api.core.v1.ServiceCondition': {
+      type: 1,
+      status: 2,
+      lastTransitionTime: 4,
+      reason: 5,
+      message: 6,
+    },
+  },
 });

@@ -21,4 +21,22 @@ export const clusterrolebindings = defineResource<ClusterRoleBinding>({
   schemaName: 'io.k8s.api.rbac.v1.ClusterRoleBinding',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.rbac.v1.ClusterRoleBinding': {
+      metadata: 1,
+      subjects: 2,
+      roleRef: 3,
+    },
+    'io.k8s.api.rbac.v1.Subject': {
+      kind: 1,
+      apiGroup: 2,
+      name: 3,
+      namespace: 4,
+    },
+    'io.k8s.api.rbac.v1.RoleRef': {
+      apiGroup: 1,
+      kind: 2,
+      name: 3,
+    },
+  },
 });

@@ -28,4 +28,21 @@ export const clusterroles = defineResource<ClusterRole>({
   schemaName: 'io.k8s.api.rbac.v1.ClusterRole',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.rbac.v1.ClusterRole': {
+      metadata: 1,
+      rules: 2,
+      aggregationRule: 3,
+    },
+    'io.k8s.api.rbac.v1.PolicyRule': {
+      verbs: 1,
+      apiGroups: 2,
+      resources: 3,
+      resourceNames: 4,
+      nonResourceURLs: 5,
+    },
+    'io.k8s.api.rbac.v1.AggregationRule': {
+      clusterRoleSelectors: 1,
+    },
+  },
 });

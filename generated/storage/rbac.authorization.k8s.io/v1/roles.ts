@@ -28,4 +28,17 @@ export const roles = defineResource<Role>({
   schemaName: 'io.k8s.api.rbac.v1.Role',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  protobuf: {
+    'io.k8s.api.rbac.v1.Role': {
+      metadata: 1,
+      rules: 2,
+    },
+    'io.k8s.api.rbac.v1.PolicyRule': {
+      verbs: 1,
+      apiGroups: 2,
+      resources: 3,
+      resourceNames: 4,
+      nonResourceURLs: 5,
+    },
+  },
 });

@@ -13,17 +13,29 @@ import type { int32, Time } from 'kgen';
  * @kgen:printcolumn name=Reason type=string jsonPath=.status.conditions[?(@.type=='Available')].reason priority=1
  */
 export interface APIService {
-  /** Spec contains information for locating and communicating with a server */
+  /**
+   * Spec contains information for locating and communicating with a server
+   * @kgen:protobuf 2
+   */
   spec?: APIServiceSpec;
-  /** Status contains derived information about an API server */
+  /**
+   * Status contains derived information about an API server
+   * @kgen:protobuf 3
+   */
   status?: APIServiceStatus;
 }
 
 /** ServiceReference holds a reference to Service.legacy.k8s.io */
 export interface ServiceReference {
-  /** Namespace is the namespace of the service */
+  /**
+   * Namespace is the namespace of the service
+   * @kgen:protobuf 1
+   */
   namespace?: string;
-  /** Name is the name of the service */
+  /**
+   * Name is the name of the service
+   * @kgen:protobuf 2
+   */
   name?: string;
   /**
    * If specified, the port on the service that hosting webhook. Default to 443 for backward
@@ -31,6 +43,7 @@ export interface ServiceReference {
    * @default 443
    * @minimum 1
    * @maximum 65535
+   * @kgen:protobuf 3
    */
   port?: int32;
 }
@@ -44,21 +57,30 @@ export interface APIServiceSpec {
    * Service is a reference to the service for this API server. It must communicate on port 443.
    * If the Service is nil, that means the handling for the API groupversion is handled locally on
    * this server. The call will simply delegate to the normal handler chain to be fulfilled.
+   * @kgen:protobuf 1
    */
   service?: ServiceReference;
-  /** Group is the API group name this server hosts */
+  /**
+   * Group is the API group name this server hosts
+   * @kgen:protobuf 2
+   */
   group?: string;
-  /** Version is the API version this server hosts. For example, "v1" */
+  /**
+   * Version is the API version this server hosts. For example, "v1"
+   * @kgen:protobuf 3
+   */
   version?: string;
   /**
    * InsecureSkipTLSVerify disables TLS certificate verification when communicating with this
    * server. This is strongly discouraged. You should use the CABundle instead.
+   * @kgen:protobuf 4
    */
   insecureSkipTLSVerify?: boolean;
   /**
    * CABundle is a PEM encoded CA bundle which will be used to validate an API server's serving
    * certificate. If unspecified, system trust roots on the apiserver are used.
    * @format byte
+   * @kgen:protobuf 5
    */
   caBundle?: string;
   /**
@@ -70,6 +92,7 @@ export interface APIServiceSpec {
    * Deis) are recommended to be in the 2000s
    * @minimum 1
    * @maximum 20000
+   * @kgen:protobuf 7
    */
   groupPriorityMinimum: int32;
   /**
@@ -81,6 +104,7 @@ export interface APIServiceSpec {
    * before beta before alpha, higher major and minor versions first.
    * @minimum 1
    * @maximum 1000
+   * @kgen:protobuf 8
    */
   versionPriority: int32;
 }
@@ -91,20 +115,36 @@ export interface APIServiceStatus {
    * Current service state of apiService.
    * @kgen:listType map
    * @kgen:listMapKey type
+   * @kgen:protobuf 1
    */
   conditions?: APIServiceCondition[];
 }
 
 /** APIServiceCondition describes the state of an APIService at a particular point */
 export interface APIServiceCondition {
-  /** Type is the type of the condition: Available. */
+  /**
+   * Type is the type of the condition: Available.
+   * @kgen:protobuf 1
+   */
   type: string;
-  /** Status is the status of the condition. Can be True, False, Unknown. */
+  /**
+   * Status is the status of the condition. Can be True, False, Unknown.
+   * @kgen:protobuf 2
+   */
   status: 'True' | 'False' | 'Unknown';
-  /** Last time the condition transitioned from one status to another. */
+  /**
+   * Last time the condition transitioned from one status to another.
+   * @kgen:protobuf 3
+   */
   lastTransitionTime?: Time;
-  /** Unique, one-word, CamelCase reason for the condition's last transition. */
+  /**
+   * Unique, one-word, CamelCase reason for the condition's last transition.
+   * @kgen:protobuf 4
+   */
   reason?: string;
-  /** Human-readable message indicating details about last transition. */
+  /**
+   * Human-readable message indicating details about last transition.
+   * @kgen:protobuf 5
+   */
   message?: string;
 }

@@ -9,12 +9,18 @@ import type { UserInfo } from './userinfo.js';
  * @kgen:storageversion
  */
 export interface SelfSubjectReview {
-  /** Status is filled in by the server with the user attributes. */
+  /**
+   * Status is filled in by the server with the user attributes.
+   * @kgen:protobuf 2
+   */
   status?: SelfSubjectReviewStatus;
 }
 
 /** SelfSubjectReviewStatus is filled by the kube-apiserver and sent back to a user. */
 export interface SelfSubjectReviewStatus {
-  /** User attributes of the user making this request. */
+  /**
+   * User attributes of the user making this request.
+   * @kgen:protobuf 1
+   */
   userInfo?: UserInfo;
 }

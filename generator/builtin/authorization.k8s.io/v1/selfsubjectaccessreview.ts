@@ -8,16 +8,28 @@ import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStat
  * @kgen:virtual
  */
 export interface SelfSubjectAccessReview {
-  /** Spec holds information about the request being evaluated.  user and groups must be empty */
+  /**
+   * Spec holds information about the request being evaluated.  user and groups must be empty
+   * @kgen:protobuf 2
+   */
   spec: SelfSubjectAccessReviewSpec;
-  /** Status is filled in by the server and indicates whether the request is allowed or not */
+  /**
+   * Status is filled in by the server and indicates whether the request is allowed or not
+   * @kgen:protobuf 3
+   */
   status?: SubjectAccessReviewStatus;
 }
 
 /** SelfSubjectAccessReviewSpec is a description of the access request.  Exactly one of ResourceAuthorizationAttributes and NonResourceAuthorizationAttributes must be set */
 export interface SelfSubjectAccessReviewSpec {
-  /** ResourceAuthorizationAttributes describes information for a resource access request */
+  /**
+   * ResourceAuthorizationAttributes describes information for a resource access request
+   * @kgen:protobuf 1
+   */
   resourceAttributes?: ResourceAttributes;
-  /** NonResourceAttributes describes information for a non-resource access request */
+  /**
+   * NonResourceAttributes describes information for a non-resource access request
+   * @kgen:protobuf 2
+   */
   nonResourceAttributes?: NonResourceAttributes;
 }

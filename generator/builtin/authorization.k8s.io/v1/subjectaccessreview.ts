@@ -10,9 +10,15 @@ import type { NonResourceAttributes, ResourceAttributes, SubjectAccessReviewStat
  * @kgen:virtual
  */
 export interface SubjectAccessReview {
-  /** Spec holds information about the request being evaluated */
+  /**
+   * Spec holds information about the request being evaluated
+   * @kgen:protobuf 2
+   */
   spec: SubjectAccessReviewSpec;
-  /** Status is filled in by the server and indicates whether the request is allowed or not */
+  /**
+   * Status is filled in by the server and indicates whether the request is allowed or not
+   * @kgen:protobuf 3
+   */
   status?: SubjectAccessReviewStatus;
 }
 
@@ -22,27 +28,49 @@ export interface SubjectAccessReview {
  * @kgen:virtual
  */
 export interface LocalSubjectAccessReview {
-  /** Spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace you made the request against.  If empty, it is defaulted. */
+  /**
+   * Spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace you made the request against.  If empty, it is defaulted.
+   * @kgen:protobuf 2
+   */
   spec: SubjectAccessReviewSpec;
-  /** Status is filled in by the server and indicates whether the request is allowed or not */
+  /**
+   * Status is filled in by the server and indicates whether the request is allowed or not
+   * @kgen:protobuf 3
+   */
   status?: SubjectAccessReviewStatus;
 }
 
 /** SubjectAccessReviewSpec is a description of the access request.  Exactly one of ResourceAuthorizationAttributes and NonResourceAuthorizationAttributes must be set */
 export interface SubjectAccessReviewSpec {
-  /** ResourceAuthorizationAttributes describes information for a resource access request */
+  /**
+   * ResourceAuthorizationAttributes describes information for a resource access request
+   * @kgen:protobuf 1
+   */
   resourceAttributes?: ResourceAttributes;
-  /** NonResourceAttributes describes information for a non-resource access request */
+  /**
+   * NonResourceAttributes describes information for a non-resource access request
+   * @kgen:protobuf 2
+   */
   nonResourceAttributes?: NonResourceAttributes;
-  /** User is the user you're testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups */
+  /**
+   * User is the user you're testing for. If you specify "User" but not "Groups", then is it interpreted as "What if User were not a member of any groups
+   * @kgen:protobuf 3
+   */
   user?: string;
   /**
    * Groups is the groups you're testing for.
    * @kgen:listType atomic
+   * @kgen:protobuf 4
    */
   groups?: string[];
-  /** Extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here. */
+  /**
+   * Extra corresponds to the user.Info.GetExtra() method from the authenticator.  Since that is input to the authorizer it needs a reflection here.
+   * @kgen:protobuf 5
+   */
   extra?: Record<string, string[]>;
-  /** UID information about the requesting user. */
+  /**
+   * UID information about the requesting user.
+   * @kgen:protobuf 6
+   */
   uid?: string;
 }

@@ -8,30 +8,50 @@ import type { int32 } from 'kgen';
  * @kgen:printcolumn name=Holder type=string jsonPath=.spec.holderIdentity
  */
 export interface Lease {
-  /** spec contains the specification of the Lease. */
+  /**
+   * spec contains the specification of the Lease.
+   * @kgen:protobuf 2
+   */
   spec?: LeaseSpec;
 }
 
 /** LeaseSpec is a specification of a Lease. */
 export interface LeaseSpec {
-  /** holderIdentity contains the identity of the holder of a current lease. */
+  /**
+   * holderIdentity contains the identity of the holder of a current lease.
+   * @kgen:protobuf 1
+   */
   holderIdentity?: string;
-  /** leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. */
+  /**
+   * leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it.
+   * @kgen:protobuf 2
+   */
   leaseDurationSeconds?: int32;
   /**
    * acquireTime is a time when the current lease was acquired.
    * @format date-time
+   * @kgen:protobuf 3
    */
   acquireTime?: string;
   /**
    * renewTime is a time when the current holder of a lease has last updated the lease.
    * @format date-time
+   * @kgen:protobuf 4
    */
   renewTime?: string;
-  /** leaseTransitions is the number of transitions of a lease between holders. */
+  /**
+   * leaseTransitions is the number of transitions of a lease between holders.
+   * @kgen:protobuf 5
+   */
   leaseTransitions?: int32;
-  /** Strategy indicates the strategy for picking the leader for coordinated leader election. */
+  /**
+   * Strategy indicates the strategy for picking the leader for coordinated leader election.
+   * @kgen:protobuf 6
+   */
   strategy?: string;
-  /** PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. */
+  /**
+   * PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up.
+   * @kgen:protobuf 7
+   */
   preferredHolder?: string;
 }

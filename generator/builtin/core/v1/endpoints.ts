@@ -14,6 +14,7 @@ export interface Endpoints {
    * The set of all endpoints is the union of all subsets. Addresses are placed into subsets
    * according to the IPs they share.
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   subsets?: EndpointSubset[];
 }
@@ -26,45 +27,65 @@ export interface EndpointSubset {
   /**
    * IP addresses which offer the related ports that are marked as ready.
    * @kgen:listType atomic
+   * @kgen:protobuf 1
    */
   addresses?: EndpointAddress[];
   /**
    * IP addresses which offer the related ports but are not currently marked as ready.
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   notReadyAddresses?: EndpointAddress[];
   /**
    * Port numbers available on the related IP addresses.
    * @kgen:listType atomic
+   * @kgen:protobuf 3
    */
   ports?: EndpointPort[];
 }
 
 /** EndpointAddress is a tuple that describes single IP address. */
 export interface EndpointAddress {
-  /** The IP of this endpoint. */
+  /**
+   * The IP of this endpoint.
+   * @kgen:protobuf 1
+   */
   ip: string;
-  /** The Hostname of this endpoint */
+  /**
+   * The Hostname of this endpoint
+   * @kgen:protobuf 3
+   */
   hostname?: string;
-  /** Optional: Node hosting this endpoint. */
+  /**
+   * Optional: Node hosting this endpoint.
+   * @kgen:protobuf 4
+   */
   nodeName?: string;
 }
 
 /** EndpointPort is a tuple that describes a single port. */
 export interface EndpointPort {
-  /** The name of this port. This must match the 'name' field in the corresponding ServicePort. */
+  /**
+   * The name of this port. This must match the 'name' field in the corresponding ServicePort.
+   * @kgen:protobuf 1
+   */
   name?: string;
   /**
    * The port number of the endpoint.
    * @minimum 1
    * @maximum 65535
+   * @kgen:protobuf 2
    */
   port: int32;
   /**
    * The IP protocol for this port. Must be UDP, TCP, or SCTP.
    * @default "TCP"
+   * @kgen:protobuf 3
    */
   protocol?: 'TCP' | 'UDP' | 'SCTP';
-  /** The application protocol for this port. */
+  /**
+   * The application protocol for this port.
+   * @kgen:protobuf 4
+   */
   appProtocol?: string;
 }

@@ -9,9 +9,15 @@ import type { Time } from 'kgen';
  * @kgen:printcolumn name=Status type=string jsonPath=.status.phase
  */
 export interface Namespace {
-  /** Spec defines the behavior of the Namespace. */
+  /**
+   * Spec defines the behavior of the Namespace.
+   * @kgen:protobuf 2
+   */
   spec?: NamespaceSpec;
-  /** Status describes the current status of a Namespace. */
+  /**
+   * Status describes the current status of a Namespace.
+   * @kgen:protobuf 3
+   */
   status?: NamespaceStatus;
 }
 
@@ -20,32 +26,52 @@ export interface NamespaceSpec {
   /**
    * Finalizers is an opaque list of values that must be empty to permanently remove object from storage.
    * @kgen:listType set
+   * @kgen:protobuf 1
    */
   finalizers?: string[];
 }
 
 /** NamespaceStatus is information about the current status of a Namespace. */
 export interface NamespaceStatus {
-  /** Phase is the current lifecycle phase of the namespace. */
+  /**
+   * Phase is the current lifecycle phase of the namespace.
+   * @kgen:protobuf 1
+   */
   phase?: 'Active' | 'Terminating';
   /**
    * Represents the latest available observations of a namespace's current state.
    * @kgen:listType map
    * @kgen:listMapKey type
+   * @kgen:protobuf 2
    */
   conditions?: NamespaceCondition[];
 }
 
 /** NamespaceCondition contains details about state of namespace. */
 export interface NamespaceCondition {
-  /** Type of namespace controller condition. */
+  /**
+   * Type of namespace controller condition.
+   * @kgen:protobuf 1
+   */
   type: string;
-  /** Status of the condition, one of True, False, Unknown. */
+  /**
+   * Status of the condition, one of True, False, Unknown.
+   * @kgen:protobuf 2
+   */
   status: 'True' | 'False' | 'Unknown';
-  /** Last time the condition transitioned from one status to another. */
+  /**
+   * Last time the condition transitioned from one status to another.
+   * @kgen:protobuf 4
+   */
   lastTransitionTime?: Time;
-  /** Unique, one-word, CamelCase reason for the condition's last transition. */
+  /**
+   * Unique, one-word, CamelCase reason for the condition's last transition.
+   * @kgen:protobuf 5
+   */
   reason?: string;
-  /** Human-readable message indicating details about last transition. */
+  /**
+   * Human-readable message indicating details about last transition.
+   * @kgen:protobuf 6
+   */
   message?: string;
 }

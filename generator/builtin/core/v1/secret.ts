@@ -12,11 +12,13 @@ export interface Secret {
   /**
    * Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only
    * object metadata can be modified).
+   * @kgen:protobuf 5
    */
   immutable?: boolean;
   /**
    * Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or
    * '.'. The serialized form of the secret data is a base64 encoded string.
+   * @kgen:protobuf 2
    */
   data?: Record<string, Base64Bytes>;
   /**
@@ -24,8 +26,12 @@ export interface Secret {
    * write-only input field for convenience. All keys and values are merged into the data field on
    * write, overwriting any existing values. The stringData field is never output when reading
    * from the API.
+   * @kgen:protobuf 4
    */
   stringData?: Record<string, string>;
-  /** Used to facilitate programmatic handling of secret data. */
+  /**
+   * Used to facilitate programmatic handling of secret data.
+   * @kgen:protobuf 3
+   */
   type?: string;
 }

@@ -14,20 +14,28 @@ export interface ServiceAccount {
    * Secrets is a list of the secrets in the same namespace that pods running using this
    * ServiceAccount are allowed to use.
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   secrets?: ObjectReference[];
   /**
    * ImagePullSecrets is a list of references to secrets in the same namespace to use for pulling
    * any images in pods that reference this ServiceAccount.
    * @kgen:listType atomic
+   * @kgen:protobuf 3
    */
   imagePullSecrets?: LocalObjectReference[];
-  /** AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted. */
+  /**
+   * AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted.
+   * @kgen:protobuf 4
+   */
   automountServiceAccountToken?: boolean;
 }
 
 /** LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace. */
 export interface LocalObjectReference {
-  /** Name of the referent. */
+  /**
+   * Name of the referent.
+   * @kgen:protobuf 1
+   */
   name?: string;
 }

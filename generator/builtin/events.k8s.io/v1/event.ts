@@ -2,6 +2,8 @@
 // language. It is the same stored object as a core/v1 Event, seen through this schema
 // (runtime/conversion/events.ts), as in kube: one storage, two APIs.
 import type { int32 } from 'kgen';
+// As in k8s.io/api/events/v1: regarding, related and deprecatedSource are core/v1's types.
+import type { EventSource, ObjectReference } from '../../core/v1/event.js';
 
 /**
  * Event is a report of an event somewhere in the cluster. It generally denotes some state change
@@ -20,75 +22,89 @@ export interface Event {
   /**
    * eventTime is the time when this Event was first observed.
    * @format date-time
+   * @kgen:protobuf 2
    */
   eventTime?: string | null;
-  /** series is data about the Event series this event represents or nil if it's a singleton Event. */
+  /**
+   * series is data about the Event series this event represents or nil if it's a singleton Event.
+   * @kgen:protobuf 3
+   */
   series?: EventSeries;
-  /** reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. */
+  /**
+   * reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.
+   * @kgen:protobuf 4
+   */
   reportingController?: string;
-  /** reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. */
+  /**
+   * reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`.
+   * @kgen:protobuf 5
+   */
   reportingInstance?: string;
-  /** action is what action was taken/failed regarding to the regarding object. */
+  /**
+   * action is what action was taken/failed regarding to the regarding object.
+   * @kgen:protobuf 6
+   */
   action?: string;
-  /** reason is why the action was taken. It is human-readable. */
+  /**
+   * reason is why the action was taken. It is human-readable.
+   * @kgen:protobuf 7
+   */
   reason?: string;
-  /** regarding contains the object this Event is about. */
+  /**
+   * regarding contains the object this Event is about.
+   * @kgen:protobuf 8
+   */
   regarding?: ObjectReference;
-  /** related is the optional secondary object for more complex actions. */
+  /**
+   * related is the optional secondary object for more complex actions.
+   * @kgen:protobuf 9
+   */
   related?: ObjectReference;
-  /** note is a human-readable description of the status of this operation. */
+  /**
+   * note is a human-readable description of the status of this operation.
+   * @kgen:protobuf 10
+   */
   note?: string;
-  /** type is the type of this event (Normal, Warning), new types could be added in the future. */
+  /**
+   * type is the type of this event (Normal, Warning), new types could be added in the future.
+   * @kgen:protobuf 11
+   */
   type?: string;
-  /** deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type. */
+  /**
+   * deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.
+   * @kgen:protobuf 12
+   */
   deprecatedSource?: EventSource;
   /**
    * deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
    * @format date-time
+   * @kgen:protobuf 13
    */
   deprecatedFirstTimestamp?: string;
   /**
    * deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.
    * @format date-time
+   * @kgen:protobuf 14
    */
   deprecatedLastTimestamp?: string;
-  /** deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type. */
+  /**
+   * deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.
+   * @kgen:protobuf 15
+   */
   deprecatedCount?: int32;
 }
 
 /** EventSeries contain information on series of events, i.e. thing that was/is happening continuously for some time. */
 export interface EventSeries {
-  /** count is the number of occurrences in this series up to the last heartbeat time. */
+  /**
+   * count is the number of occurrences in this series up to the last heartbeat time.
+   * @kgen:protobuf 1
+   */
   count: int32;
   /**
    * lastObservedTime is the time when last Event from the series was seen before last heartbeat.
    * @format date-time
+   * @kgen:protobuf 2
    */
   lastObservedTime: string;
-}
-
-/** EventSource contains information for an event. */
-export interface EventSource {
-  /** Component from which the event is generated. */
-  component?: string;
-  /** Node name on which the event is generated. */
-  host?: string;
-}
-
-/** ObjectReference contains enough information to let you inspect or modify the referred object. */
-export interface ObjectReference {
-  /** Kind of the referent. */
-  kind?: string;
-  /** Namespace of the referent. */
-  namespace?: string;
-  /** Name of the referent. */
-  name?: string;
-  /** UID of the referent. */
-  uid?: string;
-  /** API version of the referent. */
-  apiVersion?: string;
-  /** Specific resourceVersion to which this reference is made, if any. */
-  resourceVersion?: string;
-  /** If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement. */
-  fieldPath?: string;
 }

@@ -10,8 +10,12 @@ export interface ClusterRole {
   /**
    * Rules holds all the PolicyRules for this ClusterRole
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   rules?: PolicyRule[];
-  /** AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller. */
+  /**
+   * AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.
+   * @kgen:protobuf 3
+   */
   aggregationRule?: AggregationRule;
 }

@@ -10,6 +10,7 @@ export interface Role {
   /**
    * Rules holds all the PolicyRules for this Role
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   rules?: PolicyRule[];
 }

@@ -9,8 +9,12 @@ export interface RoleBinding {
   /**
    * Subjects holds references to the objects the role applies to.
    * @kgen:listType atomic
+   * @kgen:protobuf 2
    */
   subjects?: Subject[];
-  /** RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable. */
+  /**
+   * RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.
+   * @kgen:protobuf 3
+   */
   roleRef: RoleRef;
 }
