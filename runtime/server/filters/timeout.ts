@@ -10,7 +10,7 @@ import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../handler.js';
 import { isLongRunning, lazySignalRequest, requestURL } from './context.js';
-import { parseGoDuration } from './duration.js';
+import { parseGoDuration } from '../../api/duration.js';
 import type { Filter } from './types.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

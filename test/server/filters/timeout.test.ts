@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
-import { parseGoDuration } from '../../../runtime/server/filters/duration.js';
+import { parseGoDuration } from '../../../runtime/api/duration.js';
 import { requestTimeout, TIMEOUT_MESSAGE, withTimeout } from '../../../runtime/server/filters/timeout.js';
 import { body, contextFor } from './helpers.js';
 
