@@ -10,8 +10,9 @@ import type { RequestContext } from './types.js';
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'portforward']);
 
-export function newRequestContext(request: IncomingAPIRequest): RequestContext {
-  return { request, startedAt: performance.now(), responseHeaders: {}, annotations: {} };
+/** The context of one request; `url` is its parsed URL (parsed here when the caller has not). */
+export function newRequestContext(request: IncomingAPIRequest, url: URL = parseRequestURL(request.url)): RequestContext {
+  return { request, url, startedAt: performance.now(), responseHeaders: {}, annotations: {} };
 }
 
 /** Custom subresources (`group/resource/subresource`): all long-running; some CONNECT. */
@@ -40,22 +41,14 @@ export function isLongRunning(info: RequestInfo | undefined): boolean {
 
 /**
  * The request URL, parsed as a path (never as `//authority`), with dot segments resolved. The
- * chain rewrites the request to this form first, so every filter and the handler (anonymous
- * paths, authorization, routing) sees the same path: `/healthz/../apis/x` cannot look like a
- * health check to one layer and a resource to another.
+ * chain parses it once, rewrites the request to this form and keeps it on the request context
+ * (RequestContext.url, ResolvedRequest.url), so every filter and the handler (anonymous paths,
+ * authorization, routing) reads the same parse: `/healthz/../apis/x` cannot look like a health
+ * check to one layer and a resource to another.
  */
-export function requestURL(raw: string): URL {
-  // Each layer of a request parses its URL again; the last one parsed is remembered. The URL is
-  // therefore shared: callers read it and never modify it (nor its searchParams).
-  if (raw === lastRaw) return lastURL;
-  const url = new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
-  lastRaw = raw;
-  lastURL = url;
-  return url;
+export function parseRequestURL(raw: string): URL {
+  return new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
 }
-
-let lastRaw: string | undefined;
-let lastURL: URL;
 
 /**
  * An abort made only when someone asks for its signal: most requests never read theirs, and an

@@ -9,6 +9,11 @@ import type { IncomingAPIRequest } from '../handler.js';
 
 export interface RequestContext {
   readonly request: IncomingAPIRequest;
+  /**
+   * The request URL, parsed once when the request enters the chain (see parseRequestURL): the
+   * path and query every filter and the handler read. Shared: read it, never modify it.
+   */
+  readonly url: URL;
   /** Set by the request-info filter. */
   info?: RequestInfo;
   /**
