@@ -13,7 +13,7 @@ import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
 import type { DelegationTarget } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
 import type { OpenAPIRequestHeaders } from './openapi.js';
-import { parseRequestURL } from './filters/context.js';
+import { parseRequestURL, type RequestURL } from './filters/context.js';
 import { resolveRequestInfo, splitPath } from './requestinfo.js';
 import { versionInfo } from './version.js';
 
@@ -49,13 +49,13 @@ export interface IncomingAPIRequest {
 /** What the filter chain resolved before the handler runs (the chain passes its RequestContext). */
 export interface ResolvedRequest {
   /** The request URL as the chain parsed it (RequestContext.url); parsed again only when absent. */
-  url?: URL;
+  url?: RequestURL;
   info?: RequestInfo;
   user?: UserInfo;
 }
 
 /** The request's parsed URL: the chain's, or parsed here for a request that did not come through it. */
-export function urlOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): URL {
+export function urlOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): RequestURL {
   return resolved.url ?? parseRequestURL(incoming.url);
 }
 

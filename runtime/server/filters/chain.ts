@@ -31,7 +31,7 @@ import { withPanicRecovery } from './panics.js';
 import { withRequestBody } from './requestbody.js';
 import { withRequestInfo } from './requestinfo.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './timeout.js';
-import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
+import type { ChainHandler, ChainResult, Filter, RequestContext, RequestURL } from './types.js';
 import { SafeWaitGroup, withWaitGroup } from './waitgroup.js';
 
 export interface ChainConfig {
@@ -107,7 +107,7 @@ export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
 export function serveThrough(chain: ChainHandler): RequestServer {
   return (request) => {
     if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
-    let url: URL;
+    let url: RequestURL;
     try {
       url = parseRequestURL(request.url);
     } catch {

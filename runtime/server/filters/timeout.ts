@@ -11,14 +11,14 @@ import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../handler.js';
 import { isLongRunning, lazySignalRequest } from './context.js';
 import { parseGoDuration } from '../../api/duration.js';
-import type { Filter } from './types.js';
+import type { Filter, RequestURL } from './types.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export const TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
 
 /** The effective timeout: the server's, or the user's `?timeout=` when positive and smaller. */
-export function requestTimeout(url: URL, serverTimeoutMs: number): number {
+export function requestTimeout(url: RequestURL, serverTimeoutMs: number): number {
   // Most requests have no `timeout` parameter (nor an escaped name that could decode to it).
   const query = url.search;
   if (query === '' || (!query.includes('timeout') && !query.includes('%'))) return serverTimeoutMs;
