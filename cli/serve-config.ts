@@ -8,7 +8,8 @@
 import type { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument, isMap, isScalar, isSeq, stringify, type Node } from 'yaml';
-import { durationOption, formatGoDuration } from './duration.js';
+import { formatGoDuration } from '../runtime/api/duration.js';
+import { durationOption } from './duration.js';
 
 const OWN = new Set(['config', 'print-config', 'help']);
 

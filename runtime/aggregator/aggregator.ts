@@ -12,8 +12,7 @@ import { ResourceInformer } from '../controllers/informer.js';
 import type { APIResponse, RequestScope } from '../endpoints/handler.js';
 import type { CertificateAndKey } from '../server/certs.js';
 import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
-import { requestURL } from '../server/filters/context.js';
-import type { IncomingAPIRequest, ResolvedRequest } from '../server/handler.js';
+import { urlOf, type IncomingAPIRequest, type ResolvedRequest } from '../server/handler.js';
 import { splitPath } from '../server/requestinfo.js';
 import { failedDiscoveryCheck, hasAvailability, LOCAL_AVAILABLE, PASSED, withAvailability, type Availability } from './available.js';
 import { proxyToBackend } from './proxy.js';
@@ -104,7 +103,7 @@ export class APIAggregator implements DelegationTarget {
   /** Synchronous for what it does not proxy (no await for every local request); proxying is a promise. */
   serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): DelegationResult {
     if (this.remotes.size === 0) return undefined;
-    const [prefix, a, b] = splitPath(requestURL(incoming.url).pathname);
+    const [prefix, a, b] = splitPath(urlOf(incoming, resolved).pathname);
     const group = prefix === 'apis' ? a : prefix === 'api' ? '' : undefined;
     const version = prefix === 'apis' ? b : a;
     if (group === undefined || version === undefined) return undefined;

@@ -20,10 +20,10 @@ import { fieldManagerOf } from '../endpoints/fieldmanager/index.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import { normalizeObjectMeta } from '../endpoints/serializer.js';
 import { WorkQueue, type WorkQueueOptions } from '../controllers/queue.js';
+import { labelSelectorAsSelector } from '../api/labels.js';
 import { isNotFound } from '../api/status.js';
 import { checkEscalation, type EscalationCheckOptions } from './escalation.js';
 import { serviceAccountUsername } from './rules.js';
-import { labelSelectorMatches } from './selector.js';
 import { ALL_AUTHENTICATED, RBAC_GROUP, type ClusterRole, type PolicyRule } from './types.js';
 
 export const AGGREGATION_CONTROLLER_NAME = 'clusterrole-aggregation-controller';
@@ -70,8 +70,11 @@ export function aggregateClusterRoleRules(role: ClusterRole, roles: Iterable<Clu
   const out: PolicyRule[] = [];
   const seen = new Set<string>();
   for (const selector of role.aggregationRule?.clusterRoleSelectors ?? []) {
+    // LabelSelectorAsSelector; one that cannot be a selector throws, failing the role's sync (the
+    // work queue retries it), as kube's controller returns the error.
+    const selected = labelSelectorAsSelector(selector);
     for (const other of all) {
-      if (other.metadata.name === role.metadata.name || !labelSelectorMatches(selector, other.metadata.labels)) continue;
+      if (other.metadata.name === role.metadata.name || !selected.matches(other.metadata.labels)) continue;
       for (const rule of rulesOf(other)) {
         const key = ruleKey(rule);
         if (seen.has(key)) continue;

@@ -8,6 +8,7 @@
  * controller overwrites them). The controller writes the same rules back for readers.
  */
 import type { KubeObject } from '../api/meta.js';
+import { LabelSelectorError } from '../api/labels.js';
 import { aggregateClusterRoleRules } from './aggregation.js';
 import type { RBACResource } from './strategy.js';
 import type { ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding } from './types.js';
@@ -97,8 +98,21 @@ export class PolicyIndex {
     return rules;
   }
 
-  /** Selected roles that aggregate count with their aggregated rules; a cycle is cut where it closes. */
+  /**
+   * Selected roles that aggregate count with their aggregated rules; a cycle is cut where it
+   * closes. A role whose selectors cannot be selectors keeps its own rules, as kube's authorizer
+   * reads them when the aggregation controller fails on that role.
+   */
   private aggregate(role: ClusterRole, visiting: Set<string>): PolicyRule[] {
+    try {
+      return this.aggregateSelected(role, visiting);
+    } catch (err) {
+      if (err instanceof LabelSelectorError) return [...(role.rules ?? [])];
+      throw err;
+    }
+  }
+
+  private aggregateSelected(role: ClusterRole, visiting: Set<string>): PolicyRule[] {
     return aggregateClusterRoleRules(role, this.clusterRoles.values(), (other) => {
       const otherName = other.metadata.name ?? '';
       if (!other.aggregationRule) return other.rules ?? [];

@@ -5,7 +5,7 @@
  */
 import { newBadRequest, newInvalid } from '../api/status.js';
 import { parseFieldSelector, type FieldSelector } from '../registry/fieldselector.js';
-import { parseLabelSelector, type LabelSelector } from '../registry/labelselector.js';
+import { parseLabelSelector, type LabelSelector } from '../api/labels.js';
 
 export type FieldValidationDirective = 'Strict' | 'Warn' | 'Ignore';
 

@@ -23,7 +23,7 @@ export {
   type SchemaValidator,
   type StrategyConfig,
 } from './strategy.js';
-export { parseLabelSelector, type LabelSelector, type LabelRequirement } from './labelselector.js';
+export { parseLabelSelector, type LabelSelector, type LabelRequirement } from '../api/labels.js';
 export { parseFieldSelector, type FieldSelector, type FieldRequirement } from './fieldselector.js';
 export { evaluateJSONPath, parseJSONPath, JSONPathError } from './jsonpath.js';
 export { scaleFromObject, applyScaleToObject, validateScale, type Scale } from './scale.js';

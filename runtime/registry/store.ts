@@ -26,7 +26,7 @@ import {
   type PropagationOptions,
 } from './deletion.js';
 import type { FieldSelector } from './fieldselector.js';
-import type { LabelSelector } from './labelselector.js';
+import type { LabelSelector } from '../api/labels.js';
 import { carryUpdateMetadata, fillCreateMetadata, metadataOf, nowRFC3339 } from './objectmeta.js';
 import type { RESTStrategy, RESTUpdateStrategy } from './strategy.js';
 import { startStoreWatch, type StoreWatch } from './watch.js';

@@ -13,7 +13,7 @@ import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
 import type { DelegationTarget } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
 import type { OpenAPIRequestHeaders } from './openapi.js';
-import { requestURL } from './filters/context.js';
+import { parseRequestURL, type RequestURL } from './filters/context.js';
 import { resolveRequestInfo, splitPath } from './requestinfo.js';
 import { versionInfo } from './version.js';
 
@@ -46,10 +46,17 @@ export interface IncomingAPIRequest {
   upgrade?: UpgradeRequest;
 }
 
-/** What the filter chain resolved before the handler runs. */
+/** What the filter chain resolved before the handler runs (the chain passes its RequestContext). */
 export interface ResolvedRequest {
+  /** The request URL as the chain parsed it (RequestContext.url); parsed again only when absent. */
+  url?: RequestURL;
   info?: RequestInfo;
   user?: UserInfo;
+}
+
+/** The request's parsed URL: the chain's, or parsed here for a request that did not come through it. */
+export function urlOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): RequestURL {
+  return resolved.url ?? parseRequestURL(incoming.url);
 }
 
 export interface APIServerParts {
@@ -101,7 +108,7 @@ class ResolvedAPIRequest implements APIRequest {
 
 /** The handlers' view of a request the chain resolved (info must be set). */
 export function apiRequestOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): APIRequest {
-  const url = requestURL(incoming.url);
+  const url = urlOf(incoming, resolved);
   const info = resolved.info ?? resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
   return new ResolvedAPIRequest(info, incoming.method, url.searchParams, incoming.headers, incoming.body, resolved.user, incoming);
 }
@@ -139,9 +146,10 @@ export class APIServerHandler {
    */
   handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): APIResponse | Promise<APIResponse> {
     try {
-      if (resolved.info?.isResourceRequest) return this.delegate(incoming, { info: resolved.info, user: resolved.user }, 0);
-      const req = apiRequestOf(incoming, resolved);
-      const delegated: ResolvedRequest = { info: req.info, user: resolved.user };
+      if (resolved.info?.isResourceRequest) return this.delegate(incoming, { url: resolved.url, info: resolved.info, user: resolved.user }, 0);
+      const url = urlOf(incoming, resolved);
+      const req = apiRequestOf(incoming, { url, info: resolved.info, user: resolved.user });
+      const delegated: ResolvedRequest = { url, info: req.info, user: resolved.user };
       if (req.info.isResourceRequest) return this.delegate(incoming, delegated, 0);
       return this.nonResourceRequest(incoming, req, delegated);
     } catch (err) {
@@ -151,7 +159,7 @@ export class APIServerHandler {
 
   private async nonResourceRequest(incoming: IncomingAPIRequest, req: APIRequest, delegated: ResolvedRequest): Promise<APIResponse> {
     try {
-      const segments = splitPath(requestURL(incoming.url).pathname);
+      const segments = splitPath(urlOf(incoming, delegated).pathname);
       for (const [, handle] of this.nonResource) {
         const response = await handle(req, segments);
         if (!response) continue;

@@ -122,6 +122,23 @@ describe('shouldCallHook', () => {
     assert.equal(await shouldCallHook(hook, attrs({ operation: 'DELETE' }), namespaceLabels), false);
   });
 
+  it('fails with an internal error on a selector that is not one, unless the other selector rules the webhook out', async () => {
+    const bad = { matchExpressions: [{ key: 'env', operator: 'In' as const, values: [] }] };
+    const internal = (err: unknown) => {
+      assert.ok(err instanceof StatusError);
+      assert.equal(err.code, 500);
+      assert.equal(err.reason, 'InternalError');
+      assert.equal(err.message, "Internal error occurred: values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty");
+      return true;
+    };
+    await assert.rejects(shouldCallHook({ ...base, namespaceSelector: bad }, attrs(), namespaceLabels), internal);
+    await assert.rejects(shouldCallHook({ ...base, objectSelector: bad }, attrs({ object: obj() }), namespaceLabels), internal);
+    // kube's ShouldCallHook: a selector that does not match (without error) wins over the other's error.
+    assert.equal(await shouldCallHook({ ...base, namespaceSelector: bad, objectSelector: { matchLabels: { audited: 'yes' } } }, attrs({ object: obj() }), namespaceLabels), false);
+    assert.equal(await shouldCallHook({ ...base, namespaceSelector: { matchLabels: { webhooks: 'on' } }, objectSelector: bad }, attrs(), namespaceLabels), false);
+    await assert.rejects(shouldCallHook({ ...base, objectSelector: { matchExpressions: [{ key: 'env', operator: 'Gt' as 'In', values: ['1'] }] } }, attrs(), namespaceLabels), /"Gt" is not a valid label selector operator/);
+  });
+
   it('never sends webhook configurations to webhooks', async () => {
     const everything: Webhook = { ...base, rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] };
     const config = attrs({

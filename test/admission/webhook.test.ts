@@ -180,6 +180,15 @@ describe('admission webhooks over HTTPS', () => {
     const http = await bad(hook('plain-http.example.com', 'http://127.0.0.1:1/validate', ''));
     assert.equal(http.status, 422);
     assert.match(http.body.message, /'https' is the only allowed URL scheme/);
+    // What the matcher's LabelSelectorAsSelector would refuse (a 500 on every matching request) is refused here.
+    const selectors = await bad({
+      ...hook('selectors.example.com', `${wh.url}/validate`, wh.caBundle),
+      namespaceSelector: { matchLabels: { '-bad': 'x' } },
+      objectSelector: { matchExpressions: [{ key: 'a', operator: 'In', values: ['-v-'] }] },
+    });
+    assert.equal(selectors.status, 422);
+    assert.match(selectors.body.message, /webhooks\[0\]\.namespaceSelector\.matchLabels: Invalid value: "-bad": name part must consist of/);
+    assert.match(selectors.body.message, /webhooks\[0\]\.objectSelector\.matchExpressions\[0\]\.values\[0\]: Invalid value: "-v-": a valid label must be/);
     const defaulted = await createOk(ts, `${AR}/validatingwebhookconfigurations?dryRun=All`, {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',

@@ -8,6 +8,7 @@ import type { UserInfo } from '../../runtime/api/auth.js';
 import { parsePolicy, type AuditEvent, type AuditSink, type Policy } from '../../runtime/audit/index.js';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../../runtime/endpoints/handler.js';
 import { auditFilter, failedAuthenticationAudit, openAudit } from '../../runtime/server/filters/audit.js';
+import { parseRequestURL } from '../../runtime/server/filters/context.js';
 import type { ChainHandler, RequestContext } from '../../runtime/server/filters/types.js';
 
 const MICRO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
@@ -48,6 +49,7 @@ function context(method: string, url: string, opts: CtxOptions = {}): RequestCon
   }
   return {
     request: { method, url, headers, body, signal: new AbortController().signal, remoteAddress: opts.remoteAddress ?? '::ffff:127.0.0.1' },
+    url: parseRequestURL(url),
     user: opts.user ?? alice,
     startedAt: performance.now(),
     responseHeaders: {},

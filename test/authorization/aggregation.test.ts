@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { LabelSelectorError } from '../../runtime/api/labels.js';
 import { aggregateClusterRoleRules, rulesEqual, type ClusterRole, type PolicyRule } from '../../runtime/authorization/index.js';
 import { clusterRole } from './helpers.js';
 import { policyObjects, RBAC, W } from './matrix.js';
@@ -34,6 +35,12 @@ describe('aggregateClusterRoleRules', () => {
     const rules = aggregateClusterRoleRules(agg, roles, (r) => r.rules ?? []);
     // Go sorts names by bytes: "Z" before "a".
     assert.deepEqual(rules, [get('watch', 'widgets'), get('list', 'widgets'), { ...get('get', 'gadgets'), resourceNames: [] }, get('get', 'widgets'), get('delete', 'widgets')]);
+  });
+
+  it('throws for a selector LabelSelectorAsSelector refuses, failing the sync as kube\'s controller does', () => {
+    const agg = clusterRole('agg', []);
+    agg.aggregationRule = { clusterRoleSelectors: [{ matchExpressions: [{ key: 'second', operator: 'Exists', values: ['x'] }] }] };
+    assert.throws(() => aggregateClusterRoleRules(agg, [agg, clusterRole('b', [get('get', 'widgets')], { second: '' })], (r) => r.rules ?? []), LabelSelectorError);
   });
 
   it('compares rules as Semantic.DeepEqual does: an empty list is no list', () => {

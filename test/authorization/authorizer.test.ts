@@ -86,6 +86,18 @@ describe('RBAC authorizer', () => {
     assert.equal((await authorizer.authorize(attrs)).decision, 'NoOpinion');
   });
 
+  it('keeps the own rules of a ClusterRole whose selectors are not selectors, as kube reads them when aggregation fails', async () => {
+    const index = new PolicyIndex();
+    const agg = clusterRole('agg', [{ verbs: ['get'], apiGroups: ['widgets.example.com'], resources: ['widgets'] }]);
+    agg.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { pick: 'me' } }, { matchExpressions: [{ key: 'x', operator: 'NotIn', values: [] }] }] };
+    index.upsert('clusterroles', agg);
+    index.upsert('clusterroles', clusterRole('picked', [{ verbs: ['delete'], apiGroups: ['widgets.example.com'], resources: ['widgets'] }], { pick: 'me' }));
+    index.upsert('clusterrolebindings', clusterRoleBinding('a', 'agg', [U('alice')]));
+    const authorizer = newRBACAuthorizer(new RuleResolver(index));
+    assert.equal((await authorizer.authorize(resourceAttrs(user('alice'), 'get', 'widgets', { namespace: 'x' }))).decision, 'Allow');
+    assert.equal((await authorizer.authorize(resourceAttrs(user('alice'), 'delete', 'widgets', { namespace: 'x' }))).decision, 'NoOpinion');
+  });
+
   it('lists the rules that apply in a namespace (SelfSubjectRulesReview)', () => {
     const { authorizer } = setup();
     const result = authorizer.rulesFor(user('alice'), 'ns1');

@@ -1,13 +1,14 @@
 /**
- * Go duration flags (`--compaction-interval 5m`) and the storage flags of `kgen serve`.
+ * Go duration flags (`--compaction-interval 5m`: Go's parser, see test/api/duration.test.ts, and
+ * no negatives) and the storage flags of `kgen serve`.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { parseGoDuration } from '../../cli/duration.js';
+import { durationOption } from '../../cli/duration.js';
 import { KGEN_BIN, REPO } from '../e2e/harness.js';
 
-describe('parseGoDuration', () => {
+describe('durationOption', () => {
   it('reads Go duration strings as milliseconds', () => {
     const cases: Array<[string, number]> = [
       ['0', 0],
@@ -20,13 +21,27 @@ describe('parseGoDuration', () => {
       ['1500us', 1.5],
       ['0s', 0],
     ];
-    for (const [text, ms] of cases) assert.equal(parseGoDuration(text), ms, text);
+    for (const [text, ms] of cases) assert.equal(durationOption(text), ms, text);
   });
 
-  it('rejects what Go rejects', () => {
-    for (const bad of ['', '5', '-5m', '5 m', 'm', '5d', '1h-2m', 'abc', '5mm']) {
-      assert.throws(() => parseGoDuration(bad), /invalid duration/, bad);
-    }
+  it("rejects what Go rejects, with Go's message", () => {
+    const cases: Array<[string, string]> = [
+      ['', 'time: invalid duration ""'],
+      ['5', 'time: missing unit in duration "5"'],
+      ['5 m', 'time: unknown unit " m" in duration "5 m"'],
+      ['m', 'time: invalid duration "m"'],
+      ['5d', 'time: unknown unit "d" in duration "5d"'],
+      ['1h-2m', 'time: unknown unit "h-" in duration "1h-2m"'],
+      ['abc', 'time: invalid duration "abc"'],
+      ['5mm', 'time: unknown unit "mm" in duration "5mm"'],
+      [' 5m', 'time: invalid duration " 5m"'],
+    ];
+    for (const [bad, message] of cases) assert.throws(() => durationOption(bad), { message }, bad);
+  });
+
+  it('rejects a negative duration, which Go parses', () => {
+    assert.throws(() => durationOption('-5m'), { message: 'invalid duration "-5m": must not be negative' });
+    assert.equal(durationOption('-0'), 0);
   });
 });
 
@@ -44,6 +59,6 @@ describe('kgen serve storage flags', () => {
   it('refuses a malformed --compaction-interval as a usage error', () => {
     const r = kgen('serve', '--compaction-interval', '5 minutes');
     assert.notEqual(r.status, 0);
-    assert.match(r.stderr, /--compaction-interval.*invalid duration/);
+    assert.match(r.stderr, /--compaction-interval.*is invalid\. time: unknown unit " minutes" in duration "5 minutes"/);
   });
 });

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { formatGoDuration } from '../../cli/duration.js';
+import { formatGoDuration } from '../../runtime/api/duration.js';
 import { KGEN_BIN, REPO, kubectlOk, removeDir, startKgen, tempDir } from '../e2e/harness.js';
 
 const GENERATED = join(REPO, 'generated');

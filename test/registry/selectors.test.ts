@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
 import { StatusError } from '../../runtime/api/status.js';
 import { parseFieldSelector } from '../../runtime/registry/fieldselector.js';
-import { parseLabelSelector } from '../../runtime/registry/labelselector.js';
+import { parseLabelSelector } from '../../runtime/api/labels.js';
 
 function badRequest(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (err: unknown) => {

@@ -11,7 +11,7 @@ import type { KubeObject } from '../../runtime/api/meta.js';
 import type { ResourceDefinition } from '../../runtime/api/resource.js';
 import { StatusError } from '../../runtime/api/status.js';
 import { parseFieldSelector } from '../../runtime/registry/fieldselector.js';
-import { parseLabelSelector } from '../../runtime/registry/labelselector.js';
+import { parseLabelSelector } from '../../runtime/api/labels.js';
 import { ensureSystemNamespaces, newNamespaceLifecycle, withNamespaceStrategy } from '../../runtime/registry/namespaces.js';
 import { Store } from '../../runtime/registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type StrategyConfig } from '../../runtime/registry/strategy.js';

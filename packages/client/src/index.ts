@@ -25,6 +25,7 @@ export * from './types.js';
 export { decodeWatchStream, decodeWatchEvent } from './watch.js';
 export { Backoff, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 export { listAll, DEFAULT_PAGE_SIZE, type ListAllOptions, type ListSnapshot } from './pager.js';
+export type { ListerWatcher } from './listwatch.js';
 export {
   Reflector,
   watchWithResume,

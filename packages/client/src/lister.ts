@@ -5,7 +5,7 @@
  * objects are the cache's own: do not mutate them.
  */
 import type { APIObject } from '../../../runtime/api/meta.js';
-import { parseLabelSelector, type LabelSelector } from '../../../runtime/registry/labelselector.js';
+import { parseLabelSelector, type LabelSelector } from '../../../runtime/api/labels.js';
 import { NAMESPACE_INDEX, type Indexer } from './indexer.js';
 import type { ResourceInfo } from './types.js';
 

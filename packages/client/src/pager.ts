@@ -7,7 +7,7 @@
  */
 import type { APIObject } from '../../../runtime/api/meta.js';
 import { isGone } from '../../../runtime/api/status.js';
-import type { ResourceClient } from './resource.js';
+import type { ListerWatcher } from './listwatch.js';
 import type { ListOptions } from './types.js';
 
 /** Items per page; client-go's pager default. */
@@ -24,7 +24,7 @@ export interface ListSnapshot<T> {
   resourceVersion: string;
 }
 
-export async function listAll<T extends APIObject>(client: ResourceClient<T>, opts: ListAllOptions = {}): Promise<ListSnapshot<T>> {
+export async function listAll<T extends APIObject>(client: Pick<ListerWatcher<T>, 'list'>, opts: ListAllOptions = {}): Promise<ListSnapshot<T>> {
   const { pageSize = DEFAULT_PAGE_SIZE, ...list } = opts;
   const items: T[] = [];
   let token: string | undefined;

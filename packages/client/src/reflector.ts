@@ -24,9 +24,9 @@
 import type { APIObject, WatchEvent } from '../../../runtime/api/meta.js';
 import { StatusError, isGone } from '../../../runtime/api/status.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import type { ListerWatcher } from './listwatch.js';
 import { listAll } from './pager.js';
 import { abortableSleep } from './rate-limiter.js';
-import type { ResourceClient } from './resource.js';
 import { isConnectionError } from './retry.js';
 import { TimeoutError } from './transport.js';
 
@@ -95,7 +95,7 @@ export class Reflector<T extends APIObject> {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(
-    readonly client: ResourceClient<T>,
+    readonly client: ListerWatcher<T>,
     private readonly opts: ResumableWatchOptions = {},
   ) {
     this.lastRV = opts.resourceVersion && opts.resourceVersion !== '0' ? opts.resourceVersion : '';
@@ -224,7 +224,7 @@ export class Reflector<T extends APIObject> {
  * or the consumer stops; throws errors opts.shouldRetry refuses (by default: not transient).
  */
 export async function* watchWithResume<T extends APIObject>(
-  client: ResourceClient<T>,
+  client: ListerWatcher<T>,
   opts: ResumableWatchOptions = {},
 ): AsyncGenerator<WatchEvent<T>, void, undefined> {
   for await (const event of new Reflector(client, opts).run()) {

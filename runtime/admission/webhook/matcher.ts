@@ -6,7 +6,9 @@
  * are never sent to webhooks, as kube exempts them.
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
+import { LabelSelectorError, labelSelectorAsSelector, type LabelSelector } from '../../api/labels.js';
 import type { KubeObject } from '../../api/meta.js';
+import { newInternalError, type StatusError } from '../../api/status.js';
 import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE, type MetaLabelSelector, type RuleWithOperations, type Webhook } from './types.js';
 
 /** Reads a namespace's labels; throws the Status (404) when it does not exist. */
@@ -53,37 +55,38 @@ export function isExemptResource(attrs: AdmissionAttributes): boolean {
   return group === ADMISSIONREGISTRATION_GROUP && (resource === MUTATING_RESOURCE || resource === VALIDATING_RESOURCE);
 }
 
+/** A webhook's selector as kube's accessor caches it: parsed once per configuration object. */
+const parsedSelectors = new WeakMap<MetaLabelSelector, LabelSelector | LabelSelectorError>();
+const EVERYTHING = labelSelectorAsSelector({});
+
+/**
+ * A namespace or object selector (runtime/api/labels.ts). Absent is `{}`, the API's default,
+ * which selects everything. One that cannot be a selector throws LabelSelectorError, which
+ * shouldCallHook turns into kube's internal error.
+ */
+function parsedSelector(selector: MetaLabelSelector | undefined): LabelSelector {
+  if (!selector) return EVERYTHING;
+  let parsed = parsedSelectors.get(selector);
+  if (!parsed) {
+    try {
+      parsed = labelSelectorAsSelector(selector);
+    } catch (err) {
+      if (!(err instanceof LabelSelectorError)) throw err;
+      parsed = err;
+    }
+    parsedSelectors.set(selector, parsed);
+  }
+  if (parsed instanceof LabelSelectorError) throw parsed;
+  return parsed;
+}
+
 /** metav1.LabelSelectorAsSelector over a label set; an absent or empty selector matches everything. */
 export function selectorMatches(selector: MetaLabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
-  const set = labels ?? {};
-  for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) {
-    if (set[key] !== value) return false;
-  }
-  for (const expr of selector?.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(set, expr.key);
-    const values = expr.values ?? [];
-    switch (expr.operator) {
-      case 'In':
-        if (!has || !values.includes(set[expr.key]!)) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(set[expr.key]!)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return parsedSelector(selector).matches(labels);
 }
 
 export function isEmptySelector(selector: MetaLabelSelector | undefined): boolean {
-  return !selector || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0);
+  return parsedSelector(selector).empty();
 }
 
 /** namespace.Matcher.MatchNamespaceSelector. */
@@ -107,10 +110,36 @@ function objectSelectorMatches(webhook: Webhook, attrs: AdmissionAttributes): bo
   return matches(attrs.object) || matches(attrs.oldObject);
 }
 
-/** generic.Webhook.ShouldCallHook (matchPolicy Exact: kgen serves each resource in one version). */
+/** A selector that is not one: kube's matchers answer apierrors.NewInternalError(err). */
+function selectorError(err: unknown): StatusError {
+  if (err instanceof LabelSelectorError) return newInternalError(err.message);
+  throw err;
+}
+
+/**
+ * generic.Webhook.ShouldCallHook (matchPolicy Exact: kgen serves each resource in one version).
+ * As kube's, a selector that cannot be parsed fails the request only when the other selector
+ * does not rule the webhook out.
+ */
 export async function shouldCallHook(webhook: Webhook, attrs: AdmissionAttributes, namespaceLabels: NamespaceLabels): Promise<boolean> {
   if (isExemptResource(attrs)) return false;
   if (!(webhook.rules ?? []).some((rule) => ruleMatches(rule, attrs))) return false;
-  if (!(await namespaceSelectorMatches(webhook, attrs, namespaceLabels))) return false;
-  return objectSelectorMatches(webhook, attrs);
+  let namespaceError: StatusError | undefined;
+  let objectError: StatusError | undefined;
+  let matches = false;
+  try {
+    matches = await namespaceSelectorMatches(webhook, attrs, namespaceLabels);
+  } catch (err) {
+    namespaceError = selectorError(err);
+  }
+  if (!matches && !namespaceError) return false;
+  matches = false;
+  try {
+    matches = objectSelectorMatches(webhook, attrs);
+  } catch (err) {
+    objectError = selectorError(err);
+  }
+  if (!matches && !objectError) return false;
+  if (namespaceError ?? objectError) throw namespaceError ?? objectError;
+  return true;
 }

@@ -5,7 +5,7 @@
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { newInvalid } from '../../api/status.js';
-import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../../validation/index.js';
+import { field, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, toStatusCauses, type FieldError } from '../../validation/index.js';
 import type { AdmissionPlugin } from '../types.js';
 import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE, type MetaLabelSelector, type RuleWithOperations, type Webhook, type WebhookConfiguration } from './types.js';
 
@@ -93,8 +93,13 @@ function validateRule(rule: RuleWithOperations, path: string): FieldError[] {
   return errs;
 }
 
+/** metav1validation.ValidateLabelSelector: what the matcher's LabelSelectorAsSelector would refuse is a 422 here. */
 function validateSelector(selector: MetaLabelSelector | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
+  for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) {
+    for (const msg of isQualifiedName(key)) errs.push(field.invalid(`${path}.matchLabels`, key, msg));
+    for (const msg of isValidLabelValue(value)) errs.push(field.invalid(`${path}.matchLabels`, value, msg));
+  }
   (selector?.matchExpressions ?? []).forEach((expr, i) => {
     const p = `${path}.matchExpressions[${i}]`;
     const values = expr.values ?? [];
@@ -105,6 +110,10 @@ function validateSelector(selector: MetaLabelSelector | undefined, path: string)
     } else {
       errs.push(field.invalid(`${p}.operator`, expr.operator, 'not a valid selector operator'));
     }
+    for (const msg of isQualifiedName(expr.key ?? '')) errs.push(field.invalid(`${p}.key`, expr.key, msg));
+    values.forEach((value, j) => {
+      for (const msg of isValidLabelValue(value)) errs.push(field.invalid(`${p}.values[${j}]`, value, msg));
+    });
   });
   return errs;
 }

@@ -24,7 +24,7 @@ import type { AuditSink, Policy, ResponseStatus } from '../../audit/types.js';
 import type { APIResponse, RequestInfo, StreamResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { resolveRequestInfo } from '../requestinfo.js';
-import { isLongRunning as isLongRunningRequest, requestURL } from './context.js';
+import { isLongRunning as isLongRunningRequest } from './context.js';
 import type { Filter, RequestContext } from './types.js';
 
 export const AUDIT_ID_HEADER = 'Audit-Id';
@@ -116,7 +116,7 @@ function attemptedAuthentication(ctx: RequestContext): string {
   const scheme = auth.split(' ')[0].toLowerCase();
   if (scheme === 'basic' && auth.includes(' ')) methods.push('basic');
   if (scheme === 'bearer' && auth.split(' ').length > 1) methods.push('bearer');
-  if (requestURL(ctx.request.url).searchParams.get('access_token')?.trim()) methods.push('access_token');
+  if (ctx.url.searchParams.get('access_token')?.trim()) methods.push('access_token');
   if ((ctx.request as { clientCertificate?: unknown }).clientCertificate) methods.push('x509');
   return methods.length > 0 ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
 }
@@ -153,8 +153,7 @@ function auditIDOf(headers: IncomingHttpHeaders): string {
 
 /** The request info when the request-info filter did not run (the filter used on its own). */
 function requestInfoOf(ctx: RequestContext): RequestInfo {
-  const url = requestURL(ctx.request.url);
-  return resolveRequestInfo(ctx.request.method, url.pathname, url.searchParams);
+  return resolveRequestInfo(ctx.request.method, ctx.url.pathname, ctx.url.searchParams);
 }
 
 function attributesOf(info: RequestInfo, ctx: RequestContext): AuditAttributes {

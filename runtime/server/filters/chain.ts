@@ -20,7 +20,7 @@ import type { RequestAuthenticator } from '../../authentication/authenticator.js
 import type { IncomingAPIRequest } from '../handler.js';
 import { withAuthentication } from './authentication.js';
 import { withAuthorization } from './authorization.js';
-import { newRequestContext, requestURL } from './context.js';
+import { newRequestContext, parseRequestURL } from './context.js';
 import { withCORS } from './cors.js';
 import { withImpersonation } from './impersonation.js';
 import { withMetrics } from './metrics.js';
@@ -31,7 +31,7 @@ import { withPanicRecovery } from './panics.js';
 import { withRequestBody } from './requestbody.js';
 import { withRequestInfo } from './requestinfo.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, withTimeout } from './timeout.js';
-import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
+import type { ChainHandler, ChainResult, Filter, RequestContext, RequestURL } from './types.js';
 import { SafeWaitGroup, withWaitGroup } from './waitgroup.js';
 
 export interface ChainConfig {
@@ -100,19 +100,22 @@ export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
 
 /**
  * Serves one request through the chain: a path with dot segments is refused (see
- * dotsegments.ts), the URL is rewritten to its canonical path (see requestURL), and the headers
+ * dotsegments.ts), the URL is parsed once onto the request context and the request rewritten to
+ * its canonical path (see parseRequestURL), and the headers
  * filters added (Audit-Id, CORS, …) are merged into the response.
  */
 export function serveThrough(chain: ChainHandler): RequestServer {
   return (request) => {
     if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
+    let url: RequestURL;
     try {
-      const url = requestURL(request.url);
-      request.url = url.pathname + url.search;
+      url = parseRequestURL(request.url);
     } catch {
       return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
     }
-    const ctx = newRequestContext(request);
+    const canonical = url.pathname + url.search;
+    if (canonical !== request.url) request.url = canonical;
+    const ctx = newRequestContext(request, url);
     const result = chain(ctx);
     return result instanceof Promise ? result.then((response) => withFilterHeaders(ctx, response)) : withFilterHeaders(ctx, result);
   };

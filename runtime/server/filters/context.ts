@@ -6,12 +6,15 @@
 import { performance } from 'node:perf_hooks';
 import type { RequestInfo } from '../../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../handler.js';
-import type { RequestContext } from './types.js';
+import type { RequestContext, RequestURL } from './types.js';
+
+export type { RequestURL };
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'portforward']);
 
-export function newRequestContext(request: IncomingAPIRequest): RequestContext {
-  return { request, startedAt: performance.now(), responseHeaders: {}, annotations: {} };
+/** The context of one request; `url` is its parsed URL (parsed here when the caller has not). */
+export function newRequestContext(request: IncomingAPIRequest, url: RequestURL = parseRequestURL(request.url)): RequestContext {
+  return { request, url, startedAt: performance.now(), responseHeaders: {}, annotations: {} };
 }
 
 /** Custom subresources (`group/resource/subresource`): all long-running; some CONNECT. */
@@ -39,23 +42,47 @@ export function isLongRunning(info: RequestInfo | undefined): boolean {
 }
 
 /**
- * The request URL, parsed as a path (never as `//authority`), with dot segments resolved. The
- * chain rewrites the request to this form first, so every filter and the handler (anonymous
- * paths, authorization, routing) sees the same path: `/healthz/../apis/x` cannot look like a
- * health check to one layer and a resource to another.
+ * A request line the WHATWG URL parser would leave as it is: a path and query of characters it
+ * neither percent-encodes nor rewrites (no `\`, space, quotes, `<>`, `` ` ``, `{}`, `#`,
+ * non-ASCII or controls), and no dot segment in the path (`/.`, or `%2e` which it reads as `.`).
  */
-export function requestURL(raw: string): URL {
-  // Each layer of a request parses its URL again; the last one parsed is remembered. The URL is
-  // therefore shared: callers read it and never modify it (nor its searchParams).
-  if (raw === lastRaw) return lastURL;
-  const url = new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
-  lastRaw = raw;
-  lastURL = url;
-  return url;
+const VERBATIM = /^\/[\w\-.~!$&()*+,;=:@/%]*(?:\?[\w\-.~!$&()*+,;=:@/?%]*)?$/;
+const ENCODED_DOT = /%2e/i;
+
+/**
+ * A verbatim request URL: its parts are slices of the request line; the query is parsed on first
+ * read, and every request without one shares one empty URLSearchParams (read it, never modify it).
+ */
+class VerbatimRequestURL implements RequestURL {
+  private params?: URLSearchParams;
+  constructor(
+    readonly pathname: string,
+    readonly search: string,
+  ) {}
+
+  get searchParams(): URLSearchParams {
+    return (this.params ??= this.search === '' ? NO_QUERY : new URLSearchParams(this.search));
+  }
 }
 
-let lastRaw: string | undefined;
-let lastURL: URL;
+const NO_QUERY = new URLSearchParams();
+
+/**
+ * The request URL, parsed as a path (never as `//authority`), with dot segments resolved, as
+ * `new URL` parses it (a request line it would leave as it is is only split, which is what
+ * most are). The chain parses it once, rewrites the request to this form and keeps it on the
+ * request context (RequestContext.url, passed on as ResolvedRequest.url), so every filter and
+ * the handler (anonymous paths, authorization, routing) reads the same parse: `/healthz/../apis/x`
+ * cannot look like a health check to one layer and a resource to another.
+ */
+export function parseRequestURL(raw: string): RequestURL {
+  if (VERBATIM.test(raw)) {
+    const q = raw.indexOf('?');
+    const pathname = q < 0 ? raw : raw.slice(0, q);
+    if (!pathname.includes('/.') && !ENCODED_DOT.test(pathname)) return new VerbatimRequestURL(pathname, q < 0 || q === raw.length - 1 ? '' : raw.slice(q));
+  }
+  return new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+}
 
 /**
  * An abort made only when someone asks for its signal: most requests never read theirs, and an

@@ -4,7 +4,7 @@
  */
 import type { RequestInfo } from '../../endpoints/handler.js';
 import { resolveRequestInfo } from '../requestinfo.js';
-import { isConnectSubresource, requestURL } from './context.js';
+import { isConnectSubresource } from './context.js';
 import type { Filter } from './types.js';
 
 export function withRequestInfo(): Filter {
@@ -17,8 +17,7 @@ export function withRequestInfo(): Filter {
   return (ctx, next) => {
     const { method, url: raw } = ctx.request;
     if (last === undefined || raw !== lastURL || method !== lastMethod) {
-      const url = requestURL(raw);
-      last = resolveRequestInfo(method, url.pathname, url.searchParams);
+      last = resolveRequestInfo(method, ctx.url.pathname, ctx.url.searchParams);
       lastMethod = method;
       lastURL = raw;
     }

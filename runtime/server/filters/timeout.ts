@@ -9,20 +9,20 @@ import { newBadRequest, statusError } from '../../api/status.js';
 import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../handler.js';
-import { isLongRunning, lazySignalRequest, requestURL } from './context.js';
-import { parseGoDuration } from './duration.js';
-import type { Filter } from './types.js';
+import { isLongRunning, lazySignalRequest } from './context.js';
+import { parseGoDuration } from '../../api/duration.js';
+import type { Filter, RequestURL } from './types.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 export const TIMEOUT_MESSAGE = 'Timeout: request did not complete within requested timeout - context deadline exceeded';
 
 /** The effective timeout: the server's, or the user's `?timeout=` when positive and smaller. */
-export function requestTimeout(rawURL: string, serverTimeoutMs: number): number {
+export function requestTimeout(url: RequestURL, serverTimeoutMs: number): number {
   // Most requests have no `timeout` parameter (nor an escaped name that could decode to it).
-  const query = rawURL.indexOf('?');
-  if (query < 0 || (!rawURL.includes('timeout', query) && !rawURL.includes('%', query))) return serverTimeoutMs;
-  const value = requestURL(rawURL).searchParams.get('timeout');
+  const query = url.search;
+  if (query === '' || (!query.includes('timeout') && !query.includes('%'))) return serverTimeoutMs;
+  const value = url.searchParams.get('timeout');
   if (!value) return serverTimeoutMs;
   let user: number;
   try {
@@ -38,7 +38,7 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
     if (isLongRunning(ctx.info)) return next(ctx);
     let timeoutMs: number;
     try {
-      timeoutMs = requestTimeout(ctx.request.url, serverTimeoutMs);
+      timeoutMs = requestTimeout(ctx.url, serverTimeoutMs);
     } catch (err) {
       return errorResponse(err);
     }

@@ -7,8 +7,21 @@ import type { AuthorizationResult, UserInfo } from '../../api/auth.js';
 import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../handler.js';
 
+/** What the layers read of the request URL: its path and its query. */
+export interface RequestURL {
+  readonly pathname: string;
+  /** `?…`, or '' without a query (as URL.search). */
+  readonly search: string;
+  readonly searchParams: URLSearchParams;
+}
+
 export interface RequestContext {
   readonly request: IncomingAPIRequest;
+  /**
+   * The request URL, parsed once when the request enters the chain (see parseRequestURL): the
+   * path and query every filter and the handler read. Shared: read it, never modify it.
+   */
+  readonly url: RequestURL;
   /** Set by the request-info filter. */
   info?: RequestInfo;
   /**

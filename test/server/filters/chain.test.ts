@@ -4,6 +4,7 @@ import type { Authorizer } from '../../../runtime/api/auth.js';
 import { newAuthenticator } from '../../../runtime/authentication/index.js';
 import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
 import { buildHandlerChain, composeFilters, handlerChainFilters, serveThrough } from '../../../runtime/server/filters/chain.js';
+import { parseRequestURL } from '../../../runtime/server/filters/context.js';
 import { privilegedGroupAuthorizer } from '../../../runtime/server/authorizer.js';
 import type { Filter } from '../../../runtime/server/filters/types.js';
 import { body, recordingHandler, request } from './helpers.js';
@@ -103,5 +104,5 @@ describe('the handler chain', () => {
 });
 
 function contextless() {
-  return { request: request('GET', '/'), startedAt: 0, responseHeaders: {}, annotations: {} };
+  return { request: request('GET', '/'), url: parseRequestURL('/'), startedAt: 0, responseHeaders: {}, annotations: {} };
 }

@@ -3,7 +3,7 @@ import type { UserInfo } from '../../../runtime/api/auth.js';
 import type { APIResponse, ObjectResponse } from '../../../runtime/endpoints/handler.js';
 import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../../../runtime/server/handler.js';
-import { newRequestContext, requestURL } from '../../../runtime/server/filters/context.js';
+import { newRequestContext } from '../../../runtime/server/filters/context.js';
 import type { ChainHandler, RequestContext } from '../../../runtime/server/filters/types.js';
 import { resolveRequestInfo } from '../../../runtime/server/requestinfo.js';
 
@@ -15,8 +15,7 @@ export function request(method: string, url: string, headers: Record<string, str
 /** A context as the request-info filter leaves it, optionally authenticated as user. */
 export function contextFor(method: string, url: string, opts: { headers?: Record<string, string | string[]>; user?: UserInfo; extra?: Partial<IncomingAPIRequest> } = {}): RequestContext {
   const ctx = newRequestContext(request(method, url, opts.headers, opts.extra));
-  const parsed = requestURL(url);
-  ctx.info = resolveRequestInfo(method, parsed.pathname, parsed.searchParams);
+  ctx.info = resolveRequestInfo(method, ctx.url.pathname, ctx.url.searchParams);
   if (opts.user) ctx.user = opts.user;
   return ctx;
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
-import { parseGoDuration } from '../../../runtime/server/filters/duration.js';
+import { parseGoDuration } from '../../../runtime/api/duration.js';
 import { requestTimeout, TIMEOUT_MESSAGE, withTimeout } from '../../../runtime/server/filters/timeout.js';
+import { parseRequestURL } from '../../../runtime/server/filters/context.js';
 import { body, contextFor } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,10 +37,10 @@ describe('timeout filter', () => {
   });
 
   it('shortens the deadline to a smaller ?timeout= and refuses a malformed one with 400', async () => {
-    assert.equal(requestTimeout('/x?timeout=32s', 60_000), 32_000);
-    assert.equal(requestTimeout('/x?timeout=5m', 60_000), 60_000);
-    assert.equal(requestTimeout('/x?timeout=0s', 60_000), 60_000);
-    assert.equal(requestTimeout('/x', 60_000), 60_000);
+    assert.equal(requestTimeout(parseRequestURL('/x?timeout=32s'), 60_000), 32_000);
+    assert.equal(requestTimeout(parseRequestURL('/x?timeout=5m'), 60_000), 60_000);
+    assert.equal(requestTimeout(parseRequestURL('/x?timeout=0s'), 60_000), 60_000);
+    assert.equal(requestTimeout(parseRequestURL('/x'), 60_000), 60_000);
     const response = await withTimeout(1000)(contextFor('GET', '/api/v1/namespaces?timeout=abc'), async () => objectResponse(200, {}));
     assert.equal(response.code, 400);
     assert.equal(body(response).message, 'invalid timeout specified in the request URL - time: invalid duration "abc"');

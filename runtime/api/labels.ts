@@ -1,9 +1,19 @@
 /**
- * Label selectors with kube's full string syntax (k8s.io/apimachinery/pkg/labels/selector.go):
- * `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a`, `!a`, `a>1`, `a<1`, comma-separated
- * and ANDed. Parse errors are thrown as 400 BadRequest with kube's wording.
+ * Label selectors, the one implementation (k8s.io/apimachinery/pkg/labels and
+ * metav1.LabelSelectorAsSelector), for the server (`?labelSelector=`), webhook namespace and
+ * object selectors, ClusterRole aggregation and the client's listers:
+ *
+ * - parseLabelSelector: kube's full string syntax (labels/selector.go): `a=b`, `a==b`, `a!=b`,
+ *   `a in (x,y)`, `a notin (x,y)`, `a`, `!a`, `a>1`, `a<1`, comma-separated and ANDed. Parse
+ *   errors are thrown as 400 BadRequest with kube's wording.
+ * - labelSelectorAsSelector: a metav1.LabelSelector (`matchLabels`, `matchExpressions` with In,
+ *   NotIn, Exists, DoesNotExist) as the same Selector, checked as labels.NewRequirement checks
+ *   (LabelSelectorError with kube's message).
+ *
+ * Both match the same way: a missing label fails `=`, `in`, `exists`, `gt`, `lt` and passes `!=`,
+ * `notin`, `!`.
  */
-import { newBadRequest } from '../api/status.js';
+import { newBadRequest } from './status.js';
 import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
 
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
@@ -246,12 +256,77 @@ function matchesRequirement(r: LabelRequirement, labels: Record<string, string>)
   }
 }
 
-/** Parses a labelSelector query value; '' or undefined selects everything. */
-export function parseLabelSelector(input: string | undefined): LabelSelector {
-  const requirements = input ? new Parser(tokenize(input)).parse() : [];
+function selectorOf(requirements: LabelRequirement[]): LabelSelector {
   return {
     requirements,
     empty: () => requirements.length === 0,
     matches: (labels) => requirements.every((r) => matchesRequirement(r, labels ?? {})),
   };
+}
+
+/** Parses a labelSelector query value; '' or undefined selects everything. */
+export function parseLabelSelector(input: string | undefined): LabelSelector {
+  return selectorOf(input ? new Parser(tokenize(input)).parse() : []);
+}
+
+/** metav1.LabelSelector, as webhooks, ClusterRole aggregation rules and workloads carry it. */
+export interface MetaLabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: readonly { key: string; operator: string; values?: readonly string[] }[];
+}
+
+/** A metav1.LabelSelector that cannot be a selector (LabelSelectorAsSelector's error). */
+export class LabelSelectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LabelSelectorError';
+  }
+}
+
+/** labels.Nothing(): matches no label set, and is not empty. */
+const NOTHING: LabelSelector = { requirements: [], empty: () => false, matches: () => false };
+
+const META_OPERATORS: Readonly<Record<string, LabelOperator>> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
+
+/** Go's %#v of a []string, as field.Invalid prints one: `[]string{"a", "b"}`. */
+const goStrings = (values: readonly string[]) => `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+
+/** labels.NewRequirement's checks, with the paths it gives them (`key`, `values`, `values[i]`). */
+function newRequirement(key: string, operator: LabelOperator, values: readonly string[]): LabelRequirement {
+  const errs: string[] = [];
+  const keyErrs = isQualifiedName(key);
+  if (keyErrs.length > 0) errs.push(invalidValue('key', key, keyErrs.join('; ')));
+  if ((operator === 'in' || operator === 'notin') && values.length === 0) {
+    errs.push(`values: Invalid value: ${goStrings(values)}: for 'in', 'notin' operators, values set can't be empty`);
+  } else if (operator === '=' && values.length !== 1) {
+    errs.push(`values: Invalid value: ${goStrings(values)}: exact-match compatibility requires one single value`);
+  } else if ((operator === 'exists' || operator === '!') && values.length !== 0) {
+    errs.push(`values: Invalid value: ${goStrings(values)}: values set must be empty for exists and does not exist`);
+  }
+  errs.push(...requirementErrors(operator, [...values]));
+  if (errs.length > 0) throw new LabelSelectorError(aggregate([...new Set(errs)]));
+  return { key, operator, values: [...new Set(values)].sort() };
+}
+
+/**
+ * metav1.LabelSelectorAsSelector: undefined (Go's nil) selects nothing, `{}` everything;
+ * matchLabels are `key=value` requirements and matchExpressions' operators map to in, notin,
+ * exists and !; all are ANDed. Throws LabelSelectorError for an unknown operator or a requirement
+ * labels.NewRequirement refuses (In/NotIn without values, Exists/DoesNotExist with values, a bad
+ * key or value).
+ */
+export function labelSelectorAsSelector(selector: MetaLabelSelector | undefined | null): LabelSelector {
+  if (!selector) return NOTHING;
+  const requirements: LabelRequirement[] = [];
+  // Go ranges over the map in random order; sorted keys make the first error deterministic.
+  const matchLabels = selector.matchLabels ?? {};
+  for (const key of Object.keys(matchLabels).sort()) requirements.push(newRequirement(key, '=', [matchLabels[key]!]));
+  for (const expr of selector.matchExpressions ?? []) {
+    const operator = Object.prototype.hasOwnProperty.call(META_OPERATORS, expr.operator) ? META_OPERATORS[expr.operator] : undefined;
+    if (!operator) throw new LabelSelectorError(`${JSON.stringify(expr.operator)} is not a valid label selector operator`);
+    requirements.push(newRequirement(expr.key, operator, expr.values ?? []));
+  }
+  // As selector.Add: requirements in key order.
+  requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return selectorOf(requirements);
 }

@@ -1,0 +1,100 @@
+/**
+ * The request URL is parsed once (runtime/server/filters/context.ts parseRequestURL) and read
+ * from the request context by the filters, the handler and the servers behind it. The parse is
+ * `new URL`'s, with request lines it would leave as they are only split: compared here with
+ * `new URL` on hand-picked and random request lines.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { newRequestContext, parseRequestURL } from '../../../runtime/server/filters/context.js';
+import { apiRequestOf } from '../../../runtime/server/handler.js';
+import { buildHandlerChain } from '../../../runtime/server/filters/chain.js';
+import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
+import type { RequestContext } from '../../../runtime/server/filters/types.js';
+import { request } from './helpers.js';
+
+function whatwg(raw: string): URL {
+  return new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+}
+
+function same(raw: string): void {
+  const want = whatwg(raw);
+  const got = parseRequestURL(raw);
+  assert.equal(got.pathname, want.pathname, `pathname of ${JSON.stringify(raw)}`);
+  assert.equal(got.search, want.search, `search of ${JSON.stringify(raw)}`);
+  assert.deepEqual([...got.searchParams], [...want.searchParams], `query of ${JSON.stringify(raw)}`);
+}
+
+describe('parseRequestURL', () => {
+  it('reads request lines as new URL does', () => {
+    const lines = [
+      '/',
+      '/api/v1/namespaces/default/pods/p1',
+      '/apis/example.com/v1/namespaces/ns1/widgets?labelSelector=a%3Db,c+in+(x,y)&limit=5',
+      '/apis/example.com/v1/widgets?',
+      '/apis/example.com/v1/widgets?watch=1&resourceVersion=0&timeoutSeconds=300',
+      '/apis/example.com/v1/widgets?a=%zz&b=%2e',
+      '/apis/example.com/v1/widgets?x=1?y=2',
+      '//apis/example.com/v1/widgets',
+      '/healthz/../apis/x',
+      '/healthz/./ping',
+      '/apis/%2e%2e/x',
+      '/apis/%2E/x',
+      '/apis/.well-known',
+      '/apis/a b?c d',
+      '/apis/a\\b',
+      '/apis/x#frag',
+      '/apis/x?y#frag',
+      '/apis/é?ü=1',
+      '/apis/x\ty',
+      '/apis/{x}`^|[]',
+      "/apis/x?q='1'",
+      '/apis/x?q="1"&<a>',
+      'apis/x',
+      '/apis/widgets;x=1:@!$&()*+,=~_-.',
+    ];
+    for (const raw of lines) same(raw);
+  });
+
+  it('reads random request lines as new URL does', () => {
+    const alphabet = ['/', '/', 'a', 'Z', '0', '.', '..', '%', '%2e', '%2E', '%41', '?', '&', '=', '+', '#', ' ', '\\', "'", '"', '`', '{', '}', '<', '>', '^', '|', '[', ']', '~', ':', '@', ';', ',', '!', '$', '(', ')', '*', '_', '-', 'é', '\t', '\n'];
+    let seed = 1;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 5000; i++) {
+      let raw = '/';
+      const length = random(16);
+      for (let j = 0; j < length; j++) raw += alphabet[random(alphabet.length)];
+      same(raw);
+    }
+  });
+});
+
+describe('the parsed URL on the request context', () => {
+  it('is made once as the request enters the chain and is what the handler and the API request read', async () => {
+    let seen: RequestContext | undefined;
+    const serve = buildHandlerChain(
+      (ctx) => {
+        seen = ctx;
+        return objectResponse(200, {});
+      },
+      { authenticator: { authenticate: () => ({ user: { username: 'alice', groups: ['system:authenticated'] } }) } as never, authorizer: { authorize: () => ({ decision: 'Allow' }) } as never },
+    );
+    const incoming = request('GET', '/apis/example.com/v1/namespaces/ns1/widgets?limit=5');
+    await serve(incoming);
+    assert.ok(seen);
+    assert.equal(seen.url.pathname, '/apis/example.com/v1/namespaces/ns1/widgets');
+    assert.equal(seen.info?.resource, 'widgets');
+    const req = apiRequestOf(incoming, seen);
+    assert.equal(req.query, seen.url.searchParams, 'the handler reads the context\'s query, not a new parse');
+    assert.equal(req.query.get('limit'), '5');
+  });
+
+  it('is parsed by newRequestContext when the caller has none', () => {
+    const ctx = newRequestContext(request('GET', '/api/v1/pods?watch=true'));
+    assert.equal(ctx.url.pathname, '/api/v1/pods');
+    assert.equal(ctx.url.searchParams.get('watch'), 'true');
+  });
+});
