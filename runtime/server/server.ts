@@ -185,10 +185,11 @@ export interface RunningServer {
 }
 
 /** TokenReview (the server's own token authenticators) and SelfSubjectReview, when installed. */
-function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined): void {
+function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined, apiAudiences: string[]): void {
   const tokenReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'tokenreviews');
   // Insecure dev mode authenticates no tokens: every review answers unauthenticated.
-  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined } });
+  // apiAudiences (kube's --api-audiences, default the issuer) bound what audience-agnostic tokens are valid for.
+  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined }, apiAudiences });
   // v1beta1 is what kubectl 1.27's `auth whoami` asks for.
   for (const version of ['v1', 'v1beta1']) {
     const selfReviews = installer.lookup(AUTHENTICATION_GROUP, version, 'selfsubjectreviews');
@@ -279,7 +280,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true },
       resolveService,
     );
-    registerAuthenticationReviews(installer, serving.tokenAuthenticator);
+    registerAuthenticationReviews(installer, serving.tokenAuthenticator, serviceAccountTokens.audiences);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.
