@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
 import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
+import { disallowedIssuerProblems } from '../authentication/jwt-config.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
@@ -230,9 +231,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
+  const serviceAccountIssuer = opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER;
+  const overlapping = disallowedIssuerProblems(opts.jwt ?? [], [serviceAccountIssuer]);
+  if (overlapping.length > 0) throw new Error(`invalid JWT authenticators: ${overlapping.join('; ')}`);
   const serviceAccountTokens = newServiceAccountTokens({
     dataDir: opts.insecureDevMode ? undefined : dataDir,
-    issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    issuer: serviceAccountIssuer,
     audiences: opts.apiAudiences,
   });
   const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
