@@ -241,7 +241,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
   if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
-  const serving = prepareServing({ ...opts, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
+  // The token webhook is asked about the server's audiences (kube's --api-audiences), as kube's WithAudiences.
+  const tokenWebhook = opts.tokenWebhook && { audiences: serviceAccountTokens.audiences, ...opts.tokenWebhook };
+  const serving = prepareServing({ ...opts, tokenWebhook, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
