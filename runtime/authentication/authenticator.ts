@@ -9,7 +9,29 @@ import type { UserInfo } from '../api/auth.js';
 import type { IncomingAPIRequest } from '../server/handler.js';
 import { withAuthenticatedGroup } from './user.js';
 
-export type AuthenticationResult = { user: UserInfo } | { error: string } | undefined;
+/**
+ * `audiences`, when an authenticator sets it, are the audiences the credential was checked for
+ * and is valid for (kube's authenticator.Response.Audiences): audience-aware authenticators
+ * (ServiceAccount tokens) set it; audience-agnostic ones (static tokens, OIDC) leave it out.
+ */
+export type AuthenticationResult = { user: UserInfo; audiences?: string[] } | { error: string } | undefined;
+
+const requestedAudiences = new WeakMap<object, readonly string[]>();
+
+/**
+ * kube's authenticator.WithAudiences: the audiences a credential must be valid for when they are
+ * not the server's own (a TokenReview's spec.audiences). Audience-aware authenticators read them
+ * with audiencesOf(); without them they check the server's audiences.
+ */
+export function withAudiences<T extends object>(request: T, audiences: readonly string[]): T {
+  requestedAudiences.set(request, [...audiences]);
+  return request;
+}
+
+/** The audiences withAudiences() asked for, if any (kube's authenticator.AudiencesFrom). */
+export function audiencesOf(request: object): readonly string[] | undefined {
+  return requestedAudiences.get(request);
+}
 
 export interface RequestAuthenticator {
   /** May remove the credentials it consumed from the request (kube deletes `Authorization`). */
@@ -47,8 +69,8 @@ export function unionAuthenticator(authenticators: readonly RequestAuthenticator
   return { authenticate: (request) => ask(request, 0, []), knownCredentials: knownCredentialsOf(authenticators) };
 }
 
-function authenticated(result: { user: UserInfo }): AuthenticationResult {
-  return { user: withAuthenticatedGroup(result.user) };
+function authenticated(result: { user: UserInfo; audiences?: string[] }): AuthenticationResult {
+  return result.audiences ? { user: withAuthenticatedGroup(result.user), audiences: result.audiences } : { user: withAuthenticatedGroup(result.user) };
 }
 
 function collect(errors: string[], result: { error: string } | undefined): string[] {

@@ -159,8 +159,18 @@ export function validateJWTAuthenticators(list: JWTAuthenticatorConfig[]): strin
       const path = `${at}.claimMappings.extra[${j}]`;
       if (!e.key) errors.push(`${path}.key: Required value`);
       else if (e.key !== e.key.toLowerCase() || !/^[a-z0-9.-]+\.[a-z]{2,}\/\S+$/.test(e.key)) errors.push(`${path}.key: Invalid value: ${JSON.stringify(e.key)}: must be a domain-prefix path in lower case (such as "acme.io/foo")`);
+      else if (isKubernetesDomainPrefix(e.key)) errors.push(`${path}.key: Invalid value: ${JSON.stringify(e.key)}: k8s.io, kubernetes.io and their subdomains are reserved for Kubernetes use`);
       if (!e.valueExpression) errors.push(`${path}.valueExpression: Required value: valueExpression is required`);
     });
+    // kube: a username taken from claims.email by an expression must be checked against
+    // claims.email_verified somewhere (the username expression, an extra mapping or a claim
+    // validation rule); else an unverified address at the issuer names any user.
+    const extraAndRules = [...(m?.extra ?? []).map((e) => e.valueExpression), ...(a?.claimValidationRules ?? []).map((r) => r.expression)];
+    if (typeof username?.expression === 'string' && selects(username.expression, 'email') && ![username.expression, ...extraAndRules].some((x) => typeof x === 'string' && selects(x, 'email_verified'))) {
+      errors.push(
+        `${at}.claimMappings.username.expression: Invalid value: ${JSON.stringify(username.expression)}: claims.email_verified must be used in claimMappings.username.expression or claimMappings.extra[*].valueExpression or claimValidationRules[*].expression when claims.email is used in claimMappings.username.expression`,
+      );
+    }
     (a?.userValidationRules ?? []).forEach((r, j) => {
       if (!r.expression) errors.push(`${at}.userValidationRules[${j}].expression: Required value: expression is required`);
     });
@@ -169,6 +179,27 @@ export function validateJWTAuthenticators(list: JWTAuthenticatorConfig[]): strin
     }
   });
   return errors;
+}
+
+/** Whether a CEL expression selects `claims.<field>` (or `claims.?<field>`), as kube's hasSelectExp. */
+function selects(expression: string, field: string): boolean {
+  return new RegExp(`\\bclaims\\s*\\.\\s*\\??\\s*${field}(?![A-Za-z0-9_])`).test(expression);
+}
+
+function isKubernetesDomainPrefix(key: string): boolean {
+  const domain = key.includes('/') ? key.slice(0, key.indexOf('/')) : '';
+  return domain === 'kubernetes.io' || domain.endsWith('.kubernetes.io') || domain === 'k8s.io' || domain.endsWith('.k8s.io');
+}
+
+/**
+ * kube's disallowedIssuers: no JWT issuer may be the service account issuer, else a
+ * ServiceAccount token the service account authenticator refuses (its account deleted, its bound
+ * object gone) would be tried again, and accepted, as an OIDC token.
+ */
+export function disallowedIssuerProblems(list: readonly JWTAuthenticatorConfig[], disallowed: readonly string[]): string[] {
+  return list.flatMap((a, i) =>
+    disallowed.includes(a.issuer.url) ? [`jwt[${i}].issuer.url: Invalid value: ${JSON.stringify(a.issuer.url)}: URL must not overlap with disallowed issuers: [${[...disallowed].sort().join(' ')}]`] : [],
+  );
 }
 
 function httpsURLProblems(path: string, value: string): string[] {

@@ -38,6 +38,8 @@ export function decodeJWT(token: string): DecodedJWT | undefined {
 
 export const SUPPORTED_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
 
+const EC_CURVES: Record<string, string> = { ES256: 'prime256v1', ES384: 'secp384r1', ES512: 'secp521r1' };
+
 function digestOf(alg: string): string {
   return `sha${alg.slice(2)}`;
 }
@@ -65,7 +67,8 @@ export function verifyJWS(jwt: DecodedJWT, key: KeyObject, allowed: readonly str
         verify(digestOf(alg), data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, jwt.signature)
       );
     }
-    return key.asymmetricKeyType === 'ec' && verify(digestOf(alg), data, { key, dsaEncoding: 'ieee-p1363' }, jwt.signature);
+    // ES256/384/512 each name their curve (RFC 7518 §3.4), as go-jose holds them to by key size.
+    return key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === EC_CURVES[alg] && verify(digestOf(alg), data, { key, dsaEncoding: 'ieee-p1363' }, jwt.signature);
   } catch {
     return false;
   }

@@ -5,9 +5,10 @@
  * - TokenReview answers with what the server's own token authenticators (static tokens, the
  *   token webhook, …) make of spec.token — the same ones its requests meet. kube's audience
  *   rule: the audiences asked about are spec.audiences, else the server's; an authenticator's
- *   answer must share one of them. kgen's tokens are audience-agnostic (kube's
- *   WrapAudienceAgnosticToken): with server audiences (apiAudiences) they are valid for the
- *   intersection, without any they are valid for whatever was asked, which status.audiences echoes.
+ *   answer must share one of them. ServiceAccount tokens are audience-aware: checked against the
+ *   audiences asked about (a token the API server issued for itself is not valid for `vault`).
+ *   The others are audience-agnostic (kube's WrapAudienceAgnosticToken): with server audiences
+ *   (apiAudiences) they are valid for the intersection, without any for whatever was asked.
  * - SelfSubjectReview (`kubectl auth whoami`) answers with the requesting user — the
  *   impersonated one when impersonating.
  */
@@ -16,7 +17,7 @@ import type { KubeObject } from '../api/meta.js';
 import { newBadRequest } from '../api/status.js';
 import type { APIRequest } from '../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../server/handler.js';
-import type { RequestAuthenticator } from './authenticator.js';
+import { withAudiences, type RequestAuthenticator } from './authenticator.js';
 
 /** kube's rest.Creater for a virtual resource. */
 type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
@@ -46,14 +47,19 @@ export function newTokenReviewCreater(opts: TokenReviewOptions): Creater {
     // Audience-agnostic tokens are valid for the server's audiences among those asked about.
     const valid = apiAudiences.length ? asked.filter((a) => apiAudiences.includes(a)) : [...asked];
     const status: Record<string, unknown> = { user: {} };
-    if (asked.length && !valid.length) return { ...obj, status: { ...status, authenticated: false } };
-    // A fake request carrying only the token (kube's TokenReview REST does the same).
+    // A fake request carrying only the token (kube's TokenReview REST does the same), and the
+    // audiences asked about for the audience-aware authenticators (ServiceAccount tokens).
     const fake = { headers: { authorization: `Bearer ${spec.token}` } } as unknown as IncomingAPIRequest;
+    if (asked.length) withAudiences(fake, asked);
     const result = await opts.tokens.authenticate(fake);
     if (result && 'user' in result) {
+      // An audience-aware authenticator says which asked audiences the token is valid for;
+      // an agnostic one's token is valid for `valid`. None of those asked: not authenticated.
+      const audiences = result.audiences ?? valid;
+      if (asked.length && !audiences.some((a) => asked.includes(a))) return { ...obj, status: { ...status, authenticated: false } };
       status.authenticated = true;
       status.user = userInfoObject(result.user);
-      if (valid.length) status.audiences = valid;
+      if (audiences.length) status.audiences = audiences;
     } else if (result && 'error' in result) {
       // kube reports the authenticators' error text; the token itself never appears in it.
       status.error = result.error;

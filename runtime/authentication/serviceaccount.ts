@@ -4,7 +4,8 @@
  * issuer authenticates as `system:serviceaccount:<ns>:<name>` in the groups
  * `system:serviceaccounts` and `system:serviceaccounts:<ns>`, when
  *
- * - one of its audiences is one of the server's API audiences;
+ * - one of its audiences is one of the requested audiences: the server's API audiences, or a
+ *   TokenReview's spec.audiences (a token meant for the API server is not valid for another service);
  * - it has not expired (and is already valid: nbf);
  * - its ServiceAccount still exists with the uid it names and is not being deleted;
  * - the object it is bound to (a Secret) still exists with the uid it names and is not being deleted.
@@ -15,7 +16,7 @@
 import type { UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import type { IncomingAPIRequest } from '../server/handler.js';
-import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
+import { audiencesOf, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
 import {
   ALL_SERVICE_ACCOUNTS_GROUP,
   CREDENTIAL_ID_EXTRA,
@@ -64,9 +65,12 @@ export function serviceAccountAuthenticator(opts: ServiceAccountAuthenticatorOpt
   let getter: ServiceAccountTokenGetter | undefined;
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
 
-  async function validate(claims: ServiceAccountClaims): Promise<AuthenticationResult> {
+  async function validate(claims: ServiceAccountClaims, requested: readonly string[]): Promise<AuthenticationResult> {
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud as unknown as string];
-    if (!aud.some((a) => opts.audiences.includes(a))) return { error: `token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(opts.audiences)}` };
+    // kube's jwtTokenAuthenticator: the token's audiences intersected with the requested ones
+    // (a TokenReview's spec.audiences, else the server's); a token for another audience is refused.
+    const audiences = aud.filter((a) => requested.includes(a));
+    if (audiences.length === 0) return { error: `token audiences ${JSON.stringify(aud)} is invalid for the target audiences ${JSON.stringify(requested)}` };
     const t = now();
     if (typeof claims.exp !== 'number' || claims.exp < t) return { error: 'service account token has expired' };
     if (typeof claims.nbf === 'number' && claims.nbf > t + 60) return { error: 'service account token is not valid yet' };
@@ -79,7 +83,7 @@ export function serviceAccountAuthenticator(opts: ServiceAccountAuthenticatorOpt
       const secret = await getter.getSecret(k8s.namespace, k8s.secret.name);
       if (!alive(secret, k8s.secret.uid)) return { error: `secret ${k8s.namespace}/${k8s.secret.name} bound to the token has been deleted` };
     }
-    return { user: serviceAccountUser(claims) };
+    return { user: serviceAccountUser(claims), audiences };
   }
 
   return {
@@ -91,7 +95,7 @@ export function serviceAccountAuthenticator(opts: ServiceAccountAuthenticatorOpt
       if (!token) return undefined;
       const claims = verifyServiceAccountToken(opts.key(), opts.issuer, token);
       if (!claims) return undefined;
-      return validate(claims).then((result) => {
+      return validate(claims, audiencesOf(request) ?? opts.audiences).then((result) => {
         if (result && 'user' in result) delete request.headers.authorization;
         return result;
       });

@@ -15,7 +15,7 @@ import type { UserInfo } from '../api/auth.js';
 import type { IncomingAPIRequest } from '../server/handler.js';
 import { postReview, type WebhookEndpoint } from '../webhook/kubeconfig-endpoint.js';
 import { TTLCache } from '../webhook/ttl-cache.js';
-import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
+import { audiencesOf, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
 import { bearerToken } from './tokenfile.js';
 
 export interface TokenWebhookOptions {
@@ -43,12 +43,12 @@ const DEFAULT_TTL_MS = 2 * 60_000;
 export function tokenWebhookAuthenticator(opts: TokenWebhookOptions): RequestAuthenticator {
   const cache = new TTLCache<AuthenticationResult>(8192, opts.now);
   const ttl = opts.cacheTTLMs ?? DEFAULT_TTL_MS;
-  const review = async (token: string): Promise<AuthenticationResult> => {
+  const review = async (token: string, audiences: readonly string[] | undefined, key: string): Promise<AuthenticationResult> => {
     const body = {
       apiVersion: `authentication.k8s.io/${opts.version ?? 'v1'}`,
       kind: 'TokenReview',
       metadata: { creationTimestamp: null },
-      spec: { token, ...(opts.audiences?.length ? { audiences: opts.audiences } : {}) },
+      spec: { token, ...(audiences?.length ? { audiences } : {}) },
       status: { user: {} },
     };
     let answer: unknown;
@@ -57,42 +57,52 @@ export function tokenWebhookAuthenticator(opts: TokenWebhookOptions): RequestAut
     } catch (err) {
       return { error: `token webhook: ${(err as Error).message}` };
     }
-    const result = resultOf((answer as { status?: TokenReviewStatus } | null)?.status ?? {}, opts.audiences);
-    cache.set(cacheKey(token), result, ttl);
+    const result = resultOf((answer as { status?: TokenReviewStatus } | null)?.status ?? {}, audiences);
+    cache.set(key, result, ttl);
     return result;
   };
   return {
     authenticate(request: IncomingAPIRequest) {
       const token = bearerToken(request);
       if (!token) return token === '' ? { error: 'invalid bearer token' } : undefined;
-      const cached = cache.get(cacheKey(token));
+      // kube's webhook authenticator is audience-aware: it asks about the audiences requested
+      // (a TokenReview's spec.audiences), else the server's, and caches per audiences and token.
+      const audiences = audiencesOf(request) ?? opts.audiences;
+      const key = cacheKey(token, audiences);
+      const cached = cache.get(key);
       const consume = (result: AuthenticationResult): AuthenticationResult => {
         if (result && 'user' in result) {
           delete request.headers.authorization;
-          return { user: { ...result.user, groups: [...result.user.groups] } };
+          const user = { ...result.user, groups: [...result.user.groups], ...(result.user.extra ? { extra: structuredClone(result.user.extra) } : {}) };
+          return result.audiences ? { user, audiences: [...result.audiences] } : { user };
         }
         return result;
       };
       if (cached) return consume(cached);
-      return review(token).then(consume);
+      return review(token, audiences, key).then(consume);
     },
   };
 }
 
-function resultOf(status: TokenReviewStatus, audiences: string[] | undefined): AuthenticationResult {
+function resultOf(status: TokenReviewStatus, audiences: readonly string[] | undefined): AuthenticationResult {
   if (status.authenticated !== true) return { error: status.error ? `token webhook: ${status.error}` : 'invalid bearer token' };
-  // kube: a webhook that answers for other audiences than the server's did not authenticate it.
-  if (audiences?.length && status.audiences?.length && !status.audiences.some((a) => audiences.includes(a))) {
-    return { error: 'token webhook: token audiences do not intersect the server\'s audiences' };
+  // kube: the token is valid for the audiences asked about that the webhook answered for (all
+  // of them when it names none); none of them: the webhook did not authenticate it for us.
+  let valid: string[] | undefined;
+  if (audiences?.length) {
+    const answered = Array.isArray(status.audiences) && status.audiences.length ? status.audiences : audiences;
+    valid = audiences.filter((a) => answered.includes(a));
+    if (valid.length === 0) return { error: 'token webhook: token audiences do not intersect the server\'s audiences' };
   }
   const u = status.user ?? {};
   if (!u.username) return { error: 'token webhook: authenticated without a username' };
   const user: UserInfo = { username: u.username, groups: Array.isArray(u.groups) ? u.groups.filter((g) => typeof g === 'string') : [] };
   if (u.uid) user.uid = u.uid;
   if (u.extra && Object.keys(u.extra).length > 0) user.extra = u.extra;
-  return { user };
+  return valid ? { user, audiences: valid } : { user };
 }
 
-function cacheKey(token: string): string {
-  return createHash('sha256').update(token).digest('base64');
+/** A hash of the audiences and the token (never the token itself). */
+function cacheKey(token: string, audiences: readonly string[] | undefined): string {
+  return createHash('sha256').update(JSON.stringify([audiences ?? [], token])).digest('base64');
 }

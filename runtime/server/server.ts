@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
 import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
+import { disallowedIssuerProblems } from '../authentication/jwt-config.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
 import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
@@ -185,10 +186,11 @@ export interface RunningServer {
 }
 
 /** TokenReview (the server's own token authenticators) and SelfSubjectReview, when installed. */
-function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined): void {
+function registerAuthenticationReviews(installer: APIInstaller, tokens: RequestAuthenticator | undefined, apiAudiences: string[]): void {
   const tokenReviews = installer.lookup(AUTHENTICATION_GROUP, 'v1', 'tokenreviews');
   // Insecure dev mode authenticates no tokens: every review answers unauthenticated.
-  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined } });
+  // apiAudiences (kube's --api-audiences, default the issuer) bound what audience-agnostic tokens are valid for.
+  if (tokenReviews) tokenReviews.creater = newTokenReviewCreater({ tokens: tokens ?? { authenticate: () => undefined }, apiAudiences });
   // v1beta1 is what kubectl 1.27's `auth whoami` asks for.
   for (const version of ['v1', 'v1beta1']) {
     const selfReviews = installer.lookup(AUTHENTICATION_GROUP, version, 'selfsubjectreviews');
@@ -229,14 +231,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir ?? '.kgen');
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
+  const serviceAccountIssuer = opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER;
+  const overlapping = disallowedIssuerProblems(opts.jwt ?? [], [serviceAccountIssuer]);
+  if (overlapping.length > 0) throw new Error(`invalid JWT authenticators: ${overlapping.join('; ')}`);
   const serviceAccountTokens = newServiceAccountTokens({
     dataDir: opts.insecureDevMode ? undefined : dataDir,
-    issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
+    issuer: serviceAccountIssuer,
     audiences: opts.apiAudiences,
   });
   const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
   if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
-  const serving = prepareServing({ ...opts, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
+  // The token webhook is asked about the server's audiences (kube's --api-audiences), as kube's WithAudiences.
+  const tokenWebhook = opts.tokenWebhook && { audiences: serviceAccountTokens.audiences, ...opts.tokenWebhook };
+  const serving = prepareServing({ ...opts, tokenWebhook, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
@@ -279,7 +286,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       { mutating: plugins?.has('MutatingAdmissionWebhook') ?? true, validating: plugins?.has('ValidatingAdmissionWebhook') ?? true },
       resolveService,
     );
-    registerAuthenticationReviews(installer, serving.tokenAuthenticator);
+    registerAuthenticationReviews(installer, serving.tokenAuthenticator, serviceAccountTokens.audiences);
     const namespaces = installer.namespaceStore();
     if (namespaces) await ensureSystemNamespaces(namespaces);
     // RBAC (bootstrap policy, authorizer, escalation admission, access reviews) unless the caller brings an authorizer.

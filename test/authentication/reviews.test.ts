@@ -17,6 +17,8 @@ const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 const SAR = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 const LSAR = (ns: string) => `/apis/authorization.k8s.io/v1/namespaces/${ns}/localsubjectaccessreviews`;
 let rbac: RBACServer;
+/** The server's audience by default (kube's --api-audiences defaults to the service account issuer). */
+const ISSUER = 'https://kubernetes.default.svc.cluster.local';
 
 const tokenReview = (token: string, audiences?: string[]) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } });
 const sar = (kind: string, spec: Record<string, unknown>) => ({ apiVersion: 'authorization.k8s.io/v1', kind, spec });
@@ -46,17 +48,19 @@ describe('TokenReview', () => {
     const yes = await rbac.as.frank!('POST', TR, { body: tokenReview('token-bob') });
     assert.equal(yes.status, 201);
     assert.equal(yes.body.kind, 'TokenReview');
-    assert.deepEqual(yes.body.status, { authenticated: true, user: { username: 'bob', uid: 'uid-2', groups: ['viewers', 'system:authenticated'] } });
+    assert.deepEqual(yes.body.status, { authenticated: true, user: { username: 'bob', uid: 'uid-2', groups: ['viewers', 'system:authenticated'] }, audiences: [ISSUER] });
     const no = await rbac.as.frank!('POST', TR, { body: tokenReview('not-a-token') });
     assert.equal(no.status, 201);
     assert.equal(no.body.status.authenticated, undefined);
     assert.equal(no.body.status.user.username, undefined);
   });
 
-  it('echoes the audiences asked about (kgen\'s tokens are audience-agnostic)', async () => {
-    const reply = await rbac.as.frank!('POST', TR, { body: tokenReview('token-bob', ['aggregated']) });
+  it('accepts audience-agnostic (static) tokens only for the server\'s audiences, as kube', async () => {
+    const reply = await rbac.as.frank!('POST', TR, { body: tokenReview('token-bob', ['aggregated', ISSUER]) });
     assert.equal(reply.body.status.authenticated, true);
-    assert.deepEqual(reply.body.status.audiences, ['aggregated']);
+    assert.deepEqual(reply.body.status.audiences, [ISSUER]);
+    const other = await rbac.as.frank!('POST', TR, { body: tokenReview('token-bob', ['aggregated']) });
+    assert.notEqual(other.body.status.authenticated, true);
   });
 
   it('decodes the protobuf body Go clients send', async () => {
@@ -64,12 +68,12 @@ describe('TokenReview', () => {
     const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
     const bytes = (field: number, data: number[]) => [...varint((field << 3) | 2), ...varint(data.length), ...data];
     const str = (field: number, s: string) => bytes(field, [...enc.encode(s)]);
-    const raw = bytes(2, [...str(1, 'token-bob'), ...str(2, 'aud')]);
+    const raw = bytes(2, [...str(1, 'token-bob'), ...str(2, ISSUER)]);
     const body = Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...bytes(1, [...str(1, 'authentication.k8s.io/v1'), ...str(2, 'TokenReview')]), ...bytes(2, raw)]);
     const reply = await rbac.as.frank!('POST', TR, { body, contentType: 'application/vnd.kubernetes.protobuf' });
     assert.equal(reply.status, 201, reply.text);
     assert.equal(reply.body.status.user.username, 'bob');
-    assert.deepEqual(reply.body.status.audiences, ['aud']);
+    assert.deepEqual(reply.body.status.audiences, [ISSUER]);
   });
 
   it('requires a token', async () => {

@@ -37,12 +37,12 @@ describe('token webhook authenticator', () => {
     try {
       assert.equal(authn.authenticate(request()), undefined, 'no token: not this authenticator\'s business');
       const req = request('good');
-      assert.deepEqual(await authn.authenticate(req), { user: { username: 'ann', uid: 'u1', groups: ['g'] } });
+      assert.deepEqual(await authn.authenticate(req), { user: { username: 'ann', uid: 'u1', groups: ['g'] }, audiences: ['api'] });
       assert.equal(req.headers.authorization, undefined, 'the credential is consumed');
       assert.deepEqual(reviews[0], { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: { creationTimestamp: null }, spec: { token: 'good', audiences: ['api'] }, status: { user: {} } });
       assert.deepEqual(await authn.authenticate(request('bad')), { error: 'token webhook: expired' });
       now = 500;
-      assert.deepEqual(await authn.authenticate(request('good')), { user: { username: 'ann', uid: 'u1', groups: ['g'] } });
+      assert.deepEqual(await authn.authenticate(request('good')), { user: { username: 'ann', uid: 'u1', groups: ['g'] }, audiences: ['api'] });
       assert.deepEqual(await authn.authenticate(request('bad')), { error: 'token webhook: expired' });
       assert.equal(reviews.length, 2, 'both answers cached');
       now = 1500;
