@@ -5,8 +5,8 @@
  * kgen's Service has clusterIP but not clusterIPs; the rules kube states on clusterIPs (which its
  * defaulting fills from clusterIP) are reported on the field kube names.
  *
- * Not done here, unlike kube: NodePort allocation and the default/kubernetes Service (see
- * README, Kubernetes compatibility).
+ * The address is given back when the Service is deleted (kube's AfterDelete). Not done here,
+ * unlike kube: NodePort allocation (see README, Kubernetes compatibility).
  */
 import type { KubeObject, StatusCause } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
@@ -32,6 +32,7 @@ export function isServiceResource(def: Pick<ResourceDefinition, 'group' | 'plura
 
 const specOf = (obj: KubeObject): ServiceSpec => (typeof obj.spec === 'object' && obj.spec !== null ? (obj.spec as ServiceSpec) : {});
 const typeOf = (spec: ServiceSpec) => spec.type ?? 'ClusterIP';
+const refOf = (obj: KubeObject) => ({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' });
 const isHeadless = (spec: ServiceSpec) => spec.clusterIP === 'None';
 
 /** ValidateService's rules that depend on the Service's type. */
@@ -83,13 +84,20 @@ export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAll
     async beginCreate(obj, opts) {
       const finishBase = await base.beginCreate?.(obj, opts);
       const spec = specOf(obj);
-      if (!allocator || !needsClusterIP(spec) || typeof obj.spec !== 'object' || obj.spec === null) return () => finishBase?.();
-      const { ip, done } = await allocator.allocate(obj.metadata.name ?? '', spec.clusterIP || undefined);
+      if (!allocator || !needsClusterIP(spec) || typeof obj.spec !== 'object' || obj.spec === null) return (stored) => finishBase?.(stored);
+      const ref = refOf(obj);
+      const { ip, done } = await allocator.allocate(ref, spec.clusterIP || undefined, opts.dryRun);
       (obj.spec as ServiceSpec).clusterIP = ip;
-      return () => {
-        done();
-        finishBase?.();
+      return async (stored) => {
+        await done(stored);
+        await finishBase?.(stored);
       };
+    },
+    async afterDelete(obj) {
+      await base.afterDelete?.(obj);
+      const ip = specOf(obj).clusterIP;
+      // A failed release only delays reuse: the allocator takes over a reservation whose Service is gone.
+      if (allocator && ip && ip !== 'None') await allocator.release(ip, refOf(obj)).catch(() => undefined);
     },
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);

@@ -196,10 +196,13 @@ export class Store {
       await this.config.namespaceLifecycle?.admitCreate(namespace, { resource: this.qualifiedResource, name: meta.name ?? '' });
     }
     const finish = await this.config.strategy.beginCreate?.(obj, { dryRun: opts.dryRun === true });
+    let stored = false;
     try {
-      return await this.prepareAndPersist(namespace, obj, opts);
+      const created = await this.prepareAndPersist(namespace, obj, opts);
+      stored = !opts.dryRun;
+      return created;
     } finally {
-      finish?.();
+      await finish?.(stored);
     }
   }
 
@@ -272,6 +275,7 @@ export class Store {
     const object = await this.config.storage
       .delete(key, { preconditions: opts.preconditions, validateDeletion: (obj) => this.checkDeletable(obj, opts.preconditions, name) })
       .catch(this.rethrow(name));
+    await this.config.strategy.afterDelete?.(object);
     return { object, deleted: true };
   }
 
@@ -406,7 +410,7 @@ export class Store {
   private async deleteWithoutFinalizers(key: string, name: string, updated: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     if (opts.dryRun) return updated;
     try {
-      await this.config.storage.delete(key);
+      await this.config.strategy.afterDelete?.(await this.config.storage.delete(key));
     } catch (err) {
       const status = interpretStorageError(err, this.qualifiedResource, name);
       if ((status as { code?: unknown }).code !== 404) throw status;

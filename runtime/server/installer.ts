@@ -6,6 +6,7 @@
  * does not grow with the schemas. Generated `routes/<group>/<version>.ts` modules call
  * installGroupVersion.
  */
+import type { KubeObject } from '../api/meta.js';
 import type { SubresourceHandler } from '../api/subresources.js';
 import { registerCustomSubresource } from './filters/context.js';
 import type { AdmissionChain } from '../admission/chain.js';
@@ -21,7 +22,7 @@ import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
 import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
-import { resourcePrefix } from '../storage/keys.js';
+import { objectKey, resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
@@ -203,12 +204,23 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
-  /** The cluster IP allocator of Services: the addresses in use are those of the stored Services. */
+  /**
+   * The cluster IP allocator of Services: reservations in storage, plus the addresses of the
+   * stored Services (kept for data written before reservations existed).
+   */
   private clusterIPs(definition: ResourceDefinition): ClusterIPAllocator {
     const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
-    return new ClusterIPAllocator(this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE, async () => {
-      const list = await this.options.storage.getList(prefix);
-      return new Set(list.items.map((s) => (s.spec as { clusterIP?: unknown } | undefined)?.clusterIP).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None'));
+    const { storage } = this.options;
+    const ipOf = (s: KubeObject | undefined) => (s?.spec as { clusterIP?: unknown } | undefined)?.clusterIP;
+    return new ClusterIPAllocator({
+      range: this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+      storage,
+      keyRoot: this.options.keyRoot,
+      inUse: async () => new Set((await storage.getList(prefix)).items.map(ipOf).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None')),
+      serviceIP: async ({ namespace, name }) => {
+        const ip = ipOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined));
+        return typeof ip === 'string' ? ip : undefined;
+      },
     });
   }
 
