@@ -410,7 +410,9 @@ export class Store {
   private async deleteWithoutFinalizers(key: string, name: string, updated: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     if (opts.dryRun) return updated;
     try {
-      await this.config.strategy.afterDelete?.(await this.config.storage.delete(key));
+      // Deleted first: an optional call would skip evaluating its argument when there is no hook.
+      const deleted = await this.config.storage.delete(key);
+      await this.config.strategy.afterDelete?.(deleted);
     } catch (err) {
       const status = interpretStorageError(err, this.qualifiedResource, name);
       if ((status as { code?: unknown }).code !== 404) throw status;
