@@ -6,7 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironment } from './cel-env.js';
+import { celEnvironment, celEnvironmentForSelf } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -68,6 +68,17 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
     return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
   }
   if (self) {
+    // Against self's declared type where CEL can name it (scalars, lists and maps of them), as
+    // cel-go checks: `self == true` on a string has no matching overload.
+    const typed = celTypeName(self);
+    if (typed && typed !== 'dyn') {
+      const check = celEnvironmentForSelf(typed).parse(text).check();
+      if (!check.valid) {
+        const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
+        const pos = e?.node?.pos ?? 0;
+        return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
+      }
+    }
     const access = checkFieldAccess(program.ast, self);
     if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
     if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {
@@ -143,4 +154,23 @@ export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): 
     }
   }
   return path ? { path } : { error: 'fieldPath must not be empty' };
+}
+
+/** The CEL type name of a declared type when every part of it is a scalar, list or map; undefined otherwise. */
+function celTypeName(decl: DeclType, depth = 0): string | undefined {
+  if (depth > 8) return undefined;
+  switch (decl.kind) {
+    case 'scalar':
+      return decl.name === 'timestamp' ? undefined : decl.name;
+    case 'list': {
+      const item = celTypeName(decl.items(), depth + 1);
+      return item ? `list<${item}>` : undefined;
+    }
+    case 'map': {
+      const value = celTypeName(decl.values(), depth + 1);
+      return value ? `map<string, ${value}>` : undefined;
+    }
+    default:
+      return undefined;
+  }
 }

@@ -139,3 +139,21 @@ export function celEnvironment(): Environment {
     .registerVariable('oldSelf', 'dyn');
   return shared;
 }
+
+const bySelfType = new Map<string, Environment>();
+
+/**
+ * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`,
+ * `list<int>`, `map<string, bool>`), for type-checking a rule as cel-go checks it against the
+ * schema's declared type. Programs to evaluate still come from celEnvironment(). One per type.
+ */
+export function celEnvironmentForSelf(type: string): Environment {
+  let env = bySelfType.get(type);
+  if (!env) {
+    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }))
+      .registerVariable('self', type)
+      .registerVariable('oldSelf', type);
+    bySelfType.set(type, env);
+  }
+  return env;
+}
