@@ -413,7 +413,7 @@ function celRules(rules: unknown[], path: string, w: Walker, ctx: CelContext, re
   rules.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.rule !== 'string' || raw.rule.trim() === '') return;
     const at = `${path}.x-kubernetes-validations[${i}]`;
-    const compiled = compileRule({ rule: raw.rule, ...(typeof raw.messageExpression === 'string' && raw.messageExpression.trim() !== '' ? { messageExpression: raw.messageExpression } : {}) }, self);
+    const compiled = compileRule({ rule: raw.rule, ...(typeof raw.messageExpression === 'string' && raw.messageExpression.trim() !== '' ? { messageExpression: raw.messageExpression } : {}) }, self, { typeCheck: true });
     const ruleCost = compiled.errorIn === 'rule' ? 0 : (ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].rule`)) ?? 0);
     if (ruleCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.rule`, costErrorMessage('estimated rule cost', ruleCost, STATIC_ESTIMATED_COST_LIMIT)));
     ctx.observed.push({ path: `${at}.rule`, cost: ruleCost });

@@ -6,7 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironment, celEnvironmentForSelf } from './cel-env.js';
+import { celEnvironment, celEnvironmentForSelf, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -49,7 +49,7 @@ function firstLine(message: string): string {
 }
 
 /** Parses and checks one expression; `want` is the result type it must have. */
-function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined): ExprResult {
+function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined, typeCheck = false): ExprResult {
   let program: ParseResult;
   try {
     program = celEnvironment().parse(text);
@@ -68,19 +68,20 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
     return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
   }
   if (self) {
-    // Against self's declared type where CEL can name it (scalars, lists and maps of them), as
-    // cel-go checks: `self == true` on a string has no matching overload.
-    const typed = celTypeName(self);
-    if (typed && typed !== 'dyn') {
-      const check = celEnvironmentForSelf(typed).parse(text).check();
+    const access = checkFieldAccess(program.ast, self);
+    if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
+    // Against self's declared type (objects as registered types, timestamps as dyn), as cel-go
+    // checks: `self == true` on a string, or `self.name == 1`, has no matching overload.
+    const objects: CelObjectType[] = [];
+    const typed = typeCheck ? celTypeName(self, objects) : 'dyn';
+    if (typed !== 'dyn') {
+      const check = celEnvironmentForSelf(typed, objects).parse(text).check();
       if (!check.valid) {
         const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
         const pos = e?.node?.pos ?? 0;
         return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
       }
     }
-    const access = checkFieldAccess(program.ast, self);
-    if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
     if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {
       return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
     }
@@ -102,15 +103,17 @@ function mentionsOldSelf(node: ASTNode): boolean {
 /**
  * Compiles a rule. `self` is the declared type of the node the rule is written on; without it the
  * field check and the fieldPath check are skipped (the rule was checked when its schema was).
+ * `typeCheck` also checks operators and calls against self's full declared type, as cel-go does
+ * when a CRD is written (a few ms per distinct type, so not when a validator is built).
  */
-export function compileRule(rule: RawValidationRule, self?: DeclType): CompiledRule {
+export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { typeCheck?: boolean } = {}): CompiledRule {
   const out: CompiledRule = { rule, usesOldSelf: false };
-  const compiled = compileExpression(rule.rule, 'bool', self);
+  const compiled = compileExpression(rule.rule, 'bool', self, opts.typeCheck);
   if (!compiled.program) return { ...out, error: compiled.error, errorPos: compiled.pos, errorIn: 'rule' };
   out.program = compiled.program;
   out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
   if (rule.messageExpression !== undefined) {
-    const message = compileExpression(rule.messageExpression, 'string', self);
+    const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
     out.messageProgram = message.program;
   }
@@ -156,21 +159,33 @@ export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): 
   return path ? { path } : { error: 'fieldPath must not be empty' };
 }
 
-/** The CEL type name of a declared type when every part of it is a scalar, list or map; undefined otherwise. */
-function celTypeName(decl: DeclType, depth = 0): string | undefined {
-  if (depth > 8) return undefined;
+/** Object types nested deeper than this are dyn to the checker (recursive schemas end there). */
+const MAX_TYPED_DEPTH = 8;
+
+/**
+ * The CEL type name of a declared type; object types are added to `objects` (dependencies first,
+ * identical shapes shared). Timestamps and anything CEL cannot name here are dyn.
+ */
+function celTypeName(decl: DeclType, objects: CelObjectType[], depth = 0): string {
   switch (decl.kind) {
     case 'scalar':
-      return decl.name === 'timestamp' ? undefined : decl.name;
-    case 'list': {
-      const item = celTypeName(decl.items(), depth + 1);
-      return item ? `list<${item}>` : undefined;
-    }
-    case 'map': {
-      const value = celTypeName(decl.values(), depth + 1);
-      return value ? `map<string, ${value}>` : undefined;
+      return decl.name === 'timestamp' ? 'dyn' : decl.name;
+    case 'list':
+      return `list<${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.items(), objects, depth + 1)}>`;
+    case 'map':
+      return `map<string, ${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.values(), objects, depth + 1)}>`;
+    case 'object': {
+      if (depth > MAX_TYPED_DEPTH) return 'dyn';
+      const fields: Record<string, string> = {};
+      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, depth + 1);
+      const shape = JSON.stringify(fields);
+      const known = objects.find((o) => JSON.stringify(o.fields) === shape);
+      if (known) return known.name;
+      const name = `kgen_object_${objects.length}`;
+      objects.push({ name, fields });
+      return name;
     }
     default:
-      return undefined;
+      return 'dyn';
   }
 }
