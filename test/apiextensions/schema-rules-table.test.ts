@@ -23,8 +23,8 @@
  * - pkg/apiserver/schema/validation_test.go (structural): TestValidateStructuralCompleteness, 7
  *   cases: 5 ported, 2 excluded (they switch ValidationOptions CRD validation never sets);
  *   TestValidateStructuralMetadataInvariants and TestValidateNestedValueValidationComplete are
- *   reflection and fuzz loops over Go struct fields: ported as one row per field they cover (23 and
- *   13 rows), the option variants CRDs never use excluded.
+ *   reflection and fuzz loops over Go struct fields: ported as one row per case their loops make
+ *   (46 and 15 rows), the option variants CRDs never use excluded.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -160,5 +160,144 @@ describe("CRD schema validation: kube's TestValidateCustomResourceDefinitionVali
 describe('CRD schema validation: more of kube (TestValidateCustomResourceDefinition, structural invariants)', () => {
   for (const c of EXTRA_CASES) {
     it(c.name, () => assertMatches(validateOpenAPISchema(c.schema, ROOT, c.statusEnabled ?? false, { ...NONE, ...c.opts }), c.errors ?? []));
+  }
+});
+
+// ---- pkg/apiserver/schema/validation_test.go: the structural checks on their own (ValidateStructural) ----
+
+interface StructuralCase {
+  name: string;
+  schema: Record<string, unknown>;
+  errors: Match[];
+}
+
+const meta = (metadata: Record<string, unknown>) => ({ type: 'object', properties: { metadata } });
+const NAMES = { name: { type: 'string' }, generateName: { type: 'string' } };
+const M = 'properties[metadata]';
+
+/**
+ * TestValidateStructuralMetadataInvariants, one row per case its loops make: metadata's type
+ * (6), each ObjectMeta field as a property (15, by its JSON name; kube's loop uses Go field names,
+ * which are all refused), and each other Structural field set beside name and generateName
+ * (kube fuzzes them; here one value each). Property schemas are `{type: string}` where kube's
+ * are empty, so that no "type must not be empty" error of the full check joins the row.
+ */
+const METADATA_CASES: StructuralCase[] = [
+  ...['object', 'array', 'number', 'integer', 'boolean', 'string'].map((type) => ({
+    name: `metadata of type ${type}`,
+    schema: meta({ type }),
+    errors: type === 'object' ? [] : type === 'array' ? [invalid(at(`${M}.type`)), required(at(`${M}.items`))] : [invalid(at(`${M}.type`))],
+  })),
+  ...[
+    'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
+    'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+  ].map((property) => ({
+    name: `metadata property ${property}`,
+    schema: meta({ type: 'object', properties: { [property]: { type: 'string' } } }),
+    errors: property === 'name' || property === 'generateName' ? [] : [forbidden(at(M))],
+  })),
+  { name: 'metadata with name and generateName, and a default (API validation refuses it, not this check)', schema: meta({ type: 'object', properties: NAMES, default: {} }), errors: [] },
+  ...Object.entries({
+    items: { type: 'string' },
+    additionalProperties: { type: 'string' },
+    title: 't',
+    description: 'd',
+    nullable: true,
+    'x-kubernetes-preserve-unknown-fields': true,
+    'x-kubernetes-embedded-resource': true,
+    'x-kubernetes-int-or-string': true,
+    'x-kubernetes-list-type': 'atomic',
+    'x-kubernetes-list-map-keys': ['name'],
+    'x-kubernetes-map-type': 'atomic',
+    'x-kubernetes-validations': [{ rule: 'true' }],
+    format: 'byte',
+    maximum: 1,
+    maxLength: 1,
+    pattern: 'a',
+    maxItems: 1,
+    enum: [{}],
+    maxProperties: 1,
+    required: ['name'],
+    allOf: [{}],
+    anyOf: [{}],
+    oneOf: [{}],
+    not: {},
+  }).map(([key, value]) => ({ name: `metadata with name and generateName, and ${key}`, schema: meta({ type: 'object', properties: NAMES, [key]: value }), errors: [forbidden(at(M))] })),
+];
+
+/**
+ * TestValidateNestedValueValidationComplete: each generic and extension field a value validation
+ * inside a junctor may not set (ExternalDocs and Example may), and x-kubernetes-validations and
+ * additionalProperties there (CRDs never allow either; kube's loop also runs the options that do,
+ * which CRD validation never sets: excluded).
+ */
+const NESTED_CASES: StructuralCase[] = Object.entries({
+  type: ['string', 'must be empty'],
+  title: ['t', 'must be empty'],
+  description: ['d', 'must be empty'],
+  default: ['x', 'must be undefined'],
+  nullable: [true, 'must be false'],
+  'x-kubernetes-preserve-unknown-fields': [true, 'must be false'],
+  'x-kubernetes-embedded-resource': [true, 'must be false'],
+  'x-kubernetes-int-or-string': [true, 'must be false'],
+  'x-kubernetes-list-map-keys': [['k'], 'must be empty'],
+  'x-kubernetes-list-type': ['set', 'must be undefined'],
+  'x-kubernetes-map-type': ['atomic', 'must be undefined'],
+  'x-kubernetes-validations': [[{ rule: 'true' }], 'must be empty'],
+  additionalProperties: [{}, 'must be undefined'],
+  externalDocs: [{ description: 'd' }, ''],
+  example: ['e', ''],
+}).map(([key, [value, message]]) => ({
+  name: `${key} inside allOf ${message ? 'is refused' : 'is allowed'}`,
+  schema: { type: 'object', properties: { a: { type: 'string', allOf: [{ [key]: value }] } } },
+  errors: message ? [[...forbidden(at(`properties[a].allOf[0].${key}`)), `${message} to be structural`] as Match] : [],
+}));
+
+/**
+ * TestValidateStructuralCompleteness: a property or items a value validation names must exist in
+ * the structural schema. Its cases "allowed properties valuevalidation, additional properties
+ * structure" and "disallowed additionalproperties valuevalidation, properties structure" switch
+ * ValidationOptions that CRD validation never sets: excluded. kube's test checks only that the
+ * named error is (or no completeness error is) among the errors; so do these rows.
+ */
+const COMPLETENESS_CASES: Array<{ name: string; schema: Record<string, unknown>; error?: [string, string] }> = [
+  {
+    name: 'disallowed properties valuevalidation, additional properties structure',
+    schema: { additionalProperties: { type: 'object', properties: { bar: { type: 'string' } } }, allOf: [{ properties: { foo: { minLength: 2 } } }] },
+    error: ['properties[foo]', 'because it is defined in allOf[0].properties[foo]'],
+  },
+  { name: 'allowed property in valuevalidation, and in structure', schema: { properties: { foo: { type: 'string' } }, allOf: [{ properties: { foo: { minLength: 2 } } }] } },
+  {
+    name: 'disallowed property in valuevalidation, and in structure',
+    schema: { properties: { foo: { type: 'string' } }, allOf: [{ properties: { notfoo: { minLength: 2 } } }] },
+    error: ['properties[notfoo]', 'because it is defined in allOf[0].properties[notfoo]'],
+  },
+  { name: 'allowed items in valuevalidation, and in structure', schema: { type: 'array', items: { type: 'string' }, allOf: [{ items: { minLength: 2 } }] } },
+  {
+    name: 'disallowed items in valuevalidation, and not in structure',
+    schema: { type: 'object', properties: { foo: { type: 'string' } }, allOf: [{ items: { minLength: 2 } }] },
+    error: ['items', 'because it is defined in allOf[0].items'],
+  },
+];
+
+describe("CRD schema validation: kube's structural schema tests", () => {
+  it('ports 46 + 15 + 5 rows', () => {
+    assert.equal(METADATA_CASES.length, 6 + 15 + 1 + 24);
+    assert.equal(NESTED_CASES.length, 15);
+    assert.equal(COMPLETENESS_CASES.length, 5);
+  });
+  for (const c of [...METADATA_CASES, ...NESTED_CASES]) {
+    it(c.name, () => assertMatches(validateStructural(c.schema, ROOT), c.errors));
+  }
+  for (const c of COMPLETENESS_CASES) {
+    it(`completeness: ${c.name}`, () => {
+      const got = validateStructural(c.schema, ROOT).filter((e) => e.message.includes('because it is defined in'));
+      if (!c.error) return assert.deepEqual(got, []);
+      const [path, detail] = c.error;
+      assert.ok(
+        got.some((e) => e.type === 'FieldValueRequired' && e.field === at(path) && e.message === `Required value: ${detail.replace('defined in ', `defined in ${ROOT}.`)}`),
+        JSON.stringify(got),
+      );
+    });
   }
 });
