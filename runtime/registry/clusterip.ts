@@ -21,8 +21,11 @@
  */
 import { newInvalid } from '../api/status.js';
 import type { KubeObject } from '../api/meta.js';
-import { StorageError, type Storage } from '../storage/interface.js';
+import type { Storage } from '../storage/interface.js';
 import { DEFAULT_STORAGE_PREFIX } from '../storage/keys.js';
+import { nowTimestamp, randomFree, Reservations, type ServiceRef } from './reservations.js';
+
+export type { ServiceRef } from './reservations.js';
 
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
 
@@ -63,11 +66,6 @@ export function staticBandSize(rangeSize: number): number {
   return Math.min(Math.max(16, Math.floor(rangeSize / 16)), 256);
 }
 
-export interface ServiceRef {
-  namespace: string;
-  name: string;
-}
-
 export interface ClusterIPAllocatorOptions {
   range: string;
   storage: Storage;
@@ -92,16 +90,20 @@ const NO_ALLOCATION: Omit<Allocation, 'ip'> = { done: async () => undefined };
 
 export class ClusterIPAllocator {
   private readonly cidr: CIDR;
-  private readonly prefix: string;
   private readonly random: () => number;
-  private readonly staleAfterMs: number;
+  private readonly reservations: Reservations;
 
   constructor(private readonly opts: ClusterIPAllocatorOptions) {
     this.cidr = parseServiceCIDR(opts.range);
     const root = (opts.keyRoot ?? DEFAULT_STORAGE_PREFIX).replace(/\/$/, '');
-    this.prefix = `${root}/ipaddresses/`;
     this.random = opts.random ?? Math.random;
-    this.staleAfterMs = opts.staleAfterMs ?? 60_000;
+    this.reservations = new Reservations({
+      storage: opts.storage,
+      prefix: `${root}/ipaddresses/`,
+      objectFor: reservationFor,
+      stillHeld: async (ref, ip) => (await opts.serviceIP(ref)) === ip,
+      staleAfterMs: opts.staleAfterMs ?? 60_000,
+    });
   }
 
   /**
@@ -122,11 +124,11 @@ export class ClusterIPAllocator {
       return dryRun ? { ip: requested, ...NO_ALLOCATION } : this.allocation(requested, ref);
     }
     // As kube's iterator: a candidate whose create lost a race counts as used, and the next one is tried.
-    const { held, reserved } = await this.used();
+    const [held, reserved] = await Promise.all([this.opts.inUse(), this.reservations.list()]);
     const used = new Set([...held, ...reserved]);
     for (let ip = this.pickFree(used); ip; ip = this.pickFree(used)) {
       if (dryRun) return { ip, ...NO_ALLOCATION };
-      if (await this.reserve(ip, ref)) return this.allocation(ip, ref);
+      if (await this.reservations.reserve(ip, ref)) return this.allocation(ip, ref);
       used.add(ip);
     }
     // Full: reservations no Service holds may be leaked ones old enough to take over.
@@ -137,13 +139,12 @@ export class ClusterIPAllocator {
   }
 
   /** Releases ip when the reservation names ref (a Service deleted, or its address given back). */
-  async release(ip: string, ref: ServiceRef): Promise<void> {
-    const key = this.prefix + ip;
-    const current = await this.opts.storage.get(key, { ignoreNotFound: true });
-    if (!current || !ownedBy(current, ref)) return;
-    await this.opts.storage.delete(key, { preconditions: { resourceVersion: current.metadata.resourceVersion } }).catch((err) => {
-      if (!(err instanceof StorageError)) throw err;
-    });
+  release(ip: string, ref: ServiceRef): Promise<void> {
+    return this.reservations.release(ip, ref);
+  }
+
+  private reserveOrCheck(ip: string, ref: ServiceRef, dryRun: boolean): Promise<boolean> {
+    return dryRun ? this.reservations.available(ip) : this.reservations.reserve(ip, ref);
   }
 
   private inRange(ip: string): boolean {
@@ -155,72 +156,15 @@ export class ClusterIPAllocator {
     return { ip, done: async (stored) => (stored ? undefined : this.release(ip, ref)) };
   }
 
-  /** Addresses held by stored Services, and those reserved. */
-  private async used(): Promise<{ held: Set<string>; reserved: string[] }> {
-    const [held, reservations] = await Promise.all([this.opts.inUse(), this.opts.storage.getList(this.prefix)]);
-    return { held, reserved: reservations.items.map((r) => r.metadata.name ?? '').filter(Boolean) };
-  }
-
-  /** reserve(), or for a dry run whether reserve() would succeed now. */
-  private async reserveOrCheck(ip: string, ref: ServiceRef, dryRun: boolean): Promise<boolean> {
-    if (!dryRun) return this.reserve(ip, ref);
-    const current = await this.opts.storage.get(this.prefix + ip, { ignoreNotFound: true });
-    return !current || this.isStale(current, ip);
-  }
-
   /** A random free address of the upper part, else of the lower band; undefined when full. */
   private pickFree(used: Set<string>): string | undefined {
     const first = this.cidr.base + 2;
     const last = this.cidr.base + this.cidr.size - 2;
     const lowerEnd = Math.min(this.cidr.base + 1 + staticBandSize(this.cidr.size), last + 1);
-    return this.randomFree(Math.max(first, lowerEnd), last, used) ?? this.randomFree(first, Math.min(lowerEnd - 1, last), used);
+    const free = (n: number) => !used.has(formatIPv4(n));
+    const n = randomFree(Math.max(first, lowerEnd), last, this.random, free) ?? randomFree(first, Math.min(lowerEnd - 1, last), this.random, free);
+    return n === undefined ? undefined : formatIPv4(n);
   }
-
-  /** kube's iterator: from a random offset, the first free address, wrapping around once. */
-  private randomFree(lo: number, hi: number, used: Set<string>): string | undefined {
-    const count = hi - lo + 1;
-    if (count <= 0) return undefined;
-    const start = Math.floor(this.random() * count);
-    for (let i = 0; i < count; i++) {
-      const ip = formatIPv4(lo + ((start + i) % count));
-      if (!used.has(ip)) return ip;
-    }
-    return undefined;
-  }
-
-  /** Creates ip's reservation only if absent (or stale); false when another holds it. */
-  private async reserve(ip: string, ref: ServiceRef): Promise<boolean> {
-    const key = this.prefix + ip;
-    try {
-      await this.opts.storage.create(key, reservationFor(ip, ref));
-      return true;
-    } catch (err) {
-      if (!(err instanceof StorageError) || err.code !== 'KeyExists') throw err;
-    }
-    const current = await this.opts.storage.get(key, { ignoreNotFound: true });
-    if (!current || !(await this.isStale(current, ip))) return false;
-    try {
-      await this.opts.storage.guaranteedUpdate(key, { preconditions: { resourceVersion: current.metadata.resourceVersion } }, () => reservationFor(ip, ref));
-      return true;
-    } catch (err) {
-      if (err instanceof StorageError && (err.code === 'ResourceVersionConflicts' || err.code === 'KeyNotFound')) return false;
-      throw err;
-    }
-  }
-
-  /** A reservation whose Service is gone or holds another address, older than staleAfterMs. */
-  private async isStale(reservation: KubeObject, ip: string): Promise<boolean> {
-    const created = Date.parse(reservation.metadata.creationTimestamp ?? '');
-    if (Number.isFinite(created) && Date.now() - created < this.staleAfterMs) return false;
-    const parent = (reservation.spec as { parentRef?: { namespace?: string; name?: string } } | undefined)?.parentRef;
-    if (!parent?.name) return true;
-    return (await this.opts.serviceIP({ namespace: parent.namespace ?? '', name: parent.name })) !== ip;
-  }
-}
-
-function ownedBy(reservation: KubeObject, ref: ServiceRef): boolean {
-  const parent = (reservation.spec as { parentRef?: { namespace?: string; name?: string } } | undefined)?.parentRef;
-  return parent?.namespace === ref.namespace && parent?.name === ref.name;
 }
 
 /** The reservation, shaped like kube's networking.k8s.io/v1 IPAddress for a Service. */
@@ -230,7 +174,7 @@ function reservationFor(ip: string, ref: ServiceRef): KubeObject {
     kind: 'IPAddress',
     metadata: {
       name: ip,
-      creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      creationTimestamp: nowTimestamp(),
       labels: { 'ipaddress.kubernetes.io/ip-family': 'IPv4', 'ipaddress.kubernetes.io/managed-by': 'ipallocator.k8s.io' },
     },
     spec: { parentRef: { group: '', resource: 'services', namespace: ref.namespace, name: ref.name } },

@@ -250,7 +250,7 @@ const NESTED_CASES: StructuralCase[] = Object.entries({
 }).map(([key, [value, message]]) => ({
   name: `${key} inside allOf ${message ? 'is refused' : 'is allowed'}`,
   schema: { type: 'object', properties: { a: { type: 'string', allOf: [{ [key]: value }] } } },
-  errors: message ? [[...forbidden(at(`properties[a].allOf[0].${key}`)), `${message} to be structural`] as Match] : [],
+  errors: message ? [['FieldValueForbidden', at(`properties[a].allOf[0].${key}`), `${message} to be structural`] as Match] : [],
 }));
 
 /**
