@@ -17,6 +17,7 @@ import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
 import { isServiceResource, withServiceStrategy } from '../registry/services.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
+import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
@@ -52,6 +53,8 @@ export interface APIInstallerOptions {
   enablement?: APIEnablement;
   /** Services' cluster IPs come from this IPv4 CIDR (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
   serviceClusterIPRange?: string;
+  /** NodePort and LoadBalancer Services' node ports come from this range (kube's --service-node-port-range). Default 30000-32767. */
+  serviceNodePortRange?: string;
 }
 
 function gvKey(group: string, version: string): string {
@@ -224,6 +227,21 @@ export class APIInstaller {
     });
   }
 
+  /** The node port allocator of Services: reservations in storage, plus the node ports of the stored Services. */
+  private nodePorts(definition: ResourceDefinition): NodePortAllocator {
+    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    const { storage } = this.options;
+    const portsOf = (s: KubeObject | undefined) =>
+      ((s?.spec as { ports?: Array<{ nodePort?: unknown }> } | undefined)?.ports ?? []).map((p) => p?.nodePort).filter((p): p is number => typeof p === 'number' && p !== 0);
+    return new NodePortAllocator({
+      range: this.options.serviceNodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE,
+      storage,
+      keyRoot: this.options.keyRoot,
+      inUse: async () => new Set((await storage.getList(prefix)).items.flatMap(portsOf)),
+      servicePorts: async ({ namespace, name }) => portsOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined)),
+    });
+  }
+
   /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
   private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
     return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
@@ -239,7 +257,7 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
-    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition));
+    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition), this.nodePorts(definition));
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
     strategy = withCoreStrategy(definition, strategy);
     // events.k8s.io/v1 Events are core/v1 Events seen through another schema: one storage, one watch cache.

@@ -86,6 +86,8 @@ export interface ServerOptions {
   watchCache?: SharedCacherOptions | false;
   /** IPv4 CIDR Services' cluster IPs are allocated from (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
   serviceClusterIPRange?: string;
+  /** Port range NodePort and LoadBalancer Services' node ports come from (kube's --service-node-port-range). Default 30000-32767. */
+  serviceNodePortRange?: string;
   /** The default/kubernetes Endpoints lease: TTL and renew interval (kube: 15 s and 10 s). */
   endpointLease?: { leaseTTLMs?: number; intervalMs?: number };
   /** In-process admission plugins, run in order after kgen's built-in ones. */
@@ -265,6 +267,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       enablement,
       namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
       serviceClusterIPRange: opts.serviceClusterIPRange,
+      serviceNodePortRange: opts.serviceNodePortRange,
       // An aggregated server installs only its own groups, and has no namespaces of its own.
       ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
     });

@@ -3,6 +3,7 @@
  * - Services created concurrently through both replicas never share a cluster IP (each address
  *   is a reservation created only if absent in etcd), and their addresses are spread at random
  *   above kube's static band rather than taken from the bottom;
+ * - the same for node ports of NodePort Services;
  * - the default/kubernetes Endpoints name both replicas (each keeps a lease), and a replica that
  *   shuts down takes itself out.
  */
@@ -45,6 +46,21 @@ describe('Services on two kgen replicas sharing etcd', () => {
     assert.ok(octets.every((o) => o >= 17 && o <= 254), 'dynamic addresses come from above the static band (10.0.0.1-16)');
     const listed = await clients[1]!.coreV1.services('default').list();
     assert.equal(new Set(listed.items.map((s) => s.spec?.clusterIP)).size, listed.items.length, 'what is stored is distinct too');
+  });
+
+  it('gives NodePort Services created concurrently through both replicas distinct node ports', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        clients[i % 2]!.coreV1.services('default').create({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: `np-${i}` },
+          spec: { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] },
+        }),
+      ),
+    );
+    const ports = created.flatMap((s) => (s.spec?.ports ?? []).map((p) => p.nodePort));
+    assert.equal(new Set(ports).size, 40, `distinct: ${ports.join(' ')}`);
   });
 
   it('names both replicas in the default/kubernetes Endpoints, and drops one that shuts down', async () => {

@@ -104,6 +104,33 @@ describe('Service validation', () => {
     assert.equal(reused.status, 201, 'a deleted Service gives its address back');
   });
 
+  it('allocates node ports for NodePort and LoadBalancer Services from the node port range, with kube\'s errors', async () => {
+    const np = await create('np-a', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] });
+    assert.equal(np.status, 201, np.text);
+    const ports = np.body.spec.ports.map((p: { nodePort: number }) => p.nodePort);
+    assert.ok(ports.every((p: number) => p >= 30086 && p <= 32767), `random, above the static band 30000-30085: ${ports}`);
+    assert.notEqual(ports[0], ports[1]);
+    const lb = await create('lb-a', { type: 'LoadBalancer', ports: [{ port: 443 }] });
+    assert.equal(typeof lb.body.spec.ports[0].nodePort, 'number', 'LoadBalancer Services get node ports too');
+    const plain = await create('cip-a', { ports: [{ port: 80 }] });
+    assert.equal(plain.body.spec.ports[0].nodePort, undefined, 'ClusterIP Services get none');
+    const fixed = await create('np-b', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(fixed.body.spec.ports[0].nodePort, 30080);
+    const taken = await create('np-c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(taken.status, 422);
+    assert.equal(taken.body.message, 'Service "np-c" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+    const outside = await create('np-d', { type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] });
+    assert.equal(outside.body.message, 'Service "np-d" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767');
+    const dry = await t.request('POST', `${SVCS}?dryRun=All`, { body: svc('np-dry', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] }) });
+    assert.equal(dry.status, 201);
+    assert.equal((await create('np-e', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] })).status, 201, 'a dry run keeps no port');
+    assert.equal((await t.request('DELETE', `${SVCS}/np-b`)).status, 200);
+    assert.equal((await create('np-f', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] })).status, 201, 'a deleted Service gives its node ports back');
+    const failed = await create('np-g', { type: 'NodePort', ports: [{ name: 'x', port: 80, nodePort: 30082 }, { name: 'x', port: 81 }] }); // refused by validation, after allocation
+    assert.equal(failed.status, 422);
+    assert.equal((await create('np-h', { type: 'NodePort', ports: [{ port: 80, nodePort: 30082 }] })).status, 201, 'a failed create keeps nothing');
+  });
+
   it('requires ports unless headless or ExternalName, and names when there are several', async () => {
     const none = await create('noports', { type: 'ClusterIP' });
     assert.equal(none.status, 422);
