@@ -413,7 +413,15 @@ function celRules(rules: unknown[], path: string, w: Walker, ctx: CelContext, re
   rules.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.rule !== 'string' || raw.rule.trim() === '') return;
     const at = `${path}.x-kubernetes-validations[${i}]`;
-    const compiled = compileRule({ rule: raw.rule, ...(typeof raw.messageExpression === 'string' && raw.messageExpression.trim() !== '' ? { messageExpression: raw.messageExpression } : {}) }, self, { typeCheck: true });
+    const compiled = compileRule(
+      {
+        rule: raw.rule,
+        ...(typeof raw.messageExpression === 'string' && raw.messageExpression.trim() !== '' ? { messageExpression: raw.messageExpression } : {}),
+        ...(raw.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+      },
+      self,
+      { typeCheck: true },
+    );
     const ruleCost = compiled.errorIn === 'rule' ? 0 : (ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].rule`)) ?? 0);
     if (ruleCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.rule`, costErrorMessage('estimated rule cost', ruleCost, STATIC_ESTIMATED_COST_LIMIT)));
     ctx.observed.push({ path: `${at}.rule`, cost: ruleCost });
@@ -426,7 +434,7 @@ function celRules(rules: unknown[], path: string, w: Walker, ctx: CelContext, re
     }
     if (compiled.usesOldSelf) {
       if (w.uncorrelatablePath !== undefined) errs.push(field.invalid(`${at}.rule`, raw.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${w.uncorrelatablePath}`));
-    } else if (raw.optionalOldSelf !== undefined && raw.optionalOldSelf !== null && compiled.errorIn !== 'rule') {
+    } else if (raw.optionalOldSelf !== undefined && raw.optionalOldSelf !== null) {
       errs.push(field.invalid(`${at}.optionalOldSelf`, raw.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
     }
   });

@@ -49,7 +49,7 @@ function firstLine(message: string): string {
 }
 
 /** Parses and checks one expression; `want` is the result type it must have. */
-function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined, typeCheck = false): ExprResult {
+function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined, typeCheck = false, optionalOldSelf = false): ExprResult {
   let program: ParseResult;
   try {
     program = celEnvironment().parse(text);
@@ -75,7 +75,7 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
     const objects: CelObjectType[] = [];
     const typed = typeCheck ? celTypeName(self, objects) : 'dyn';
     if (typed !== 'dyn') {
-      const check = celEnvironmentForSelf(typed, objects).parse(text).check();
+      const check = celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed).parse(text).check();
       if (!check.valid) {
         const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
         const pos = e?.node?.pos ?? 0;
@@ -108,12 +108,12 @@ function mentionsOldSelf(node: ASTNode): boolean {
  */
 export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { typeCheck?: boolean } = {}): CompiledRule {
   const out: CompiledRule = { rule, usesOldSelf: false };
-  const compiled = compileExpression(rule.rule, 'bool', self, opts.typeCheck);
+  const compiled = compileExpression(rule.rule, 'bool', self, opts.typeCheck, rule.optionalOldSelf === true);
   if (!compiled.program) return { ...out, error: compiled.error, errorPos: compiled.pos, errorIn: 'rule' };
   out.program = compiled.program;
   out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
   if (rule.messageExpression !== undefined) {
-    const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck);
+    const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck, rule.optionalOldSelf === true);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
     out.messageProgram = message.program;
   }

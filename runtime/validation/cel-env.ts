@@ -154,8 +154,8 @@ const bySelfType = new Map<string, Environment>();
  * checks it against the schema's declared type. Object types compare with == as CEL values do.
  * Programs to evaluate still come from celEnvironment(). One per distinct type.
  */
-export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = []): Environment {
-  const key = JSON.stringify([type, objects]);
+export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = [], oldSelfType = type): Environment {
+  const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
   if (!env) {
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
@@ -163,7 +163,7 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);
     }
-    env.registerVariable('self', type).registerVariable('oldSelf', type);
+    env.registerVariable('self', type).registerVariable('oldSelf', oldSelfType);
     bySelfType.set(key, env);
   }
   return env;

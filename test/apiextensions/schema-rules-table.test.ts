@@ -85,6 +85,18 @@ const KUBE_CASES: Case[] = kube.cases
   });
 
 const EXTRA_CASES: Case[] = [
+  // The type check sees oldSelf as optional where optionalOldSelf is set (cel-go's optional type).
+  {
+    name: 'optionalOldSelf rules type-check with an optional oldSelf',
+    schema: { type: 'object', properties: { v: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: '!oldSelf.hasValue() || self == oldSelf.value()', optionalOldSelf: true }, { rule: 'oldSelf.orValue("") != "x"', optionalOldSelf: true }] } } },
+    opts: { requireStructuralSchema: true },
+  },
+  {
+    name: 'a rule that does not compile is reported, and so is optionalOldSelf without oldSelf',
+    schema: { type: 'object', properties: { v: { type: 'string', maxLength: 5, 'x-kubernetes-validations': [{ rule: 'self == 1', optionalOldSelf: true }] } } },
+    opts: { requireStructuralSchema: true },
+    errors: [invalid(at('properties[v].x-kubernetes-validations[0].rule')), invalid(at('properties[v].x-kubernetes-validations[0].optionalOldSelf'))],
+  },
   // TestValidateCustomResourceDefinition: additionalProperties next to properties.
   {
     name: 'additionalProperties and properties forbidden',
