@@ -110,6 +110,17 @@ export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAll
         await finishBase?.(stored);
       };
     },
+    async afterUpdate(obj, old) {
+      await base.afterUpdate?.(obj, old);
+      const spec = specOf(obj);
+      const oldSpec = specOf(old);
+      const ref = refOf(obj);
+      // Becoming ExternalName drops the cluster IP (prepareForUpdate); other types keep theirs.
+      if (allocator && oldSpec.clusterIP && oldSpec.clusterIP !== 'None' && oldSpec.clusterIP !== spec.clusterIP) await allocator.release(oldSpec.clusterIP, ref).catch(() => undefined);
+      const kept = new Set((Array.isArray(spec.ports) ? spec.ports : []).map((p) => p?.nodePort));
+      const dropped = (Array.isArray(oldSpec.ports) ? oldSpec.ports : []).filter((p) => typeof p?.nodePort === 'number' && !kept.has(p.nodePort));
+      if (nodePorts && dropped.length > 0) await nodePorts.release(ref, dropped).catch(() => undefined);
+    },
     async afterDelete(obj) {
       await base.afterDelete?.(obj);
       const spec = specOf(obj);

@@ -228,8 +228,10 @@ export class Store {
    */
   async update(namespace: string | undefined, name: string, objInfo: UpdatedObjectInfo, opts: WriteOptions = {}): Promise<KubeObject> {
     const key = this.keyFor(namespace, name);
+    let replaced: KubeObject | undefined;
     const tryUpdate = async (current: KubeObject | undefined) => {
       const existing = this.requireExisting(current, name);
+      replaced = existing;
       const updated = objInfo.fresh ? await objInfo.updatedObject(existing) : deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
       this.applyUpdateStrategy(updated, existing, name);
@@ -239,7 +241,9 @@ export class Store {
     };
     try {
       if (opts.dryRun) return await tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
-      return await this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+      const stored = await this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+      if (replaced) await this.updateStrategy.afterUpdate?.(stored, replaced);
+      return stored;
     } catch (err) {
       if (err instanceof EmptiedFinalizers) return this.deleteWithoutFinalizers(key, name, err.object, opts);
       throw err;

@@ -46,6 +46,11 @@ export interface RESTUpdateStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   validateUpdate(obj: KubeObject, old: KubeObject): StatusCause[];
   canonicalize?(obj: KubeObject): void;
+  /**
+   * kube's AfterUpdate: runs once obj replaced old in storage (not on dry runs). A Service whose
+   * update dropped its cluster IP or node ports gives them back here.
+   */
+  afterUpdate?(obj: KubeObject, old: KubeObject): Promise<void>;
 }
 
 export interface RESTDeleteStrategy {

@@ -131,6 +131,19 @@ describe('Service validation', () => {
     assert.equal((await create('np-h', { type: 'NodePort', ports: [{ port: 80, nodePort: 30082 }] })).status, 201, 'a failed create keeps nothing');
   });
 
+  it('gives back an address or node port an update drops (kube\'s AfterUpdate)', async () => {
+    const patch = (name: string, body: unknown) => t.request('PATCH', `${SVCS}/${name}`, { body, contentType: 'application/merge-patch+json' });
+    assert.equal((await create('upd-a', { clusterIP: '10.0.0.150', ports: [{ port: 80 }] })).status, 201);
+    const ext = await patch('upd-a', { spec: { type: 'ExternalName', externalName: 'db.example.com' } });
+    assert.equal(ext.status, 200, ext.text);
+    assert.equal(ext.body.spec.clusterIP, undefined);
+    assert.equal((await create('upd-b', { clusterIP: '10.0.0.150', ports: [{ port: 80 }] })).status, 201, 'the address is free at once');
+    assert.equal((await create('upd-c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] })).status, 201);
+    const plain = await patch('upd-c', { spec: { type: 'ClusterIP', ports: [{ port: 80 }] } });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal((await create('upd-d', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] })).status, 201, 'the node port is free at once');
+  });
+
   it('requires ports unless headless or ExternalName, and names when there are several', async () => {
     const none = await create('noports', { type: 'ClusterIP' });
     assert.equal(none.status, 422);
