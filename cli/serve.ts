@@ -31,6 +31,7 @@ interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFla
   profiling?: boolean;
   handlers: string[];
   serviceClusterIpRange: string;
+  serviceNodePortRange: string;
 }
 
 /** --service-cluster-ip-range: an IPv4 CIDR with a prefix from /8 to /30. */
@@ -39,6 +40,13 @@ function serviceCIDR(value: string): string {
   if (!m || m.slice(1, 5).some((o) => Number(o) > 255) || Number(m[5]) < 8 || Number(m[5]) > 30) {
     throw new InvalidArgumentError('expected an IPv4 CIDR with a prefix from /8 to /30, such as 10.0.0.0/24');
   }
+  return value;
+}
+
+/** --service-node-port-range: ports such as 30000-32767. */
+function nodePortRange(value: string): string {
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(value);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) > 65535 || Number(m[2]) < Number(m[1])) throw new InvalidArgumentError('expected a port range such as 30000-32767');
   return value;
 }
 
@@ -85,6 +93,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     profiling: opts.profiling === true,
     handlerModules: opts.handlers,
     serviceClusterIPRange: opts.serviceClusterIpRange,
+    serviceNodePortRange: opts.serviceNodePortRange,
     host: opts.host,
     port: opts.port,
     log: (line) => console.error(line),
@@ -136,6 +145,7 @@ export function registerServe(program: Command): void {
     .option('--service-account-issuer <url>', "the 'iss' of the service account tokens the server signs (default: https://kubernetes.default.svc.cluster.local)")
     .option('--api-audiences <list>', 'comma-separated audiences a token must be meant for (default: the issuer)')
     .option('--service-cluster-ip-range <cidr>', "IPv4 CIDR Services' cluster IPs are allocated from", serviceCIDR, '10.0.0.0/24')
+    .option('--service-node-port-range <range>', "port range NodePort and LoadBalancer Services' node ports are allocated from", nodePortRange, '30000-32767')
     .option('--kubeconfig-server <url>', 'server URL written into <data-dir>/kubeconfig, e.g. a load balancer in front of several replicas')
     .option(
       '--admission <module>',

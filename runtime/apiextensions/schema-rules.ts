@@ -1,24 +1,43 @@
 /**
- * The rules a CustomResourceDefinition's openAPIV3Schema must follow (apiextensions validation.go
- * ValidateCustomResourceDefinitionOpenAPISchema and specStandardValidatorV3, and the structural
- * schema invariants of pkg/apiserver/schema/validation.go), with kube's field paths and messages.
- * The built-in kind keeps nested schemas as given (the type is recursive), so these checks are
- * where a nested schema is validated.
+ * The rules a CustomResourceDefinition's openAPIV3Schema must follow, as apiextensions-apiserver's
+ * validateCustomResourceDefinitionValidation applies them (pkg/apis/apiextensions/validation):
+ *
+ * 1. with the status subresource, only kube's allowed fields at the root, of type object;
+ * 2. when a structural schema is required: NewStructural's refusals (reported only when nothing
+ *    else is wrong), then ValidateStructural (structural-rules.ts), then the defaults
+ *    (default-rules.ts); only a schema that passes all three gets its CEL rules compiled;
+ * 3. ValidateCustomResourceDefinitionOpenAPISchema over every node (specStandardValidatorV3 with
+ *    its state: defaults allowed or not and why, inside resource metadata, under an uncorrelatable
+ *    list or map), list and map type rules, and each x-kubernetes-validations entry: its fields,
+ *    and (when no schema error was found at or below the node) its compilation, cost,
+ *    messageExpression and oldSelf use;
+ * 4. the CEL cost total of the whole schema.
+ *
+ * Paths and messages are kube's. The built-in kind keeps nested schemas as given (the type is
+ * recursive), so these checks are where a nested schema is validated. The CEL cost estimate is
+ * cel-go's order of magnitude, not its exact number (runtime/validation/cel-cost.ts).
  */
 import { field, type FieldError } from '../validation/index.js';
-import { compileRE2 } from '../validation/re2.js';
-import { validateCELCost } from './cel-cost-rules.js';
+import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../validation/cel-cost.js';
+import { compileRule } from '../validation/cel.js';
+import { RULE_REASONS } from '../validation/cel-rules.js';
+import { declTypeOfNode } from '../validation/cel-value.js';
+import { SchemaCompiler, type SchemaInput } from '../validation/compile.js';
+import { finalizeNodes } from '../validation/finalize.js';
+import type { SchemaNode } from '../validation/node.js';
+import { validateDefaults } from './default-rules.js';
+import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
 
 type Props = Record<string, unknown>;
-type Level = 'root' | 'field' | 'item';
 
 const OPENAPI_V3_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
-const UNSUPPORTED = ['$ref', 'definitions', 'dependencies', 'additionalItems', 'patternProperties', 'id', '$schema'] as const;
 const META_FIELDS = new Set(['metadata', 'kind', 'apiVersion']);
+/** kube reports at most this many of the rules that contributed most to an exceeded total. */
+const MOST_EXPENSIVE_REPORTED = 4;
 
-function isObject(v: unknown): v is Props {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** allowedFieldsAtRootSchema, as JSON names, and every JSONSchemaProps field in Go's order. */
+const ALLOWED_AT_ROOT_WITH_STATUS = ['description', 'type', 'format', 'title', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'required', 'items', 'properties', 'externalDocs', 'example', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-validations'];
+const GO_FIELD_ORDER = ['id', '$schema', '$ref', 'description', 'type', 'format', 'title', 'default', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'multipleOf', 'enum', 'maxProperties', 'minProperties', 'required', 'items', 'allOf', 'oneOf', 'anyOf', 'not', 'properties', 'additionalProperties', 'patternProperties', 'dependencies', 'additionalItems', 'definitions', 'externalDocs', 'example', 'nullable', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string', 'x-kubernetes-list-map-keys', 'x-kubernetes-list-type', 'x-kubernetes-map-type', 'x-kubernetes-validations'];
 
 /**
  * kube's validationOptions that change schema rules. A v1 CRD is created with all of them true
@@ -30,6 +49,10 @@ export interface SchemaValidationOptions {
   requireValidPropertyType: boolean;
   requireAtomicSetType: boolean;
   requireMapListKeysMapSetValidation: boolean;
+  /** Whether `default` may be set (true for v1; kube's unit tests start from false). */
+  allowDefaults?: boolean;
+  /** Defaults must not carry fields their schema prunes (true for v1). */
+  requirePrunedDefaults?: boolean;
 }
 
 export const V1_OPTIONS: SchemaValidationOptions = {
@@ -37,122 +60,243 @@ export const V1_OPTIONS: SchemaValidationOptions = {
   requireValidPropertyType: true,
   requireAtomicSetType: true,
   requireMapListKeysMapSetValidation: true,
+  allowDefaults: true,
+  requirePrunedDefaults: true,
 };
+
+/** specStandardValidatorV3's state while walking down. */
+interface Walker {
+  allowDefaults: boolean;
+  disallowDefaultsReason: string;
+  insideResourceMeta: boolean;
+  requireValidPropertyType: boolean;
+  /** The highest path under which oldSelf cannot be correlated (an atomic/set list, an unknown map type). */
+  uncorrelatablePath: string | undefined;
+}
+
+/** The compiled node of the schema part being walked, for CEL; undefined when CEL is off. */
+interface CelContext {
+  node: SchemaNode;
+  isResourceRoot: boolean;
+  /** Rule costs by schema path relative to the root (`properties[a].x-kubernetes-validations[0].rule`). */
+  costs: Map<string, number>;
+  observed: Array<{ path: string; cost: number }>;
+  rootPath: string;
+}
+
+interface Found {
+  schema: FieldError[];
+  cel: FieldError[];
+}
 
 /** Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
 export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS): FieldError[] {
+  if (schema === undefined || schema === null) return [];
   if (!isObject(schema)) return [field.invalid(path, schema, 'must be an object')];
   const errs: FieldError[] = [];
+  if (statusEnabled) errs.push(...rootFieldsWithStatus(schema, path));
   if (schema.nullable === true) errs.push(field.forbidden(`${path}.nullable`, 'nullable cannot be true at the root'));
-  if (statusEnabled && schema.type !== undefined && schema.type !== 'object') {
-    errs.push(field.invalid(`${path}.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+  let cel: CelContext | undefined;
+  let conversionErrs: FieldError[] = [];
+  if (opts.requireStructuralSchema) {
+    const conversion = structuralConversionError(schema);
+    if (conversion) conversionErrs = [field.invalid(path, '', conversion)];
+    else {
+      const structural = validateStructural(schema, path);
+      const compiled = structural.length === 0 ? compileSchema(schema) : undefined;
+      const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false) : [];
+      errs.push(...structural, ...defaults);
+      if (compiled && defaults.length === 0) cel = celContext(schema, compiled.root, path);
+    }
   }
-  walk(schema, path, 'root', true, errs, opts);
-  // As kube: rules are only priced on a schema that is otherwise valid.
-  if (errs.length === 0) errs.push(...validateCELCost(schema, path));
+  const walker: Walker = {
+    allowDefaults: opts.allowDefaults ?? false,
+    disallowDefaultsReason: '',
+    insideResourceMeta: false,
+    requireValidPropertyType: opts.requireValidPropertyType,
+    uncorrelatablePath: undefined,
+  };
+  const found = openAPISchema(schema, path, walker, true, opts, cel, '');
+  errs.push(...found.schema, ...found.cel);
+  if (errs.length === 0) errs.push(...conversionErrs);
+  if (cel) errs.push(...totalCostErrors(cel, path));
   return errs;
 }
 
-function walk(s: Props, path: string, level: Level, isRoot: boolean, errs: FieldError[], opts: SchemaValidationOptions): void {
-  standardRules(s, path, errs, opts);
-  if (opts.requireStructuralSchema) structuralRules(s, path, level, errs);
-  listAndMapRules(s, path, errs, opts);
-  if (isObject(s.properties)) {
-    for (const [name, sub] of Object.entries(s.properties)) {
-      const subPath = `${path}.properties[${name}]`;
-      if (!isObject(sub)) {
-        errs.push(field.invalid(subPath, sub, 'must be a schema object'));
-        continue;
-      }
-      // apiVersion, kind and metadata of a resource are the server's; their schema may only narrow them.
-      if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name)) continue;
-      walk(sub, subPath, 'field', false, errs, opts);
+/** With the status subresource, the root may only hold kube's allowed fields, and be an object. */
+function rootFieldsWithStatus(schema: Props, path: string): FieldError[] {
+  for (const key of GO_FIELD_ORDER) {
+    const value = schema[key];
+    if (value === undefined || value === null || value === false || value === '') continue;
+    if (key === 'type') {
+      if (value !== 'object') return [field.invalid(`${path}.type`, value, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+      continue;
+    }
+    if (!ALLOWED_AT_ROOT_WITH_STATUS.includes(key)) {
+      const goNames = ['Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum', 'ExclusiveMinimum', 'MaxLength', 'MinLength', 'Pattern', 'MaxItems', 'MinItems', 'UniqueItems', 'MultipleOf', 'Required', 'Items', 'Properties', 'ExternalDocs', 'Example', 'XPreserveUnknownFields', 'XValidations'];
+      return [field.invalid(path, '', `only [${goNames.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
     }
   }
-  if (isObject(s.additionalProperties)) walk(s.additionalProperties, `${path}.additionalProperties`, 'field', false, errs, opts);
-  if (isObject(s.items)) walk(s.items, `${path}.items`, 'item', false, errs, opts);
-  if (isObject(s.not)) junctorRules(s.not, `${path}.not`, errs);
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && junctorRules(sub, `${path}.${key}[${i}]`, errs));
+  return [];
+}
+
+function compileSchema(schema: Props): { root: SchemaNode; nodes: SchemaNode[] } | undefined {
+  try {
+    const rootName = '\u0000root';
+    const compiler = new SchemaCompiler({ [rootName]: schema as SchemaInput });
+    const root = compiler.compileNamed(rootName);
+    finalizeNodes(compiler.nodes, undefined);
+    return { root, nodes: compiler.nodes };
+  } catch {
+    return undefined;
   }
 }
 
-/** specStandardValidatorV3.validate, and the checks ValidateCustomResourceDefinitionOpenAPISchema adds. */
-function standardRules(s: Props, path: string, errs: FieldError[], opts: SchemaValidationOptions = V1_OPTIONS): void {
-  for (const key of UNSUPPORTED) {
-    if (s[key] !== undefined && !(isObject(s[key]) && Object.keys(s[key] as Props).length === 0)) errs.push(field.forbidden(`${path}.${key}`, `${key} is not supported`));
+function celContext(schema: Props, root: SchemaNode, rootPath: string): CelContext {
+  const cost = estimateSchemaCost(schema);
+  const costs = new Map<string, number>();
+  for (const r of cost.rules) costs.set(r.schemaPath, r.expressionCost);
+  for (const m of cost.messageExpressions) costs.set(m.schemaPath, m.maxCost);
+  return { node: root, isResourceRoot: true, costs, observed: [], rootPath };
+}
+
+function childContext(ctx: CelContext | undefined, node: SchemaNode | undefined, embedded: boolean): CelContext | undefined {
+  return ctx && node ? { ...ctx, node, isResourceRoot: embedded } : undefined;
+}
+
+/** kube's TotalCost: the sum of every rule's and messageExpression's cost, within the per-CRD limit. */
+function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
+  const total = ctx.observed.reduce((s, o) => Math.min(Number.MAX_SAFE_INTEGER, s + o.cost), 0);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
+  // TotalCost.ObserveExpressionCost ignores expressions under 1% of the limit when naming the most expensive.
+  const expensive = ctx.observed
+    .filter((o) => o.cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100)
+    .sort((a, b) => b.cost - a.cost)
+    .slice(0, MOST_EXPENSIVE_REPORTED);
+  return [
+    ...expensive.map((e) => field.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema')),
+    field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, STATIC_ESTIMATED_CRD_COST_LIMIT)),
+  ];
+}
+
+const join = (rel: string, step: string) => (rel ? `${rel}.${step}` : step);
+
+/** ValidateCustomResourceDefinitionOpenAPISchema: schema errors and CEL errors of one node and below. */
+function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string): Found {
+  const out: Found = { schema: standardRules(s, path, w), cel: [] };
+  const add = (f: Found) => {
+    out.schema.push(...f.schema);
+    out.cel.push(...f.cel);
+  };
+  if (s.uniqueItems === true) out.schema.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  const props = isObject(s.properties) ? s.properties : {};
+  const ap = s.additionalProperties;
+  if (ap !== undefined && ap !== null) {
+    // Only a map schema (additionalProperties: false, or a schema) contradicts properties; `true` does not.
+    if (Object.keys(props).length > 0 && ap !== true) out.schema.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    const sub = w.insideResourceMeta ? forbidDefaults(w, 'inside additionalProperties applying to object metadata') : w;
+    if (isObject(ap)) {
+      const node = ctx && typeof ctx.node.additional === 'object' ? ctx.node.additional : undefined;
+      add(openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true), join(rel, 'additionalProperties')));
+    }
   }
-  if (opts.requireValidPropertyType && s.type !== undefined && s.type !== '' && (typeof s.type !== 'string' || !OPENAPI_V3_TYPES.includes(s.type))) {
-    errs.push(field.notSupported(`${path}.type`, s.type, OPENAPI_V3_TYPES));
+  for (const [name, prop] of Object.entries(props)) {
+    if (!isObject(prop)) continue;
+    let sub = w;
+    if (!mapIsCorrelatable(s['x-kubernetes-map-type'])) sub = forbidOldSelf(sub, path);
+    if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name)) {
+      sub = { ...sub, insideResourceMeta: true };
+      if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
+    }
+    const node = ctx?.node.properties?.get(name);
+    add(openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, childContext(ctx, node, prop['x-kubernetes-embedded-resource'] === true), join(rel, `properties[${name}]`)));
   }
-  if (s.type === 'null') errs.push(field.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
-  if (Array.isArray(s.items)) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
-  if (s.uniqueItems === true) errs.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
-  // Only a map schema (additionalProperties: false, or a schema) contradicts properties; `true` does not.
-  if (s.additionalProperties !== undefined && s.additionalProperties !== true && isObject(s.properties) && Object.keys(s.properties).length > 0) {
-    errs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+  if (isObject(s.not)) add(openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, ''));
+  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+    const list = s[key];
+    if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && add(openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '')));
+  }
+  if (isObject(s.definitions)) {
+    for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) add(openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, ''));
+  }
+  if (s.items !== undefined && s.items !== null) {
+    // Only list-type=map items correlate with old items; set and atomic (the default) lists do not.
+    const sub = s['x-kubernetes-list-type'] !== 'map' ? forbidOldSelf(w, path) : w;
+    if (isObject(s.items)) {
+      const items = s.items;
+      add(openAPISchema(items, `${path}.items`, sub, false, opts, childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true), join(rel, 'items')));
+    } else if (Array.isArray(s.items)) {
+      s.items.forEach((item, i) => isObject(item) && add(openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '')));
+    }
+  }
+  if (isObject(s.dependencies)) {
+    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) add(openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, ''));
   }
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
-    errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
+    out.schema.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   }
-  if (typeof s.pattern === 'string' && s.pattern !== '') {
-    try {
-      compileRE2(s.pattern);
-    } catch (err) {
-      errs.push(field.invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
-    }
+  out.schema.push(...listAndMapRules(s, path, opts));
+  if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) {
+    const rules = s['x-kubernetes-validations'] as unknown[];
+    out.schema.push(...ruleFieldRules(rules, s, path));
+    // Schema errors at or below this node make CEL errors unhelpful: kube skips compiling then.
+    if (out.schema.length === 0 && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
   }
-  const rules = s['x-kubernetes-validations'];
-  if (Array.isArray(rules)) {
-    rules.forEach((rule, i) => {
-      const r = isObject(rule) ? rule : {};
-      if (typeof r.rule !== 'string' || r.rule.trim() === '') errs.push(field.required(`${path}.x-kubernetes-validations[${i}].rule`, 'rule is not specified'));
-    });
-  }
+  return out;
 }
 
-/** The structural schema invariants (pkg/apiserver/schema/validation.go validateStructuralInvariants). */
-function structuralRules(s: Props, path: string, level: Level, errs: FieldError[]): void {
-  const type = typeof s.type === 'string' ? s.type : '';
-  const embedded = s['x-kubernetes-embedded-resource'] === true;
-  const intOrString = s['x-kubernetes-int-or-string'] === true;
-  const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (type === 'array' && s.items === undefined) errs.push(field.required(`${path}.items`, 'must be specified'));
-  if (s.additionalProperties !== undefined && level === 'root') errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
-  if (intOrString && preserve) errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (intOrString && embedded) errs.push(field.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (embedded && type !== 'object') {
-    errs.push(type === '' ? field.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true') : field.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
-  } else if (type === '' && !intOrString && !preserve) {
-    const where = level === 'root' ? 'at the root' : level === 'item' ? 'for specified array items' : 'for specified object fields';
-    errs.push(field.required(`${path}.type`, `must not be empty ${where}`));
-  }
-  if (embedded && s.additionalProperties !== undefined) errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used if x-kubernetes-embedded-resource is set'));
-  if (level === 'root' && type !== '' && type !== 'object') errs.push(field.invalid(`${path}.type`, type, 'must be object at the root'));
-  const props = isObject(s.properties) ? s.properties : {};
-  if (level === 'root' || embedded) {
-    for (const key of ['kind', 'apiVersion'] as const) {
-      const sub = props[key];
-      if (isObject(sub) && sub.type !== 'string') errs.push(field.invalid(`${path}.properties[${key}].type`, sub.type ?? '', 'must be string'));
-    }
-  }
-  if (embedded && !preserve && Object.keys(props).length === 0) {
-    errs.push(field.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
-  }
+function forbidDefaults(w: Walker, reason: string): Walker {
+  return { ...w, allowDefaults: false, disallowDefaultsReason: reason };
 }
 
-/** x-kubernetes-list-type / list-map-keys / map-type consistency. */
-function listAndMapRules(s: Props, path: string, errs: FieldError[], opts: SchemaValidationOptions): void {
+/** The highest uncorrelatable path is kept. */
+function forbidOldSelf(w: Walker, path: string): Walker {
+  return w.uncorrelatablePath !== undefined ? w : { ...w, uncorrelatablePath: path };
+}
+
+/** cel.MapIsCorrelatable: granular (the default) and atomic maps correlate; an unknown type does not. */
+function mapIsCorrelatable(mapType: unknown): boolean {
+  return mapType === undefined || mapType === null || mapType === 'granular' || mapType === 'atomic';
+}
+
+/** specStandardValidatorV3.validate. */
+function standardRules(s: Props, path: string, w: Walker): FieldError[] {
+  const errs: FieldError[] = [];
+  const type = s.type;
+  if (w.requireValidPropertyType && type !== undefined && type !== '' && (typeof type !== 'string' || !OPENAPI_V3_TYPES.includes(type))) {
+    errs.push(field.notSupported(`${path}.type`, type, OPENAPI_V3_TYPES));
+  }
+  if (s.default !== undefined && !w.allowDefaults) {
+    errs.push(field.forbidden(`${path}.default`, `must not be set${w.disallowDefaultsReason ? ` ${w.disallowDefaultsReason}` : ''}`));
+  }
+  if (typeof s.id === 'string' && s.id !== '') errs.push(field.forbidden(`${path}.id`, 'id is not supported'));
+  if (s.additionalItems !== undefined && s.additionalItems !== null) errs.push(field.forbidden(`${path}.additionalItems`, 'additionalItems is not supported'));
+  if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) errs.push(field.forbidden(`${path}.patternProperties`, 'patternProperties is not supported'));
+  if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) errs.push(field.forbidden(`${path}.definitions`, 'definitions is not supported'));
+  if (s.dependencies !== undefined && s.dependencies !== null) errs.push(field.forbidden(`${path}.dependencies`, 'dependencies is not supported'));
+  if (s.$ref !== undefined && s.$ref !== null) errs.push(field.forbidden(`${path}.$ref`, '$ref is not supported'));
+  if (type === 'null') errs.push(field.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
+  if (Array.isArray(s.items) && s.items.length > 0) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
+  if (w.insideResourceMeta && s['x-kubernetes-embedded-resource'] === true) {
+    errs.push(field.forbidden(`${path}.x-kubernetes-embedded-resource`, 'must not be used inside of resource meta'));
+  }
+  return errs;
+}
+
+/** x-kubernetes-list-type / list-map-keys / map-type consistency, and validateMapListKeysMapSet. */
+function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions): FieldError[] {
+  const errs: FieldError[] = [];
   const listType = s['x-kubernetes-list-type'];
   const mapType = s['x-kubernetes-map-type'];
   const keys = s['x-kubernetes-list-map-keys'];
-  if (mapType !== undefined && s.type !== 'object') {
-    errs.push(s.type === undefined ? field.required(`${path}.type`, 'must be object if x-kubernetes-map-type is specified') : field.invalid(`${path}.type`, s.type, 'must be object if x-kubernetes-map-type is specified'));
+  const typeMissing = s.type === undefined || s.type === '';
+  if (mapType !== undefined && mapType !== null && s.type !== 'object') {
+    errs.push(typeMissing ? field.required(`${path}.type`, 'must be object if x-kubernetes-map-type is specified') : field.invalid(`${path}.type`, s.type, 'must be object if x-kubernetes-map-type is specified'));
   }
-  if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') errs.push(field.notSupported(`${path}.x-kubernetes-map-type`, mapType, ['atomic', 'granular']));
-  if (listType !== undefined && s.type !== 'array') {
-    errs.push(s.type === undefined ? field.required(`${path}.type`, 'must be array if x-kubernetes-list-type is specified') : field.invalid(`${path}.type`, s.type, 'must be array if x-kubernetes-list-type is specified'));
+  if (mapType !== undefined && mapType !== null && mapType !== 'atomic' && mapType !== 'granular') errs.push(field.notSupported(`${path}.x-kubernetes-map-type`, mapType, ['atomic', 'granular']));
+  const hasListType = listType !== undefined && listType !== null;
+  if (hasListType && s.type !== 'array') {
+    errs.push(typeMissing ? field.required(`${path}.type`, 'must be array if x-kubernetes-list-type is specified') : field.invalid(`${path}.type`, s.type, 'must be array if x-kubernetes-list-type is specified'));
   } else if (opts.requireAtomicSetType && listType === 'set' && isObject(s.items)) {
     const items = s.items;
     if (items.type === 'array' && items['x-kubernetes-list-type'] !== undefined && items['x-kubernetes-list-type'] !== 'atomic') {
@@ -162,45 +306,49 @@ function listAndMapRules(s: Props, path: string, errs: FieldError[], opts: Schem
       errs.push(field.invalid(`${path}.items.x-kubernetes-map-type`, items['x-kubernetes-list-type'] ?? null, 'must be atomic as item of a list with x-kubernetes-list-type=set'));
     }
   }
-  if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map') {
-    errs.push(field.notSupported(`${path}.x-kubernetes-list-type`, listType, ['atomic', 'set', 'map']));
-  }
+  if (hasListType && listType !== 'atomic' && listType !== 'set' && listType !== 'map') errs.push(field.notSupported(`${path}.x-kubernetes-list-type`, listType, ['atomic', 'set', 'map']));
   if (Array.isArray(keys) && keys.length > 0) {
-    if (listType === undefined) errs.push(field.required(`${path}.x-kubernetes-list-type`, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+    if (!hasListType) errs.push(field.required(`${path}.x-kubernetes-list-type`, 'must be map if x-kubernetes-list-map-keys is non-empty'));
     else if (listType !== 'map') errs.push(field.invalid(`${path}.x-kubernetes-list-type`, listType, 'must be map if x-kubernetes-list-map-keys is non-empty'));
   }
-  if (listType === 'map') {
-    if (!Array.isArray(keys) || keys.length === 0) errs.push(field.required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
-    if (s.items === undefined) errs.push(field.required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
-    else if (Array.isArray(s.items)) errs.push(field.invalid(`${path}.items`, s.items, 'must only have a single schema if x-kubernetes-list-type is map'));
-    else if (isObject(s.items)) {
-      const items = s.items;
-      if (items.type !== 'object') errs.push(field.invalid(`${path}.items.type`, items.type, "must be object if parent array's x-kubernetes-list-type is map"));
-      else if (Array.isArray(keys)) {
-        const props = isObject(items.properties) ? items.properties : {};
-        const seen = new Set<unknown>();
-        for (const k of keys) {
-          const prop = typeof k === 'string' && Object.hasOwn(props, k) ? props[k] : undefined;
-          if (!isObject(prop)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'entries must all be names of item properties'));
-          else if (prop.type === 'array' || prop.type === 'object') {
-            errs.push(field.invalid(`${path}.items.properties[${String(k)}].type`, items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
-          }
-          if (seen.has(k)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'must not contain duplicate entries'));
-          seen.add(k);
+  if (listType === 'map') errs.push(...listMapRules(s, path, Array.isArray(keys) ? keys : []));
+  if (opts.requireMapListKeysMapSetValidation) errs.push(...mapListKeysMapSetRules(s, path));
+  return errs;
+}
+
+function listMapRules(s: Props, path: string, keys: unknown[]): FieldError[] {
+  const errs: FieldError[] = [];
+  if (keys.length === 0) errs.push(field.required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
+  if (s.items === undefined || s.items === null) errs.push(field.required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
+  else if (Array.isArray(s.items)) errs.push(field.invalid(`${path}.items`, s.items, 'must only have a single schema if x-kubernetes-list-type is map'));
+  else if (isObject(s.items)) {
+    const items = s.items;
+    if (items.type !== 'object') errs.push(field.invalid(`${path}.items.type`, items.type ?? '', "must be object if parent array's x-kubernetes-list-type is map"));
+    else {
+      const props = isObject(items.properties) ? items.properties : {};
+      const seen = new Set<unknown>();
+      for (const k of keys) {
+        const prop = typeof k === 'string' && Object.hasOwn(props, k) ? props[k] : undefined;
+        if (!isObject(prop)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'entries must all be names of item properties'));
+        else if (prop.type === 'array' || prop.type === 'object') {
+          errs.push(field.invalid(`${path}.items.properties[${String(k)}].type`, items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
         }
+        if (seen.has(k)) errs.push(field.invalid(`${path}.x-kubernetes-list-map-keys`, keys, 'must not contain duplicate entries'));
+        seen.add(k);
       }
     }
   }
-  if (opts.requireMapListKeysMapSetValidation) mapListKeysMapSetRules(s, path, errs);
+  return errs;
 }
 
 /** validateMapListKeysMapSet: set and map items are not nullable; map keys are required or defaulted, never nullable. */
-function mapListKeysMapSetRules(s: Props, path: string, errs: FieldError[]): void {
+function mapListKeysMapSetRules(s: Props, path: string): FieldError[] {
   const listType = s['x-kubernetes-list-type'];
-  if (!isObject(s.items) || (listType !== 'set' && listType !== 'map')) return;
+  if (!isObject(s.items) || (listType !== 'set' && listType !== 'map')) return [];
+  const errs: FieldError[] = [];
   const items = s.items;
   if (items.nullable === true) errs.push(field.forbidden(`${path}.items.nullable`, `cannot be nullable when x-kubernetes-list-type is ${listType}`));
-  if (listType !== 'map') return;
+  if (listType !== 'map') return errs;
   const required = new Set(Array.isArray(items.required) ? items.required : []);
   const props = isObject(items.properties) ? items.properties : {};
   for (const k of Array.isArray(s['x-kubernetes-list-map-keys']) ? (s['x-kubernetes-list-map-keys'] as unknown[]) : []) {
@@ -211,27 +359,91 @@ function mapListKeysMapSetRules(s: Props, path: string, errs: FieldError[]): voi
     }
     if (prop.nullable === true) errs.push(field.forbidden(`${path}.items.properties[${String(k)}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
   }
+  return errs;
 }
 
-/**
- * Inside allOf/anyOf/oneOf/not a structural schema may only restrict values: no types,
- * properties definitions with types, defaults or extensions (kube's validateNestedValueValidation).
- */
-function junctorRules(s: Props, path: string, errs: FieldError[]): void {
-  standardRules(s, path, errs);
-  if (s.default !== undefined) errs.push(field.forbidden(`${path}.default`, 'must be undefined to be structural'));
-  for (const key of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource'] as const) {
-    if (s[key] !== undefined) errs.push(field.forbidden(`${path}.${key}`, 'must be false to be structural'));
+const hasNewlines = (s: string) => /[\r\n]/.test(s);
+
+/** The x-kubernetes-validations field checks that need no compilation, in kube's order. */
+function ruleFieldRules(rules: unknown[], schema: Props, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  rules.forEach((raw, i) => {
+    const r = isObject(raw) ? raw : {};
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    const rule = typeof r.rule === 'string' ? r.rule.trim() : '';
+    const message = typeof r.message === 'string' ? r.message : '';
+    const messageExpression = typeof r.messageExpression === 'string' ? r.messageExpression : '';
+    const fieldPath = typeof r.fieldPath === 'string' ? r.fieldPath : '';
+    if (rule === '') errs.push(field.required(`${at}.rule`, 'rule is not specified'));
+    else if (message.length > 0 && message.trim() === '') errs.push(field.invalid(`${at}.message`, message, 'must be non-empty if specified'));
+    else if (hasNewlines(message.trim())) errs.push(field.invalid(`${at}.message`, message, 'must not contain line breaks'));
+    else if (hasNewlines(rule) && message.trim() === '') errs.push(field.required(`${at}.message`, 'message must be specified if rule contains line breaks'));
+    if (messageExpression.length > 0 && messageExpression.trim() === '') errs.push(field.required(`${at}.messageExpression`, 'messageExpression must be non-empty if specified'));
+    if (r.reason !== undefined && r.reason !== null && !(RULE_REASONS as readonly unknown[]).includes(r.reason)) errs.push(field.notSupported(`${at}.reason`, r.reason, [...RULE_REASONS]));
+    if (fieldPath.length > 0 && fieldPath.trim() === '') errs.push(field.invalid(`${at}.fieldPath`, fieldPath, 'must be non-empty if specified'));
+    if (hasNewlines(fieldPath)) errs.push(field.invalid(`${at}.fieldPath`, fieldPath, 'must not contain line breaks'));
+    if (fieldPath.length > 0 && !pathValid(schema, fieldPath)) errs.push(field.invalid(`${at}.fieldPath`, fieldPath, 'must be a valid path'));
+  });
+  return errs;
+}
+
+/** cel.ValidFieldPath over the schema: `.a`, `['a.b']` steps through properties, or map keys. */
+function pathValid(schema: Props, jsonPath: string): boolean {
+  const re = /\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]/y;
+  let s: Props | undefined = schema;
+  let i = 0;
+  while (i < jsonPath.length) {
+    re.lastIndex = i;
+    const m = re.exec(jsonPath);
+    if (!m || !s) return false;
+    i = re.lastIndex;
+    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1');
+    const props: Props | undefined = isObject(s.properties) ? s.properties : undefined;
+    if (props && isObject(props[name])) s = props[name] as Props;
+    else if (isObject(s.additionalProperties)) s = s.additionalProperties;
+    else return false;
   }
-  // validateNestedValueValidation goes down properties, items and nested junctors (patterns in them are compiled too).
-  if (isObject(s.properties)) {
-    for (const [name, sub] of Object.entries(s.properties)) if (isObject(sub)) junctorRules(sub, `${path}.properties[${name}]`, errs);
-  }
-  if (isObject(s.additionalProperties)) junctorRules(s.additionalProperties, `${path}.additionalProperties`, errs);
-  if (isObject(s.items)) junctorRules(s.items, `${path}.items`, errs);
-  if (isObject(s.not)) junctorRules(s.not, `${path}.not`, errs);
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && junctorRules(sub, `${path}.${key}[${i}]`, errs));
-  }
+  return i > 0;
+}
+
+/** The per-node CEL stage: compilation, per-expression cost, messageExpression, oldSelf use. */
+function celRules(rules: unknown[], path: string, w: Walker, ctx: CelContext, rel: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const self = declTypeOfNode(ctx.node, ctx.isResourceRoot);
+  rules.forEach((raw, i) => {
+    if (!isObject(raw) || typeof raw.rule !== 'string' || raw.rule.trim() === '') return;
+    const at = `${path}.x-kubernetes-validations[${i}]`;
+    const compiled = compileRule(
+      {
+        rule: raw.rule,
+        ...(typeof raw.messageExpression === 'string' && raw.messageExpression.trim() !== '' ? { messageExpression: raw.messageExpression } : {}),
+        ...(raw.optionalOldSelf === true ? { optionalOldSelf: true } : {}),
+      },
+      self,
+      { typeCheck: true },
+    );
+    const ruleCost = compiled.errorIn === 'rule' ? 0 : (ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].rule`)) ?? 0);
+    if (ruleCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.rule`, costErrorMessage('estimated rule cost', ruleCost, STATIC_ESTIMATED_COST_LIMIT)));
+    ctx.observed.push({ path: `${at}.rule`, cost: ruleCost });
+    if (compiled.errorIn === 'rule') errs.push(field.invalid(`${at}.rule`, raw, compileDetail(compiled.error ?? '', '', 'bool')));
+    if (compiled.errorIn === 'messageExpression') errs.push(field.invalid(`${at}.messageExpression`, raw, compileDetail(compiled.error ?? '', 'messageExpression ', 'string')));
+    else if (compiled.messageProgram) {
+      const messageCost = ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].messageExpression`)) ?? 0;
+      if (messageCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.messageExpression`, costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT)));
+      ctx.observed.push({ path: `${at}.messageExpression`, cost: messageCost });
+    }
+    if (compiled.usesOldSelf) {
+      if (w.uncorrelatablePath !== undefined) errs.push(field.invalid(`${at}.rule`, raw.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${w.uncorrelatablePath}`));
+    } else if (raw.optionalOldSelf !== undefined && raw.optionalOldSelf !== null) {
+      errs.push(field.invalid(`${at}.optionalOldSelf`, raw.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+    }
+  });
+  return errs;
+}
+
+
+/** cel.Compile's details: a wrong result type is said plainly, anything else is a compilation failure. */
+function compileDetail(error: string, what: '' | 'messageExpression ', want: 'bool' | 'string'): string {
+  if (error.startsWith('cel expression must evaluate to')) return what ? `messageExpression must evaluate to a ${want}` : `cel expression must evaluate to a ${want}`;
+  return `${what}compilation failed: ${error}`;
 }

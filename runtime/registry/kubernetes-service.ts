@@ -1,16 +1,22 @@
 /**
  * The `default/kubernetes` Service and its Endpoints, as kube-apiserver's controlplane
- * reconciler keeps them: the Service (cluster IP the first address of the service range, port
- * 443 named https, labels component=apiserver and provider=kubernetes) is created when missing,
- * and the Endpoints name this server's address and port. In-cluster clients and
- * `clientConfig.service` references to it resolve to the server.
+ * reconciler keeps them with the lease endpoint reconciler (--endpoint-reconciler-type=lease):
+ * the Service (cluster IP the first address of the service range, port 443 named https, labels
+ * component=apiserver and provider=kubernetes) is created when missing; each server keeps its
+ * address under a lease (`<root>/masterleases/<ip>:<port>`, renewed every `intervalMs`, expiring
+ * after `leaseTTLMs`), and the Endpoints name every server whose lease is live. A server that
+ * stops removes its lease and itself from the Endpoints; one that dies drops out when its lease
+ * expires. In-cluster clients and `clientConfig.service` references resolve to the servers.
  *
- * Unlike kube's lease reconciler, several replicas do not merge their addresses: the last one
- * to start is the one the Endpoints name.
+ * Unlike kube, leases are keyed by address and port (replicas of kgen on one host listen on
+ * different ports), and the Endpoints group addresses by port, one subset per port. kube's leases
+ * are etcd TTL keys; here a lease carries its renew time and every reconcile drops expired ones.
  */
 import type { KubeObject } from '../api/meta.js';
 import { isNotFound, StatusError } from '../api/status.js';
 import { jsonEqual } from './equality.js';
+import type { Storage } from '../storage/interface.js';
+import { DEFAULT_STORAGE_PREFIX } from '../storage/keys.js';
 import type { Store } from './store.js';
 
 export interface KubernetesServiceOptions {
@@ -25,9 +31,13 @@ const NAME = 'kubernetes';
 const NAMESPACE = 'default';
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-/** Creates the Service when missing and makes its Endpoints name this server. */
-export async function ensureKubernetesService(services: Store, endpoints: Store, opts: KubernetesServiceOptions): Promise<void> {
-  const ip = IPV4.test(opts.ip) && opts.ip !== '0.0.0.0' ? opts.ip : opts.ip.includes(':') && opts.ip !== '::' ? opts.ip : '127.0.0.1';
+/** The address a server is reached at: an IP; a wildcard or a host name is 127.0.0.1. */
+export function advertisedIP(ip: string): string {
+  return IPV4.test(ip) && ip !== '0.0.0.0' ? ip : ip.includes(':') && ip !== '::' ? ip : '127.0.0.1';
+}
+
+/** Creates the Service when missing. */
+export async function ensureKubernetesService(services: Store, opts: Pick<KubernetesServiceOptions, 'clusterIP' | 'port'>): Promise<void> {
   const service: KubeObject = {
     apiVersion: 'v1',
     kind: 'Service',
@@ -35,12 +45,119 @@ export async function ensureKubernetesService(services: Store, endpoints: Store,
     spec: { type: 'ClusterIP', clusterIP: opts.clusterIP, ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: opts.port }] },
   };
   await createIfMissing(services, service);
-  const subsets = [{ addresses: [{ ip }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }];
-  const created = await createIfMissing(endpoints, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: NAME, namespace: NAMESPACE }, subsets });
-  if (created) return;
-  await endpoints.update(NAMESPACE, NAME, {
-    updatedObject: async (current) => (jsonEqual(current.subsets, subsets) ? current : { ...current, subsets }),
-  });
+}
+
+export interface LeaseReconcilerOptions extends KubernetesServiceOptions {
+  storage: Storage;
+  keyRoot?: string;
+  /** How long a lease lives unless renewed (kube: 15 s, --endpoint-reconciler lease TTL). */
+  leaseTTLMs?: number;
+  /** How often a server renews its lease and reconciles the Endpoints (kube: 10 s). */
+  intervalMs?: number;
+  log?: (msg: string) => void;
+}
+
+const RENEW_TIME = 'kgen.io/lease-renew-time';
+const TTL_SECONDS = 'kgen.io/lease-duration-seconds';
+
+/**
+ * kube's leaseEndpointReconciler for default/kubernetes. start() creates the Service, writes this
+ * server's lease and reconciles once before it returns; stop() removes the lease and this server
+ * from the Endpoints.
+ */
+export class KubernetesEndpointsReconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private readonly leasePrefix: string;
+  private readonly self: { ip: string; port: number };
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly services: Store,
+    private readonly endpoints: Store,
+    private readonly opts: LeaseReconcilerOptions,
+  ) {
+    this.leasePrefix = `${(opts.keyRoot ?? DEFAULT_STORAGE_PREFIX).replace(/\/$/, '')}/masterleases/`;
+    this.self = { ip: advertisedIP(opts.ip), port: opts.port };
+    this.ttlMs = opts.leaseTTLMs ?? 15_000;
+  }
+
+  async start(): Promise<void> {
+    await ensureKubernetesService(this.services, this.opts);
+    await this.reconcile();
+    this.timer = setInterval(() => {
+      this.running = this.running.then(() => this.reconcile()).catch((err) => this.opts.log?.(`reconciling default/kubernetes endpoints failed: ${(err as Error).message}`));
+    }, this.opts.intervalMs ?? 10_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+    await this.opts.storage.delete(this.leaseKey(this.self)).catch(() => undefined);
+    await this.writeEndpoints(await this.liveLeases()).catch(() => undefined);
+  }
+
+  /** Renews this server's lease, then makes the Endpoints name the servers with live leases. */
+  async reconcile(): Promise<void> {
+    const lease: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: {
+        name: `${this.self.ip}:${this.self.port}`,
+        annotations: { [RENEW_TIME]: new Date().toISOString(), [TTL_SECONDS]: String(this.ttlMs / 1000) },
+      },
+      subsets: [{ addresses: [{ ip: this.self.ip }], ports: [{ name: 'https', port: this.self.port, protocol: 'TCP' }] }],
+    };
+    await this.opts.storage.guaranteedUpdate(this.leaseKey(this.self), { ignoreNotFound: true }, () => lease);
+    await this.writeEndpoints(await this.liveLeases());
+  }
+
+  private leaseKey(server: { ip: string; port: number }): string {
+    return `${this.leasePrefix}${server.ip}:${server.port}`;
+  }
+
+  /** The servers with unexpired leases; expired leases are deleted on the way. */
+  private async liveLeases(): Promise<Array<{ ip: string; port: number }>> {
+    const { items } = await this.opts.storage.getList(this.leasePrefix);
+    const live: Array<{ ip: string; port: number }> = [];
+    for (const lease of items) {
+      const annotations = lease.metadata.annotations ?? {};
+      const expires = Date.parse(annotations[RENEW_TIME] ?? '') + Number(annotations[TTL_SECONDS] ?? 0) * 1000;
+      const server = serverOf(lease);
+      if (server && Number.isFinite(expires) && expires > Date.now()) live.push(server);
+      else if (server) {
+        const rv = lease.metadata.resourceVersion;
+        await this.opts.storage.delete(this.leaseKey(server), { preconditions: { resourceVersion: rv } }).catch(() => undefined);
+      }
+    }
+    return live;
+  }
+
+  private async writeEndpoints(servers: Array<{ ip: string; port: number }>): Promise<void> {
+    const subsets = endpointSubsets(servers);
+    const created = await createIfMissing(this.endpoints, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: NAME, namespace: NAMESPACE }, subsets });
+    if (created) return;
+    await this.endpoints.update(NAMESPACE, NAME, {
+      updatedObject: async (current) => (jsonEqual(current.subsets, subsets) ? current : { ...current, subsets }),
+    });
+  }
+}
+
+function serverOf(lease: KubeObject): { ip: string; port: number } | undefined {
+  const subset = (lease.subsets as Array<{ addresses?: Array<{ ip?: string }>; ports?: Array<{ port?: number }> }> | undefined)?.[0];
+  const ip = subset?.addresses?.[0]?.ip;
+  const port = subset?.ports?.[0]?.port;
+  return typeof ip === 'string' && typeof port === 'number' ? { ip, port } : undefined;
+}
+
+/** One subset per port, its addresses sorted, the subsets sorted by port (kube's repacked form). */
+export function endpointSubsets(servers: Array<{ ip: string; port: number }>): unknown[] {
+  const byPort = new Map<number, Set<string>>();
+  for (const s of servers) byPort.set(s.port, (byPort.get(s.port) ?? new Set()).add(s.ip));
+  return [...byPort.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([port, ips]) => ({ addresses: [...ips].sort().map((ip) => ({ ip })), ports: [{ name: 'https', port, protocol: 'TCP' }] }));
 }
 
 /**

@@ -5,13 +5,16 @@
  * kgen's Service has clusterIP but not clusterIPs; the rules kube states on clusterIPs (which its
  * defaulting fills from clusterIP) are reported on the field kube names.
  *
- * Not done here, unlike kube: NodePort allocation and the default/kubernetes Service (see
+ * NodePort and LoadBalancer Services get node ports from the node port range on create
+ * (nodeport.ts). Addresses and ports are given back when the Service is deleted (kube's
+ * AfterDelete). Not done here, unlike kube: allocation when an update changes the type (see
  * README, Kubernetes compatibility).
  */
 import type { KubeObject, StatusCause } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../validation/index.js';
 import type { ClusterIPAllocator } from './clusterip.js';
+import type { NodePortAllocator } from './nodeport.js';
 import type { RESTStrategy } from './strategy.js';
 
 interface ServicePort {
@@ -32,6 +35,7 @@ export function isServiceResource(def: Pick<ResourceDefinition, 'group' | 'plura
 
 const specOf = (obj: KubeObject): ServiceSpec => (typeof obj.spec === 'object' && obj.spec !== null ? (obj.spec as ServiceSpec) : {});
 const typeOf = (spec: ServiceSpec) => spec.type ?? 'ClusterIP';
+const refOf = (obj: KubeObject) => ({ namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' });
 const isHeadless = (spec: ServiceSpec) => spec.clusterIP === 'None';
 
 /** ValidateService's rules that depend on the Service's type. */
@@ -74,22 +78,55 @@ export function validateServiceUpdate(spec: ServiceSpec, old: ServiceSpec): Fiel
   return [field.invalid('spec.clusterIP', spec.clusterIP ?? '', 'field is immutable')];
 }
 
+/** Whether a Service of this spec gets node ports: NodePort and LoadBalancer. */
+const needsNodePorts = (spec: ServiceSpec) => typeOf(spec) === 'NodePort' || typeOf(spec) === 'LoadBalancer';
+
 /** Whether a Service of this spec gets a cluster IP: not headless, not ExternalName. */
 const needsClusterIP = (spec: ServiceSpec) => typeOf(spec) !== 'ExternalName' && !isHeadless(spec);
 
-export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAllocator): RESTStrategy {
+export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAllocator, nodePorts?: NodePortAllocator): RESTStrategy {
   return {
     ...base,
     async beginCreate(obj, opts) {
       const finishBase = await base.beginCreate?.(obj, opts);
       const spec = specOf(obj);
-      if (!allocator || !needsClusterIP(spec) || typeof obj.spec !== 'object' || obj.spec === null) return () => finishBase?.();
-      const { ip, done } = await allocator.allocate(obj.metadata.name ?? '', spec.clusterIP || undefined);
-      (obj.spec as ServiceSpec).clusterIP = ip;
-      return () => {
-        done();
-        finishBase?.();
+      if (typeof obj.spec !== 'object' || obj.spec === null) return (stored) => finishBase?.(stored);
+      const ref = refOf(obj);
+      const finishers: Array<(stored: boolean) => Promise<void>> = [];
+      try {
+        if (allocator && needsClusterIP(spec)) {
+          const { ip, done } = await allocator.allocate(ref, spec.clusterIP || undefined, opts.dryRun);
+          spec.clusterIP = ip;
+          finishers.push(done);
+        }
+        // kube's allocateLoadBalancerNodePorts defaults to true: LoadBalancer Services get node ports too.
+        if (nodePorts && needsNodePorts(spec) && Array.isArray(spec.ports)) finishers.push(await nodePorts.allocate(ref, spec.ports, opts.dryRun));
+      } catch (err) {
+        for (const done of finishers) await done(false);
+        throw err;
+      }
+      return async (stored) => {
+        for (const done of finishers) await done(stored);
+        await finishBase?.(stored);
       };
+    },
+    async afterUpdate(obj, old) {
+      await base.afterUpdate?.(obj, old);
+      const spec = specOf(obj);
+      const oldSpec = specOf(old);
+      const ref = refOf(obj);
+      // Becoming ExternalName drops the cluster IP (prepareForUpdate); other types keep theirs.
+      if (allocator && oldSpec.clusterIP && oldSpec.clusterIP !== 'None' && oldSpec.clusterIP !== spec.clusterIP) await allocator.release(oldSpec.clusterIP, ref).catch(() => undefined);
+      const kept = new Set((Array.isArray(spec.ports) ? spec.ports : []).map((p) => p?.nodePort));
+      const dropped = (Array.isArray(oldSpec.ports) ? oldSpec.ports : []).filter((p) => typeof p?.nodePort === 'number' && !kept.has(p.nodePort));
+      if (nodePorts && dropped.length > 0) await nodePorts.release(ref, dropped).catch(() => undefined);
+    },
+    async afterDelete(obj) {
+      await base.afterDelete?.(obj);
+      const spec = specOf(obj);
+      // A failed release only delays reuse: the allocators take over a reservation whose Service is gone.
+      if (allocator && spec.clusterIP && spec.clusterIP !== 'None') await allocator.release(spec.clusterIP, refOf(obj)).catch(() => undefined);
+      if (nodePorts && Array.isArray(spec.ports)) await nodePorts.release(refOf(obj), spec.ports).catch(() => undefined);
     },
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);

@@ -196,10 +196,13 @@ export class Store {
       await this.config.namespaceLifecycle?.admitCreate(namespace, { resource: this.qualifiedResource, name: meta.name ?? '' });
     }
     const finish = await this.config.strategy.beginCreate?.(obj, { dryRun: opts.dryRun === true });
+    let stored = false;
     try {
-      return await this.prepareAndPersist(namespace, obj, opts);
+      const created = await this.prepareAndPersist(namespace, obj, opts);
+      stored = !opts.dryRun;
+      return created;
     } finally {
-      finish?.();
+      await finish?.(stored);
     }
   }
 
@@ -225,8 +228,10 @@ export class Store {
    */
   async update(namespace: string | undefined, name: string, objInfo: UpdatedObjectInfo, opts: WriteOptions = {}): Promise<KubeObject> {
     const key = this.keyFor(namespace, name);
+    let replaced: KubeObject | undefined;
     const tryUpdate = async (current: KubeObject | undefined) => {
       const existing = this.requireExisting(current, name);
+      replaced = existing;
       const updated = objInfo.fresh ? await objInfo.updatedObject(existing) : deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
       this.applyUpdateStrategy(updated, existing, name);
@@ -236,7 +241,9 @@ export class Store {
     };
     try {
       if (opts.dryRun) return await tryUpdate(await this.config.storage.get(key, { ignoreNotFound: true }).catch(this.rethrow(name)));
-      return await this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+      const stored = await this.config.storage.guaranteedUpdate(key, { ignoreNotFound: true }, tryUpdate).catch(this.rethrow(name));
+      if (replaced) await this.updateStrategy.afterUpdate?.(stored, replaced);
+      return stored;
     } catch (err) {
       if (err instanceof EmptiedFinalizers) return this.deleteWithoutFinalizers(key, name, err.object, opts);
       throw err;
@@ -272,6 +279,7 @@ export class Store {
     const object = await this.config.storage
       .delete(key, { preconditions: opts.preconditions, validateDeletion: (obj) => this.checkDeletable(obj, opts.preconditions, name) })
       .catch(this.rethrow(name));
+    await this.config.strategy.afterDelete?.(object);
     return { object, deleted: true };
   }
 
@@ -406,7 +414,9 @@ export class Store {
   private async deleteWithoutFinalizers(key: string, name: string, updated: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     if (opts.dryRun) return updated;
     try {
-      await this.config.storage.delete(key);
+      // Deleted first: an optional call would skip evaluating its argument when there is no hook.
+      const deleted = await this.config.storage.delete(key);
+      await this.config.strategy.afterDelete?.(deleted);
     } catch (err) {
       const status = interpretStorageError(err, this.qualifiedResource, name);
       if ((status as { code?: unknown }).code !== 404) throw status;

@@ -30,9 +30,10 @@ export interface RESTCreateStrategy {
   canonicalize?(obj: KubeObject): void;
   /**
    * kube's BeginCreate: work that needs I/O before the object is prepared and stored (a Service's
-   * cluster IP). Returns the function the store calls once the create finished, stored or not.
+   * cluster IP). Returns the function the store calls once the create finished, with whether the
+   * object was stored (kube's transaction Commit or Revert); the store waits for it.
    */
-  beginCreate?(obj: KubeObject, opts: { dryRun: boolean }): Promise<() => void>;
+  beginCreate?(obj: KubeObject, opts: { dryRun: boolean }): Promise<(stored: boolean) => void | Promise<void>>;
 }
 
 export interface RESTUpdateStrategy {
@@ -45,11 +46,21 @@ export interface RESTUpdateStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   validateUpdate(obj: KubeObject, old: KubeObject): StatusCause[];
   canonicalize?(obj: KubeObject): void;
+  /**
+   * kube's AfterUpdate: runs once obj replaced old in storage (not on dry runs). A Service whose
+   * update dropped its cluster IP or node ports gives them back here.
+   */
+  afterUpdate?(obj: KubeObject, old: KubeObject): Promise<void>;
 }
 
 export interface RESTDeleteStrategy {
   /** Throws a StatusError when obj may not be deleted (e.g. a system namespace). */
   checkDelete?(obj: KubeObject): void;
+  /**
+   * kube's AfterDelete: runs once obj (its last state) is gone from storage, not when it is only
+   * marked for deletion; not on dry runs. A Service gives its cluster IP back here.
+   */
+  afterDelete?(obj: KubeObject): Promise<void>;
 }
 
 export type RESTStrategy = RESTCreateStrategy & RESTUpdateStrategy & RESTDeleteStrategy;

@@ -6,6 +6,7 @@
  * does not grow with the schemas. Generated `routes/<group>/<version>.ts` modules call
  * installGroupVersion.
  */
+import type { KubeObject } from '../api/meta.js';
 import type { SubresourceHandler } from '../api/subresources.js';
 import { registerCustomSubresource } from './filters/context.js';
 import type { AdmissionChain } from '../admission/chain.js';
@@ -16,12 +17,13 @@ import type { ResourceRegistration } from '../registry/define.js';
 import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
 import { isServiceResource, withServiceStrategy } from '../registry/services.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
+import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
 import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
 import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
 import type { Storage } from '../storage/interface.js';
-import { resourcePrefix } from '../storage/keys.js';
+import { objectKey, resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
@@ -51,6 +53,8 @@ export interface APIInstallerOptions {
   enablement?: APIEnablement;
   /** Services' cluster IPs come from this IPv4 CIDR (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
   serviceClusterIPRange?: string;
+  /** NodePort and LoadBalancer Services' node ports come from this range (kube's --service-node-port-range). Default 30000-32767. */
+  serviceNodePortRange?: string;
 }
 
 function gvKey(group: string, version: string): string {
@@ -203,12 +207,38 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
-  /** The cluster IP allocator of Services: the addresses in use are those of the stored Services. */
+  /**
+   * The cluster IP allocator of Services: reservations in storage, plus the addresses of the
+   * stored Services (kept for data written before reservations existed).
+   */
   private clusterIPs(definition: ResourceDefinition): ClusterIPAllocator {
     const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
-    return new ClusterIPAllocator(this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE, async () => {
-      const list = await this.options.storage.getList(prefix);
-      return new Set(list.items.map((s) => (s.spec as { clusterIP?: unknown } | undefined)?.clusterIP).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None'));
+    const { storage } = this.options;
+    const ipOf = (s: KubeObject | undefined) => (s?.spec as { clusterIP?: unknown } | undefined)?.clusterIP;
+    return new ClusterIPAllocator({
+      range: this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+      storage,
+      keyRoot: this.options.keyRoot,
+      inUse: async () => new Set((await storage.getList(prefix)).items.map(ipOf).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None')),
+      serviceIP: async ({ namespace, name }) => {
+        const ip = ipOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined));
+        return typeof ip === 'string' ? ip : undefined;
+      },
+    });
+  }
+
+  /** The node port allocator of Services: reservations in storage, plus the node ports of the stored Services. */
+  private nodePorts(definition: ResourceDefinition): NodePortAllocator {
+    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    const { storage } = this.options;
+    const portsOf = (s: KubeObject | undefined) =>
+      ((s?.spec as { ports?: Array<{ nodePort?: unknown }> } | undefined)?.ports ?? []).map((p) => p?.nodePort).filter((p): p is number => typeof p === 'number' && p !== 0);
+    return new NodePortAllocator({
+      range: this.options.serviceNodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE,
+      storage,
+      keyRoot: this.options.keyRoot,
+      inUse: async () => new Set((await storage.getList(prefix)).items.flatMap(portsOf)),
+      servicePorts: async ({ namespace, name }) => portsOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined)),
     });
   }
 
@@ -227,7 +257,7 @@ export class APIInstaller {
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (namespaces) strategy = withNamespaceStrategy(strategy);
     if (rbac) strategy = withRBACStrategy(strategy, rbac);
-    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition));
+    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition), this.nodePorts(definition));
     if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
     strategy = withCoreStrategy(definition, strategy);
     // events.k8s.io/v1 Events are core/v1 Events seen through another schema: one storage, one watch cache.

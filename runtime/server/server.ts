@@ -17,7 +17,7 @@ import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, kubernetesServiceIP } from '../registry/clusterip.js';
-import { ensureKubernetesService } from '../registry/kubernetes-service.js';
+import { KubernetesEndpointsReconciler } from '../registry/kubernetes-service.js';
 import { openStorage } from '../storage/factory.js';
 import { encryptingStorage, loadEncryptionConfig } from '../storage/encryption/index.js';
 import type { Cachers, SharedCacherOptions } from '../storage/cacher/index.js';
@@ -87,6 +87,10 @@ export interface ServerOptions {
   watchCache?: SharedCacherOptions | false;
   /** IPv4 CIDR Services' cluster IPs are allocated from (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
   serviceClusterIPRange?: string;
+  /** Port range NodePort and LoadBalancer Services' node ports come from (kube's --service-node-port-range). Default 30000-32767. */
+  serviceNodePortRange?: string;
+  /** The default/kubernetes Endpoints lease: TTL and renew interval (kube: 15 s and 10 s). */
+  endpointLease?: { leaseTTLMs?: number; intervalMs?: number };
   /** In-process admission plugins, run in order after kgen's built-in ones. */
   admissionPlugins?: AdmissionPlugin[];
   /** Admission modules to import before serving (`kgen serve --admission`): typed hooks and plugins. */
@@ -270,6 +274,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       enablement,
       namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
       serviceClusterIPRange: opts.serviceClusterIPRange,
+      serviceNodePortRange: opts.serviceNodePortRange,
       // An aggregated server installs only its own groups, and has no namespaces of its own.
       ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
     });
@@ -350,9 +355,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // An aggregated server has no users of its own to write a kubeconfig for.
     const kubeconfigPath =
       opts.dataDir === undefined || delegated ? undefined : kubeconfig.write ? writeKubeconfig(dataDir, { ...serving.kubeconfig, server: kubeconfig.server }) : join(dataDir, 'kubeconfig');
+    let kubernetesEndpoints: KubernetesEndpointsReconciler | undefined;
     if (services && endpoints && !delegated) {
       const clusterIP = kubernetesServiceIP(opts.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE);
-      await ensureKubernetesService(services, endpoints, { clusterIP, ip: opts.advertiseAddress ?? host, port });
+      kubernetesEndpoints = new KubernetesEndpointsReconciler(services, endpoints, { storage, clusterIP, ip: opts.advertiseAddress ?? host, port, log, ...opts.endpointLease });
+      await kubernetesEndpoints.start();
     }
     log(`kgen API server listening on ${url}`);
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
@@ -373,6 +380,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       close() {
         closing ??= (async () => {
           shuttingDown = true;
+          // As kube's RemoveEndpoints at shutdown: clients stop being sent here first.
+          await kubernetesEndpoints?.stop();
           if (opts.shutdownDelayMs) await sleep(opts.shutdownDelayMs);
           http.stopListening();
           await serving.waitGroup.wait();

@@ -6,7 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironment } from './cel-env.js';
+import { celEnvironment, celEnvironmentForSelf, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -49,7 +49,7 @@ function firstLine(message: string): string {
 }
 
 /** Parses and checks one expression; `want` is the result type it must have. */
-function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined): ExprResult {
+function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined, typeCheck = false, optionalOldSelf = false): ExprResult {
   let program: ParseResult;
   try {
     program = celEnvironment().parse(text);
@@ -70,6 +70,18 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
   if (self) {
     const access = checkFieldAccess(program.ast, self);
     if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
+    // Against self's declared type (objects as registered types, timestamps as dyn), as cel-go
+    // checks: `self == true` on a string, or `self.name == 1`, has no matching overload.
+    const objects: CelObjectType[] = [];
+    const typed = typeCheck ? celTypeName(self, objects) : 'dyn';
+    if (typed !== 'dyn') {
+      const check = celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed).parse(text).check();
+      if (!check.valid) {
+        const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
+        const pos = e?.node?.pos ?? 0;
+        return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
+      }
+    }
     if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {
       return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
     }
@@ -91,15 +103,17 @@ function mentionsOldSelf(node: ASTNode): boolean {
 /**
  * Compiles a rule. `self` is the declared type of the node the rule is written on; without it the
  * field check and the fieldPath check are skipped (the rule was checked when its schema was).
+ * `typeCheck` also checks operators and calls against self's full declared type, as cel-go does
+ * when a CRD is written (a few ms per distinct type, so not when a validator is built).
  */
-export function compileRule(rule: RawValidationRule, self?: DeclType): CompiledRule {
+export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { typeCheck?: boolean } = {}): CompiledRule {
   const out: CompiledRule = { rule, usesOldSelf: false };
-  const compiled = compileExpression(rule.rule, 'bool', self);
+  const compiled = compileExpression(rule.rule, 'bool', self, opts.typeCheck, rule.optionalOldSelf === true);
   if (!compiled.program) return { ...out, error: compiled.error, errorPos: compiled.pos, errorIn: 'rule' };
   out.program = compiled.program;
   out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
   if (rule.messageExpression !== undefined) {
-    const message = compileExpression(rule.messageExpression, 'string', self);
+    const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck, rule.optionalOldSelf === true);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
     out.messageProgram = message.program;
   }
@@ -143,4 +157,35 @@ export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): 
     }
   }
   return path ? { path } : { error: 'fieldPath must not be empty' };
+}
+
+/** Object types nested deeper than this are dyn to the checker (recursive schemas end there). */
+const MAX_TYPED_DEPTH = 8;
+
+/**
+ * The CEL type name of a declared type; object types are added to `objects` (dependencies first,
+ * identical shapes shared). Timestamps and anything CEL cannot name here are dyn.
+ */
+function celTypeName(decl: DeclType, objects: CelObjectType[], depth = 0): string {
+  switch (decl.kind) {
+    case 'scalar':
+      return decl.name === 'timestamp' ? 'dyn' : decl.name;
+    case 'list':
+      return `list<${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.items(), objects, depth + 1)}>`;
+    case 'map':
+      return `map<string, ${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.values(), objects, depth + 1)}>`;
+    case 'object': {
+      if (depth > MAX_TYPED_DEPTH) return 'dyn';
+      const fields: Record<string, string> = {};
+      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, depth + 1);
+      const shape = JSON.stringify(fields);
+      const known = objects.find((o) => JSON.stringify(o.fields) === shape);
+      if (known) return known.name;
+      const name = `kgen_object_${objects.length}`;
+      objects.push({ name, fields });
+      return name;
+    }
+    default:
+      return 'dyn';
+  }
 }

@@ -64,7 +64,8 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
         return fixedString(Math.max(...schema.enum.map((v) => String(v).length)));
       }
       if (schema.format === 'date-time' || schema.format === 'date' || schema.format === 'duration') return fixedString(64);
-      if (typeof schema.maxLength === 'number') return fixedString(schema.maxLength);
+      // kube's estimateMaxStringEncodedLength: maxLength counts code points, sizes count bytes (up to 4 each).
+      if (typeof schema.maxLength === 'number') return fixedString(schema.maxLength * 4);
       return { kind: 'string', maxElements: MAX_REQUEST_SIZE_BYTES - 2, minSerializedSize: 2, unboundedAt: path };
     }
     case 'integer':
@@ -84,16 +85,22 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
       if (isObject(schema.additionalProperties)) {
         const elem = sizedType(schema.additionalProperties, `${path}[*]`, depth + 1);
         if (typeof schema.maxProperties === 'number') return { kind: 'map', maxElements: schema.maxProperties, minSerializedSize: 2, elem };
-        // estimateMaxAdditionalPropertiesFromMinSize: "":v plus a comma per entry.
-        const max = Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (elem.minSerializedSize + 4));
+        // estimateMaxAdditionalPropertiesFromMinSize: a 2-byte key in quotes, a colon, a comma and the value.
+        const max = Math.floor((MAX_REQUEST_SIZE_BYTES - 2) / (elem.minSerializedSize + 6));
         return { kind: 'map', maxElements: max, minSerializedSize: 2, elem, unboundedAt: path };
       }
       const properties = isObject(schema.properties) ? schema.properties : {};
       let fields: Map<string, SizedType> | undefined;
+      // kube's SchemaDeclType: {} plus, per required property without a default, "name":value and a comma.
+      const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+      let minSerializedSize = 2;
+      for (const [name, s] of Object.entries(properties)) {
+        if (isObject(s) && required.has(name) && s.default === undefined) minSerializedSize += name.length + sizedType(s, `${path}.${name}`, depth + 1).minSerializedSize + 4;
+      }
       return {
         kind: 'object',
         maxElements: 0,
-        minSerializedSize: 2,
+        minSerializedSize,
         fields: () =>
           (fields ??= new Map(
             Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
@@ -279,6 +286,10 @@ class Estimator {
       case 'duration':
       case 'timestamp':
         return { cost: base + (subject?.type.kind === 'string' ? strCost(subject) : 1), type: subject?.type.kind === 'string' && name.endsWith('Ascii') ? subject.type : DYN, size: subject?.size ?? 0, unbounded };
+      case 'string':
+        // cel-go knows no size of a conversion's result: its estimate is unbounded, so
+        // concatenating it is priced at cel-go's maximum (kube: MaxUint64 saturates the limits).
+        return { cost: base + 1, type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
       case 'split':
         return { cost: base + strCost(t), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
       case 'join':
@@ -372,8 +383,17 @@ export interface RuleCost {
   unbounded: string[];
 }
 
+/** A messageExpression's own estimated cost (cel.CompilationResult.MessageExpressionMaxCost; kube does not multiply it by cardinality). */
+export interface MessageExpressionCost {
+  /** `properties[spec].x-kubernetes-validations[0].messageExpression`. */
+  schemaPath: string;
+  maxCost: number;
+}
+
 export interface SchemaCost {
   rules: RuleCost[];
+  messageExpressions: MessageExpressionCost[];
+  /** The rules' expression costs summed (kube's total adds the messageExpressions' too). */
   total: number;
 }
 
@@ -383,6 +403,7 @@ export interface SchemaCost {
  */
 export function estimateSchemaCost(root: Json): SchemaCost {
   const rules: RuleCost[] = [];
+  const messageExpressions: MessageExpressionCost[] = [];
   const estimator = new Estimator();
   const visit = (schema: Json, schemaPath: string, jsonPath: string, cardinality: number | undefined, cardinalityFrom: string[], depth: number) => {
     if (depth > 64) return;
@@ -405,6 +426,14 @@ export function estimateSchemaCost(root: Json): SchemaCost {
         const expressionCost = maxCost === 0 ? 0 : Math.min(Number.MAX_SAFE_INTEGER, maxCost * times);
         const unbounded = [...new Set([...cardinalityFrom, ...estimate.unbounded])].sort();
         rules.push({ schemaPath: `${schemaPath}${schemaPath ? '.' : ''}x-kubernetes-validations[${index}].rule`, jsonPath: jsonPath || '.', index, rule: v.rule, maxCost, cardinality: times, expressionCost, unbounded });
+        if (typeof v.messageExpression === 'string' && v.messageExpression.trim() !== '') {
+          try {
+            const message = estimator.estimate(celEnvironment().parse(v.messageExpression).ast, env);
+            messageExpressions.push({ schemaPath: `${schemaPath}${schemaPath ? '.' : ''}x-kubernetes-validations[${index}].messageExpression`, maxCost: Math.max(0, message.cost) });
+          } catch {
+            // A messageExpression that does not parse is reported by its compile error.
+          }
+        }
       });
     }
     const sub = (s: unknown, step: string, jp: string, factor: number | undefined, unboundedAt?: string) => {
@@ -423,7 +452,7 @@ export function estimateSchemaCost(root: Json): SchemaCost {
     }
   };
   visit(root, '', '', 1, [], 0);
-  return { rules, total: rules.reduce((s, r) => Math.min(Number.MAX_SAFE_INTEGER, s + r.expressionCost), 0) };
+  return { rules, messageExpressions, total: rules.reduce((s, r) => Math.min(Number.MAX_SAFE_INTEGER, s + r.expressionCost), 0) };
 }
 
 /** getCostErrorMessage of apiextensions validation, word for word. */

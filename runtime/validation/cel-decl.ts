@@ -34,6 +34,19 @@ export function escapeName(name: string): string | undefined {
     .replace(/\//g, '__slash__');
 }
 
+/** CEL's literal words: a property named so is reached only escaped (`self.__true__`). */
+const LITERAL_WORDS = new Set(['true', 'false', 'null', 'in']);
+
+/**
+ * Every name a rule may select a property by: its escaped form, and, for reserved words other
+ * than CEL's literals, the plain name too (kube's CEL environment from 1.30 on accepts `self.if`).
+ */
+export function celFieldNames(name: string): string[] {
+  const escaped = escapeName(name);
+  if (escaped === undefined) return [];
+  return RESERVED.has(name) && !LITERAL_WORDS.has(name) ? [escaped, name] : [escaped];
+}
+
 /** The object fields kube exposes at a resource root: apiVersion, kind and metadata.name/generateName. */
 export function withTypeMeta(decl: DeclType): DeclType {
   if (decl.kind !== 'object') return decl;

@@ -139,3 +139,32 @@ export function celEnvironment(): Environment {
     .registerVariable('oldSelf', 'dyn');
   return shared;
 }
+
+/** An object type for the checker: its fields' CEL type names (scalars, list<…>, map<string, …>, other object types, dyn). */
+export interface CelObjectType {
+  name: string;
+  fields: Record<string, string>;
+}
+
+const bySelfType = new Map<string, Environment>();
+
+/**
+ * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
+ * an object type of `objects`, which come dependencies first), for type-checking a rule as cel-go
+ * checks it against the schema's declared type. Object types compare with == as CEL values do.
+ * Programs to evaluate still come from celEnvironment(). One per distinct type.
+ */
+export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = [], oldSelfType = type): Environment {
+  const key = JSON.stringify([type, objects, oldSelfType]);
+  let env = bySelfType.get(key);
+  if (!env) {
+    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    for (const o of objects) {
+      env.registerType(o.name, { fields: o.fields });
+      env.registerOperator(`${o.name} == ${o.name}`, celEquals);
+    }
+    env.registerVariable('self', type).registerVariable('oldSelf', oldSelfType);
+    bySelfType.set(key, env);
+  }
+  return env;
+}

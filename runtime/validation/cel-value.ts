@@ -5,7 +5,7 @@
  * kind and metadata.name/generateName of the metadata are visible. Also the declared type of a
  * compiled schema node (kube's SchemaDeclType), for the static field check.
  */
-import { DYN, escapeName, withTypeMeta, type DeclType } from './cel-decl.js';
+import { celFieldNames, DYN, escapeName, withTypeMeta, type DeclType } from './cel-decl.js';
 import { isPlainObject, type SchemaNode } from './node.js';
 
 const STRING: DeclType = { kind: 'scalar', name: 'string' };
@@ -47,8 +47,7 @@ function bareDeclType(node: SchemaNode): DeclType {
 function objectDecl(node: SchemaNode): DeclType {
   const fields = new Map<string, () => DeclType>();
   for (const [name, child] of node.properties ?? []) {
-    const escaped = escapeName(name);
-    if (escaped !== undefined) fields.set(escaped, () => declTypeOfNode(child));
+    for (const celName of celFieldNames(name)) fields.set(celName, () => declTypeOfNode(child));
   }
   return { kind: 'object', fields };
 }
@@ -88,8 +87,11 @@ function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown
     }
     const child = props?.get(key);
     if (child) {
-      const escaped = escapeName(key);
-      if (escaped !== undefined) out[escaped] = toCelValue(child, v);
+      const names = celFieldNames(key);
+      if (names.length > 0) {
+        const converted = toCelValue(child, v);
+        for (const celName of names) out[celName] = converted;
+      }
     } else if (props === undefined || node?.preserveUnknown) {
       // A map (additionalProperties) keeps its keys; unknown fields of a preserve-unknown object are dyn.
       out[props === undefined ? key : (escapeName(key) ?? key)] = toCelValue(additional, v);

@@ -73,7 +73,7 @@ function ruleErrors(rule: RawValidationRule, node: SchemaNode, isRoot: boolean, 
   if (rule.reason !== undefined && !(RULE_REASONS as readonly string[]).includes(rule.reason)) {
     errs.push(notSupported(`${at}.reason`, rule.reason, [...RULE_REASONS]));
   }
-  const compiled = compileRule(rule, declTypeOfNode(node, isRoot));
+  const compiled = compileRule(rule, declTypeOfNode(node, isRoot), { typeCheck: true });
   if (compiled.error) {
     const field = compiled.errorIn === 'rule' ? `${at}.rule` : `${at}.${compiled.errorIn}`;
     const value = compiled.errorIn === 'fieldPath' ? rule.fieldPath : compiled.errorIn === 'messageExpression' ? rule.messageExpression : rule.rule;

@@ -57,14 +57,20 @@ describe('validateCRD', () => {
   it('checks nested schemas structurally (type required, $ref unsupported, root object)', () => {
     const c = valid();
     c.spec.versions[0]!.schema = {
-      openAPIV3Schema: { type: 'object', properties: { spec: { properties: { x: { $ref: '#/definitions/x' } } }, list: { type: 'array' } } },
+      openAPIV3Schema: { type: 'object', properties: { spec: { properties: { x: { type: 'string' } } }, list: { type: 'array' } } },
     };
     assert.deepEqual(lines(c), [
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields',
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[x].$ref: Forbidden: $ref is not supported',
-      'spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[x].type: Required value: must not be empty for specified object fields',
       'spec.versions[0].schema.openAPIV3Schema.properties[list].items: Required value: must be specified',
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields',
     ]);
+    // A schema NewStructural cannot read ($ref) is not checked structurally: kube reports the field alone.
+    c.spec.versions[0]!.schema = {
+      openAPIV3Schema: { type: 'object', properties: { spec: { properties: { x: { $ref: '#/definitions/x' } } }, list: { type: 'array' } } },
+    };
+    assert.deepEqual(lines(c), ['spec.versions[0].schema.openAPIV3Schema.properties[spec].properties[x].$ref: Forbidden: $ref is not supported']);
+    // $schema: the field validator accepts it; NewStructural does not, and says so at the root.
+    c.spec.versions[0]!.schema = { openAPIV3Schema: { type: 'object', $schema: 'http://json-schema.org/draft-04/schema#' } };
+    assert.deepEqual(lines(c), [`spec.versions[0].schema.openAPIV3Schema: Invalid value: "": OpenAPIV3Schema 'schema' is not supported`]);
     c.spec.versions[0]!.schema = { openAPIV3Schema: { type: 'string' } };
     assert.deepEqual(lines(c), ['spec.versions[0].schema.openAPIV3Schema.type: Invalid value: "string": must be object at the root']);
   });

@@ -44,6 +44,40 @@ describe('Service validation', () => {
     }
   });
 
+  it('names every running server in the Endpoints, under leases: a stopped one leaves, a dead one expires', async () => {
+    const { startServer } = await import('../../runtime/server/index.js');
+    const { MemoryStorage } = await import('../../runtime/storage/memory.js');
+    const storage = new MemoryStorage();
+    const opts = { generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false } as const;
+    const first = await startServer(opts);
+    const second = await startServer({ ...opts, endpointLease: { intervalMs: 50 } });
+    const endpoints = async () => (await (await fetch(`${second.url}/api/v1/namespaces/default/endpoints/kubernetes`)).json()).subsets;
+    const subset = (ip: string, port: number) => ({ addresses: [{ ip }], ports: [{ name: 'https', port, protocol: 'TCP' }] });
+    const until = async (what: string, ok: (subsets: unknown) => boolean) => {
+      for (let i = 0; i < 100 && !ok(await endpoints()); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(ok(await endpoints()), `${what}: ${JSON.stringify(await endpoints())}`);
+    };
+    try {
+      assert.deepEqual(await endpoints(), [first.port, second.port].sort((a, b) => a - b).map((p) => subset('127.0.0.1', p)), 'both servers, one subset per port');
+      await first.close();
+      assert.deepEqual(await endpoints(), [subset('127.0.0.1', second.port)], 'a stopped server removes itself');
+      // A server that died leaves its lease behind; it is listed until the lease expires.
+      const lease = {
+        apiVersion: 'v1',
+        kind: 'Endpoints',
+        metadata: { name: '127.0.0.2:1', annotations: { 'kgen.io/lease-renew-time': new Date().toISOString(), 'kgen.io/lease-duration-seconds': '0.5' } },
+        subsets: [subset('127.0.0.2', 1)],
+      };
+      await storage.create('/registry/masterleases/127.0.0.2:1', lease);
+      await until('the other server is listed while its lease lives', (s) => JSON.stringify(s) === JSON.stringify([subset('127.0.0.2', 1), subset('127.0.0.1', second.port)]));
+      await until('an expired lease is dropped', (s) => JSON.stringify(s) === JSON.stringify([subset('127.0.0.1', second.port)]));
+      assert.equal(await storage.get('/registry/masterleases/127.0.0.2:1', { ignoreNotFound: true }), undefined, 'and deleted');
+    } finally {
+      await second.close();
+      await storage.close();
+    }
+  });
+
   it('allocates cluster IPs from the range; a requested one must be in it and free', async () => {
     const a = await create('ip-a', { ports: [{ port: 80 }] });
     assert.equal(a.status, 201, a.text);
@@ -52,7 +86,10 @@ describe('Service validation', () => {
     assert.equal(dry.status, 201);
     const b = await create('ip-b', { ports: [{ port: 80 }] });
     assert.notEqual(b.body.spec.clusterIP, a.body.spec.clusterIP);
-    assert.equal(dry.body.spec.clusterIP, b.body.spec.clusterIP, 'a dry run does not keep its address');
+    if (dry.body.spec.clusterIP !== b.body.spec.clusterIP) {
+      const afterDry = await create('ip-dry-after', { clusterIP: dry.body.spec.clusterIP, ports: [{ port: 80 }] });
+      assert.equal(afterDry.status, 201, 'a dry run does not keep its address');
+    }
     const taken = await create('ip-c', { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] });
     assert.equal(taken.status, 422);
     assert.equal(taken.body.message, `Service "ip-c" is invalid: spec.clusterIPs: Invalid value: []string{"${a.body.spec.clusterIP}"}: failed to allocate IP ${a.body.spec.clusterIP}: provided IP is already allocated`);
@@ -65,6 +102,46 @@ describe('Service validation', () => {
     assert.equal((await t.request('DELETE', `${SVCS}/ip-a`)).status, 200);
     const reused = await create('ip-h', { clusterIP: a.body.spec.clusterIP, ports: [{ port: 80 }] });
     assert.equal(reused.status, 201, 'a deleted Service gives its address back');
+  });
+
+  it('allocates node ports for NodePort and LoadBalancer Services from the node port range, with kube\'s errors', async () => {
+    const np = await create('np-a', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] });
+    assert.equal(np.status, 201, np.text);
+    const ports = np.body.spec.ports.map((p: { nodePort: number }) => p.nodePort);
+    assert.ok(ports.every((p: number) => p >= 30086 && p <= 32767), `random, above the static band 30000-30085: ${ports}`);
+    assert.notEqual(ports[0], ports[1]);
+    const lb = await create('lb-a', { type: 'LoadBalancer', ports: [{ port: 443 }] });
+    assert.equal(typeof lb.body.spec.ports[0].nodePort, 'number', 'LoadBalancer Services get node ports too');
+    const plain = await create('cip-a', { ports: [{ port: 80 }] });
+    assert.equal(plain.body.spec.ports[0].nodePort, undefined, 'ClusterIP Services get none');
+    const fixed = await create('np-b', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(fixed.body.spec.ports[0].nodePort, 30080);
+    const taken = await create('np-c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] });
+    assert.equal(taken.status, 422);
+    assert.equal(taken.body.message, 'Service "np-c" is invalid: spec.ports[0].nodePort: Invalid value: 30080: provided port is already allocated');
+    const outside = await create('np-d', { type: 'NodePort', ports: [{ port: 80, nodePort: 8080 }] });
+    assert.equal(outside.body.message, 'Service "np-d" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767');
+    const dry = await t.request('POST', `${SVCS}?dryRun=All`, { body: svc('np-dry', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] }) });
+    assert.equal(dry.status, 201);
+    assert.equal((await create('np-e', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] })).status, 201, 'a dry run keeps no port');
+    assert.equal((await t.request('DELETE', `${SVCS}/np-b`)).status, 200);
+    assert.equal((await create('np-f', { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] })).status, 201, 'a deleted Service gives its node ports back');
+    const failed = await create('np-g', { type: 'NodePort', ports: [{ name: 'x', port: 80, nodePort: 30082 }, { name: 'x', port: 81 }] }); // refused by validation, after allocation
+    assert.equal(failed.status, 422);
+    assert.equal((await create('np-h', { type: 'NodePort', ports: [{ port: 80, nodePort: 30082 }] })).status, 201, 'a failed create keeps nothing');
+  });
+
+  it('gives back an address or node port an update drops (kube\'s AfterUpdate)', async () => {
+    const patch = (name: string, body: unknown) => t.request('PATCH', `${SVCS}/${name}`, { body, contentType: 'application/merge-patch+json' });
+    assert.equal((await create('upd-a', { clusterIP: '10.0.0.150', ports: [{ port: 80 }] })).status, 201);
+    const ext = await patch('upd-a', { spec: { type: 'ExternalName', externalName: 'db.example.com' } });
+    assert.equal(ext.status, 200, ext.text);
+    assert.equal(ext.body.spec.clusterIP, undefined);
+    assert.equal((await create('upd-b', { clusterIP: '10.0.0.150', ports: [{ port: 80 }] })).status, 201, 'the address is free at once');
+    assert.equal((await create('upd-c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] })).status, 201);
+    const plain = await patch('upd-c', { spec: { type: 'ClusterIP', ports: [{ port: 80 }] } });
+    assert.equal(plain.status, 200, plain.text);
+    assert.equal((await create('upd-d', { type: 'NodePort', ports: [{ port: 80, nodePort: 30090 }] })).status, 201, 'the node port is free at once');
   });
 
   it('requires ports unless headless or ExternalName, and names when there are several', async () => {

@@ -1,0 +1,65 @@
+/**
+ * apiextensions-apiserver pkg/apiserver/schema/defaulting ValidateDefaults: every `default` of a
+ * structural schema must be a value its own schema accepts: no unknown fields (kube's
+ * requirePrunedDefaults), no schema errors, no failing x-kubernetes-validations rule. Run only on
+ * a schema that is otherwise structural, as kube does. Items and properties are visited (not
+ * additionalProperties), as in kube.
+ *
+ * Unlike kube, a default inside resource metadata is not coerced into ObjectMeta and validated as
+ * metadata ("must result in valid metadata"); its schema and rules are checked.
+ */
+import type { FieldError } from '../validation/index.js';
+import { newCelValidator } from '../validation/cel.js';
+import { deepCopyJSON, type SchemaNode } from '../validation/node.js';
+import { PruneWalk } from '../validation/prune.js';
+import { validateValue } from '../validation/validate.js';
+import { isObject } from './structural-rules.js';
+
+type Props = Record<string, unknown>;
+
+const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
+
+export function validateDefaults(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, requirePrunedDefaults: boolean): FieldError[] {
+  return visit(s, node, nodes, path, false, true, requirePrunedDefaults);
+}
+
+function visit(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, insideMeta: boolean, isRoot: boolean, requirePruned: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  // The resource root counts as embedded: its metadata, apiVersion and kind are resource meta.
+  const embedded = isRoot || s['x-kubernetes-embedded-resource'] === true;
+  if (embedded) insideMeta = false;
+  if (s.default !== undefined) errs.push(...defaultErrors(s.default, node, nodes, `${path}.default`, insideMeta, requirePruned));
+  if (isObject(s.items) && node.items) errs.push(...visit(s.items, node.items, nodes, `${path}.items`, insideMeta, false, requirePruned));
+  if (isObject(s.properties)) {
+    for (const [name, sub] of Object.entries(s.properties)) {
+      const child = node.properties?.get(name);
+      if (isObject(sub) && child) errs.push(...visit(sub, child, nodes, `${path}.properties[${name}]`, insideMeta || (embedded && META_FIELDS.has(name)), false, requirePruned));
+    }
+  }
+  return errs;
+}
+
+function defaultErrors(value: unknown, node: SchemaNode, nodes: readonly SchemaNode[], at: string, insideMeta: boolean, requirePruned: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!insideMeta && requirePruned) {
+    const walk = new PruneWalk(false, true);
+    walk.prune(deepCopyJSON(value), node, '');
+    if (walk.found.length > 0) errs.push({ type: 'FieldValueInvalid', field: at, message: `Invalid value: ${goValue(value)}: must not have unknown fields` });
+  }
+  const schemaErrs: FieldError[] = [];
+  validateValue(node, value, '', schemaErrs);
+  if (schemaErrs.length > 0) return [...errs, ...schemaErrs.map((e) => ({ ...e, field: e.field ? `${at}.${e.field}` : at }))];
+  const cel = newCelValidator(node, nodes.includes(node) ? nodes : [node, ...nodes]);
+  if (!cel) return errs;
+  // With the default as its own old value (transition rules), then as a new value (ratcheting off).
+  let celErrs = cel.validate(value, value);
+  if (celErrs.length === 0) celErrs = cel.validate(value, undefined);
+  return [...errs, ...celErrs.map((e) => ({ ...e, field: e.field && e.field !== '<nil>' ? `${at}.${e.field}` : at }))];
+}
+
+/** A default as Go's %v prints a JSON value in an Invalid error (enough for maps and scalars). */
+function goValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (isObject(value)) return `map[${Object.keys(value).sort().map((k) => `${k}:${JSON.stringify(value[k])}`).join(' ')}]`;
+  return JSON.stringify(value);
+}
