@@ -63,7 +63,7 @@ export async function importBundled(entry, options = {}) {
     return import(pathToFileURL(entryPath).href);
   }
   // kgen's code now runs bundled: TypeScript it imports at run time (generated code) must come
-  // through ./shared.js, bound to this bundle's runtime modules (see runtime/server/load-generated.ts).
+  // through ./shared.js, bound to this bundle's runtime modules (see runtime/controlplane/load-generated.ts).
   globalThis[Symbol.for('kgen.loader')] ??= { importShared: async (...args) => (await import('./shared.js')).importShared(...args) };
   return import(pathToFileURL(bundle).href);
 }

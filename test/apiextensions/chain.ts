@@ -6,10 +6,10 @@
 import { newAdmissionChain } from '../../runtime/admission/setup.js';
 import { createExtensionsServer, type ExtensionsServer } from '../../runtime/apiextensions/index.js';
 import { ensureSystemNamespaces } from '../../runtime/registry/namespaces.js';
-import { CompiledAPIServer } from '../../runtime/server/compiled.js';
+import { CompiledAPIServer } from '../../runtime/controlplane/compiled.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
-import { loadGenerated } from '../../runtime/server/load-generated.js';
-import { createServerChain, type ServerChain } from '../../runtime/server/server-chain.js';
+import { loadGenerated } from '../../runtime/controlplane/load-generated.js';
+import { createServerChain, type ServerChain } from '../../runtime/controlplane/server-chain.js';
 import { openStorage } from '../../runtime/storage/factory.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { FIXTURE_DIR } from '../server/testserver.js';

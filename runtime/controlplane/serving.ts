@@ -8,13 +8,13 @@
 import type { Authorizer } from '../api/auth.js';
 import { insecureDevAuthenticator, newAuthenticator, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
-import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from '../aggregator/front-proxy.js';
-import { privilegedGroupAuthorizer } from './authorizer.js';
-import { openAudit } from './filters/audit.js';
-import { buildHandlerChain, type RequestServer } from './filters/chain.js';
-import type { ChainHandler } from './filters/types.js';
-import { SafeWaitGroup } from './filters/waitgroup.js';
-import type { ServingTLS } from './http.js';
+import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from './front-proxy.js';
+import { privilegedGroupAuthorizer } from '../server/authorizer.js';
+import { openAudit } from '../server/filters/audit.js';
+import { buildHandlerChain, type RequestServer } from '../server/filters/chain.js';
+import type { ChainHandler } from '../server/filters/types.js';
+import { SafeWaitGroup } from '../server/filters/waitgroup.js';
+import type { ServingTLS } from '../server/http.js';
 import type { KubeconfigOptions } from './kubeconfig.js';
 import { ensureCredentials, servingHosts, type ServingCredentials } from './pki.js';
 
@@ -41,7 +41,7 @@ export interface ServingOptions {
   tokenWebhook?: TokenWebhookOptions;
   /** --authentication-config's jwt issuers, or the --oidc-* flags' one. */
   jwt?: JWTAuthenticatorConfig[];
-  /** The service account token authenticator (see runtime/server/serviceaccounts.ts). */
+  /** The service account token authenticator (see runtime/controlplane/serviceaccounts.ts). */
   serviceAccountAuthenticator?: RequestAuthenticator;
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };

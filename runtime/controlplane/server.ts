@@ -25,14 +25,14 @@ import type { EtcdTLS } from '../storage/etcd/tls.js';
 import type { Compactor } from '../storage/compactor.js';
 import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
-import type { FrontProxyCredentials, FrontProxyOptions } from '../aggregator/front-proxy.js';
+import type { FrontProxyCredentials, FrontProxyOptions } from './front-proxy.js';
 import { apiServiceValidation } from '../aggregator/validation.js';
 import { storeServiceResolver } from '../aggregator/resolver.js';
 import { CompiledAPIServer } from './compiled.js';
-import type { HealthCheck } from './health.js';
-import { HTTPServer } from './http.js';
-import { APIInstaller } from './installer.js';
-import { APIEnablement, parseRuntimeConfig } from './api-enablement.js';
+import type { HealthCheck } from '../server/health.js';
+import { HTTPServer } from '../server/http.js';
+import { APIInstaller } from '../server/installer.js';
+import { APIEnablement, parseRuntimeConfig } from '../server/api-enablement.js';
 import type { AdmissionPluginName } from '../admission/plugins.js';
 import { setFeatureGates } from '../api/features.js';
 import { loadGenerated } from './load-generated.js';
@@ -48,10 +48,10 @@ import { authenticationConfigMapData, publishAuthenticationConfigMap } from './a
 import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
 import { resourcePrefix } from '../storage/keys.js';
 import { sqlitePath } from '../storage/factory.js';
-import { setWatchKindResolver } from './filters/metrics.js';
-import { Profiling, serveMetrics } from './metrics.js';
+import { setWatchKindResolver } from '../server/filters/metrics.js';
+import { Profiling, serveMetrics } from '../server/metrics.js';
 import { docsServer } from './docs.js';
-import type { NonResourceHandler } from './handler.js';
+import type { NonResourceHandler } from '../server/handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
