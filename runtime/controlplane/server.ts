@@ -39,6 +39,7 @@ import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
+import { controlPlaneStorageProviders } from './storage-providers.js';
 import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
@@ -262,7 +263,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       admission,
       enablement,
       namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
-      serviceClusterIPRange: opts.serviceClusterIPRange,
+      storageProviders: controlPlaneStorageProviders({ serviceClusterIPRange: opts.serviceClusterIPRange }),
       // An aggregated server installs only its own groups, and has no namespaces of its own.
       ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
     });
