@@ -10,7 +10,7 @@ import type { KubeObject } from '../api/meta.js';
 import { isNotFound } from '../api/status.js';
 import { ResourceInformer } from '../controllers/informer.js';
 import type { APIResponse, RequestScope } from '../endpoints/handler.js';
-import type { CertificateAndKey } from '../controlplane/certs.js';
+import type { CertificateAndKey } from '../api/certificates.js';
 import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
 import { requestURL } from '../server/filters/context.js';
 import type { IncomingAPIRequest, ResolvedRequest } from '../server/handler.js';

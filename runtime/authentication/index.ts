@@ -17,7 +17,8 @@ export { failOnError, unionAuthenticator, type AuthenticationResult, type Reques
 export { insecureDevAuthenticator, INSECURE_DEV_USER } from './insecure.js';
 export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, type TokenTable } from './tokenfile.js';
 export * from './user.js';
-export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
+export { x509Authenticator, type ClientCertificate } from './x509.js';
+export { CLIENT_AUTH_USAGE } from './certificates.js';
 export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 export { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
 export { jwtAuthenticator } from './oidc.js';

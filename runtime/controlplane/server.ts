@@ -11,7 +11,7 @@ import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
-import type { AdmissionPlugin } from '../admission/types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';

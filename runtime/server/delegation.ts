@@ -7,8 +7,15 @@
  * aggregator in front merges the discovery and OpenAPI of every server behind it (and of remote
  * APIServices), so each server only reports what it serves.
  */
-import type { APIResponse } from '../endpoints/handler.js';
-import type { IncomingAPIRequest, ResolvedRequest } from './handler.js';
+import type { UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../api/request.js';
+import type { APIResponse, RequestInfo } from '../endpoints/handler.js';
+
+/** What the filter chain resolved before the handler runs. */
+export interface ResolvedRequest {
+  info?: RequestInfo;
+  user?: UserInfo;
+}
 
 /** One group/version a server serves, as the aggregator needs it for discovery and OpenAPI. */
 export interface ServedGroupVersion {

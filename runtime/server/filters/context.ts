@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { RequestInfo } from '../../endpoints/handler.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import type { RequestContext } from './types.js';
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['proxy', 'log', 'exec', 'attach', 'portforward']);

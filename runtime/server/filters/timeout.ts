@@ -8,7 +8,7 @@
 import { newBadRequest, statusError } from '../../api/status.js';
 import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import { isLongRunning, lazySignalRequest, requestURL } from './context.js';
 import { parseGoDuration } from './duration.js';
 import type { Filter } from './types.js';
