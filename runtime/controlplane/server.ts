@@ -7,7 +7,6 @@ import { pathToFileURL } from 'node:url';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
 import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
-import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
@@ -43,7 +42,8 @@ import { controlPlaneStorageProviders } from './storage-providers.js';
 import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
-import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
+import { modesAuthorizer as buildModesAuthorizer, optionalAuthenticators } from './optional-auth.js';
+import type { DelegatedAuthOptions } from './delegated-auth.js';
 import { isKubeGroup } from './kube-groups.js';
 import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
 import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
@@ -235,9 +235,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     issuer: opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER,
     audiences: opts.apiAudiences,
   });
-  const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
+  const delegated = opts.delegatedAuth ? await (await import('./delegated-auth.js')).prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
   if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
-  const serving = prepareServing({ ...opts, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
+  const optional = delegated ? {} : await optionalAuthenticators(opts);
+  const serving = prepareServing({ ...opts, ...optional, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
@@ -290,7 +291,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     rbac = await startRBAC(installer, { log, reviewAuthorizer, aggregationController: opts.controllers !== false });
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
-    if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
+    if (!opts.authorizer && opts.authorization) modesAuthorizer = await buildModesAuthorizer(opts.authorization, rbac?.authorizer);
     const authorizer = delegated?.authorizer ?? opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
     // The trust an aggregated server needs of this one, where the ConfigMap kind is served.
     const configMaps = delegated ? undefined : installer.lookup('', 'v1', 'configmaps');
