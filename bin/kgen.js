@@ -40,7 +40,7 @@ if (useDist) {
     await import(pathToFileURL(built).href);
   } else {
     // The CLI as one bundle (dist/bundle/, written by build.js next to dist/'s modules). `kgen serve`
-    // bundles the generated code against this process's runtime modules (runtime/server/load-generated.ts).
+    // bundles the generated code against this process's runtime modules (runtime/controlplane/load-generated.ts).
     globalThis[Symbol.for('kgen.loader')] ??= { importShared: async (...args) => (await import('./loader/shared.js')).importShared(...args) };
     const bundled = join(KGEN_ROOT, 'dist', 'bundle', 'kgen.js');
     await import(pathToFileURL(existsSync(bundled) ? bundled : built).href);

@@ -3,7 +3,7 @@
  * --runtime-config, --enable-admission-plugins, --disable-admission-plugins, --feature-gates.
  */
 import type { Command } from 'commander';
-import type { ServerOptions } from '../runtime/server/server.js';
+import type { ServerOptions } from '../runtime/controlplane/server.js';
 
 export interface APIFlags {
   runtimeConfig: string[];

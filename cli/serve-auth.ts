@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { ServerOptions } from '../runtime/server/server.js';
+import type { ServerOptions } from '../runtime/controlplane/server.js';
 import { durationOption } from './duration.js';
 
 export interface AuthFlags {
@@ -109,7 +109,6 @@ export async function authServerOptions(flags: AuthFlags): Promise<Partial<Serve
 
 /** The JWT issuers of --authentication-config, or the one of the --oidc-* flags (never both). */
 async function jwtOptions(flags: AuthFlags): Promise<NonNullable<ServerOptions['jwt']>> {
-  const { loadAuthenticationConfig, oidcFlagsConfig } = await import('../runtime/authentication/index.js');
   const oidcFlags = {
     issuerURL: flags.oidcIssuerUrl,
     clientID: flags.oidcClientId,
@@ -122,6 +121,8 @@ async function jwtOptions(flags: AuthFlags): Promise<NonNullable<ServerOptions['
     signingAlgs: flags.oidcSigningAlgs,
   };
   const anyOIDCFlag = Object.values(oidcFlags).some((v) => v !== undefined);
+  if (!flags.authenticationConfig && !anyOIDCFlag) return [];
+  const { loadAuthenticationConfig, oidcFlagsConfig } = await import('../runtime/authentication/jwt-config.js');
   if (flags.authenticationConfig) {
     if (anyOIDCFlag) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
     return loadAuthenticationConfig(flags.authenticationConfig);

@@ -12,7 +12,7 @@
  * kube-system/extension-apiserver-authentication ConfigMap.
  */
 import type { Command } from 'commander';
-import type { ServerOptions } from '../runtime/server/server.js';
+import type { ServerOptions } from '../runtime/controlplane/server.js';
 import type { AuthFlags } from './serve-auth.js';
 import type { SecurityFlags } from './serve-security.js';
 

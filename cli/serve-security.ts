@@ -10,7 +10,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { ServerOptions } from '../runtime/server/server.js';
+import type { ServerOptions } from '../runtime/controlplane/server.js';
 import { durationOption } from './duration.js';
 
 export interface SecurityFlags {

@@ -75,7 +75,7 @@ function parsePort(value: string): number {
 
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
   // Loaded here so `kgen generate` does not pay for the server's modules.
-  const { startServer } = await import('../runtime/server/server.js');
+  const { startServer } = await import('../runtime/controlplane/server.js');
   const { loadEtcdTLS } = await import('../runtime/storage/etcd/tls.js');
   const server = await startServer({
     generatedDir,

@@ -32,8 +32,9 @@ import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
+import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 
-const LOADER_FILES = ['bin/loader/bundle.js'];
+const LOADER_FILES = ['bin/loader/bundle.js', 'bin/loader/esbuild.js'];
 const EXTRA_INPUTS = ['tsconfig.json', 'package.json'];
 /** Bundles of other source states are removed once they are this old (another process may be loading one). */
 const PRUNE_AFTER_MS = 60 * 60 * 1000;
@@ -63,7 +64,7 @@ export async function importBundled(entry, options = {}) {
     return import(pathToFileURL(entryPath).href);
   }
   // kgen's code now runs bundled: TypeScript it imports at run time (generated code) must come
-  // through ./shared.js, bound to this bundle's runtime modules (see runtime/server/load-generated.ts).
+  // through ./shared.js, bound to this bundle's runtime modules (see runtime/controlplane/load-generated.ts).
   globalThis[Symbol.for('kgen.loader')] ??= { importShared: async (...args) => (await import('./shared.js')).importShared(...args) };
   return import(pathToFileURL(bundle).href);
 }
@@ -117,37 +118,6 @@ function cachedBundle(dir, entryPath, options) {
   }
   const bundle = join(dir, manifest.bundle);
   return hashFile(bundle) === manifest.bundleHash ? bundle : undefined;
-}
-
-export async function loadEsbuild() {
-  // esbuild comes with tsx; resolve it from tsx's location so nested installs work too.
-  for (const from of [join(KGEN_ROOT, 'package.json')]) {
-    const req = createRequire(from);
-    try {
-      return req(createRequire(req.resolve('tsx/package.json')).resolve('esbuild'));
-    } catch {
-      try {
-        return req('esbuild');
-      } catch {
-        // fall through
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The esbuild options every kgen bundle shares: one ESM file for this Node, in memory, with its inputs listed. */
-export function bundleOptions() {
-  return {
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: `node${process.versions.node.split('.')[0]}`,
-    metafile: true,
-    logLevel: 'silent',
-    legalComments: 'none',
-  };
 }
 
 async function buildBundle(dir, entryPath, options) {
@@ -237,23 +207,6 @@ function packageName(spec) {
 
 function isBare(spec) {
   return !spec.startsWith('.') && !isAbsolute(spec) && !spec.startsWith('file:');
-}
-
-/** Does `file` run as CommonJS under Node? */
-export function isCommonJs(file) {
-  if (file.endsWith('.cjs') || file.endsWith('.json') || file.endsWith('.node')) return true;
-  if (file.endsWith('.mjs')) return false;
-  for (let d = dirname(file); ; d = dirname(d)) {
-    const pkg = join(d, 'package.json');
-    if (existsSync(pkg)) {
-      try {
-        return JSON.parse(readFileSync(pkg, 'utf8')).type !== 'module';
-      } catch {
-        return true;
-      }
-    }
-    if (dirname(d) === d) return true;
-  }
 }
 
 function kgenPlugin(entryPath, options, chunks) {

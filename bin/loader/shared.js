@@ -16,10 +16,10 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleOptions, isCommonJs, loadEsbuild } from './bundle.js';
+import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
 
-const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/bundle.js'];
+const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/esbuild.js'];
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Where the bridge modules find the namespaces the running kgen provided. */
 const SHARED = Symbol.for('kgen.loader.shared');

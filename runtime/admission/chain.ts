@@ -12,7 +12,7 @@ import type { AdmissionAttributes } from '../api/auth.js';
 import type { APIObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { newAdmissionForbidden } from './errors.js';
-import type { AdmissionContext, AdmissionHooks, AdmissionPlugin, TypedAdmissionAttributes } from './types.js';
+import type { AdmissionContext, AdmissionHooks, AdmissionPlugin, TypedAdmissionAttributes } from '../api/admission.js';
 import type { Store } from '../registry/store.js';
 import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE } from './webhook/types.js';
 import { Webhooks } from './webhook/webhooks.js';

@@ -19,9 +19,8 @@ export type {
   AdmissionOperation,
   AdmissionPlugin,
   TypedAdmissionAttributes,
-} from './types.js';
+} from '../api/admission.js';
 export { AdmissionChain, type AdmissionAPIs, type ResourceAdmission } from './chain.js';
-export { RequestAdmission, operationOptions, userOf, type RequestAdmissionConfig } from './request.js';
 export { newAdmissionChain, loadAdmissionModules } from './setup.js';
 export { newAdmissionForbidden, webhookDenied, failedCallingWebhook, ErrCallingWebhook } from './errors.js';
 export { Webhooks, type WebhooksConfig } from './webhook/webhooks.js';

@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AdmissionChain } from './chain.js';
-import type { AdmissionPlugin } from './types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { webhookConfigurationValidation } from './webhook/validation.js';
 
 /** The chain every server starts with: kgen's built-in plugins, then `plugins`. */

@@ -10,7 +10,7 @@ import type { KubeObject } from '../api/meta.js';
 import { isNotFound } from '../api/status.js';
 import { ResourceInformer } from '../controllers/informer.js';
 import type { APIResponse, RequestScope } from '../endpoints/handler.js';
-import type { CertificateAndKey } from '../server/certs.js';
+import type { CertificateAndKey } from '../api/certificates.js';
 import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
 import { urlOf, type IncomingAPIRequest, type ResolvedRequest } from '../server/handler.js';
 import { splitPath } from '../server/requestinfo.js';

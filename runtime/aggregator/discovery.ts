@@ -10,7 +10,7 @@ import type { APIResponse } from '../endpoints/handler.js';
 import { objectResponse } from '../endpoints/responsewriters.js';
 import type { ServedGroupVersion } from '../server/delegation.js';
 import { acceptsAggregated, aggregatedContentType } from '../server/discovery.js';
-import { sortGroupVersions, type SortedGroup } from './priority.js';
+import { sortGroupVersions, type SortedGroup } from '../server/priority.js';
 
 interface GroupVersionForDiscovery {
   groupVersion: string;

@@ -7,7 +7,7 @@
  */
 import type { UserInfo } from '../api/auth.js';
 import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import type { RemoteAPIService } from './remote.js';
 import { resolveEndpoint, type ServiceListers } from './resolver.js';
 import { isHopByHop, proxyHeaders, readBody, sendToBackend } from './transport.js';

@@ -8,7 +8,7 @@
 import type { Agent } from 'node:https';
 import type { KubeObject } from '../api/meta.js';
 import type { ServedGroupVersion } from '../server/delegation.js';
-import type { CertificateAndKey } from '../server/certs.js';
+import type { CertificateAndKey } from '../api/certificates.js';
 import { aggregatedContentType } from '../server/discovery.js';
 import type { APIServiceSpec as GeneratedAPIServiceSpec } from '../../generated/models/apiregistration.k8s.io/v1.js';
 import { authProxyHeaders, newBackendAgent, readBody, sendToBackend, type BackendTLS } from './transport.js';

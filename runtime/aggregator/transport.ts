@@ -7,7 +7,7 @@
 import { Agent, request } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
-import type { CertificateAndKey } from '../server/certs.js';
+import type { CertificateAndKey } from '../api/certificates.js';
 
 export interface BackendTLS {
   /** PEM CA bundle (the decoded spec.caBundle); undefined uses the system roots. */

@@ -6,7 +6,7 @@
  */
 import type { StatusCause } from '../api/meta.js';
 import { newInvalid } from '../api/status.js';
-import type { AdmissionPlugin } from '../admission/types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { APIREGISTRATION_GROUP } from './aggregator.js';
 import type { APIServiceSpec } from './remote.js';
 

@@ -14,7 +14,7 @@
  * `notin`, `!`.
  */
 import { newBadRequest } from './status.js';
-import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
+import { isQualifiedName, isValidLabelValue } from './names.js';
 
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
 

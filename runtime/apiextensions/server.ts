@@ -13,7 +13,7 @@ import { newMethodNotSupported } from '../api/status.js';
 import { serveResource } from '../endpoints/dispatch.js';
 import type { APIResponse, RequestScope } from '../endpoints/handler.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
-import { DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../aggregator/priority.js';
+import { DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../server/priority.js';
 import type { DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
 import { apiRequestOf, type IncomingAPIRequest, type ResolvedRequest } from '../server/handler.js';
 import type { APIInstaller } from '../server/installer.js';

@@ -1,5 +1,5 @@
 /** The Warning a deprecated CRD version sends with every response (kube's crdHandler). */
-import { compareKubeAwareVersions } from '../aggregator/priority.js';
+import { compareKubeAwareVersions } from '../server/priority.js';
 import type { CustomResourceDefinition } from './types.js';
 
 /** The version's deprecationWarning, or kube's default one; undefined when not deprecated. */

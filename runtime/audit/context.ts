@@ -4,7 +4,8 @@
  * objects, so a sink may keep them; everything recorded passes through redaction first.
  */
 import type { ObjectResponse, RequestInfo } from '../endpoints/handler.js';
-import type { RequestContext } from '../server/filters/types.js';
+import type { AuthorizationResult, UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import {
   compact,
   decodeBody,
@@ -25,6 +26,20 @@ import { AUDIT_API_VERSION, levelLess, type AuditEvent, type AuditSink, type Obj
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
 export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
 
+/**
+ * What an audit event reads of a request's context: the fields of the server's RequestContext
+ * (runtime/server/filters/types.ts, which satisfies this) that the filters before audit fill in.
+ */
+export interface AuditedRequestContext {
+  readonly request: IncomingAPIRequest;
+  presentedAuthorization?: string;
+  user?: UserInfo;
+  impersonator?: UserInfo;
+  authorization?: AuthorizationResult;
+  readonly startedAt: number;
+  readonly annotations: Record<string, string>;
+}
+
 /** Verbs whose request body is an object (or patch, or DeleteOptions) worth recording. */
 const BODY_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
@@ -38,7 +53,7 @@ export class AuditContext {
   responseStatus: ResponseStatus | undefined;
 
   constructor(
-    private readonly ctx: RequestContext,
+    private readonly ctx: AuditedRequestContext,
     readonly info: RequestInfo,
     readonly config: RequestAuditConfig,
     readonly auditID: string,

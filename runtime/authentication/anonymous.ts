@@ -5,7 +5,7 @@
  * endpoints only; anywhere else they are not authenticated, so the server answers 401.
  */
 import { ANONYMOUS_USER } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
 
 /** The paths kube's probes and `kubectl version` reach without credentials. */

@@ -6,7 +6,7 @@
  * anonymous authenticator only when no one answered at all.
  */
 import type { UserInfo } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import { withAuthenticatedGroup } from './user.js';
 
 /**

@@ -7,9 +7,6 @@ import { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS } from './anonymous.js'
 import { failOnError, unionAuthenticator, type RequestAuthenticator } from './authenticator.js';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 import { loadTokenFile, tokenFileAuthenticator } from './tokenfile.js';
-import { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
-import type { JWTAuthenticatorConfig } from './jwt-config.js';
-import { jwtAuthenticator } from './oidc.js';
 import { x509Authenticator } from './x509.js';
 
 export { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS, pathMatches } from './anonymous.js';
@@ -17,11 +14,15 @@ export { failOnError, unionAuthenticator, type AuthenticationResult, type Reques
 export { insecureDevAuthenticator, INSECURE_DEV_USER } from './insecure.js';
 export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, type TokenTable } from './tokenfile.js';
 export * from './user.js';
-export { CLIENT_AUTH_USAGE, x509Authenticator, type ClientCertificate } from './x509.js';
+export { x509Authenticator, type ClientCertificate } from './x509.js';
+export { CLIENT_AUTH_USAGE } from './certificates.js';
 export { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
-export { tokenWebhookAuthenticator, type TokenWebhookOptions } from './webhook-token.js';
-export { jwtAuthenticator } from './oidc.js';
-export { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig, type OIDCFlags } from './jwt-config.js';
+// The JWT (OIDC) and TokenReview-webhook authenticators are not re-exported: they load node:https,
+// CEL and the webhook client, which a server that is not configured for them must not pay for at
+// start-up. Import ./oidc.js, ./jwt-config.js and ./webhook-token.js directly (the control plane
+// does, through import(), only when configured: runtime/controlplane/optional-auth.ts).
+export type { TokenWebhookOptions } from './webhook-token.js';
+export type { JWTAuthenticatorConfig, OIDCFlags } from './jwt-config.js';
 export * from './serviceaccount-jwt.js';
 export { serviceAccountAuthenticator, serviceAccountUser, type ServiceAccountAuthenticator, type ServiceAccountTokenGetter } from './serviceaccount.js';
 export { newSelfSubjectReviewCreater, newTokenReviewCreater, userInfoObject, type TokenReviewOptions } from './reviews.js';
@@ -34,10 +35,10 @@ export interface AuthenticationOptions {
    * first as kube does; x509 then accepts only certificates clientCA signed.
    */
   requestHeader?: RequestHeaderOptions & { x509ClientCA: string };
-  /** JWT issuers (kube's --authentication-config jwt list, or the --oidc-* flags). */
-  jwt?: JWTAuthenticatorConfig[];
-  /** kube's --authentication-token-webhook-config-file: tokens no one else knows go to a TokenReview webhook. */
-  tokenWebhook?: TokenWebhookOptions;
+  /** The JWT issuers' authenticator (kube's --authentication-config jwt list, or the --oidc-* flags; oidc.ts). */
+  jwt?: RequestAuthenticator;
+  /** kube's --authentication-token-webhook-config-file: tokens no one else knows go to a TokenReview webhook (webhook-token.ts). */
+  tokenWebhook?: RequestAuthenticator;
   /** Paths anonymous requests may reach; default the health and version endpoints. */
   anonymousPaths?: readonly string[];
   /** Service account tokens (JWTs the server signed), tried after the static tokens. */
@@ -57,9 +58,9 @@ export function newAuthenticator(opts: AuthenticationOptions = {}): ServerAuthen
   const tokens: RequestAuthenticator[] = [];
   if (opts.tokenAuthFile) tokens.push(tokenFileAuthenticator(loadTokenFile(opts.tokenAuthFile, opts.warn)));
   if (opts.serviceAccounts) tokens.push(opts.serviceAccounts);
-  if (opts.jwt?.length) tokens.push(jwtAuthenticator(opts.jwt));
+  if (opts.jwt) tokens.push(opts.jwt);
   // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
-  if (opts.tokenWebhook) tokens.push(tokenWebhookAuthenticator(opts.tokenWebhook));
+  if (opts.tokenWebhook) tokens.push(opts.tokenWebhook);
   authenticators.push(...tokens);
   const server = failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
   return { ...server, tokens: unionAuthenticator(tokens) };

@@ -1,7 +1,7 @@
 /**
  * `--insecure-dev-mode`: every request is `kgen-dev` in `system:masters`, as requests on
  * kube-apiserver's old insecure port were (no authentication, full authority). Only allowed on
- * loopback addresses; see runtime/server/server.ts.
+ * loopback addresses; see runtime/controlplane/server.ts.
  */
 import type { UserInfo } from '../api/auth.js';
 import type { RequestAuthenticator } from './authenticator.js';

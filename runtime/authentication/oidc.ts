@@ -16,7 +16,7 @@
  * Failures are authentication errors (401) whose text matches kube's log lines.
  */
 import type { UserInfo } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import { celEnvironmentWithVariables } from '../validation/cel-env.js';
 import { toCelValue } from '../validation/cel-value.js';
 import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';

@@ -6,11 +6,10 @@
  * (--requestheader-client-ca-file) whose CommonName is allowed (--requestheader-allowed-names;
  * empty allows any). The headers are removed from the request once read.
  */
-import { X509Certificate } from 'node:crypto';
 import type { UserInfo } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
-import { CLIENT_AUTH_USAGE } from './x509.js';
+import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
 
 export interface RequestHeaderOptions {
   /** PEM bundle the proxy's client certificate must be signed by. */
@@ -31,31 +30,6 @@ export const DEFAULT_USERNAME_HEADERS = ['X-Remote-User'];
 export const DEFAULT_UID_HEADERS = ['X-Remote-Uid'];
 export const DEFAULT_GROUP_HEADERS = ['X-Remote-Group'];
 export const DEFAULT_EXTRA_HEADER_PREFIXES = ['X-Remote-Extra-'];
-
-/** The certificates of a PEM bundle. */
-export function parseCertificates(bundle: string): X509Certificate[] {
-  const blocks = bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  return blocks.map((b) => new X509Certificate(b));
-}
-
-/** Whether the DER certificate was issued and signed by one of cas (one level: no intermediates). */
-export function signedByOneOf(raw: Buffer, cas: readonly X509Certificate[]): boolean {
-  let leaf: X509Certificate;
-  try {
-    leaf = new X509Certificate(raw);
-  } catch {
-    return false;
-  }
-  const now = Date.now();
-  if (Date.parse(leaf.validFrom) > now || Date.parse(leaf.validTo) < now) return false;
-  return cas.some((ca) => {
-    try {
-      return leaf.checkIssued(ca) && leaf.verify(ca.publicKey);
-    } catch {
-      return false;
-    }
-  });
-}
 
 function values(request: IncomingAPIRequest, name: string): string[] {
   const lower = name.toLowerCase();

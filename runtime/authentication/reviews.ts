@@ -16,7 +16,7 @@ import type { UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest } from '../api/status.js';
 import type { APIRequest } from '../endpoints/handler.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import { withAudiences, type RequestAuthenticator } from './authenticator.js';
 
 /** kube's rest.Creater for a virtual resource. */

@@ -15,7 +15,7 @@
  */
 import type { UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import { audiencesOf, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
 import {
   ALL_SERVICE_ACCOUNTS_GROUP,

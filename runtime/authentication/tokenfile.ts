@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { UserInfo } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { CSVError, parseCSV } from './csv.js';
 

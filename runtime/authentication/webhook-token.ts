@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { UserInfo } from '../api/auth.js';
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
 import { postReview, type WebhookEndpoint } from '../webhook/kubeconfig-endpoint.js';
 import { TTLCache } from '../webhook/ttl-cache.js';
 import { audiencesOf, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';

@@ -5,26 +5,10 @@
  * Organizations (CommonNameUserConversion). A certificate that does not verify is a 401, not
  * an anonymous request.
  */
-import type { IncomingAPIRequest } from '../server/handler.js';
+import type { IncomingAPIRequest } from '../api/request.js';
+export type { ClientCertificate } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
-import { parseCertificates, signedByOneOf } from './requestheader.js';
-
-/** id-kp-clientAuth. */
-export const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
-
-/** What the TLS layer saw of the client's certificate (absent when none was presented). */
-export interface ClientCertificate {
-  /** The chain verified against the client CA. */
-  verified: boolean;
-  /** Why verification failed (OpenSSL's code, e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE). */
-  verifyError?: string;
-  commonName: string;
-  organizations: string[];
-  /** Extended key usage OIDs; undefined when the certificate has no such extension. */
-  extKeyUsage?: string[];
-  /** The DER certificate, so each authenticator can check it was signed by its own CA. */
-  raw?: Buffer;
-}
+import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
 
 /**
  * clientCA: when the TLS layer also trusts other CAs (the request-header CA), only certificates

@@ -20,7 +20,7 @@
 import type { AdmissionAttributes, Authorizer, UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import { StatusError, newStatus, type QualifiedResource } from '../api/status.js';
-import type { AdmissionPlugin } from '../admission/types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { jsonEqual } from '../registry/equality.js';
 import { compactRules, compactString, covers, goList } from './covers.js';
 import { aggregateErrors } from './rbac.js';

@@ -11,7 +11,7 @@
 import type { Authorizer } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import type { AdmissionPlugin } from '../admission/types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { ResourceInformer } from '../controllers/informer.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import { ClusterRoleAggregationController } from './aggregation.js';

@@ -5,9 +5,8 @@
  * failure: the other bindings still count.
  */
 import type { UserInfo } from '../api/auth.js';
-import type { PolicyIndex } from './policyindex.js';
 import { appliesTo, describeSubject } from './rules.js';
-import type { Binding, PolicyRule, RoleRef, Subject } from './types.js';
+import type { Binding, ClusterRole, ClusterRoleBinding, PolicyRule, Role, RoleBinding, RoleRef, Subject } from './types.js';
 
 /** Where a rule came from, for the authorizer's reason (kube's clusterRoleBindingDescriber/roleBindingDescriber). */
 export interface RuleSource {
@@ -29,8 +28,21 @@ export function describeSource(source: RuleSource): string {
 /** Returns false to stop visiting. Exactly one of rule and error is set. */
 export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, error: Error | undefined) => boolean;
 
+/**
+ * What the resolver reads of the policy; policyindex.ts' PolicyIndex is one. An interface, so that
+ * the resolver does not import the index (which imports aggregation, which checks escalation
+ * through a resolver).
+ */
+export interface PolicySource {
+  getRole(namespace: string, name: string): Role | undefined;
+  getClusterRole(name: string): ClusterRole | undefined;
+  clusterRoleRules(role: ClusterRole): readonly PolicyRule[];
+  listClusterRoleBindings(): readonly ClusterRoleBinding[];
+  listRoleBindings(namespace: string): readonly RoleBinding[];
+}
+
 export class RuleResolver {
-  constructor(readonly index: PolicyIndex) {}
+  constructor(readonly index: PolicySource) {}
 
   /** The rules a RoleRef names, seen from a binding in bindingNamespace ("" for cluster bindings). */
   getRoleReferenceRules(roleRef: RoleRef, bindingNamespace: string): readonly PolicyRule[] {

@@ -12,11 +12,11 @@ import { GROUP_KIND, RBAC_GROUP, SERVICE_ACCOUNT_KIND, USER_KIND, type PolicyRul
 
 export type RBACResource = 'roles' | 'clusterroles' | 'rolebindings' | 'clusterrolebindings';
 
-const RBAC_RESOURCES: readonly string[] = ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'];
+export const RBAC_RESOURCES: readonly RBACResource[] = ['roles', 'clusterroles', 'rolebindings', 'clusterrolebindings'];
 
 /** The RBAC resource a definition serves, if it is one of the four. */
 export function rbacResourceOf(def: Pick<ResourceDefinition, 'group' | 'plural'>): RBACResource | undefined {
-  return def.group === RBAC_GROUP && RBAC_RESOURCES.includes(def.plural) ? (def.plural as RBACResource) : undefined;
+  return def.group === RBAC_GROUP && (RBAC_RESOURCES as readonly string[]).includes(def.plural) ? (def.plural as RBACResource) : undefined;
 }
 
 const isBinding = (r: RBACResource) => r === 'rolebindings' || r === 'clusterrolebindings';

@@ -2,7 +2,7 @@
  * POST: create (kube's handlers/create.go). 201 with the stored object, its creator recorded in
  * managedFields as an Update by the request's field manager.
  */
-import { RequestAdmission, operationOptions } from '../admission/request.js';
+import { RequestAdmission, operationOptions } from './admission.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';

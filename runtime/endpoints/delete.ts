@@ -7,7 +7,7 @@
  * DeleteOptions (preconditions, propagationPolicy, dryRun, gracePeriodSeconds) go to the store,
  * which applies them as kube's generic registry does.
  */
-import { RequestAdmission } from '../admission/request.js';
+import { RequestAdmission } from './admission.js';
 import type { KubeObject } from '../api/meta.js';
 import { isNamespaceResource } from '../registry/namespaces.js';
 import type { DeleteResult } from '../registry/store.js';

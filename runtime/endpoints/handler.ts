@@ -6,6 +6,8 @@
 import type { SubresourceHandler } from '../api/subresources.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
+import type { UpgradeRequest } from '../api/request.js';
+export type { UpgradeRequest } from '../api/request.js';
 import type { ResourceAdmission } from '../admission/chain.js';
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
@@ -48,12 +50,6 @@ export interface APIRequest {
   upgrade?: UpgradeRequest;
 }
 
-/** The connection of an HTTP upgrade request, handed to whoever accepts the upgrade. */
-export interface UpgradeRequest {
-  request: import('node:http').IncomingMessage;
-  socket: import('node:stream').Duplex;
-  head: Buffer;
-}
 
 export type ResponseHeaders = Record<string, string | string[]>;
 

@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import { isAlreadyExists, isNotFound, newInvalid } from '../api/status.js';
-import { RequestAdmission, operationOptions } from '../admission/request.js';
+import { RequestAdmission, operationOptions } from './admission.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, type Subresource } from './fieldmanager/index.js';
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';

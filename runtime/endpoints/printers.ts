@@ -7,7 +7,7 @@
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { translateTimestampSince } from './duration.js';
-import type { TableColumnDefinition } from './tableconvertor.js';
+import type { TableColumnDefinition } from './table.js';
 
 export interface BuiltinPrinter {
   /** Every column, Name included where kube has it. */

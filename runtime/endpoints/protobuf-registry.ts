@@ -5,7 +5,7 @@
  * process (a kind's table depends only on its compiled schema), so registering again replaces
  * an entry with an equal one.
  */
-import type { MessageDesc } from './protobuf.js';
+import type { MessageDesc } from './protobuf-desc.js';
 
 const messages = new Map<string, () => MessageDesc | undefined>();
 

@@ -2,7 +2,7 @@
  * The `…/scale` subresource endpoints: GET, PUT and PATCH of an autoscaling/v1 Scale, stored
  * through the main store (so generation and validation follow the main resource's rules).
  */
-import { RequestAdmission, SCALE_KIND as SCALE_GVK, operationOptions } from '../admission/request.js';
+import { RequestAdmission, SCALE_KIND as SCALE_GVK, operationOptions } from './admission.js';
 import type { KubeObject } from '../api/meta.js';
 import type { ScaleSubresource } from '../api/resource.js';
 import { applyScaleToObject, scaleFromObject, validateScale, type Scale } from '../registry/scale.js';

@@ -11,27 +11,9 @@ import { newBadRequest } from '../api/status.js';
 import { evaluateJSONPath } from '../registry/jsonpath.js';
 import { translateTimestampSince } from './duration.js';
 import { builtinPrinter } from './printers.js';
+import type { Table, TableColumnDefinition, TableRow } from './table.js';
 
-export interface TableColumnDefinition {
-  name: string;
-  type: string;
-  format: string;
-  description: string;
-  priority: number;
-}
-
-export interface TableRow {
-  cells: unknown[];
-  object?: unknown;
-}
-
-export interface Table {
-  kind: 'Table';
-  apiVersion: string;
-  metadata: ListMeta;
-  columnDefinitions?: TableColumnDefinition[];
-  rows?: TableRow[];
-}
+export type { Table, TableColumnDefinition, TableRow } from './table.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 

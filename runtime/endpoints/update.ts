@@ -2,7 +2,7 @@
  * PUT: replace an object or its status (kube's handlers/update.go). No create-on-update. The
  * writer is recorded in managedFields as an Update by the request's field manager.
  */
-import { RequestAdmission, operationOptions } from '../admission/request.js';
+import { RequestAdmission, operationOptions } from './admission.js';
 import type { KubeObject } from '../api/meta.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';

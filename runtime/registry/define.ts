@@ -9,7 +9,7 @@
  */
 import type { APIObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import type { AdmissionHooks } from '../admission/types.js';
+import type { AdmissionHooks } from '../api/admission.js';
 import type { KindConversion } from '../conversion/conversion.js';
 import type { SubresourceHandler } from '../api/subresources.js';
 

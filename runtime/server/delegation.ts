@@ -7,8 +7,18 @@
  * aggregator in front merges the discovery and OpenAPI of every server behind it (and of remote
  * APIServices), so each server only reports what it serves.
  */
-import type { APIResponse } from '../endpoints/handler.js';
-import type { IncomingAPIRequest, ResolvedRequest } from './handler.js';
+import type { UserInfo } from '../api/auth.js';
+import type { IncomingAPIRequest } from '../api/request.js';
+import type { APIResponse, RequestInfo } from '../endpoints/handler.js';
+import type { RequestURL } from './filters/types.js';
+
+/** What the filter chain resolved before the handler runs. */
+export interface ResolvedRequest {
+  /** The request URL as the chain parsed it (RequestContext.url); parsed again only when absent. */
+  url?: RequestURL;
+  info?: RequestInfo;
+  user?: UserInfo;
+}
 
 /** One group/version a server serves, as the aggregator needs it for discovery and OpenAPI. */
 export interface ServedGroupVersion {

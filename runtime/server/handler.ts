@@ -6,53 +6,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
 import { statusError } from '../api/status.js';
-import type { ClientCertificate } from '../authentication/x509.js';
+import type { IncomingAPIRequest, UpgradeRequest } from '../api/request.js';
 import { notFoundResponse } from '../endpoints/dispatch.js';
-import type { APIRequest, APIResponse, RequestInfo, UpgradeRequest } from '../endpoints/handler.js';
+import type { APIRequest, APIResponse, RequestInfo } from '../endpoints/handler.js';
 import { errorResponse, objectResponse } from '../endpoints/responsewriters.js';
-import type { DelegationTarget } from './delegation.js';
+import type { DelegationTarget, ResolvedRequest } from './delegation.js';
 import { HEALTH_ENDPOINTS, serveHealth, type HealthCheck, type HealthEndpoint } from './health.js';
 import type { OpenAPIRequestHeaders } from './openapi.js';
 import { parseRequestURL, type RequestURL } from './filters/context.js';
 import { resolveRequestInfo, splitPath } from './requestinfo.js';
 import { versionInfo } from './version.js';
 
-export interface IncomingAPIRequest {
-  method: string;
-  /** Path and query, as on the request line. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  body?: Buffer;
-  signal: AbortSignal;
-  /** The client's address on the connection (for audit sourceIPs). */
-  remoteAddress?: string;
-  /** Every header's values, one per header line (Node joins repeated ones with ", "). */
-  headersDistinct?: Record<string, string[]>;
-  /** The client's TLS certificate, as the TLS layer verified it; absent without one. */
-  clientCertificate?: ClientCertificate;
-  /**
-   * Reads a body still on the wire into `body` (the HTTP server's requests; see
-   * runtime/server/body.ts): undefined when there is none to read. Called once, by the
-   * request-body filter, after authentication and authorization.
-   */
-  readBody?(): Promise<void> | undefined;
-  /**
-   * Defers `release` until the response has been written to the connection, or the connection
-   * closed (the max-in-flight filter counts a request until then, as kube's does). Absent, the
-   * caller releases when the chain has answered.
-   */
-  untilWritten?(release: () => void): void;
-  /** Set for an HTTP upgrade (WebSocket) request: its connection, for CONNECT subresources. */
-  upgrade?: UpgradeRequest;
-}
-
-/** What the filter chain resolved before the handler runs (the chain passes its RequestContext). */
-export interface ResolvedRequest {
-  /** The request URL as the chain parsed it (RequestContext.url); parsed again only when absent. */
-  url?: RequestURL;
-  info?: RequestInfo;
-  user?: UserInfo;
-}
+export type { IncomingAPIRequest } from '../api/request.js';
+export type { ResolvedRequest } from './delegation.js';
 
 /** The request's parsed URL: the chain's, or parsed here for a request that did not come through it. */
 export function urlOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): RequestURL {

@@ -14,11 +14,7 @@ import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import type { ResourceRegistration } from '../registry/define.js';
-import { isNamespaceResource, newNamespaceLifecycle, withNamespaceStrategy } from '../registry/namespaces.js';
-import { isServiceResource, withServiceStrategy } from '../registry/services.js';
-import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
-import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
-import { rbacResourceOf, withRBACStrategy } from '../authorization/strategy.js';
+import { newNamespaceLifecycle } from '../registry/namespaces.js';
 import { Store } from '../registry/store.js';
 import { newCustomResourceStrategy, newStatusStrategy, type RESTStrategy, type StrategyConfig } from '../registry/strategy.js';
 import { Cachers, type SharedCacherOptions } from '../storage/cacher/index.js';
@@ -30,10 +26,7 @@ import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schema
 import type { APIEnablement } from './api-enablement.js';
 import { registerProtobufMessage } from '../endpoints/protobuf-registry.js';
 import { protobufMessageFor } from '../endpoints/protobuf-schema.js';
-import { isCRDResource, withCRDStrategy } from '../apiextensions/strategy.js';
-import { withCoreStrategy } from '../registry/core/index.js';
-import { eventsConversion, EVENTS_VERSION, isEventsV1Resource } from '../conversion/events.js';
-import { ConvertingStorage } from '../conversion/storage.js';
+import { storageProviderFor, type StorageProviders } from './storage-providers.js';
 
 export interface APIInstallerOptions {
   /** The generated directory; openapiPath of each group/version is relative to it. */
@@ -51,10 +44,12 @@ export interface APIInstallerOptions {
   namespaceLifecycle?: boolean;
   /** --runtime-config: group/versions it disables are not installed (see checkEnablement). */
   enablement?: APIEnablement;
-  /** Services' cluster IPs come from this IPv4 CIDR (kube's --service-cluster-ip-range). Default 10.0.0.0/24. */
-  serviceClusterIPRange?: string;
-  /** NodePort and LoadBalancer Services' node ports come from this range (kube's --service-node-port-range). Default 30000-32767. */
-  serviceNodePortRange?: string;
+  /**
+   * What the control plane adds to each resource's generic store (kube's RESTStorageProviders):
+   * per-kind strategies, name rules, shared storage. Absent: every resource is served with the
+   * generic strategy, as a custom resource is.
+   */
+  storageProviders?: StorageProviders;
 }
 
 function gvKey(group: string, version: string): string {
@@ -207,41 +202,6 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
-  /**
-   * The cluster IP allocator of Services: reservations in storage, plus the addresses of the
-   * stored Services (kept for data written before reservations existed).
-   */
-  private clusterIPs(definition: ResourceDefinition): ClusterIPAllocator {
-    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
-    const { storage } = this.options;
-    const ipOf = (s: KubeObject | undefined) => (s?.spec as { clusterIP?: unknown } | undefined)?.clusterIP;
-    return new ClusterIPAllocator({
-      range: this.options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE,
-      storage,
-      keyRoot: this.options.keyRoot,
-      inUse: async () => new Set((await storage.getList(prefix)).items.map(ipOf).filter((ip): ip is string => typeof ip === 'string' && ip !== '' && ip !== 'None')),
-      serviceIP: async ({ namespace, name }) => {
-        const ip = ipOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined));
-        return typeof ip === 'string' ? ip : undefined;
-      },
-    });
-  }
-
-  /** The node port allocator of Services: reservations in storage, plus the node ports of the stored Services. */
-  private nodePorts(definition: ResourceDefinition): NodePortAllocator {
-    const prefix = resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
-    const { storage } = this.options;
-    const portsOf = (s: KubeObject | undefined) =>
-      ((s?.spec as { ports?: Array<{ nodePort?: unknown }> } | undefined)?.ports ?? []).map((p) => p?.nodePort).filter((p): p is number => typeof p === 'number' && p !== 0);
-    return new NodePortAllocator({
-      range: this.options.serviceNodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE,
-      storage,
-      keyRoot: this.options.keyRoot,
-      inUse: async () => new Set((await storage.getList(prefix)).items.flatMap(portsOf)),
-      servicePorts: async ({ namespace, name }) => portsOf(await storage.get(objectKey(prefix, namespace, name), { ignoreNotFound: true }).catch(() => undefined)),
-    });
-  }
-
   /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
   private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
     return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
@@ -250,24 +210,17 @@ export class APIInstaller {
   private buildScope(definition: ResourceDefinition, schemas: Lazy<Schemas>, wrapStorage?: (storage: Storage) => Storage): RequestScope {
     const { validator, compiled } = lazyValidator(definition, schemas);
     this.compiledSchemas.push(compiled);
-    const namespaces = isNamespaceResource(definition);
-    const rbac = rbacResourceOf(definition);
-    // RBAC names are path segments (`system:discovery`), as kube's ValidateRBACName.
-    const config: StrategyConfig = { definition, validator, nameValidation: namespaces ? 'DNS1123Label' : rbac ? 'PathSegmentName' : undefined };
+    const provider = storageProviderFor(this.options.storageProviders, definition);
+    const config: StrategyConfig = { definition, validator, nameValidation: provider?.nameValidation };
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
-    if (namespaces) strategy = withNamespaceStrategy(strategy);
-    if (rbac) strategy = withRBACStrategy(strategy, rbac);
-    if (isServiceResource(definition)) strategy = withServiceStrategy(strategy, this.clusterIPs(definition), this.nodePorts(definition));
-    if (isCRDResource(definition)) strategy = withCRDStrategy(strategy);
-    strategy = withCoreStrategy(definition, strategy);
-    // events.k8s.io/v1 Events are core/v1 Events seen through another schema: one storage, one watch cache.
-    const sharedEvents = isEventsV1Resource(definition);
-    const prefix = sharedEvents ? resourcePrefix('', 'events', this.options.keyRoot) : resourcePrefix(definition.group, definition.plural, this.options.keyRoot);
+    if (provider?.strategy) strategy = provider.strategy(strategy, { definition, storage: this.options.storage, keyRoot: this.options.keyRoot });
+    const storedAs = provider?.storedAs;
+    const prefix = resourcePrefix(storedAs?.group ?? definition.group, storedAs?.plural ?? definition.plural, this.options.keyRoot);
     const storage = this.cachers?.for(prefix) ?? this.options.storage;
-    if (sharedEvents) wrapStorage = (s) => new ConvertingStorage(s, eventsConversion, EVENTS_VERSION);
+    if (storedAs) wrapStorage = storedAs.wrap;
     const store = new Store({
       definition,
-      resourcePrefix: sharedEvents ? prefix : undefined,
+      resourcePrefix: storedAs ? prefix : undefined,
       storage: wrapStorage ? wrapStorage(storage) : storage,
       strategy,
       namespaceLifecycle: this.options.namespaceLifecycle === false ? undefined : this.namespaceLifecycle,

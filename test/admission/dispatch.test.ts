@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ANONYMOUS_USER, type AdmissionAttributes } from '../../runtime/api/auth.js';
 import { StatusError } from '../../runtime/api/status.js';
-import type { AdmissionContext } from '../../runtime/admission/types.js';
+import type { AdmissionContext } from '../../runtime/api/admission.js';
 import { dispatchMutating } from '../../runtime/admission/webhook/mutating.js';
 import { dispatchValidating } from '../../runtime/admission/webhook/validating.js';
 import type { Webhook, WebhookAccessor } from '../../runtime/admission/webhook/types.js';

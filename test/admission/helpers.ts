@@ -14,6 +14,7 @@ import { ensureSystemNamespaces } from '../../runtime/registry/namespaces.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
 import { resolveRequestInfo } from '../../runtime/server/requestinfo.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
+import { controlPlaneStorageProviders } from '../../runtime/controlplane/storage-providers.js';
 
 export const GENERATED_DIR = fileURLToPath(new URL('../../generated/', import.meta.url));
 export const WIDGETS = '/apis/widgets.example.com/v1/namespaces/default/widgets';
@@ -33,7 +34,7 @@ export interface Harness {
 
 export async function startHarness(admission: AdmissionChain): Promise<Harness> {
   const storage = new MemoryStorage();
-  const installer = new APIInstaller({ generatedDir: GENERATED_DIR, storage, admission, watchCache: false });
+  const installer = new APIInstaller({ generatedDir: GENERATED_DIR, storage, admission, watchCache: false, storageProviders: controlPlaneStorageProviders() });
   const generated = (await import(pathToFileURL(join(GENERATED_DIR, 'index.ts')).href)) as { installAll(i: APIInstaller): void };
   generated.installAll(installer);
   await ensureSystemNamespaces(installer.namespaceStore()!);

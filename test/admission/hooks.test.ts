@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { AdmissionAttributes, UserInfo } from '../../runtime/api/auth.js';
 import { newInvalid } from '../../runtime/api/status.js';
-import type { AdmissionContext, AdmissionPlugin, TypedAdmissionAttributes } from '../../runtime/admission/types.js';
+import type { AdmissionContext, AdmissionPlugin, TypedAdmissionAttributes } from '../../runtime/api/admission.js';
 import { loadAdmissionModules, newAdmissionChain } from '../../runtime/admission/setup.js';
 import type { Widget } from '../../generated/models/widgets.example.com/v1.js';
 import { widgets } from '../../generated/storage/widgets.example.com/v1/widgets.js';

@@ -12,7 +12,7 @@
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Review = { request: any; path: string; query: string };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MergedDiscovery } from '../../runtime/aggregator/discovery.js';
 import { MergedOpenAPI } from '../../runtime/aggregator/openapi.js';
-import { compareKubeAwareVersions, sortGroupVersions } from '../../runtime/aggregator/priority.js';
+import { compareKubeAwareVersions, sortGroupVersions } from '../../runtime/server/priority.js';
 import type { ServedGroupVersion } from '../../runtime/server/delegation.js';
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { ensureFrontProxy } from '../../runtime/aggregator/front-proxy.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { ensureFrontProxy } from '../../runtime/controlplane/front-proxy.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 
 const run = promisify(execFile);

@@ -6,13 +6,14 @@
 import { newAdmissionChain } from '../../runtime/admission/setup.js';
 import { createExtensionsServer, type ExtensionsServer } from '../../runtime/apiextensions/index.js';
 import { ensureSystemNamespaces } from '../../runtime/registry/namespaces.js';
-import { CompiledAPIServer } from '../../runtime/server/compiled.js';
+import { CompiledAPIServer } from '../../runtime/controlplane/compiled.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
-import { loadGenerated } from '../../runtime/server/load-generated.js';
-import { createServerChain, type ServerChain } from '../../runtime/server/server-chain.js';
+import { loadGenerated } from '../../runtime/controlplane/load-generated.js';
+import { createServerChain, type ServerChain } from '../../runtime/controlplane/server-chain.js';
 import { openStorage } from '../../runtime/storage/factory.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
+import { controlPlaneStorageProviders } from '../../runtime/controlplane/storage-providers.js';
 
 export interface Reply {
   code: number;
@@ -36,7 +37,7 @@ const USER = { name: 'admin', groups: ['system:masters', 'system:authenticated']
 export async function startChain(storageURL = 'memory:', dataDir = '/tmp'): Promise<Chain> {
   const storage: Storage = await openStorage(storageURL, { dataDir });
   const admission = newAdmissionChain();
-  const installer = new APIInstaller({ generatedDir: FIXTURE_DIR, storage, admission });
+  const installer = new APIInstaller({ generatedDir: FIXTURE_DIR, storage, admission, storageProviders: controlPlaneStorageProviders() });
   (await loadGenerated(FIXTURE_DIR)).installAll(installer);
   await ensureSystemNamespaces(installer.namespaceStore()!);
   const extensions = await createExtensionsServer({ installer, storage, admission });

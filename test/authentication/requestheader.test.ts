@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { newAuthenticator } from '../../runtime/authentication/index.js';
 import { requestHeaderAuthenticator } from '../../runtime/authentication/requestheader.js';
 import type { ClientCertificate } from '../../runtime/authentication/x509.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
 
 const frontProxyCA = newCA('front-proxy-ca');

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer, type ServerOptions } from '../../runtime/server/index.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 import { httpsClient, type Credentials, type Requester } from './https.js';
 import { USERS, writeTokenFile } from './matrix.js';

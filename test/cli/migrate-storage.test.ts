@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { newConflict, newNotFound } from '../../runtime/api/status.js';
 import { RestClient, type RequestOptions } from '@kgen/client';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { objectKey, resourcePrefix } from '../../runtime/storage/keys.js';
 import { migrateStorage, migrationTargets } from '../../cli/migrate-storage.js';
 

@@ -13,6 +13,7 @@ import type { Store, StoreWatch } from '../../runtime/registry/store.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
+import { controlPlaneStorageProviders } from '../../runtime/controlplane/storage-providers.js';
 
 export interface FixtureAPIs {
   installer: APIInstaller;
@@ -24,7 +25,7 @@ export interface FixtureAPIs {
 const generated = (await import(pathToFileURL(join(FIXTURE_DIR, 'index.ts')).href)) as { installAll(i: APIInstaller): void };
 
 export async function installFixture(storage: Storage): Promise<FixtureAPIs> {
-  const installer = new APIInstaller({ generatedDir: FIXTURE_DIR, storage });
+  const installer = new APIInstaller({ generatedDir: FIXTURE_DIR, storage, storageProviders: controlPlaneStorageProviders() });
   generated.installAll(installer);
   const scope = (group: string, resource: string) => installer.lookup(group, 'v1', resource)!;
   const namespaces = scope('', 'namespaces').store;

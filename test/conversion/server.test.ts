@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { objectKey, resourcePrefix } from '../../runtime/storage/keys.js';
 import { openWatchStream } from '../support/watch-stream.js';
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import * as kube from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 import { KGEN_BIN, REPO } from './harness.js';
 

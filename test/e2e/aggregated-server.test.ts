@@ -25,8 +25,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { formatDiagnostic, generate } from '../../generator/index.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 import { startKgen, type KgenServer } from './harness.js';
 

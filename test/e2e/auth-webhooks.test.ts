@@ -19,8 +19,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
-import { buildKubeconfig } from '../../runtime/server/kubeconfig.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
+import { buildKubeconfig } from '../../runtime/controlplane/kubeconfig.js';
 import { KGEN_BIN, REPO, removeDir, startKgen, tempDir, type KgenServer } from './harness.js';
 
 const GENERATED = join(REPO, 'generated');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Clientset } from '../../generated/client/index.js';
 import type { Widget, WidgetClass } from '../../generated/models/widgets.example.com/v1.js';
 import { isConflict, type Lister, type SharedIndexInformer } from '@kgen/client';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { REPO, removeDir, tempDir } from './harness.js';
 import { until } from '../client/helpers.js';
 

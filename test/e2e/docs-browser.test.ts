@@ -15,7 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { compile } from '../../generator/index.js';
 import type { ApiVersion, Property, Schema } from '../../generator/model.js';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { startRBACServer } from '../authorization/rbacserver.js';
 import { httpsClient } from '../authorization/https.js';
 import { KGEN_BIN, REPO, removeDir, tempDir } from './harness.js';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { newCA } from '../../runtime/server/certs.js';
+import { newCA } from '../../runtime/controlplane/certs.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { KGEN_BIN, REPO, kubectlOk, removeDir, startKgen, tempDir, type KgenServer } from './harness.js';
 import { kubectlBackground } from './kubectl-workflow-helpers.js';

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { buildKubeconfig } from '../../runtime/server/kubeconfig.js';
+import { buildKubeconfig } from '../../runtime/controlplane/kubeconfig.js';
 import { TestIssuer } from '../support/oidc-issuer.js';
 import { KGEN_BIN, REPO, removeDir, startKgen, tempDir, type KgenServer } from './harness.js';
 

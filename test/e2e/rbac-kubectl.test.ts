@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { stringify } from 'yaml';
-import { buildKubeconfig } from '../../runtime/server/kubeconfig.js';
+import { buildKubeconfig } from '../../runtime/controlplane/kubeconfig.js';
 import { allCases, expectAllowed, fixtureObjects, policyObjects, USERS, type Case } from '../authorization/matrix.js';
 import { startRBACServer, waitUntil, type RBACServer } from '../authorization/rbacserver.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Clientset } from '../../generated/client/index.js';
 import type { Widget } from '../../generated/models/widgets.example.com/v1.js';
 import { StatusError, isConflict, isInvalid, isNotFound } from '@kgen/client';
-import { startServer, type RunningServer } from '../../runtime/server/index.js';
+import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { REPO, removeDir, tempDir } from './harness.js';
 
 describe('generated typed client', () => {

@@ -29,7 +29,7 @@ describe('Service validation', () => {
   });
 
   it('keeps default/kubernetes across restarts over the same storage', async () => {
-    const { startServer } = await import('../../runtime/server/index.js');
+    const { startServer } = await import('../../runtime/controlplane/index.js');
     const { MemoryStorage } = await import('../../runtime/storage/memory.js');
     const storage = new MemoryStorage();
     const first = await startServer({ generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false });
@@ -45,7 +45,7 @@ describe('Service validation', () => {
   });
 
   it('names every running server in the Endpoints, under leases: a stopped one leaves, a dead one expires', async () => {
-    const { startServer } = await import('../../runtime/server/index.js');
+    const { startServer } = await import('../../runtime/controlplane/index.js');
     const { MemoryStorage } = await import('../../runtime/storage/memory.js');
     const storage = new MemoryStorage();
     const opts = { generatedDir: FIXTURE_DIR, storage, port: 0, insecureDevMode: true, controllers: false } as const;

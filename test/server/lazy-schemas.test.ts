@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { StatusError } from '../../runtime/api/status.js';
 import { newAdmissionChain } from '../../runtime/admission/setup.js';
 import { APIInstaller } from '../../runtime/server/installer.js';
-import { loadGenerated } from '../../runtime/server/load-generated.js';
-import { startServer } from '../../runtime/server/index.js';
+import { loadGenerated } from '../../runtime/controlplane/load-generated.js';
+import { startServer } from '../../runtime/controlplane/index.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { FIXTURE_DIR, gadget, startTestServer, widget, WIDGETS, GADGETS } from './testserver.js';
 

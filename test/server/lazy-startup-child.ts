@@ -4,7 +4,7 @@
  * client certificate, and prints what they gave. Writes to a pipe are synchronous on Linux, so the
  * module loaders' debug lines before the marker are the modules start-up loaded.
  */
-import { startServer } from '../../runtime/server/index.js';
+import { startServer } from '../../runtime/controlplane/index.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 
 const MARKER = '--- kgen started ---';

@@ -35,7 +35,7 @@ describe('insecure dev mode start-up', () => {
     const at = stderr.indexOf(`\n${MARKER}\n`);
     assert.ok(at > 0, 'the child wrote its marker');
     const [startup, later] = [stderr.slice(0, at), stderr.slice(at)];
-    assert.ok(startup.includes('/runtime/server/server.ts'), 'the debug output names the modules start-up loaded');
+    assert.ok(startup.includes('/runtime/controlplane/server.ts'), 'the debug output names the modules start-up loaded');
     assert.ok(!startup.includes(CEL_JS), 'cel-js is not loaded at start');
     assert.ok(!startup.includes(NODE_FORGE), 'node-forge is not loaded at start');
     assert.ok(later.includes(CEL_JS), 'cel-js is loaded for the first rule');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { startServer } from '../../runtime/server/index.js';
+import { startServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR, startTestServer, widget, WIDGETS, type TestServer } from './testserver.js';
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';

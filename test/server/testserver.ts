@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatDiagnostic, generate } from '../../generator/index.js';
-import { startServer, type RunningServer, type ServerOptions } from '../../runtime/server/index.js';
+import { startServer, type RunningServer, type ServerOptions } from '../../runtime/controlplane/index.js';
 import { tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
 
 /**

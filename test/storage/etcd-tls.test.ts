@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
 import { etcdEndpoints, etcdServersStorageURL, openStorage } from '../../runtime/storage/factory.js';
 import { loadEtcdTLS } from '../../runtime/storage/etcd/tls.js';
-import { newCA } from '../../runtime/server/certs.js';
+import { newCA } from '../../runtime/controlplane/certs.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { tempDir } from '../e2e/harness.js';
 import { describeStorageConformance } from './conformance.js';

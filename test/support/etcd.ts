@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 
 export interface EtcdMember {
   readonly name: string;

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 
 interface SigningKey {
   kid: string;

@@ -5,7 +5,7 @@
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.js';
-import type { AdmissionContext } from '../types.js';
+import type { AdmissionContext } from '../../api/admission.js';
 import { admissionWebhookDuration, observeAdmission } from '../../metrics/apiserver.js';
 import { callWebhook, type ServiceResolver } from './client.js';
 import { newAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from './review.js';

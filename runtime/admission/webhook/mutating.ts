@@ -7,10 +7,10 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import type { KubeObject } from '../../api/meta.js';
 import { newInternalError } from '../../api/status.js';
-import { applyJSONPatch } from '../../endpoints/patchers.js';
+import { applyJSONPatch } from '../../registry/jsonpatch.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
-import type { AdmissionContext } from '../types.js';
+import type { AdmissionContext } from '../../api/admission.js';
 import { callHook, ignoresCallFailures } from './call.js';
 import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';

@@ -4,7 +4,7 @@
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
-import type { AdmissionContext } from '../types.js';
+import type { AdmissionContext } from '../../api/admission.js';
 import { callHook, ignoresCallFailures } from './call.js';
 import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';

@@ -6,7 +6,7 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { newInvalid } from '../../api/status.js';
 import { field, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, toStatusCauses, type FieldError } from '../../validation/index.js';
-import type { AdmissionPlugin } from '../types.js';
+import type { AdmissionPlugin } from '../../api/admission.js';
 import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE, type MetaLabelSelector, type RuleWithOperations, type Webhook, type WebhookConfiguration } from './types.js';
 
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];

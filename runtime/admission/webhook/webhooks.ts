@@ -5,7 +5,7 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { isNotFound, newNotFound } from '../../api/status.js';
 import type { Store } from '../../registry/store.js';
-import type { AdmissionContext } from '../types.js';
+import type { AdmissionContext } from '../../api/admission.js';
 import type { ServiceResolver } from './client.js';
 import type { NamespaceLabels } from './matcher.js';
 import { dispatchMutating } from './mutating.js';

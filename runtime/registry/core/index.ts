@@ -7,7 +7,7 @@ import type { RESTStrategy } from '../strategy.js';
 import { withConfigMapStrategy } from './configmaps.js';
 import { withSecretStrategy } from './secrets.js';
 
-const CORE_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RESTStrategy>> = {
+export const CORE_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RESTStrategy>> = {
   configmaps: withConfigMapStrategy,
   secrets: withSecretStrategy,
 };

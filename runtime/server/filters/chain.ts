@@ -17,7 +17,7 @@ import { newBadRequest } from '../../api/status.js';
 import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { RequestAuthenticator } from '../../authentication/authenticator.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import { withAuthentication } from './authentication.js';
 import { withAuthorization } from './authorization.js';
 import { newRequestContext, parseRequestURL } from './context.js';

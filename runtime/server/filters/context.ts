@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { RequestInfo } from '../../endpoints/handler.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import type { RequestContext, RequestURL } from './types.js';
 
 export type { RequestURL };

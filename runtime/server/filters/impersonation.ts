@@ -11,7 +11,7 @@ import { ANONYMOUS_USER } from '../../api/auth.js';
 import { newBadRequest } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS } from '../../authentication/user.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import { forbiddenError } from './authorization.js';
 import type { Filter } from './types.js';
 

@@ -8,7 +8,7 @@
 import { newBadRequest, statusError } from '../../api/status.js';
 import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 import { isLongRunning, lazySignalRequest } from './context.js';
 import { parseGoDuration } from '../../api/duration.js';
 import type { Filter, RequestURL } from './types.js';

@@ -5,7 +5,7 @@
  */
 import type { AuthorizationResult, UserInfo } from '../../api/auth.js';
 import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
-import type { IncomingAPIRequest } from '../handler.js';
+import type { IncomingAPIRequest } from '../../api/request.js';
 
 /** What the layers read of the request URL: its path and its query. */
 export interface RequestURL {

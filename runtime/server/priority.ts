@@ -4,7 +4,7 @@
  * group by versionPriority (higher first, then kube-aware version order: GA > beta > alpha >
  * anything else, higher numbers first). The first version of a group is its preferred version.
  */
-import type { ServedGroupVersion } from '../server/delegation.js';
+import type { ServedGroupVersion } from './delegation.js';
 
 export interface Priority {
   group: number;

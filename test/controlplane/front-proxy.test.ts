@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
-import { ensureFrontProxy, FRONT_PROXY_CLIENT } from '../../runtime/aggregator/front-proxy.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { ensureFrontProxy, FRONT_PROXY_CLIENT } from '../../runtime/controlplane/front-proxy.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 
 const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';

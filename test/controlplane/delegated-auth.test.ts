@@ -16,8 +16,8 @@ import { addDelegationFlags, delegationServerOptions } from '../../cli/serve-del
 import { addSecurityFlags } from '../../cli/serve-security.js';
 import type { AuthorizationAttributes } from '../../runtime/api/auth.js';
 import { alwaysAllowPathsAuthorizer } from '../../runtime/authorization/delegating.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
-import { AUTHENTICATION_CONFIGMAP_PATH, prepareDelegatedAuth } from '../../runtime/server/delegated-auth.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
+import { AUTHENTICATION_CONFIGMAP_PATH, prepareDelegatedAuth } from '../../runtime/controlplane/delegated-auth.js';
 import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
 import { inClusterEndpoint } from '../../runtime/webhook/kubeconfig-endpoint.js';
 

@@ -6,15 +6,15 @@
  * naming a loopback Host are served (DNS rebinding).
  */
 import type { Authorizer } from '../api/auth.js';
-import { insecureDevAuthenticator, newAuthenticator, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
+import { insecureDevAuthenticator, newAuthenticator } from '../authentication/index.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
-import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from '../aggregator/front-proxy.js';
-import { privilegedGroupAuthorizer } from './authorizer.js';
-import { openAudit } from './filters/audit.js';
-import { buildHandlerChain, type RequestServer } from './filters/chain.js';
-import type { ChainHandler } from './filters/types.js';
-import { SafeWaitGroup } from './filters/waitgroup.js';
-import type { ServingTLS } from './http.js';
+import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } from './front-proxy.js';
+import { privilegedGroupAuthorizer } from '../server/authorizer.js';
+import { openAudit } from '../server/filters/audit.js';
+import { buildHandlerChain, type RequestServer } from '../server/filters/chain.js';
+import type { ChainHandler } from '../server/filters/types.js';
+import { SafeWaitGroup } from '../server/filters/waitgroup.js';
+import type { ServingTLS } from '../server/http.js';
 import type { KubeconfigOptions } from './kubeconfig.js';
 import { ensureCredentials, servingHosts, type ServingCredentials } from './pki.js';
 
@@ -37,11 +37,11 @@ export interface ServingOptions {
   dataDir: string;
   /** --token-auth-file (kube's static token CSV). */
   tokenAuthFile?: string;
-  /** --authentication-token-webhook-config-file and its cache TTL and version. */
-  tokenWebhook?: TokenWebhookOptions;
-  /** --authentication-config's jwt issuers, or the --oidc-* flags' one. */
-  jwt?: JWTAuthenticatorConfig[];
-  /** The service account token authenticator (see runtime/server/serviceaccounts.ts). */
+  /** The TokenReview webhook's authenticator (--authentication-token-webhook-config-file), built by optional-auth.ts. */
+  tokenWebhookAuthenticator?: RequestAuthenticator;
+  /** The JWT issuers' authenticator (--authentication-config, --oidc-*), built by optional-auth.ts. */
+  jwtAuthenticator?: RequestAuthenticator;
+  /** The service account token authenticator (see runtime/controlplane/serviceaccounts.ts). */
   serviceAccountAuthenticator?: RequestAuthenticator;
   /** --audit-log-path and --audit-policy-file. */
   audit?: { logPath?: string; policyFile?: string };
@@ -118,8 +118,8 @@ export function prepareServing(opts: ServingOptions): Serving {
     } else {
       const server = newAuthenticator({
         tokenAuthFile: opts.tokenAuthFile,
-        tokenWebhook: opts.tokenWebhook,
-        jwt: opts.jwt,
+        tokenWebhook: opts.tokenWebhookAuthenticator,
+        jwt: opts.jwtAuthenticator,
         serviceAccounts: opts.serviceAccountAuthenticator,
         warn: opts.log,
         requestHeader: { ...frontProxy.requestHeader, x509ClientCA: credentials.clientCA },

@@ -4,8 +4,8 @@
  * registration. A plugin denies by throwing: a StatusError is answered as it is; any other error
  * becomes kube's admission.NewForbidden (403, `<resource> "<name>" is forbidden: <message>`).
  */
-import type { AdmissionAttributes, AdmissionOperation } from '../api/auth.js';
-import type { APIObject } from '../api/meta.js';
+import type { AdmissionAttributes, AdmissionOperation } from './auth.js';
+import type { APIObject } from './meta.js';
 
 export type { AdmissionAttributes, AdmissionOperation };
 

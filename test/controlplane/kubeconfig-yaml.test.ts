@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse, stringify } from 'yaml';
-import { buildKubeconfig, kubeconfigYAML } from '../../runtime/server/kubeconfig.js';
+import { buildKubeconfig, kubeconfigYAML } from '../../runtime/controlplane/kubeconfig.js';
 
 describe('kubeconfigYAML', () => {
   it('writes what the yaml package writes for the usual kubeconfigs', () => {

@@ -11,6 +11,7 @@ import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import type forgeTypes from 'node-forge';
+import type { CertificateAndKey } from '../api/certificates.js';
 
 /** node-forge, loaded when the first certificate is made: a server without TLS never pays for it. */
 let forgeModule: typeof forgeTypes | undefined;
@@ -20,12 +21,7 @@ const asn1 = () => forge().asn1;
 const certificateExtensionsToAsn1 = (exts: unknown[]) =>
   (forge().pki as unknown as { certificateExtensionsToAsn1(exts: unknown[]): forgeTypes.asn1.Asn1 }).certificateExtensionsToAsn1(exts);
 
-export interface CertificateAndKey {
-  /** PEM. */
-  cert: string;
-  /** PEM (PKCS#8). */
-  key: string;
-}
+export type { CertificateAndKey } from '../api/certificates.js';
 
 export interface LeafSpec {
   commonName: string;

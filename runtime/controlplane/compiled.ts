@@ -6,14 +6,14 @@
  */
 import { join } from 'node:path';
 import type { GroupVersionDefinition } from '../api/resource.js';
-import { builtinPriority, DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../aggregator/priority.js';
+import { builtinPriority, DEFAULT_GROUP_PRIORITY, DEFAULT_VERSION_PRIORITY } from '../server/priority.js';
 import { serveResource } from '../endpoints/dispatch.js';
 import type { RequestScope } from '../endpoints/handler.js';
-import type { DelegationResult, DelegationTarget, ServedGroupVersion } from './delegation.js';
-import { readGeneratedDiscovery } from './discovery.js';
-import { readJSONFile, readOptionalJSON } from './documents.js';
-import { apiRequestOf, type IncomingAPIRequest, type ResolvedRequest } from './handler.js';
-import type { APIInstaller } from './installer.js';
+import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
+import { readGeneratedDiscovery } from '../server/discovery.js';
+import { readJSONFile, readOptionalJSON } from '../server/documents.js';
+import { apiRequestOf, type IncomingAPIRequest, type ResolvedRequest } from '../server/handler.js';
+import type { APIInstaller } from '../server/installer.js';
 
 function servedGroupVersion(generatedDir: string, gv: GroupVersionDefinition, discovery: ReturnType<typeof readGeneratedDiscovery>): ServedGroupVersion {
   const docs = discovery.get(`${gv.group}/${gv.version}`)!;

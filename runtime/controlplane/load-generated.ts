@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import type { APIInstaller } from './installer.js';
+import type { APIInstaller } from '../server/installer.js';
 
 export interface GeneratedModule {
   installAll(installer: APIInstaller): void;
@@ -26,7 +26,7 @@ const RUNTIME_ENTRIES: Record<string, () => Promise<object>> = {
   kgen: () => import('../index.js'),
   'kgen/runtime': () => import('../index.js'),
   'kgen/client': () => import('../client/index.js'),
-  'kgen/server': () => import('./index.js'),
+  'kgen/server': () => import('../server/index.js'),
   'kgen/storage': () => import('../storage/index.js'),
   'kgen/registry': () => import('../registry/index.js'),
   'kgen/types': () => import('../types/index.js'),

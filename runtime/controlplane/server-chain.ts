@@ -7,9 +7,9 @@
 import { MergedDiscovery } from '../aggregator/discovery.js';
 import { MergedOpenAPI } from '../aggregator/openapi.js';
 import type { CompiledAPIServer } from './compiled.js';
-import type { DelegationTarget, ServedGroupVersion } from './delegation.js';
-import { APIServerHandler, type NonResourceHandler } from './handler.js';
-import type { HealthCheck, HealthEndpoint } from './health.js';
+import type { DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
+import { APIServerHandler, type NonResourceHandler } from '../server/handler.js';
+import type { HealthCheck, HealthEndpoint } from '../server/health.js';
 
 export interface ServerChainParts {
   /** The aggregator's own target (remote APIServices), first in the chain. */

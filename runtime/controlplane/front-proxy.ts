@@ -21,8 +21,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestHeaderOptions } from '../authentication/requestheader.js';
-import { newCA, newSignedCertificate, type CertificateAndKey } from '../server/certs.js';
-import { loadOrCreate, PKI_DIR } from '../server/pki.js';
+import { newCA, newSignedCertificate, type CertificateAndKey } from './certs.js';
+import { loadOrCreate, PKI_DIR } from './pki.js';
 
 export const FRONT_PROXY_CLIENT = 'front-proxy-client';
 

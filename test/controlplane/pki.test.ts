@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ensureCredentials, servingHosts } from '../../runtime/server/pki.js';
-import { newCA, newSignedCertificate } from '../../runtime/server/certs.js';
+import { ensureCredentials, servingHosts } from '../../runtime/controlplane/pki.js';
+import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const dirs: string[] = [];
@@ -92,7 +92,7 @@ describe('data dir credentials', () => {
     const dataDir = tempDir();
     const startAt = Date.now() + 2500;
     const script = `
-      import { ensureCredentials, servingHosts } from ${JSON.stringify(join(REPO, 'runtime/server/pki.ts'))};
+      import { ensureCredentials, servingHosts } from ${JSON.stringify(join(REPO, 'runtime/controlplane/pki.ts'))};
       while (Date.now() < ${startAt}) {}
       const c = ensureCredentials({ dataDir: ${JSON.stringify(dataDir)}, hosts: servingHosts('127.0.0.1') });
       console.log(JSON.stringify([c.ca.cert, c.admin.cert, c.servingCert]));

@@ -17,9 +17,9 @@ import {
 } from '../authentication/index.js';
 import type { APIRequest, APIResponse, Creater } from '../endpoints/handler.js';
 import type { Store } from '../registry/store.js';
-import type { DelegationResult, DelegationTarget } from './delegation.js';
-import type { IncomingAPIRequest, ResolvedRequest } from './handler.js';
-import type { APIInstaller } from './installer.js';
+import type { DelegationResult, DelegationTarget } from '../server/delegation.js';
+import type { IncomingAPIRequest, ResolvedRequest } from '../server/handler.js';
+import type { APIInstaller } from '../server/installer.js';
 
 /** kube's TokenRequestSpec default (SetDefaults_TokenRequestSpec) and bounds. */
 export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;

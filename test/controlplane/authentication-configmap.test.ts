@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
 import { statusError } from '../../runtime/api/status.js';
 import type { Store } from '../../runtime/registry/store.js';
-import { authenticationConfigMapData, publishAuthenticationConfigMap } from '../../runtime/server/authentication-configmap.js';
+import { authenticationConfigMapData, publishAuthenticationConfigMap } from '../../runtime/controlplane/authentication-configmap.js';
 
 /** The three Store calls the publisher makes, over a map, counting writes. */
 function fakeStore() {

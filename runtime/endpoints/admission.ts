@@ -5,8 +5,8 @@
  */
 import { ANONYMOUS_USER, type AdmissionAttributes, type AdmissionOperation, type UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
-import type { APIRequest, RequestScope } from '../endpoints/handler.js';
-import type { AdmissionContext } from './types.js';
+import type { APIRequest, RequestScope } from './handler.js';
+import type { AdmissionContext } from '../api/admission.js';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 

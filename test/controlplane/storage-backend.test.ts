@@ -9,12 +9,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { kubeconfigWritePolicy, storageHealthCheck } from '../../runtime/server/storage-backend.js';
+import { kubeconfigWritePolicy, storageHealthCheck } from '../../runtime/controlplane/storage-backend.js';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { removeDir, tempDir } from '../e2e/harness.js';
 import { EtcdCluster, TcpProxy } from '../support/etcd.js';
-import { WIDGETS, startTestServer, widget, type TestServer } from './testserver.js';
+import { WIDGETS, startTestServer, widget, type TestServer } from '../server/testserver.js';
 
 describe('storage health check and kubeconfig policy', () => {
   it('names the check etcd for etcd and storage otherwise', async () => {

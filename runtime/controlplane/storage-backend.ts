@@ -16,7 +16,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCompactor, DEFAULT_COMPACTION_INTERVAL_MS, type Compactor } from '../storage/compactor.js';
 import type { Storage } from '../storage/interface.js';
-import type { HealthCheck } from './health.js';
+import type { HealthCheck } from '../server/health.js';
 import { KUBECONFIG_FILE } from './kubeconfig.js';
 
 export { DEFAULT_COMPACTION_INTERVAL_MS };

@@ -6,13 +6,11 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AuthorizationAttributes, Authorizer } from '../api/auth.js';
 import { newSelfSubjectReviewCreater, newTokenReviewCreater, type JWTAuthenticatorConfig, type TokenWebhookOptions } from '../authentication/index.js';
-import { disallowedIssuerProblems } from '../authentication/jwt-config.js';
 import type { RequestAuthenticator } from '../authentication/authenticator.js';
-import { authorizerForModes } from '../authorization/modes.js';
 import type { AuthorizationMode } from '../authorization/union.js';
 import type { WebhookAuthorizerOptions } from '../authorization/webhook.js';
 import { loadAdmissionModules, newAdmissionChain } from '../admission/setup.js';
-import type { AdmissionPlugin } from '../admission/types.js';
+import type { AdmissionPlugin } from '../api/admission.js';
 import { startRBAC, type RunningRBAC } from '../authorization/index.js';
 import { startControllers, type RunningControllers } from '../controllers/index.js';
 import { ensureSystemNamespaces } from '../registry/namespaces.js';
@@ -26,33 +24,35 @@ import type { EtcdTLS } from '../storage/etcd/tls.js';
 import type { Compactor } from '../storage/compactor.js';
 import { APIAggregator } from '../aggregator/aggregator.js';
 import { createExtensionsServer, type ExtensionsServer } from '../apiextensions/index.js';
-import type { FrontProxyCredentials, FrontProxyOptions } from '../aggregator/front-proxy.js';
+import type { FrontProxyCredentials, FrontProxyOptions } from './front-proxy.js';
 import { apiServiceValidation } from '../aggregator/validation.js';
 import { storeServiceResolver } from '../aggregator/resolver.js';
 import { CompiledAPIServer } from './compiled.js';
-import type { HealthCheck } from './health.js';
-import { HTTPServer } from './http.js';
-import { APIInstaller } from './installer.js';
-import { APIEnablement, parseRuntimeConfig } from './api-enablement.js';
+import type { HealthCheck } from '../server/health.js';
+import { HTTPServer } from '../server/http.js';
+import { APIInstaller } from '../server/installer.js';
+import { APIEnablement, parseRuntimeConfig } from '../server/api-enablement.js';
 import type { AdmissionPluginName } from '../admission/plugins.js';
 import { setFeatureGates } from '../api/features.js';
 import { loadGenerated } from './load-generated.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
+import { controlPlaneStorageProviders } from './storage-providers.js';
 import { newServiceAccountTokens, type ServiceAccountTokens } from './serviceaccounts.js';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
-import { prepareDelegatedAuth, type DelegatedAuthOptions } from './delegated-auth.js';
+import { modesAuthorizer as buildModesAuthorizer, optionalAuthenticators } from './optional-auth.js';
+import type { DelegatedAuthOptions } from './delegated-auth.js';
 import { isKubeGroup } from './kube-groups.js';
 import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
 import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
 import { resourcePrefix } from '../storage/keys.js';
 import { sqlitePath } from '../storage/factory.js';
-import { setWatchKindResolver } from './filters/metrics.js';
-import { Profiling, serveMetrics } from './metrics.js';
+import { setWatchKindResolver } from '../server/filters/metrics.js';
+import { Profiling, serveMetrics } from '../server/metrics.js';
 import { docsServer } from './docs.js';
-import type { NonResourceHandler } from './handler.js';
+import type { NonResourceHandler } from '../server/handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
 export interface ServerOptions {
@@ -236,18 +236,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
   const serviceAccountIssuer = opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER;
-  const overlapping = disallowedIssuerProblems(opts.jwt ?? [], [serviceAccountIssuer]);
-  if (overlapping.length > 0) throw new Error(`invalid JWT authenticators: ${overlapping.join('; ')}`);
   const serviceAccountTokens = newServiceAccountTokens({
     dataDir: opts.insecureDevMode ? undefined : dataDir,
     issuer: serviceAccountIssuer,
     audiences: opts.apiAudiences,
   });
-  const delegated = opts.delegatedAuth ? await prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
+  const delegated = opts.delegatedAuth ? await (await import('./delegated-auth.js')).prepareDelegatedAuth({ log, ...opts.delegatedAuth }) : undefined;
   if (delegated) log(`aggregated mode: authentication delegated to ${delegated.authenticationServer}, authorization to ${delegated.authorizationServer}`);
   // The token webhook is asked about the server's audiences (kube's --api-audiences), as kube's WithAudiences.
   const tokenWebhook = opts.tokenWebhook && { audiences: serviceAccountTokens.audiences, ...opts.tokenWebhook };
-  const serving = prepareServing({ ...opts, tokenWebhook, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
+  const optional = delegated ? {} : await optionalAuthenticators({ jwt: opts.jwt, tokenWebhook, serviceAccountIssuers: [serviceAccountIssuer] });
+  const serving = prepareServing({ ...opts, ...optional, host, dataDir, log, delegated, serviceAccountAuthenticator: serviceAccountTokens.authenticator });
   const ownsStorage = typeof opts.storage !== 'object';
   const encryption = opts.encryptionProviderConfig ? loadEncryptionConfig(opts.encryptionProviderConfig) : undefined;
   // Every call to storage is timed for etcd_request_duration_seconds, whatever the backend.
@@ -273,8 +272,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       admission,
       enablement,
       namespaceLifecycle: plugins?.has('NamespaceLifecycle') ?? true,
-      serviceClusterIPRange: opts.serviceClusterIPRange,
-      serviceNodePortRange: opts.serviceNodePortRange,
+      storageProviders: controlPlaneStorageProviders({ serviceClusterIPRange: opts.serviceClusterIPRange, serviceNodePortRange: opts.serviceNodePortRange }),
       // An aggregated server installs only its own groups, and has no namespaces of its own.
       ...(delegated ? { serveGroup: (group: string) => !isKubeGroup(group), namespaceLifecycle: false } : {}),
     });
@@ -301,7 +299,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     rbac = await startRBAC(installer, { log, reviewAuthorizer, aggregationController: opts.controllers !== false });
     if (rbac) admission.addPlugin(rbac.admission);
     admission.addPlugin(apiServiceValidation());
-    if (!opts.authorizer && opts.authorization) modesAuthorizer = authorizerForModes(opts.authorization, rbac?.authorizer);
+    if (!opts.authorizer && opts.authorization) modesAuthorizer = await buildModesAuthorizer(opts.authorization, rbac?.authorizer);
     const authorizer = delegated?.authorizer ?? opts.authorizer ?? modesAuthorizer ?? rbac?.authorizer;
     // The trust an aggregated server needs of this one, where the ConfigMap kind is served.
     const configMaps = delegated ? undefined : installer.lookup('', 'v1', 'configmaps');

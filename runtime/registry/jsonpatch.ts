@@ -1,0 +1,69 @@
+/**
+ * JSON patch (RFC 6902) on a copy of a document, via fast-json-patch with the checks RFC 6902
+ * requires and fast-json-patch omits. Used by PATCH (endpoints/patchers.ts) and by mutating
+ * admission webhooks' JSONPatch responses; below both, so neither imports the other. A malformed
+ * patch is 400; a patch that does not apply (failed test, missing path) is 422, as kube answers.
+ */
+import jsonpatch from 'fast-json-patch';
+import { newBadRequest, statusError, StatusError } from '../api/status.js';
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const APPLY_FAILED = 'the server rejected our request due to an error in our request';
+
+/** Whether pointer names a value in doc (JSON has no undefined, so undefined means absent). */
+function exists(doc: unknown, pointer: string): boolean {
+  try {
+    return jsonpatch.getValueByPointer(doc, pointer) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What RFC 6902 forbids and fast-json-patch lets through, checked against the document the
+ * operation applies to: removing the whole document, targets that do not exist, adding into
+ * something that is not a container, moving a value into its own child ("from" a proper prefix
+ * of "path"), and moving or copying from a location that does not exist.
+ */
+function checkOperation(doc: unknown, op: { op?: unknown; path?: unknown; from?: unknown }): void {
+  if (op.op === 'remove' && op.path === '') throw new Error('cannot remove the whole document');
+  if ((op.op === 'remove' || op.op === 'replace' || op.op === 'test') && typeof op.path === 'string' && !exists(doc, op.path)) {
+    throw new Error(`path ${JSON.stringify(op.path)} does not exist`);
+  }
+  if ((op.op === 'add' || op.op === 'move' || op.op === 'copy') && typeof op.path === 'string' && op.path !== '') {
+    const parent = op.path.slice(0, op.path.lastIndexOf('/'));
+    let container: unknown;
+    try {
+      container = jsonpatch.getValueByPointer(doc, parent);
+    } catch {
+      container = undefined;
+    }
+    if (typeof container !== 'object' || container === null) throw new Error(`the parent of ${JSON.stringify(op.path)} is not an object or a list`);
+  }
+  if ((op.op === 'move' || op.op === 'copy') && typeof op.from === 'string') {
+    if (!exists(doc, op.from)) throw new Error(`"from" location ${JSON.stringify(op.from)} does not exist`);
+    if (op.op === 'move' && typeof op.path === 'string' && op.path !== op.from && (op.from === '' || op.path.startsWith(`${op.from}/`))) {
+      throw new Error(`cannot move ${JSON.stringify(op.from)} into its own child ${JSON.stringify(op.path)}`);
+    }
+  }
+}
+
+/** RFC 6902 on a copy of doc; a patch that is not a list of operation objects is 400. */
+export function applyJSONPatch(doc: unknown, ops: unknown): unknown {
+  if (!Array.isArray(ops) || ops.some((op) => !isPlainObject(op))) {
+    throw newBadRequest('json: cannot unmarshal the patch: a JSON patch must be an array of operation objects');
+  }
+  try {
+    let out = structuredClone(doc);
+    for (const op of structuredClone(ops) as jsonpatch.Operation[]) {
+      checkOperation(out, op);
+      out = jsonpatch.applyOperation(out, op, true, true).newDocument;
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof StatusError) throw err;
+    const message = (err as Error).message.split('\n')[0] ?? String(err);
+    throw statusError('Invalid', APPLY_FAILED, { causes: [{ reason: 'UnexpectedServerResponse', message }] });
+  }
+}
