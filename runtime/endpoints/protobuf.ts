@@ -225,7 +225,7 @@ function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
     if (value === undefined) continue;
     if (fd.inline) Object.assign(out, value);
     else if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
-    else if (fd.kind === 'stringMap' || fd.kind === 'extraMap' || fd.kind === 'bytesMap') setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
+    else if (isMapKind(fd.kind)) setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
     else out[fd.name] = value;
   }
   return omitEmpty(out, desc);
@@ -343,6 +343,11 @@ const MAP_ENTRY: MessageDesc = { 1: f('key', 'string'), 2: f('value', 'bytes') }
 type MapEntry = [key: string, value: unknown];
 
 /** Sets a map entry as an own property, so a key such as "__proto__" is data, not a prototype. */
+/** Fields whose entries (map<string, V>, one entry per occurrence) collect into one object. */
+function isMapKind(kind: FieldDesc['kind']): boolean {
+  return kind === 'stringMap' || kind === 'extraMap' || kind === 'bytesMap' || (typeof kind === 'object' && 'map' in kind);
+}
+
 function setEntry(target: object, [key, value]: MapEntry): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

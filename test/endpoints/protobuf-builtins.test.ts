@@ -28,6 +28,9 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   APIService: { spec: { group: 'metrics.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { namespace: 'ns', name: 'svc', port: 443 }, insecureSkipTLSVerify: true }, status: { conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }] } },
   // The answer a Go delegating authenticator reads: status with the user and its extras.
   TokenReview: { spec: { token: 't', audiences: ['aud'] }, status: { authenticated: true, user: { username: 'bob', uid: 'u', groups: ['g'], extra: { scopes: ['a', 'b'] } }, audiences: ['aud'] } },
+  // map<string, bytes> with two entries (one occurrence of the field per entry): an object, not the last entry.
+  Secret: { type: 'Opaque', data: { password: Buffer.from('s3cret').toString('base64'), user: Buffer.from('bob').toString('base64') }, immutable: true },
+  ConfigMap: { data: { a: '1', b: '2' }, binaryData: { blob: Buffer.from([0, 1, 2]).toString('base64'), other: Buffer.from('x').toString('base64') } },
   SelfSubjectReview: { status: { userInfo: { username: 'bob', groups: ['system:authenticated'] } } },
   SelfSubjectAccessReview: { spec: { resourceAttributes: { namespace: 'ns', verb: 'get', resource: 'pods', labelSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } }, status: { allowed: true, reason: 'ok' } },
 };
