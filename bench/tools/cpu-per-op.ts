@@ -4,11 +4,13 @@
  * request rate this hardly moves when other work shares the cores, so two commits can be compared
  * on a busy machine (run this file in both worktrees, alternately, in the same minutes).
  *
- *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list> [--rounds n] [--seconds n] [--connections n]
+ *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *
+ * --rate fixes the request rate: the CPU a request costs depends on how many share a turn of the
+ * event loop, so two commits compare at the same rate.
  *
  * Prints one JSON line: µs of server CPU per request for each round, their median, and the load.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { serveKgen, serverFixture } from '../lib/fixture.js';
@@ -17,24 +19,15 @@ import { createObjects } from '../lib/kube.js';
 import { runLoad, type LoadConfig } from '../lib/load.js';
 import { collectionPath, sampleObject } from '../lib/objects.js';
 import { removeWorkDirs, workDir } from '../lib/paths.js';
-import { stopAll } from '../lib/procs.js';
+import { processCpuMicros, stopAll } from '../lib/procs.js';
 import { FULL } from '../lib/profile.js';
 import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string', default: '200' }, warmup: { type: 'string', default: '2' } },
+  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string', default: '200' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' } },
 });
 const scenario = positionals[0] ?? 'get';
-const CLK_TCK = 100;
-
-/** utime + stime of a process, in µs. */
-export function processCpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK;
-}
-
 const ctx = makeContext(FULL, workDir('cpu-raw'), (m) => console.error(`[cpu] ${m}`));
 const fx = await serverFixture(ctx);
 const etcd: EtcdCluster | undefined = scenario.endsWith('-etcd') ? await startEtcd() : undefined;
@@ -52,7 +45,7 @@ try {
   if (scenario === 'update-etcd') await createObjects(server.url, fx.kind, 'u', objects);
   // Round -1 is the warm-up (JIT, validators and field managers compiled on first use): not counted.
   for (let r = -1; r < Number(values.rounds); r++) {
-    const base = { connections, durationSec: Number(r < 0 ? values.warmup : values.seconds), headers };
+    const base = { connections, durationSec: Number(r < 0 ? values.warmup : values.seconds), headers, rate: values.rate ? Number(values.rate) : undefined };
     let config: LoadConfig;
     if (scenario === 'get') config = { ...base, url: `${collection}/obj-0` };
     else if (scenario === 'list') config = { ...base, url: `${collection}?resourceVersion=0` };
