@@ -2,7 +2,8 @@
 // `url`, prints "ready" once every one has its response headers, and records when each stream
 // delivers the event of update n (an event holding `"title":"seq-<n>"`), as epoch
 // milliseconds (performance.timeOrigin + now, comparable across processes). Exits once every
-// stream has delivered update `last` or after `timeoutMs`, writing
+// stream has delivered update `last` or `timeoutMs` after "ready" (or when the streams are not
+// all open after `openTimeoutMs`), writing
 // {"deliveries": {"<n>": [ms, …]}, "streams": k, "errors": [...]} to `outFile`.
 // config (argv[2], JSON): { url, watchers, last, timeoutMs, outFile }
 import { writeFileSync } from 'node:fs';
@@ -33,7 +34,13 @@ for (let i = 0; i < config.watchers; i++) {
       return;
     }
     ready++;
-    if (ready === config.watchers) console.log('ready');
+    if (ready === config.watchers) {
+      console.log('ready');
+      // The deliveries' deadline runs from here: opening 10,000 streams takes a while.
+      clearTimeout(opening);
+      // Streams that are not all open within openTimeoutMs: give up (the file says how many opened).
+const opening = setTimeout(finish, config.openTimeoutMs ?? 120_000);
+    }
     // Bytes, not strings: the worker must keep up with watchers × updates deliveries a second, so
     // it only looks for the marker in each chunk (a marker split across chunks is joined first).
     let tail = EMPTY;
