@@ -18,7 +18,7 @@ import type { Clientset } from '../../generated/client/index.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { parseScrape, sampleSum } from '../metrics/scrape.js';
 import { KGEN_BIN, REPO, removeDir, tempDir, type KgenServer } from './harness.js';
-import { GENERATED, startReplica } from './replica-helpers.js';
+import { GENERATED, retrying, startReplica } from './replica-helpers.js';
 import { incrementsSurviveLeaderLoss, writeSeenByWatchOnOther } from './replica-scenarios.js';
 
 /** The worker processes: the primary's children (from /proc). */
@@ -40,8 +40,16 @@ function freshRequest(server: KgenServer, path: string): Promise<{ status: numbe
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('error', reject);
+    // A connection the primary handed to a worker as it died is never answered (node:cluster
+    // keeps it open): like any client, give up on it and retry.
+    req.setTimeout(5_000, () => req.destroy(new Error(`no answer to ${path} within 5 s`)));
     req.end();
   });
+}
+
+/** freshRequest, retried on a connection error or timeout (as clients retry reads). */
+function freshRequestRetrying(server: KgenServer, path: string) {
+  return retrying(() => freshRequest(server, path), () => true, 60_000);
 }
 
 async function scrape(server: KgenServer) {
@@ -100,7 +108,7 @@ describe('kgen serve --workers 2 on a three-member etcd cluster', () => {
     const from = server.output().length;
     process.kill(victim, 'SIGKILL');
     // Meanwhile the other worker answers every request.
-    for (let i = 0; i < 4; i++) assert.equal((await freshRequest(server, '/readyz')).status, 200);
+    for (let i = 0; i < 4; i++) assert.equal((await freshRequestRetrying(server, '/readyz')).status, 200);
     const deadline = Date.now() + 60_000;
     let pids = workerPids(server);
     while (!(pids.length === 2 && !pids.includes(victim) && /worker \d+ ready/.test(server.output().slice(from))) && Date.now() < deadline) {
@@ -113,11 +121,12 @@ describe('kgen serve --workers 2 on a three-member etcd cluster', () => {
     const replacement = pids.find((p) => p !== survivor)!;
     assert.match(server.output().slice(from), new RegExp(`worker ${replacement} ready`));
     for (let i = 0; i < 6; i++) {
-      const res = await freshRequest(server, '/apis/widgets.example.com/v1/namespaces/default/widgets?limit=1');
+      const res = await freshRequestRetrying(server, '/apis/widgets.example.com/v1/namespaces/default/widgets?limit=1');
       assert.equal(res.status, 200, res.body.slice(0, 300));
     }
     // Both workers answer the primary's collection again.
-    assert.ok(sampleSum(await scrape(server), 'apiserver_request_total') > 0);
+    const metrics = await retrying(() => scrape(server), () => true, 60_000);
+    assert.ok(sampleSum(metrics, 'apiserver_request_total') > 0);
   });
 });
 
