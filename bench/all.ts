@@ -7,9 +7,11 @@ import { evolutionBench } from './benchmarks/evolution.js';
 import { fanoutBench } from './benchmarks/fanout.js';
 import { httpBench } from './benchmarks/http.js';
 import { memoryBench } from './benchmarks/memory.js';
+import { pagedBench } from './benchmarks/paged.js';
 import { startupBench } from './benchmarks/startup.js';
+import { workersBench } from './benchmarks/workers.js';
 import { writesBench } from './benchmarks/writes.js';
 
 export function allBenchmarks(profile: Profile): Benchmark[] {
-  return [codegenBench(profile), httpBench(profile), ...writesBench(profile), fanoutBench(profile), memoryBench(profile), startupBench(profile), clientBench(profile), evolutionBench(profile)];
+  return [codegenBench(profile), httpBench(profile), ...writesBench(profile), workersBench(profile), fanoutBench(profile), memoryBench(profile), pagedBench(profile), startupBench(profile), clientBench(profile), evolutionBench(profile)];
 }

@@ -32,6 +32,7 @@ interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFla
   handlers: string[];
   serviceClusterIpRange: string;
   serviceNodePortRange: string;
+  workers: number;
 }
 
 /** --service-cluster-ip-range: an IPv4 CIDR with a prefix from /8 to /30. */
@@ -67,6 +68,12 @@ async function storageURL(opts: ServeOptions): Promise<string> {
   return url;
 }
 
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 64) throw new InvalidArgumentError('expected a number of worker processes from 1 to 64');
+  return n;
+}
+
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('expected a port number (0-65535; 0 picks a free port)');
@@ -74,12 +81,23 @@ function parsePort(value: string): number {
 }
 
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
+  const storage = await storageURL(opts);
+  const { default: cluster } = await import('node:cluster');
+  const workers = await import('./serve-workers.js');
+  workers.checkWorkersStorage(opts.workers, storage);
+  if (opts.workers > 1 && cluster.isPrimary) return workers.runPrimary(opts.workers);
+  const inCluster = cluster.isWorker;
+  if (inCluster) {
+    // Before anything else: the primary may ask for this worker's metrics as soon as it runs.
+    const [{ joinClusterMetrics }, { metricsRegistry, setMetricsSource }] = await Promise.all([import('../runtime/metrics/cluster.js'), import('../runtime/server/metrics.js')]);
+    setMetricsSource(joinClusterMetrics(metricsRegistry()));
+  }
   // Loaded here so `kgen generate` does not pay for the server's modules.
   const { startServer } = await import('../runtime/controlplane/server.js');
   const { loadEtcdTLS } = await import('../runtime/storage/etcd/tls.js');
   const server = await startServer({
     generatedDir,
-    storage: await storageURL(opts),
+    storage,
     dataDir: opts.dataDir,
     storagePrefix: opts.storagePrefix,
     etcdTLS: loadEtcdTLS({ caFile: opts.etcdCafile, certFile: opts.etcdCertfile, keyFile: opts.etcdKeyfile }),
@@ -102,15 +120,23 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     ...(await apiServerOptions(opts)),
     ...delegationServerOptions(opts),
   });
-  console.log(`kgen API server: ${server.url}`);
-  if (server.kubeconfigPath) {
+  if (inCluster) {
+    // The primary prints the server's lines once every worker is ready.
+    workers.announceWorkerReady(server.url, server.kubeconfigPath);
+  } else console.log(`kgen API server: ${server.url}`);
+  if (server.kubeconfigPath && !inCluster) {
     console.log(`kubeconfig: ${server.kubeconfigPath}`);
     console.log(`try: KUBECONFIG=${server.kubeconfigPath} kubectl api-resources`);
   }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    // A second signal while draining gives up on the graceful shutdown.
-    if (stopping) process.exit(1);
+    // A second signal while draining gives up on the graceful shutdown. A worker hears of a
+    // shutdown twice (its process group's signal and the primary's request): the primary kills
+    // it if draining takes too long.
+    if (stopping) {
+      if (inCluster) return;
+      process.exit(1);
+    }
     stopping = true;
     console.error(`received ${signal}, shutting down`);
     server.close().then(
@@ -123,6 +149,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (inCluster) workers.onWorkerStop(() => stop('SIGTERM'));
 }
 
 export function registerServe(program: Command): void {
@@ -159,6 +186,7 @@ export function registerServe(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option('--workers <n>', 'etcd storage only: serve from this many processes behind one listening socket (node:cluster), each with its own watch cache; a worker that exits is replaced', parseWorkers, 1)
     .option('--profiling', 'serve CPU and heap profiles at /debug/pprof/ (node:inspector), authorised like any non-resource URL (cluster-admin)', false);
   addConfigFlags(addDelegationFlags(addAPIFlags(addAuthFlags(addSecurityFlags(command))))).action(async (generatedDir: string, flags: ServeOptions & { config?: string; printConfig?: boolean }) => {
     try {

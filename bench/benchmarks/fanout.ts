@@ -4,7 +4,9 @@
  * write's acknowledgement (its response read by the writer) to the event's delivery at a
  * watcher; the figure is the p99 over every (update, watcher) pair, a missing delivery counting as
  * infinite. The baseline is a bare node:http server fanning the same event bytes out to the same
- * number of streams, measured the same way.
+ * number of streams, measured the same way. It runs twice: with `watchers` streams, and at ten
+ * times the scale (`largeWatchers`, 10,000 in the full profile, with fewer, sparser updates so the
+ * one watcher process keeps up with every delivery).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,12 +34,23 @@ interface FanoutRun {
 }
 
 /** Opens the watchers on `watchUrl`, sends the updates to `objectUrl`, returns latencies. */
-async function fanout(ctx: BenchContext, watchUrl: string, objectUrl: string, dir: string, label: string): Promise<FanoutRun> {
-  const f = ctx.profile.fanout;
+interface FanoutShape {
+  watchers: number;
+  updates: number;
+  intervalMs: number;
+}
+
+async function fanout(ctx: BenchContext, f: FanoutShape, watchUrl: string, objectUrl: string, dir: string, label: string): Promise<FanoutRun> {
   const outFile = join(dir, `${label}-deliveries.json`);
   const timeoutMs = f.updates * f.intervalMs + 30_000;
   const worker = start(process.execPath, [join(BENCH, 'lib', 'watch-worker.js'), JSON.stringify({ url: watchUrl, watchers: f.watchers, last: f.updates, timeoutMs, outFile })]);
-  await worker.waitFor(/^ready$/m, 60_000);
+  try {
+    await worker.waitFor(/^ready$/m, 180_000);
+  } catch {
+    await worker.exited;
+    const partial = JSON.parse(readFileSync(outFile, 'utf8')) as { streams: number; errors: string[] };
+    throw new Error(`only ${partial.streams} of ${f.watchers} watch streams opened within 120 s (${partial.errors[0] ?? 'no error'})`);
+  }
   await new Promise((r) => setTimeout(r, 200));
   const sent: number[] = [];
   const acked: number[] = [];
@@ -66,39 +79,54 @@ async function fanout(ctx: BenchContext, watchUrl: string, objectUrl: string, di
   }
   const expected = f.watchers * f.updates;
   const delivered = lat.filter(Number.isFinite).length;
-  ctx.log(`fanout ${label}: ${delivered}/${expected} delivered, p99 ${percentile(lat, 99).toFixed(1)} ms`);
-  return { p50: percentile(lat, 50), p99: percentile(lat, 99), max: Math.max(...lat), expected, delivered, p99FromSend: percentile(fromSend, 99), errors: result.errors };
+  ctx.log(`fanout ${label} (${f.watchers} watchers): ${delivered}/${expected} delivered, p99 ${percentile(lat, 99).toFixed(1)} ms`);
+  return { p50: percentile(lat, 50), p99: percentile(lat, 99), max: lat.reduce((m, x) => (x > m ? x : m), 0), expected, delivered, p99FromSend: percentile(fromSend, 99), errors: result.errors };
 }
 
 export function fanoutBench(profile: Profile): Benchmark {
   const f = profile.fanout;
+  const small: FanoutShape = { watchers: f.watchers, updates: f.updates, intervalMs: f.intervalMs };
+  const large: FanoutShape = { watchers: f.largeWatchers, updates: f.largeUpdates, intervalMs: f.largeIntervalMs };
   return {
     name: 'fanout',
     figures: [
       { id: 'watch.fanout', title: `watch fan-out, ${f.watchers} watchers, p99 write→delivery`, unit: 'ms', baselineLabel: 'bare node:http fan-out', target: { kind: 'value-max', limit: 50 } },
+      { id: 'watch.fanout.large', title: `watch fan-out, ${f.largeWatchers.toLocaleString('en-US')} watchers, p99 write→delivery`, unit: 'ms', baselineLabel: 'bare node:http fan-out', target: { kind: 'value-max', limit: 100 } },
+      { id: 'watch.fanout.large.ratio', title: `watch fan-out, ${f.largeWatchers.toLocaleString('en-US')} watchers, vs bare`, unit: 'ms', baselineLabel: 'bare node:http fan-out', target: { kind: 'ratio-max', limit: 1.2 } },
     ],
     async run(ctx: BenchContext): Promise<Record<string, Outcome>> {
       const fx = await serverFixture(ctx);
       const dir = workDir('fanout');
-      const server = await serveKgen(fx, 'memory:');
-      let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
-      try {
-        const collection = server.url + collectionPath(fx.kind);
-        const created = JSON.parse(await mustSend(collection, 'POST', sampleObject(fx.kind, 'fan-0', 0))) as { metadata: { resourceVersion: string } };
-        const objectUrl = `${collection}/fan-0`;
-        const objectFile = join(dir, 'object.json');
-        writeFileSync(objectFile, (await mustSend(objectUrl, 'GET')).replace('"seq-0"', '"seq-__SEQ__"'));
-        bare = await startBareServer(objectFile, 'application/json', 'bare-fanout.js');
-        const bareRun = await fanout(ctx, `${bare.url}/watch`, `${bare.url}/object`, dir, 'bare');
-        const kgenRun = await fanout(ctx, `${collection}?watch=1&resourceVersion=${created.metadata.resourceVersion}`, objectUrl, dir, 'kgen');
-        ctx.writeRaw('fanout', { watchers: f.watchers, updates: f.updates, intervalMs: f.intervalMs, kgen: kgenRun, bare: bareRun });
-        if (!Number.isFinite(kgenRun.p99)) return { 'watch.fanout': { na: `${kgenRun.expected - kgenRun.delivered} of ${kgenRun.expected} deliveries missing (${kgenRun.errors[0] ?? 'no error'})` } };
-        return { 'watch.fanout': { value: kgenRun.p99, baseline: bareRun.p99 } };
-      } finally {
-        await bare?.stop();
-        await server.stop();
+      const out: Record<string, Outcome> = {};
+      const raw: Record<string, unknown> = {};
+      for (const [id, shape] of [['watch.fanout', small], ['watch.fanout.large', large]] as const) {
+        // A fresh server and bare server for each size: the smaller run's streams are gone.
+        const server = await serveKgen(fx, 'memory:');
+        let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+        try {
+          const collection = server.url + collectionPath(fx.kind);
+          const created = JSON.parse(await mustSend(collection, 'POST', sampleObject(fx.kind, 'fan-0', 0))) as { metadata: { resourceVersion: string } };
+          const objectUrl = `${collection}/fan-0`;
+          const objectFile = join(dir, 'object.json');
+          writeFileSync(objectFile, (await mustSend(objectUrl, 'GET')).replace('"seq-0"', '"seq-__SEQ__"'));
+          bare = await startBareServer(objectFile, 'application/json', 'bare-fanout.js');
+          const bareRun = await fanout(ctx, shape, `${bare.url}/watch`, `${bare.url}/object`, dir, `bare-${shape.watchers}`);
+          const kgenRun = await fanout(ctx, shape, `${collection}?watch=1&resourceVersion=${created.metadata.resourceVersion}`, objectUrl, dir, `kgen-${shape.watchers}`);
+          raw[String(shape.watchers)] = { ...shape, kgen: kgenRun, bare: bareRun };
+          if (!Number.isFinite(kgenRun.p99)) out[id] = { na: `${kgenRun.expected - kgenRun.delivered} of ${kgenRun.expected} deliveries missing (${kgenRun.errors[0] ?? 'no error'})` };
+          else if (!Number.isFinite(bareRun.p99)) out[id] = { na: `bare fan-out: ${bareRun.expected - bareRun.delivered} of ${bareRun.expected} deliveries missing (${bareRun.errors[0] ?? 'no error'})` };
+          else out[id] = { value: kgenRun.p99, baseline: bareRun.p99 };
+        } catch (err) {
+          // One size failing leaves the other's figure standing.
+          out[id] = { na: (err as Error).message.split('\n')[0]! };
+        } finally {
+          await bare?.stop();
+          await server.stop();
+        }
       }
+      out['watch.fanout.large.ratio'] = out['watch.fanout.large']!;
+      ctx.writeRaw('fanout', raw);
+      return out;
     },
   };
 }
-

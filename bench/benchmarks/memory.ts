@@ -37,7 +37,7 @@ export function memoryBench(profile: Profile): Benchmark {
   const n = profile.memory.objects;
   return {
     name: 'memory',
-    figures: [{ id: 'memory.rss', title: `RSS with ${n.toLocaleString('en-US')} objects in the watch cache`, unit: 'MB', baselineLabel: 'JSON bytes held', target: { kind: 'ratio-max', limit: 2.5 } }],
+    figures: [{ id: 'memory.rss', title: `RSS with ${n.toLocaleString('en-US')} objects in the watch cache`, unit: 'MB', baselineLabel: 'JSON bytes held', target: { kind: 'ratio-max', limit: 2.0 } }],
     async run(ctx: BenchContext): Promise<Record<string, Outcome>> {
       const fx = await serverFixture(ctx);
       const t0 = performance.now();

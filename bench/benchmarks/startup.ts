@@ -18,7 +18,7 @@ export function startupBench(profile: Profile): Benchmark {
   const kinds = profile.server.groups * profile.server.kindsPerGroup;
   return {
     name: 'startup',
-    figures: [{ id: 'startup', title: `kgen serve to ready, ${kinds} kinds`, unit: 'ms', baselineLabel: 'bare node:http process', target: { kind: 'value-max', limit: 400 } }],
+    figures: [{ id: 'startup', title: `kgen serve to ready, ${kinds} kinds`, unit: 'ms', baselineLabel: 'bare node:http process', target: { kind: 'value-max', limit: 150 } }],
     async run(ctx: BenchContext): Promise<Record<string, Outcome>> {
       const fx = await serverFixture(ctx);
       const file = join(workDir('startup'), 'body.json');

@@ -58,10 +58,10 @@ export interface KgenServer {
  * `node [nodeArgs] bin/kgen.js serve <generated> --port 0 --storage <storage> --data-dir <fresh dir>`
  * (plain HTTP, see plainHttpFlags); waits for its URL. nodeArgs such as --cpu-prof profile it.
  */
-export async function serveKgen(fx: ServerFixture, storage: string, extraEnv: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<KgenServer> {
+export async function serveKgen(fx: ServerFixture, storage: string, extraEnv: NodeJS.ProcessEnv = {}, nodeArgs: string[] = [], serveArgs: string[] = []): Promise<KgenServer> {
   const dataDir = workDir('data');
   const t0 = performance.now();
-  const args = [...nodeArgs, KGEN_BIN, 'serve', fx.generatedDir, '--port', '0', '--storage', storage, '--data-dir', dataDir, ...plainHttpFlags()];
+  const args = [...nodeArgs, KGEN_BIN, 'serve', fx.generatedDir, '--port', '0', '--storage', storage, '--data-dir', dataDir, ...plainHttpFlags(), ...serveArgs];
   const proc = start(process.execPath, args, { env: { ...process.env, ...extraEnv } });
   const m = await proc.waitFor(/kgen API server: (https?:\/\/\S+)/, 60_000);
   const readyMs = performance.now() - t0;

@@ -1,7 +1,7 @@
 // The load generator, run as its own process (so it does not share a CPU queue with the server):
 // autocannon with a config given as JSON in argv[2]; prints the result as one JSON line.
 //
-// config: { url, method?, headers?, body?, connections, durationSec, warmupSec?,
+// config: { url, method?, headers?, body?, connections, durationSec, warmupSec?, rate?,
 //           template?: { path?, body?, prefix, modulo? } }
 // With a template, every request gets its own name `<prefix>-<n>` (n counting up, or cycling
 // modulo `modulo`) substituted for __NAME__ (and n for __SEQ__) in the path and body: creates of
@@ -35,14 +35,17 @@ function run(durationSec) {
     headers: config.headers,
     body: config.body,
     connections: config.connections,
+    // A fixed request rate (all connections together), so CPU per request compares at equal load.
+    overallRate: config.rate,
     duration: durationSec,
     requests: requests(),
   });
 }
 
+let warm;
 if (config.warmupSec > 0) {
   if (config.template) config.template.prefix += '-warm';
-  await run(config.warmupSec);
+  warm = await run(config.warmupSec);
   if (config.template) config.template.prefix = config.template.prefix.slice(0, -'-warm'.length);
 }
 const r = await run(config.durationSec);
@@ -57,5 +60,7 @@ console.log(
     rps: ok / r.duration,
     latencyMs: { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.average },
     bytesPerSec: r.throughput.average,
+    // Requests answered during the warm-up (not in ok): for CPU per request over the whole load.
+    warmupRequests: warm ? warm['2xx'] + warm.non2xx : 0,
   }),
 );

@@ -11,6 +11,8 @@ export interface LoadConfig {
   connections: number;
   durationSec: number;
   warmupSec?: number;
+  /** Requests per second over all connections (autocannon's overallRate); unset: as fast as answered. */
+  rate?: number;
   template?: { path?: string; body?: string; prefix: string; modulo?: number };
 }
 
@@ -24,6 +26,8 @@ export interface LoadResult {
   rps: number;
   latencyMs: { p50: number; p99: number; mean: number };
   bytesPerSec: number;
+  /** Requests answered during the warm-up (not counted in ok). */
+  warmupRequests?: number;
 }
 
 export async function runLoad(config: LoadConfig): Promise<LoadResult> {

@@ -124,3 +124,10 @@ export async function stopAll(): Promise<void> {
     return exited;
   }));
 }
+
+/** utime + stime of a running process, in µs (from /proc/<pid>/stat; clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}

@@ -1,6 +1,6 @@
 // The raw SQLite limit: better-sqlite3 inserting rows (the JSON in argv[3], its name replaced per
 // row) into kgen's kv table layout, one IMMEDIATE transaction per row, with kgen's pragmas (WAL,
-// synchronous=FULL), for argv[4] seconds. Prints {"rows":n,"seconds":s}.
+// synchronous=FULL), for argv[4] seconds. Prints {"rows":n,"seconds":s,"cpuMicros":c} (c: this process's CPU while inserting).
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 
@@ -15,6 +15,7 @@ db.exec(`CREATE TABLE IF NOT EXISTS kv (
   CREATE INDEX IF NOT EXISTS kv_key_revision ON kv (key, revision);`);
 const insert = db.prepare('INSERT INTO kv (key, value, created, deleted, prev_revision) VALUES (?, ?, 1, 0, 0)');
 const tx = db.transaction((key, value) => insert.run(key, value));
+const cpu0 = process.cpuUsage();
 const until = performance.now() + Number(secondsArg) * 1000;
 const t0 = performance.now();
 let n = 0;
@@ -24,5 +25,6 @@ while (performance.now() < until) {
   n++;
 }
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 db.close();
-console.log(JSON.stringify({ rows: n, seconds }));
+console.log(JSON.stringify({ rows: n, seconds, cpuMicros: cpu.user + cpu.system }));

@@ -2,7 +2,10 @@
  * CPU profile of `kgen serve` under one benchmark's load (`node --cpu-prof`), summarised by
  * bench/tools/cpuprofile-top.js. The profile and its summary stay in --out.
  *
- *   node --import tsx bench/tools/profile-server.ts <get|list|create|create-etcd|startup> [--out dir] [--seconds n]
+ *   node --import tsx bench/tools/profile-server.ts <get|list|create|create-etcd|paged|startup> [--out dir] [--seconds n]
+ *
+ * paged: 20,000 objects prefilled into SQLite, walked three times with limit=500 and continue
+ * (the paged benchmark's client).
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +18,7 @@ import { collectionPath, sampleObject } from '../lib/objects.js';
 import { BENCH, removeWorkDirs } from '../lib/paths.js';
 import { start, stopAll } from '../lib/procs.js';
 import { FULL } from '../lib/profile.js';
+import { prefillSqlite } from '../lib/prefill.js';
 import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, seconds: { type: 'string', default: '5' } } });
@@ -26,7 +30,8 @@ const ctx = makeContext(FULL, join(out, 'raw'), (m) => console.error(`[profile] 
 const fx = await serverFixture(ctx);
 const etcd: EtcdCluster | undefined = scenario === 'create-etcd' ? await startEtcd() : undefined;
 const storage = scenario === 'create' ? 'sqlite:' : etcd ? etcd.storageUrl : 'memory:';
-const server = await serveKgen(fx, storage, {}, ['--cpu-prof', `--cpu-prof-dir=${out}`]);
+const prefilled = scenario === 'paged' ? await prefillSqlite(ctx, fx, 20_000, 'paged') : undefined;
+const server = await serveKgen(fx, prefilled?.storage ?? storage, {}, ['--cpu-prof', `--cpu-prof-dir=${out}`]);
 const collection = server.url + collectionPath(fx.kind);
 try {
   const durationSec = Number(values.seconds);
@@ -38,6 +43,13 @@ try {
   } else if (scenario === 'create' || scenario === 'create-etcd') {
     const body = JSON.stringify(sampleObject(fx.kind, '__NAME__', 1));
     console.log(JSON.stringify(await runLoad({ url: collection, method: 'POST', connections: 16, durationSec, headers, template: { prefix: 'p', body } })));
+  } else if (scenario === 'paged') {
+    await createObjects(server.url, fx.kind, 'extra', 1);
+    for (let i = 0; i < 3; i++) {
+      const walk = start(process.execPath, [join(BENCH, 'lib', 'paged-worker.js'), JSON.stringify({ url: collection, limit: 500 })]);
+      await walk.exited;
+      console.log(walk.output().trim().split('\n').pop()!.slice(0, 120));
+    }
   } else if (scenario !== 'startup') {
     throw new Error(`unknown scenario ${scenario}: get, list, create, create-etcd or startup`);
   }

@@ -59,6 +59,8 @@ export const storageObjects = new GaugeFamily(
   'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
   ['resource'],
 );
+// Every worker of `kgen serve --workers` counts the same shared storage: aggregated, it is one count.
+storageObjects.aggregator = 'max';
 export const storageSizeBytes = new GaugeFamily('apiserver_storage_size_bytes', 'Size of the storage database file physically allocated in bytes.', ['storage_cluster_id']);
 export const etcdRequestDuration = new HistogramFamily(
   'etcd_request_duration_seconds',

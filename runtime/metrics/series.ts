@@ -14,13 +14,20 @@ interface MetricValue {
   metricName?: string;
 }
 
+/**
+ * How `kgen serve --workers N` adds up one family over its worker processes (prom-client's
+ * AggregatorRegistry): counters, histograms and per-process gauges sum; a gauge every worker reads
+ * from the shared storage (object counts) takes the largest, so N workers report it once.
+ */
+export type Aggregator = 'sum' | 'max';
+
 /** prom-client's metric contract for Registry.registerMetric. */
 export interface CollectableMetric {
   readonly name: string;
   readonly help: string;
   readonly type: MetricType;
-  readonly aggregator: 'sum';
-  get(): Promise<{ name: string; help: string; type: MetricType; aggregator: 'sum'; values: MetricValue[] }>;
+  readonly aggregator: Aggregator;
+  get(): Promise<{ name: string; help: string; type: MetricType; aggregator: Aggregator; values: MetricValue[] }>;
 }
 
 function labelObject(names: readonly string[], values: readonly string[]): Record<string, string> {
@@ -42,7 +49,7 @@ export class ScalarSeries {
 }
 
 abstract class Family<S> implements CollectableMetric {
-  readonly aggregator = 'sum' as const;
+  aggregator: Aggregator = 'sum';
   protected readonly series = new Map<string, S>();
   constructor(
     readonly name: string,

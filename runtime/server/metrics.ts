@@ -22,7 +22,23 @@ export function metricsRegistry(): Registry {
   return registry;
 }
 
+let source: (() => Promise<{ text: string; contentType: string }>) | undefined;
+
+/**
+ * Where /metrics comes from when it is not this process's registry alone: a worker of
+ * `kgen serve --workers N` answers with every worker's metrics (../metrics/cluster.ts).
+ */
+export function setMetricsSource(next: typeof source): void {
+  source = next;
+}
+
 export async function serveMetrics(): Promise<APIResponse> {
+  if (source) {
+    const { text, contentType } = await source().catch((err: Error) => {
+      throw statusError('ServiceUnavailable', err.message);
+    });
+    return { kind: 'object', code: 200, contentType, headers: {}, payload: text };
+  }
   const r = metricsRegistry();
   const text = await r.metrics();
   return { kind: 'object', code: 200, contentType: r.contentType, headers: {}, payload: text };

@@ -40,6 +40,12 @@ export class WatchCache {
   private keys: string[] = [];
   /** The entry of each key in `keys`, at the same index (lists walk arrays, not the map). */
   private values: CacheEntry[] = [];
+  /**
+   * Keys created since `keys` was last brought up to date, not in it yet (their entries are in
+   * `objects`). A create costs a set insert instead of two array splices (a memmove of the whole
+   * array: ~9 µs at 25,000 keys); the first ordered read merges them in (settle()).
+   */
+  private added = new Set<string>();
   private readonly ring: EventRing;
   private current = 0;
   private oldest = 0;
@@ -68,6 +74,7 @@ export class WatchCache {
     for (const entry of entries) this.objects.set(entry.key, entry);
     this.keys = [...this.objects.keys()].sort(compareKeys);
     this.values = this.keys.map((key) => this.objects.get(key) as CacheEntry);
+    this.added.clear();
     this.ring.clear();
     this.current = revision;
     this.oldest = revision;
@@ -90,8 +97,8 @@ export class WatchCache {
     } else {
       const entry = entryOf(event.key, event.object, true);
       this.objects.set(event.key, entry);
-      if (!prev) this.insertKey(event.key, entry);
-      else this.values[lowerBound(this.keys, event.key)] = entry;
+      if (!prev) this.added.add(event.key);
+      else if (!this.added.has(event.key)) this.values[lowerBound(this.keys, event.key)] = entry;
     }
     const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
@@ -181,6 +188,7 @@ export class WatchCache {
 
   /** list() at the current revision: a plain walk of the sorted keys (the hot path of LIST). */
   private listCurrent(range: KeyRange, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+    this.settle();
     const { keys, values } = this;
     const first = lowerBound(keys, startKey);
     const end = lowerBound(keys, range.end);
@@ -203,6 +211,7 @@ export class WatchCache {
 
   /** The number of live keys in [startKey, end) at `revision`. */
   count(revision: number, startKey: string, end: string): number {
+    this.settle();
     if (revision >= this.current) return lowerBound(this.keys, end) - lowerBound(this.keys, startKey);
     let n = 0;
     for (const _ of this.entriesAt(revision, startKey, end)) n++;
@@ -214,6 +223,7 @@ export class WatchCache {
    * ring's later changes undone (each key takes the state before its earliest later change).
    */
   private *entriesAt(revision: number, startKey: string, end: string): Generator<CacheEntry> {
+    this.settle();
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
       for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) yield this.values[i]!;
@@ -234,14 +244,48 @@ export class WatchCache {
     }
   }
 
-  private insertKey(key: string, entry: CacheEntry): void {
-    const i = lowerBound(this.keys, key);
-    this.keys.splice(i, 0, key);
-    this.values.splice(i, 0, entry);
+  /**
+   * Brings `keys` and `values` up to date with the keys created since: a few are spliced in, more
+   * are sorted and merged in one pass (O(n + k log k) for k keys, instead of k splices of n).
+   */
+  private settle(): void {
+    const added = this.added;
+    if (added.size === 0) return;
+    if (added.size <= SPLICE_LIMIT) {
+      for (const key of added) {
+        const i = lowerBound(this.keys, key);
+        this.keys.splice(i, 0, key);
+        this.values.splice(i, 0, this.objects.get(key)!);
+      }
+      added.clear();
+      return;
+    }
+    const fresh = [...added].sort(compareKeys);
+    added.clear();
+    const { keys, values, objects } = this;
+    const n = keys.length + fresh.length;
+    const mergedKeys: string[] = new Array(n);
+    const mergedValues: CacheEntry[] = new Array(n);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < n; k++) {
+      if (j >= fresh.length || (i < keys.length && keys[i]! < fresh[j]!)) {
+        mergedKeys[k] = keys[i]!;
+        mergedValues[k] = values[i++]!;
+      } else {
+        const key = fresh[j++]!;
+        mergedKeys[k] = key;
+        mergedValues[k] = objects.get(key)!;
+      }
+    }
+    this.keys = mergedKeys;
+    this.values = mergedValues;
   }
 
   private removeKey(key: string): void {
     this.objects.delete(key);
+    // A key created since the last ordered read is not in the arrays.
+    if (this.added.delete(key)) return;
     const i = lowerBound(this.keys, key);
     if (this.keys[i] === key) {
       this.keys.splice(i, 1);
@@ -258,6 +302,9 @@ export class WatchCache {
     }
   }
 }
+
+/** Up to this many pending keys are spliced in one by one; more are merged in one pass. */
+const SPLICE_LIMIT = 8;
 
 /** Plain code-unit order, the order the backends list keys in. */
 function compareKeys(a: string, b: string): number {

@@ -1,0 +1,82 @@
+/**
+ * Server CPU time per request: `kgen serve` under one benchmark's load, its user + system CPU read
+ * from /proc/<pid>/stat before and after each round, divided by the requests answered. Unlike a
+ * request rate this hardly moves when other work shares the cores, so two commits can be compared
+ * on a busy machine (run this file in both worktrees, alternately, in the same minutes).
+ *
+ *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *
+ * --rate fixes the request rate: the CPU a request costs depends on how many share a turn of the
+ * event loop, so two commits compare at the same rate.
+ *
+ * Prints one JSON line: µs of server CPU per request for each round, their median, and the load.
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { serveKgen, serverFixture } from '../lib/fixture.js';
+import { makeContext } from '../lib/harness.js';
+import { createObjects } from '../lib/kube.js';
+import { runLoad, type LoadConfig } from '../lib/load.js';
+import { collectionPath, sampleObject } from '../lib/objects.js';
+import { removeWorkDirs, workDir } from '../lib/paths.js';
+import { processCpuMicros, stopAll } from '../lib/procs.js';
+import { FULL } from '../lib/profile.js';
+import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string', default: '200' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' } },
+});
+const scenario = positionals[0] ?? 'get';
+const ctx = makeContext(FULL, workDir('cpu-raw'), (m) => console.error(`[cpu] ${m}`));
+const fx = await serverFixture(ctx);
+const etcd: EtcdCluster | undefined = scenario.endsWith('-etcd') ? await startEtcd() : undefined;
+const storage = scenario === 'create-sqlite' ? 'sqlite:' : etcd ? etcd.storageUrl : 'memory:';
+const server = await serveKgen(fx, storage);
+const collection = server.url + collectionPath(fx.kind);
+const headers = { accept: 'application/json', 'content-type': 'application/json' };
+const connections = Number(values.connections);
+const objects = Number(values.objects);
+const perOp: number[] = [];
+const rates: number[] = [];
+const load0 = loadavg()[0];
+try {
+  if (scenario === 'get' || scenario === 'list') await createObjects(server.url, fx.kind, 'obj', scenario === 'get' ? 1 : FULL.list.objects);
+  if (scenario === 'update-etcd') await createObjects(server.url, fx.kind, 'u', objects);
+  // Round -1 is the warm-up (JIT, validators and field managers compiled on first use): not counted.
+  for (let r = -1; r < Number(values.rounds); r++) {
+    const base = { connections, durationSec: Number(r < 0 ? values.warmup : values.seconds), headers, rate: values.rate ? Number(values.rate) : undefined };
+    let config: LoadConfig;
+    if (scenario === 'get') config = { ...base, url: `${collection}/obj-0` };
+    else if (scenario === 'list') config = { ...base, url: `${collection}?resourceVersion=0` };
+    else if (scenario.startsWith('create')) config = { ...base, url: collection, method: 'POST', template: { prefix: `c${r + 1}`, body: JSON.stringify(sampleObject(fx.kind, '__NAME__', 1)) } };
+    else if (scenario === 'update-etcd') {
+      const body = JSON.stringify(sampleObject(fx.kind, '__NAME__', 2)).replace('"seq-2"', '"seq-__SEQ__"');
+      config = { ...base, url: collection, method: 'PUT', template: { prefix: 'u', modulo: objects, path: `${collectionPath(fx.kind)}/__NAME__`, body } };
+    } else throw new Error(`unknown scenario ${scenario}: create-sqlite, create-etcd, update-etcd, get or list`);
+    const pid = server.proc.child.pid!;
+    const before = processCpuMicros(pid);
+    const result = await runLoad(config);
+    const cpu = processCpuMicros(pid) - before;
+    const requests = result.ok + result.non2xx;
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (r < 0) continue;
+    perOp.push(cpu / requests);
+    rates.push(result.rps);
+  }
+} finally {
+  await server.stop();
+  await etcd?.stop();
+  await stopAll();
+  removeWorkDirs();
+}
+const sorted = [...perOp].sort((a, b) => a - b);
+console.log(
+  JSON.stringify({
+    scenario,
+    cpuMicrosPerRequest: perOp.map((x) => Math.round(x * 10) / 10),
+    median: Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10,
+    rps: rates.map(Math.round),
+    load: [load0, loadavg()[0]].map((x) => Math.round(x * 100) / 100),
+  }),
+);
