@@ -71,7 +71,8 @@ export function groupFolder(group: string): string {
   return group === '' ? 'core' : group;
 }
 
-/** Groups a real cluster serves itself (or reserves for Kubernetes): neither CRDs nor an aggregated server's own. */
-export function isProtectedGroup(group: string): boolean {
-  return group === '' || /(^|\.)(k8s\.io|kubernetes\.io)$/.test(group);
-}
+/**
+ * Groups a real cluster serves itself (or reserves for Kubernetes): neither CRDs nor an aggregated
+ * server's own. The one list is the runtime's (an aggregated kgen serves only the other groups).
+ */
+export { isKubeGroup as isProtectedGroup } from '../runtime/api/kube-groups.js';

@@ -44,7 +44,7 @@ import { DEFAULT_SERVICE_ACCOUNT_ISSUER } from '../authentication/index.js';
 import { prepareServing, type TLSFileOptions } from './serving.js';
 import { modesAuthorizer as buildModesAuthorizer, optionalAuthenticators } from './optional-auth.js';
 import type { DelegatedAuthOptions } from './delegated-auth.js';
-import { isKubeGroup } from './kube-groups.js';
+import { isKubeGroup } from '../api/kube-groups.js';
 import { authenticationConfigMapData, publishAuthenticationConfigMap } from './authentication-configmap.js';
 import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
 import { resourcePrefix } from '../storage/keys.js';
