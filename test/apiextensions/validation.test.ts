@@ -50,7 +50,7 @@ describe('validateCRD', () => {
     c.spec.scope = 'Galaxy';
     assert.deepEqual(lines(c), [
       'spec.scope: Unsupported value: "Galaxy": supported values: "Cluster", "Namespaced"',
-      'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+      'spec.versions[0].schema.openAPIV3Schema: Required value',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('validateCRD', () => {
     c.spec.versions[0]!.additionalPrinterColumns = [{ name: 'X', type: 'text', jsonPath: 'spec.a' }];
     c.spec.versions[0]!.subresources = { scale: { specReplicasPath: '.status.r', statusReplicasPath: '.status.r' } };
     assert.deepEqual(lines(c), [
-      'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.r": should be a json path under `.spec`',
+      'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.r": should be a json path under .spec',
       'spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string',
       'spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: "spec.a": must be a simple json path starting with .',
     ]);

@@ -1,0 +1,101 @@
+/**
+ * kube's whole-CRD validation tests as one table (apiextensions-apiserver @ the commit named in
+ * kube/crd-cases.json, pkg/apis/apiextensions/validation/validation_test.go), each case matched as
+ * kube's test matches it: by error type and field path (and kube's `contains` text where it has
+ * one), each expected error consuming one actual error, and no actual error left over.
+ *
+ * kube's cases are CRDs of the internal, v1beta1-shaped type. kube/port-crd-cases.mjs turns each into
+ * the v1 CRD kube's own conversion (v1/conversion.go) makes of it, and maps the expected paths the
+ * same way (spec.validation.openAPIV3Schema… → spec.versions[i].schema.openAPIV3Schema… for every
+ * version i; top-level subresources and printer columns likewise).
+ *
+ * What kube has, and what is here (EXCLUDED gives each exclusion's reason):
+ * - TestValidateCustomResourceDefinition: 57 cases; see CREATE_EXCLUDED.
+ * - TestValidateCustomResourceDefinitionUpdate: 43 cases; see UPDATE_EXCLUDED.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { validateCRD, validateCRDUpdate } from '../../runtime/apiextensions/validation.js';
+import type { CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
+import type { FieldError, FieldErrorType } from '../../runtime/validation/index.js';
+import kube from './kube/crd-cases.json' with { type: 'json' };
+
+const GO_TYPES: Record<string, FieldErrorType> = {
+  invalid: 'FieldValueInvalid',
+  required: 'FieldValueRequired',
+  forbidden: 'FieldValueForbidden',
+  unsupported: 'FieldValueNotSupported',
+  duplicate: 'FieldValueDuplicate',
+  tooMany: 'FieldValueTooMany',
+  immutable: 'FieldValueInvalid',
+  invalidtypecode: 'FieldValueTypeInvalid',
+};
+
+interface PortedCase {
+  name: string;
+  internalOnly?: boolean;
+  old?: unknown;
+  resource: unknown;
+  errors: { type: string; path: string; contains?: string }[];
+}
+
+/** Cases that only make sense for the internal (v1beta1) shape, with the reason. */
+const INTERNAL_ONLY = 'tests spec.version, a field of the internal/v1beta1 shape that a v1 CRD does not have';
+const NIL_PRESERVE =
+  'tests spec.preserveUnknownFields left nil, which the internal type reads as true; a v1 CRD cannot leave it nil (its bool is false when absent), so the v1 CRD this case converts to is valid';
+const PER_VERSION_ONLY =
+  'tests top-level fields (validation, subresources, columns) beside per-version ones; a v1 CRD has only the per-version ones (kube\'s v1 conversion copies the top-level ones into every version)';
+const METADATA_DEFAULTS =
+  "kgen difference: defaults inside an embedded resource's metadata are checked against their schema and rules, not coerced into ObjectMeta and validated as metadata (kube's \"must result in valid metadata\"); kube's pruning also keeps unknown metadata fields that kgen reports";
+export const CREATE_EXCLUDED: Record<string, string> = {
+  'bad names 01': INTERNAL_ONLY,
+  'webhook conversion without preserveUnknownFields=false': NIL_PRESERVE,
+  'per-version fields may not all be set to identical values (top-level field should be used instead)': PER_VERSION_ONLY,
+  'invalid defaults with enabled feature gate, structural schema': METADATA_DEFAULTS,
+  'v1.15 era tests for metadata defaults': METADATA_DEFAULTS,
+  'embedded metadata defaults': METADATA_DEFAULTS,
+};
+export const UPDATE_EXCLUDED: Record<string, string> = {
+  'top-level and per-version fields are mutually exclusive': PER_VERSION_ONLY,
+};
+
+/** Each expected error consumes one actual error; none may be left over. */
+function assertMatches(got: FieldError[], expected: PortedCase['errors']): void {
+  const seen = new Array<boolean>(got.length).fill(false);
+  for (const { type, path, contains } of expected) {
+    const t = GO_TYPES[type];
+    const i = got.findIndex((e, j) => !seen[j] && e.type === t && e.field === path && (contains === undefined || `${e.field}: ${e.message}`.includes(contains)));
+    assert.ok(i >= 0, `expected ${t} at ${path}${contains ? ` containing ${JSON.stringify(contains)}` : ''}, got ${JSON.stringify(got, null, 1)}`);
+    seen[i] = true;
+  }
+  assert.deepEqual(
+    got.filter((_, j) => !seen[j]),
+    [],
+    'no unexpected errors',
+  );
+}
+
+const CREATE = kube.TestValidateCustomResourceDefinition as PortedCase[];
+const UPDATE = kube.TestValidateCustomResourceDefinitionUpdate as PortedCase[];
+
+describe("CRD validation: kube's TestValidateCustomResourceDefinition", () => {
+  it('has every case of kube, the excluded ones with a reason', () => {
+    assert.equal(CREATE.length, 57);
+    for (const c of CREATE.filter((c) => c.internalOnly)) assert.ok(c.name in CREATE_EXCLUDED, c.name);
+    for (const name of Object.keys(CREATE_EXCLUDED)) assert.ok(CREATE.some((c) => c.name === name), name);
+  });
+  for (const c of CREATE.filter((c) => !(c.name in CREATE_EXCLUDED))) {
+    it(c.name, () => assertMatches(validateCRD(structuredClone(c.resource) as CustomResourceDefinition), c.errors));
+  }
+});
+
+describe("CRD validation: kube's TestValidateCustomResourceDefinitionUpdate", () => {
+  it('has every case of kube, the excluded ones with a reason', () => {
+    assert.equal(UPDATE.length, 43);
+    for (const c of UPDATE.filter((c) => c.internalOnly)) assert.ok(c.name in UPDATE_EXCLUDED, c.name);
+    for (const name of Object.keys(UPDATE_EXCLUDED)) assert.ok(UPDATE.some((c) => c.name === name), name);
+  });
+  for (const c of UPDATE.filter((c) => !(c.name in UPDATE_EXCLUDED))) {
+    it(c.name, () => assertMatches(validateCRDUpdate(structuredClone(c.resource) as CustomResourceDefinition, structuredClone(c.old) as CustomResourceDefinition), c.errors));
+  }
+});
