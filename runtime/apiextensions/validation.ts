@@ -274,11 +274,10 @@ function validateNames(names: Partial<CRDNames> | undefined, path: string): Fiel
 }
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
-function validateStoredVersions(stored: string[], versions: CRDVersion[]): FieldError[] {
+export function validateStoredVersions(stored: string[], versions: CRDVersion[]): FieldError[] {
   const path = 'status.storedVersions';
-  // Go prints the list with %#v: []string{"v1", "v2"}.
-  const goList = `[]string{${stored.map((v) => JSON.stringify(v)).join(', ')}}`;
-  const invalidList = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${stored.length ? goList : '[]string(nil)'}: ${detail}` });
+  // apimachinery's field errors print a slice value as compact JSON.
+  const invalidList = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${JSON.stringify(stored)}: ${detail}` });
   if (stored.length === 0) return [invalidList('must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map(stored.map((v, i) => [v, i]));

@@ -15,8 +15,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateCRD, validateCRDUpdate } from '../../runtime/apiextensions/validation.js';
-import type { CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
+import { validFieldPath } from '../../runtime/apiextensions/field-path.js';
+import { deprecationWarningErrors, validateCRD, validateCRDUpdate, validateStoredVersions } from '../../runtime/apiextensions/validation.js';
+import type { CRDVersion, CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
 import type { FieldError, FieldErrorType } from '../../runtime/validation/index.js';
 import kube from './kube/crd-cases.json' with { type: 'json' };
 
@@ -97,5 +98,51 @@ describe("CRD validation: kube's TestValidateCustomResourceDefinitionUpdate", ()
   });
   for (const c of UPDATE.filter((c) => !(c.name in UPDATE_EXCLUDED))) {
     it(c.name, () => assertMatches(validateCRDUpdate(structuredClone(c.resource) as CustomResourceDefinition, structuredClone(c.old) as CustomResourceDefinition), c.errors));
+  }
+});
+
+const SELECTABLE = kube.TestSelectableFields as PortedCase[];
+
+describe("CRD validation: kube's TestSelectableFields", () => {
+  it('has every case of kube', () => assert.equal(SELECTABLE.length, 5));
+  for (const c of SELECTABLE) {
+    it(c.name, () => assertMatches(validateCRD(structuredClone(c.resource) as CustomResourceDefinition), c.errors));
+  }
+});
+
+describe("CRD validation: kube's TestValidateCustomResourceDefinitionStoredVersions", () => {
+  const cases = kube.TestValidateCustomResourceDefinitionStoredVersions;
+  it('has every case of kube', () => assert.equal(cases.length, 5));
+  for (const c of cases) {
+    it(c.name, () => assertMatches(validateStoredVersions(c.storedVersions, c.versions as CRDVersion[]), c.errors));
+  }
+});
+
+/** Test_validateDeprecationWarning cases that cannot apply to kgen, with the reason. */
+export const DEPRECATION_EXCLUDED: Record<string, string> = {
+  'non-utf-8':
+    'tests a Go string holding an invalid UTF-8 byte; a CRD reaches kgen as JSON, whose strings are always valid Unicode (kube\'s JSON decoder, too, turns invalid bytes into U+FFFD before validation sees them)',
+};
+
+describe("CRD validation: kube's Test_validateDeprecationWarning", () => {
+  const cases = kube.Test_validateDeprecationWarning;
+  it('has every case of kube, the excluded ones with a reason', () => {
+    assert.equal(cases.length, 10);
+    for (const name of Object.keys(DEPRECATION_EXCLUDED)) assert.ok(cases.some((c) => c.name === name), name);
+  });
+  for (const c of cases.filter((c) => !(c.name in DEPRECATION_EXCLUDED))) {
+    it(c.name, () => assert.deepEqual(deprecationWarningErrors(c.deprecated, c.warning), c.want));
+  }
+});
+
+describe("CRD validation: kube's TestValidateFieldPath (cel.ValidFieldPath)", () => {
+  const cases = kube.TestValidateFieldPath;
+  it('has every case of kube', () => assert.equal(cases.length, 23));
+  for (const c of cases) {
+    it(c.name, () => {
+      const got = validFieldPath(c.fieldPath, c.schema as Record<string, unknown>);
+      if (c.errMsg === '') assert.ok(!('error' in got), JSON.stringify(got));
+      else assert.ok('error' in got && got.error.includes(c.errMsg), `expected an error containing ${JSON.stringify(c.errMsg)}, got ${JSON.stringify(got)}`);
+    });
   }
 });

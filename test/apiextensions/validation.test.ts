@@ -102,7 +102,7 @@ describe('validateCRD', () => {
     const c = valid();
     c.status = { storedVersions: ['v0'] };
     assert.deepEqual(lines(c), [
-      'status.storedVersions: Invalid value: []string{"v0"}: must have the storage version v1',
+      'status.storedVersions: Invalid value: ["v0"]: must have the storage version v1',
       'status.storedVersions[0]: Invalid value: "v0": missing from spec.versions; v0 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v0 and removes v0 from status.storedVersions',
     ]);
   });

@@ -27,13 +27,14 @@ export function tokenize(text) {
     if (text.startsWith('/*', i)) { i = text.indexOf('*/', i) + 2; continue; }
     if (c === '"') {
       let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       out.push({ t: 'str', v: goString(text.slice(i + 1, j)) });
       i = j + 1;
       continue;
     }
     if (c === '`') {
-      const j = text.indexOf('`', i + 1);
+      const end = text.indexOf('`', i + 1);
+      const j = end < 0 ? text.length : end;
       out.push({ t: 'str', v: text.slice(i + 1, j) });
       i = j + 1;
       continue;

@@ -66,6 +66,22 @@ function mapPath(path, v1) {
   return { paths: [path] };
 }
 
+/** The rows of a test function's `tests := []struct{…}{…}` table, as parsed JSON. */
+function rowsOf(fnName) {
+  const fn = src.indexOf(`func ${fnName}(`);
+  const body = src.slice(fn, src.indexOf('\nfunc ', fn + 10));
+  // Local variables declared before the table (singleVersionList, schema).
+  const local = { ...vars };
+  for (const m of body.matchAll(/^\t(\w+) := /gm)) {
+    if (m[1] === 'tests') continue;
+    const start = m.index + m[0].length;
+    local[m[1]] = () => new Parser(tokenize(body.slice(start, start + 5000)), local).value();
+  }
+  const tests = body.indexOf('tests := ');
+  const open = body.indexOf('}{', tests) + 1;
+  return new Parser(tokenize(body.slice(open)), local).value('testCase');
+}
+
 function portTable(fnName, fixup) {
   const fn = src.indexOf(`func ${fnName}(`);
   const body = src.slice(fn, src.indexOf('\nfunc ', fn + 10));
@@ -104,5 +120,18 @@ const out = {
   source: `kubernetes/apiextensions-apiserver@${commit} pkg/apis/apiextensions/validation/validation_test.go`,
   TestValidateCustomResourceDefinition: portTable('TestValidateCustomResourceDefinition', defaultReviewVersions),
   TestValidateCustomResourceDefinitionUpdate: portTable('TestValidateCustomResourceDefinitionUpdate'),
+  TestSelectableFields: portTable('TestSelectableFields', defaultReviewVersions),
+  // ValidateCustomResourceDefinitionStoredVersions(storedVersions, versions): versions named in
+  // `versions`, the one named `storageVersion` marked storage (as kube's loop builds them).
+  TestValidateCustomResourceDefinitionStoredVersions: rowsOf('TestValidateCustomResourceDefinitionStoredVersions').map((c) => ({
+    name: c.name,
+    versions: (c.versions ?? []).map((name) => ({ name, ...(name === c.storageVersion ? { storage: true } : {}) })),
+    storedVersions: c.storedVersions ?? [],
+    errors: (c.errors ?? []).map((e) => ({ type: e.$match, path: e.path, ...(e.contains !== undefined ? { contains: e.contains } : {}) })),
+  })),
+  // validateDeprecationWarning(deprecated, warning) → the messages.
+  Test_validateDeprecationWarning: rowsOf('Test_validateDeprecationWarning').map((c) => ({ name: c.name, deprecated: c.deprecated ?? false, warning: c.warning ?? null, want: c.want ?? [] })),
+  // cel.ValidFieldPath(fieldPath, schema): an error containing errMsg, or none.
+  TestValidateFieldPath: rowsOf('TestValidateFieldPath').map((c) => ({ name: c.name, fieldPath: c.fieldPath, schema: c.schema, errMsg: c.errMsg ?? '' })),
 };
 process.stdout.write(JSON.stringify(out, null, 1) + '\n');
