@@ -169,15 +169,27 @@ function childContext(ctx: CelContext | undefined, node: SchemaNode | undefined,
   return ctx && node ? { ...ctx, node, isResourceRoot: embedded } : undefined;
 }
 
-/** kube's TotalCost: the sum of every rule's and messageExpression's cost, within the per-CRD limit. */
-function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
-  const total = ctx.observed.reduce((s, o) => Math.min(Number.MAX_SAFE_INTEGER, s + o.cost), 0);
-  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
-  // TotalCost.ObserveExpressionCost ignores expressions under 1% of the limit when naming the most expensive.
-  const expensive = ctx.observed
+/** uint64's maximum as a float64 (2^64): where kube's total cost saturates. */
+const MAX_UINT64 = 2 ** 64;
+
+/**
+ * kube's TotalCost.ObserveExpressionCost over the observed costs: the saturating sum, and the
+ * MOST_EXPENSIVE_REPORTED most expensive, most expensive first, ignoring those under 1% of the
+ * per-CRD limit.
+ */
+export function totalCost<T extends { cost: number }>(observed: readonly T[]): { total: number; mostExpensive: T[] } {
+  const total = observed.reduce((s, o) => Math.min(MAX_UINT64, s + o.cost), 0);
+  const mostExpensive = observed
     .filter((o) => o.cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100)
     .sort((a, b) => b.cost - a.cost)
     .slice(0, MOST_EXPENSIVE_REPORTED);
+  return { total, mostExpensive };
+}
+
+/** The errors of a schema whose rules' total cost is beyond the per-CRD limit. */
+function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
+  const { total, mostExpensive: expensive } = totalCost(ctx.observed);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
   return [
     ...expensive.map((e) => field.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema')),
     field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, STATIC_ESTIMATED_CRD_COST_LIMIT)),

@@ -4,18 +4,41 @@
  * kube's test matches it: by error type and field path (and kube's `contains` text where it has
  * one), each expected error consuming one actual error, and no actual error left over.
  *
- * kube's cases are CRDs of the internal, v1beta1-shaped type. kube/port-crd-cases.mjs turns each into
- * the v1 CRD kube's own conversion (v1/conversion.go) makes of it, and maps the expected paths the
- * same way (spec.validation.openAPIV3Schema… → spec.versions[i].schema.openAPIV3Schema… for every
- * version i; top-level subresources and printer columns likewise).
+ * kube's cases are CRDs of the internal, v1beta1-shaped type. kube/port-crd-cases.mjs reads the Go
+ * source and turns each into the v1 CRD kube's own conversion (v1/conversion.go) makes of it, and
+ * maps the expected paths the same way (spec.validation.openAPIV3Schema… → spec.versions[i].schema.
+ * openAPIV3Schema… for every version i; top-level subresources, printer columns and selectable
+ * fields likewise; conversion webhook errors keep kube's internal paths, which kube reports for v1
+ * CRDs too). Regenerate with:
+ *   node test/apiextensions/kube/port-crd-cases.mjs <validation_test.go> <commit> > test/apiextensions/kube/crd-cases.json
  *
- * What kube has, and what is here (EXCLUDED gives each exclusion's reason):
- * - TestValidateCustomResourceDefinition: 57 cases; see CREATE_EXCLUDED.
- * - TestValidateCustomResourceDefinitionUpdate: 43 cases; see UPDATE_EXCLUDED.
+ * What kube has, and what is here (the EXCLUDED tables give each exclusion's reason):
+ * - TestValidateCustomResourceDefinition: 57 cases; 51 ported and pass; 6 excluded: 3 only make
+ *   sense for the internal shape (spec.version; preserveUnknownFields left nil; top-level fields
+ *   beside identical per-version ones), 3 are a kgen difference (defaults inside an embedded
+ *   resource's metadata are not coerced into ObjectMeta).
+ * - TestValidateCustomResourceDefinitionUpdate: 43 cases; 42 ported and pass; 1 excluded (top-level
+ *   and per-version fields together, internal shape only).
+ * - TestSelectableFields: 5 cases; 5 ported and pass.
+ * - TestValidateCustomResourceDefinitionStoredVersions: 5 cases; 5 ported and pass.
+ * - Test_validateDeprecationWarning: 10 cases; 9 ported and pass; 1 excluded (a Go string with an
+ *   invalid UTF-8 byte, which no JSON request can carry).
+ * - TestValidateFieldPath: 23 cases; 23 ported and pass (cel.ValidFieldPath).
+ * - TestPerCRDEstimatedCost: 8 cases; 8 ported and pass (TotalCost's sum and most expensive; costs
+ *   are float64 here, so kube's math.MaxUint64 is 2^64).
+ * - Not ported: TestValidateCustomResourceDefinitionValidationRuleCompatibility (3: it extends kube's
+ *   CEL environment with a test() function for stored expressions only; kgen has one CEL
+ *   environment, no stored-expressions one), TestCostInfo (10) and TestCelContext (1) (they read Go
+ *   internals, CELSchemaContext's MaxCardinality and its lazily built type info, which kgen's cost
+ *   estimator has no counterpart of), TestSchemaHasDefaults (1: a fuzz loop over Go structs and
+ *   their v1beta1 JSON).
+ * TestValidateCustomResourceDefinitionValidation and the structural tests are in
+ * schema-rules-table.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validFieldPath } from '../../runtime/apiextensions/field-path.js';
+import { totalCost } from '../../runtime/apiextensions/schema-rules.js';
 import { deprecationWarningErrors, validateCRD, validateCRDUpdate, validateStoredVersions } from '../../runtime/apiextensions/validation.js';
 import type { CRDVersion, CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
 import type { FieldError, FieldErrorType } from '../../runtime/validation/index.js';
@@ -143,6 +166,21 @@ describe("CRD validation: kube's TestValidateFieldPath (cel.ValidFieldPath)", ()
       const got = validFieldPath(c.fieldPath, c.schema as Record<string, unknown>);
       if (c.errMsg === '') assert.ok(!('error' in got), JSON.stringify(got));
       else assert.ok('error' in got && got.error.includes(c.errMsg), `expected an error containing ${JSON.stringify(c.errMsg)}, got ${JSON.stringify(got)}`);
+    });
+  }
+});
+
+describe("CRD validation: kube's TestPerCRDEstimatedCost (TotalCost.ObserveExpressionCost)", () => {
+  const cases = kube.TestPerCRDEstimatedCost;
+  it('has every case of kube', () => assert.equal(cases.length, 8));
+  for (const c of cases) {
+    it(c.name, () => {
+      const { total, mostExpensive } = totalCost(c.costs.map((cost) => ({ cost })));
+      assert.deepEqual(
+        mostExpensive.map((e) => e.cost),
+        c.expectedExpensive,
+      );
+      assert.equal(total, c.expectedTotal);
     });
   }
 });

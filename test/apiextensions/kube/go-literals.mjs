@@ -140,7 +140,7 @@ export class Parser {
     else if (name === 'version.MajorMinor') out = `${args[0]}.${args[1]}`;
     else if (name === 'environment.MustBaseEnvSet') out = { $celEnvironment: args[0] };
     // Conversions to a named string type or int64: the value itself.
-    else if (/^apiextensions\.[A-Z]\w*$/.test(name) || name === 'int64' || name === 'string') out = args[0];
+    else if (/^apiextensions\.[A-Z]\w*$/.test(name) || name === 'int64' || name === 'uint64' || name === 'string') out = args[0];
     else if (name === 'jsonSlice') out = args;
     else if (name === 'strings.Repeat') out = String(args[0]).repeat(args[1]);
     else out = { $call: name, args };

@@ -67,9 +67,9 @@ function mapPath(path, v1) {
 }
 
 /** The rows of a test function's `tests := []struct{…}{…}` table, as parsed JSON. */
-function rowsOf(fnName) {
+function rowsOf(fnName, rewrite = (body) => body) {
   const fn = src.indexOf(`func ${fnName}(`);
-  const body = src.slice(fn, src.indexOf('\nfunc ', fn + 10));
+  const body = rewrite(src.slice(fn, src.indexOf('\nfunc ', fn + 10)));
   // Local variables declared before the table (singleVersionList, schema).
   const local = { ...vars };
   for (const m of body.matchAll(/^\t(\w+) := /gm)) {
@@ -132,6 +132,14 @@ const out = {
   // validateDeprecationWarning(deprecated, warning) → the messages.
   Test_validateDeprecationWarning: rowsOf('Test_validateDeprecationWarning').map((c) => ({ name: c.name, deprecated: c.deprecated ?? false, warning: c.warning ?? null, want: c.want ?? [] })),
   // cel.ValidFieldPath(fieldPath, schema): an error containing errMsg, or none.
+  // TotalCost.ObserveExpressionCost over `costs`: the most expensive and the total. Costs are
+  // JSON numbers (float64): math.MaxUint64 is written as its float64 value, 2^64.
+  TestPerCRDEstimatedCost: rowsOf('TestPerCRDEstimatedCost', (b) => b.replaceAll('math.MaxUint64 / 2', '9223372036854775808').replaceAll('math.MaxUint64', '18446744073709551616')).map((c) => ({
+    name: c.name,
+    costs: c.costs ?? [],
+    expectedExpensive: c.expectedExpensive ?? [],
+    expectedTotal: c.expectedTotal,
+  })),
   TestValidateFieldPath: rowsOf('TestValidateFieldPath').map((c) => ({ name: c.name, fieldPath: c.fieldPath, schema: c.schema, errMsg: c.errMsg ?? '' })),
 };
 process.stdout.write(JSON.stringify(out, null, 1) + '\n');
