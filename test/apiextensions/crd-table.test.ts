@@ -13,10 +13,9 @@
  *   node test/apiextensions/kube/port-crd-cases.mjs <validation_test.go> <commit> > test/apiextensions/kube/crd-cases.json
  *
  * What kube has, and what is here (the EXCLUDED tables give each exclusion's reason):
- * - TestValidateCustomResourceDefinition: 57 cases; 51 ported and pass; 6 excluded: 3 only make
- *   sense for the internal shape (spec.version; preserveUnknownFields left nil; top-level fields
- *   beside identical per-version ones), 3 are a kgen difference (defaults inside an embedded
- *   resource's metadata are not coerced into ObjectMeta).
+ * - TestValidateCustomResourceDefinition: 57 cases; 54 ported and pass; 3 excluded, as they only
+ *   make sense for the internal shape (spec.version; preserveUnknownFields left nil; top-level
+ *   fields beside identical per-version ones).
  * - TestValidateCustomResourceDefinitionUpdate: 43 cases; 42 ported and pass; 1 excluded (top-level
  *   and per-version fields together, internal shape only).
  * - TestSelectableFields: 5 cases; 5 ported and pass.
@@ -69,15 +68,10 @@ const NIL_PRESERVE =
   'tests spec.preserveUnknownFields left nil, which the internal type reads as true; a v1 CRD cannot leave it nil (its bool is false when absent), so the v1 CRD this case converts to is valid';
 const PER_VERSION_ONLY =
   'tests top-level fields (validation, subresources, columns) beside per-version ones; a v1 CRD has only the per-version ones (kube\'s v1 conversion copies the top-level ones into every version)';
-const METADATA_DEFAULTS =
-  "kgen difference: defaults inside an embedded resource's metadata are checked against their schema and rules, not coerced into ObjectMeta and validated as metadata (kube's \"must result in valid metadata\"); kube's pruning also keeps unknown metadata fields that kgen reports";
 export const CREATE_EXCLUDED: Record<string, string> = {
   'bad names 01': INTERNAL_ONLY,
   'webhook conversion without preserveUnknownFields=false': NIL_PRESERVE,
   'per-version fields may not all be set to identical values (top-level field should be used instead)': PER_VERSION_ONLY,
-  'invalid defaults with enabled feature gate, structural schema': METADATA_DEFAULTS,
-  'v1.15 era tests for metadata defaults': METADATA_DEFAULTS,
-  'embedded metadata defaults': METADATA_DEFAULTS,
 };
 export const UPDATE_EXCLUDED: Record<string, string> = {
   'top-level and per-version fields are mutually exclusive': PER_VERSION_ONLY,
