@@ -41,7 +41,8 @@ function visit(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: s
     insideMeta = false;
     around = { node, steps: [] };
   }
-  if (s.default !== undefined) errs.push(...defaultErrors(s.default, node, nodes, `${path}.default`, insideMeta, requirePruned, around));
+  // `default: null` is no default (JSON null leaves kube's *JSON nil).
+  if (s.default !== undefined && s.default !== null) errs.push(...defaultErrors(s.default, node, nodes, `${path}.default`, insideMeta, requirePruned, around));
   if (isObject(s.items) && node.items) errs.push(...visit(s.items, node.items, nodes, `${path}.items`, insideMeta, false, requirePruned, { ...around, steps: [...around.steps, 0] }));
   if (isObject(s.properties)) {
     for (const [name, sub] of Object.entries(s.properties)) {

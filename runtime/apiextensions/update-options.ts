@@ -63,6 +63,12 @@ export function schemaHas(s: unknown, pred: (s: Props) => boolean): boolean {
   return subs.some((sub) => schemaHas(sub, pred));
 }
 
+/**
+ * schemaHasDefaults: a default anywhere in the schema. `default: null` is none: JSON null leaves
+ * kube's *JSON pointer nil.
+ */
+export const schemaHasDefaults = (s: unknown) => schemaHas(s, (n) => n.default !== undefined && n.default !== null);
+
 const schemasOf = (crd: CustomResourceDefinition): unknown[] => (crd.spec?.versions ?? []).map((v) => v?.schema?.openAPIV3Schema).filter((s) => s !== undefined && s !== null);
 
 /** HasSchemaWith over every version's schema. */
@@ -89,7 +95,7 @@ const invalidMapListKeysMapSet = (s: unknown) => schemaHas(s, (n) => mapListKeys
 
 /** schemaHasUnprunedDefaults: a structural schema whose defaults carry fields pruning would drop. */
 function unprunedDefaults(s: unknown): boolean {
-  if (!isObject(s) || !schemaHas(s, (n) => n.default !== undefined) || schemaIsNonStructural(s)) return false;
+  if (!isObject(s) || !schemaHasDefaults(s) || schemaIsNonStructural(s)) return false;
   const relaxed = { ...V1_OPTIONS, requirePrunedDefaults: false };
   const strict = validateOpenAPISchema(s, '', false, V1_OPTIONS);
   return strict.length > validateOpenAPISchema(s, '', false, relaxed).length && strict.some(isPruneError);

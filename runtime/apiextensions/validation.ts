@@ -8,7 +8,7 @@ import { validateOpenAPISchema, type SchemaValidationOptions } from './schema-ru
 import { validateConversion } from './conversion-validation.js';
 import { validFieldPath } from './field-path.js';
 import { structuralConversionError } from './structural-rules.js';
-import { CREATE_OPTIONS, MAX_SELECTABLE_FIELDS, schemaHas, updateOptions, type CRDValidationOptions } from './update-options.js';
+import { CREATE_OPTIONS, MAX_SELECTABLE_FIELDS, schemaHas, schemaHasDefaults, updateOptions, type CRDValidationOptions } from './update-options.js';
 import type { CRDNames, CRDVersion, CustomResourceDefinition } from './types.js';
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -90,7 +90,7 @@ function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions)
     });
   }
   const schemas = versions.filter(hasSchema).map((v) => v.schema!.openAPIV3Schema);
-  if (schemas.some((s) => schemaHas(s, (n) => n.default !== undefined))) {
+  if (schemas.some(schemaHasDefaults)) {
     requireStructural = true;
     if (preserveUnknown) errs.push(field.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
   }

@@ -29,8 +29,9 @@
  *   CEL environment with a test() function for stored expressions only; kgen has one CEL
  *   environment, no stored-expressions one), TestCostInfo (10) and TestCelContext (1) (they read Go
  *   internals, CELSchemaContext's MaxCardinality and its lazily built type info, which kgen's cost
- *   estimator has no counterpart of), TestSchemaHasDefaults (1: a fuzz loop over Go structs and
- *   their v1beta1 JSON).
+ *   estimator has no counterpart of).
+ * - TestSchemaHasDefaults: 1 case (a fuzz loop); ported as a seeded fuzz loop over JSON schemas
+ *   (10000 schemas), passes.
  * TestValidateCustomResourceDefinitionValidation and the structural tests are in
  * schema-rules-table.test.ts.
  */
@@ -38,6 +39,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validFieldPath } from '../../runtime/apiextensions/field-path.js';
 import { totalCost } from '../../runtime/apiextensions/schema-rules.js';
+import { schemaHasDefaults } from '../../runtime/apiextensions/update-options.js';
 import { deprecationWarningErrors, validateCRD, validateCRDUpdate, validateStoredVersions } from '../../runtime/apiextensions/validation.js';
 import type { CRDVersion, CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
 import type { FieldError, FieldErrorType } from '../../runtime/validation/index.js';
@@ -177,4 +179,56 @@ describe("CRD validation: kube's TestPerCRDEstimatedCost (TotalCost.ObserveExpre
       assert.equal(total, c.expectedTotal);
     });
   }
+});
+
+/**
+ * TestSchemaHasDefaults, as kube writes it a fuzz loop: 10000 random schemas, each compared with
+ * its JSON (a schema has a default exactly when its JSON holds a `"default":` that is not null).
+ * kube fuzzes Go structs with a random seed; here a seeded generator builds JSON schemas with every
+ * field SchemaHas descends into, so the run is deterministic.
+ */
+describe("CRD validation: kube's TestSchemaHasDefaults", () => {
+  function mulberry32(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const random = mulberry32(20260611);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const name = () => `p${Math.floor(random() * 1000)}`;
+  function schema(depth: number): Record<string, unknown> {
+    const s: Record<string, unknown> = { type: pick(['object', 'array', 'string', 'integer', '']) };
+    // A default about one node in 40 (null sometimes: JSON null is no default).
+    const d = random();
+    if (d < 0.02) s.default = pick([1, 'x', { a: 1 }, [1], false]);
+    else if (d < 0.025) s.default = null;
+    if (depth <= 0) return s;
+    const sub = () => schema(depth - 1);
+    const many = () => Array.from({ length: Math.floor(random() * 3) }, sub);
+    const map = () => Object.fromEntries(Array.from({ length: Math.floor(random() * 3) }, () => [name(), sub()]));
+    if (random() < 0.3) s.items = random() < 0.8 ? sub() : many();
+    for (const key of ['allOf', 'anyOf', 'oneOf']) if (random() < 0.15) s[key] = many();
+    if (random() < 0.1) s.not = sub();
+    if (random() < 0.3) s.properties = map();
+    if (random() < 0.15) s.additionalProperties = random() < 0.7 ? sub() : random() < 0.5;
+    if (random() < 0.1) s.patternProperties = map();
+    if (random() < 0.1) s.additionalItems = random() < 0.7 ? sub() : true;
+    if (random() < 0.1) s.definitions = map();
+    if (random() < 0.1) s.dependencies = Object.fromEntries([[name(), random() < 0.5 ? sub() : ['a', 'b']]]);
+    return s;
+  }
+  it('agrees with the JSON of 10000 random schemas', () => {
+    let withDefaults = 0;
+    for (let i = 0; i < 10000; i++) {
+      const s = schema(4);
+      const expected = JSON.stringify(s).replaceAll('"default":null', '"deleted":null').includes('"default":');
+      if (expected) withDefaults++;
+      assert.equal(schemaHasDefaults(s), expected, JSON.stringify(s));
+    }
+    // Both answers occur often enough for the comparison to mean something.
+    assert.ok(withDefaults > 1000 && withDefaults < 9000, String(withDefaults));
+  });
 });
