@@ -26,6 +26,7 @@ import { SchemaCompiler, type SchemaInput } from '../validation/compile.js';
 import { finalizeNodes } from '../validation/finalize.js';
 import type { SchemaNode } from '../validation/node.js';
 import { validateDefaults } from './default-rules.js';
+import { validFieldPath } from './field-path.js';
 import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
 
 type Props = Record<string, unknown>;
@@ -53,6 +54,8 @@ export interface SchemaValidationOptions {
   allowDefaults?: boolean;
   /** Defaults must not carry fields their schema prunes (true for v1). */
   requirePrunedDefaults?: boolean;
+  /** The per-expression cost limit is not applied (an update leaving this version's schema unchanged). */
+  suppressPerExpressionCost?: boolean;
 }
 
 export const V1_OPTIONS: SchemaValidationOptions = {
@@ -77,6 +80,8 @@ interface Walker {
 /** The compiled node of the schema part being walked, for CEL; undefined when CEL is off. */
 interface CelContext {
   node: SchemaNode;
+  /** kube's opts.suppressPerExpressionCost. */
+  suppressPerExpressionCost?: boolean;
   isResourceRoot: boolean;
   /** Rule costs by schema path relative to the root (`properties[a].x-kubernetes-validations[0].rule`). */
   costs: Map<string, number>;
@@ -106,7 +111,7 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
       const compiled = structural.length === 0 ? compileSchema(schema) : undefined;
       const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false) : [];
       errs.push(...structural, ...defaults);
-      if (compiled && defaults.length === 0) cel = celContext(schema, compiled.root, path);
+      if (compiled && defaults.length === 0) cel = { ...celContext(schema, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
     }
   }
   const walker: Walker = {
@@ -164,15 +169,27 @@ function childContext(ctx: CelContext | undefined, node: SchemaNode | undefined,
   return ctx && node ? { ...ctx, node, isResourceRoot: embedded } : undefined;
 }
 
-/** kube's TotalCost: the sum of every rule's and messageExpression's cost, within the per-CRD limit. */
-function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
-  const total = ctx.observed.reduce((s, o) => Math.min(Number.MAX_SAFE_INTEGER, s + o.cost), 0);
-  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
-  // TotalCost.ObserveExpressionCost ignores expressions under 1% of the limit when naming the most expensive.
-  const expensive = ctx.observed
+/** uint64's maximum as a float64 (2^64): where kube's total cost saturates. */
+const MAX_UINT64 = 2 ** 64;
+
+/**
+ * kube's TotalCost.ObserveExpressionCost over the observed costs: the saturating sum, and the
+ * MOST_EXPENSIVE_REPORTED most expensive, most expensive first, ignoring those under 1% of the
+ * per-CRD limit.
+ */
+export function totalCost<T extends { cost: number }>(observed: readonly T[]): { total: number; mostExpensive: T[] } {
+  const total = observed.reduce((s, o) => Math.min(MAX_UINT64, s + o.cost), 0);
+  const mostExpensive = observed
     .filter((o) => o.cost >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100)
     .sort((a, b) => b.cost - a.cost)
     .slice(0, MOST_EXPENSIVE_REPORTED);
+  return { total, mostExpensive };
+}
+
+/** The errors of a schema whose rules' total cost is beyond the per-CRD limit. */
+function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
+  const { total, mostExpensive: expensive } = totalCost(ctx.observed);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return [];
   return [
     ...expensive.map((e) => field.forbidden(e.path, 'contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema')),
     field.forbidden(path, costErrorMessage('x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema', total, STATIC_ESTIMATED_CRD_COST_LIMIT)),
@@ -342,7 +359,7 @@ function listMapRules(s: Props, path: string, keys: unknown[]): FieldError[] {
 }
 
 /** validateMapListKeysMapSet: set and map items are not nullable; map keys are required or defaulted, never nullable. */
-function mapListKeysMapSetRules(s: Props, path: string): FieldError[] {
+export function mapListKeysMapSetRules(s: Props, path: string): FieldError[] {
   const listType = s['x-kubernetes-list-type'];
   if (!isObject(s.items) || (listType !== 'set' && listType !== 'map')) return [];
   const errs: FieldError[] = [];
@@ -387,23 +404,10 @@ function ruleFieldRules(rules: unknown[], schema: Props, path: string): FieldErr
   return errs;
 }
 
-/** cel.ValidFieldPath over the schema: `.a`, `['a.b']` steps through properties, or map keys. */
+/** pathValid: cel.ValidFieldPath over the schema, when it is structural (otherwise any path passes, as in kube). */
 function pathValid(schema: Props, jsonPath: string): boolean {
-  const re = /\.([^.[\]]+)|\['((?:[^'\\]|\\.)*)'\]/y;
-  let s: Props | undefined = schema;
-  let i = 0;
-  while (i < jsonPath.length) {
-    re.lastIndex = i;
-    const m = re.exec(jsonPath);
-    if (!m || !s) return false;
-    i = re.lastIndex;
-    const name = m[1] ?? m[2]!.replace(/\\(.)/g, '$1');
-    const props: Props | undefined = isObject(s.properties) ? s.properties : undefined;
-    if (props && isObject(props[name])) s = props[name] as Props;
-    else if (isObject(s.additionalProperties)) s = s.additionalProperties;
-    else return false;
-  }
-  return i > 0;
+  if (structuralConversionError(schema) !== undefined) return true;
+  return !('error' in validFieldPath(jsonPath, schema));
 }
 
 /** The per-node CEL stage: compilation, per-expression cost, messageExpression, oldSelf use. */
@@ -423,13 +427,13 @@ function celRules(rules: unknown[], path: string, w: Walker, ctx: CelContext, re
       { typeCheck: true },
     );
     const ruleCost = compiled.errorIn === 'rule' ? 0 : (ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].rule`)) ?? 0);
-    if (ruleCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.rule`, costErrorMessage('estimated rule cost', ruleCost, STATIC_ESTIMATED_COST_LIMIT)));
+    if (!ctx.suppressPerExpressionCost && ruleCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.rule`, costErrorMessage('estimated rule cost', ruleCost, STATIC_ESTIMATED_COST_LIMIT)));
     ctx.observed.push({ path: `${at}.rule`, cost: ruleCost });
     if (compiled.errorIn === 'rule') errs.push(field.invalid(`${at}.rule`, raw, compileDetail(compiled.error ?? '', '', 'bool')));
     if (compiled.errorIn === 'messageExpression') errs.push(field.invalid(`${at}.messageExpression`, raw, compileDetail(compiled.error ?? '', 'messageExpression ', 'string')));
     else if (compiled.messageProgram) {
       const messageCost = ctx.costs.get(join(rel, `x-kubernetes-validations[${i}].messageExpression`)) ?? 0;
-      if (messageCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.messageExpression`, costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT)));
+      if (!ctx.suppressPerExpressionCost && messageCost > STATIC_ESTIMATED_COST_LIMIT) errs.push(field.forbidden(`${at}.messageExpression`, costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT)));
       ctx.observed.push({ path: `${at}.messageExpression`, cost: messageCost });
     }
     if (compiled.usesOldSelf) {

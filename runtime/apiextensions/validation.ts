@@ -4,36 +4,49 @@
  * strategy adds to the schema validation every kind gets. Paths and messages are kube's.
  */
 import { field, isDNS1035Label, isDNS1123Subdomain, type FieldError } from '../validation/index.js';
-import { validateOpenAPISchema } from './schema-rules.js';
-import { isConditionTrue } from './conditions.js';
-import { validateWebhookConversion } from './conversion-validation.js';
-import type { WebhookConversion } from './webhook-converter.js';
+import { validateOpenAPISchema, type SchemaValidationOptions } from './schema-rules.js';
+import { validateConversion } from './conversion-validation.js';
+import { validFieldPath } from './field-path.js';
+import { structuralConversionError } from './structural-rules.js';
+import { CREATE_OPTIONS, MAX_SELECTABLE_FIELDS, schemaHas, schemaHasDefaults, updateOptions, type CRDValidationOptions } from './update-options.js';
 import type { CRDNames, CRDVersion, CustomResourceDefinition } from './types.js';
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-const MAX_SELECTABLE_FIELDS = 8;
 
-export function validateCRD(crd: CustomResourceDefinition): FieldError[] {
+export function validateCRD(crd: CustomResourceDefinition, opts: CRDValidationOptions = CREATE_OPTIONS, old?: CustomResourceDefinition): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const required = `${spec.names?.plural ?? ''}.${spec.group ?? ''}`;
   const name = crd.metadata?.name;
-  if (typeof name === 'string' && name !== '' && name !== required) {
+  // The name rule is a create rule (an update's name is immutable).
+  if (!old && typeof name === 'string' && name !== '' && name !== required) {
     errs.push(field.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   }
-  errs.push(...validateSpec(crd));
+  errs.push(...validateSpec(crd, opts));
   errs.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd.status?.storedVersions ?? [], spec.versions ?? []));
+  errs.push(...validatePreserveUnknownFields(crd, old));
   return errs;
 }
 
+/** validatePreserveUnknownFields: true is refused unless the old CRD had it (compatibility with existing data). */
+function validatePreserveUnknownFields(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): FieldError[] {
+  if (old?.spec?.preserveUnknownFields === true) return [];
+  if (crd.spec?.preserveUnknownFields === true) {
+    return [field.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead')];
+  }
+  return [];
+}
+
 export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
-  const errs = validateCRD(crd);
   // A missing spec is Go's zero value (the stored object always has one).
   crd = { ...crd, spec: crd.spec ?? ({} as CustomResourceDefinition['spec']) };
+  old = { ...old, spec: old.spec ?? ({} as CustomResourceDefinition['spec']) };
+  const opts = updateOptions(crd, old);
+  const errs = validateCRD(crd, opts, old);
   // Once established, scope and kind decide how objects are stored: they cannot change.
-  if (isConditionTrue(old, 'Established')) {
+  if (opts.requireImmutableNames) {
     if (crd.spec.scope !== old.spec.scope) errs.push(immutable('spec.scope', crd.spec.scope));
     if (crd.spec.names?.kind !== old.spec.names?.kind) errs.push(immutable('spec.names.kind', crd.spec.names?.kind));
   }
@@ -47,7 +60,10 @@ function immutable(path: string, value: unknown): FieldError {
   return field.invalid(path, value, 'field is immutable');
 }
 
-function validateSpec(crd: CustomResourceDefinition): FieldError[] {
+const hasSchema = (v: CRDVersion) => v?.schema?.openAPIV3Schema !== undefined && v?.schema?.openAPIV3Schema !== null;
+
+/** validateCustomResourceDefinitionSpec, for the v1 shape (per-version schema, subresources, columns). */
+function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions): FieldError[] {
   // Types were checked by the schema (strategy.ts); a missing spec is Go's zero value.
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const errs: FieldError[] = [];
@@ -60,7 +76,26 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   if (!spec.scope) errs.push(field.required('spec.scope'));
   else if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') errs.push(field.notSupported('spec.scope', spec.scope, ['Cluster', 'Namespaced']));
 
+  const preserveUnknown = spec.preserveUnknownFields === true;
+  // Enabling pruning (preserveUnknownFields false, v1's only choice for new CRDs) requires structural schemas.
+  let requireStructural = opts.requireStructuralSchema || !preserveUnknown;
   const versions = spec.versions ?? [];
+  if (opts.requireOpenAPISchema) {
+    versions.forEach((v, i) => {
+      if (!hasSchema(v)) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`));
+    });
+  } else if (!preserveUnknown) {
+    versions.forEach((v, i) => {
+      if (v?.served && !hasSchema(v)) errs.push(field.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'because otherwise all fields are pruned'));
+    });
+  }
+  const schemas = versions.filter(hasSchema).map((v) => v.schema!.openAPIV3Schema);
+  if (schemas.some(schemaHasDefaults)) {
+    requireStructural = true;
+    if (preserveUnknown) errs.push(field.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+  }
+  if (schemas.some((s) => schemaHas(s, hasKubernetesExtensions))) requireStructural = true;
+
   const seen = new Set<string>();
   let unique = true;
   let storageCount = 0;
@@ -71,8 +106,7 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
     seen.add(v.name);
     const dns = isDNS1035Label(v.name ?? '');
     if (dns.length) errs.push(field.invalid(`${path}.name`, v.name, dns.join(',')));
-    if (!v.schema?.openAPIV3Schema) errs.push(field.required(`${path}.schema.openAPIV3Schema`, 'schemas are required'));
-    errs.push(...validateVersion(v, path, spec.preserveUnknownFields === true));
+    errs.push(...validateVersion(v, path, { ...opts, requireStructuralSchema: requireStructural }));
   });
   if (!unique) errs.push(field.invalid('spec.versions', versions, 'must contain unique version names'));
   if (storageCount !== 1) errs.push(field.invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
@@ -85,65 +119,118 @@ function validateSpec(crd: CustomResourceDefinition): FieldError[] {
   errs.push(...validateNames(names, 'spec.names'));
 
   const conversion = spec.conversion;
-  if (conversion) {
-    if (!conversion.strategy) errs.push(field.required('spec.conversion.strategy'));
-    else if (conversion.strategy !== 'None' && conversion.strategy !== 'Webhook') errs.push(field.notSupported('spec.conversion.strategy', conversion.strategy, ['None', 'Webhook']));
-    if (conversion.strategy === 'Webhook' && !conversion.webhook) errs.push(field.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
-    if (conversion.strategy === 'Webhook' && conversion.webhook) errs.push(...validateWebhookConversion(conversion.webhook as WebhookConversion, 'spec.conversion'));
-    if (conversion.strategy === 'None' && conversion.webhook) errs.push(field.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
-    if (conversion.strategy === 'Webhook' && spec.preserveUnknownFields === true) {
-      errs.push(field.invalid('spec.conversion.strategy', conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
-    }
+  if (conversion && conversion.strategy !== 'None' && preserveUnknown) {
+    errs.push(field.invalid('spec.conversion.strategy', conversion.strategy, 'must be None if spec.preserveUnknownFields is true'));
   }
-  if (spec.preserveUnknownFields === true) {
-    errs.push(field.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+  errs.push(...validateConversion(conversion as Parameters<typeof validateConversion>[0], 'spec.conversion', opts));
+  return errs;
+}
+
+/** schemaHasKubernetesExtensions' predicate. */
+function hasKubernetesExtensions(s: Record<string, unknown>): boolean {
+  return (
+    s['x-kubernetes-embedded-resource'] === true ||
+    (s['x-kubernetes-preserve-unknown-fields'] !== undefined && s['x-kubernetes-preserve-unknown-fields'] !== null) ||
+    s['x-kubernetes-int-or-string'] === true ||
+    (Array.isArray(s['x-kubernetes-list-map-keys']) && s['x-kubernetes-list-map-keys'].length > 0) ||
+    (s['x-kubernetes-list-type'] !== undefined && s['x-kubernetes-list-type'] !== null) ||
+    (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0)
+  );
+}
+
+/** validateDeprecationWarning: the messages for a version's deprecationWarning. */
+export function deprecationWarningErrors(deprecated: boolean, warning: string | undefined | null): string[] {
+  if (!deprecated && warning !== undefined && warning !== null) return ['can only be set for deprecated versions'];
+  if (warning === undefined || warning === null) return [];
+  const errs: string[] = [];
+  const bytes = Buffer.byteLength(warning, 'utf8');
+  if (bytes > 256) errs.push('must be <= 256 characters long');
+  if (bytes === 0) errs.push('must not be an empty string');
+  // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space; the index is a byte offset.
+  let index = 0;
+  for (const ch of warning) {
+    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+      errs.push(`must only contain printable UTF-8 characters; non-printable character found at index ${index}`);
+      break;
+    }
+    index += Buffer.byteLength(ch, 'utf8');
   }
   return errs;
 }
 
-function validateVersion(v: CRDVersion, path: string, _preserveUnknown: boolean): FieldError[] {
+function validateVersion(v: CRDVersion, path: string, opts: CRDValidationOptions): FieldError[] {
   const errs: FieldError[] = [];
-  if (v.deprecationWarning !== undefined) {
-    if (!v.deprecated) errs.push(field.invalid(`${path}.deprecationWarning`, v.deprecationWarning, 'can only be set for deprecated versions'));
-    else if (v.deprecationWarning.length > 256) errs.push(field.invalid(`${path}.deprecationWarning`, v.deprecationWarning, 'must be <= 256 characters long'));
-    else if (v.deprecationWarning.length === 0) errs.push(field.invalid(`${path}.deprecationWarning`, v.deprecationWarning, 'must not be an empty string'));
-  }
+  for (const msg of deprecationWarningErrors(v.deprecated === true, v.deprecationWarning)) errs.push(field.invalid(`${path}.deprecationWarning`, v.deprecationWarning, msg));
   const statusEnabled = v.subresources?.status !== undefined && v.subresources?.status !== null;
   const schema = v.schema?.openAPIV3Schema;
-  if (schema !== undefined) errs.push(...validateOpenAPISchema(schema, `${path}.schema.openAPIV3Schema`, statusEnabled));
+  if (schema !== undefined && schema !== null) {
+    const schemaOpts: SchemaValidationOptions = {
+      requireStructuralSchema: opts.requireStructuralSchema,
+      requireValidPropertyType: opts.requireValidPropertyType,
+      requireAtomicSetType: opts.requireAtomicSetType,
+      requireMapListKeysMapSetValidation: opts.requireMapListKeysMapSetValidation,
+      allowDefaults: true,
+      requirePrunedDefaults: opts.requirePrunedDefaults,
+      suppressPerExpressionCost: opts.versionsWithUnchangedSchemas.has(v.name),
+    };
+    errs.push(...validateOpenAPISchema(schema, `${path}.schema.openAPIV3Schema`, statusEnabled, schemaOpts));
+  }
   const scale = v.subresources?.scale;
-  if (scale) errs.push(...validateScale(scale, `${path}.subresources.scale`));
+  if (scale) errs.push(...validateScale(scale, `${path}.subresources`));
   (v.additionalPrinterColumns ?? []).forEach((col, i) => errs.push(...validateColumn(col, `${path}.additionalPrinterColumns[${i}]`)));
   const selectable = v.selectableFields ?? [];
-  const uniq = new Set<string>();
-  selectable.forEach((f, i) => {
-    const p = `${path}.selectableFields[${i}].jsonPath`;
-    if (!f.jsonPath) errs.push(field.required(p));
-    else if (f.jsonPath.startsWith('.metadata')) errs.push(field.invalid(p, f.jsonPath, 'must not point to fields in metadata'));
-    else if (uniq.has(f.jsonPath)) errs.push(field.duplicate(p, f.jsonPath));
-    uniq.add(f.jsonPath);
-  });
-  if (uniq.size > MAX_SELECTABLE_FIELDS) errs.push(field.tooMany(`${path}.selectableFields`, uniq.size, MAX_SELECTABLE_FIELDS));
+  if (selectable.length > 0) {
+    if (schema === undefined || schema === null) errs.push(field.invalid(`${path}.selectableFields`, '', 'may only be set when `version.schema.openAPIV3Schema` is not included'));
+    else {
+      const conversion = structuralConversionError(schema);
+      if (conversion) errs.push(field.invalid(`${path}.schema.openAPIV3Schema`, '', conversion));
+      errs.push(...validateSelectableFields(selectable, conversion ? undefined : (schema as Record<string, unknown>), `${path}.selectableFields`, opts.allowTooManySelectableFields.has(v.name)));
+    }
+  }
   return errs;
 }
 
-/** ValidateCustomResourceDefinitionSubresources for scale. */
-function validateScale(scale: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string }, path: string): FieldError[] {
+/** ValidateCustomResourceSelectableFields. */
+export function validateSelectableFields(fields: { jsonPath?: string }[], schema: Record<string, unknown> | undefined, path: string, allowTooMany = false): FieldError[] {
   const errs: FieldError[] = [];
-  const check = (name: string, value: string | undefined, prefixes: string[], needed: boolean) => {
-    if (!value) {
-      if (needed) errs.push(field.required(`${path}.${name}`));
+  const unique = new Set<string>();
+  fields.forEach((f, i) => {
+    const p = `${path}[${i}].jsonPath`;
+    if (!f.jsonPath) {
+      errs.push(field.required(p));
       return;
     }
-    errs.push(...validateSimpleJSONPath(value, `${path}.${name}`));
-    if (!prefixes.some((p) => value.startsWith(p))) {
-      const where = prefixes.map((p) => `\`${p.slice(0, -1)}\``).join(' or ');
-      errs.push(field.invalid(`${path}.${name}`, value, `should be a json path under ${where}`));
+    const found = validFieldPath(f.jsonPath, schema, false);
+    if ('error' in found) {
+      errs.push(field.invalid(p, f.jsonPath, `is an invalid path: ${found.error}`));
+      return;
     }
+    if (found.root === 'metadata') errs.push(field.invalid(p, f.jsonPath, 'must not point to fields in metadata'));
+    const type = found.schema?.type;
+    if (type !== 'string' && type !== 'boolean' && type !== 'integer') {
+      errs.push(field.invalid(p, f.jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
+    }
+    if (unique.has(found.path)) errs.push(field.duplicate(p, f.jsonPath));
+    else unique.add(found.path);
+  });
+  if (unique.size > MAX_SELECTABLE_FIELDS && !allowTooMany) errs.push(field.tooMany(path, unique.size, MAX_SELECTABLE_FIELDS));
+  return errs;
+}
+
+/** ValidateCustomResourceDefinitionSubresources for scale; `path` is the subresources'. */
+function validateScale(scale: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string }, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const check = (name: string, value: string, prefixes: string[], under: string) => {
+    const p = `${path}.scale.${name}`;
+    const simple = validateSimpleJSONPath(value, p);
+    if (simple.length) errs.push(...simple);
+    else if (!prefixes.some((pre) => value.startsWith(pre))) errs.push(field.invalid(p, value, `should be a json path under ${under}`));
   };
-  check('specReplicasPath', scale.specReplicasPath, ['.spec.'], true);
-  check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], true);
-  check('labelSelectorPath', scale.labelSelectorPath, ['.spec.', '.status.'], false);
+  if (!scale.specReplicasPath) errs.push(field.required(`${path}.scale.specReplicasPath`));
+  else check('specReplicasPath', scale.specReplicasPath, ['.spec.'], '.spec');
+  if (!scale.statusReplicasPath) errs.push(field.required(`${path}.scale.statusReplicasPath`));
+  else check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], '.status');
+  if (scale.labelSelectorPath) check('labelSelectorPath', scale.labelSelectorPath, ['.spec.', '.status.'], 'either .spec or .status');
   return errs;
 }
 
@@ -161,8 +248,9 @@ function validateColumn(col: { name?: string; type?: string; format?: string; js
   return errs;
 }
 
-/** validateSimpleJSONPath: a path starting with a dot, evaluable by the table printer. */
+/** validateSimpleJSONPath. */
 function validateSimpleJSONPath(path: string, fld: string): FieldError[] {
+  if (path === '') return [field.invalid(fld, path, 'must not be empty')];
   if (!path.startsWith('.')) return [field.invalid(fld, path, 'must be a simple json path starting with .')];
   return [];
 }
@@ -186,11 +274,10 @@ function validateNames(names: Partial<CRDNames> | undefined, path: string): Fiel
 }
 
 /** ValidateCustomResourceDefinitionStoredVersions. */
-function validateStoredVersions(stored: string[], versions: CRDVersion[]): FieldError[] {
+export function validateStoredVersions(stored: string[], versions: CRDVersion[]): FieldError[] {
   const path = 'status.storedVersions';
-  // Go prints the list with %#v: []string{"v1", "v2"}.
-  const goList = `[]string{${stored.map((v) => JSON.stringify(v)).join(', ')}}`;
-  const invalidList = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${stored.length ? goList : '[]string(nil)'}: ${detail}` });
+  // apimachinery's field errors print a slice value as compact JSON.
+  const invalidList = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${JSON.stringify(stored)}: ${detail}` });
   if (stored.length === 0) return [invalidList('must have at least one stored version')];
   const errs: FieldError[] = [];
   const remaining = new Map(stored.map((v, i) => [v, i]));

@@ -14,10 +14,21 @@ export class PruneWalk {
   /** Paths of unknown fields, when collecting. */
   readonly found: string[] = [];
 
+  /**
+   * `keepMetadata`: apiVersion, kind and metadata of the resource root and embedded resources are
+   * kept whole, whatever their schema, as kube's pruning keeps them (ObjectMeta decoding drops
+   * metadata's unknown fields elsewhere); default validation uses it.
+   */
   constructor(
     private readonly remove: boolean,
     private readonly collect: boolean,
+    private readonly keepMetadata = false,
   ) {}
+
+  private keeps(s: SchemaNode, key: string): boolean {
+    if (this.keepMetadata) return (s.keepsTypeMeta || s.embedded) && (TYPE_META.has(key) || key === 'metadata');
+    return s.keepsTypeMeta && TYPE_META.has(key);
+  }
 
   prune(x: unknown, s: SchemaNode | undefined, path: string): void {
     if (s !== undefined && s.preserveUnknown) {
@@ -36,7 +47,7 @@ export class PruneWalk {
         this.unknown(x, key, keyPath);
         continue;
       }
-      if (s.keepsTypeMeta && TYPE_META.has(key)) continue;
+      if (this.keeps(s, key)) continue;
       const child = s.properties?.get(key);
       if (child !== undefined) this.prune(x[key], child, keyPath);
       else if (s.additional === true) continue;
@@ -55,7 +66,7 @@ export class PruneWalk {
     }
     if (!isPlainObject(x)) return;
     for (const key of Object.keys(x)) {
-      if (s.keepsTypeMeta && TYPE_META.has(key)) continue;
+      if (this.keeps(s, key)) continue;
       const keyPath = this.collect ? (path === '' ? key : `${path}.${key}`) : path;
       const child = s.properties?.get(key);
       if (child !== undefined) this.prune(x[key], child, keyPath);

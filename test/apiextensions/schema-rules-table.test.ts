@@ -10,16 +10,10 @@
  *   the CEL ones included; 1 is excluded (EXCLUDED below: it needs an older CEL environment).
  *   CEL cost cases compare error type and path only: kgen's cost model is cel-go's order of
  *   magnitude, not bit-exact (COST_ROWS names them).
- * - TestValidateCustomResourceDefinition: 57 cases of whole CRDs of the internal (v1beta1-shaped)
- *   type; the 2 about additionalProperties next to properties are ported below as schemas (plus 2
- *   on the condition kube's code states); the rest are not ported here: they exercise
- *   spec-level rules (names, versions, conversion, subresources, printer columns) of the internal
- *   type, whose shape and paths (spec.validation, spec.version, top-level subresources) a v1 CRD
- *   cannot have; kgen's v1 CRD validation has its own tests (test/apiextensions/validation.test.ts).
- *   TestValidateCustomResourceDefinitionUpdate (43), StoredVersions (5), SelectableFields (5),
- *   ValidateFieldPath (23), validateDeprecationWarning (10), RuleCompatibility (3), CostInfo (10),
- *   PerCRDEstimatedCost (8), CelContext (1), SchemaHasDefaults (1): not ported (whole-CRD or
- *   Go-internal: cost structs, CEL contexts, environment versions).
+ * - TestValidateCustomResourceDefinition (57), …Update (43) and the smaller whole-CRD tests are
+ *   ported in crd-table.test.ts (each internal CRD turned into a v1 CRD); its 2 cases about
+ *   additionalProperties next to properties are also here as schemas (plus 2 on the condition
+ *   kube's code states).
  * - pkg/apiserver/schema/validation_test.go (structural): TestValidateStructuralCompleteness, 7
  *   cases: 5 ported, 2 excluded (they switch ValidationOptions CRD validation never sets);
  *   TestValidateStructuralMetadataInvariants and TestValidateNestedValueValidationComplete are

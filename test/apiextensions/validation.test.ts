@@ -50,7 +50,7 @@ describe('validateCRD', () => {
     c.spec.scope = 'Galaxy';
     assert.deepEqual(lines(c), [
       'spec.scope: Unsupported value: "Galaxy": supported values: "Cluster", "Namespaced"',
-      'spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required',
+      'spec.versions[0].schema.openAPIV3Schema: Required value',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('validateCRD', () => {
     c.spec.versions[0]!.additionalPrinterColumns = [{ name: 'X', type: 'text', jsonPath: 'spec.a' }];
     c.spec.versions[0]!.subresources = { scale: { specReplicasPath: '.status.r', statusReplicasPath: '.status.r' } };
     assert.deepEqual(lines(c), [
-      'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.r": should be a json path under `.spec`',
+      'spec.versions[0].subresources.scale.specReplicasPath: Invalid value: ".status.r": should be a json path under .spec',
       'spec.versions[0].additionalPrinterColumns[0].type: Invalid value: "text": must be one of boolean,date,integer,number,string',
       'spec.versions[0].additionalPrinterColumns[0].JSONPath: Invalid value: "spec.a": must be a simple json path starting with .',
     ]);
@@ -102,7 +102,7 @@ describe('validateCRD', () => {
     const c = valid();
     c.status = { storedVersions: ['v0'] };
     assert.deepEqual(lines(c), [
-      'status.storedVersions: Invalid value: []string{"v0"}: must have the storage version v1',
+      'status.storedVersions: Invalid value: ["v0"]: must have the storage version v1',
       'status.storedVersions[0]: Invalid value: "v0": missing from spec.versions; v0 was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in v0 and removes v0 from status.storedVersions',
     ]);
   });
