@@ -98,7 +98,8 @@ function checkDuplicateKinds(version: ApiVersion, diags: DiagnosticBag): void {
 /** `<Kind>List` names the list schema and model of each kind; a user type or kind of that name would merge with it. */
 function checkListNames(version: ApiVersion, diags: DiagnosticBag): void {
   for (const kind of version.kinds) {
-    const clash = version.types.find((t) => t.name === `${kind.name}List`) ?? version.kinds.find((k) => k.name === `${kind.name}List`);
+    const listName = `${kind.name}List`;
+    const clash = version.types.find((t) => t.name === listName) ?? version.kinds.find((k) => k.name === listName);
     if (clash) diags.add('KG018', clash.loc, { type: clash.name, other: `the list type kgen generates for kind "${kind.name}"` });
   }
 }

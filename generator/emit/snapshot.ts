@@ -7,7 +7,7 @@
  * written in the model's order.
  */
 import type { ApiModel } from '../model.js';
-import { jsonFile, type EmittedFile } from './emitted.js';
+import type { EmittedFile } from './emitted.js';
 
 export const SNAPSHOT_FILE = 'api-snapshot.json';
 /** Bumped when the snapshot's shape changes incompatibly. */
@@ -15,18 +15,18 @@ export const SNAPSHOT_VERSION = 1;
 
 const DROPPED = new Set(['loc', 'description', 'example', 'allowBreakingChange']);
 
-function strip(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(strip);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (DROPPED.has(key) || v === undefined) continue;
-    // Kinds keep only whether they are unserved or deprecated, not where the marker was.
-    out[key] = key === 'unserved' || key === 'virtual' || (key === 'status' && typeof v === 'object' && v && 'line' in v) ? true : strip(v);
-  }
-  return out;
+/**
+ * What the snapshot keeps of one member, as a JSON.stringify replacer: the model is printed in one
+ * pass, without a stripped copy of it first (the snapshot is a few MB for 100 kinds).
+ */
+function keep(key: string, v: unknown): unknown {
+  if (DROPPED.has(key)) return undefined;
+  // Kinds keep only whether they are unserved or deprecated, not where the marker was.
+  if (key === 'unserved' || key === 'virtual') return v === undefined ? undefined : true;
+  if (key === 'status' && typeof v === 'object' && v && 'line' in v) return true;
+  return v;
 }
 
 export function emitSnapshot(model: ApiModel): EmittedFile[] {
-  return [jsonFile(SNAPSHOT_FILE, { snapshotVersion: SNAPSHOT_VERSION, groups: strip(model.groups) })];
+  return [{ path: SNAPSHOT_FILE, content: JSON.stringify({ snapshotVersion: SNAPSHOT_VERSION, groups: model.groups }, keep, 2) + '\n' }];
 }

@@ -25,10 +25,17 @@ function closure(root: string, own: Record<string, SchemaOrRef>): Record<string,
     const schema = own[name] ?? META_SCHEMAS[name];
     if (!schema) return;
     found.set(name, schema);
-    JSON.stringify(schema, (key, value) => {
-      if (key === '$ref' && typeof value === 'string') visit(value.replace('#/components/schemas/', ''));
-      return value;
-    });
+    refs(schema);
+  };
+  // Every `$ref` anywhere in a schema (walked directly, not through a JSON.stringify of it).
+  const refs = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) refs(item);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, member] of Object.entries(value)) {
+        if (key === '$ref' && typeof member === 'string') visit(member.replace('#/components/schemas/', ''));
+        else refs(member);
+      }
+    }
   };
   visit(root);
   const [first, ...rest] = [...found.keys()];
