@@ -57,7 +57,7 @@ function nodePortRange(value: string): string {
 async function storageURL(opts: ServeOptions): Promise<string> {
   if (opts.etcdServers !== undefined) {
     if (opts.storage !== undefined) throw new Error('--etcd-servers and --storage both name the storage: give one');
-    const { etcdServersStorageURL } = await import('../runtime/storage/factory.js');
+    const { etcdServersStorageURL } = await import('./serve-runtime.js');
     return etcdServersStorageURL(opts.etcdServers);
   }
   const url = opts.storage ?? 'sqlite:';
@@ -75,8 +75,7 @@ function parsePort(value: string): number {
 
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
   // Loaded here so `kgen generate` does not pay for the server's modules.
-  const { startServer } = await import('../runtime/controlplane/server.js');
-  const { loadEtcdTLS } = await import('../runtime/storage/etcd/tls.js');
+  const { startServer, loadEtcdTLS } = await import('./serve-runtime.js');
   const server = await startServer({
     generatedDir,
     storage: await storageURL(opts),
