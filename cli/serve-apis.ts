@@ -26,9 +26,7 @@ export function addAPIFlags(command: Command): Command {
 
 /** The startServer options the flags ask for; throws kube's messages for bad values. */
 export async function apiServerOptions(flags: APIFlags): Promise<Partial<ServerOptions>> {
-  const { enabledAdmissionPlugins } = await import('../runtime/admission/plugins.js');
-  const { APIEnablement, parseRuntimeConfig } = await import('../runtime/server/api-enablement.js');
-  const { setFeatureGates } = await import('../runtime/api/features.js');
+  const { enabledAdmissionPlugins, APIEnablement, parseRuntimeConfig, setFeatureGates } = await import('./serve-runtime.js');
   // Checked here so a mistake stops start-up before anything is opened.
   if (flags.runtimeConfig.length > 0) new APIEnablement(parseRuntimeConfig(flags.runtimeConfig));
   setFeatureGates(flags.featureGates);

@@ -74,8 +74,8 @@ export function addAuthFlags(command: Command): Command {
 
 /** The startServer options the flags ask for; throws kube's messages for inconsistent flags. */
 export async function authServerOptions(flags: AuthFlags): Promise<Partial<ServerOptions>> {
-  const { loadWebhookEndpoint } = await import('../runtime/webhook/kubeconfig-endpoint.js');
-  const { parseAuthorizationModes } = await import('../runtime/authorization/union.js');
+  const { webhookEndpoints, parseAuthorizationModes } = await import('./serve-runtime.js');
+  const { loadWebhookEndpoint } = await webhookEndpoints();
   const modes = parseAuthorizationModes(flags.authorizationMode);
   const webhookFile = flags.authorizationWebhookConfigFile;
   if (modes.includes('Webhook') && !webhookFile) throw new Error("authorization-mode Webhook's authorization config file not passed (--authorization-webhook-config-file)");
@@ -122,7 +122,7 @@ async function jwtOptions(flags: AuthFlags): Promise<NonNullable<ServerOptions['
   };
   const anyOIDCFlag = Object.values(oidcFlags).some((v) => v !== undefined);
   if (!flags.authenticationConfig && !anyOIDCFlag) return [];
-  const { loadAuthenticationConfig, oidcFlagsConfig } = await import('../runtime/authentication/jwt-config.js');
+  const { loadAuthenticationConfig, oidcFlagsConfig } = await (await import('./serve-runtime.js')).jwtAuthentication();
   if (flags.authenticationConfig) {
     if (anyOIDCFlag) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
     return loadAuthenticationConfig(flags.authenticationConfig);

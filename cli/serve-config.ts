@@ -7,7 +7,8 @@
  */
 import type { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, isMap, isScalar, isSeq, stringify, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yaml } from '../runtime/api/yaml.js';
 import { formatGoDuration } from '../runtime/api/duration.js';
 import { durationOption } from './duration.js';
 
@@ -29,6 +30,8 @@ export function applyConfigFile(command: Command, file: string): void {
   } catch (err) {
     throw new Error(`--config ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+  // yaml (~70 modules) only when there is a config file, not on every start.
+  const { LineCounter, parseDocument, isMap, isScalar } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const at = (node: { range?: [number, number, number?] | null } | null | undefined) => {
@@ -56,6 +59,7 @@ export function applyConfigFile(command: Command, file: string): void {
 
 /** The option's value from a YAML node, through the option's own parser as if given as flags. */
 function valueFor(option: Option, node: Node, current: unknown): unknown {
+  const { isScalar, isSeq } = yaml();
   const scalars = isSeq(node) ? node.items.map((item) => (isScalar(item) ? item.value : undefined)) : [isScalar(node) ? node.value : undefined];
   if (scalars.some((v) => v === undefined || (v !== null && typeof v === 'object'))) throw new Error('expected a value or a list of values');
   if (option.isBoolean()) {
@@ -83,5 +87,5 @@ export function printConfig(command: Command): string {
     if (value === undefined) continue;
     out[key] = option.parseArg === (durationOption as unknown) && typeof value === 'number' ? formatGoDuration(value) : value;
   }
-  return stringify(out);
+  return yaml().stringify(out);
 }

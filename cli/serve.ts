@@ -58,7 +58,7 @@ function nodePortRange(value: string): string {
 async function storageURL(opts: ServeOptions): Promise<string> {
   if (opts.etcdServers !== undefined) {
     if (opts.storage !== undefined) throw new Error('--etcd-servers and --storage both name the storage: give one');
-    const { etcdServersStorageURL } = await import('../runtime/storage/factory.js');
+    const { etcdServersStorageURL } = await import('./serve-runtime.js');
     return etcdServersStorageURL(opts.etcdServers);
   }
   const url = opts.storage ?? 'sqlite:';
@@ -89,12 +89,13 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
   const inCluster = cluster.isWorker;
   if (inCluster) {
     // Before anything else: the primary may ask for this worker's metrics as soon as it runs.
-    const [{ joinClusterMetrics }, { metricsRegistry, setMetricsSource }] = await Promise.all([import('../runtime/metrics/cluster.js'), import('../runtime/server/metrics.js')]);
-    setMetricsSource(joinClusterMetrics(metricsRegistry()));
+    // Through serve-runtime.ts, as every runtime module serve uses: one instance of the metrics
+    // module, the one the server answers /metrics from.
+    const { joinClusterMetrics, metricsRegistry, setMetricsSource } = await import('./serve-runtime.js');
+    setMetricsSource(joinClusterMetrics(await metricsRegistry()));
   }
   // Loaded here so `kgen generate` does not pay for the server's modules.
-  const { startServer } = await import('../runtime/controlplane/server.js');
-  const { loadEtcdTLS } = await import('../runtime/storage/etcd/tls.js');
+  const { startServer, loadEtcdTLS } = await import('./serve-runtime.js');
   const server = await startServer({
     generatedDir,
     storage,

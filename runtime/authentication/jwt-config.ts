@@ -6,7 +6,7 @@
  * file stops start-up with every problem listed.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYAML } from 'yaml';
+import { yaml } from '../api/yaml.js';
 import { SUPPORTED_ALGORITHMS } from './jwt.js';
 
 export interface ClaimOrExpression {
@@ -41,7 +41,7 @@ const API_VERSIONS = ['apiserver.config.k8s.io/v1beta1', 'apiserver.config.k8s.i
 export function loadAuthenticationConfig(file: string): JWTAuthenticatorConfig[] {
   let doc: Record<string, unknown>;
   try {
-    doc = (parseYAML(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
+    doc = (yaml().parse(readFileSync(file, 'utf8')) ?? {}) as Record<string, unknown>;
   } catch (err) {
     throw new Error(`--authentication-config ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }

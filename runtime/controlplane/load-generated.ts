@@ -25,7 +25,9 @@ const LOADER = Symbol.for('kgen.loader');
 const RUNTIME_ENTRIES: Record<string, () => Promise<object>> = {
   kgen: () => import('../index.js'),
   'kgen/runtime': () => import('../index.js'),
-  'kgen/client': () => import('../client/index.js'),
+  // @kgen/client itself (what runtime/client/index.js re-exports): an ES module package, imported
+  // dynamically so that the runtime also runs as a CommonJS bundle (cli/serve-runtime.ts).
+  'kgen/client': () => import('@kgen/client'),
   'kgen/server': () => import('../server/index.js'),
   'kgen/storage': () => import('../storage/index.js'),
   'kgen/registry': () => import('../registry/index.js'),

@@ -50,7 +50,7 @@ import { setStorageInventory, instrumentStorage } from '../metrics/storage.js';
 import { resourcePrefix } from '../storage/keys.js';
 import { sqlitePath } from '../storage/factory.js';
 import { setWatchKindResolver } from '../server/filters/metrics.js';
-import { Profiling, serveMetrics } from '../server/metrics.js';
+import { metricsRegistry, Profiling, serveMetrics } from '../server/metrics.js';
 import { docsServer } from './docs.js';
 import type { NonResourceHandler } from '../server/handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
@@ -360,6 +360,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await kubernetesEndpoints.start();
     }
     log(`kgen API server listening on ${url}`);
+    // prom-client's registry and default collectors, off the path to ready (kube's own families
+    // count from the start without it); a failure to load shows at the first scrape.
+    setImmediate(() => metricsRegistry().catch(() => undefined));
     const controllers = opts.controllers === false ? undefined : startControllers({ apis: installer, dynamic: extensions, log, eventTTLMs: opts.eventTTLMs });
     const compactor = startStorageCompaction(storage, { intervalMs: opts.compactionIntervalMs, log });
     let closing: Promise<void> | undefined;

@@ -4,7 +4,8 @@
  * v5.channel.k8s.io preferred, v4.channel.k8s.io as fallback; at the end one metav1.Status on the
  * error channel, then a normal close.
  */
-import { WebSocketServer, type WebSocket } from 'ws';
+import { createRequire } from 'node:module';
+import type { WebSocket, WebSocketServer } from 'ws';
 import {
   CLOSE_SIGNAL,
   CHANNEL_PROTOCOL_V5,
@@ -23,13 +24,24 @@ import { newStatus, statusError } from '../api/status.js';
 import type { ChannelSession } from '../api/subresources.js';
 import type { StreamResponse, UpgradeRequest } from './handler.js';
 
-/** One server for every upgrade: it owns no listener (noServer), only the handshake. */
-const upgrades = new WebSocketServer({
-  noServer: true,
-  // The client's offer decides nothing: v5 if offered, else v4; none of them fails the handshake.
-  handleProtocols: (offered) => negotiateChannelProtocol(offered) ?? false,
-  maxPayload: 16 * 1024 * 1024,
-});
+let upgradeServer: WebSocketServer | undefined;
+
+/**
+ * One server for every upgrade: it owns no listener (noServer), only the handshake. Made (and ws,
+ * 14 modules, loaded) on the first upgrade, not at start-up: most servers never see one.
+ */
+function upgrades(): WebSocketServer {
+  if (!upgradeServer) {
+    const ws = createRequire(import.meta.url)('ws') as typeof import('ws');
+    upgradeServer = new ws.WebSocketServer({
+      noServer: true,
+      // The client's offer decides nothing: v5 if offered, else v4; none of them fails the handshake.
+      handleProtocols: (offered: Set<string>) => negotiateChannelProtocol(offered) ?? false,
+      maxPayload: 16 * 1024 * 1024,
+    });
+  }
+  return upgradeServer;
+}
 
 /** Whether the upgrade offers a channel protocol this server speaks. */
 export function offersChannelProtocol(upgrade: UpgradeRequest): boolean {
@@ -85,7 +97,7 @@ class Inbox<T> implements AsyncIterable<T> {
  */
 export function acceptChannelSession(upgrade: UpgradeRequest, run: (session: ChannelSession) => void | Promise<void>): Promise<StreamResponse> {
   return new Promise((resolve) => {
-    upgrades.handleUpgrade(upgrade.request, upgrade.socket, upgrade.head, (ws) => {
+    upgrades().handleUpgrade(upgrade.request, upgrade.socket, upgrade.head, (ws) => {
       const done = new Promise<void>((closed) => ws.once('close', () => closed()));
       const response: StreamResponse = {
         kind: 'stream',

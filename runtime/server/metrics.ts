@@ -5,20 +5,27 @@
  * for the system:monitoring group, /debug/pprof only for whoever is granted it (cluster-admin).
  */
 import { Session } from 'node:inspector/promises';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { statusError } from '../api/status.js';
 import type { APIResponse } from '../endpoints/handler.js';
 import { APISERVER_METRICS } from '../metrics/apiserver.js';
 
-let registry: Registry | undefined;
+let registry: Promise<Registry> | undefined;
 
-/** The process-wide registry: kube's families plus prom-client's process and Node.js metrics. */
-export function metricsRegistry(): Registry {
-  if (!registry) {
-    registry = new Registry();
-    for (const metric of APISERVER_METRICS) registry.registerMetric(metric as never);
-    collectDefaultMetrics({ register: registry });
-  }
+/**
+ * The process-wide registry: kube's families plus prom-client's process and Node.js metrics.
+ * prom-client (~30 files with @opentelemetry/api) is loaded on the first call, not at start-up:
+ * kube's families record into plain objects from the start (runtime/metrics/series.ts) and are
+ * only read through the registry at scrape time; the server calls this once it listens, so the
+ * default collectors (GC, event-loop lag) run from then on, off the path to ready.
+ */
+export function metricsRegistry(): Promise<Registry> {
+  registry ??= import('prom-client').then(({ collectDefaultMetrics, Registry }) => {
+    const r = new Registry();
+    for (const metric of APISERVER_METRICS) r.registerMetric(metric as never);
+    collectDefaultMetrics({ register: r });
+    return r;
+  });
   return registry;
 }
 
@@ -39,7 +46,7 @@ export async function serveMetrics(): Promise<APIResponse> {
     });
     return { kind: 'object', code: 200, contentType, headers: {}, payload: text };
   }
-  const r = metricsRegistry();
+  const r = await metricsRegistry();
   const text = await r.metrics();
   return { kind: 'object', code: 200, contentType: r.contentType, headers: {}, payload: text };
 }

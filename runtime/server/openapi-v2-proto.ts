@@ -15,7 +15,7 @@
  * Contract: a pure function of the document; it never throws on the shapes kgen serves, and
  * ignores keys gnostic would reject rather than failing the whole document.
  */
-import { stringify } from 'yaml';
+import { yaml } from '../api/yaml.js';
 
 /** What clients ask for in Accept; `@` is not a MIME token character, so no client can parse it back. */
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -127,7 +127,7 @@ const entries = (v: unknown): [string, unknown][] => (isObject(v) ? Object.entri
 /** Any {value 1, yaml 2}: the value as YAML (gnostic's compiler.Marshal of the node). */
 function any(value: unknown): Message | undefined {
   if (value === undefined) return undefined;
-  return new Message().string(2, stringify(value, { lineWidth: 0 }));
+  return new Message().string(2, yaml().stringify(value, { lineWidth: 0 }));
 }
 
 /** NamedAny {name 1, value 2} for every `x-` key, in order. */

@@ -9,7 +9,8 @@
  * the database's only writer: watchers are fed from this process's commits.
  */
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { StorageError } from './interface.js';
 import type { AppendOutcome, AppendRequest, KeyRange, LogChange, LogEntry, LogRow, LogWrite, RevisionLog } from './revision-log.js';
 import { migrate } from './sqlite-schema.js';
@@ -44,7 +45,10 @@ export class SqliteLog implements RevisionLog {
 
   constructor(readonly path: string) {
     restrictToOwner(path);
-    this.db = new Database(path);
+    // better-sqlite3 (13 modules) is loaded by the first SQLite store, not by every start-up
+    // (memory: and etcd storage never open one).
+    const SQLite = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    this.db = new SQLite(path);
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');

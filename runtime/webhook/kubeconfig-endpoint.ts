@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse as parseYAML } from 'yaml';
+import { yaml } from '../api/yaml.js';
 
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
@@ -47,7 +47,7 @@ export function loadWebhookEndpoint(flag: string, file: string): WebhookEndpoint
   };
   let doc: KubeconfigFile;
   try {
-    doc = (parseYAML(readFileSync(file, 'utf8')) ?? {}) as KubeconfigFile;
+    doc = (yaml().parse(readFileSync(file, 'utf8')) ?? {}) as KubeconfigFile;
   } catch (err) {
     return fail((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message);
   }

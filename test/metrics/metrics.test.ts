@@ -183,7 +183,7 @@ test('without --profiling there is no /debug/pprof', async () => {
 });
 
 test('a 429 from max-in-flight is a termination and a flow-control rejection, not a request', async () => {
-  const text = async () => parseScrape(await metricsRegistry().metrics());
+  const text = async () => parseScrape(await (await metricsRegistry()).metrics());
   const before = await text();
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));

@@ -14,7 +14,7 @@
  * applies to it, as in kube. Anything kube would refuse to start with is an error here too.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYAML } from 'yaml';
+import { yaml } from '../../api/yaml.js';
 import { newAESCBC, newAESGCM, IDENTITY, type ValueTransformer } from './transformers.js';
 
 export interface ResourceEncryption {
@@ -69,7 +69,7 @@ function provider(entry: unknown, path: string): ValueTransformer[] {
 
 /** Parses an EncryptionConfiguration document (YAML or JSON). */
 export function parseEncryptionConfig(text: string): EncryptionConfig {
-  const doc = parseYAML(text) as { kind?: unknown; apiVersion?: unknown; resources?: unknown } | null;
+  const doc = yaml().parse(text) as { kind?: unknown; apiVersion?: unknown; resources?: unknown } | null;
   if (doc?.kind !== 'EncryptionConfiguration') fail('kind', `Invalid value: ${JSON.stringify(doc?.kind)}: must be EncryptionConfiguration`);
   if (doc.apiVersion !== 'apiserver.config.k8s.io/v1' && doc.apiVersion !== 'apiserver.config.k8s.io/v1beta1') {
     fail('apiVersion', `Invalid value: ${JSON.stringify(doc.apiVersion)}: must be apiserver.config.k8s.io/v1`);
