@@ -10,6 +10,7 @@
  */
 import { descriptorFor, f, INT_OR_STRING, QUANTITY, type FieldDesc, type MessageDesc } from './protobuf.js';
 import { registeredMessage } from './protobuf-registry.js';
+import { ProtobufWriter } from './protobuf-writer.js';
 
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 const utf8 = new TextEncoder();
@@ -48,55 +49,12 @@ export function encodableKind(apiVersion: string, kind: string): boolean {
   return messageFor(apiVersion, kind) !== undefined && messageFor(apiVersion, `${kind}List`) !== undefined;
 }
 
-// ---- writer ------------------------------------------------------------------------------------
-
-class Writer {
-  private readonly parts: Uint8Array[] = [];
-  private size = 0;
-
-  raw(bytes: Uint8Array): void {
-    this.parts.push(bytes);
-    this.size += bytes.length;
-  }
-
-  varint(n: bigint): void {
-    let v = BigInt.asUintN(64, n);
-    const out: number[] = [];
-    while (v >= 0x80n) {
-      out.push(Number(v & 0x7fn) | 0x80);
-      v >>= 7n;
-    }
-    out.push(Number(v));
-    this.raw(Uint8Array.from(out));
-  }
-
-  tag(field: number, wire: number): void {
-    this.varint(BigInt((field << 3) | wire));
-  }
-
-  bytes(field: number, value: Uint8Array): void {
-    this.tag(field, 2);
-    this.varint(BigInt(value.length));
-    this.raw(value);
-  }
-
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  }
-}
-
 // ---- messages ----------------------------------------------------------------------------------
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function encodeMessage(obj: Record<string, unknown>, desc: MessageDesc): Uint8Array {
-  const w = new Writer();
+  const w = new ProtobufWriter();
   const numbers = Object.keys(desc)
     .map(Number)
     .sort((a, b) => a - b);
@@ -113,7 +71,7 @@ function encodeMessage(obj: Record<string, unknown>, desc: MessageDesc): Uint8Ar
   return w.finish();
 }
 
-function writeValue(w: Writer, n: number, kind: FieldDesc['kind'], value: unknown): void {
+function writeValue(w: ProtobufWriter, n: number, kind: FieldDesc['kind'], value: unknown): void {
   switch (kind) {
     case 'string':
       if (typeof value === 'string') w.bytes(n, utf8.encode(value));
@@ -173,7 +131,7 @@ function writeValue(w: Writer, n: number, kind: FieldDesc['kind'], value: unknow
 }
 
 /** map<string, V>: one entry message {key 1, value 2} per key. */
-function writeMap(w: Writer, n: number, valueKind: FieldDesc['kind'], value: unknown): void {
+function writeMap(w: ProtobufWriter, n: number, valueKind: FieldDesc['kind'], value: unknown): void {
   if (!isObject(value)) return;
   const entry: MessageDesc = { 1: f('key', 'string'), 2: f('value', valueKind) };
   for (const [k, v] of Object.entries(value)) w.bytes(n, encodeMessage({ key: k, value: v }, entry));
@@ -199,7 +157,7 @@ export function encodeKubernetesProtobuf(obj: Record<string, unknown>): Buffer |
   const desc = messageFor(apiVersion, kind);
   if (!desc) return undefined;
   const typeMeta = encodeMessage({ apiVersion, kind }, { 1: f('apiVersion', 'string'), 2: f('kind', 'string') });
-  const w = new Writer();
+  const w = new ProtobufWriter();
   w.raw(MAGIC);
   w.bytes(1, typeMeta);
   w.bytes(2, encodeMessage(obj, desc));

@@ -322,7 +322,7 @@ export const INT_OR_STRING: MessageDesc = { 1: f('type', 'int64'), 2: f('intVal'
 export const QUANTITY: MessageDesc = { 1: f('string', 'string') };
 
 /** apiextensions JSON / runtime.RawExtension {raw 1}: JSON bytes, inline in the JSON form. */
-function decodeRawJSON(r: Reader): unknown {
+function decodeRawJSON(r: Reader, invalid = 'invalid JSON in a raw field'): unknown {
   let raw: Uint8Array = new Uint8Array(0);
   while (!r.done()) {
     const { field, wire } = r.tag();
@@ -333,7 +333,7 @@ function decodeRawJSON(r: Reader): unknown {
   try {
     return JSON.parse(utf8.decode(raw));
   } catch {
-    throw new WireError('invalid JSON in a raw field');
+    throw new WireError(invalid);
   }
 }
 
@@ -388,18 +388,7 @@ function decodeTime(r: Reader): string | undefined {
 
 /** metav1.FieldsV1 {Raw 1}: JSON bytes, which appear in JSON as the object itself. */
 function decodeFieldsV1(r: Reader): unknown {
-  let raw: Uint8Array = new Uint8Array(0);
-  while (!r.done()) {
-    const { field, wire } = r.tag();
-    if (field === 1 && wire === WIRE_BYTES) raw = r.bytes(r.lengthDelimited());
-    else r.skip(wire);
-  }
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(utf8.decode(raw));
-  } catch {
-    throw new WireError('metav1.FieldsV1: invalid JSON in Raw');
-  }
+  return decodeRawJSON(r, 'metav1.FieldsV1: invalid JSON in Raw');
 }
 
 /** Go's omitempty: zero strings, numbers and booleans are not written unless the field keeps them. */

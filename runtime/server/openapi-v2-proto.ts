@@ -16,6 +16,7 @@
  * ignores keys gnostic would reject rather than failing the whole document.
  */
 import { yaml } from '../api/yaml.js';
+import { ProtobufWriter } from '../endpoints/protobuf-writer.js';
 
 /** What clients ask for in Accept; `@` is not a MIME token character, so no client can parse it back. */
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -28,38 +29,8 @@ type Json = Record<string, unknown>;
 
 const utf8 = new TextEncoder();
 
-function varint(n: number | bigint): number[] {
-  let v = BigInt.asUintN(64, BigInt(n));
-  const out: number[] = [];
-  while (v >= 0x80n) {
-    out.push(Number(v & 0x7fn) | 0x80);
-    v >>= 7n;
-  }
-  out.push(Number(v));
-  return out;
-}
-
 /** One message under construction: its fields' bytes in order. */
-class Message {
-  private readonly parts: Uint8Array[] = [];
-  private size = 0;
-
-  private push(bytes: Uint8Array): void {
-    this.parts.push(bytes);
-    this.size += bytes.length;
-  }
-
-  private tag(field: number, wire: number): void {
-    this.push(Uint8Array.from(varint((field << 3) | wire)));
-  }
-
-  bytes(field: number, value: Uint8Array): this {
-    this.tag(field, 2);
-    this.push(Uint8Array.from(varint(value.length)));
-    this.push(value);
-    return this;
-  }
-
+class Message extends ProtobufWriter {
   string(field: number, value: unknown): this {
     if (typeof value === 'string' && value !== '') this.bytes(field, utf8.encode(value));
     return this;
@@ -74,7 +45,7 @@ class Message {
   bool(field: number, value: unknown, always = false): this {
     if (typeof value === 'boolean' && (value || always)) {
       this.tag(field, 0);
-      this.push(Uint8Array.of(value ? 1 : 0));
+      this.raw(Uint8Array.of(value ? 1 : 0));
     }
     return this;
   }
@@ -82,7 +53,7 @@ class Message {
   int64(field: number, value: unknown): this {
     if (typeof value === 'number' && Number.isInteger(value) && value !== 0) {
       this.tag(field, 0);
-      this.push(Uint8Array.from(varint(value)));
+      this.varint(value);
     }
     return this;
   }
@@ -92,7 +63,7 @@ class Message {
       this.tag(field, 1);
       const b = new Uint8Array(8);
       new DataView(b.buffer).setFloat64(0, value, true);
-      this.push(b);
+      this.raw(b);
     }
     return this;
   }
@@ -105,16 +76,6 @@ class Message {
   messages(field: number, values: Iterable<Message>): this {
     for (const v of values) this.message(field, v);
     return this;
-  }
-
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
   }
 }
 
