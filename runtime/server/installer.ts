@@ -227,6 +227,7 @@ export class APIInstaller {
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
+    if (provider?.scaleSelector) scope.scaleSelector = provider.scaleSelector;
     if (!definition.customResource) {
       // A document that cannot be read leaves the kind JSON-only; its writes report the error.
       const tables = () => {

@@ -5,6 +5,7 @@
  * for its group and resource (if any) decorates it. kgen's control plane builds its table in
  * runtime/controlplane/storage-providers.ts; an embedder may pass its own.
  */
+import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { RESTStrategy } from '../registry/strategy.js';
 import type { NameValidation } from '../validation/objectmeta.js';
@@ -30,6 +31,11 @@ export interface ResourceStorageProvider {
    * converts between the two.
    */
   storedAs?: { group: string; plural: string; wrap(storage: Storage): Storage };
+  /**
+   * The `…/scale` Scale's status.selector, for a kind whose selector is a metav1.LabelSelector
+   * rather than a string at labelSelectorPath (kube's Deployment REST formats spec.selector).
+   */
+  scaleSelector?(obj: KubeObject): string | undefined;
 }
 
 /** Providers by `group/resource` (core group ''). */
