@@ -22,16 +22,16 @@ export const deployments = defineResource<Deployment>({
   },
   printerColumns: [],
   selectableFields: [],
-  schemaName: 'apps.v1.Deployment',
+  schemaName: 'io.k8s.api.apps.v1.Deployment',
   storageVersion: true,
   verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
   protobuf: {
-    'apps.v1.Deployment': {
+    'io.k8s.api.apps.v1.Deployment': {
       metadata: 1,
       spec: 2,
       status: 3,
     },
-    'apps.v1.DeploymentSpec': {
+    'io.k8s.api.apps.v1.DeploymentSpec': {
       replicas: 1,
       selector: 2,
       template: 3,
@@ -729,15 +729,15 @@ export const deployments = defineResource<Deployment>({
       resourceClaimName: 3,
       resourceClaimTemplateName: 4,
     },
-    'apps.v1.DeploymentStrategy': {
+    'io.k8s.api.apps.v1.DeploymentStrategy': {
       type: 1,
       rollingUpdate: 2,
     },
-    'apps.v1.RollingUpdateDeployment': {
+    'io.k8s.api.apps.v1.RollingUpdateDeployment': {
       maxUnavailable: 1,
       maxSurge: 2,
     },
-    'apps.v1.DeploymentStatus': {
+    'io.k8s.api.apps.v1.DeploymentStatus': {
       observedGeneration: 1,
       replicas: 2,
       updatedReplicas: 3,
@@ -748,7 +748,7 @@ export const deployments = defineResource<Deployment>({
       conditions: 6,
       collisionCount: 8,
     },
-    'apps.v1.DeploymentCondition': {
+    'io.k8s.api.apps.v1.DeploymentCondition': {
       type: 1,
       status: 2,
       lastUpdateTime: 6,
