@@ -128,6 +128,8 @@ export function withPersistentVolumeClaimStrategy(base: RESTStrategy): RESTStrat
     prepareForUpdate(obj, old) {
       base.prepareForUpdate(obj, old);
       defaultStatus(obj);
+      // As kube's PrepareForUpdate: a replace that omits the filled-in half keeps it (no immutability error).
+      if (isObj(obj.spec)) normalizeDataSources(obj.spec);
     },
     validate(obj) {
       const causes = notDuplicates(base.validate(obj));

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../runtime/api/meta.js';
-import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec } from '../../../runtime/registry/core/persistentvolumeclaims.js';
+import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec, withPersistentVolumeClaimStrategy } from '../../../runtime/registry/core/persistentvolumeclaims.js';
+import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 import { quantityValue } from '../../../runtime/registry/core/quantity.js';
 
 const spec = (over: Record<string, unknown> = {}) => ({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem', ...over });
@@ -79,5 +80,33 @@ describe('PersistentVolumeClaim updates', () => {
     assert.equal(quantityValue('2e3'), 2000);
     assert.equal(quantityValue('100m'), 0.1);
     assert.equal(quantityValue('lots'), undefined);
+  });
+});
+
+describe('the PersistentVolumeClaim strategy over the generic one', () => {
+  const base: RESTStrategy = {
+    namespaceScoped: true,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    prepareForCreate: (obj) => void delete obj.status,
+    prepareForUpdate: (obj, old) => void (obj.status = structuredClone(old.status)),
+    validate: () => [],
+    validateUpdate: () => [],
+  };
+  const strategy = withPersistentVolumeClaimStrategy(base);
+
+  it('stores a new claim Pending, whatever status it was sent with, with both data source fields', () => {
+    const obj = claim(spec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }), { phase: 'Bound', capacity: { storage: '9Gi' } });
+    strategy.prepareForCreate(obj);
+    assert.deepEqual(obj.status, { phase: 'Pending' });
+    assert.deepEqual((obj.spec as Record<string, unknown>).dataSourceRef, { kind: 'PersistentVolumeClaim', name: 'src' });
+  });
+
+  it('a replace that omits dataSourceRef keeps it, and is no spec change', () => {
+    const old = claim(spec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }));
+    strategy.prepareForCreate(old);
+    const replaced = claim(spec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }));
+    strategy.prepareForUpdate(replaced, old);
+    assert.deepEqual(strategy.validateUpdate(replaced, old), []);
   });
 });
