@@ -14,7 +14,7 @@ import { eventsConversion, EVENTS_VERSION } from '../conversion/events.js';
 import { ConvertingStorage } from '../conversion/storage.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
-import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector } from '../registry/apps/index.js';
+import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentStatusStrategy } from '../registry/apps/index.js';
 import { CORE_STRATEGIES } from '../registry/core/index.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
@@ -94,7 +94,7 @@ function eventsProviders(): GroupProviders {
 function appsProviders(): GroupProviders {
   return Object.entries(APPS_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
     plural,
-    { strategy: wrap, ...(plural === 'deployments' ? { scaleSelector: deploymentScaleSelector } : {}) },
+    { strategy: wrap, ...(plural === 'deployments' ? { scaleSelector: deploymentScaleSelector, statusStrategy: withDeploymentStatusStrategy } : {}) },
   ]);
 }
 

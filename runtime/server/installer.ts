@@ -242,7 +242,10 @@ export class APIInstaller {
     const fieldManager = lazyFieldManager(definition, schemas);
     this.compiledSchemas.push(fieldManager);
     Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });
-    if (definition.subresources.status) scope.statusStore = store.withUpdateStrategy(newStatusStrategy(strategy, config));
+    if (definition.subresources.status) {
+      const statusStrategy = newStatusStrategy(strategy, config);
+      scope.statusStore = store.withUpdateStrategy(provider?.statusStrategy ? provider.statusStrategy(statusStrategy) : statusStrategy);
+    }
     return scope;
   }
 }

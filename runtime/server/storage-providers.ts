@@ -25,6 +25,8 @@ export interface ResourceStorageProvider {
   nameValidation?: NameValidation;
   /** Wraps the generic strategy with the kind's own (defaulting, validation, allocation). */
   strategy?(base: RESTStrategy, context: StorageProviderContext): RESTStrategy;
+  /** Wraps the `…/status` strategy (kube's statusStrategy: the kind's status validation). */
+  statusStrategy?(base: RESTStrategy): RESTStrategy;
   /**
    * The resource is another resource seen through another schema (events.k8s.io/v1 Events are
    * core/v1 Events): it shares that resource's storage prefix and watch cache, and `wrap`

@@ -120,6 +120,13 @@ describe('kubectl and Deployments, PersistentVolumeClaims', () => {
     assert.match(fail(['scale', 'deployment', 'web', '--replicas=-1']), /replicas|negative/i);
   });
 
+  it('status: a client writes it (no controller does), checked as kube checks it; get shows it', () => {
+    assert.match(fail(['patch', 'deploy', 'web', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":1,"readyReplicas":2}}']), /status\.readyReplicas: Invalid value: 2: cannot be greater than status\.replicas/);
+    k('patch', 'deploy', 'web', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":4,"updatedReplicas":4,"readyReplicas":3,"availableReplicas":3}}');
+    assert.deepEqual(table(k('get', 'deploy', 'web'))[1]!.slice(0, 4), ['web', '3/4', '4', '3']);
+    assert.equal(JSON.parse(k('get', 'deploy', 'web', '-o', 'json')).metadata.generation, 3, 'a status write does not move generation');
+  });
+
   it('an invalid Deployment gets kube\'s messages and paths', () => {
     const stderr = fail(['apply', '-f', '-'], INVALID);
     for (const line of [

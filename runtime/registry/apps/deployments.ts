@@ -184,6 +184,38 @@ function unique(causes: StatusCause[]): StatusCause[] {
   });
 }
 
+/** ValidateDeploymentStatus and ValidateDeploymentStatusUpdate's collisionCount rule. */
+export function validateDeploymentStatus(status: unknown, oldStatus: unknown, path = 'status'): FieldError[] {
+  if (!isObj(status)) return [];
+  const errs: FieldError[] = [];
+  const n = (k: string) => (typeof status[k] === 'number' ? (status[k] as number) : 0);
+  for (const f of ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'terminatingReplicas', 'collisionCount']) {
+    errs.push(...nonNegative(status[f], `${path}.${f}`));
+  }
+  const msg = 'cannot be greater than status.replicas';
+  if (n('updatedReplicas') > n('replicas')) errs.push(invalid(`${path}.updatedReplicas`, n('updatedReplicas'), msg));
+  if (n('readyReplicas') > n('replicas')) errs.push(invalid(`${path}.readyReplicas`, n('readyReplicas'), msg));
+  if (n('availableReplicas') > n('replicas')) errs.push(invalid(`${path}.availableReplicas`, n('availableReplicas'), msg));
+  if (n('availableReplicas') > n('readyReplicas')) errs.push(invalid(`${path}.availableReplicas`, n('availableReplicas'), 'cannot be greater than readyReplicas'));
+  const was = isObj(oldStatus) ? oldStatus.collisionCount : undefined;
+  if (typeof status.collisionCount === 'number' && typeof was === 'number' && status.collisionCount < was) {
+    errs.push(invalid(`${path}.collisionCount`, status.collisionCount, 'cannot be decremented'));
+  }
+  return errs;
+}
+
+/** kube's deploymentStatusStrategy: the status write is validated as a Deployment status. */
+export function withDeploymentStatusStrategy(base: RESTStrategy): RESTStrategy {
+  return {
+    ...base,
+    validateUpdate(obj, old) {
+      const causes = base.validateUpdate(obj, old);
+      if (hasWrongTypes(causes)) return causes;
+      return [...causes, ...toStatusCauses(validateDeploymentStatus(obj.status, old.status))];
+    },
+  };
+}
+
 /** The Scale's status.selector: spec.selector as kube's selector string. */
 export function deploymentScaleSelector(obj: KubeObject): string | undefined {
   const selector = isObj(obj.spec) ? obj.spec.selector : undefined;

@@ -8,4 +8,4 @@ export const APPS_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RE
   deployments: withDeploymentStrategy,
 };
 
-export { deploymentScaleSelector } from './deployments.js';
+export { deploymentScaleSelector, withDeploymentStatusStrategy } from './deployments.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../runtime/api/meta.js';
-import { defaultDeployment, deploymentScaleSelector, validateDeploymentSpec, withDeploymentStrategy } from '../../../runtime/registry/apps/deployments.js';
+import { defaultDeployment, deploymentScaleSelector, validateDeploymentSpec, validateDeploymentStatus, withDeploymentStrategy } from '../../../runtime/registry/apps/deployments.js';
 import { defaultPullPolicy } from '../../../runtime/registry/core/podtemplate-defaults.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 
@@ -220,5 +220,25 @@ describe('the Deployment strategy over the generic one', () => {
     annotated.metadata.annotations = { note: 'x' };
     strategy.prepareForUpdate(annotated, old);
     assert.equal(annotated.metadata.generation, 4);
+  });
+});
+
+describe('Deployment status validation (ValidateDeploymentStatus, ValidateDeploymentStatusUpdate)', () => {
+  const messages = (status: unknown, old?: unknown) => validateDeploymentStatus(status, old).map((e) => `${e.field}: ${e.message}`);
+
+  it('accepts a consistent status', () => assert.deepEqual(messages({ observedGeneration: 2, replicas: 3, updatedReplicas: 3, readyReplicas: 2, availableReplicas: 2 }), []));
+
+  it('refuses negative counts and counts above replicas or readyReplicas', () => {
+    assert.deepEqual(messages({ replicas: 1, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 3, unavailableReplicas: -1 }), [
+      'status.unavailableReplicas: Invalid value: -1: must be greater than or equal to 0',
+      'status.updatedReplicas: Invalid value: 2: cannot be greater than status.replicas',
+      'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',
+      'status.availableReplicas: Invalid value: 3: cannot be greater than status.replicas',
+      'status.availableReplicas: Invalid value: 3: cannot be greater than readyReplicas',
+    ]);
+  });
+
+  it('refuses a smaller collisionCount', () => {
+    assert.deepEqual(messages({ collisionCount: 1 }, { collisionCount: 2 }), ['status.collisionCount: Invalid value: 1: cannot be decremented']);
   });
 });
