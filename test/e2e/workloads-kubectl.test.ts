@@ -1,6 +1,6 @@
 /**
  * apps/v1 Deployments and core/v1 PersistentVolumeClaims with real kubectl v1.32: kubectl create
- * deployment (defaults as kube-apiserver stores them), get and get -o wide (kube's columns), get
+ * deployment (a protobuf request and response; defaults as kube-apiserver stores them), get and get -o wide (kube's columns), get
  * all, scale (merge patch and --current-replicas PUT, the Scale's status.selector), kube's
  * validation messages, strict field validation of the pod template, selector and claim spec
  * immutability, get pvc, and the bootstrap roles (view lists but does not create deployments;
@@ -52,7 +52,11 @@ describe('kubectl and Deployments, PersistentVolumeClaims', () => {
   });
 
   it('create deployment stores kube\'s defaults', () => {
-    assert.equal(k('create', 'deployment', 'web', '--image=nginx', '--replicas=2', '--port=80').trim(), 'deployment.apps/web created');
+    // kubectl's typed client sends this create as protobuf and reads the answer as protobuf.
+    const created = kubectl(server.kubeconfig, ['create', 'deployment', 'web', '--image=nginx', '--replicas=2', '--port=80', '-v=8']);
+    assert.equal(created.code, 0, created.stderr);
+    assert.equal(created.stdout.trim(), 'deployment.apps/web created');
+    assert.match(created.stderr, /Content-Type: application\/vnd\.kubernetes\.protobuf/);
     const d = JSON.parse(k('get', 'deploy', 'web', '-o', 'json'));
     assert.equal(d.metadata.generation, 1);
     assert.deepEqual(
