@@ -177,11 +177,12 @@ export function validateContainers(spec: Obj, volumes: ReadonlySet<string>, path
   const containers = objects(spec.containers);
   if (containers.length === 0) errs.push(required(`${path}.containers`));
   const names = new Set<string>();
+  const nameOf = (c: Obj) => (typeof c.name === 'string' ? c.name : '');
   containers.forEach((c, i) => {
     const p = `${path}.containers[${i}]`;
     errs.push(...validateContainerCommon(c, volumes, p));
-    if (names.has(c.name as string)) errs.push(duplicate(`${p}.name`, c.name));
-    else names.add(c.name as string);
+    if (names.has(nameOf(c))) errs.push(duplicate(`${p}.name`, nameOf(c)));
+    else names.add(nameOf(c));
     errs.push(...validateLifecycle(c.lifecycle, `${p}.lifecycle`));
     errs.push(...validateProbe(c.livenessProbe, `${p}.livenessProbe`, 'liveness'));
     errs.push(...validateProbe(c.readinessProbe, `${p}.readinessProbe`, 'readiness'));
@@ -191,8 +192,8 @@ export function validateContainers(spec: Obj, volumes: ReadonlySet<string>, path
   objects(spec.initContainers).forEach((c, i) => {
     const p = `${path}.initContainers[${i}]`;
     errs.push(...validateContainerCommon(c, volumes, p));
-    if (names.has(c.name as string)) errs.push(duplicate(`${p}.name`, c.name));
-    else if (typeof c.name === 'string' && c.name !== '') names.add(c.name);
+    if (names.has(nameOf(c))) errs.push(duplicate(`${p}.name`, nameOf(c)));
+    else if (nameOf(c) !== '') names.add(nameOf(c));
     const restartable = c.restartPolicy === 'Always';
     if (c.restartPolicy !== undefined && c.restartPolicy !== null && !restartable) errs.push(notSupported(`${p}.restartPolicy`, c.restartPolicy, ['Always']));
     if (restartable) {

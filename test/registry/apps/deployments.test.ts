@@ -116,6 +116,12 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
       'spec.template.spec.containers[2].name: Duplicate value: "b"',
       'spec.template.spec.initContainers[0].name: Duplicate value: "b"',
     ]);
+    // Two unnamed containers: kube reports the second as a duplicate of "".
+    assert.deepEqual(messages(spec({}, { containers: [{ image: 'a' }, { image: 'b' }] })), [
+      'spec.template.spec.containers[0].name: Required value',
+      'spec.template.spec.containers[1].name: Required value',
+      'spec.template.spec.containers[1].name: Duplicate value: ""',
+    ]);
   });
 
   it('checks ports: 1-65535, IANA names unique, a protocol', () => {
