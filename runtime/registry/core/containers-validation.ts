@@ -65,8 +65,8 @@ function validateEnv(env: unknown, path: string): FieldError[] {
       const from = ev.valueFrom;
       const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'].filter((k) => isObj(from[k]));
       if (sources.length === 0) errs.push(invalid(`${p}.valueFrom`, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+      else if (typeof ev.value === 'string' && ev.value !== '') errs.push(invalid(`${p}.valueFrom`, '', 'may not be specified when `value` is not empty'));
       else if (sources.length > 1) errs.push(invalid(`${p}.valueFrom`, '', 'may not have more than one field specified at a time'));
-      if (typeof ev.value === 'string' && ev.value !== '' && sources.length > 0) errs.push(invalid(`${p}.valueFrom`, '', 'may not be specified when `value` is not empty'));
     }
   });
   return errs;

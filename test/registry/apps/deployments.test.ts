@@ -170,12 +170,21 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
   });
 
   it('checks env var names (printable ASCII but =) and one valueFrom source', () => {
-    const env = [{ name: '' }, { name: 'A=B' }, { name: 'my.var-1 ok' }, { name: 'X', valueFrom: {} }, { name: 'Y', valueFrom: { fieldRef: { fieldPath: 'a' }, secretKeyRef: { key: 'k' } } }];
+    const env = [
+      { name: '' },
+      { name: 'A=B' },
+      { name: 'my.var-1 ok' },
+      { name: 'X', valueFrom: {} },
+      { name: 'Y', valueFrom: { fieldRef: { fieldPath: 'a' }, secretKeyRef: { key: 'k' } } },
+      // kube reports only the value when both are wrong.
+      { name: 'Z', value: 'v', valueFrom: { fieldRef: { fieldPath: 'a' }, secretKeyRef: { key: 'k' } } },
+    ];
     assert.deepEqual(messages(spec({}, { containers: [container({ env })] })), [
       'spec.template.spec.containers[0].env[0].name: Required value',
       "spec.template.spec.containers[0].env[1].name: Invalid value: \"A=B\": a valid environment variable name must consist only of printable ASCII characters other than '='",
       'spec.template.spec.containers[0].env[3].valueFrom: Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`',
       'spec.template.spec.containers[0].env[4].valueFrom: Invalid value: "": may not have more than one field specified at a time',
+      'spec.template.spec.containers[0].env[5].valueFrom: Invalid value: "": may not be specified when `value` is not empty',
     ]);
   });
 });
