@@ -15,6 +15,14 @@ import { isObj, objects } from './podtemplate-defaults.js';
 type Obj = Record<string, unknown>;
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+
+/** A defaulted enum field: Required when empty, else one of `values` (kube's validatePullPolicy and the like). */
+function oneOf(value: unknown, path: string, values: string[]): FieldError[] {
+  if (typeof value !== 'string' || value === '') return [required(path)];
+  return values.includes(value) ? [] : [notSupported(path, value, values)];
+}
 const SCHEMES = ['HTTP', 'HTTPS'];
 
 /** apimachinery's IsNegativeErrorMsg check (ValidateNonnegativeField). */
@@ -161,9 +169,11 @@ function validateContainerCommon(c: Obj, volumes: ReadonlySet<string>, path: str
   else for (const m of isDNS1123Label(name)) errs.push(invalid(`${path}.name`, name, m));
   const image = typeof c.image === 'string' ? c.image : '';
   if (image === '') errs.push(required(`${path}.image`));
+  errs.push(...oneOf(c.terminationMessagePolicy, `${path}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
   errs.push(...validatePorts(c.ports, `${path}.ports`));
   errs.push(...validateEnv(c.env, `${path}.env`));
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
+  errs.push(...oneOf(c.imagePullPolicy, `${path}.imagePullPolicy`, PULL_POLICIES));
   return errs;
 }
 

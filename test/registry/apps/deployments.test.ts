@@ -15,11 +15,11 @@ const spec = (over: Record<string, unknown> = {}, pod: Record<string, unknown> =
   selector: { matchLabels: { app: 'a' } },
   strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
   progressDeadlineSeconds: 600,
-  template: { metadata: { labels: { app: 'a' } }, spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', containers: [{ name: 'c', image: 'nginx:1' }], ...pod } },
+  template: { metadata: { labels: { app: 'a' } }, spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', containers: [{ name: 'c', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File' }], ...pod } },
   ...over,
 });
 const messages = (s: unknown) => validateDeploymentSpec(s).map((e) => `${e.field}: ${e.message}`);
-const container = (over: Record<string, unknown>) => ({ name: 'c', image: 'nginx:1', ...over });
+const container = (over: Record<string, unknown>) => ({ name: 'c', image: 'nginx:1', imagePullPolicy: 'IfNotPresent', terminationMessagePolicy: 'File', ...over });
 
 describe('Deployment defaults (SetDefaults_Deployment, SetDefaults_Container, SetDefaults_Volume)', () => {
   it('defaults the strategy to RollingUpdate 25%/25%, and leaves Recreate without rollingUpdate', () => {
@@ -116,8 +116,12 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
       'spec.template.spec.containers[2].name: Duplicate value: "b"',
       'spec.template.spec.initContainers[0].name: Duplicate value: "b"',
     ]);
+    assert.deepEqual(messages(spec({}, { containers: [container({ imagePullPolicy: 'Sometimes', terminationMessagePolicy: 'Stdout' })] })), [
+      'spec.template.spec.containers[0].terminationMessagePolicy: Unsupported value: "Stdout": supported values: "File", "FallbackToLogsOnError"',
+      'spec.template.spec.containers[0].imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "IfNotPresent", "Never"',
+    ]);
     // Two unnamed containers: kube reports the second as a duplicate of "".
-    assert.deepEqual(messages(spec({}, { containers: [{ image: 'a' }, { image: 'b' }] })), [
+    assert.deepEqual(messages(spec({}, { containers: [container({ name: undefined }), container({ name: undefined })] })), [
       'spec.template.spec.containers[0].name: Required value',
       'spec.template.spec.containers[1].name: Required value',
       'spec.template.spec.containers[1].name: Duplicate value: ""',
