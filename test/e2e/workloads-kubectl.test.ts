@@ -131,6 +131,20 @@ describe('kubectl and Deployments, PersistentVolumeClaims', () => {
     assert.equal(JSON.parse(k('get', 'deploy', 'web', '-o', 'json')).metadata.generation, 3, 'a status write does not move generation');
   });
 
+  it('set image, rollout restart (strategic merge patches) and describe work on a stored Deployment', () => {
+    assert.equal(k('set', 'image', 'deployment/web', 'nginx=nginx:1.27').trim(), 'deployment.apps/web image updated');
+    assert.equal(k('rollout', 'restart', 'deployment/web').trim(), 'deployment.apps/web restarted');
+    const d = JSON.parse(k('get', 'deploy', 'web', '-o', 'json'));
+    assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1.27');
+    assert.equal(d.spec.template.spec.containers[0].imagePullPolicy, 'Always', 'a patch keeps what was defaulted');
+    assert.ok(d.spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt']);
+    assert.equal(d.metadata.generation, 5);
+    const described = kubectl(server.kubeconfig, ['describe', 'deployment', 'web']).stdout;
+    assert.match(described, /^Replicas:\s+4 desired \| 4 updated \| 4 total \| 3 available \| 0 unavailable$/m);
+    assert.match(described, /^RollingUpdateStrategy:\s+25% max unavailable, 25% max surge$/m);
+    assert.match(described, /^\s+Image:\s+nginx:1\.27$/m);
+  });
+
   it('an invalid Deployment gets kube\'s messages and paths', () => {
     const stderr = fail(['apply', '-f', '-'], INVALID);
     for (const line of [
