@@ -79,7 +79,7 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
 function compileWith(options: CompileOptions, session: GenerateSession | undefined, cache: DerivedCache): CompileResult {
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
-  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse);
+  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, new Set([resolve(BUILTIN_APIS)]));
   const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   loadTemplates(cache);

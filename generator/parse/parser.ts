@@ -39,9 +39,10 @@ export function newParseCache(): ParseCache {
   return { files: newFileCache(), groups: new Map() };
 }
 
-export function parseApis(roots: string[], cache?: ParseCache): ParseResult {
+/** `kubeRoots`: the roots holding kube's own groups (kgen's built-ins), where `apps` is a group. */
+export function parseApis(roots: string[], cache?: ParseCache, kubeRoots?: ReadonlySet<string>): ParseResult {
   const diags = new DiagnosticBag();
-  const index = loadFiles(roots, diags, cache?.files);
+  const index = loadFiles(roots, diags, cache?.files, kubeRoots);
   const byVersion = new Map<string, IndexedFile[]>();
   const conversionFiles: ConversionFile[] = [];
   for (const file of index.all()) {
