@@ -18,8 +18,10 @@ import type { EmittedFile } from '../emit/emitted.js';
 import type { ApiModel, Kind, NamedType, Schema, SourceLocation } from '../model.js';
 import { effective } from '../evolve/schema-diff.js';
 import { validateCRD } from '../../runtime/apiextensions/validation.js';
+import { SchemaFactsCache } from '../../runtime/apiextensions/schema-facts.js';
+import { CREATE_OPTIONS } from '../../runtime/apiextensions/update-options.js';
 import type { CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost, type SchemaCost } from '../../runtime/validation/cel-cost.js';
+import { costErrorMessage, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost, type SchemaCost } from '../../runtime/validation/cel-cost.js';
 import type { FieldError } from '../../runtime/validation/index.js';
 
 /** The last-applied-configuration annotation client-side `kubectl apply` writes (256 KiB). */
@@ -85,15 +87,18 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
 }
 
 function findingsOf(crd: CustomResourceDefinition): Findings {
+  // One walk per schema answers the validation's questions; the cost estimate is made once, for
+  // both the validation and KG080/KG081.
+  const facts = new SchemaFactsCache();
   const costs = new Map<string, SchemaCost>();
   for (const version of crd.spec.versions) {
     const schema = version.schema?.openAPIV3Schema as Json | undefined;
-    if (schema) costs.set(version.name, estimateSchemaCost(schema));
+    if (schema) costs.set(version.name, facts.of(schema).cost());
   }
   const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
   // As the server sees it on create: the storage version is the one stored version.
   const created = { ...crd, status: { ...(crd.status ?? {}), storedVersions: storage ? [storage.name] : [] } } as CustomResourceDefinition;
-  return { costs, errors: validateCRD(created) };
+  return { costs, errors: validateCRD(created, CREATE_OPTIONS, undefined, facts) };
 }
 
 function checkSize(file: EmittedFile, loc: SourceLocation, diags: DiagnosticBag): void {

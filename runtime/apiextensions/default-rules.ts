@@ -29,12 +29,17 @@ interface Surrounding {
   steps: (string | number)[];
 }
 
-export function validateDefaults(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, requirePrunedDefaults: boolean): FieldError[] {
-  return visit(s, node, nodes, path, false, true, requirePrunedDefaults, { node, steps: [] });
+/**
+ * `defaultsBelow`, when given, holds every schema node with a default at or below it
+ * (schema-facts.ts): subtrees without one are not visited.
+ */
+export function validateDefaults(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, requirePrunedDefaults: boolean, defaultsBelow?: WeakSet<Props>): FieldError[] {
+  return visit(s, node, nodes, path, false, true, requirePrunedDefaults, { node, steps: [] }, defaultsBelow);
 }
 
-function visit(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, insideMeta: boolean, isRoot: boolean, requirePruned: boolean, around: Surrounding): FieldError[] {
+function visit(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: string, insideMeta: boolean, isRoot: boolean, requirePruned: boolean, around: Surrounding, below: WeakSet<Props> | undefined): FieldError[] {
   const errs: FieldError[] = [];
+  if (below && !below.has(s)) return errs;
   // The resource root counts as embedded: its metadata, apiVersion and kind are resource meta.
   const embedded = isRoot || s['x-kubernetes-embedded-resource'] === true;
   if (embedded) {
@@ -43,11 +48,11 @@ function visit(s: Props, node: SchemaNode, nodes: readonly SchemaNode[], path: s
   }
   // `default: null` is no default (JSON null leaves kube's *JSON nil).
   if (s.default !== undefined && s.default !== null) errs.push(...defaultErrors(s.default, node, nodes, `${path}.default`, insideMeta, requirePruned, around));
-  if (isObject(s.items) && node.items) errs.push(...visit(s.items, node.items, nodes, `${path}.items`, insideMeta, false, requirePruned, { ...around, steps: [...around.steps, 0] }));
+  if (isObject(s.items) && node.items) errs.push(...visit(s.items, node.items, nodes, `${path}.items`, insideMeta, false, requirePruned, { ...around, steps: [...around.steps, 0] }, below));
   if (isObject(s.properties)) {
     for (const [name, sub] of Object.entries(s.properties)) {
       const child = node.properties?.get(name);
-      if (isObject(sub) && child) errs.push(...visit(sub, child, nodes, `${path}.properties[${name}]`, insideMeta || (embedded && META_FIELDS.has(name)), false, requirePruned, { ...around, steps: [...around.steps, name] }));
+      if (isObject(sub) && child) errs.push(...visit(sub, child, nodes, `${path}.properties[${name}]`, insideMeta || (embedded && META_FIELDS.has(name)), false, requirePruned, { ...around, steps: [...around.steps, name] }, below));
     }
   }
   return errs;

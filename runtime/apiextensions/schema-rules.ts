@@ -18,7 +18,7 @@
  * cel-go's order of magnitude, not its exact number (runtime/validation/cel-cost.ts).
  */
 import { field, type FieldError } from '../validation/index.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../validation/cel-cost.js';
+import { costErrorMessage, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../validation/cel-cost.js';
 import { compileRule } from '../validation/cel.js';
 import { RULE_REASONS } from '../validation/cel-rules.js';
 import { declTypeOfNode } from '../validation/cel-value.js';
@@ -27,6 +27,7 @@ import { finalizeNodes } from '../validation/finalize.js';
 import type { SchemaNode } from '../validation/node.js';
 import { validateDefaults } from './default-rules.js';
 import { validFieldPath } from './field-path.js';
+import { SchemaFacts } from './schema-facts.js';
 import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
 
 type Props = Record<string, unknown>;
@@ -94,8 +95,11 @@ interface Found {
   cel: FieldError[];
 }
 
-/** Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
-export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS): FieldError[] {
+/**
+ * Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`).
+ * `facts` are the schema's (schema-facts.ts), when the caller has them already.
+ */
+export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS, facts?: SchemaFacts): FieldError[] {
   if (schema === undefined || schema === null) return [];
   if (!isObject(schema)) return [field.invalid(path, schema, 'must be an object')];
   const errs: FieldError[] = [];
@@ -104,14 +108,17 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
   let cel: CelContext | undefined;
   let conversionErrs: FieldError[] = [];
   if (opts.requireStructuralSchema) {
-    const conversion = structuralConversionError(schema);
+    facts ??= new SchemaFacts(schema);
+    const conversion = facts.conversionError();
     if (conversion) conversionErrs = [field.invalid(path, '', conversion)];
     else {
       const structural = validateStructural(schema, path);
-      const compiled = structural.length === 0 ? compileSchema(schema) : undefined;
-      const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false) : [];
+      // Compiled nodes serve the defaults and the rules only: without either, both stages find
+      // nothing, whether the schema compiles or not.
+      const compiled = structural.length === 0 && (facts.hasDefaults || facts.hasRules) ? compileSchema(schema) : undefined;
+      const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false, facts.defaultsBelow) : [];
       errs.push(...structural, ...defaults);
-      if (compiled && defaults.length === 0) cel = { ...celContext(schema, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
+      if (compiled && defaults.length === 0 && facts.hasRules) cel = { ...celContext(facts, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
     }
   }
   const walker: Walker = {
@@ -157,8 +164,8 @@ function compileSchema(schema: Props): { root: SchemaNode; nodes: SchemaNode[] }
   }
 }
 
-function celContext(schema: Props, root: SchemaNode, rootPath: string): CelContext {
-  const cost = estimateSchemaCost(schema);
+function celContext(facts: SchemaFacts, root: SchemaNode, rootPath: string): CelContext {
+  const cost = facts.cost();
   const costs = new Map<string, number>();
   for (const r of cost.rules) costs.set(r.schemaPath, r.expressionCost);
   for (const m of cost.messageExpressions) costs.set(m.schemaPath, m.maxCost);

@@ -10,6 +10,7 @@ import { isConditionTrue } from './conditions.js';
 import { hasValidConversionReviewVersionOrEmpty, validateCABundle } from './conversion-validation.js';
 import { mapListKeysMapSetRules, V1_OPTIONS, validateOpenAPISchema } from './schema-rules.js';
 import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
+import { SchemaFacts } from './schema-facts.js';
 import type { CustomResourceDefinition } from './types.js';
 
 type Props = Record<string, unknown>;
@@ -95,10 +96,12 @@ const invalidMapListKeysMapSet = (s: unknown) => schemaHas(s, (n) => mapListKeys
 
 /** schemaHasUnprunedDefaults: a structural schema whose defaults carry fields pruning would drop. */
 function unprunedDefaults(s: unknown): boolean {
-  if (!isObject(s) || !schemaHasDefaults(s) || schemaIsNonStructural(s)) return false;
+  if (!isObject(s)) return false;
+  const facts = new SchemaFacts(s);
+  if (!facts.hasDefaults || facts.conversionError() !== undefined || validateStructural(s, '').length > 0) return false;
   const relaxed = { ...V1_OPTIONS, requirePrunedDefaults: false };
-  const strict = validateOpenAPISchema(s, '', false, V1_OPTIONS);
-  return strict.length > validateOpenAPISchema(s, '', false, relaxed).length && strict.some(isPruneError);
+  const strict = validateOpenAPISchema(s, '', false, V1_OPTIONS, facts);
+  return strict.length > validateOpenAPISchema(s, '', false, relaxed, facts).length && strict.some(isPruneError);
 }
 
 const isPruneError = (e: FieldError) => e.message.endsWith('must not have unknown fields');
