@@ -28,6 +28,18 @@ export class SchemaFacts {
   hasRules = false;
   /** Nodes with a default at or below them (as SchemaHas walks). */
   readonly defaultsBelow = new WeakSet<Props>();
+  /**
+   * Whether SchemaCompiler compiles the schema as a tree of plain objects, so that it cannot fail
+   * and a subtree compiles on its own to the same nodes (default-rules.ts validateDefaultsLazily):
+   * no $ref, and every property, additionalProperties and allOf entry a plain object.
+   */
+  compilesAsTree = true;
+  /**
+   * No node has a keyword only unusual schemas have (not, allOf, anyOf, oneOf, uniqueItems, an
+   * items list, or a keyword CRDs do not support: id, $schema, $ref, additionalItems,
+   * patternProperties, definitions, dependencies): the checks of those find nothing.
+   */
+  hasOnlyCommonKeywords = true;
   /** Whether a node NewStructural refuses may exist (a superset of the nodes its search visits). */
   private mayBeNonStructural = false;
   private conversion?: { error: string | undefined };
@@ -49,37 +61,107 @@ export class SchemaFacts {
     return this.estimate;
   }
 
-  /** One node, SchemaHas' children in SchemaHas' order; returns whether a default is at or below it. */
+  /**
+   * One node and SchemaHas' children of it; returns whether a default is at or below it. The node's
+   * own keys are read once each (a schema node has a few of the many keywords the passes ask
+   * about); each question is answered as its own predicate answers it.
+   */
   private visit(s: unknown): boolean {
     if (!isObject(s)) return false;
-    let defaults = s.default !== undefined && s.default !== null;
-    if (defaults) this.hasDefaults = true;
-    if (!this.hasKubernetesExtensions && hasKubernetesExtensions(s)) this.hasKubernetesExtensions = true;
-    if (!this.hasRules && Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) this.hasRules = true;
-    if (!this.mayBeNonStructural && mayBeRefused(s)) this.mayBeNonStructural = true;
-    // SchemaHas recurses without a bound; so does this (JSON schemas are trees).
-    const items = s.items;
-    if (Array.isArray(items)) {
-      for (const sub of items) if (this.visit(sub)) defaults = true;
-    } else if (this.visit(items)) defaults = true;
-    for (const key of JUNCTORS) {
-      const list = s[key];
-      if (Array.isArray(list)) for (const sub of list) if (this.visit(sub)) defaults = true;
-    }
-    if (this.visit(s.not)) defaults = true;
-    if (this.visit(s.additionalProperties)) defaults = true;
-    if (this.visit(s.additionalItems)) defaults = true;
-    for (const key of MAPS) {
-      const map = s[key];
-      if (isObject(map)) for (const name in map) if (Object.hasOwn(map, name) && this.visit(map[name])) defaults = true;
+    let defaults = false;
+    const keys = Object.keys(s);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const v = s[key];
+      if (v === undefined) continue;
+      switch (key) {
+        case 'default':
+          if (v !== null) defaults = this.hasDefaults = true;
+          break;
+        case 'items':
+          if (Array.isArray(v)) {
+            this.hasOnlyCommonKeywords = false;
+            if (v.length > 0) this.mayBeNonStructural = true;
+            for (const sub of v) if (this.visit(sub)) defaults = true;
+          } else if (this.visit(v)) defaults = true;
+          break;
+        case 'allOf':
+        case 'anyOf':
+        case 'oneOf':
+          this.hasOnlyCommonKeywords = false;
+          if (!Array.isArray(v)) break;
+          for (const sub of v) {
+            if (key === 'allOf' && !isObject(sub)) this.compilesAsTree = false;
+            if (this.visit(sub)) defaults = true;
+          }
+          break;
+        case 'not':
+          this.hasOnlyCommonKeywords = false;
+          if (this.visit(v)) defaults = true;
+          break;
+        case 'additionalProperties':
+          if (Array.isArray(v)) this.compilesAsTree = false;
+          if (this.visit(v)) defaults = true;
+          break;
+        case 'additionalItems':
+          this.hasOnlyCommonKeywords = false;
+          this.mayBeNonStructural = true;
+          if (this.visit(v)) defaults = true;
+          break;
+        case 'properties':
+          if (Array.isArray(v)) this.compilesAsTree = false;
+          if (isObject(v)) {
+            for (const name in v) {
+              if (!Object.hasOwn(v, name)) continue;
+              const sub = v[name];
+              if (!isObject(sub)) this.compilesAsTree = false;
+              else if (this.visit(sub)) defaults = true;
+            }
+          }
+          break;
+        case 'patternProperties':
+        case 'definitions':
+        case 'dependencies':
+          this.hasOnlyCommonKeywords = false;
+          this.mayBeNonStructural = true;
+          if (isObject(v)) for (const name in v) if (Object.hasOwn(v, name) && this.visit(v[name])) defaults = true;
+          break;
+        case '$ref':
+          this.hasOnlyCommonKeywords = false;
+          this.compilesAsTree = false;
+          this.mayBeNonStructural = true;
+          break;
+        case 'id':
+        case '$schema':
+          this.hasOnlyCommonKeywords = false;
+          this.mayBeNonStructural = true;
+          break;
+        case 'uniqueItems':
+          this.hasOnlyCommonKeywords = false;
+          break;
+        case 'x-kubernetes-preserve-unknown-fields':
+          if (v === false) this.mayBeNonStructural = true;
+          if (v !== null) this.hasKubernetesExtensions = true;
+          break;
+        case 'x-kubernetes-embedded-resource':
+        case 'x-kubernetes-int-or-string':
+          if (v === true) this.hasKubernetesExtensions = true;
+          break;
+        case 'x-kubernetes-list-map-keys':
+          if (Array.isArray(v) && v.length > 0) this.hasKubernetesExtensions = true;
+          break;
+        case 'x-kubernetes-list-type':
+          if (v !== null) this.hasKubernetesExtensions = true;
+          break;
+        case 'x-kubernetes-validations':
+          if (Array.isArray(v) && v.length > 0) this.hasKubernetesExtensions = this.hasRules = true;
+          break;
+      }
     }
     if (defaults) this.defaultsBelow.add(s);
     return defaults;
   }
 }
-
-const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
-const MAPS = ['properties', 'patternProperties', 'definitions', 'dependencies'] as const;
 
 /** schemaHasKubernetesExtensions' predicate. */
 export function hasKubernetesExtensions(s: Props): boolean {
@@ -90,25 +172,6 @@ export function hasKubernetesExtensions(s: Props): boolean {
     (Array.isArray(s['x-kubernetes-list-map-keys']) && s['x-kubernetes-list-map-keys'].length > 0) ||
     (s['x-kubernetes-list-type'] !== undefined && s['x-kubernetes-list-type'] !== null) ||
     (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0)
-  );
-}
-
-/**
- * Whether structuralConversionError could stop at this node: any field it refuses, whatever its
- * value (the real search decides). Its search visits a subset of SchemaHas' nodes, so when no node
- * here qualifies it finds nothing.
- */
-function mayBeRefused(s: Props): boolean {
-  return (
-    s.id !== undefined ||
-    s.$schema !== undefined ||
-    s.$ref !== undefined ||
-    s.patternProperties !== undefined ||
-    s.dependencies !== undefined ||
-    s.additionalItems !== undefined ||
-    s.definitions !== undefined ||
-    s['x-kubernetes-preserve-unknown-fields'] === false ||
-    Array.isArray(s.items)
   );
 }
 

@@ -25,7 +25,7 @@ import { declTypeOfNode } from '../validation/cel-value.js';
 import { SchemaCompiler, type SchemaInput } from '../validation/compile.js';
 import { finalizeNodes } from '../validation/finalize.js';
 import type { SchemaNode } from '../validation/node.js';
-import { validateDefaults } from './default-rules.js';
+import { validateDefaults, validateDefaultsLazily } from './default-rules.js';
 import { validFieldPath } from './field-path.js';
 import { SchemaFacts } from './schema-facts.js';
 import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
@@ -112,11 +112,18 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     const conversion = facts.conversionError();
     if (conversion) conversionErrs = [field.invalid(path, '', conversion)];
     else {
-      const structural = validateStructural(schema, path);
+      const structural = validateStructural(schema, path, facts.hasOnlyCommonKeywords);
       // Compiled nodes serve the defaults and the rules only: without either, both stages find
       // nothing, whether the schema compiles or not.
-      const compiled = structural.length === 0 && (facts.hasDefaults || facts.hasRules) ? compileSchema(schema) : undefined;
-      const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false, facts.defaultsBelow) : [];
+      // Defaults without rules need only the subtrees under them (validateDefaultsLazily).
+      const lazily = structural.length === 0 && facts.hasDefaults && !facts.hasRules && facts.compilesAsTree;
+      const compiled = structural.length === 0 && !lazily && (facts.hasDefaults || facts.hasRules) ? compileSchema(schema) : undefined;
+      const requirePruned = opts.requirePrunedDefaults ?? false;
+      const defaults = lazily
+        ? validateDefaultsLazily(schema, path, requirePruned, facts.defaultsBelow, (raw) => compileSchema(raw)!.root)
+        : compiled
+          ? validateDefaults(schema, compiled.root, path, requirePruned, facts.defaultsBelow)
+          : [];
       errs.push(...structural, ...defaults);
       if (compiled && defaults.length === 0 && facts.hasRules) cel = { ...celContext(facts, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
     }
@@ -128,7 +135,8 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     requireValidPropertyType: opts.requireValidPropertyType,
     uncorrelatablePath: undefined,
   };
-  const found = openAPISchema(schema, path, walker, true, opts, cel, '');
+  const found: Found = { schema: [], cel: [] };
+  openAPISchema(schema, path, walker, true, opts, cel, '', (facts ??= new SchemaFacts(schema)).hasOnlyCommonKeywords, found);
   errs.push(...found.schema, ...found.cel);
   if (errs.length === 0) errs.push(...conversionErrs);
   if (cel) errs.push(...totalCostErrors(cel, path));
@@ -205,68 +213,81 @@ function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
 
 const join = (rel: string, step: string) => (rel ? `${rel}.${step}` : step);
 
-/** ValidateCustomResourceDefinitionOpenAPISchema: schema errors and CEL errors of one node and below. */
-function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string): Found {
-  const out: Found = { schema: standardRules(s, path, w), cel: [] };
-  const add = (f: Found) => {
-    out.schema.push(...f.schema);
-    out.cel.push(...f.cel);
-  };
-  if (s.uniqueItems === true) out.schema.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
-  const props = isObject(s.properties) ? s.properties : {};
+/**
+ * ValidateCustomResourceDefinitionOpenAPISchema: the schema errors and CEL errors of one node and
+ * below, appended to `out` (each list in kube's order: this node's, its children's, then this
+ * node's list, map and rule checks). `common` says no node of the schema has a keyword only
+ * unusual schemas have (SchemaFacts.hasOnlyCommonKeywords): the checks of those are skipped, as
+ * they find nothing.
+ */
+function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string, common: boolean, out: Found): void {
+  const schemaErrs = out.schema;
+  const before = schemaErrs.length;
+  standardRules(s, path, w, common, schemaErrs);
+  if (!common && s.uniqueItems === true) schemaErrs.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  const props = isObject(s.properties) ? s.properties : undefined;
   const ap = s.additionalProperties;
   if (ap !== undefined && ap !== null) {
     // Only a map schema (additionalProperties: false, or a schema) contradicts properties; `true` does not.
-    if (Object.keys(props).length > 0 && ap !== true) out.schema.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    if (props && Object.keys(props).length > 0 && ap !== true) schemaErrs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     const sub = w.insideResourceMeta ? forbidDefaults(w, 'inside additionalProperties applying to object metadata') : w;
     if (isObject(ap)) {
       const node = ctx && typeof ctx.node.additional === 'object' ? ctx.node.additional : undefined;
-      add(openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true), join(rel, 'additionalProperties')));
+      const child = childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true);
+      openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, child, child ? join(rel, 'additionalProperties') : '', common, out);
     }
   }
-  for (const [name, prop] of Object.entries(props)) {
-    if (!isObject(prop)) continue;
-    let sub = w;
-    if (!mapIsCorrelatable(s['x-kubernetes-map-type'])) sub = forbidOldSelf(sub, path);
-    if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name)) {
-      sub = { ...sub, insideResourceMeta: true };
-      if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
+  if (props) {
+    const correlatable = mapIsCorrelatable(s['x-kubernetes-map-type']);
+    const resource = isRoot || s['x-kubernetes-embedded-resource'] === true;
+    for (const name in props) {
+      if (!Object.hasOwn(props, name)) continue;
+      const prop = props[name];
+      if (!isObject(prop)) continue;
+      let sub = w;
+      if (!correlatable) sub = forbidOldSelf(sub, path);
+      if (resource && META_FIELDS.has(name)) {
+        sub = { ...sub, insideResourceMeta: true };
+        if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
+      }
+      const child = ctx ? childContext(ctx, ctx.node.properties?.get(name), prop['x-kubernetes-embedded-resource'] === true) : undefined;
+      openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, child, child ? join(rel, `properties[${name}]`) : '', common, out);
     }
-    const node = ctx?.node.properties?.get(name);
-    add(openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, childContext(ctx, node, prop['x-kubernetes-embedded-resource'] === true), join(rel, `properties[${name}]`)));
   }
-  if (isObject(s.not)) add(openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, ''));
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && add(openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '')));
+  if (!common) {
+    if (isObject(s.not)) openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, '', common, out);
+    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const list = s[key];
+      if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '', common, out));
+    }
+    if (isObject(s.definitions)) {
+      for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, '', common, out);
+    }
   }
-  if (isObject(s.definitions)) {
-    for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) add(openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, ''));
-  }
-  if (s.items !== undefined && s.items !== null) {
+  const items = s.items;
+  if (items !== undefined && items !== null) {
     // Only list-type=map items correlate with old items; set and atomic (the default) lists do not.
     const sub = s['x-kubernetes-list-type'] !== 'map' ? forbidOldSelf(w, path) : w;
-    if (isObject(s.items)) {
-      const items = s.items;
-      add(openAPISchema(items, `${path}.items`, sub, false, opts, childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true), join(rel, 'items')));
-    } else if (Array.isArray(s.items)) {
-      s.items.forEach((item, i) => isObject(item) && add(openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '')));
+    if (isObject(items)) {
+      const child = childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true);
+      openAPISchema(items, `${path}.items`, sub, false, opts, child, child ? join(rel, 'items') : '', common, out);
+    } else if (Array.isArray(items)) {
+      items.forEach((item, i) => isObject(item) && openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '', common, out));
     }
   }
-  if (isObject(s.dependencies)) {
-    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) add(openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, ''));
+  if (!common && isObject(s.dependencies)) {
+    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, '', common, out);
   }
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
-    out.schema.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
+    schemaErrs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   }
-  out.schema.push(...listAndMapRules(s, path, opts));
-  if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) {
-    const rules = s['x-kubernetes-validations'] as unknown[];
-    out.schema.push(...ruleFieldRules(rules, s, path));
+  listAndMapRules(s, path, opts, schemaErrs);
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length > 0) {
+    schemaErrs.push(...ruleFieldRules(rules, s, path));
     // Schema errors at or below this node make CEL errors unhelpful: kube skips compiling then.
-    if (out.schema.length === 0 && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
+    if (schemaErrs.length === before && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
   }
-  return out;
 }
 
 function forbidDefaults(w: Walker, reason: string): Walker {
@@ -283,9 +304,8 @@ function mapIsCorrelatable(mapType: unknown): boolean {
   return mapType === undefined || mapType === null || mapType === 'granular' || mapType === 'atomic';
 }
 
-/** specStandardValidatorV3.validate. */
-function standardRules(s: Props, path: string, w: Walker): FieldError[] {
-  const errs: FieldError[] = [];
+/** specStandardValidatorV3.validate, appended to `errs`; `common` as for openAPISchema. */
+function standardRules(s: Props, path: string, w: Walker, common: boolean, errs: FieldError[]): void {
   const type = s.type;
   if (w.requireValidPropertyType && type !== undefined && type !== '' && (typeof type !== 'string' || !OPENAPI_V3_TYPES.includes(type))) {
     errs.push(field.notSupported(`${path}.type`, type, OPENAPI_V3_TYPES));
@@ -293,23 +313,23 @@ function standardRules(s: Props, path: string, w: Walker): FieldError[] {
   if (s.default !== undefined && !w.allowDefaults) {
     errs.push(field.forbidden(`${path}.default`, `must not be set${w.disallowDefaultsReason ? ` ${w.disallowDefaultsReason}` : ''}`));
   }
-  if (typeof s.id === 'string' && s.id !== '') errs.push(field.forbidden(`${path}.id`, 'id is not supported'));
-  if (s.additionalItems !== undefined && s.additionalItems !== null) errs.push(field.forbidden(`${path}.additionalItems`, 'additionalItems is not supported'));
-  if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) errs.push(field.forbidden(`${path}.patternProperties`, 'patternProperties is not supported'));
-  if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) errs.push(field.forbidden(`${path}.definitions`, 'definitions is not supported'));
-  if (s.dependencies !== undefined && s.dependencies !== null) errs.push(field.forbidden(`${path}.dependencies`, 'dependencies is not supported'));
-  if (s.$ref !== undefined && s.$ref !== null) errs.push(field.forbidden(`${path}.$ref`, '$ref is not supported'));
+  if (!common) {
+    if (typeof s.id === 'string' && s.id !== '') errs.push(field.forbidden(`${path}.id`, 'id is not supported'));
+    if (s.additionalItems !== undefined && s.additionalItems !== null) errs.push(field.forbidden(`${path}.additionalItems`, 'additionalItems is not supported'));
+    if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) errs.push(field.forbidden(`${path}.patternProperties`, 'patternProperties is not supported'));
+    if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) errs.push(field.forbidden(`${path}.definitions`, 'definitions is not supported'));
+    if (s.dependencies !== undefined && s.dependencies !== null) errs.push(field.forbidden(`${path}.dependencies`, 'dependencies is not supported'));
+    if (s.$ref !== undefined && s.$ref !== null) errs.push(field.forbidden(`${path}.$ref`, '$ref is not supported'));
+  }
   if (type === 'null') errs.push(field.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
-  if (Array.isArray(s.items) && s.items.length > 0) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
+  if (!common && Array.isArray(s.items) && s.items.length > 0) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
   if (w.insideResourceMeta && s['x-kubernetes-embedded-resource'] === true) {
     errs.push(field.forbidden(`${path}.x-kubernetes-embedded-resource`, 'must not be used inside of resource meta'));
   }
-  return errs;
 }
 
 /** x-kubernetes-list-type / list-map-keys / map-type consistency, and validateMapListKeysMapSet. */
-function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions): FieldError[] {
-  const errs: FieldError[] = [];
+function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions, errs: FieldError[]): void {
   const listType = s['x-kubernetes-list-type'];
   const mapType = s['x-kubernetes-map-type'];
   const keys = s['x-kubernetes-list-map-keys'];
@@ -337,7 +357,6 @@ function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions):
   }
   if (listType === 'map') errs.push(...listMapRules(s, path, Array.isArray(keys) ? keys : []));
   if (opts.requireMapListKeysMapSetValidation) errs.push(...mapListKeysMapSetRules(s, path));
-  return errs;
 }
 
 function listMapRules(s: Props, path: string, keys: unknown[]): FieldError[] {
