@@ -125,7 +125,7 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
           ? validateDefaults(schema, compiled.root, path, requirePruned, facts.defaultsBelow)
           : [];
       errs.push(...structural, ...defaults);
-      if (compiled && defaults.length === 0 && facts.hasRules) cel = { ...celContext(facts, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
+      if (compiled && defaults.length === 0 && facts.hasRules) cel = celContext(facts, compiled.root, path, opts.suppressPerExpressionCost === true);
     }
   }
   const walker: Walker = {
@@ -172,16 +172,18 @@ function compileSchema(schema: Props): { root: SchemaNode; nodes: SchemaNode[] }
   }
 }
 
-function celContext(facts: SchemaFacts, root: SchemaNode, rootPath: string): CelContext {
+function celContext(facts: SchemaFacts, root: SchemaNode, rootPath: string, suppressPerExpressionCost: boolean): CelContext {
   const cost = facts.cost();
   const costs = new Map<string, number>();
   for (const r of cost.rules) costs.set(r.schemaPath, r.expressionCost);
   for (const m of cost.messageExpressions) costs.set(m.schemaPath, m.maxCost);
-  return { node: root, isResourceRoot: true, costs, observed: [], rootPath };
+  return { node: root, suppressPerExpressionCost, isResourceRoot: true, costs, observed: [], rootPath };
 }
 
+/** The context of a child node: its own node and root flag, the rest shared (written out: a spread is slow on this path). */
 function childContext(ctx: CelContext | undefined, node: SchemaNode | undefined, embedded: boolean): CelContext | undefined {
-  return ctx && node ? { ...ctx, node, isResourceRoot: embedded } : undefined;
+  if (!ctx || !node) return undefined;
+  return { node, suppressPerExpressionCost: ctx.suppressPerExpressionCost, isResourceRoot: embedded, costs: ctx.costs, observed: ctx.observed, rootPath: ctx.rootPath };
 }
 
 /** uint64's maximum as a float64 (2^64): where kube's total cost saturates. */
