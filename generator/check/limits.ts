@@ -45,7 +45,8 @@ interface Findings {
 export type LimitsCache = Map<string, Findings>;
 
 export function checkLimits(model: ApiModel, files: EmittedFile[], diags: DiagnosticBag, cache?: LimitsCache): void {
-  const found: LimitsCache = new Map();
+  // Keyed by the whole manifest text (hashing it is not free): kept only for a --watch session.
+  const found: LimitsCache | undefined = cache ? new Map() : undefined;
   for (const file of files) {
     if (!file.path.startsWith('crds/') || !file.path.endsWith('.yaml')) continue;
     const crd = (file.value ?? parseYaml(file.content)) as CustomResourceDefinition;
@@ -63,7 +64,7 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
     const storageKind = storage ? kindIn(storage.name) : undefined;
     if (!storageKind) continue;
     const findings = cache?.get(file.content) ?? findingsOf(crd);
-    found.set(file.content, findings);
+    found?.set(file.content, findings);
     checkSize(file, storageKind.loc, diags);
     crd.spec.versions.forEach((version) => {
       const kind = kindIn(version.name);
@@ -80,7 +81,7 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
       diags.add('KG084', loc, { subject: `${group}/${version?.name ?? storage!.name} ${kind.name}`, field: err.field, message: err.message });
     }
   }
-  if (cache) {
+  if (cache && found) {
     cache.clear();
     for (const [text, findings] of found) cache.set(text, findings);
   }

@@ -20,6 +20,10 @@ import { isObject, structuralConversionError } from './structural-rules.js';
 
 type Props = Record<string, unknown>;
 
+/** What visit finds at or below a node. */
+const DEFAULT = 1;
+const UNUSUAL = 2;
+
 const NO_COST: SchemaCost = Object.freeze({ rules: [], messageExpressions: [], total: 0 }) as SchemaCost;
 
 export class SchemaFacts {
@@ -35,11 +39,12 @@ export class SchemaFacts {
    */
   compilesAsTree = true;
   /**
-   * No node has a keyword only unusual schemas have (not, allOf, anyOf, oneOf, uniqueItems, an
-   * items list, or a keyword CRDs do not support: id, $schema, $ref, additionalItems,
-   * patternProperties, definitions, dependencies): the checks of those find nothing.
+   * Nodes with, at or below them, a keyword only unusual schemas have (not, allOf, anyOf, oneOf,
+   * uniqueItems, an items list, or a keyword CRDs do not support: id, $schema, $ref,
+   * additionalItems, patternProperties, definitions, dependencies). Under any other node the
+   * checks of those keywords find nothing (see onlyCommonKeywords).
    */
-  hasOnlyCommonKeywords = true;
+  readonly unusualBelow = new WeakSet<Props>();
   /** Whether a node NewStructural refuses may exist (a superset of the nodes its search visits). */
   private mayBeNonStructural = false;
   private conversion?: { error: string | undefined };
@@ -47,6 +52,11 @@ export class SchemaFacts {
 
   constructor(private readonly schema: unknown) {
     this.visit(schema);
+  }
+
+  /** Whether no node at or below `s` (a node of this schema) has an unusual keyword (see unusualBelow). */
+  onlyCommonKeywords(s: Props): boolean {
+    return !this.unusualBelow.has(s);
   }
 
   /** structuralConversionError(schema), once. */
@@ -62,13 +72,13 @@ export class SchemaFacts {
   }
 
   /**
-   * One node and SchemaHas' children of it; returns whether a default is at or below it. The node's
-   * own keys are read once each (a schema node has a few of the many keywords the passes ask
+   * One node and SchemaHas' children of it; returns what is at or below it (DEFAULT, UNUSUAL). The
+   * node's own keys are read once each (a schema node has a few of the many keywords the passes ask
    * about); each question is answered as its own predicate answers it.
    */
-  private visit(s: unknown): boolean {
-    if (!isObject(s)) return false;
-    let defaults = false;
+  private visit(s: unknown): number {
+    if (!isObject(s)) return 0;
+    let below = 0;
     const keys = Object.keys(s);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -76,37 +86,40 @@ export class SchemaFacts {
       if (v === undefined) continue;
       switch (key) {
         case 'default':
-          if (v !== null) defaults = this.hasDefaults = true;
+          if (v !== null) {
+            this.hasDefaults = true;
+            below |= DEFAULT;
+          }
           break;
         case 'items':
           if (Array.isArray(v)) {
-            this.hasOnlyCommonKeywords = false;
+            below |= UNUSUAL;
             if (v.length > 0) this.mayBeNonStructural = true;
-            for (const sub of v) if (this.visit(sub)) defaults = true;
-          } else if (this.visit(v)) defaults = true;
+            for (const sub of v) below |= this.visit(sub);
+          } else below |= this.visit(v);
           break;
         case 'allOf':
         case 'anyOf':
         case 'oneOf':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           if (!Array.isArray(v)) break;
           for (const sub of v) {
             if (key === 'allOf' && !isObject(sub)) this.compilesAsTree = false;
-            if (this.visit(sub)) defaults = true;
+            below |= this.visit(sub);
           }
           break;
         case 'not':
-          this.hasOnlyCommonKeywords = false;
-          if (this.visit(v)) defaults = true;
+          below |= UNUSUAL;
+          below |= this.visit(v);
           break;
         case 'additionalProperties':
           if (Array.isArray(v)) this.compilesAsTree = false;
-          if (this.visit(v)) defaults = true;
+          below |= this.visit(v);
           break;
         case 'additionalItems':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           this.mayBeNonStructural = true;
-          if (this.visit(v)) defaults = true;
+          below |= this.visit(v);
           break;
         case 'properties':
           if (Array.isArray(v)) this.compilesAsTree = false;
@@ -115,29 +128,29 @@ export class SchemaFacts {
               if (!Object.hasOwn(v, name)) continue;
               const sub = v[name];
               if (!isObject(sub)) this.compilesAsTree = false;
-              else if (this.visit(sub)) defaults = true;
+              else below |= this.visit(sub);
             }
           }
           break;
         case 'patternProperties':
         case 'definitions':
         case 'dependencies':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           this.mayBeNonStructural = true;
-          if (isObject(v)) for (const name in v) if (Object.hasOwn(v, name) && this.visit(v[name])) defaults = true;
+          if (isObject(v)) for (const name in v) if (Object.hasOwn(v, name)) below |= this.visit(v[name]);
           break;
         case '$ref':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           this.compilesAsTree = false;
           this.mayBeNonStructural = true;
           break;
         case 'id':
         case '$schema':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           this.mayBeNonStructural = true;
           break;
         case 'uniqueItems':
-          this.hasOnlyCommonKeywords = false;
+          below |= UNUSUAL;
           break;
         case 'x-kubernetes-preserve-unknown-fields':
           if (v === false) this.mayBeNonStructural = true;
@@ -158,8 +171,9 @@ export class SchemaFacts {
           break;
       }
     }
-    if (defaults) this.defaultsBelow.add(s);
-    return defaults;
+    if (below & DEFAULT) this.defaultsBelow.add(s);
+    if (below & UNUSUAL) this.unusualBelow.add(s);
+    return below;
   }
 }
 

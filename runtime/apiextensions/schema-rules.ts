@@ -112,7 +112,7 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     const conversion = facts.conversionError();
     if (conversion) conversionErrs = [field.invalid(path, '', conversion)];
     else {
-      const structural = validateStructural(schema, path, facts.hasOnlyCommonKeywords);
+      const structural = validateStructural(schema, path, facts.unusualBelow);
       // Compiled nodes serve the defaults and the rules only: without either, both stages find
       // nothing, whether the schema compiles or not.
       // Defaults without rules need only the subtrees under them (validateDefaultsLazily).
@@ -136,7 +136,7 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     uncorrelatablePath: undefined,
   };
   const found: Found = { schema: [], cel: [] };
-  openAPISchema(schema, path, walker, true, opts, cel, '', (facts ??= new SchemaFacts(schema)).hasOnlyCommonKeywords, found);
+  openAPISchema(schema, path, walker, true, opts, cel, '', gate((facts ??= new SchemaFacts(schema)).unusualBelow, schema), found);
   errs.push(...found.schema, ...found.cel);
   if (errs.length === 0) errs.push(...conversionErrs);
   if (cel) errs.push(...totalCostErrors(cel, path));
@@ -218,11 +218,13 @@ const join = (rel: string, step: string) => (rel ? `${rel}.${step}` : step);
 /**
  * ValidateCustomResourceDefinitionOpenAPISchema: the schema errors and CEL errors of one node and
  * below, appended to `out` (each list in kube's order: this node's, its children's, then this
- * node's list, map and rule checks). `common` says no node of the schema has a keyword only
- * unusual schemas have (SchemaFacts.hasOnlyCommonKeywords): the checks of those are skipped, as
- * they find nothing.
+ * node's list, map and rule checks). `unusual` is true when no node here or below has a keyword
+ * only unusual schemas have, and the checks of those are skipped, as they find nothing; otherwise
+ * it is the set of nodes that do (SchemaFacts.unusualBelow), to ask about each child.
  */
-function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string, common: boolean, out: Found): void {
+function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string, unusual: true | WeakSet<Props>, out: Found): void {
+  const common = unusual === true;
+  const below = (child: Props) => gate(unusual, child);
   const schemaErrs = out.schema;
   const before = schemaErrs.length;
   standardRules(s, path, w, common, schemaErrs);
@@ -236,7 +238,7 @@ function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts:
     if (isObject(ap)) {
       const node = ctx && typeof ctx.node.additional === 'object' ? ctx.node.additional : undefined;
       const child = childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true);
-      openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, child, child ? join(rel, 'additionalProperties') : '', common, out);
+      openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, child, child ? join(rel, 'additionalProperties') : '', below(ap), out);
     }
   }
   if (props) {
@@ -253,17 +255,17 @@ function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts:
         if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
       }
       const child = ctx ? childContext(ctx, ctx.node.properties?.get(name), prop['x-kubernetes-embedded-resource'] === true) : undefined;
-      openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, child, child ? join(rel, `properties[${name}]`) : '', common, out);
+      openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, child, child ? join(rel, `properties[${name}]`) : '', below(prop), out);
     }
   }
   if (!common) {
-    if (isObject(s.not)) openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, '', common, out);
+    if (isObject(s.not)) openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, '', below(s.not), out);
     for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
       const list = s[key];
-      if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '', common, out));
+      if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '', below(sub), out));
     }
     if (isObject(s.definitions)) {
-      for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, '', common, out);
+      for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, '', below(sub), out);
     }
   }
   const items = s.items;
@@ -272,13 +274,13 @@ function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts:
     const sub = s['x-kubernetes-list-type'] !== 'map' ? forbidOldSelf(w, path) : w;
     if (isObject(items)) {
       const child = childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true);
-      openAPISchema(items, `${path}.items`, sub, false, opts, child, child ? join(rel, 'items') : '', common, out);
+      openAPISchema(items, `${path}.items`, sub, false, opts, child, child ? join(rel, 'items') : '', below(items), out);
     } else if (Array.isArray(items)) {
-      items.forEach((item, i) => isObject(item) && openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '', common, out));
+      items.forEach((item, i) => isObject(item) && openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '', below(item), out));
     }
   }
   if (!common && isObject(s.dependencies)) {
-    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, '', common, out);
+    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, '', below(dep), out);
   }
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
     schemaErrs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
@@ -290,6 +292,11 @@ function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts:
     // Schema errors at or below this node make CEL errors unhelpful: kube skips compiling then.
     if (schemaErrs.length === before && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
   }
+}
+
+/** What to tell a child about unusual keywords: true when there are none at or below it. */
+function gate(unusual: true | WeakSet<Props>, child: Props): true | WeakSet<Props> {
+  return unusual === true || !unusual.has(child) ? true : unusual;
 }
 
 function forbidDefaults(w: Walker, reason: string): Walker {
@@ -306,7 +313,7 @@ function mapIsCorrelatable(mapType: unknown): boolean {
   return mapType === undefined || mapType === null || mapType === 'granular' || mapType === 'atomic';
 }
 
-/** specStandardValidatorV3.validate, appended to `errs`; `common` as for openAPISchema. */
+/** specStandardValidatorV3.validate, appended to `errs`; `common`: no unusual keyword here (see openAPISchema). */
 function standardRules(s: Props, path: string, w: Walker, common: boolean, errs: FieldError[]): void {
   const type = s.type;
   if (w.requireValidPropertyType && type !== undefined && type !== '' && (typeof type !== 'string' || !OPENAPI_V3_TYPES.includes(type))) {

@@ -59,13 +59,15 @@ export function structuralConversionError(s: unknown): string | undefined {
 
 /**
  * ValidateStructural: invariants and completeness, sorted by their text as kube sorts them.
- * `common`: no node has not, allOf, anyOf or oneOf (SchemaFacts.hasOnlyCommonKeywords), so the
- * value validations inside them and completeness have nothing to check.
+ * `unusualBelow`, when given, holds the nodes with not, allOf, anyOf or oneOf at or below them
+ * (SchemaFacts.unusualBelow, a superset): under any other node the value validations inside those
+ * and completeness have nothing to check.
  */
-export function validateStructural(s: Props, path: string, common = false): FieldError[] {
+export function validateStructural(s: Props, path: string, unusualBelow?: WeakSet<Props>): FieldError[] {
   const errs: FieldError[] = [];
-  invariants(s, 'root', path, common, errs);
-  if (!common) errs.push(...completeness(s, path));
+  const unusual = unusualBelow ?? ALL;
+  invariants(s, 'root', path, unusual.has(s) ? unusual : true, errs);
+  if (unusual.has(s)) errs.push(...completeness(s, path));
   return errs.sort((a, b) => (errorText(a) < errorText(b) ? -1 : errorText(a) > errorText(b) ? 1 : 0));
 }
 
@@ -73,25 +75,33 @@ const errorText = (e: FieldError) => `${e.field}: ${e.message}`;
 const typeOf = (s: Props) => (typeof s.type === 'string' ? s.type : '');
 const propsOf = (s: Props): Props => (isObject(s.properties) ? s.properties : {});
 
-/** validateStructuralInvariants of one node and below, appended to `errs` (sorted by the caller). */
-function invariants(s: Props, level: Level, path: string, common: boolean, errs: FieldError[]): void {
+/** Every node counts as unusual (validateStructural without SchemaFacts). */
+const ALL = { has: (_: Props) => true } as const;
+
+/**
+ * validateStructuralInvariants of one node and below, appended to `errs` (sorted by the caller).
+ * `unusual`: true when nothing here or below is unusual, else the set to ask about each child.
+ */
+function invariants(s: Props, level: Level, path: string, unusual: true | { has(s: Props): boolean }, errs: FieldError[]): void {
+  const common = unusual === true;
+  const below = (child: Props) => (common || !unusual.has(child) ? true : unusual);
   const type = typeOf(s);
   const embedded = s['x-kubernetes-embedded-resource'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   const items = s.items;
   if (type === 'array' && !isObject(items)) errs.push(field.required(`${path}.items`, 'must be specified'));
-  if (isObject(items)) invariants(items, 'item', `${path}.items`, common, errs);
+  if (isObject(items)) invariants(items, 'item', `${path}.items`, below(items), errs);
   const props = propsOf(s);
   for (const name in props) {
     if (!Object.hasOwn(props, name)) continue;
     const sub = props[name];
-    if (isObject(sub)) invariants(sub, 'field', `${path}.properties[${name}]`, common, errs);
+    if (isObject(sub)) invariants(sub, 'field', `${path}.properties[${name}]`, below(sub), errs);
   }
   const ap = s.additionalProperties;
   if (ap !== undefined && ap !== null) {
     if (level === 'root') errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
-    if (isObject(ap)) invariants(ap, 'field', `${path}.additionalProperties`, common, errs);
+    if (isObject(ap)) invariants(ap, 'field', `${path}.additionalProperties`, below(ap), errs);
   }
   if (intOrString && preserve) errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
   if (intOrString && embedded) errs.push(field.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
