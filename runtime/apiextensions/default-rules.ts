@@ -117,9 +117,9 @@ function defaultErrors(value: unknown, node: SchemaNode, at: string, insideMeta:
     if (metaErrs.length > 0) return [{ type: 'FieldValueInvalid', field: at, message: `Invalid value: ${goValue(value)}: must result in valid metadata: ${metaErrs.map((e) => `${e.field}: ${e.message}`).join(', ')}` }];
   } else {
     if (walk.requirePruned) {
-      const walk = new PruneWalk(false, true, true);
-      walk.prune(deepCopyJSON(value), node, '');
-      if (walk.found.length > 0) errs.push({ type: 'FieldValueInvalid', field: at, message: `Invalid value: ${goValue(value)}: must not have unknown fields` });
+      const pruning = new PruneWalk(false, true, true);
+      pruning.prune(deepCopyJSON(value), node, '');
+      if (pruning.found.length > 0) errs.push({ type: 'FieldValueInvalid', field: at, message: `Invalid value: ${goValue(value)}: must not have unknown fields` });
     }
     const coerced = coerceMeta(value, node, at, node.embedded);
     if (coerced) return [...errs, coerced];

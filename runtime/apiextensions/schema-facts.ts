@@ -10,7 +10,15 @@
  * - NewStructural's refusal (structuralConversionError), computed once: the walk notes whether any
  *   node could be refused, and only then runs the real search, in its own order;
  * - the static CEL cost estimate (cel-cost.ts), computed once and only when there are rules (with
- *   none it is empty), shared by the CRD's validation and the generator's limits check.
+ *   none it is empty), shared by the CRD's validation and the generator's limits check;
+ * - whether the schema compiles as a tree (compilesAsTree), so defaults can be checked in their
+ *   own subtrees without compiling the whole schema;
+ * - which subtrees hold a keyword only unusual schemas have (unusualBelow), so the schema rules
+ *   (schema-rules.ts) and the structural invariants (structural-rules.ts) skip the checks of those
+ *   keywords elsewhere.
+ *
+ * test/apiextensions/schema-facts.test.ts checks each answer against the predicate it replaces,
+ * and the validation's findings against those with every shortcut turned off.
  *
  * Facts are read from the schema as it is when they are first asked for; a SchemaFactsCache must
  * not outlive a change to the schemas it was asked about (one validateCRD call, or one generation).
@@ -24,7 +32,7 @@ type Props = Record<string, unknown>;
 const DEFAULT = 1;
 const UNUSUAL = 2;
 
-const NO_COST: SchemaCost = Object.freeze({ rules: [], messageExpressions: [], total: 0 }) as SchemaCost;
+const NO_COST: SchemaCost = Object.freeze({ rules: Object.freeze([]), messageExpressions: Object.freeze([]), total: 0 }) as unknown as SchemaCost;
 
 export class SchemaFacts {
   hasDefaults = false;
@@ -42,7 +50,7 @@ export class SchemaFacts {
    * Nodes with, at or below them, a keyword only unusual schemas have (not, allOf, anyOf, oneOf,
    * uniqueItems, an items list, or a keyword CRDs do not support: id, $schema, $ref,
    * additionalItems, patternProperties, definitions, dependencies). Under any other node the
-   * checks of those keywords find nothing (see onlyCommonKeywords).
+   * checks of those keywords find nothing.
    */
   readonly unusualBelow = new WeakSet<Props>();
   /** Whether a node NewStructural refuses may exist (a superset of the nodes its search visits). */
@@ -52,11 +60,6 @@ export class SchemaFacts {
 
   constructor(private readonly schema: unknown) {
     this.visit(schema);
-  }
-
-  /** Whether no node at or below `s` (a node of this schema) has an unusual keyword (see unusualBelow). */
-  onlyCommonKeywords(s: Props): boolean {
-    return !this.unusualBelow.has(s);
   }
 
   /** structuralConversionError(schema), once. */
