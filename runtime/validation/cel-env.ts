@@ -197,7 +197,9 @@ export interface CelObjectType {
   fields: Record<string, string>;
 }
 
+/** Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever. */
 const bySelfType = new Map<string, Environment>();
+const MAX_SELF_TYPE_ENVIRONMENTS = 512;
 
 /**
  * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
@@ -208,7 +210,12 @@ const bySelfType = new Map<string, Environment>();
 export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = [], oldSelfType = type): Environment {
   const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
-  if (!env) {
+  if (env) {
+    // Most recently used last.
+    bySelfType.delete(key);
+    bySelfType.set(key, env);
+  } else {
+    if (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS) bySelfType.delete(bySelfType.keys().next().value!);
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
@@ -218,4 +225,9 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
     bySelfType.set(key, env);
   }
   return env;
+}
+
+/** How many self-type environments are kept (for tests of the bound). */
+export function celSelfEnvironmentCount(): number {
+  return bySelfType.size;
 }
