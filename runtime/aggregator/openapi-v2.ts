@@ -10,13 +10,21 @@ type JSONObject = Record<string, unknown>;
 
 const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Rewrites `#/components/schemas/X` references to `#/definitions/X`, recursively. */
+/**
+ * Rewrites `#/components/schemas/X` references to `#/definitions/X`, recursively. A reference
+ * with annotations of its own (v3's `allOf: [{$ref}]` beside a description) becomes `$ref` beside
+ * them, as kube prints Swagger 2.0: kubectl 1.27 and 1.28 read an allOf wrapper as a value without
+ * fields (see runtime/endpoints/openapi/v2.ts, which does the same for compiled kinds).
+ */
 export function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (!isObject(value)) return value;
+  const only = Array.isArray(value.allOf) && value.allOf.length === 1 && isObject(value.allOf[0]) ? value.allOf[0] : undefined;
+  const unwrap = only !== undefined && typeof only.$ref === 'string' && Object.keys(only).length === 1 && !('$ref' in value);
   const out: JSONObject = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : rewriteRefs(v);
+    if (unwrap && k === 'allOf') out.$ref = (only.$ref as string).replace('#/components/schemas/', '#/definitions/');
+    else out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : rewriteRefs(v);
   }
   return out;
 }
