@@ -1,13 +1,14 @@
 /**
  * The JSON fast path of responses (kube's cachingObject serialization): a response body that IS a
- * watch-cache object, or a list whose items all are, is written from the objects' cached
- * encodings instead of being serialized again. Anything else (Tables, PartialObjectMetadata,
+ * watch-cache object, or a list whose items all are (or are watch-cache entries no one decoded),
+ * is written from the objects' cached encodings instead of being serialized again. Anything else (Tables, PartialObjectMetadata,
  * converted or field-selected objects, copies) is a different object and takes the normal path;
  * so does YAML and protobuf.
  *
  * Every function here produces exactly the bytes JSON.stringify would.
  */
 import { encodedObject, isCachedObject } from '../storage/cacher/cached-object.js';
+import { undecodedEntries } from '../storage/cacher/lazy-items.js';
 
 const COMMA = 0x2c;
 
@@ -18,20 +19,43 @@ export function encodedJSON(body: unknown): Buffer | undefined {
   return encodedList(body);
 }
 
-/** A list object (`items` an array of cache objects): its envelope around the items' encodings. */
+/**
+ * A list object whose items are cache objects, or still undecoded watch-cache entries
+ * (storage/cacher/lazy-items.ts): its envelope around the items' stored encodings.
+ */
 function encodedList(body: unknown): Buffer | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const entries = undecodedEntries(body);
+  if (entries) return entries.length === 0 ? undefined : envelope(body, entries.length, entriesLength(entries), (out, offset, i) => out.write(entries[i]!.encoded, offset, 'latin1'));
   const items = (body as { items?: unknown }).items;
   if (!Array.isArray(items) || items.length === 0) return undefined;
   const encodings: Buffer[] = new Array(items.length);
-  let length = items.length - 1;
+  let length = 0;
   for (let i = 0; i < items.length; i++) {
     const bytes = encodedObject(items[i]);
     if (!bytes) return undefined;
     encodings[i] = bytes;
     length += bytes.length;
   }
-  // The envelope's other fields, before and after `items`, in JSON.stringify's order.
+  return envelope(body, encodings.length, length, (out, offset, i) => {
+    out.set(encodings[i]!, offset);
+    return encodings[i]!.length;
+  });
+}
+
+/** The UTF-8 bytes of the entries' encodings together (one latin1 char per byte). */
+function entriesLength(entries: readonly { encoded: string }[]): number {
+  let length = 0;
+  for (let i = 0; i < entries.length; i++) length += entries[i]!.encoded.length;
+  return length;
+}
+
+/**
+ * body's JSON with `items` made of n encodings of `length` bytes in all, which writeItem puts at
+ * an offset (returning its byte count): the envelope's other fields before and after `items`, in
+ * JSON.stringify's order, are stringified; `items` itself is never read.
+ */
+function envelope(body: object, n: number, length: number, writeItem: (out: Buffer, offset: number, i: number) => number): Buffer {
   let head = '';
   let tail = ']';
   let afterItems = false;
@@ -49,13 +73,12 @@ function encodedList(body: unknown): Buffer | undefined {
   }
   tail += '}';
   const headLength = Buffer.byteLength(head);
-  const out = acquireBuffer(headLength + length + Buffer.byteLength(tail));
+  const out = acquireBuffer(headLength + length + (n - 1) + Buffer.byteLength(tail));
   out.write(head, 0);
   let offset = headLength;
-  for (let i = 0; i < encodings.length; i++) {
+  for (let i = 0; i < n; i++) {
     if (i > 0) out[offset++] = COMMA;
-    out.set(encodings[i], offset);
-    offset += encodings[i].length;
+    offset += writeItem(out, offset, i);
   }
   out.write(tail, offset);
   return out;
