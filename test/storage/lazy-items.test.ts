@@ -68,7 +68,7 @@ describe('lazy list items', () => {
   });
 
   it('moveItems keeps them lazy, or copies decoded ones', () => {
-    const source = { resourceVersion: '1' } as { items: KubeObject[] };
+    const source = { resourceVersion: '1' } as unknown as { items: KubeObject[] };
     const page = entries(2);
     setLazyItems(source, page);
     const target: { kind: string; items?: KubeObject[] } = { kind: 'WidgetList' };
