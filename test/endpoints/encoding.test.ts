@@ -44,6 +44,10 @@ describe('response encoding from the watch cache', () => {
       CacheEntry.prototype.object = decode;
     }
     assert.equal(bytes?.toString('utf8'), JSON.stringify(list), 'the same bytes the decoded list gives (UTF-8 included)');
+    const mixed = { kind: 'ThingList', metadata: { resourceVersion: '8' } } as { items?: KubeObject[] };
+    const hot = entryOf('/registry/things/h', cached('h', 300), true);
+    setLazyItems(mixed, [page[0]!, hot, page[2]!]);
+    assert.equal(encodedJSON(mixed)?.toString('utf8'), JSON.stringify(mixed), 'decoded (kept) and undecoded entries together');
     const one = { kind: 'ThingList', after: 'ü' } as { items?: KubeObject[] };
     setLazyItems(one, [page[1]!]);
     assert.equal(encodedJSON(one)?.toString(), JSON.stringify(one));
