@@ -44,15 +44,18 @@ function encodedList(body: unknown): Buffer | undefined {
 /**
  * The entries' encodings and their byte length: an entry whose object is decoded anyway (one of
  * the recently read or written objects the cache keeps, see cache-entry.ts) gives its object's
- * Buffer (made once, then kept with the object), which copies faster; the others their stored
- * latin1 string, copied as it is. Both are the same bytes.
+ * Buffer (made once, then kept with the object), which copies in about half the time of a
+ * string, and counts as read; the others their stored latin1 string, copied as it is. Both are
+ * the same bytes.
  */
 function entryEncodings(entries: readonly CacheEntry[]): [(Buffer | string)[], number] {
   const parts: (Buffer | string)[] = new Array(entries.length);
   let length = 0;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
-    const part = (entry.decoded !== undefined && encodedObject(entry.decoded)) || entry.encoded;
+    // object() of a decoded entry only marks it read (so it stays among the kept objects, as a
+    // decoding read would have kept it) and returns it.
+    const part = (entry.decoded !== undefined && encodedObject(entry.object())) || entry.encoded;
     parts[i] = part;
     length += part.length;
   }

@@ -65,6 +65,19 @@ describe('lazy list items', () => {
     assert.deepEqual(replaced.items, []);
     assert.equal(undecodedEntries(replaced), undefined, 'replaced items are not the entries any more');
     assert.equal(undecodedEntries({ items: [] }), undefined);
+    // A wrapper's copy with its own items (a conversion, encryption) never carries the entries.
+    const lazy = { kind: 'WidgetList' } as { items?: KubeObject[] };
+    setLazyItems(lazy, entries(2));
+    const converted = { ...lazy, items: [] as KubeObject[] };
+    assert.equal(undecodedEntries(converted), undefined);
+    assert.deepEqual(Object.getOwnPropertySymbols(converted), []);
+    const again = { kind: 'WidgetList' } as { items?: KubeObject[] };
+    setLazyItems(again, entries(1));
+    assert.equal(again.items!.length, 1);
+    const page = entries(3);
+    setLazyItems(again, page);
+    assert.equal(undecodedEntries(again), page, 'made lazy again');
+    assert.equal(again.items!.length, 3, 'and decodes the new entries');
   });
 
   it('moveItems keeps them lazy, or copies decoded ones', () => {
