@@ -80,6 +80,16 @@ describe('LIST from the watch cache', () => {
     assert.equal(reply.body.metadata.remainingItemCount, undefined);
   });
 
+  it('YAML lists decode the objects and hold the same items', async () => {
+    const reply = await t.request('GET', `${WIDGETS}?limit=2`, { accept: 'application/yaml' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.headers.get('content-type') ?? '', /yaml/);
+    assert.match(reply.text, /^apiVersion: widgets\.example\.com\/v1\n/m);
+    assert.match(reply.text, /name: w00\n/);
+    assert.match(reply.text, /name: w01\n/);
+    assert.match(reply.text, /remainingItemCount: 9\n/);
+  });
+
   it('Tables and metadata-only lists decode the objects they show', async () => {
     forgetDecoded();
     const table = await decodes(() => t.request('GET', `${WIDGETS}?limit=5`, { accept: TABLE_ACCEPT }));
