@@ -27,7 +27,7 @@ export function encodedJSON(body: unknown): Buffer | undefined {
 function encodedList(body: unknown): Buffer | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const entries = undecodedEntries(body);
-  if (entries) return entries.length === 0 ? undefined : envelope(body, ...entryEncodings(entries));
+  if (entries) return entries.length === 0 ? undefined : encodedEntries(body, entries);
   const items = (body as { items?: unknown }).items;
   if (!Array.isArray(items) || items.length === 0) return undefined;
   const encodings: Buffer[] = new Array(items.length);
@@ -38,28 +38,47 @@ function encodedList(body: unknown): Buffer | undefined {
     encodings[i] = bytes;
     length += bytes.length;
   }
-  return envelope(body, encodings, length);
+  const { head, tail } = envelopeOf(body);
+  const headLength = Buffer.byteLength(head);
+  const out = acquireBuffer(headLength + length + (encodings.length - 1) + Buffer.byteLength(tail));
+  out.write(head, 0);
+  let offset = headLength;
+  for (let i = 0; i < encodings.length; i++) {
+    if (i > 0) out[offset++] = COMMA;
+    out.set(encodings[i]!, offset);
+    offset += encodings[i]!.length;
+  }
+  out.write(tail, offset);
+  return out;
 }
 
 /**
- * The entries' encodings and their byte length: an entry whose object is decoded anyway (one of
- * the recently read or written objects the cache keeps, see cache-entry.ts) gives its object's
- * Buffer (made once, then kept with the object), which copies in about half the time of a
- * string, and counts as read; the others their stored latin1 string, copied as it is. Both are
- * the same bytes.
+ * The list body from its undecoded entries' bytes. An entry whose object is decoded anyway (one
+ * of the recently read or written objects the cache keeps, see cache-entry.ts) is copied from
+ * its object's Buffer (made once, then kept with the object; ~1.7 × faster to copy than a
+ * string) and counts as read, as a decoding read would have counted it; the others from their
+ * stored latin1 string. Both are the same bytes, so the length is known from the strings.
  */
-function entryEncodings(entries: readonly CacheEntry[]): [(Buffer | string)[], number] {
-  const parts: (Buffer | string)[] = new Array(entries.length);
-  let length = 0;
+function encodedEntries(body: object, entries: readonly CacheEntry[]): Buffer {
+  let length = entries.length - 1;
+  for (let i = 0; i < entries.length; i++) length += entries[i]!.encoded.length;
+  const { head, tail } = envelopeOf(body);
+  const headLength = Buffer.byteLength(head);
+  const out = acquireBuffer(headLength + length + Buffer.byteLength(tail));
+  const writer = out as unknown as Latin1Writable;
+  out.write(head, 0);
+  let offset = headLength;
   for (let i = 0; i < entries.length; i++) {
+    if (i > 0) out[offset++] = COMMA;
     const entry = entries[i]!;
-    // object() of a decoded entry only marks it read (so it stays among the kept objects, as a
-    // decoding read would have kept it) and returns it.
-    const part = (entry.decoded !== undefined && encodedObject(entry.object())) || entry.encoded;
-    parts[i] = part;
-    length += part.length;
+    const bytes = entry.decoded !== undefined ? encodedObject(entry.object()) : undefined;
+    if (bytes) {
+      out.set(bytes, offset);
+      offset += bytes.length;
+    } else offset += writer.latin1Write(entry.encoded, offset, entry.encoded.length);
   }
-  return [parts, length];
+  out.write(tail, offset);
+  return out;
 }
 
 /**
@@ -72,11 +91,11 @@ interface Latin1Writable {
 }
 
 /**
- * body's JSON with `items` made of the given encodings (Buffers, or latin1 strings of UTF-8
- * bytes), `length` bytes in all: the envelope's other fields before and after `items`, in
- * JSON.stringify's order, are stringified; `items` itself is never read.
+ * body's JSON around its `items` array, in JSON.stringify's order: `head` up to and including
+ * `"items":[`, `tail` from the closing `]`. The other fields are stringified; `items` itself is
+ * never read.
  */
-function envelope(body: object, parts: readonly (Buffer | string)[], length: number): Buffer {
+function envelopeOf(body: object): { head: string; tail: string } {
   let head = '';
   let tail = ']';
   let afterItems = false;
@@ -92,22 +111,7 @@ function envelope(body: object, parts: readonly (Buffer | string)[], length: num
     if (afterItems) tail += `,${JSON.stringify(key)}:${json}`;
     else head += `${separator}${JSON.stringify(key)}:${json}`;
   }
-  tail += '}';
-  const headLength = Buffer.byteLength(head);
-  const out = acquireBuffer(headLength + length + (parts.length - 1) + Buffer.byteLength(tail));
-  out.write(head, 0);
-  let offset = headLength;
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) out[offset++] = COMMA;
-    const part = parts[i]!;
-    if (typeof part === 'string') offset += (out as unknown as Latin1Writable).latin1Write(part, offset, part.length);
-    else {
-      out.set(part, offset);
-      offset += part.length;
-    }
-  }
-  out.write(tail, offset);
-  return out;
+  return { head, tail: `${tail}}` };
 }
 
 // ---- reusable output buffers ----
