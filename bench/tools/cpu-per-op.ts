@@ -4,7 +4,11 @@
  * request rate this hardly moves when other work shares the cores, so two commits can be compared
  * on a busy machine (run this file in both worktrees, alternately, in the same minutes).
  *
- *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list|paged> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *
+ * paged: 20,000 objects (--objects) prefilled into SQLite and loaded into the watch cache; each
+ * round is --walks walks of the whole collection with limit=500 and continue (the paged
+ * benchmark's client, one page after the other); the figure is CPU per page.
  *
  * --rate fixes the request rate: the CPU a request costs depends on how many share a turn of the
  * event loop, so two commits compare at the same rate.
@@ -19,32 +23,37 @@ import { createObjects } from '../lib/kube.js';
 import { runLoad, type LoadConfig } from '../lib/load.js';
 import { collectionPath, sampleObject } from '../lib/objects.js';
 import { removeWorkDirs, workDir } from '../lib/paths.js';
-import { processCpuMicros, stopAll } from '../lib/procs.js';
+import { BENCH } from '../lib/paths.js';
+import { processCpuMicros, start, stopAll } from '../lib/procs.js';
+import { prefillSqlite } from '../lib/prefill.js';
+import { join } from 'node:path';
 import { FULL } from '../lib/profile.js';
 import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string', default: '200' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' } },
+  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' }, walks: { type: 'string', default: '2' } },
 });
 const scenario = positionals[0] ?? 'get';
 const ctx = makeContext(FULL, workDir('cpu-raw'), (m) => console.error(`[cpu] ${m}`));
 const fx = await serverFixture(ctx);
 const etcd: EtcdCluster | undefined = scenario.endsWith('-etcd') ? await startEtcd() : undefined;
-const storage = scenario === 'create-sqlite' ? 'sqlite:' : etcd ? etcd.storageUrl : 'memory:';
+const prefilled = scenario === 'paged' ? await prefillSqlite(ctx, fx, Number(values.objects ?? 20_000), 'paged') : undefined;
+const storage = prefilled ? prefilled.storage : scenario === 'create-sqlite' ? 'sqlite:' : etcd ? etcd.storageUrl : 'memory:';
 const server = await serveKgen(fx, storage);
 const collection = server.url + collectionPath(fx.kind);
 const headers = { accept: 'application/json', 'content-type': 'application/json' };
 const connections = Number(values.connections);
-const objects = Number(values.objects);
+const objects = Number(values.objects ?? 200);
 const perOp: number[] = [];
 const rates: number[] = [];
 const load0 = loadavg()[0];
 try {
   if (scenario === 'get' || scenario === 'list') await createObjects(server.url, fx.kind, 'obj', scenario === 'get' ? 1 : FULL.list.objects);
   if (scenario === 'update-etcd') await createObjects(server.url, fx.kind, 'u', objects);
+  if (scenario === 'paged') await pagedRounds();
   // Round -1 is the warm-up (JIT, validators and field managers compiled on first use): not counted.
-  for (let r = -1; r < Number(values.rounds); r++) {
+  for (let r = -1; scenario !== 'paged' && r < Number(values.rounds); r++) {
     const base = { connections, durationSec: Number(r < 0 ? values.warmup : values.seconds), headers, rate: values.rate ? Number(values.rate) : undefined };
     let config: LoadConfig;
     if (scenario === 'get') config = { ...base, url: `${collection}/obj-0` };
@@ -70,6 +79,27 @@ try {
   await stopAll();
   removeWorkDirs();
 }
+/** paged: rounds of whole walks (limit 500), CPU per page; round -1 warms up. */
+async function pagedRounds(): Promise<void> {
+  const pid = server.proc.child.pid!;
+  for (let r = -1; r < Number(values.rounds); r++) {
+    const before = processCpuMicros(pid);
+    const started = performance.now();
+    let pages = 0;
+    for (let w = 0; w < Number(values.walks); w++) {
+      const walk = start(process.execPath, [join(BENCH, 'lib', 'paged-worker.js'), JSON.stringify({ url: collection, limit: 500 })]);
+      await walk.exited;
+      const result = JSON.parse(walk.output().trim().split('\n').pop()!) as { pages: number; items: number };
+      if (result.items !== prefilled!.count) throw new Error(`walked ${result.items} items of ${prefilled!.count}`);
+      pages += result.pages;
+    }
+    const cpu = processCpuMicros(pid) - before;
+    if (r < 0) continue;
+    perOp.push(cpu / pages);
+    rates.push((pages * 1000) / (performance.now() - started));
+  }
+}
+
 const sorted = [...perOp].sort((a, b) => a - b);
 console.log(
   JSON.stringify({

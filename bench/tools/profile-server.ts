@@ -2,10 +2,10 @@
  * CPU profile of `kgen serve` under one benchmark's load (`node --cpu-prof`), summarised by
  * bench/tools/cpuprofile-top.js. The profile and its summary stay in --out.
  *
- *   node --import tsx bench/tools/profile-server.ts <get|list|create|create-etcd|paged|startup> [--out dir] [--seconds n]
+ *   node --import tsx bench/tools/profile-server.ts <get|list|create|create-etcd|paged|startup> [--out dir] [--seconds n] [--walks n]
  *
- * paged: 20,000 objects prefilled into SQLite, walked three times with limit=500 and continue
- * (the paged benchmark's client).
+ * paged: 20,000 objects prefilled into SQLite, walked --walks times (3) with limit=500 and
+ * continue (the paged benchmark's client).
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,7 @@ import { FULL } from '../lib/profile.js';
 import { prefillSqlite } from '../lib/prefill.js';
 import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, seconds: { type: 'string', default: '5' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { out: { type: 'string' }, seconds: { type: 'string', default: '5' }, walks: { type: 'string', default: '3' } } });
 const scenario = positionals[0] ?? 'get';
 const out = resolve(values.out ?? join(BENCH, 'results', 'profiles', scenario));
 mkdirSync(out, { recursive: true });
@@ -45,7 +45,7 @@ try {
     console.log(JSON.stringify(await runLoad({ url: collection, method: 'POST', connections: 16, durationSec, headers, template: { prefix: 'p', body } })));
   } else if (scenario === 'paged') {
     await createObjects(server.url, fx.kind, 'extra', 1);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < Number(values.walks); i++) {
       const walk = start(process.execPath, [join(BENCH, 'lib', 'paged-worker.js'), JSON.stringify({ url: collection, limit: 500 })]);
       await walk.exited;
       console.log(walk.output().trim().split('\n').pop()!.slice(0, 120));

@@ -1,13 +1,15 @@
 /**
  * The JSON fast path of responses (kube's cachingObject serialization): a response body that IS a
- * watch-cache object, or a list whose items all are, is written from the objects' cached
- * encodings instead of being serialized again. Anything else (Tables, PartialObjectMetadata,
+ * watch-cache object, or a list whose items all are (or are watch-cache entries no one decoded),
+ * is written from the objects' cached encodings instead of being serialized again. Anything else (Tables, PartialObjectMetadata,
  * converted or field-selected objects, copies) is a different object and takes the normal path;
  * so does YAML and protobuf.
  *
  * Every function here produces exactly the bytes JSON.stringify would.
  */
 import { encodedObject, isCachedObject } from '../storage/cacher/cached-object.js';
+import type { CacheEntry } from '../storage/cacher/cache-entry.js';
+import { undecodedEntries } from '../storage/cacher/lazy-items.js';
 
 const COMMA = 0x2c;
 
@@ -18,20 +20,83 @@ export function encodedJSON(body: unknown): Buffer | undefined {
   return encodedList(body);
 }
 
-/** A list object (`items` an array of cache objects): its envelope around the items' encodings. */
+/**
+ * A list object whose items are cache objects, or still undecoded watch-cache entries
+ * (storage/cacher/lazy-items.ts): its envelope around the items' stored encodings.
+ */
 function encodedList(body: unknown): Buffer | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const entries = undecodedEntries(body);
+  if (entries) return entries.length === 0 ? undefined : encodedEntries(body, entries);
   const items = (body as { items?: unknown }).items;
   if (!Array.isArray(items) || items.length === 0) return undefined;
   const encodings: Buffer[] = new Array(items.length);
-  let length = items.length - 1;
+  let length = 0;
   for (let i = 0; i < items.length; i++) {
     const bytes = encodedObject(items[i]);
     if (!bytes) return undefined;
     encodings[i] = bytes;
     length += bytes.length;
   }
-  // The envelope's other fields, before and after `items`, in JSON.stringify's order.
+  const { head, tail } = envelopeOf(body);
+  const headLength = Buffer.byteLength(head);
+  const out = acquireBuffer(headLength + length + (encodings.length - 1) + Buffer.byteLength(tail));
+  out.write(head, 0);
+  let offset = headLength;
+  for (let i = 0; i < encodings.length; i++) {
+    if (i > 0) out[offset++] = COMMA;
+    out.set(encodings[i]!, offset);
+    offset += encodings[i]!.length;
+  }
+  out.write(tail, offset);
+  return out;
+}
+
+/**
+ * The list body from its undecoded entries' bytes. An entry whose object is decoded anyway (one
+ * of the recently read or written objects the cache keeps, see cache-entry.ts) is copied from
+ * its object's Buffer (made once, then kept with the object; ~1.7 × faster to copy than a
+ * string) and counts as read, as a decoding read would have counted it; the others from their
+ * stored latin1 string. Both are the same bytes, so the length is known from the strings.
+ */
+function encodedEntries(body: object, entries: readonly CacheEntry[]): Buffer {
+  let length = entries.length - 1;
+  for (let i = 0; i < entries.length; i++) length += entries[i]!.encoded.length;
+  const { head, tail } = envelopeOf(body);
+  const headLength = Buffer.byteLength(head);
+  const out = acquireBuffer(headLength + length + Buffer.byteLength(tail));
+  const writer = out as unknown as Latin1Writable;
+  out.write(head, 0);
+  let offset = headLength;
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0) out[offset++] = COMMA;
+    const entry = entries[i]!;
+    const bytes = entry.decoded !== undefined ? encodedObject(entry.object()) : undefined;
+    // (The same bytes by cache-entry.ts's contract; the length check keeps the body exact anyway.)
+    if (bytes && bytes.length === entry.encoded.length) {
+      out.set(bytes, offset);
+      offset += bytes.length;
+    } else offset += writer.latin1Write(entry.encoded, offset, entry.encoded.length);
+  }
+  out.write(tail, offset);
+  return out;
+}
+
+/**
+ * Buffer's own latin1 writer (what buf.write(s, offset, 'latin1') ends in), called directly:
+ * buf.write's argument handling, shared with every other caller in the server, showed as much
+ * self time as the copy itself in the LIST profile.
+ */
+interface Latin1Writable {
+  latin1Write(s: string, offset: number, length: number): number;
+}
+
+/**
+ * body's JSON around its `items` array, in JSON.stringify's order: `head` up to and including
+ * `"items":[`, `tail` from the closing `]`. The other fields are stringified; `items` itself is
+ * never read.
+ */
+function envelopeOf(body: object): { head: string; tail: string } {
   let head = '';
   let tail = ']';
   let afterItems = false;
@@ -47,18 +112,7 @@ function encodedList(body: unknown): Buffer | undefined {
     if (afterItems) tail += `,${JSON.stringify(key)}:${json}`;
     else head += `${separator}${JSON.stringify(key)}:${json}`;
   }
-  tail += '}';
-  const headLength = Buffer.byteLength(head);
-  const out = acquireBuffer(headLength + length + Buffer.byteLength(tail));
-  out.write(head, 0);
-  let offset = headLength;
-  for (let i = 0; i < encodings.length; i++) {
-    if (i > 0) out[offset++] = COMMA;
-    out.set(encodings[i], offset);
-    offset += encodings[i].length;
-  }
-  out.write(tail, offset);
-  return out;
+  return { head, tail: `${tail}}` };
 }
 
 // ---- reusable output buffers ----

@@ -11,6 +11,7 @@ import type { KubeList, KubeObject } from '../api/meta.js';
 import { apiVersionOf, type ResourceDefinition } from '../api/resource.js';
 import { newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, type QualifiedResource } from '../api/status.js';
 import type { Preconditions, Storage } from '../storage/interface.js';
+import { moveItems } from '../storage/cacher/lazy-items.js';
 import { namespacePrefix, objectKey, resourcePrefix } from '../storage/keys.js';
 import { deepCopy } from './equality.js';
 import { CONFLICT_MESSAGE, interpretStorageError } from './errors.js';
@@ -179,12 +180,14 @@ export class Store {
     const metadata: KubeList['metadata'] = { resourceVersion: result.resourceVersion };
     if (result.continue) metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-    return {
+    const list = {
       apiVersion: apiVersionOf(this.definition.group, this.definition.version),
       kind: this.definition.listKind,
       metadata,
-      items: result.items,
-    };
+    } as KubeList;
+    // Last, as before (the JSON's key order); still undecoded when the watch cache served the page.
+    moveItems(list, result);
+    return list;
   }
 
   async create(namespace: string | undefined, input: KubeObject, opts: WriteOptions = {}): Promise<KubeObject> {

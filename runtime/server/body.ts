@@ -63,18 +63,26 @@ export interface BodyRead {
   reserved: number;
 }
 
+/** What a body read stops on: the request's LazyAbort (server/filters/context.ts), which makes no AbortSignal for it. */
+export interface AbortSource {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Calls listener with the reason when it aborts; returns the listener's removal. */
+  onAbort(listener: (reason: unknown) => void): () => void;
+}
+
 /**
  * Reads req's body within the bounds above. Rejects with a StatusError (413, 429) or the
- * signal's reason; on any rejection the rest of the body is left unread, and the caller closes
+ * abort's reason; on any rejection the rest of the body is left unread, and the caller closes
  * the connection after answering (see linger.ts).
  */
-export function readBody(req: IncomingMessage, declaredLength: number | undefined, budget: BodyMemoryBudget, read: BodyRead, signal: AbortSignal): Promise<Buffer> {
+export function readBody(req: IncomingMessage, declaredLength: number | undefined, budget: BodyMemoryBudget, read: BodyRead, abort: AbortSource): Promise<Buffer> {
   if (declaredLength !== undefined && declaredLength > MAX_REQUEST_BODY_BYTES) return Promise.reject(requestEntityTooLarge());
   if (declaredLength !== undefined) {
     if (!budget.take(declaredLength)) return Promise.reject(bodyBudgetExhausted());
     read.reserved += declaredLength;
   }
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (abort.aborted) return Promise.reject(abort.reason);
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -85,6 +93,7 @@ export function readBody(req: IncomingMessage, declaredLength: number | undefine
       req.resume();
       reject(err);
     };
+    const stopListening = abort.onAbort(stop);
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > MAX_REQUEST_BODY_BYTES) return stop(requestEntityTooLarge());
@@ -98,19 +107,17 @@ export function readBody(req: IncomingMessage, declaredLength: number | undefine
       cleanup();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
     };
-    const onAbort = () => stop(signal.reason);
     const onClose = () => stop(statusError('BadRequest', 'the client closed the connection before sending the whole request body'));
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onClose);
       req.off('aborted', onClose);
-      signal.removeEventListener('abort', onAbort);
+      stopListening();
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onClose);
     req.on('aborted', onClose);
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -108,7 +108,7 @@ export class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyR
     this.unread = undefined;
     // Only now is the client told to send what it held back (kube's, Go's behaviour).
     if (this.continueTo && !this.continueTo.headersSent) this.continueTo.writeContinue();
-    return readBody(this.raw, declared.length, this.bodies, this, this.signal).then((body) => {
+    return readBody(this.raw, declared.length, this.bodies, this, this.lazyAbort).then((body) => {
       this.bodyComplete = true;
       // Text (JSON, YAML) nested too deeply is refused before anything parses it; protobuf is
       // binary, its decoder checks what it decoded instead.

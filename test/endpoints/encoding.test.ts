@@ -5,6 +5,8 @@ import type { KubeObject } from '../../runtime/api/meta.js';
 import { encodedJSON, releaseBuffer } from '../../runtime/endpoints/encoding.js';
 import { objectResponse } from '../../runtime/endpoints/responsewriters.js';
 import { adoptObject } from '../../runtime/storage/cacher/cached-object.js';
+import { CacheEntry, entryOf } from '../../runtime/storage/cacher/cache-entry.js';
+import { setLazyItems, undecodedEntries } from '../../runtime/storage/cacher/lazy-items.js';
 
 function cached(name: string, size = 10): KubeObject {
   return adoptObject({ apiVersion: 'v1', kind: 'Thing', metadata: { name, labels: { 'é': 'ü' } }, spec: { data: 'x'.repeat(size), n: [1, null] } } as KubeObject);
@@ -21,6 +23,39 @@ describe('response encoding from the watch cache', () => {
     ]) {
       assert.equal(encodedJSON(list)?.toString(), JSON.stringify(list));
     }
+  });
+
+  it('a list whose items are undecoded cache entries is written from their bytes, without decoding, exactly as JSON.stringify', () => {
+    const page = ['a', 'b', 'c'].map((name) => entryOf(`/registry/things/${name}`, cached(name, 200), false));
+    const decode = CacheEntry.prototype.object;
+    let decoded = 0;
+    CacheEntry.prototype.object = function (this: CacheEntry) {
+      decoded++;
+      return decode.call(this);
+    };
+    let bytes: Buffer | undefined;
+    const list = { apiVersion: 'v1', kind: 'ThingList', metadata: { resourceVersion: '7', continue: 'tok', remainingItemCount: 4 } } as { items?: KubeObject[] };
+    try {
+      setLazyItems(list, page);
+      bytes = encodedJSON(list);
+      assert.equal(decoded, 0, 'no entry was decoded');
+      assert.equal(undecodedEntries(list), page);
+    } finally {
+      CacheEntry.prototype.object = decode;
+    }
+    assert.equal(bytes?.toString('utf8'), JSON.stringify(list), 'the same bytes the decoded list gives (UTF-8 included)');
+    const mixed = { kind: 'ThingList', metadata: { resourceVersion: '8' } } as { items?: KubeObject[] };
+    const hot = entryOf('/registry/things/h', cached('h', 300), true);
+    setLazyItems(mixed, [page[0]!, hot, page[2]!]);
+    assert.equal(encodedJSON(mixed)?.toString('utf8'), JSON.stringify(mixed), 'decoded (kept) and undecoded entries together');
+    const one = { kind: 'ThingList', after: 'ü' } as { items?: KubeObject[] };
+    setLazyItems(one, [page[1]!]);
+    assert.equal(encodedJSON(one)?.toString(), JSON.stringify(one));
+    const empty = { kind: 'ThingList' } as { items?: KubeObject[] };
+    setLazyItems(empty, []);
+    assert.equal(encodedJSON(empty), undefined, 'an empty list is serialized normally');
+    const response = objectResponse(200, empty);
+    assert.equal(response.payload, '{"kind":"ThingList","items":[]}');
   });
 
   it('anything else is serialized normally', () => {

@@ -101,12 +101,15 @@ describe('cache entries', () => {
       let count = 0;
       JSON.parse = ((text: string) => (count++, original(text))) as typeof JSON.parse;
       let red;
+      let beforeRead: number;
       try {
         red = await cacher.getList(PREFIX, { resourceVersion: '0', predicate: isRed });
+        beforeRead = count;
+        assert.deepEqual(names(red.items), ['w000', 'w050', 'w100', 'w150']);
       } finally {
         JSON.parse = original;
       }
-      assert.deepEqual(names(red.items), ['w000', 'w050', 'w100', 'w150']);
+      assert.equal(beforeRead, 0, 'nothing is decoded until the items are read');
       assert.equal(count, 4, 'only the matching objects were decoded');
       const all = await cacher.getList(PREFIX);
       assert.deepEqual(all.items, (await backend.getList(PREFIX)).items);

@@ -64,19 +64,19 @@ describe('WatchCache key order with deferred inserts', () => {
           const expected = [...model.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
           const page = cache.list(RANGE, cache.revision, PREFIX, 0);
           assert.deepEqual(
-            page.items.map((o) => [PREFIX + o.metadata.name, (o as unknown as { spec: { gen: number } }).spec.gen]),
+            page.entries.map((e) => [PREFIX + e.object().metadata.name, (e.object() as unknown as { spec: { gen: number } }).spec.gen]),
             expected,
           );
           assert.equal(cache.count(cache.revision, PREFIX, RANGE.end), model.size);
           const limited = cache.list(RANGE, cache.revision, PREFIX, 5);
-          assert.deepEqual(limited.items.map((o) => PREFIX + o.metadata.name), expected.slice(0, 5).map(([k]) => k));
+          assert.deepEqual(limited.entries.map((e) => PREFIX + e.object().metadata.name), expected.slice(0, 5).map(([k]) => k));
           // A list at an older revision still in the ring.
           const older = Math.max(cache.historyStart, rv - 10);
           const then = [...states.get(older)!.keys()].sort();
-          assert.deepEqual(cache.list(RANGE, older, PREFIX, 0).items.map((o) => PREFIX + o.metadata.name), then);
+          assert.deepEqual(cache.list(RANGE, older, PREFIX, 0).entries.map((e) => PREFIX + e.object().metadata.name), then);
         }
       }
-      const final = cache.list(RANGE, cache.revision, PREFIX, 0).items.map((o) => PREFIX + o.metadata.name);
+      const final = cache.list(RANGE, cache.revision, PREFIX, 0).entries.map((e) => PREFIX + e.object().metadata.name);
       assert.deepEqual(final, [...model.keys()].sort());
     });
   }

@@ -48,6 +48,7 @@ import { parseResourceVersion } from '../objects.js';
 import { keyRangeOf } from '../revision-log.js';
 import type { CacheEntry } from './cache-entry.js';
 import { adoptObject } from './cached-object.js';
+import { setLazyItems } from './lazy-items.js';
 import { loaded } from './memory-release.js';
 import { CacheWatcher } from './cache-watcher.js';
 import { Reflector } from './reflector.js';
@@ -418,8 +419,11 @@ export class Cacher implements Storage {
     const range = keyRangeOf(prefix);
     const limit = opts.limit && opts.limit > 0 ? Math.floor(opts.limit) : 0;
     const page = this.cache.list(range, revision, position.startKey, limit, opts.predicate);
-    // The cache's objects are frozen and shared (see cached-object.ts): no copies.
-    const result: ListResult = { items: page.items, resourceVersion: String(revision) };
+    // The cache's objects are frozen and shared (see cached-object.ts): no copies. They are
+    // decoded only if someone reads `items` (./lazy-items.ts): a JSON response is written from
+    // the entries' stored bytes.
+    const result = { resourceVersion: String(revision) } as ListResult;
+    setLazyItems(result, page.entries);
     if (page.more && page.lastKey !== undefined) {
       const next = `${page.lastKey}\u0000`;
       result.continue = encodeContinue(next, prefix, revision);

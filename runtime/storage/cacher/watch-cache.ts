@@ -21,8 +21,8 @@ import { CacheEntry, entryMatches, entryOf } from './cache-entry.js';
 import { CachedEvent, EventRing } from './event-ring.js';
 
 export interface CachePage {
-  /** The cache's (frozen, shared) objects, decoded from the entries. */
-  items: KubeObject[];
+  /** The entries of the page, in key order (their objects are decoded when read: CacheEntry.object()). */
+  entries: CacheEntry[];
   /** Key of the last item. */
   lastKey?: string;
   /** More keys (matching or not) follow the last item. */
@@ -175,15 +175,15 @@ export class WatchCache {
    */
   list(range: KeyRange, revision: number, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
     if (revision >= this.current) return this.listCurrent(range, startKey, limit, predicate);
-    const items: KubeObject[] = [];
+    const entries: CacheEntry[] = [];
     let lastKey: string | undefined;
     for (const entry of this.entriesAt(revision, startKey, range.end)) {
-      if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
+      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
       if (predicate && !entryMatches(entry, predicate)) continue;
-      items.push(entry.object());
+      entries.push(entry);
       lastKey = entry.key;
     }
-    return { items, lastKey, more: false };
+    return { entries, lastKey, more: false };
   }
 
   /** list() at the current revision: a plain walk of the sorted keys (the hot path of LIST). */
@@ -192,21 +192,21 @@ export class WatchCache {
     const { keys, values } = this;
     const first = lowerBound(keys, startKey);
     const end = lowerBound(keys, range.end);
-    if (!predicate && (limit === 0 || end - first <= limit)) {
-      const items: KubeObject[] = new Array(end - first);
-      for (let i = first; i < end; i++) items[i - first] = values[i]!.object();
-      return { items, lastKey: end > first ? keys[end - 1] : undefined, more: false };
+    if (!predicate) {
+      // Without a predicate a page is a slice: `limit` keys, and whether any follow.
+      const last = limit > 0 && end - first > limit ? first + limit : end;
+      return { entries: values.slice(first, last), lastKey: last > first ? keys[last - 1] : undefined, more: last < end };
     }
-    const items: KubeObject[] = [];
+    const entries: CacheEntry[] = [];
     let lastKey: string | undefined;
     for (let i = first; i < end; i++) {
-      if (limit > 0 && items.length === limit) return { items, lastKey, more: true };
+      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
       const entry = values[i]!;
-      if (predicate && !entryMatches(entry, predicate)) continue;
-      items.push(entry.object());
+      if (!entryMatches(entry, predicate)) continue;
+      entries.push(entry);
       lastKey = keys[i];
     }
-    return { items, lastKey, more: false };
+    return { entries, lastKey, more: false };
   }
 
   /** The number of live keys in [startKey, end) at `revision`. */
