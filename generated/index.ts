@@ -5,6 +5,7 @@ import * as coreV1 from './routes/core/v1.js';
 import * as admissionregistrationK8sIoV1 from './routes/admissionregistration.k8s.io/v1.js';
 import * as apiextensionsK8sIoV1 from './routes/apiextensions.k8s.io/v1.js';
 import * as apiregistrationK8sIoV1 from './routes/apiregistration.k8s.io/v1.js';
+import * as appsV1 from './routes/apps/v1.js';
 import * as authenticationK8sIoV1 from './routes/authentication.k8s.io/v1.js';
 import * as authenticationK8sIoV1beta1 from './routes/authentication.k8s.io/v1beta1.js';
 import * as authorizationK8sIoV1 from './routes/authorization.k8s.io/v1.js';
@@ -21,6 +22,7 @@ export const groupVersions: GroupVersionDefinition[] = [
   admissionregistrationK8sIoV1.groupVersion,
   apiextensionsK8sIoV1.groupVersion,
   apiregistrationK8sIoV1.groupVersion,
+  appsV1.groupVersion,
   authenticationK8sIoV1.groupVersion,
   authenticationK8sIoV1beta1.groupVersion,
   authorizationK8sIoV1.groupVersion,
@@ -38,6 +40,7 @@ export function installAll(installer: APIInstaller): void {
   admissionregistrationK8sIoV1.install(installer);
   apiextensionsK8sIoV1.install(installer);
   apiregistrationK8sIoV1.install(installer);
+  appsV1.install(installer);
   authenticationK8sIoV1.install(installer);
   authenticationK8sIoV1beta1.install(installer);
   authorizationK8sIoV1.install(installer);

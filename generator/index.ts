@@ -81,8 +81,9 @@ function compileWith(options: CompileOptions, session: GenerateSession | undefin
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
   // kgen's built-in APIs parsed once, kept in kgen's cache (parse/builtin-cache.ts); --watch keeps its own parse cache.
+  const kubeRoots = new Set([resolve(BUILTIN_APIS)]);
   const builtins = options.builtins === false || session ? undefined : builtinParse(BUILTIN_APIS, cache);
-  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, builtins);
+  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, kubeRoots, builtins);
   const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   loadTemplates(cache);

@@ -19,9 +19,14 @@ export function pluralize(kind: string): string {
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-/** Why a group folder name is invalid, or undefined. The folder `core` is the legacy group "". */
-export function groupNameProblem(folder: string): string | undefined {
+/**
+ * Why a group folder name is invalid, or undefined. The folder `core` is the legacy group "".
+ * `kubeGroups` (set for kgen's built-in root only) also admits kube's historical unsuffixed
+ * groups (`apps`, `batch`, …), which a user's API may not claim.
+ */
+export function groupNameProblem(folder: string, kubeGroups = false): string | undefined {
   if (folder === 'core') return undefined;
+  if (kubeGroups && isUnsuffixedKubeGroup(folder)) return undefined;
   if (folder.length > 253) return 'longer than 253 characters';
   if (!DNS1123_SUBDOMAIN.test(folder)) return 'not a lower-case DNS subdomain';
   if (!folder.includes('.')) return 'must contain a dot, like "widgets.example.com"';
@@ -76,3 +81,4 @@ export function groupFolder(group: string): string {
  * server's own. The one list is the runtime's (an aggregated kgen serves only the other groups).
  */
 export { isKubeGroup as isProtectedGroup } from '../runtime/api/kube-groups.js';
+import { isUnsuffixedKubeGroup } from '../runtime/api/kube-groups.js';

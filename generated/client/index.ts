@@ -15,6 +15,7 @@ import { CoreV1Client } from './core/v1.js';
 import { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.io/v1.js';
 import { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 import { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
+import { AppsV1Client } from './apps/v1.js';
 import { AuthenticationK8sIoV1Client } from './authentication.k8s.io/v1.js';
 import { AuthenticationK8sIoV1beta1Client } from './authentication.k8s.io/v1beta1.js';
 import { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
@@ -29,6 +30,7 @@ export { CoreV1Client } from './core/v1.js';
 export { AdmissionregistrationK8sIoV1Client } from './admissionregistration.k8s.io/v1.js';
 export { ApiextensionsK8sIoV1Client } from './apiextensions.k8s.io/v1.js';
 export { ApiregistrationK8sIoV1Client } from './apiregistration.k8s.io/v1.js';
+export { AppsV1Client } from './apps/v1.js';
 export { AuthenticationK8sIoV1Client } from './authentication.k8s.io/v1.js';
 export { AuthenticationK8sIoV1beta1Client } from './authentication.k8s.io/v1beta1.js';
 export { AuthorizationK8sIoV1Client } from './authorization.k8s.io/v1.js';
@@ -48,6 +50,7 @@ export class Clientset {
   readonly admissionregistrationK8sIoV1: AdmissionregistrationK8sIoV1Client;
   readonly apiextensionsK8sIoV1: ApiextensionsK8sIoV1Client;
   readonly apiregistrationK8sIoV1: ApiregistrationK8sIoV1Client;
+  readonly appsV1: AppsV1Client;
   readonly authenticationK8sIoV1: AuthenticationK8sIoV1Client;
   readonly authenticationK8sIoV1beta1: AuthenticationK8sIoV1beta1Client;
   readonly authorizationK8sIoV1: AuthorizationK8sIoV1Client;
@@ -65,6 +68,7 @@ export class Clientset {
     this.admissionregistrationK8sIoV1 = new AdmissionregistrationK8sIoV1Client(this.rest);
     this.apiextensionsK8sIoV1 = new ApiextensionsK8sIoV1Client(this.rest);
     this.apiregistrationK8sIoV1 = new ApiregistrationK8sIoV1Client(this.rest);
+    this.appsV1 = new AppsV1Client(this.rest);
     this.authenticationK8sIoV1 = new AuthenticationK8sIoV1Client(this.rest);
     this.authenticationK8sIoV1beta1 = new AuthenticationK8sIoV1beta1Client(this.rest);
     this.authorizationK8sIoV1 = new AuthorizationK8sIoV1Client(this.rest);
@@ -114,6 +118,7 @@ export class Informers extends SharedInformerFactory {
   readonly admissionregistrationK8sIoV1: InformersFor<AdmissionregistrationK8sIoV1Client>;
   readonly apiextensionsK8sIoV1: InformersFor<ApiextensionsK8sIoV1Client>;
   readonly apiregistrationK8sIoV1: InformersFor<ApiregistrationK8sIoV1Client>;
+  readonly appsV1: InformersFor<AppsV1Client>;
   readonly authenticationK8sIoV1: InformersFor<AuthenticationK8sIoV1Client>;
   readonly authenticationK8sIoV1beta1: InformersFor<AuthenticationK8sIoV1beta1Client>;
   readonly authorizationK8sIoV1: InformersFor<AuthorizationK8sIoV1Client>;
@@ -130,6 +135,7 @@ export class Informers extends SharedInformerFactory {
     this.admissionregistrationK8sIoV1 = this.group(clientset.admissionregistrationK8sIoV1);
     this.apiextensionsK8sIoV1 = this.group(clientset.apiextensionsK8sIoV1);
     this.apiregistrationK8sIoV1 = this.group(clientset.apiregistrationK8sIoV1);
+    this.appsV1 = this.group(clientset.appsV1);
     this.authenticationK8sIoV1 = this.group(clientset.authenticationK8sIoV1);
     this.authenticationK8sIoV1beta1 = this.group(clientset.authenticationK8sIoV1beta1);
     this.authorizationK8sIoV1 = this.group(clientset.authorizationK8sIoV1);

@@ -5,8 +5,10 @@
  * the validators reproduce.
  */
 import type { ApiVersion, Kind } from '../model.js';
+import { isProtectedGroup } from '../names.js';
 
-export const isBuiltinGroup = (group: string) => group === '' || /(^|\.)(k8s\.io|kubernetes\.io)$/.test(group);
+/** kube's own groups (core, *.k8s.io, *.kubernetes.io, apps, …): one list, runtime/api/kube-groups.ts. */
+export const isBuiltinGroup = (group: string) => isProtectedGroup(group);
 
 export function validatedKinds(version: ApiVersion): Kind[] {
   return isBuiltinGroup(version.group) ? [] : version.kinds.filter((k) => !k.unserved && !k.virtual);

@@ -16,7 +16,7 @@
  * depends on (the emitters never change the model, and the checker changes kinds only).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { entryKey, proposeEntry, readEntry, type DerivedCache } from '../cache.js';
 import { parseRoot, type ParsedRoot } from './parser.js';
@@ -67,8 +67,8 @@ function entryName(root: string): string {
 }
 
 /**
- * The parse of the built-in root: read from `cache` when it holds this state's entry, else parsed
- * (and the entry proposed to `cache`).
+ * The parse of the built-in root (a root of kube's own groups: `apps` is a group there): read from
+ * `cache` when it holds this state's entry, else parsed (and the entry proposed to `cache`).
  */
 export function builtinParse(root: string, cache?: DerivedCache): ParsedRoot {
   const name = entryName(root);
@@ -81,7 +81,7 @@ export function builtinParse(root: string, cache?: DerivedCache): ParsedRoot {
       // A damaged entry is a miss.
     }
   }
-  const printed = JSON.stringify(parseRoot(root));
+  const printed = JSON.stringify(parseRoot(root, new Set([resolve(root)])));
   proposeEntry(cache, name, printed, ENTRY_PREFIX);
   return JSON.parse(printed) as ParsedRoot;
 }

@@ -132,7 +132,7 @@ function sourceFileAt(path: string, cache: FileCache | undefined, seen: Set<stri
 }
 
 /** Loads every source under the given apis roots into one index, reporting layout problems. */
-export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCache): FileIndex {
+export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCache, kubeRoots: ReadonlySet<string> = new Set()): FileIndex {
   if (cache) {
     cache.changed = new Set();
     cache.layoutChanged = !cache.sources;
@@ -149,7 +149,7 @@ export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCac
       const parts = relative(root, path).split(sep);
       const start = { file: path, line: 1, col: 1 };
       const [groupFolder, version] = parts as [string, string];
-      const groupProblem = groupNameProblem(groupFolder);
+      const groupProblem = groupNameProblem(groupFolder, kubeRoots.has(root));
       if (parts.length >= 3 && (groupProblem === undefined || isKubeVersion(version))) {
         // Shaped as <group>/<version>/…: a misspelled group or version is reported, not shared.
         if (groupProblem) {

@@ -52,30 +52,31 @@ export interface ParsedRoot {
   conversionFiles?: ConversionFile[];
 }
 
-/** Parses one root on its own, as parseApis([root]) would, as plain data. */
-export function parseRoot(root: string): ParsedRoot {
-  const { model, diagnostics, files } = parseApis([root]);
+/** Parses one root on its own, as parseApis([root], undefined, kubeRoots) would, as plain data. */
+export function parseRoot(root: string, kubeRoots?: ReadonlySet<string>): ParsedRoot {
+  const { model, diagnostics, files } = parseApis([root], undefined, kubeRoots);
   const parsed: ParsedRoot = { root, groups: model.groups, diagnostics: diagnostics.items, files };
   if (model.conversionFiles) parsed.conversionFiles = model.conversionFiles;
   return parsed;
 }
 
 /**
- * Parses the apis roots into one model. `parsed` is one of the roots already parsed (parseRoot):
+ * Parses the apis roots into one model. `kubeRoots`: the roots holding kube's own groups (kgen's
+ * built-ins), where `apps` is a group. `parsed` is one of the roots already parsed (parseRoot):
  * when no file of the other roots shares a group with it or imports from it (then each version's
  * parse reads only its own root's files), the other roots are parsed and `parsed` is merged in,
  * which gives what parsing every root together gives; otherwise every root is parsed together.
  * Not used with a --watch cache.
  */
-export function parseApis(roots: string[], cache?: ParseCache, parsed?: ParsedRoot): ParseResult {
+export function parseApis(roots: string[], cache?: ParseCache, kubeRoots?: ReadonlySet<string>, parsed?: ParsedRoot): ParseResult {
   const diags = new DiagnosticBag();
   if (parsed && !cache && roots.some((r) => resolve(r) === resolve(parsed.root))) {
     const others = roots.filter((r) => resolve(r) !== resolve(parsed.root));
-    const index = loadFiles(others, diags);
+    const index = loadFiles(others, diags, undefined, kubeRoots);
     if (independent(index, parsed)) return merge(parseIndex(index, diags), parsed, resolve(roots[0]!) === resolve(parsed.root));
-    return parseApis(roots);
+    return parseApis(roots, undefined, kubeRoots);
   }
-  return parseIndex(loadFiles(roots, diags, cache?.files), diags, cache);
+  return parseIndex(loadFiles(roots, diags, cache?.files, kubeRoots), diags, cache);
 }
 
 /** The parse of the loaded files of `index` (their load's diagnostics already in `diags`). */

@@ -6,6 +6,11 @@
  */
 const UNSUFFIXED_KUBE_GROUPS = new Set(['apps', 'autoscaling', 'batch', 'extensions', 'policy']);
 
+/** kube's groups named without a dot (apps, autoscaling, batch, extensions, policy). */
+export function isUnsuffixedKubeGroup(group: string): boolean {
+  return UNSUFFIXED_KUBE_GROUPS.has(group);
+}
+
 export function isKubeGroup(group: string): boolean {
   return (
     group === '' ||

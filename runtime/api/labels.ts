@@ -330,3 +330,29 @@ export function labelSelectorAsSelector(selector: MetaLabelSelector | undefined 
   requirements.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return selectorOf(requirements);
 }
+
+/**
+ * labels.Selector.String() of a selector made by labelSelectorAsSelector (requirements in key
+ * order): `app=web,tier in (a,b),!legacy` — what kube puts in a workload's Scale status.selector.
+ */
+export function selectorString(selector: LabelSelector): string {
+  return selector.requirements
+    .map((r) => {
+      switch (r.operator) {
+        case 'exists':
+          return r.key;
+        case '!':
+          return `!${r.key}`;
+        case 'in':
+        case 'notin':
+          return `${r.key} ${r.operator} (${r.values.join(',')})`;
+        case 'gt':
+          return `${r.key}>${r.values[0] ?? ''}`;
+        case 'lt':
+          return `${r.key}<${r.values[0] ?? ''}`;
+        default:
+          return `${r.key}${r.operator}${r.values[0] ?? ''}`;
+      }
+    })
+    .join(',');
+}

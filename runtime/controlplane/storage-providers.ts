@@ -14,6 +14,7 @@ import { eventsConversion, EVENTS_VERSION } from '../conversion/events.js';
 import { ConvertingStorage } from '../conversion/storage.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
+import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentStatusStrategy } from '../registry/apps/index.js';
 import { CORE_STRATEGIES } from '../registry/core/index.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
@@ -89,6 +90,14 @@ function eventsProviders(): GroupProviders {
   return [['events', { storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
 }
 
+/** apps: Deployments (stored and validated; no controller runs them). */
+function appsProviders(): GroupProviders {
+  return Object.entries(APPS_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
+    plural,
+    { strategy: wrap, ...(plural === 'deployments' ? { scaleSelector: deploymentScaleSelector, statusStrategy: withDeploymentStatusStrategy } : {}) },
+  ]);
+}
+
 /** The table startServer hands the installer. */
 export function controlPlaneStorageProviders(options: ControlPlaneStorageOptions = {}): StorageProviders {
   const table = new Map<string, ResourceStorageProvider>();
@@ -97,6 +106,7 @@ export function controlPlaneStorageProviders(options: ControlPlaneStorageOptions
     [RBAC_GROUP, rbacProviders()],
     [APIEXTENSIONS_GROUP, apiextensionsProviders()],
     ['events.k8s.io', eventsProviders()],
+    [APPS_GROUP, appsProviders()],
   ];
   for (const [group, providers] of groups) {
     for (const [plural, provider] of providers) table.set(storageProviderKey(group, plural), provider);

@@ -94,6 +94,8 @@ export interface RequestScope {
    * answered with; nothing is stored. Only for definitions marked `virtual`.
    */
   creater?: Creater;
+  /** The Scale's status.selector when the kind computes it (its storage provider's scaleSelector). */
+  scaleSelector?: (obj: KubeObject) => string | undefined;
   /** ServiceAccounts' TokenRequest subresource (`…/token`): signs a token for the named account. */
   tokenRequest?: Creater;
   /** The user's handler of a custom subresource (`kgen serve --handlers`), read per request. */

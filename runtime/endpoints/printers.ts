@@ -1,9 +1,11 @@
 /**
  * Table printers of the core control-plane kinds whose columns are computed rather than read at a
  * path (kube's pkg/printers/internalversion): ConfigMap and Secret count their keys, a
- * ServiceAccount its secrets, an Event prints "kind/name" and its series. The server always
+ * ServiceAccount its secrets, an Event prints "kind/name" and its series, a Deployment
+ * ready/desired replicas, a PersistentVolumeClaim its volume's capacity and access modes. The server always
  * prints every column (kube generates tables with Wide set); kubectl hides priority > 0.
  */
+import { labelSelectorAsSelector, selectorString, type MetaLabelSelector } from '../api/labels.js';
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { translateTimestampSince } from './duration.js';
@@ -91,10 +93,89 @@ const eventsV1: BuiltinPrinter = {
     ),
 };
 
-const CORE_PRINTERS: Readonly<Record<string, BuiltinPrinter>> = { configmaps: configMaps, secrets, serviceaccounts: serviceAccounts, events };
+const rec = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-/** The computed printer of a core/v1 kind (or events.k8s.io/v1 Event), if it has one. */
+/** kube's printDeployment: READY is ready/desired; -o wide adds containers, images and the selector. */
+const deployments: BuiltinPrinter = {
+  columns: [
+    NAME,
+    col('Ready', 'string', 'Number of the pod with ready state'),
+    col('Up-to-date', 'string', 'Total number of non-terminating pods targeted by this deployment that have the desired template spec.'),
+    col('Available', 'string', 'Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    AGE,
+    col('Containers', 'string', 'Names of each container in the template.', 1),
+    col('Images', 'string', 'Images referenced by each container in the template.', 1),
+    col('Selector', 'string', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
+  ],
+  cells(obj, now) {
+    const spec = rec(obj.spec);
+    const status = rec(obj.status);
+    const containers = (rec(rec(spec.template).spec).containers ?? []) as Record<string, unknown>[];
+    let selector: string;
+    try {
+      selector = selectorString(labelSelectorAsSelector(spec.selector as MetaLabelSelector | undefined));
+    } catch {
+      selector = '<invalid>';
+    }
+    return [
+      obj.metadata.name,
+      `${num(status.readyReplicas)}/${num(spec.replicas)}`,
+      num(status.updatedReplicas),
+      num(status.availableReplicas),
+      age(obj, now),
+      containers.map((c) => str(c?.name)).join(','),
+      containers.map((c) => str(c?.image)).join(','),
+      selector,
+    ];
+  },
+};
+
+/** helper.GetAccessModesAsString: RWO, ROX, RWX, RWOP in that order. */
+function accessModes(modes: unknown): string {
+  const list = Array.isArray(modes) ? modes : [];
+  const short: [string, string][] = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
+  return short.filter(([mode]) => list.includes(mode)).map(([, s]) => s).join(',');
+}
+
+/** kube's printPersistentVolumeClaim: capacity and access modes only once bound to a volume. */
+const persistentVolumeClaims: BuiltinPrinter = {
+  columns: [
+    NAME,
+    col('Status', 'string', 'phase represents the current phase of PersistentVolumeClaim.'),
+    col('Volume', 'string', 'volumeName is the binding reference to the PersistentVolume backing this claim.'),
+    col('Capacity', 'string', 'capacity represents the actual resources of the underlying volume.'),
+    col('Access Modes', 'string', 'accessModes contains the actual access modes the volume backing the PVC has. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes-1'),
+    col('StorageClass', 'string', 'StorageClass of the pvc'),
+    col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pvc'),
+    AGE,
+    col('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim. Value of Filesystem is implied when not included in claim spec.', 1),
+  ],
+  cells(obj, now) {
+    const spec = rec(obj.spec);
+    const status = rec(obj.status);
+    const bound = str(spec.volumeName) !== '';
+    const phase = obj.metadata.deletionTimestamp ? 'Terminating' : str(status.phase);
+    const storageClass = obj.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? str(spec.storageClassName);
+    return [
+      obj.metadata.name,
+      phase,
+      str(spec.volumeName),
+      bound ? String(rec(status.capacity).storage ?? '0') : '',
+      bound ? accessModes(status.accessModes) : '',
+      storageClass,
+      str(spec.volumeAttributesClassName) || '<unset>',
+      age(obj, now),
+      str(spec.volumeMode) || '<unset>',
+    ];
+  },
+};
+
+const CORE_PRINTERS: Readonly<Record<string, BuiltinPrinter>> = { configmaps: configMaps, secrets, serviceaccounts: serviceAccounts, events, persistentvolumeclaims: persistentVolumeClaims };
+
+/** The computed printer of a core/v1 kind (or events.k8s.io/v1 Event, apps/v1 Deployment), if it has one. */
 export function builtinPrinter(def: Pick<ResourceDefinition, 'group' | 'plural'>): BuiltinPrinter | undefined {
   if (def.group === 'events.k8s.io' && def.plural === 'events') return eventsV1;
+  if (def.group === 'apps' && def.plural === 'deployments') return deployments;
   return def.group === '' ? CORE_PRINTERS[def.plural] : undefined;
 }

@@ -21,6 +21,11 @@ function scaleConfig(scope: RequestScope): ScaleSubresource {
   return scope.definition.subresources.scale!;
 }
 
+/** The object's Scale; its selector from the kind's own scaleSelector when it has one. */
+function scaleOf(scope: RequestScope, obj: KubeObject): Scale {
+  return scaleFromObject(obj, scaleConfig(scope), scope.scaleSelector);
+}
+
 /** The object after writing `scale` onto `current`, checked as kube's scaleUpdatedObjectInfo does. */
 function objectFromScale(scope: RequestScope, current: KubeObject, scale: Scale, name: string, manager: string): KubeObject {
   checkName(scale, name);
@@ -32,7 +37,7 @@ function objectFromScale(scope: RequestScope, current: KubeObject, scale: Scale,
 export async function getScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const obj = await scope.store.get(namespaceFor(scope, req.info), req.info.name);
-  return objectResponse(200, scaleFromObject(obj, scaleConfig(scope)), target.format);
+  return objectResponse(200, scaleOf(scope, obj), target.format);
 }
 
 /**
@@ -46,11 +51,11 @@ function scaleAdmission(scope: RequestScope, req: APIRequest, dryRun: boolean) {
   return {
     admission,
     mutate: async (scale: Scale, current: KubeObject) =>
-      (await admission.mutate('UPDATE', scale, scaleFromObject(current, scaleConfig(scope)), options)) as Scale,
+      (await admission.mutate('UPDATE', scale, scaleOf(scope, current), options)) as Scale,
     storeOptions: {
       dryRun,
       updateValidation: (obj: KubeObject, old: KubeObject) =>
-        admission.validate('UPDATE', scaleFromObject(obj, scaleConfig(scope)), scaleFromObject(old, scaleConfig(scope)), options),
+        admission.validate('UPDATE', scaleOf(scope, obj), scaleOf(scope, old), options),
     },
   };
 }
@@ -68,7 +73,7 @@ export async function updateScale(scope: RequestScope, req: APIRequest): Promise
     { updatedObject: async (current) => objectFromScale(scope, current, await admit.mutate(structuredClone(scale), current), name, manager) },
     admit.storeOptions,
   );
-  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format, admit.admission.warnings);
+  return objectResponse(200, scaleOf(scope, updated), target.format, admit.admission.warnings);
 }
 
 export async function patchScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
@@ -80,10 +85,10 @@ export async function patchScale(scope: RequestScope, req: APIRequest): Promise<
   const name = req.info.name;
   const admit = scaleAdmission(scope, req, dryRun);
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
-    const currentScale = scaleFromObject(current, scaleConfig(scope));
+    const currentScale = scaleOf(scope, current);
     const patched = asObjectOfKind(applyPatch(currentScale, patchType, req.body), SCALE_KIND) as Scale;
     return objectFromScale(scope, current, await admit.mutate(patched, current), name, manager);
   };
   const updated = await scope.store.update(namespaceFor(scope, req.info), name, { updatedObject }, admit.storeOptions);
-  return objectResponse(200, scaleFromObject(updated, scaleConfig(scope)), target.format, admit.admission.warnings);
+  return objectResponse(200, scaleOf(scope, updated), target.format, admit.admission.warnings);
 }

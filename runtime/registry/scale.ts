@@ -22,7 +22,8 @@ function integerAt(obj: KubeObject, path: string): number {
   return typeof value === 'number' && Number.isInteger(value) ? value : 0;
 }
 
-export function scaleFromObject(obj: KubeObject, sub: ScaleSubresource): Scale {
+/** `selectorOf`: the kind computes status.selector itself (a Deployment's spec.selector), instead of labelSelectorPath. */
+export function scaleFromObject(obj: KubeObject, sub: ScaleSubresource, selectorOf?: (obj: KubeObject) => string | undefined): Scale {
   const meta = obj.metadata;
   const metadata: ObjectMeta = { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion, creationTimestamp: meta.creationTimestamp };
   if (!metadata.namespace) delete metadata.namespace;
@@ -33,7 +34,10 @@ export function scaleFromObject(obj: KubeObject, sub: ScaleSubresource): Scale {
     spec: { replicas: integerAt(obj, sub.specReplicasPath) },
     status: { replicas: integerAt(obj, sub.statusReplicasPath) },
   };
-  if (sub.labelSelectorPath) {
+  if (selectorOf) {
+    const selector = selectorOf(obj);
+    if (selector) scale.status.selector = selector;
+  } else if (sub.labelSelectorPath) {
     const [selector] = evaluateJSONPath(obj, sub.labelSelectorPath);
     if (typeof selector === 'string' && selector !== '') scale.status.selector = selector;
   }

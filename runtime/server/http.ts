@@ -172,6 +172,8 @@ function noSchemaCompiler(): never {
 export class HTTPServer {
   readonly app: FastifyInstance;
   private readonly streams = new Set<StreamResponse>();
+  /** Set by drain(): a stream that starts from now on (a watch still in the chain) ends at once. */
+  private draining = false;
   /** Responses being produced or written; drain() waits for them. */
   private active = 0;
   private idle: (() => void)[] = [];
@@ -252,6 +254,7 @@ export class HTTPServer {
 
   /** Ends every watch stream cleanly and waits until no response is in progress. */
   async drain(): Promise<void> {
+    this.draining = true;
     for (const stream of this.streams) stream.close();
     if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
   }
@@ -325,6 +328,7 @@ export class HTTPServer {
       .then(async (response) => {
         if (response.kind === 'stream' && response.code === 101) {
           this.streams.add(response);
+          if (this.draining) socket.destroy();
           try {
             for await (const _ of response.chunks) {
               // A session's stream carries no chunks; it ends when the socket closes.
@@ -363,6 +367,9 @@ export class HTTPServer {
   private async stream(raw: ServerResponse, response: StreamResponse, signal: AbortSignal): Promise<void> {
     this.streams.add(response);
     signal.addEventListener('abort', () => response.close(), { once: true });
+    // A watch that was still in the chain when drain() ended the others (it reached the server
+    // before the listener closed) ends the same way, or drain() would wait for it for ever.
+    if (this.draining) response.close();
     try {
       raw.writeHead(response.code, {
         ...response.headers,

@@ -227,6 +227,7 @@ export class APIInstaller {
       keyRoot: this.options.keyRoot,
     });
     const scope: RequestScope = { definition, apiVersion: apiVersionOf(definition.group, definition.version), store, validator };
+    if (provider?.scaleSelector) scope.scaleSelector = provider.scaleSelector;
     if (!definition.customResource) {
       // A document that cannot be read leaves the kind JSON-only; its writes report the error.
       const tables = () => {
@@ -241,7 +242,10 @@ export class APIInstaller {
     const fieldManager = lazyFieldManager(definition, schemas);
     this.compiledSchemas.push(fieldManager);
     Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });
-    if (definition.subresources.status) scope.statusStore = store.withUpdateStrategy(newStatusStrategy(strategy, config));
+    if (definition.subresources.status) {
+      const statusStrategy = newStatusStrategy(strategy, config);
+      scope.statusStore = store.withUpdateStrategy(provider?.statusStrategy ? provider.statusStrategy(statusStrategy) : statusStrategy);
+    }
     return scope;
   }
 }

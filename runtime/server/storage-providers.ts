@@ -5,6 +5,7 @@
  * for its group and resource (if any) decorates it. kgen's control plane builds its table in
  * runtime/controlplane/storage-providers.ts; an embedder may pass its own.
  */
+import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import type { RESTStrategy } from '../registry/strategy.js';
 import type { NameValidation } from '../validation/objectmeta.js';
@@ -24,12 +25,19 @@ export interface ResourceStorageProvider {
   nameValidation?: NameValidation;
   /** Wraps the generic strategy with the kind's own (defaulting, validation, allocation). */
   strategy?(base: RESTStrategy, context: StorageProviderContext): RESTStrategy;
+  /** Wraps the `…/status` strategy (kube's statusStrategy: the kind's status validation). */
+  statusStrategy?(base: RESTStrategy): RESTStrategy;
   /**
    * The resource is another resource seen through another schema (events.k8s.io/v1 Events are
    * core/v1 Events): it shares that resource's storage prefix and watch cache, and `wrap`
    * converts between the two.
    */
   storedAs?: { group: string; plural: string; wrap(storage: Storage): Storage };
+  /**
+   * The `…/scale` Scale's status.selector, for a kind whose selector is a metav1.LabelSelector
+   * rather than a string at labelSelectorPath (kube's Deployment REST formats spec.selector).
+   */
+  scaleSelector?(obj: KubeObject): string | undefined;
 }
 
 /** Providers by `group/resource` (core group ''). */

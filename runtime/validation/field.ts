@@ -24,6 +24,11 @@ export function invalid(field: string, value: unknown, detail: string): FieldErr
   return { type: 'FieldValueInvalid', field, message: withDetail(`Invalid value: ${goBadValue(value)}`, detail) };
 }
 
+/** field.Invalid of a Go value the caller has already printed (a struct's %#v, see gofmt.ts). */
+export function invalidPrinted(field: string, printed: string, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field, message: withDetail(`Invalid value: ${printed}`, detail) };
+}
+
 /** field.TypeInvalid: printed like Invalid. */
 export function typeInvalid(field: string, value: unknown, detail: string): FieldError {
   return { type: 'FieldValueTypeInvalid', field, message: withDetail(`Invalid value: ${goBadValue(value)}`, detail) };
@@ -33,6 +38,11 @@ export function typeInvalid(field: string, value: unknown, detail: string): Fiel
 export function notSupported(field: string, value: unknown, validValues: string[]): FieldError {
   const detail = validValues.length > 0 ? `supported values: ${validValues.map(goQuote).join(', ')}` : '';
   return { type: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${goBadValue(value)}`, detail) };
+}
+
+/** field.NotFound: `Not found: "a"`. */
+export function notFound(field: string, value: unknown): FieldError {
+  return { type: 'FieldValueNotFound', field, message: `Not found: ${goBadValue(value)}` };
 }
 
 /** field.Duplicate: `Duplicate value: "a"`. */

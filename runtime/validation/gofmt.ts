@@ -103,3 +103,41 @@ export function goBadValue(v: unknown): string {
   }
   return goSharpV(v);
 }
+
+/** %#v of a Go map[string]string: `map[string]string{"a":"b", "c":"d"}`, `map[string]string(nil)` when absent. */
+export function goStringMap(m: unknown): string {
+  if (m === null || m === undefined || typeof m !== 'object') return 'map[string]string(nil)';
+  const obj = m as Record<string, unknown>;
+  return `map[string]string{${Object.keys(obj)
+    .sort()
+    .map((k) => `${goQuote(k)}:${goQuote(String(obj[k]))}`)
+    .join(', ')}}`;
+}
+
+/** %#v of a Go []string: `[]string{"a", "b"}`, `[]string(nil)` when absent. */
+export function goStringSlice(v: unknown): string {
+  if (!Array.isArray(v)) return '[]string(nil)';
+  return `[]string{${v.map((x) => goQuote(String(x))).join(', ')}}`;
+}
+
+/**
+ * %#v of a metav1.LabelSelector value, as field.Invalid prints a *LabelSelector (dereferenced; the
+ * value type has no String method): `v1.LabelSelector{MatchLabels:map[string]string{"app":"a"},
+ * MatchExpressions:[]v1.LabelSelectorRequirement(nil)}`.
+ */
+export function goLabelSelector(sel: unknown): string {
+  const s = (sel ?? {}) as { matchLabels?: unknown; matchExpressions?: unknown };
+  const exprs = Array.isArray(s.matchExpressions)
+    ? `[]v1.LabelSelectorRequirement{${s.matchExpressions
+        .map((e: { key?: unknown; operator?: unknown; values?: unknown }) => `v1.LabelSelectorRequirement{Key:${goQuote(String(e?.key ?? ''))}, Operator:${goQuote(String(e?.operator ?? ''))}, Values:${goStringSlice(e?.values)}}`)
+        .join(', ')}}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return `v1.LabelSelector{MatchLabels:${goStringMap(s.matchLabels)}, MatchExpressions:${exprs}}`;
+}
+
+/** %#v of an intstr.IntOrString value: `intstr.IntOrString{Type:1, IntVal:0, StrVal:"25%"}`. */
+export function goIntOrString(v: unknown): string {
+  if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}`;
+  const n = typeof v === 'number' ? v : 0;
+  return `intstr.IntOrString{Type:0, IntVal:${goNumber(n)}, StrVal:""}`;
+}

@@ -12,7 +12,8 @@ export type FieldErrorType =
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
   | 'FieldValueTypeInvalid'
-  | 'FieldValueForbidden';
+  | 'FieldValueForbidden'
+  | 'FieldValueNotFound';
 
 export interface FieldError {
   type: FieldErrorType;

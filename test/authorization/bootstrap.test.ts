@@ -47,14 +47,16 @@ describe('RBAC bootstrap policy', () => {
       const view = (await admin('GET', `${R}/clusterroles/view`)).body;
       assert.deepEqual(view.aggregationRule, { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }] });
       assert.deepEqual(view.rules, [
-        // As kube's view: no Secrets; Events readable; no Leases.
-        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/status', 'serviceaccounts', 'services', 'services/status'], verbs: ['get', 'list', 'watch'] },
+        // As kube's view: no Secrets; Events readable; no Leases; Deployments with their scale and status, claims with theirs.
+        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/status', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'serviceaccounts', 'services', 'services/status'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale', 'deployments/status'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: ['widgets.example.com'], resources: ['gadgets', 'widgets', 'widgets/scale', 'widgets/status'], verbs: ['get', 'list', 'watch'] },
       ]);
       const edit = (await admin('GET', `${R}/clusterroles/system:aggregate-to-edit`)).body;
       assert.deepEqual(edit.rules, [
         // As kube's edit: Events stay read-only; Secrets readable and writable; ServiceAccount tokens and impersonation.
-        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'secrets', 'serviceaccounts', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
+        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'persistentvolumeclaims', 'secrets', 'serviceaccounts', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
+        { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: ['widgets.example.com'], resources: ['widgets', 'widgets/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },

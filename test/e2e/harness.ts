@@ -14,6 +14,9 @@ import { adminCredentials, tlsFetch, type ClientCredentials, type Fetch } from '
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const KGEN_BIN = join(REPO, 'bin', 'kgen.js');
 
+/** How long a graceful stop (SIGTERM, SIGINT) may take before the server is killed and the test fails. */
+const STOP_TIMEOUT_MS = 30_000;
+
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `kgen-${prefix}-`));
 }
@@ -91,14 +94,26 @@ export async function startKgen(opts: ServeOptions = {}): Promise<KgenServer> {
     credentials,
     fetch: (target, init) => (url.startsWith('https:') ? (adminFetch ??= tlsFetch(credentials()))(target, init) : fetch(target, init)),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) {
+      const send = (sig: NodeJS.Signals) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
         try {
-          process.kill(-child.pid!, signal);
+          process.kill(-child.pid!, sig);
         } catch {
-          child.kill(signal);
+          child.kill(sig);
         }
-      }
-      return exited;
+      };
+      send(signal);
+      if (signal === 'SIGKILL') return exited;
+      // A graceful stop that hangs is a failure of the server, reported as one (not a test
+      // cancelled at the runner's timeout): kill it and say so.
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), STOP_TIMEOUT_MS)));
+      const result = await Promise.race([exited, hung]);
+      clearTimeout(timer);
+      if (result !== 'hung') return result;
+      send('SIGKILL');
+      await exited;
+      throw new Error(`kgen serve did not exit within ${STOP_TIMEOUT_MS / 1000} s of ${signal}:\n${out.slice(-4000)}`);
     },
   };
 }

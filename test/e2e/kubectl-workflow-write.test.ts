@@ -29,7 +29,7 @@ describe('kubectl workflow: writes', () => {
   it('api-versions lists every served group version', () => {
     assert.equal(
       k('api-versions'),
-      'admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\napiregistration.k8s.io/v1\nauthentication.k8s.io/v1\nauthentication.k8s.io/v1beta1\nauthorization.k8s.io/v1\ncoordination.k8s.io/v1\nevents.k8s.io/v1\nops.example.org/v1beta1\nrbac.authorization.k8s.io/v1\nv1\nwidgets.example.com/v1\nwidgets.example.com/v1beta1\n',
+      'admissionregistration.k8s.io/v1\napiextensions.k8s.io/v1\napiregistration.k8s.io/v1\napps/v1\nauthentication.k8s.io/v1\nauthentication.k8s.io/v1beta1\nauthorization.k8s.io/v1\ncoordination.k8s.io/v1\nevents.k8s.io/v1\nops.example.org/v1beta1\nrbac.authorization.k8s.io/v1\nv1\nwidgets.example.com/v1\nwidgets.example.com/v1beta1\n',
     );
   });
 

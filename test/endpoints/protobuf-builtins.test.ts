@@ -32,6 +32,49 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   Secret: { type: 'Opaque', data: { password: Buffer.from('s3cret').toString('base64'), user: Buffer.from('bob').toString('base64') }, immutable: true },
   ConfigMap: { data: { a: '1', b: '2' }, binaryData: { blob: Buffer.from([0, 1, 2]).toString('base64'), other: Buffer.from('x').toString('base64') } },
   SelfSubjectReview: { status: { userInfo: { username: 'bob', groups: ['system:authenticated'] } } },
+  // Go-embedded structs (Probe's ProbeHandler, Volume's VolumeSource: fields 1.M and 2.M), IntOrString, Quantity maps, int64, nested ObjectMeta.
+  Deployment: {
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      template: {
+        metadata: { labels: { app: 'web', tier: 'a' }, annotations: { note: 'n' } },
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.25',
+              args: ['-g', 'daemon off;'],
+              ports: [{ name: 'http', containerPort: 80, protocol: 'TCP' }],
+              env: [{ name: 'A', value: '1' }, { name: 'POD', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }],
+              resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m' } },
+              volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true }],
+              livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTPS' }, periodSeconds: 10, successThreshold: 1, failureThreshold: 3, timeoutSeconds: 1 },
+              readinessProbe: { tcpSocket: { port: 80 }, initialDelaySeconds: 2 },
+              securityContext: { runAsNonRoot: true, runAsUser: 1000, capabilities: { drop: ['ALL'] } },
+              imagePullPolicy: 'IfNotPresent',
+            },
+          ],
+          volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }, { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420, items: [{ key: 'a', path: 'a.txt' }] } }],
+          restartPolicy: 'Always',
+          terminationGracePeriodSeconds: 30,
+          serviceAccountName: 'web',
+          nodeSelector: { disk: 'ssd' },
+          tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoSchedule', tolerationSeconds: 60 }],
+          affinity: { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } } }] } },
+          securityContext: {},
+        },
+      },
+    },
+    status: { observedGeneration: 2, replicas: 3, readyReplicas: 2, conditions: [{ type: 'Available', status: 'True', lastUpdateTime: '2026-01-02T03:04:05Z', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'MinimumReplicasAvailable', message: 'ok' }] },
+  },
+  PersistentVolumeClaim: {
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard', volumeMode: 'Filesystem', volumeName: 'pv-1', dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } },
+    status: { phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, conditions: [{ type: 'Resizing', status: 'True', lastTransitionTime: '2026-01-02T03:04:05Z' }] },
+  },
   SelfSubjectAccessReview: { spec: { resourceAttributes: { namespace: 'ns', verb: 'get', resource: 'pods', labelSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } }, status: { allowed: true, reason: 'ok' } },
 };
 
@@ -56,6 +99,20 @@ describe('protobuf tables derived for the built-in kinds', () => {
       assert.deepEqual(decodeKubernetesProtobuf(bytes), obj);
     });
   }
+
+  it('uses kube\'s numbers for Go-embedded structs: Probe.handler (1) holds httpGet (2), Volume.volumeSource (2) holds persistentVolumeClaim (10)', () => {
+    const obj = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { template: { spec: { containers: [{ name: 'c', livenessProbe: { httpGet: { path: '/h' } } }], volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'p' } }] } } },
+    };
+    const text = Buffer.from(encodeKubernetesProtobuf(obj)!).toString('latin1');
+    // Container.livenessProbe = 10 → Probe.handler = 1 → ProbeHandler.httpGet = 2 → HTTPGetAction.path = 1 (k8s.io/api core/v1 generated.proto).
+    assert.match(text, /\x52\x08\x0a\x06\x12\x04\x0a\x02\/h/);
+    // PodSpec.volumes = 1 → Volume.name = 1, Volume.volumeSource = 2 → VolumeSource.persistentVolumeClaim = 10 → claimName = 1.
+    assert.match(text, /\x0a\x0a\x0a\x01v\x12\x05\x52\x03\x0a\x01p/);
+  });
 
   it('encodes lists as <Kind>List {metadata, items}', () => {
     const list = { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '9', continue: 'c' }, items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }] };

@@ -208,7 +208,7 @@ describe('decodeKubernetesProtobuf: errors', () => {
   });
 
   it('a kind without a table is 415 naming the kind', () => {
-    const err = assertStatus(() => decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', msg(1, str(1, 'd')))), 415, /Deployment\.apps/);
+    const err = assertStatus(() => decodeKubernetesProtobuf(envelope('apps/v1', 'StatefulSet', msg(1, str(1, 'd')))), 415, /StatefulSet\.apps/);
     assert.equal(err.reason, 'UnsupportedMediaType');
     assertStatus(() => decodeKubernetesProtobuf(envelope('v1', 'Pod', [])), 415, /kind Pod/);
   });

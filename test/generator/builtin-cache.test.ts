@@ -29,24 +29,27 @@ function parsed(r: ReturnType<typeof parseApis>) {
   return { model: JSON.parse(JSON.stringify(r.model)), diagnostics: r.diagnostics.sorted().map((d) => formatDiagnostic(d)), files: r.files };
 }
 
+/** The built-in root holds kube's own groups (`apps`), as compile() says. */
+const KUBE = new Set([resolve(BUILTIN_APIS)]);
+
 const entries = (cache: string) => readdirSync(cache).filter((n) => n.startsWith('builtin-parse-'));
 
 describe('the built-in APIs parsed once (parse/builtin-cache.ts)', () => {
   test('merged with a project, the cached parse gives what parsing every root together gives', () => {
     const apis = join(REPO, 'apis');
-    const together = parsed(parseApis([BUILTIN_APIS, apis]));
+    const together = parsed(parseApis([BUILTIN_APIS, apis], undefined, KUBE));
     const cache = join(dir('builtin-cache'), 'cache');
     mkdirSync(cache, { mode: 0o700 });
     const derived = derivedCache(cache);
-    const miss = parsed(parseApis([BUILTIN_APIS, apis], undefined, builtinParse(BUILTIN_APIS, derived)));
+    const miss = parsed(parseApis([BUILTIN_APIS, apis], undefined, KUBE, builtinParse(BUILTIN_APIS, derived)));
     writeProposedEntries(derived);
     assert.equal(entries(cache).length, 1, 'a miss proposes the entry, and write/ stores it');
-    const hit = parsed(parseApis([BUILTIN_APIS, apis], undefined, builtinParse(BUILTIN_APIS, derivedCache(cache))));
+    const hit = parsed(parseApis([BUILTIN_APIS, apis], undefined, KUBE, builtinParse(BUILTIN_APIS, derivedCache(cache))));
     assert.deepEqual(miss, together);
     assert.deepEqual(hit, together);
     // The entry really is what the next run reads: a damaged one is a miss, not an error.
     writeFileSync(join(cache, entries(cache)[0]!), '{"root": ');
-    assert.deepEqual(parsed(parseApis([BUILTIN_APIS, apis], undefined, builtinParse(BUILTIN_APIS, derivedCache(cache)))), together);
+    assert.deepEqual(parsed(parseApis([BUILTIN_APIS, apis], undefined, KUBE, builtinParse(BUILTIN_APIS, derivedCache(cache)))), together);
   });
 
   test('compile() with a cache directory emits the same files and diagnostics as without one', () => {
@@ -78,7 +81,7 @@ describe('the built-in APIs parsed once (parse/builtin-cache.ts)', () => {
     const fields = (p: typeof first) => JSON.stringify(p.groups[0]!.versions[0]!.kinds[0]!.schema).includes('"color"');
     assert.equal(fields(first), false);
     assert.equal(fields(second), true);
-    assert.deepEqual(second, JSON.parse(JSON.stringify(parseRoot(root))));
+    assert.deepEqual(second, JSON.parse(JSON.stringify(parseRoot(root, new Set([resolve(root)])))));
   });
 
   test('a project sharing a group with the cached root, or importing from it, is parsed together with it', () => {
@@ -92,11 +95,12 @@ describe('the built-in APIs parsed once (parse/builtin-cache.ts)', () => {
     const from = relative(importer, join(root, 'core/v1/base.js'));
     const importing = writeApis(join(d, 'importing'), { 'things.example.com/v1/pod2.ts': `import type { Base } from '${from}';\n${resource('Base')}` });
     for (const apis of [sameGroup, importing]) {
-      const together = parsed(parseApis([root, apis]));
-      assert.deepEqual(parsed(parseApis([root, apis], undefined, builtinParse(root))), together, apis);
+      const kube = new Set([resolve(root)]);
+      const together = parsed(parseApis([root, apis], undefined, kube));
+      assert.deepEqual(parsed(parseApis([root, apis], undefined, kube, builtinParse(root))), together, apis);
     }
     // Same group: Base resolves from the sibling file, which only a parse of both roots sees.
-    assert.equal(parsed(parseApis([root, sameGroup], undefined, builtinParse(root))).diagnostics.length, 0);
+    assert.equal(parsed(parseApis([root, sameGroup], undefined, new Set([resolve(root)]), builtinParse(root))).diagnostics.length, 0);
   });
 
   test('PARSE_IMPORTS lists every module outside generator/parse/ that the parse stage imports', () => {

@@ -44,13 +44,14 @@ describe('kgen generate', () => {
     assert.equal(r.stderr, '');
     const lines = r.stdout.trimEnd().split('\n');
     assert.deepEqual(
-      lines.slice(0, 15).map((l) => l.trim().split(/\s+/)),
+      lines.slice(0, 16).map((l) => l.trim().split(/\s+/)),
       [
-        ['core/v1', 'ConfigMap,', 'Endpoints,', 'Event,', 'Namespace,', 'Secret,', 'Service,', 'ServiceAccount'],
+        ['core/v1', 'ConfigMap,', 'Endpoints,', 'Event,', 'Namespace,', 'PersistentVolumeClaim,', 'Secret,', 'Service,', 'ServiceAccount'],
         // kgen's other built-in groups.
         ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration,', 'ValidatingWebhookConfiguration'],
         ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
         ['apiregistration.k8s.io/v1', 'APIService'],
+        ['apps/v1', 'Deployment'],
         ['authentication.k8s.io/v1', 'SelfSubjectReview,', 'TokenReview'],
         ['authentication.k8s.io/v1beta1', 'SelfSubjectReview'],
         ['authorization.k8s.io/v1', 'LocalSubjectAccessReview,', 'SelfSubjectAccessReview,', 'SelfSubjectRulesReview,', 'SubjectAccessReview'],
@@ -65,9 +66,9 @@ describe('kgen generate', () => {
       ],
     );
     const files = listTree(out);
-    assert.equal(lines[15], `10 groups, 15 versions, 29 kinds, ${files.length} files`);
-    assert.match(lines[16]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
-    assert.equal(lines.length, 17);
+    assert.equal(lines[16], `11 groups, 16 versions, 31 kinds, ${files.length} files`);
+    assert.match(lines[17]!, new RegExp(`^wrote ${files.length} changed, removed 0, kept 0 in ${rel(out)}/ in \\d+ ms$`));
+    assert.equal(lines.length, 18);
     for (const f of ['index.ts', 'openapi/v3/apis/things.example.com/v2beta1.json', 'storage/things.example.com/v1alpha1/things.ts', 'discovery/aggregated.json']) {
       assert.ok(files.includes(f), f);
     }

@@ -22,8 +22,8 @@ const json = (path: string): any => {
   return JSON.parse(content);
 };
 
-/** kgen's built-in API groups besides core/v1 (admission, CRDs, APIServices, authorization and RBAC); every generation holds them. */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
+/** kgen's built-in API groups besides core/v1 (admission, CRDs, APIServices, Deployments, authorization and RBAC); every generation holds them. */
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
 const V3_DOCS = [
   'openapi/v3/api/v1.json',
   ...BUILTIN_GROUPS.map((g) => `openapi/v3/apis/${g}/v1.json`),
@@ -72,6 +72,7 @@ describe('emit: the file set', () => {
       'storage/core/v1/endpoints.ts',
       'storage/core/v1/events.ts',
       'storage/core/v1/namespaces.ts',
+      'storage/core/v1/persistentvolumeclaims.ts',
       'storage/core/v1/secrets.ts',
       'storage/core/v1/serviceaccounts.ts',
       'storage/core/v1/services.ts',
@@ -109,6 +110,7 @@ describe('emit: the file set', () => {
       'storage/admissionregistration.k8s.io/v1/validatingwebhookconfigurations.ts',
       'storage/apiextensions.k8s.io/v1/customresourcedefinitions.ts',
       'storage/apiregistration.k8s.io/v1/apiservices.ts',
+      'storage/apps/v1/deployments.ts',
       'storage/authentication.k8s.io/v1/selfsubjectreviews.ts',
       'client/authentication.k8s.io/v1beta1.ts',
       'conversion/authentication.k8s.io/selfsubjectreviews.ts',
@@ -310,6 +312,7 @@ describe('emit: discovery', () => {
       builtin('admissionregistration.k8s.io'),
       builtin('apiextensions.k8s.io'),
       builtin('apiregistration.k8s.io'),
+      builtin('apps'),
       {
         name: 'authentication.k8s.io',
         versions: [
@@ -368,7 +371,7 @@ describe('emit: discovery', () => {
     const agg = json('discovery/aggregated.json');
     assert.equal(agg.kind, 'APIGroupDiscoveryList');
     assert.equal(agg.apiVersion, 'apidiscovery.k8s.io/v2');
-    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 7), 'ops.example.org', BUILTIN_GROUPS[7], 'widgets.example.com']);
+    assert.deepEqual(agg.items.map((g: any) => g.metadata.name), ['', ...BUILTIN_GROUPS.slice(0, 8), 'ops.example.org', BUILTIN_GROUPS[8], 'widgets.example.com']);
     const widgets = agg.items.find((g: any) => g.metadata.name === 'widgets.example.com').versions[0].resources.find((r: any) => r.resource === 'widgets');
     assert.deepEqual(widgets.responseKind, { group: 'widgets.example.com', version: 'v1', kind: 'Widget' });
     assert.equal(widgets.scope, 'Namespaced');
@@ -449,7 +452,7 @@ describe('emit: TypeScript', () => {
     assert.match(files.get('routes/core/v1.ts')!, /openapiPath: 'openapi\/v3\/api\/v1\.json'/);
     assert.match(
       files.get('index.ts')!,
-      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1beta1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  coordinationK8sIoV1\.groupVersion,\n  eventsK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
+      /export const groupVersions: GroupVersionDefinition\[\] = \[\n  coreV1\.groupVersion,\n  admissionregistrationK8sIoV1\.groupVersion,\n  apiextensionsK8sIoV1\.groupVersion,\n  apiregistrationK8sIoV1\.groupVersion,\n  appsV1\.groupVersion,\n  authenticationK8sIoV1\.groupVersion,\n  authenticationK8sIoV1beta1\.groupVersion,\n  authorizationK8sIoV1\.groupVersion,\n  coordinationK8sIoV1\.groupVersion,\n  eventsK8sIoV1\.groupVersion,\n  opsExampleOrgV1beta1\.groupVersion,\n  rbacAuthorizationK8sIoV1\.groupVersion,\n  widgetsExampleComV1\.groupVersion,\n  widgetsExampleComV1beta1\.groupVersion,\n\];/,
     );
   });
 });

@@ -47,6 +47,7 @@ describe('parser: the bundled apis and the built-ins', () => {
       'admissionregistration.k8s.io',
       'apiextensions.k8s.io',
       'apiregistration.k8s.io',
+      'apps',
       'authentication.k8s.io',
       'authorization.k8s.io',
       'coordination.k8s.io',
@@ -60,10 +61,11 @@ describe('parser: the bundled apis and the built-ins', () => {
   test('each version lists its kinds sorted by name, and the named types they reach', () => {
     const summary = model.groups.flatMap((g) => g.versions.map((v) => `${g.name || 'core'}/${v.name}: ${v.kinds.map((k) => k.name).join(',')}`));
     assert.deepEqual(summary, [
-      'core/v1: ConfigMap,Endpoints,Event,Namespace,Secret,Service,ServiceAccount',
+      'core/v1: ConfigMap,Endpoints,Event,Namespace,PersistentVolumeClaim,Secret,Service,ServiceAccount',
       'admissionregistration.k8s.io/v1: MutatingWebhookConfiguration,ValidatingWebhookConfiguration',
       'apiextensions.k8s.io/v1: CustomResourceDefinition',
       'apiregistration.k8s.io/v1: APIService',
+      'apps/v1: Deployment',
       'authentication.k8s.io/v1: SelfSubjectReview,TokenReview',
       'authentication.k8s.io/v1beta1: SelfSubjectReview',
       'authorization.k8s.io/v1: LocalSubjectAccessReview,SelfSubjectAccessReview,SelfSubjectRulesReview,SubjectAccessReview',

@@ -73,6 +73,40 @@ describe('graceful shutdown', () => {
     assert.deepEqual(events, ['readyz failed', 'listener closed', 'released', 'closed'], 'close() waited for the requests in flight');
   });
 
+  it('a watch still in the chain when the others are ended is ended too, and close() does not wait for it for ever', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held = 0;
+    // Holds watches of widgets: a watch that reached the server before the listener closed and
+    // starts streaming only after drain() has ended the streams it knew of.
+    const authorizer: Authorizer = {
+      async authorize(a) {
+        if (a.verb === 'watch' && a.resource === 'widgets') {
+          held++;
+          await gate;
+        }
+        return { decision: 'Allow', reason: '' };
+      },
+    };
+    const t = await startTestServer({ controllers: false, authorizer });
+    const watch = fetch(`${t.url}${WIDGETS}?watch=true`);
+    await until(() => held === 1, 'the watch to be in the chain');
+    let closedAt = 0;
+    const closed = t.close().then(() => (closedAt = Date.now()));
+    await until(() => fetch(`${t.url}/version`).then(() => false, () => true), 'the listener to close');
+    await new Promise((r) => setTimeout(r, 100));
+    const releasedAt = Date.now();
+    release();
+    // Before the fix the watch streamed on and close() waited for it for ever: bounded here.
+    const within = <T>(p: Promise<T>, what: string) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} after 10 s`)), 10_000).unref())]);
+    const res = await within(watch, 'no answer to the late watch');
+    assert.equal(res.status, 200);
+    assert.equal(await within(drainBody(res), 'the late watch still streams'), true, 'the late watch ends cleanly');
+    await within(closed, 'close() still waits for the late watch');
+    assert.ok(closedAt >= releasedAt, 'close() waited for the request in flight');
+  });
+
   it('kgen serve exits 0 on SIGTERM during load: requests in flight finish, /readyz fails first', async () => {
     const dataDir = tempDir('shutdown');
     const server = await startKgen({

@@ -53,6 +53,7 @@ describe('kubectl against kgen serve', () => {
       ['endpoints', 'ep', 'v1', 'true', 'Endpoints'],
       ['events', 'ev', 'v1', 'true', 'Event'],
       ['namespaces', 'ns', 'v1', 'false', 'Namespace'],
+      ['persistentvolumeclaims', 'pvc', 'v1', 'true', 'PersistentVolumeClaim'],
       ['secrets', 'v1', 'true', 'Secret'],
       ['serviceaccounts', 'sa', 'v1', 'true', 'ServiceAccount'],
       ['services', 'svc', 'v1', 'true', 'Service'],

@@ -11,14 +11,15 @@ import { FIXTURE_DIR, startTestServer, widget, WIDGETS, type TestServer } from '
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const KUBECTL_DISCOVERY_ACCEPT = `${AGGREGATED},application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json`;
 /** kgen's built-in groups, by name (the OpenAPI index order). */
-const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
+const BUILTIN_GROUPS = ['admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'authentication.k8s.io', 'authorization.k8s.io', 'coordination.k8s.io', 'events.k8s.io', 'rbac.authorization.k8s.io'];
 /**
- * Discovery order: kube's group priorities (apiregistration 18000, events 17750, authentication
+ * Discovery order: kube's group priorities (apiregistration 18000, apps 17800, events 17750, authentication
  * 17700, authorization 17600, RBAC 17000, admission and apiextensions 16700, coordination 16500,
  * by name), then the fixture's (1000).
  */
 const DISCOVERY_GROUPS = [
   'apiregistration.k8s.io',
+  'apps',
   'events.k8s.io',
   'authentication.k8s.io',
   'authorization.k8s.io',
@@ -73,7 +74,7 @@ describe('API server', () => {
     const index = await t.request('GET', '/openapi/v3');
     const v1 = BUILTIN_GROUPS.map((g) => `apis/${g}/v1`);
     // SelfSubjectReview is also served in v1beta1 (kubectl 1.27's `auth whoami`).
-    assert.deepEqual(Object.keys(index.body.paths), ['api/v1', ...v1.slice(0, 4), 'apis/authentication.k8s.io/v1beta1', ...v1.slice(4), 'apis/widgets.example.com/v1']);
+    assert.deepEqual(Object.keys(index.body.paths), ['api/v1', ...v1.slice(0, 5), 'apis/authentication.k8s.io/v1beta1', ...v1.slice(5), 'apis/widgets.example.com/v1']);
     const url: string = index.body.paths['apis/widgets.example.com/v1'].serverRelativeURL;
     const hash = /^\/openapi\/v3\/apis\/widgets\.example\.com\/v1\?hash=([0-9A-F]{128})$/.exec(url)?.[1];
     assert.ok(hash, url);

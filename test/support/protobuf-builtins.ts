@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isKubeGroup } from '../../runtime/api/kube-groups.js';
 import type { ResourceDefinition } from '../../runtime/api/resource.js';
 import { registerProtobufMessage } from '../../runtime/endpoints/protobuf-registry.js';
 import { protobufMessageFor } from '../../runtime/endpoints/protobuf-schema.js';
@@ -22,11 +23,11 @@ export interface BuiltinKind {
   numbers: ResourceDefinition['protobuf'];
 }
 
-/** Every kind of the built-in group/versions (core and *.k8s.io), with its component schemas. */
+/** Every kind of the built-in group/versions (core, *.k8s.io, apps), with its component schemas. */
 export function builtinKinds(): BuiltinKind[] {
   const out: BuiltinKind[] = [];
   for (const gv of groupVersions) {
-    if (gv.group !== '' && !gv.group.endsWith('.k8s.io')) continue;
+    if (!isKubeGroup(gv.group)) continue;
     const schemas = JSON.parse(readFileSync(join(GENERATED, gv.openapiPath), 'utf8')).components.schemas as Record<string, unknown>;
     for (const def of gv.resources) {
       out.push({ apiVersion: gv.group ? `${gv.group}/${gv.version}` : gv.version, kind: def.kind, schemaName: def.schemaName, schemas, numbers: def.protobuf });

@@ -5,6 +5,7 @@ import { configmaps } from '../../storage/core/v1/configmaps.js';
 import { endpoints } from '../../storage/core/v1/endpoints.js';
 import { events } from '../../storage/core/v1/events.js';
 import { namespaces } from '../../storage/core/v1/namespaces.js';
+import { persistentvolumeclaims } from '../../storage/core/v1/persistentvolumeclaims.js';
 import { secrets } from '../../storage/core/v1/secrets.js';
 import { services } from '../../storage/core/v1/services.js';
 import { serviceaccounts } from '../../storage/core/v1/serviceaccounts.js';
@@ -14,10 +15,10 @@ export const groupVersion: GroupVersionDefinition = {
   group: '',
   version: 'v1',
   openapiPath: 'openapi/v3/api/v1.json',
-  resources: [configmaps.definition, endpoints.definition, events.definition, namespaces.definition, secrets.definition, services.definition, serviceaccounts.definition],
+  resources: [configmaps.definition, endpoints.definition, events.definition, namespaces.definition, persistentvolumeclaims.definition, secrets.definition, services.definition, serviceaccounts.definition],
 };
 
 /** Installs the REST handlers of core/v1. */
 export function install(installer: APIInstaller): void {
-  installer.installGroupVersion(groupVersion, [configmaps, endpoints, events, namespaces, secrets, services, serviceaccounts]);
+  installer.installGroupVersion(groupVersion, [configmaps, endpoints, events, namespaces, persistentvolumeclaims, secrets, services, serviceaccounts]);
 }

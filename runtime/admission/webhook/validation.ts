@@ -5,9 +5,10 @@
  */
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { newInvalid } from '../../api/status.js';
-import { field, isDNS1123Subdomain, isQualifiedName, isValidLabelValue, toStatusCauses, type FieldError } from '../../validation/index.js';
+import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../../validation/index.js';
+import { validateLabelSelector } from '../../validation/labelselector.js';
 import type { AdmissionPlugin } from '../../api/admission.js';
-import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE, type MetaLabelSelector, type RuleWithOperations, type Webhook, type WebhookConfiguration } from './types.js';
+import { ADMISSIONREGISTRATION_GROUP, MUTATING_RESOURCE, VALIDATING_RESOURCE, type RuleWithOperations, type Webhook, type WebhookConfiguration } from './types.js';
 
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
@@ -28,8 +29,8 @@ export function validateWebhook(hook: Webhook, path: string, mutating: boolean):
   const timeout = hook.timeoutSeconds;
   if (timeout !== undefined && (timeout < 1 || timeout > 30)) errs.push(field.invalid(`${path}.timeoutSeconds`, timeout, 'the timeout value must be between 1 and 30 seconds'));
   errs.push(...validateClientConfig(hook, `${path}.clientConfig`));
-  errs.push(...validateSelector(hook.namespaceSelector, `${path}.namespaceSelector`));
-  errs.push(...validateSelector(hook.objectSelector, `${path}.objectSelector`));
+  errs.push(...validateLabelSelector(hook.namespaceSelector, `${path}.namespaceSelector`));
+  errs.push(...validateLabelSelector(hook.objectSelector, `${path}.objectSelector`));
   if (!mutating && (hook as { reinvocationPolicy?: unknown }).reinvocationPolicy !== undefined) {
     errs.push(field.forbidden(`${path}.reinvocationPolicy`, 'only mutating webhooks may be reinvoked'));
   }
@@ -89,31 +90,6 @@ function validateRule(rule: RuleWithOperations, path: string): FieldError[] {
     else if (res.split('/').length > 2 || res.startsWith('/') || res.endsWith('/')) {
       errs.push(field.invalid(`${path}.resources[${i}]`, res, 'must be of the form resource or resource/subresource'));
     }
-  });
-  return errs;
-}
-
-/** metav1validation.ValidateLabelSelector: what the matcher's LabelSelectorAsSelector would refuse is a 422 here. */
-function validateSelector(selector: MetaLabelSelector | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [key, value] of Object.entries(selector?.matchLabels ?? {})) {
-    for (const msg of isQualifiedName(key)) errs.push(field.invalid(`${path}.matchLabels`, key, msg));
-    for (const msg of isValidLabelValue(value)) errs.push(field.invalid(`${path}.matchLabels`, value, msg));
-  }
-  (selector?.matchExpressions ?? []).forEach((expr, i) => {
-    const p = `${path}.matchExpressions[${i}]`;
-    const values = expr.values ?? [];
-    if (expr.operator === 'In' || expr.operator === 'NotIn') {
-      if (values.length === 0) errs.push(field.required(`${p}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
-    } else if (expr.operator === 'Exists' || expr.operator === 'DoesNotExist') {
-      if (values.length > 0) errs.push(field.forbidden(`${p}.values`, 'may not be specified when `operator` is \'Exists\' or \'DoesNotExist\''));
-    } else {
-      errs.push(field.invalid(`${p}.operator`, expr.operator, 'not a valid selector operator'));
-    }
-    for (const msg of isQualifiedName(expr.key ?? '')) errs.push(field.invalid(`${p}.key`, expr.key, msg));
-    values.forEach((value, j) => {
-      for (const msg of isValidLabelValue(value)) errs.push(field.invalid(`${p}.values[${j}]`, value, msg));
-    });
   });
   return errs;
 }

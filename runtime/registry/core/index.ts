@@ -1,15 +1,18 @@
 /**
- * The strategies of the core/v1 kinds a control plane serves (ConfigMap, Secret), by resource:
+ * The strategies of the core/v1 kinds a control plane serves (ConfigMap, Secret,
+ * PersistentVolumeClaim), by resource:
  * what kube's per-kind registries add to the generic store. Other kinds keep the generic strategy.
  */
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { RESTStrategy } from '../strategy.js';
 import { withConfigMapStrategy } from './configmaps.js';
+import { withPersistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { withSecretStrategy } from './secrets.js';
 
 export const CORE_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RESTStrategy>> = {
   configmaps: withConfigMapStrategy,
   secrets: withSecretStrategy,
+  persistentvolumeclaims: withPersistentVolumeClaimStrategy,
 };
 
 /** The strategy of a core/v1 control-plane kind, or `base` unchanged for any other resource. */

@@ -35,6 +35,7 @@ export interface ServiceAccount {
 export interface LocalObjectReference {
   /**
    * Name of the referent.
+   * @default ""
    * @kgen:protobuf 1
    */
   name?: string;
