@@ -78,7 +78,9 @@ export function parseDocText(text: string, start: number, sourceFile: ts.SourceF
 }
 
 /** A doc comment line's frame (`/**`, a leading `*`, a trailing `*\/`, the spaces around them) and text. */
-const FRAME = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/;
+// `s`: a line holding a line terminator other than \n (U+2028, U+2029, a lone \r) is one line here,
+// as split('\n') made it; without the flag `.` stops at the terminator and the pattern fails.
+const FRAME = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/s;
 /** Characters `.` does not match: a line holding one (other than a final \r) takes the regular expression. */
 const ODD_LINE = /[\u2028\u2029]|\r(?!$)/;
 /** A text holding a line that ODD_LINE matches (a \r not ending a line: before \n or at the end). */
