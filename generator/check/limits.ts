@@ -18,8 +18,10 @@ import type { EmittedFile } from '../emit/emitted.js';
 import type { ApiModel, Kind, NamedType, Schema, SourceLocation } from '../model.js';
 import { effective } from '../evolve/schema-diff.js';
 import { validateCRD } from '../../runtime/apiextensions/validation.js';
+import { SchemaFactsCache } from '../../runtime/apiextensions/schema-facts.js';
+import { CREATE_OPTIONS } from '../../runtime/apiextensions/update-options.js';
 import type { CustomResourceDefinition } from '../../runtime/apiextensions/types.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost, type SchemaCost } from '../../runtime/validation/cel-cost.js';
+import { costErrorMessage, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT, type RuleCost, type SchemaCost } from '../../runtime/validation/cel-cost.js';
 import type { FieldError } from '../../runtime/validation/index.js';
 
 /** The last-applied-configuration annotation client-side `kubectl apply` writes (256 KiB). */
@@ -43,7 +45,8 @@ interface Findings {
 export type LimitsCache = Map<string, Findings>;
 
 export function checkLimits(model: ApiModel, files: EmittedFile[], diags: DiagnosticBag, cache?: LimitsCache): void {
-  const found: LimitsCache = new Map();
+  // Keyed by the whole manifest text (hashing it is not free): kept only for a --watch session.
+  const found: LimitsCache | undefined = cache ? new Map() : undefined;
   for (const file of files) {
     if (!file.path.startsWith('crds/') || !file.path.endsWith('.yaml')) continue;
     const crd = (file.value ?? parseYaml(file.content)) as CustomResourceDefinition;
@@ -61,7 +64,7 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
     const storageKind = storage ? kindIn(storage.name) : undefined;
     if (!storageKind) continue;
     const findings = cache?.get(file.content) ?? findingsOf(crd);
-    found.set(file.content, findings);
+    found?.set(file.content, findings);
     checkSize(file, storageKind.loc, diags);
     crd.spec.versions.forEach((version) => {
       const kind = kindIn(version.name);
@@ -78,25 +81,31 @@ export function checkLimits(model: ApiModel, files: EmittedFile[], diags: Diagno
       diags.add('KG084', loc, { subject: `${group}/${version?.name ?? storage!.name} ${kind.name}`, field: err.field, message: err.message });
     }
   }
-  if (cache) {
+  if (cache && found) {
     cache.clear();
     for (const [text, findings] of found) cache.set(text, findings);
   }
 }
 
 function findingsOf(crd: CustomResourceDefinition): Findings {
+  // One walk per schema answers the validation's questions; the cost estimate is made once, for
+  // both the validation and KG080/KG081.
+  const facts = new SchemaFactsCache();
   const costs = new Map<string, SchemaCost>();
   for (const version of crd.spec.versions) {
     const schema = version.schema?.openAPIV3Schema as Json | undefined;
-    if (schema) costs.set(version.name, estimateSchemaCost(schema));
+    if (schema) costs.set(version.name, facts.of(schema).cost());
   }
   const storage = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
   // As the server sees it on create: the storage version is the one stored version.
   const created = { ...crd, status: { ...(crd.status ?? {}), storedVersions: storage ? [storage.name] : [] } } as CustomResourceDefinition;
-  return { costs, errors: validateCRD(created) };
+  return { costs, errors: validateCRD(created, CREATE_OPTIONS, undefined, facts) };
 }
 
 function checkSize(file: EmittedFile, loc: SourceLocation, diags: DiagnosticBag): void {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a short text needs no counting (counting
+  // flattens the emitter's concatenated string here).
+  if (file.content.length * 3 <= APPLY_ANNOTATION_LIMIT) return;
   const size = Buffer.byteLength(file.content);
   if (size > ETCD_REQUEST_LIMIT) diags.add('KG083', loc, { file: file.path, size: fmt(size) });
   else if (size > APPLY_ANNOTATION_LIMIT) diags.add('KG082', loc, { file: file.path, size: fmt(size) });

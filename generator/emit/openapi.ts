@@ -212,7 +212,7 @@ function schemaV3(name: string, schema: SchemaOrRef): string {
  */
 function schemaV2(name: string, schema: SchemaOrRef, v3: string): string {
   if (!isMeta(name, schema)) {
-    if (v3.includes('"nullable": ') || v3.includes('"x-kubernetes-int-or-string": ')) return memberAt(2, name, toV2Schema(schema));
+    if (v3.includes('"nullable": ') || v3.includes('"x-kubernetes-int-or-string": ') || v3.includes('"allOf": ')) return memberAt(2, name, toV2Schema(schema));
     return v3.slice(2).replaceAll('\n  ', '\n').replaceAll('"$ref": "#/components/schemas/', '"$ref": "#/definitions/');
   }
   let text = metaV2.get(name);

@@ -18,15 +18,16 @@
  * cel-go's order of magnitude, not its exact number (runtime/validation/cel-cost.ts).
  */
 import { field, type FieldError } from '../validation/index.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../validation/cel-cost.js';
+import { costErrorMessage, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../validation/cel-cost.js';
 import { compileRule } from '../validation/cel.js';
 import { RULE_REASONS } from '../validation/cel-rules.js';
 import { declTypeOfNode } from '../validation/cel-value.js';
 import { SchemaCompiler, type SchemaInput } from '../validation/compile.js';
 import { finalizeNodes } from '../validation/finalize.js';
 import type { SchemaNode } from '../validation/node.js';
-import { validateDefaults } from './default-rules.js';
+import { validateDefaults, validateDefaultsLazily } from './default-rules.js';
 import { validFieldPath } from './field-path.js';
+import { SchemaFacts } from './schema-facts.js';
 import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
 
 type Props = Record<string, unknown>;
@@ -94,8 +95,11 @@ interface Found {
   cel: FieldError[];
 }
 
-/** Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`). */
-export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS): FieldError[] {
+/**
+ * Every problem of a version's openAPIV3Schema at `path` (`spec.versions[0].schema.openAPIV3Schema`).
+ * `facts` are the schema's (schema-facts.ts), when the caller has them already.
+ */
+export function validateOpenAPISchema(schema: unknown, path: string, statusEnabled: boolean, opts: SchemaValidationOptions = V1_OPTIONS, facts?: SchemaFacts): FieldError[] {
   if (schema === undefined || schema === null) return [];
   if (!isObject(schema)) return [field.invalid(path, schema, 'must be an object')];
   const errs: FieldError[] = [];
@@ -104,14 +108,24 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
   let cel: CelContext | undefined;
   let conversionErrs: FieldError[] = [];
   if (opts.requireStructuralSchema) {
-    const conversion = structuralConversionError(schema);
+    facts ??= new SchemaFacts(schema);
+    const conversion = facts.conversionError();
     if (conversion) conversionErrs = [field.invalid(path, '', conversion)];
     else {
-      const structural = validateStructural(schema, path);
-      const compiled = structural.length === 0 ? compileSchema(schema) : undefined;
-      const defaults = compiled ? validateDefaults(schema, compiled.root, compiled.nodes, path, opts.requirePrunedDefaults ?? false) : [];
+      const structural = validateStructural(schema, path, facts.unusualBelow);
+      // Compiled nodes serve the defaults and the rules only: without either, both stages find
+      // nothing, whether the schema compiles or not.
+      // Defaults without rules need only the subtrees under them (validateDefaultsLazily).
+      const lazily = structural.length === 0 && facts.hasDefaults && !facts.hasRules && facts.compilesAsTree;
+      const compiled = structural.length === 0 && !lazily && (facts.hasDefaults || facts.hasRules) ? compileSchema(schema) : undefined;
+      const requirePruned = opts.requirePrunedDefaults ?? false;
+      const defaults = lazily
+        ? validateDefaultsLazily(schema, path, requirePruned, facts.defaultsBelow, (raw) => compileSchema(raw)!.root)
+        : compiled
+          ? validateDefaults(schema, compiled.root, path, requirePruned, facts.defaultsBelow)
+          : [];
       errs.push(...structural, ...defaults);
-      if (compiled && defaults.length === 0) cel = { ...celContext(schema, compiled.root, path), suppressPerExpressionCost: opts.suppressPerExpressionCost === true };
+      if (compiled && defaults.length === 0 && facts.hasRules) cel = celContext(facts, compiled.root, path, opts.suppressPerExpressionCost === true);
     }
   }
   const walker: Walker = {
@@ -121,7 +135,8 @@ export function validateOpenAPISchema(schema: unknown, path: string, statusEnabl
     requireValidPropertyType: opts.requireValidPropertyType,
     uncorrelatablePath: undefined,
   };
-  const found = openAPISchema(schema, path, walker, true, opts, cel, '');
+  const found: Found = { schema: [], cel: [] };
+  openAPISchema(schema, path, walker, true, opts, cel, '', gate((facts ??= new SchemaFacts(schema)).unusualBelow, schema), found);
   errs.push(...found.schema, ...found.cel);
   if (errs.length === 0) errs.push(...conversionErrs);
   if (cel) errs.push(...totalCostErrors(cel, path));
@@ -157,16 +172,18 @@ function compileSchema(schema: Props): { root: SchemaNode; nodes: SchemaNode[] }
   }
 }
 
-function celContext(schema: Props, root: SchemaNode, rootPath: string): CelContext {
-  const cost = estimateSchemaCost(schema);
+function celContext(facts: SchemaFacts, root: SchemaNode, rootPath: string, suppressPerExpressionCost: boolean): CelContext {
+  const cost = facts.cost();
   const costs = new Map<string, number>();
   for (const r of cost.rules) costs.set(r.schemaPath, r.expressionCost);
   for (const m of cost.messageExpressions) costs.set(m.schemaPath, m.maxCost);
-  return { node: root, isResourceRoot: true, costs, observed: [], rootPath };
+  return { node: root, suppressPerExpressionCost, isResourceRoot: true, costs, observed: [], rootPath };
 }
 
+/** The context of a child node: its own node and root flag, the rest shared (written out: a spread is slow on this path). */
 function childContext(ctx: CelContext | undefined, node: SchemaNode | undefined, embedded: boolean): CelContext | undefined {
-  return ctx && node ? { ...ctx, node, isResourceRoot: embedded } : undefined;
+  if (!ctx || !node) return undefined;
+  return { node, suppressPerExpressionCost: ctx.suppressPerExpressionCost, isResourceRoot: embedded, costs: ctx.costs, observed: ctx.observed, rootPath: ctx.rootPath };
 }
 
 /** uint64's maximum as a float64 (2^64): where kube's total cost saturates. */
@@ -198,68 +215,88 @@ function totalCostErrors(ctx: CelContext, path: string): FieldError[] {
 
 const join = (rel: string, step: string) => (rel ? `${rel}.${step}` : step);
 
-/** ValidateCustomResourceDefinitionOpenAPISchema: schema errors and CEL errors of one node and below. */
-function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string): Found {
-  const out: Found = { schema: standardRules(s, path, w), cel: [] };
-  const add = (f: Found) => {
-    out.schema.push(...f.schema);
-    out.cel.push(...f.cel);
-  };
-  if (s.uniqueItems === true) out.schema.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
-  const props = isObject(s.properties) ? s.properties : {};
+/**
+ * ValidateCustomResourceDefinitionOpenAPISchema: the schema errors and CEL errors of one node and
+ * below, appended to `out` (each list in kube's order: this node's, its children's, then this
+ * node's list, map and rule checks). `unusual` is true when no node here or below has a keyword
+ * only unusual schemas have, and the checks of those are skipped, as they find nothing; otherwise
+ * it is the set of nodes that do (SchemaFacts.unusualBelow), to ask about each child.
+ */
+function openAPISchema(s: Props, path: string, w: Walker, isRoot: boolean, opts: SchemaValidationOptions, ctx: CelContext | undefined, rel: string, unusual: true | WeakSet<Props>, out: Found): void {
+  const common = unusual === true;
+  const below = (child: Props) => gate(unusual, child);
+  const schemaErrs = out.schema;
+  const before = schemaErrs.length;
+  standardRules(s, path, w, common, schemaErrs);
+  if (!common && s.uniqueItems === true) schemaErrs.push(field.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  const props = isObject(s.properties) ? s.properties : undefined;
   const ap = s.additionalProperties;
   if (ap !== undefined && ap !== null) {
     // Only a map schema (additionalProperties: false, or a schema) contradicts properties; `true` does not.
-    if (Object.keys(props).length > 0 && ap !== true) out.schema.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    if (props && Object.keys(props).length > 0 && ap !== true) schemaErrs.push(field.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
     const sub = w.insideResourceMeta ? forbidDefaults(w, 'inside additionalProperties applying to object metadata') : w;
     if (isObject(ap)) {
       const node = ctx && typeof ctx.node.additional === 'object' ? ctx.node.additional : undefined;
-      add(openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true), join(rel, 'additionalProperties')));
+      const child = childContext(ctx, node, ap['x-kubernetes-embedded-resource'] === true);
+      openAPISchema(ap, `${path}.additionalProperties`, sub, false, opts, child, child ? join(rel, 'additionalProperties') : '', below(ap), out);
     }
   }
-  for (const [name, prop] of Object.entries(props)) {
-    if (!isObject(prop)) continue;
-    let sub = w;
-    if (!mapIsCorrelatable(s['x-kubernetes-map-type'])) sub = forbidOldSelf(sub, path);
-    if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && META_FIELDS.has(name)) {
-      sub = { ...sub, insideResourceMeta: true };
-      if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
+  if (props) {
+    const correlatable = mapIsCorrelatable(s['x-kubernetes-map-type']);
+    const resource = isRoot || s['x-kubernetes-embedded-resource'] === true;
+    for (const name in props) {
+      if (!Object.hasOwn(props, name)) continue;
+      const prop = props[name];
+      if (!isObject(prop)) continue;
+      let sub = w;
+      if (!correlatable) sub = forbidOldSelf(sub, path);
+      if (resource && META_FIELDS.has(name)) {
+        sub = { ...sub, insideResourceMeta: true };
+        if (isRoot) sub = forbidDefaults(sub, `in top-level ${name}`);
+      }
+      const child = ctx ? childContext(ctx, ctx.node.properties?.get(name), prop['x-kubernetes-embedded-resource'] === true) : undefined;
+      openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, child, child ? join(rel, `properties[${name}]`) : '', below(prop), out);
     }
-    const node = ctx?.node.properties?.get(name);
-    add(openAPISchema(prop, `${path}.properties[${name}]`, sub, false, opts, childContext(ctx, node, prop['x-kubernetes-embedded-resource'] === true), join(rel, `properties[${name}]`)));
   }
-  if (isObject(s.not)) add(openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, ''));
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const list = s[key];
-    if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && add(openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '')));
+  if (!common) {
+    if (isObject(s.not)) openAPISchema(s.not, `${path}.not`, w, false, opts, undefined, '', below(s.not), out);
+    for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+      const list = s[key];
+      if (Array.isArray(list)) list.forEach((sub, i) => isObject(sub) && openAPISchema(sub, `${path}.${key}[${i}]`, w, false, opts, undefined, '', below(sub), out));
+    }
+    if (isObject(s.definitions)) {
+      for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, '', below(sub), out);
+    }
   }
-  if (isObject(s.definitions)) {
-    for (const [name, sub] of Object.entries(s.definitions)) if (isObject(sub)) add(openAPISchema(sub, `${path}.definitions[${name}]`, w, false, opts, undefined, ''));
-  }
-  if (s.items !== undefined && s.items !== null) {
+  const items = s.items;
+  if (items !== undefined && items !== null) {
     // Only list-type=map items correlate with old items; set and atomic (the default) lists do not.
     const sub = s['x-kubernetes-list-type'] !== 'map' ? forbidOldSelf(w, path) : w;
-    if (isObject(s.items)) {
-      const items = s.items;
-      add(openAPISchema(items, `${path}.items`, sub, false, opts, childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true), join(rel, 'items')));
-    } else if (Array.isArray(s.items)) {
-      s.items.forEach((item, i) => isObject(item) && add(openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '')));
+    if (isObject(items)) {
+      const child = childContext(ctx, ctx?.node.items, items['x-kubernetes-embedded-resource'] === true);
+      openAPISchema(items, `${path}.items`, sub, false, opts, child, child ? join(rel, 'items') : '', below(items), out);
+    } else if (Array.isArray(items)) {
+      items.forEach((item, i) => isObject(item) && openAPISchema(item, `${path}.items[${i}]`, sub, false, opts, undefined, '', below(item), out));
     }
   }
-  if (isObject(s.dependencies)) {
-    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) add(openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, ''));
+  if (!common && isObject(s.dependencies)) {
+    for (const [name, dep] of Object.entries(s.dependencies)) if (isObject(dep)) openAPISchema(dep, `${path}.dependencies[${name}]`, w, false, opts, undefined, '', below(dep), out);
   }
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
-    out.schema.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
+    schemaErrs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   }
-  out.schema.push(...listAndMapRules(s, path, opts));
-  if (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0) {
-    const rules = s['x-kubernetes-validations'] as unknown[];
-    out.schema.push(...ruleFieldRules(rules, s, path));
+  listAndMapRules(s, path, opts, schemaErrs);
+  const rules = s['x-kubernetes-validations'];
+  if (Array.isArray(rules) && rules.length > 0) {
+    schemaErrs.push(...ruleFieldRules(rules, s, path));
     // Schema errors at or below this node make CEL errors unhelpful: kube skips compiling then.
-    if (out.schema.length === 0 && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
+    if (schemaErrs.length === before && ctx) out.cel.push(...celRules(rules, path, w, ctx, rel));
   }
-  return out;
+}
+
+/** What to tell a child about unusual keywords: true when there are none at or below it. */
+function gate(unusual: true | WeakSet<Props>, child: Props): true | WeakSet<Props> {
+  return unusual === true || !unusual.has(child) ? true : unusual;
 }
 
 function forbidDefaults(w: Walker, reason: string): Walker {
@@ -276,9 +313,8 @@ function mapIsCorrelatable(mapType: unknown): boolean {
   return mapType === undefined || mapType === null || mapType === 'granular' || mapType === 'atomic';
 }
 
-/** specStandardValidatorV3.validate. */
-function standardRules(s: Props, path: string, w: Walker): FieldError[] {
-  const errs: FieldError[] = [];
+/** specStandardValidatorV3.validate, appended to `errs`; `common`: no unusual keyword here (see openAPISchema). */
+function standardRules(s: Props, path: string, w: Walker, common: boolean, errs: FieldError[]): void {
   const type = s.type;
   if (w.requireValidPropertyType && type !== undefined && type !== '' && (typeof type !== 'string' || !OPENAPI_V3_TYPES.includes(type))) {
     errs.push(field.notSupported(`${path}.type`, type, OPENAPI_V3_TYPES));
@@ -286,23 +322,23 @@ function standardRules(s: Props, path: string, w: Walker): FieldError[] {
   if (s.default !== undefined && !w.allowDefaults) {
     errs.push(field.forbidden(`${path}.default`, `must not be set${w.disallowDefaultsReason ? ` ${w.disallowDefaultsReason}` : ''}`));
   }
-  if (typeof s.id === 'string' && s.id !== '') errs.push(field.forbidden(`${path}.id`, 'id is not supported'));
-  if (s.additionalItems !== undefined && s.additionalItems !== null) errs.push(field.forbidden(`${path}.additionalItems`, 'additionalItems is not supported'));
-  if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) errs.push(field.forbidden(`${path}.patternProperties`, 'patternProperties is not supported'));
-  if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) errs.push(field.forbidden(`${path}.definitions`, 'definitions is not supported'));
-  if (s.dependencies !== undefined && s.dependencies !== null) errs.push(field.forbidden(`${path}.dependencies`, 'dependencies is not supported'));
-  if (s.$ref !== undefined && s.$ref !== null) errs.push(field.forbidden(`${path}.$ref`, '$ref is not supported'));
+  if (!common) {
+    if (typeof s.id === 'string' && s.id !== '') errs.push(field.forbidden(`${path}.id`, 'id is not supported'));
+    if (s.additionalItems !== undefined && s.additionalItems !== null) errs.push(field.forbidden(`${path}.additionalItems`, 'additionalItems is not supported'));
+    if (isObject(s.patternProperties) && Object.keys(s.patternProperties).length > 0) errs.push(field.forbidden(`${path}.patternProperties`, 'patternProperties is not supported'));
+    if (isObject(s.definitions) && Object.keys(s.definitions).length > 0) errs.push(field.forbidden(`${path}.definitions`, 'definitions is not supported'));
+    if (s.dependencies !== undefined && s.dependencies !== null) errs.push(field.forbidden(`${path}.dependencies`, 'dependencies is not supported'));
+    if (s.$ref !== undefined && s.$ref !== null) errs.push(field.forbidden(`${path}.$ref`, '$ref is not supported'));
+  }
   if (type === 'null') errs.push(field.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
-  if (Array.isArray(s.items) && s.items.length > 0) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
+  if (!common && Array.isArray(s.items) && s.items.length > 0) errs.push(field.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
   if (w.insideResourceMeta && s['x-kubernetes-embedded-resource'] === true) {
     errs.push(field.forbidden(`${path}.x-kubernetes-embedded-resource`, 'must not be used inside of resource meta'));
   }
-  return errs;
 }
 
 /** x-kubernetes-list-type / list-map-keys / map-type consistency, and validateMapListKeysMapSet. */
-function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions): FieldError[] {
-  const errs: FieldError[] = [];
+function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions, errs: FieldError[]): void {
   const listType = s['x-kubernetes-list-type'];
   const mapType = s['x-kubernetes-map-type'];
   const keys = s['x-kubernetes-list-map-keys'];
@@ -330,7 +366,6 @@ function listAndMapRules(s: Props, path: string, opts: SchemaValidationOptions):
   }
   if (listType === 'map') errs.push(...listMapRules(s, path, Array.isArray(keys) ? keys : []));
   if (opts.requireMapListKeysMapSetValidation) errs.push(...mapListKeysMapSetRules(s, path));
-  return errs;
 }
 
 function listMapRules(s: Props, path: string, keys: unknown[]): FieldError[] {

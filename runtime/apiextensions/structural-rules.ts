@@ -57,9 +57,17 @@ export function structuralConversionError(s: unknown): string | undefined {
   return undefined;
 }
 
-/** ValidateStructural: invariants and completeness, sorted by their text as kube sorts them. */
-export function validateStructural(s: Props, path: string): FieldError[] {
-  const errs = [...invariants(s, 'root', path), ...completeness(s, path)];
+/**
+ * ValidateStructural: invariants and completeness, sorted by their text as kube sorts them.
+ * `unusualBelow`, when given, holds the nodes with not, allOf, anyOf or oneOf at or below them
+ * (SchemaFacts.unusualBelow, a superset): under any other node the value validations inside those
+ * and completeness have nothing to check.
+ */
+export function validateStructural(s: Props, path: string, unusualBelow?: WeakSet<Props>): FieldError[] {
+  const errs: FieldError[] = [];
+  const unusual = unusualBelow ?? ALL;
+  invariants(s, 'root', path, unusual.has(s) ? unusual : true, errs);
+  if (unusual.has(s)) errs.push(...completeness(s, path));
   return errs.sort((a, b) => (errorText(a) < errorText(b) ? -1 : errorText(a) > errorText(b) ? 1 : 0));
 }
 
@@ -67,22 +75,38 @@ const errorText = (e: FieldError) => `${e.field}: ${e.message}`;
 const typeOf = (s: Props) => (typeof s.type === 'string' ? s.type : '');
 const propsOf = (s: Props): Props => (isObject(s.properties) ? s.properties : {});
 
-function invariants(s: Props, level: Level, path: string): FieldError[] {
-  const errs: FieldError[] = [];
+/** Every node counts as unusual (validateStructural without SchemaFacts). */
+const ALL = { has: (_: Props) => true } as const;
+
+/**
+ * validateStructuralInvariants of one node and below, appended to `errs` (sorted by the caller).
+ * `unusual`: true when nothing here or below is unusual, else the set to ask about each child.
+ */
+function invariants(s: Props, level: Level, path: string, unusual: true | { has(s: Props): boolean }, errs: FieldError[]): void {
+  const common = unusual === true;
+  const below = (child: Props) => (common || !unusual.has(child) ? true : unusual);
   const type = typeOf(s);
   const embedded = s['x-kubernetes-embedded-resource'] === true;
   const intOrString = s['x-kubernetes-int-or-string'] === true;
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
-  if (type === 'array' && !isObject(s.items)) errs.push(field.required(`${path}.items`, 'must be specified'));
-  if (isObject(s.items)) errs.push(...invariants(s.items, 'item', `${path}.items`));
-  for (const [name, sub] of Object.entries(propsOf(s))) if (isObject(sub)) errs.push(...invariants(sub, 'field', `${path}.properties[${name}]`));
-  if (s.additionalProperties !== undefined && s.additionalProperties !== null) {
+  const items = s.items;
+  if (type === 'array' && !isObject(items)) errs.push(field.required(`${path}.items`, 'must be specified'));
+  if (isObject(items)) invariants(items, 'item', `${path}.items`, below(items), errs);
+  const props = propsOf(s);
+  for (const name in props) {
+    if (!Object.hasOwn(props, name)) continue;
+    const sub = props[name];
+    if (isObject(sub)) invariants(sub, 'field', `${path}.properties[${name}]`, below(sub), errs);
+  }
+  const ap = s.additionalProperties;
+  if (ap !== undefined && ap !== null) {
     if (level === 'root') errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
-    if (isObject(s.additionalProperties)) errs.push(...invariants(s.additionalProperties, 'field', `${path}.additionalProperties`));
+    if (isObject(ap)) invariants(ap, 'field', `${path}.additionalProperties`, below(ap), errs);
   }
   if (intOrString && preserve) errs.push(field.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
   if (intOrString && embedded) errs.push(field.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
-  errs.push(...valueValidation(s, isIntOrStringAnyOf(s), isIntOrStringAllOf(s), level, path));
+  if (common) patternValidation(s, path, errs);
+  else errs.push(...valueValidation(s, isIntOrStringAnyOf(s), isIntOrStringAllOf(s), level, path));
   const checkMetadata = level === 'root' || embedded;
   if (embedded && type !== 'object') {
     errs.push(type === '' ? field.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true') : field.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
@@ -90,20 +114,20 @@ function invariants(s: Props, level: Level, path: string): FieldError[] {
     const where = level === 'root' ? 'at the root' : level === 'item' ? 'for specified array items' : 'for specified object fields';
     errs.push(field.required(`${path}.type`, `must not be empty ${where}`));
   }
-  if (embedded && s.additionalProperties !== undefined && s.additionalProperties !== null) {
+  if (embedded && ap !== undefined && ap !== null) {
     errs.push(field.forbidden(`${path}.additionalProperties`, 'must not be used if x-kubernetes-embedded-resource is set'));
   }
   if (level === 'root' && type !== '' && type !== 'object') errs.push(field.invalid(`${path}.type`, type, 'must be object at the root'));
-  const props = propsOf(s);
-  for (const key of ['kind', 'apiVersion'] as const) {
-    const sub = props[key];
-    if (checkMetadata && isObject(sub) && sub.type !== 'string') errs.push(field.invalid(`${path}.properties[${key}].type`, typeOf(sub), 'must be string'));
+  if (checkMetadata) {
+    for (const key of ['kind', 'apiVersion'] as const) {
+      const sub = props[key];
+      if (isObject(sub) && sub.type !== 'string') errs.push(field.invalid(`${path}.properties[${key}].type`, typeOf(sub), 'must be string'));
+    }
   }
   if (isObject(props.metadata)) errs.push(...metadataInvariants(props.metadata, checkMetadata, level, `${path}.properties[metadata]`));
   if (embedded && !preserve && Object.keys(props).length === 0) {
     errs.push(field.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
   }
-  return errs;
 }
 
 /**
@@ -144,6 +168,12 @@ function valueValidation(v: Props, skipAnyOf: boolean, skipFirstAllOfAnyOf: bool
   if (Array.isArray(v.allOf)) v.allOf.forEach((x, i) => isObject(x) && errs.push(...nested(x, skipFirstAllOfAnyOf && i === 0, level, `${path}.allOf[${i}]`)));
   if (Array.isArray(v.oneOf)) v.oneOf.forEach((x, i) => isObject(x) && errs.push(...nested(x, false, level, `${path}.oneOf[${i}]`)));
   if (isObject(v.not)) errs.push(...nested(v.not, false, level, `${path}.not`));
+  patternValidation(v, path, errs);
+  return errs;
+}
+
+/** The pattern part of validateValueValidation: it must compile (as Go's regexp). */
+function patternValidation(v: Props, path: string, errs: FieldError[]): void {
   if (typeof v.pattern === 'string' && v.pattern !== '') {
     try {
       compileRE2(v.pattern);
@@ -151,7 +181,6 @@ function valueValidation(v: Props, skipAnyOf: boolean, skipFirstAllOfAnyOf: bool
       errs.push(field.invalid(`${path}.pattern`, v.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
     }
   }
-  return errs;
 }
 
 /** validateNestedValueValidation: inside a junctor a schema may only restrict values. */

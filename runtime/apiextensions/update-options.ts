@@ -9,7 +9,8 @@ import type { FieldError } from '../validation/index.js';
 import { isConditionTrue } from './conditions.js';
 import { hasValidConversionReviewVersionOrEmpty, validateCABundle } from './conversion-validation.js';
 import { mapListKeysMapSetRules, V1_OPTIONS, validateOpenAPISchema } from './schema-rules.js';
-import { isObject, structuralConversionError, validateStructural } from './structural-rules.js';
+import { isObject, validateStructural } from './structural-rules.js';
+import { SchemaFactsCache } from './schema-facts.js';
 import type { CustomResourceDefinition } from './types.js';
 
 type Props = Record<string, unknown>;
@@ -74,9 +75,10 @@ const schemasOf = (crd: CustomResourceDefinition): unknown[] => (crd.spec?.versi
 /** HasSchemaWith over every version's schema. */
 const hasSchemaWith = (crd: CustomResourceDefinition, pred: (s: unknown) => boolean) => schemasOf(crd).some(pred);
 
-function schemaIsNonStructural(s: unknown): boolean {
+function schemaIsNonStructural(s: unknown, facts: SchemaFactsCache): boolean {
   if (!isObject(s)) return false;
-  return structuralConversionError(s) !== undefined || validateStructural(s, '').length > 0;
+  const f = facts.of(s);
+  return f.conversionError() !== undefined || validateStructural(s, '', f.unusualBelow).length > 0;
 }
 
 const invalidTypes = (s: unknown) => schemaHas(s, (n) => typeof n.type === 'string' && n.type !== '' && !OPENAPI_V3_TYPES.has(n.type));
@@ -94,11 +96,13 @@ function nonAtomicSetType(s: unknown): boolean {
 const invalidMapListKeysMapSet = (s: unknown) => schemaHas(s, (n) => mapListKeysMapSetRules(n, '').length > 0);
 
 /** schemaHasUnprunedDefaults: a structural schema whose defaults carry fields pruning would drop. */
-function unprunedDefaults(s: unknown): boolean {
-  if (!isObject(s) || !schemaHasDefaults(s) || schemaIsNonStructural(s)) return false;
+function unprunedDefaults(s: unknown, cache: SchemaFactsCache): boolean {
+  if (!isObject(s)) return false;
+  const facts = cache.of(s);
+  if (!facts.hasDefaults || schemaIsNonStructural(s, cache)) return false;
   const relaxed = { ...V1_OPTIONS, requirePrunedDefaults: false };
-  const strict = validateOpenAPISchema(s, '', false, V1_OPTIONS);
-  return strict.length > validateOpenAPISchema(s, '', false, relaxed).length && strict.some(isPruneError);
+  const strict = validateOpenAPISchema(s, '', false, V1_OPTIONS, facts);
+  return strict.length > validateOpenAPISchema(s, '', false, relaxed, facts).length && strict.some(isPruneError);
 }
 
 const isPruneError = (e: FieldError) => e.message.endsWith('must not have unknown fields');
@@ -116,6 +120,8 @@ const schemaOf = (crd: CustomResourceDefinition, name: string) => (crd.spec?.ver
 
 /** ValidateCustomResourceDefinitionUpdate's options, from the old CRD. */
 export function updateOptions(crd: CustomResourceDefinition, old: CustomResourceDefinition): CRDValidationOptions {
+  // What several predicates ask of the old schemas, found once per schema (schema-facts.ts).
+  const facts = new SchemaFactsCache();
   const oldVersions = old.spec?.versions ?? [];
   const unchanged = new Set<string>();
   const tooMany = new Set<string>();
@@ -131,8 +137,8 @@ export function updateOptions(crd: CustomResourceDefinition, old: CustomResource
     requireImmutableNames: isConditionTrue(old, 'Established'),
     requireOpenAPISchema: oldVersions.every((v) => v?.schema?.openAPIV3Schema !== undefined && v?.schema?.openAPIV3Schema !== null),
     requireValidPropertyType: !hasSchemaWith(old, invalidTypes),
-    requireStructuralSchema: !hasSchemaWith(old, schemaIsNonStructural),
-    requirePrunedDefaults: !hasSchemaWith(old, unprunedDefaults),
+    requireStructuralSchema: !hasSchemaWith(old, (s) => schemaIsNonStructural(s, facts)),
+    requirePrunedDefaults: !hasSchemaWith(old, (s) => unprunedDefaults(s, facts)),
     requireAtomicSetType: !hasSchemaWith(old, nonAtomicSetType),
     requireMapListKeysMapSetValidation: !hasSchemaWith(old, invalidMapListKeysMapSet),
     allowInvalidCABundle: allowInvalidCABundle(old),

@@ -7,14 +7,18 @@ import { field, isDNS1035Label, isDNS1123Subdomain, type FieldError } from '../v
 import { validateOpenAPISchema, type SchemaValidationOptions } from './schema-rules.js';
 import { validateConversion } from './conversion-validation.js';
 import { validFieldPath } from './field-path.js';
-import { structuralConversionError } from './structural-rules.js';
-import { CREATE_OPTIONS, MAX_SELECTABLE_FIELDS, schemaHas, schemaHasDefaults, updateOptions, type CRDValidationOptions } from './update-options.js';
+import { SchemaFactsCache } from './schema-facts.js';
+import { CREATE_OPTIONS, MAX_SELECTABLE_FIELDS, updateOptions, type CRDValidationOptions } from './update-options.js';
 import type { CRDNames, CRDVersion, CustomResourceDefinition } from './types.js';
 
 const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 
-export function validateCRD(crd: CustomResourceDefinition, opts: CRDValidationOptions = CREATE_OPTIONS, old?: CustomResourceDefinition): FieldError[] {
+/**
+ * `facts` holds what the passes ask of each version's schema (schema-facts.ts); a caller that asks
+ * more of the same schemas (the generator's limits check) passes its own.
+ */
+export function validateCRD(crd: CustomResourceDefinition, opts: CRDValidationOptions = CREATE_OPTIONS, old?: CustomResourceDefinition, facts = new SchemaFactsCache()): FieldError[] {
   const errs: FieldError[] = [];
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const required = `${spec.names?.plural ?? ''}.${spec.group ?? ''}`;
@@ -23,7 +27,7 @@ export function validateCRD(crd: CustomResourceDefinition, opts: CRDValidationOp
   if (!old && typeof name === 'string' && name !== '' && name !== required) {
     errs.push(field.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   }
-  errs.push(...validateSpec(crd, opts));
+  errs.push(...validateSpec(crd, opts, facts));
   errs.push(...validateNames(crd.status?.acceptedNames, 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd.status?.storedVersions ?? [], spec.versions ?? []));
   errs.push(...validatePreserveUnknownFields(crd, old));
@@ -63,7 +67,7 @@ function immutable(path: string, value: unknown): FieldError {
 const hasSchema = (v: CRDVersion) => v?.schema?.openAPIV3Schema !== undefined && v?.schema?.openAPIV3Schema !== null;
 
 /** validateCustomResourceDefinitionSpec, for the v1 shape (per-version schema, subresources, columns). */
-function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions): FieldError[] {
+function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions, facts: SchemaFactsCache): FieldError[] {
   // Types were checked by the schema (strategy.ts); a missing spec is Go's zero value.
   const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
   const errs: FieldError[] = [];
@@ -90,11 +94,11 @@ function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions)
     });
   }
   const schemas = versions.filter(hasSchema).map((v) => v.schema!.openAPIV3Schema);
-  if (schemas.some(schemaHasDefaults)) {
+  if (schemas.some((s) => facts.of(s).hasDefaults)) {
     requireStructural = true;
     if (preserveUnknown) errs.push(field.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
   }
-  if (schemas.some((s) => schemaHas(s, hasKubernetesExtensions))) requireStructural = true;
+  if (schemas.some((s) => facts.of(s).hasKubernetesExtensions)) requireStructural = true;
 
   const seen = new Set<string>();
   let unique = true;
@@ -106,7 +110,7 @@ function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions)
     seen.add(v.name);
     const dns = isDNS1035Label(v.name ?? '');
     if (dns.length) errs.push(field.invalid(`${path}.name`, v.name, dns.join(',')));
-    errs.push(...validateVersion(v, path, { ...opts, requireStructuralSchema: requireStructural }));
+    errs.push(...validateVersion(v, path, { ...opts, requireStructuralSchema: requireStructural }, facts));
   });
   if (!unique) errs.push(field.invalid('spec.versions', versions, 'must contain unique version names'));
   if (storageCount !== 1) errs.push(field.invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
@@ -124,18 +128,6 @@ function validateSpec(crd: CustomResourceDefinition, opts: CRDValidationOptions)
   }
   errs.push(...validateConversion(conversion as Parameters<typeof validateConversion>[0], 'spec.conversion', opts));
   return errs;
-}
-
-/** schemaHasKubernetesExtensions' predicate. */
-function hasKubernetesExtensions(s: Record<string, unknown>): boolean {
-  return (
-    s['x-kubernetes-embedded-resource'] === true ||
-    (s['x-kubernetes-preserve-unknown-fields'] !== undefined && s['x-kubernetes-preserve-unknown-fields'] !== null) ||
-    s['x-kubernetes-int-or-string'] === true ||
-    (Array.isArray(s['x-kubernetes-list-map-keys']) && s['x-kubernetes-list-map-keys'].length > 0) ||
-    (s['x-kubernetes-list-type'] !== undefined && s['x-kubernetes-list-type'] !== null) ||
-    (Array.isArray(s['x-kubernetes-validations']) && s['x-kubernetes-validations'].length > 0)
-  );
 }
 
 /** validateDeprecationWarning: the messages for a version's deprecationWarning. */
@@ -158,7 +150,7 @@ export function deprecationWarningErrors(deprecated: boolean, warning: string | 
   return errs;
 }
 
-function validateVersion(v: CRDVersion, path: string, opts: CRDValidationOptions): FieldError[] {
+function validateVersion(v: CRDVersion, path: string, opts: CRDValidationOptions, facts: SchemaFactsCache): FieldError[] {
   const errs: FieldError[] = [];
   for (const msg of deprecationWarningErrors(v.deprecated === true, v.deprecationWarning)) errs.push(field.invalid(`${path}.deprecationWarning`, v.deprecationWarning, msg));
   const statusEnabled = v.subresources?.status !== undefined && v.subresources?.status !== null;
@@ -173,7 +165,7 @@ function validateVersion(v: CRDVersion, path: string, opts: CRDValidationOptions
       requirePrunedDefaults: opts.requirePrunedDefaults,
       suppressPerExpressionCost: opts.versionsWithUnchangedSchemas.has(v.name),
     };
-    errs.push(...validateOpenAPISchema(schema, `${path}.schema.openAPIV3Schema`, statusEnabled, schemaOpts));
+    errs.push(...validateOpenAPISchema(schema, `${path}.schema.openAPIV3Schema`, statusEnabled, schemaOpts, facts.of(schema)));
   }
   const scale = v.subresources?.scale;
   if (scale) errs.push(...validateScale(scale, `${path}.subresources`));
@@ -182,7 +174,7 @@ function validateVersion(v: CRDVersion, path: string, opts: CRDValidationOptions
   if (selectable.length > 0) {
     if (schema === undefined || schema === null) errs.push(field.invalid(`${path}.selectableFields`, '', 'may only be set when `version.schema.openAPIV3Schema` is not included'));
     else {
-      const conversion = structuralConversionError(schema);
+      const conversion = facts.of(schema).conversionError();
       if (conversion) errs.push(field.invalid(`${path}.schema.openAPIV3Schema`, '', conversion));
       errs.push(...validateSelectableFields(selectable, conversion ? undefined : (schema as Record<string, unknown>), `${path}.selectableFields`, opts.allowTooManySelectableFields.has(v.name)));
     }

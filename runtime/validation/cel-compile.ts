@@ -6,7 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironment, celEnvironmentForSelf, type CelObjectType } from './cel-env.js';
+import { celEnvironmentForSelf, checkInEnvironment, checkRule, parseRule, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -52,13 +52,13 @@ function firstLine(message: string): string {
 function compileExpression(text: string, want: 'bool' | 'string', self: DeclType | undefined, typeCheck = false, optionalOldSelf = false): ExprResult {
   let program: ParseResult;
   try {
-    program = celEnvironment().parse(text);
+    program = parseRule(text);
   } catch (err) {
     const e = err as { message?: string; node?: { pos?: number } };
     const pos = e.node?.pos ?? 0;
     return { error: errorText(text, `Syntax error: ${firstLine(e.message ?? String(err))}`, pos), pos };
   }
-  const checked = program.check();
+  const checked = checkRule(program);
   if (!checked.valid) {
     const e = checked.error as { message?: string; node?: { pos?: number } } | undefined;
     const pos = e?.node?.pos ?? 0;
@@ -72,10 +72,9 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
     if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
     // Against self's declared type (objects as registered types, timestamps as dyn), as cel-go
     // checks: `self == true` on a string, or `self.name == 1`, has no matching overload.
-    const objects: CelObjectType[] = [];
-    const typed = typeCheck ? celTypeName(self, objects) : 'dyn';
+    const { typed, objects } = typeCheck ? celTypeOfSelf(self) : { typed: 'dyn', objects: [] };
     if (typed !== 'dyn') {
-      const check = celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed).parse(text).check();
+      const check = checkInEnvironment(celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed), text);
       if (!check.valid) {
         const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
         const pos = e?.node?.pos ?? 0;
@@ -159,6 +158,22 @@ export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): 
   return path ? { path } : { error: 'fieldPath must not be empty' };
 }
 
+/**
+ * self's CEL type name and the object types it needs, once per declared type: the rules (and
+ * messageExpressions) of one node share its `self`, and naming a large type takes a walk of it.
+ */
+const selfTypes = new WeakMap<DeclType, { typed: string; objects: CelObjectType[] }>();
+
+function celTypeOfSelf(self: DeclType): { typed: string; objects: readonly CelObjectType[] } {
+  let found = selfTypes.get(self);
+  if (!found) {
+    const objects: CelObjectType[] = [];
+    found = { typed: celTypeName(self, objects, new Map()), objects };
+    selfTypes.set(self, found);
+  }
+  return found;
+}
+
 /** Object types nested deeper than this are dyn to the checker (recursive schemas end there). */
 const MAX_TYPED_DEPTH = 8;
 
@@ -166,23 +181,25 @@ const MAX_TYPED_DEPTH = 8;
  * The CEL type name of a declared type; object types are added to `objects` (dependencies first,
  * identical shapes shared). Timestamps and anything CEL cannot name here are dyn.
  */
-function celTypeName(decl: DeclType, objects: CelObjectType[], depth = 0): string {
+function celTypeName(decl: DeclType, objects: CelObjectType[], byShape: Map<string, string>, depth = 0): string {
   switch (decl.kind) {
     case 'scalar':
       return decl.name === 'timestamp' ? 'dyn' : decl.name;
     case 'list':
-      return `list<${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.items(), objects, depth + 1)}>`;
+      return `list<${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.items(), objects, byShape, depth + 1)}>`;
     case 'map':
-      return `map<string, ${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.values(), objects, depth + 1)}>`;
+      return `map<string, ${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.values(), objects, byShape, depth + 1)}>`;
     case 'object': {
       if (depth > MAX_TYPED_DEPTH) return 'dyn';
       const fields: Record<string, string> = {};
-      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, depth + 1);
+      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, byShape, depth + 1);
+      // Identical shapes share one type (`byShape`: the shapes of `objects`, by their JSON).
       const shape = JSON.stringify(fields);
-      const known = objects.find((o) => JSON.stringify(o.fields) === shape);
-      if (known) return known.name;
+      const known = byShape.get(shape);
+      if (known) return known;
       const name = `kgen_object_${objects.length}`;
       objects.push({ name, fields });
+      byShape.set(shape, name);
       return name;
     }
     default:

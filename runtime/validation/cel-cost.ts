@@ -17,7 +17,7 @@
  * Kubernetes' documentation uses as examples and errs on the high side elsewhere.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
-import { celEnvironment } from './cel-env.js';
+import { parseRule } from './cel-env.js';
 
 /** celconfig.MaxRequestSizeBytes: the 3 MiB a request body may hold. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
@@ -416,7 +416,7 @@ export function estimateSchemaCost(root: Json): SchemaCost {
         if (!isObject(v) || typeof v.rule !== 'string') return;
         let ast: ASTNode;
         try {
-          ast = celEnvironment().parse(v.rule).ast;
+          ast = parseRule(v.rule).ast;
         } catch {
           return;
         }
@@ -428,7 +428,7 @@ export function estimateSchemaCost(root: Json): SchemaCost {
         rules.push({ schemaPath: `${schemaPath}${schemaPath ? '.' : ''}x-kubernetes-validations[${index}].rule`, jsonPath: jsonPath || '.', index, rule: v.rule, maxCost, cardinality: times, expressionCost, unbounded });
         if (typeof v.messageExpression === 'string' && v.messageExpression.trim() !== '') {
           try {
-            const message = estimator.estimate(celEnvironment().parse(v.messageExpression).ast, env);
+            const message = estimator.estimate(parseRule(v.messageExpression).ast, env);
             messageExpressions.push({ schemaPath: `${schemaPath}${schemaPath ? '.' : ''}x-kubernetes-validations[${index}].messageExpression`, maxCost: Math.max(0, message.cost) });
           } catch {
             // A messageExpression that does not parse is reported by its compile error.

@@ -140,13 +140,66 @@ export function celEnvironment(): Environment {
   return shared;
 }
 
+type Parsed = ReturnType<Environment['parse']>;
+type Checked = ReturnType<Parsed['check']>;
+
+/** Texts kept by each cache below; past this the cache starts over (the server compiles its users' rules). */
+const MAX_CACHED_TEXTS = 10_000;
+const parsedRules = new Map<string, { parsed: Parsed } | { error: unknown }>();
+const checkedRules = new WeakMap<Parsed, Checked>();
+
+/**
+ * celEnvironment().parse(text), once per text (the same error thrown again for a text that does not
+ * parse): a rule is parsed when the generator checks it, when its cost is estimated and when its
+ * CRD is validated. The result is shared: cel-js notes checked types on the AST, the same ones
+ * whoever checks it in this environment, and evaluation does not change it.
+ */
+export function parseRule(text: string): Parsed {
+  let found = parsedRules.get(text);
+  if (!found) {
+    try {
+      found = { parsed: celEnvironment().parse(text) };
+    } catch (error) {
+      found = { error };
+    }
+    if (parsedRules.size >= MAX_CACHED_TEXTS) parsedRules.clear();
+    parsedRules.set(text, found);
+  }
+  if ('error' in found) throw found.error;
+  return found.parsed;
+}
+
+/** parsed.check() of a parseRule result, once. */
+export function checkRule(parsed: Parsed): Checked {
+  let checked = checkedRules.get(parsed);
+  if (!checked) checkedRules.set(parsed, (checked = parsed.check()));
+  return checked;
+}
+
+const checkedInSelfEnv = new WeakMap<Environment, Map<string, Checked>>();
+
+/** env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and text. */
+export function checkInEnvironment(env: Environment, text: string): Checked {
+  let byText = checkedInSelfEnv.get(env);
+  if (!byText) checkedInSelfEnv.set(env, (byText = new Map()));
+  let checked = byText.get(text);
+  if (!checked) {
+    checked = env.parse(text).check();
+    if (byText.size >= MAX_CACHED_TEXTS) byText.clear();
+    byText.set(text, checked);
+  }
+  return checked;
+}
+
 /** An object type for the checker: its fields' CEL type names (scalars, list<…>, map<string, …>, other object types, dyn). */
 export interface CelObjectType {
   name: string;
   fields: Record<string, string>;
 }
 
+/** Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever. */
 const bySelfType = new Map<string, Environment>();
+const MAX_SELF_TYPE_ENVIRONMENTS = 512;
 
 /**
  * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
@@ -157,7 +210,12 @@ const bySelfType = new Map<string, Environment>();
 export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = [], oldSelfType = type): Environment {
   const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
-  if (!env) {
+  if (env) {
+    // Most recently used last.
+    bySelfType.delete(key);
+    bySelfType.set(key, env);
+  } else {
+    if (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS) bySelfType.delete(bySelfType.keys().next().value!);
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
@@ -167,4 +225,9 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
     bySelfType.set(key, env);
   }
   return env;
+}
+
+/** How many self-type environments are kept (for tests of the bound). */
+export function celSelfEnvironmentCount(): number {
+  return bySelfType.size;
 }

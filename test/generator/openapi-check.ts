@@ -63,9 +63,16 @@ function checkSchema(schema: Json, at: string, problems: string[], v2: boolean):
     return;
   }
   if ('$ref' in schema) {
-    const extra = Object.keys(schema).filter((k) => k !== '$ref');
+    // Swagger 2.0 as kube prints it keeps a reference's description and default beside it
+    // (readers ignore them); OpenAPI v3 wraps the reference in allOf instead.
+    const extra = Object.keys(schema).filter((k) => k !== '$ref' && !(v2 && (k === 'description' || k === 'default')));
     if (extra.length) problems.push(`${at}: $ref with siblings ${extra.join(', ')} (siblings of $ref are ignored; wrap in allOf)`);
     return;
+  }
+  if (v2 && Array.isArray(schema.allOf) && schema.allOf.length === 1 && Object.keys(schema.allOf[0] ?? {}).join() === '$ref') {
+    // kubectl 1.27/1.28 read /openapi/v2 with kube-openapi's proto models, which see an allOf
+    // wrapper as an arbitrary value: strategic merge patches below it then panic in kubectl.
+    problems.push(`${at}: allOf around one $ref (Swagger 2.0 puts $ref beside description, as kube)`);
   }
   if (schema.type !== undefined && !SCHEMA_TYPES.has(schema.type)) problems.push(`${at}: bad type ${JSON.stringify(schema.type)}`);
   if (schema.type === 'array' && !schema.items) problems.push(`${at}: array without items`);

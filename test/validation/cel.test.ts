@@ -286,3 +286,16 @@ describe('CEL rules: compilation', () => {
     assert.equal(compileRule({ rule: 'self.x.all(o, o > 1)' }).usesOldSelf, false);
   });
 });
+
+describe('CEL environments by self type', () => {
+  test('are bounded: a server fed CRDs of ever new types keeps at most 512', async () => {
+    const { celEnvironmentForSelf, celSelfEnvironmentCount } = await import('../../runtime/validation/cel-env.js');
+    const first = celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]);
+    for (let i = 0; i < 600; i++) celEnvironmentForSelf(`kgen.test.T${i}`, [{ name: `kgen.test.T${i}`, fields: { n: 'int' } }]);
+    assert.ok(celSelfEnvironmentCount() <= 512, `${celSelfEnvironmentCount()} environments kept`);
+    // The least recently used went first; one asked for again is made again and works.
+    const again = celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]);
+    assert.notEqual(again, first);
+    assert.equal(celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]), again);
+  });
+});

@@ -25,7 +25,16 @@ export function toV2Schema(value: unknown): unknown {
     out.type = 'string';
     out.format = 'int-or-string';
   }
+  // A reference with annotations of its own: OpenAPI v3 wraps it (`allOf: [{$ref}]`), Swagger 2.0
+  // as kube prints it puts `$ref` beside them. kubectl 1.27 and 1.28 read /openapi/v2 for
+  // client-side apply's strategic merge patch, and their model parser (kube-openapi's
+  // util/proto) sees an allOf wrapper as an arbitrary value without fields: the patch of any list
+  // under such a field (a Deployment's spec.template.spec.containers) then panics in kubectl.
+  const only = Array.isArray(o.allOf) && o.allOf.length === 1 ? (o.allOf[0] as Record<string, unknown>) : undefined;
+  const unwrapped = only && typeof only === 'object' && typeof only.$ref === 'string' && Object.keys(only).length === 1 && !('$ref' in o);
+  if (unwrapped) out.$ref = (only.$ref as string).replace('#/components/schemas/', '#/definitions/');
   for (const [k, v] of Object.entries(o)) {
+    if (unwrapped && k === 'allOf') continue;
     if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
     else if (k === 'nullable' || (intOrString && (k === 'anyOf' || k === 'pattern'))) continue;
     else out[k] = toV2Schema(v);
