@@ -23,6 +23,7 @@ import { emitValidators } from './emit/validators.js';
 import { emitAggregatedManifests, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
+import { builtinParse } from './parse/builtin-cache.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
 import { writeProposedEntries } from './write/cache.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, type WriteState } from './write/writer.js';
@@ -79,7 +80,10 @@ export function compile(options: CompileOptions, session?: GenerateSession): Com
 function compileWith(options: CompileOptions, session: GenerateSession | undefined, cache: DerivedCache): CompileResult {
   const apisDir = resolve(options.apisDir);
   const roots = options.builtins === false ? [apisDir] : [BUILTIN_APIS, apisDir];
-  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, new Set([resolve(BUILTIN_APIS)]));
+  // kgen's built-in APIs parsed once, kept in kgen's cache (parse/builtin-cache.ts); --watch keeps its own parse cache.
+  const kubeRoots = new Set([resolve(BUILTIN_APIS)]);
+  const builtins = options.builtins === false || session ? undefined : builtinParse(BUILTIN_APIS, cache);
+  const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, kubeRoots, builtins);
   const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   loadTemplates(cache);

@@ -267,19 +267,41 @@ function clientResource(k: Kind): ClientResourceView {
 }
 
 /** `sourceOf` names the input folder of a version in banners, relative and stable. */
+/**
+ * A version's rendered files, kept while the version object lives, with a key of everything else
+ * they depend on: the model's objects are not changed after checking, and `kgen generate --watch`
+ * reuses the version objects of the groups it did not parse again, so a regeneration renders only
+ * the changed groups' files (a cold run renders each version once, as before).
+ */
+const renderedModels = new WeakMap<ApiVersion, { key: string; file: EmittedFile }>();
+const renderedServed = new WeakMap<ApiVersion, { key: string; files: EmittedFile[] }>();
+
 export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
   const { model, served } = checked;
   const files: EmittedFile[] = [];
   // Models of every version (conversions use them); the rest only of what is served.
-  for (const version of model.groups.flatMap((g) => g.versions)) files.push(modelFile(version, sourceOf));
+  for (const version of model.groups.flatMap((g) => g.versions)) {
+    const key = sourceOf(version);
+    let kept = renderedModels.get(version);
+    if (kept?.key !== key) renderedModels.set(version, (kept = { key, file: modelFile(version, sourceOf) }));
+    files.push(kept.file);
+  }
   const versions = served.groups.flatMap((g) => g.versions);
   for (const group of served.groups) {
     const multi = multiVersionKinds(model.groups.find((g) => g.name === group.name)!);
     for (const version of group.versions) {
       const source = sourceOf(version);
-      for (const kind of version.kinds) files.push(storageFile(kind, version, source, group, multi.has(kind.name)));
-      files.push(routesFile(version, source));
-      files.push(clientFile(version, source));
+      // What a version's storage modules take from the rest of its group: multi-version kinds, deprecation warnings.
+      const key = [source, ...version.kinds.map((k) => `${k.name}\0${multi.has(k.name)}\0${deprecationWarning(group, k) ?? ''}`)].join('\n');
+      let kept = renderedServed.get(version);
+      if (kept?.key !== key) {
+        const own: EmittedFile[] = [];
+        for (const kind of version.kinds) own.push(storageFile(kind, version, source, group, multi.has(kind.name)));
+        own.push(routesFile(version, source));
+        own.push(clientFile(version, source));
+        renderedServed.set(version, (kept = { key, files: own }));
+      }
+      files.push(...kept.files);
     }
   }
   const gvs = versions.map((v) => ({

@@ -66,23 +66,38 @@ function validatorView(version: ApiVersion, kind: Kind): ValidatorView {
   };
 }
 
+/**
+ * A version's validator module, kept while the version object lives (keyed by its source line):
+ * the model's objects are not changed after checking, and `kgen generate --watch` reuses the
+ * version objects of the groups it did not parse again, so only the changed groups' are rendered.
+ */
+const rendered = new WeakMap<ApiVersion, { source: string; file: EmittedFile }>();
+
 export function emitValidators(model: ApiModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
   const files: EmittedFile[] = [];
   for (const group of model.groups) {
     for (const version of group.versions) {
       const kinds = validatedKinds(version);
       if (kinds.length === 0) continue;
+      const source = sourceOf(version);
+      const kept = rendered.get(version);
+      if (kept?.source === source) {
+        files.push(kept.file);
+        continue;
+      }
       const folder = groupFolder(version.group);
-      files.push({
+      const file = {
         path: `validate/${folder}/${version.name}.ts`,
         content: render('validators.ts.hbs', {
-          source: sourceOf(version),
+          source,
           groupVersion: `${version.group}/${version.name}`,
           modelImport: `../../models/${folder}/${version.name}.js`,
           kinds: kinds.map((k) => k.name),
           validators: kinds.map((k) => validatorView(version, k)),
         }),
-      });
+      };
+      rendered.set(version, { source, file });
+      files.push(file);
     }
   }
   return files;

@@ -32,9 +32,12 @@ export interface IndexedFile {
 
 export class FileIndex {
   private readonly byPath = new Map<string, IndexedFile>();
+  /** inVersion's answers, built on first use (every type reference not declared in its own file asks). */
+  private byVersion: Map<string, IndexedFile[]> | undefined;
 
   add(file: IndexedFile): void {
     this.byPath.set(file.path, file);
+    this.byVersion = undefined;
   }
 
   get(path: string): IndexedFile | undefined {
@@ -46,7 +49,17 @@ export class FileIndex {
   }
 
   inVersion(group: string, version: string): IndexedFile[] {
-    return this.all().filter((f) => f.group === group && f.version === version && f.shared === undefined);
+    if (!this.byVersion) {
+      this.byVersion = new Map();
+      for (const f of this.byPath.values()) {
+        if (f.shared !== undefined) continue;
+        const key = `${f.group}\0${f.version}`;
+        const list = this.byVersion.get(key);
+        if (list) list.push(f);
+        else this.byVersion.set(key, [f]);
+      }
+    }
+    return this.byVersion.get(`${group}\0${version}`) ?? [];
   }
 
   /** Resolves a relative import (`./types`, `./types.js`, `../v1/types.ts`) to an indexed file. */

@@ -55,13 +55,15 @@ export function readDoc(node: ts.Node, sourceFile: ts.SourceFile): DocComment {
 export function parseDocText(text: string, start: number, sourceFile: ts.SourceFile): DocComment {
   const description: string[] = [];
   const tags: DocTag[] = [];
+  // Checked once per comment rather than once per line (unframe's first step).
+  const odd = ODD_TEXT.test(text);
   let offset = 0;
   for (const rawLine of text.split('\n')) {
     const lineStart = offset;
     offset += rawLine.length + 1;
-    const [frame, body] = unframe(rawLine);
+    const [frame, body] = unframe(rawLine, odd);
     const bodyOffset = lineStart + frame;
-    const tag = TAG_START.exec(body);
+    const tag = body.charCodeAt(0) === AT ? TAG_START.exec(body) : null;
     if (tag) {
       tags.push({ name: tag[1]!, text: body.slice(tag[0].length).trim(), loc: locationOf(sourceFile, start + bodyOffset) });
     } else if (tags.length > 0) {
@@ -76,19 +78,25 @@ export function parseDocText(text: string, start: number, sourceFile: ts.SourceF
 }
 
 /** A doc comment line's frame (`/**`, a leading `*`, a trailing `*\/`, the spaces around them) and text. */
-const FRAME = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/;
+// `s`: a line holding a line terminator other than \n (U+2028, U+2029, a lone \r) is one line here,
+// as split('\n') made it; without the flag `.` stops at the terminator and the pattern fails.
+const FRAME = /^(\s*(?:\/\*\*|\*(?!\/))?\s?)(.*?)\s*(?:\*\/)?\s*$/s;
 /** Characters `.` does not match: a line holding one (other than a final \r) takes the regular expression. */
 const ODD_LINE = /[\u2028\u2029]|\r(?!$)/;
+/** A text holding a line that ODD_LINE matches (a \r not ending a line: before \n or at the end). */
+const ODD_TEXT = /[\u2028\u2029]|\r(?!\n|$)/;
+const AT = 0x40;
 /** JavaScript's \s. */
 const SPACE = /\s/;
 
 /**
  * Splits a line of a doc comment into the length of its frame and its text: what FRAME's two
  * groups hold, computed by hand (FRAME's lazy middle group backtracks on every character, and
- * runs on every line of every doc comment).
+ * runs on every line of every doc comment). `odd: false` says the caller knows ODD_LINE does
+ * not match the line.
  */
-export function unframe(line: string): [frame: number, body: string] {
-  if (ODD_LINE.test(line)) {
+export function unframe(line: string, odd = true): [frame: number, body: string] {
+  if (odd && ODD_LINE.test(line)) {
     const m = FRAME.exec(line)!;
     return [m[1]!.length, m[2]!];
   }

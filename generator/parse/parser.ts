@@ -2,7 +2,7 @@
  * Parse stage: apis folders → API model. Every declaration under apis/ is read, so a misspelled
  * marker on a type nothing uses still fails; only types reachable from a kind reach the model.
  */
-import { basename } from 'node:path';
+import { basename, dirname, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import { isClassDeclaration, isEnumDeclaration, isInterfaceDeclaration, isTypeAliasDeclaration } from './nodes.js';
 import { DiagnosticBag, type Diagnostic } from '../diagnostics.js';
@@ -39,10 +39,48 @@ export function newParseCache(): ParseCache {
   return { files: newFileCache(), groups: new Map() };
 }
 
-/** `kubeRoots`: the roots holding kube's own groups (kgen's built-ins), where `apps` is a group. */
-export function parseApis(roots: string[], cache?: ParseCache, kubeRoots?: ReadonlySet<string>): ParseResult {
+/**
+ * One apis root parsed on its own (kgen's built-in APIs, kept in kgen's cache between runs:
+ * ./builtin-cache.ts): its groups, the diagnostics its parse reported and the files it read.
+ * Plain data (JSON-serialisable).
+ */
+export interface ParsedRoot {
+  root: string;
+  groups: ApiGroup[];
+  diagnostics: Diagnostic[];
+  files: string[];
+  conversionFiles?: ConversionFile[];
+}
+
+/** Parses one root on its own, as parseApis([root], undefined, kubeRoots) would, as plain data. */
+export function parseRoot(root: string, kubeRoots?: ReadonlySet<string>): ParsedRoot {
+  const { model, diagnostics, files } = parseApis([root], undefined, kubeRoots);
+  const parsed: ParsedRoot = { root, groups: model.groups, diagnostics: diagnostics.items, files };
+  if (model.conversionFiles) parsed.conversionFiles = model.conversionFiles;
+  return parsed;
+}
+
+/**
+ * Parses the apis roots into one model. `kubeRoots`: the roots holding kube's own groups (kgen's
+ * built-ins), where `apps` is a group. `parsed` is one of the roots already parsed (parseRoot):
+ * when no file of the other roots shares a group with it or imports from it (then each version's
+ * parse reads only its own root's files), the other roots are parsed and `parsed` is merged in,
+ * which gives what parsing every root together gives; otherwise every root is parsed together.
+ * Not used with a --watch cache.
+ */
+export function parseApis(roots: string[], cache?: ParseCache, kubeRoots?: ReadonlySet<string>, parsed?: ParsedRoot): ParseResult {
   const diags = new DiagnosticBag();
-  const index = loadFiles(roots, diags, cache?.files, kubeRoots);
+  if (parsed && !cache && roots.some((r) => resolve(r) === resolve(parsed.root))) {
+    const others = roots.filter((r) => resolve(r) !== resolve(parsed.root));
+    const index = loadFiles(others, diags, undefined, kubeRoots);
+    if (independent(index, parsed)) return merge(parseIndex(index, diags), parsed, resolve(roots[0]!) === resolve(parsed.root));
+    return parseApis(roots, undefined, kubeRoots);
+  }
+  return parseIndex(loadFiles(roots, diags, cache?.files, kubeRoots), diags, cache);
+}
+
+/** The parse of the loaded files of `index` (their load's diagnostics already in `diags`). */
+function parseIndex(index: FileIndex, diags: DiagnosticBag, cache?: ParseCache): ParseResult {
   const byVersion = new Map<string, IndexedFile[]>();
   const conversionFiles: ConversionFile[] = [];
   for (const file of index.all()) {
@@ -74,6 +112,32 @@ export function parseApis(roots: string[], cache?: ParseCache, kubeRoots?: Reado
   };
   if (conversionFiles.length > 0) model.conversionFiles = conversionFiles.sort((a, b) => a.path.localeCompare(b.path));
   return { model, diagnostics: diags, files: index.all().map((f) => f.path).sort() };
+}
+
+/** No file of `index` is in a group of `parsed`, or imports a file under its root. */
+function independent(index: FileIndex, parsed: ParsedRoot): boolean {
+  const groups = new Set(parsed.groups.map((g) => g.name));
+  const root = resolve(parsed.root) + sep;
+  for (const file of index.all()) {
+    if (file.shared === undefined && groups.has(file.group)) return false;
+    for (const imp of file.imports.values()) {
+      if (imp.module.startsWith('.') && resolve(dirname(file.path), imp.module).startsWith(root)) return false;
+    }
+  }
+  return true;
+}
+
+/** `own` (the other roots' parse) with `parsed` merged in, as one parse of every root gives it. */
+function merge(own: ParseResult, parsed: ParsedRoot, parsedFirst: boolean): ParseResult {
+  const diags = new DiagnosticBag();
+  if (parsedFirst) diags.items.push(...parsed.diagnostics, ...own.diagnostics.items);
+  else diags.items.push(...own.diagnostics.items, ...parsed.diagnostics);
+  const model: ApiModel = {
+    groups: [...parsed.groups, ...own.model.groups].sort((a, b) => (a.name === '' ? -1 : b.name === '' ? 1 : a.name.localeCompare(b.name))),
+  };
+  const conversionFiles = [...(parsed.conversionFiles ?? []), ...(own.model.conversionFiles ?? [])];
+  if (conversionFiles.length > 0) model.conversionFiles = conversionFiles.sort((a, b) => a.path.localeCompare(b.path));
+  return { model, diagnostics: diags, files: [...parsed.files, ...own.files].sort() };
 }
 
 /** A resource belongs to a group/version: in a shared folder it would silently serve nothing. */

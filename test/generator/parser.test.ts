@@ -3,7 +3,7 @@
  * form landing where the emitters expect it.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -301,5 +301,22 @@ describe("parser: 'kgen' without node_modules", () => {
     const spec = typeOf(onlyVersion(copied), 'ShapeSpec').schema;
     assert.deepEqual(withoutLocations(field(spec, 'startAt').schema), { type: 'time' });
     assert.ok(field(spec, 'startAt').loc.file.startsWith(outside), 'locations point into the copied folder');
+  });
+});
+
+describe('parser: doc comments', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kgen-doc-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a line terminator other than \\n inside a doc comment line (U+2028, U+2029, a lone \\r) is text, not a crash', () => {
+    const apis = join(dir, 'apis');
+    mkdirSync(join(apis, 'things.example.com', 'v1'), { recursive: true });
+    writeFileSync(
+      join(apis, 'things.example.com', 'v1', 'thing.ts'),
+      '/**\n * Thing\u2028one.\n * @kgen:resource\n */\nexport interface Thing {\n  /** Size\rtwo\u2029three. */\n  spec: { size: number };\n}\n',
+    );
+    const thing = kindOf(onlyVersion(compileOk(apis)), 'Thing');
+    assert.equal(thing.description, 'Thing\u2028one.');
+    assert.equal(field(thing.schema, 'spec').schema.description, 'Size\rtwo\u2029three.');
   });
 });

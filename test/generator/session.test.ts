@@ -131,6 +131,18 @@ describe('a generate session (kgen generate --watch)', () => {
     rmSync(join(apis, 'gizmos.example.com'), { recursive: true });
     assert.equal(runAndCompare('shared folder removed').ok, true);
   });
+  test("an edit renders again only the edited group's TypeScript files and validators; the others are kept as rendered", () => {
+    const before = runAndCompare('before the edit');
+    edit(policy, (t) => addField(t, 'renderedAgain'));
+    const after = runAndCompare('policy edited');
+    const file = (r: typeof before, path: string) => r.files.find((f) => f.path === path) ?? assert.fail(`no ${path}`);
+    for (const path of ['models/widgets.example.com/v1.ts', 'routes/widgets.example.com/v1.ts', 'client/widgets.example.com/v1.ts', 'storage/widgets.example.com/v1/widgets.ts', 'validate/widgets.example.com/v1.ts']) {
+      assert.equal(file(after, path), file(before, path), `${path}: the same rendered file`);
+    }
+    assert.notEqual(file(after, 'models/ops.example.org/v1beta1.ts'), file(before, 'models/ops.example.org/v1beta1.ts'));
+    assert.match(file(after, 'models/ops.example.org/v1beta1.ts').content, /renderedAgain/);
+  });
+
   test('an output file changed behind its back is rewritten', () => {
     const file = join(options.outDir, 'index.ts');
     const content = readFileSync(file, 'utf8');
