@@ -204,7 +204,7 @@ describe('sqlite storage: crash safety', () => {
       });
     });
     await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(undefined) : child.once('exit', r)));
-    assert.equal(child.signalCode, 'SIGKILL');
+    assert.equal(child.signalCode, 'SIGKILL', `the writer exited with ${child.exitCode} before the kill:\n${stderr}`);
 
     const s = new SqliteStorage(path);
     assert.ok(acknowledged.length >= 200);
