@@ -8,8 +8,8 @@
  * - Validation (ValidatePersistentVolumeClaimSpec): accessModes required and known, not
  *   ReadWriteOncePod with another; resources.requests.storage required and > 0; the selector;
  *   volumeMode Block or Filesystem.
- * - Update (ValidatePersistentVolumeClaimUpdate, Kubernetes 1.34): the spec is immutable but
- *   resources.requests and volumeAttributesClassName; volumeName may be set once, and
+ * - Update (ValidatePersistentVolumeClaimUpdate, Kubernetes 1.34): the spec is immutable but,
+ *   on a Bound claim, resources.requests.storage and volumeAttributesClassName; volumeName may be set once, and
  *   storageClassName set where it was absent on an unbound claim; the storage request may go down
  *   only while it stays above status.capacity.
  */
@@ -93,11 +93,19 @@ export function validateClaimUpdate(obj: KubeObject, old: KubeObject): FieldErro
   const errs: FieldError[] = [];
   const spec = specOf(obj);
   const oldSpec = specOf(old);
-  // What may change: the requests, the attributes class, a volumeName or storageClassName set for the first time.
+  // What may change: a volumeName or storageClassName set for the first time; and, only once the
+  // claim is Bound (its status is the stored one on this path), the storage request and the
+  // attributes class. kube keeps a Pending claim's requests fixed so that quota cannot be gamed,
+  // and other requests than storage never change.
+  const bound = isObj(obj.status) && obj.status.phase === 'Bound';
   const comparable = (s: Obj, from: Obj): Obj => {
     const out: Obj = { ...s };
-    delete out.volumeAttributesClassName;
-    if (isObj(out.resources)) out.resources = { ...out.resources, requests: undefined };
+    if (bound) {
+      if (out.volumeAttributesClassName !== undefined && out.volumeAttributesClassName !== null) out.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
+      if (isObj(out.resources) && isObj(out.resources.requests)) {
+        out.resources = { ...out.resources, requests: { ...out.resources.requests, storage: storageOf(oldSpec) } };
+      }
+    }
     if (!from.volumeName) delete out.volumeName;
     if ((from.storageClassName === undefined || from.storageClassName === null) && !from.volumeName) delete out.storageClassName;
     return JSON.parse(JSON.stringify(out)) as Obj;

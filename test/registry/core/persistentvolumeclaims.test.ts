@@ -13,7 +13,7 @@ import { quantityValue } from '../../../runtime/registry/core/quantity.js';
 const spec = (over: Record<string, unknown> = {}) => ({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem', ...over });
 const messages = (s: Record<string, unknown>) => validatePersistentVolumeClaimSpec(s).map((e) => `${e.field}: ${e.message}`);
 const claim = (s: Record<string, unknown>, status: Record<string, unknown> = { phase: 'Pending' }): KubeObject => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: s, status }) as KubeObject;
-const updateMessages = (s: Record<string, unknown>, old: Record<string, unknown>, status?: Record<string, unknown>) => validateClaimUpdate(claim(s), claim(old, status)).map((e) => `${e.field}: ${e.message}`);
+const updateMessages = (s: Record<string, unknown>, old: Record<string, unknown>, status?: Record<string, unknown>) => validateClaimUpdate(claim(s, status), claim(old, status)).map((e) => `${e.field}: ${e.message}`);
 
 describe('PersistentVolumeClaim validation', () => {
   it('accepts a claim with an access mode and a storage request', () => assert.deepEqual(messages(spec()), []));
@@ -42,10 +42,20 @@ describe('PersistentVolumeClaim validation', () => {
 
 describe('PersistentVolumeClaim updates', () => {
   it('keeps the spec immutable but for resources.requests and volumeAttributesClassName', () => {
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '2Gi' } }, volumeAttributesClassName: 'gold' }), spec()), []);
+    const bound = { phase: 'Bound' };
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '2Gi' } }, volumeAttributesClassName: 'gold' }), spec(), bound), []);
     const [msg, ...rest] = updateMessages(spec({ accessModes: ['ReadWriteMany'] }), spec());
     assert.deepEqual(rest, []);
     assert.match(msg!, /^spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims\n {2}core\.PersistentVolumeClaimSpec\{\n- \taccessModes: \["ReadWriteOnce"\],\n\+ \taccessModes: \["ReadWriteMany"\],\n {2}\}$/);
+  });
+
+  it('keeps resources.requests and volumeAttributesClassName immutable too until the claim is Bound, and any request but storage always (kube: quota)', () => {
+    const immutable = /^spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims\n/;
+    const [grow, ...rest] = updateMessages(spec({ resources: { requests: { storage: '2Gi' } } }), spec());
+    assert.deepEqual(rest, []);
+    assert.match(grow!, immutable);
+    assert.match(updateMessages(spec({ volumeAttributesClassName: 'gold' }), spec())[0]!, immutable);
+    assert.match(updateMessages(spec({ resources: { requests: { storage: '1Gi', cpu: '1' } } }), spec(), { phase: 'Bound' })[0]!, immutable);
   });
 
   it('lets volumeName be set once, and storageClassName be set where it was absent on an unbound claim', () => {
@@ -55,10 +65,10 @@ describe('PersistentVolumeClaim updates', () => {
   });
 
   it('lets the storage request go down only while it stays above status.capacity', () => {
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1Gi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { capacity: { storage: '1Gi' } }), [
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1Gi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { phase: 'Bound', capacity: { storage: '1Gi' } }), [
       'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity',
     ]);
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1536Mi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { capacity: { storage: '1Gi' } }), []);
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1536Mi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { phase: 'Bound', capacity: { storage: '1Gi' } }), []);
   });
 
   it('fills dataSource and dataSourceRef from each other (NormalizeDataSources)', () => {
