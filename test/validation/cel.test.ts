@@ -299,3 +299,21 @@ describe('CEL environments by self type', () => {
     assert.equal(celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]), again);
   });
 });
+
+describe('CEL rule caches (parse once per text, check once per self-type environment and text)', () => {
+  test('hold a bounded amount of rule text, however long the texts a server is fed', async () => {
+    const { celEnvironmentForSelf, celRuleCacheChars, checkInEnvironment, checkRule, MAX_CACHED_RULE_CHARS, parseRule } = await import('../../runtime/validation/cel-env.js');
+    const env = celEnvironmentForSelf('string');
+    // A CRD's rule may be megabytes (the request size); 30 distinct 60,000-character rules.
+    for (let i = 0; i < 30; i++) {
+      const text = `'${'a'.repeat(60_000)}' == self || self == '${i}'`;
+      assert.equal(checkRule(parseRule(text)).valid, true);
+      assert.equal(checkInEnvironment(env, text).valid, true);
+    }
+    const held = celRuleCacheChars();
+    assert.ok(held.parsed <= MAX_CACHED_RULE_CHARS, `parsed: ${held.parsed} characters held`);
+    assert.ok(held.checked <= MAX_CACHED_RULE_CHARS, `checked: ${held.checked} characters held`);
+    // Still answers, and a short rule is still kept.
+    assert.equal(parseRule('self == "x"'), parseRule('self == "x"'));
+  });
+});
