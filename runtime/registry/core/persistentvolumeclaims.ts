@@ -15,7 +15,7 @@
  */
 import type { KubeObject, StatusCause } from '../../api/meta.js';
 import type { MetaLabelSelector } from '../../api/labels.js';
-import { forbidden, notSupported, required, invalidPrinted } from '../../validation/field.js';
+import { forbidden, invalid, notSupported, required, invalidPrinted } from '../../validation/field.js';
 import { validateLabelSelector } from '../../validation/labelselector.js';
 import { goQuote } from '../../validation/gofmt.js';
 import { toStatusCauses } from '../../validation/index.js';
@@ -120,6 +120,51 @@ export function validateClaimUpdate(obj: KubeObject, old: KubeObject): FieldErro
     errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   return errs;
+}
+
+/** validateBasicResource: a quantity's Value() (rounded up to an integer) is not negative. */
+function validateBasicResource(q: unknown, path: string): FieldError[] {
+  const value = quantityValue(q);
+  if (value === undefined || value >= 0) return [];
+  return [invalid(path, Math.ceil(value), 'must be a valid resource quantity')];
+}
+
+/** IsExtendedResourceName: not native (no '/', or under kubernetes.io/) and not `requests.`-prefixed. */
+const isExtendedResourceName = (name: string) => name.includes('/') && !name.includes('kubernetes.io/') && !name.startsWith('requests.');
+
+/** ValidatePersistentVolumeClaimStatusUpdate's quantities (RecoverVolumeExpansionFailure on, as in 1.34). */
+export function validateClaimStatus(status: unknown): FieldError[] {
+  if (!isObj(status)) return [];
+  const errs: FieldError[] = [];
+  if (isObj(status.capacity)) {
+    for (const [name, q] of Object.entries(status.capacity)) errs.push(...validateBasicResource(q, `status.capacity[${name}]`));
+  }
+  if (isObj(status.allocatedResources)) {
+    for (const [name, q] of Object.entries(status.allocatedResources)) {
+      if (name !== 'storage' && !isExtendedResourceName(name)) errs.push(notSupported('status.allocatedResources', name, ['storage']));
+      else errs.push(...validateBasicResource(q, `status.allocatedResources[${name}]`));
+    }
+  }
+  return errs;
+}
+
+/**
+ * kube's persistentvolumeclaimStatusStrategy over the generic status strategy: the written status
+ * is defaulted as kube decodes every claim (phase Pending when empty), and its quantities checked.
+ */
+export function withPersistentVolumeClaimStatusStrategy(base: RESTStrategy): RESTStrategy {
+  return {
+    ...base,
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      defaultStatus(obj);
+    },
+    validateUpdate(obj, old) {
+      const causes = base.validateUpdate(obj, old);
+      if (hasWrongTypes(causes)) return causes;
+      return [...causes, ...toStatusCauses(validateClaimStatus(obj.status))];
+    },
+  };
 }
 
 const notDuplicates = (causes: StatusCause[]) => causes.filter((c) => c.reason !== 'FieldValueDuplicate');

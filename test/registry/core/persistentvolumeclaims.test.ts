@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../runtime/api/meta.js';
-import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec, withPersistentVolumeClaimStrategy } from '../../../runtime/registry/core/persistentvolumeclaims.js';
+import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec, withPersistentVolumeClaimStatusStrategy, withPersistentVolumeClaimStrategy } from '../../../runtime/registry/core/persistentvolumeclaims.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 import { quantityValue } from '../../../runtime/registry/core/quantity.js';
 
@@ -118,5 +118,22 @@ describe('the PersistentVolumeClaim strategy over the generic one', () => {
     const replaced = claim(spec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }));
     strategy.prepareForUpdate(replaced, old);
     assert.deepEqual(strategy.validateUpdate(replaced, old), []);
+  });
+
+  it('a status write is defaulted (phase Pending) and its quantities validated, as kube decodes it and its ValidatePersistentVolumeClaimStatusUpdate', () => {
+    // The generic status strategy: spec and metadata from the stored object, status from the write.
+    const statusBase: RESTStrategy = { ...base, prepareForUpdate: (obj, old) => void (obj.spec = structuredClone(old.spec)) };
+    const status = withPersistentVolumeClaimStatusStrategy(statusBase);
+    const old = claim(spec(), { phase: 'Bound', capacity: { storage: '1Gi' } });
+    const cleared = claim(spec(), {});
+    status.prepareForUpdate(cleared, old);
+    assert.deepEqual(cleared.status, { phase: 'Pending' });
+    const negative = claim(spec(), { phase: 'Bound', capacity: { storage: '-1Gi' }, allocatedResources: { storage: '-1Ki' } });
+    status.prepareForUpdate(negative, old);
+    assert.deepEqual(
+      status.validateUpdate(negative, old).map((c) => `${c.field}: ${c.message}`),
+      ['status.capacity[storage]: Invalid value: -1073741824: must be a valid resource quantity', 'status.allocatedResources[storage]: Invalid value: -1024: must be a valid resource quantity'],
+    );
+    assert.deepEqual(status.validateUpdate(claim(spec(), { phase: 'Bound', capacity: { storage: '2Gi' } }), old), []);
   });
 });
