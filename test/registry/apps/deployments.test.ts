@@ -97,6 +97,14 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
     ]);
   });
 
+  it('refuses an integer maxSurge or maxUnavailable beyond int32, which kube cannot decode (intstr.IntOrString holds an int32)', () => {
+    assert.deepEqual(messages(spec({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2147483648, maxUnavailable: 1e300 } } })), [
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 1e+300: spec.strategy.rollingUpdate.maxUnavailable in body should be less than or equal to 2147483647',
+      'spec.strategy.rollingUpdate.maxSurge: Invalid value: 2147483648: spec.strategy.rollingUpdate.maxSurge in body should be less than or equal to 2147483647',
+    ]);
+    assert.deepEqual(messages(spec({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2147483647, maxUnavailable: 0 } } })), []);
+  });
+
   it('allows only restartPolicy Always and no activeDeadlineSeconds in the template', () => {
     assert.deepEqual(messages(spec({}, { restartPolicy: 'Never', activeDeadlineSeconds: 5 })), [
       'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
