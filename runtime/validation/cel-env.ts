@@ -226,9 +226,22 @@ export interface CelObjectType {
   fields: Record<string, string>;
 }
 
-/** Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever. */
+/**
+ * Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever:
+ * at most 512, and at most MAX_SELF_TYPE_CHARS characters of keys (an environment holds every
+ * object type of its key: a schema of 50,000 properties, a 2 MB CRD, costs ~8 MB, so the count
+ * alone let 512 of them hold gigabytes). A key longer than the whole budget is not kept.
+ */
 const bySelfType = new Map<string, Environment>();
 const MAX_SELF_TYPE_ENVIRONMENTS = 512;
+export const MAX_SELF_TYPE_CHARS = 4_000_000;
+let bySelfTypeChars = 0;
+
+function forgetLeastRecentSelfType(): void {
+  const oldest = bySelfType.keys().next().value!;
+  bySelfType.delete(oldest);
+  bySelfTypeChars -= oldest.length;
+}
 
 /**
  * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
@@ -244,14 +257,17 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
     bySelfType.delete(key);
     bySelfType.set(key, env);
   } else {
-    if (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS) bySelfType.delete(bySelfType.keys().next().value!);
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);
     }
     env.registerVariable('self', type).registerVariable('oldSelf', oldSelfType);
-    bySelfType.set(key, env);
+    if (key.length <= MAX_SELF_TYPE_CHARS) {
+      while (bySelfType.size > 0 && (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS || bySelfTypeChars + key.length > MAX_SELF_TYPE_CHARS)) forgetLeastRecentSelfType();
+      bySelfType.set(key, env);
+      bySelfTypeChars += key.length;
+    }
   }
   return env;
 }
@@ -259,4 +275,9 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
 /** How many self-type environments are kept (for tests of the bound). */
 export function celSelfEnvironmentCount(): number {
   return bySelfType.size;
+}
+
+/** Characters of the kept environments' keys (for tests of the bound). */
+export function celSelfEnvironmentChars(): number {
+  return bySelfTypeChars;
 }

@@ -298,6 +298,20 @@ describe('CEL environments by self type', () => {
     assert.notEqual(again, first);
     assert.equal(celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]), again);
   });
+
+  test('are bounded by the size of their types too: 50 of a 5,000-field type are not all kept', async () => {
+    const { celEnvironmentForSelf, celSelfEnvironmentChars, MAX_SELF_TYPE_CHARS } = await import('../../runtime/validation/cel-env.js');
+    let last;
+    for (let i = 0; i < 50; i++) {
+      const fields: Record<string, string> = {};
+      for (let j = 0; j < 5000; j++) fields[`field_number_${j}`] = 'string';
+      last = celEnvironmentForSelf(`kgen.big.T${i}`, [{ name: `kgen.big.T${i}`, fields }]);
+    }
+    assert.ok(celSelfEnvironmentChars() <= MAX_SELF_TYPE_CHARS, `${celSelfEnvironmentChars()} characters of types kept`);
+    // The most recent one is kept and works.
+    assert.equal(last, celEnvironmentForSelf('kgen.big.T49', [{ name: 'kgen.big.T49', fields: Object.fromEntries(Array.from({ length: 5000 }, (_, j) => [`field_number_${j}`, 'string'])) }]));
+    assert.equal(last!.parse('self.field_number_7 == "x"').check().valid, true);
+  });
 });
 
 describe('CEL rule caches (parse once per text, check once per self-type environment and text)', () => {
