@@ -116,6 +116,22 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
     ]);
   });
 
+  it('checks resource requirements: quantities not negative, a request not above its limit, an extended resource\'s equal to its limit (ValidateResourceRequirements)', () => {
+    const c = (resources: Record<string, unknown>) => spec({}, { containers: [container({ resources })], initContainers: [container({ name: 'i', resources })] });
+    assert.deepEqual(messages(c({ limits: { cpu: '-1', memory: '1Gi' }, requests: { memory: '-5Mi' } })), [
+      'spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.template.spec.containers[0].resources.requests[memory]: Invalid value: "-5Mi": must be greater than or equal to 0',
+      'spec.template.spec.initContainers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.template.spec.initContainers[0].resources.requests[memory]: Invalid value: "-5Mi": must be greater than or equal to 0',
+    ]);
+    assert.deepEqual(messages(spec({}, { containers: [container({ resources: { limits: { cpu: '1', 'example.com/gpu': 2 }, requests: { cpu: '1500m', 'example.com/gpu': '1', 'example.com/fpga': '0.5' } } })] })), [
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "1500m": must be less than or equal to cpu limit of 1',
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2',
+      'spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
+    ]);
+    assert.deepEqual(messages(spec({}, { containers: [container({ resources: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '500m', memory: '1024Mi' } } })] })), []);
+  });
+
   it('requires containers, with DNS-label names unique across containers and init containers, and an image', () => {
     assert.deepEqual(messages(spec({}, { containers: [] })), ['spec.template.spec.containers: Required value']);
     assert.deepEqual(messages(spec({}, { containers: [container({ name: 'Web', image: '' }), container({ name: 'b' }), container({ name: 'b' })], initContainers: [container({ name: 'b' })] })), [
