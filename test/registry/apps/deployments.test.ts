@@ -179,6 +179,21 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
     ]);
   });
 
+  it('checks an emptyDir\'s sizeLimit and an ephemeral volume\'s claim template as a claim spec', () => {
+    const volumes = [
+      { name: 'a', emptyDir: { sizeLimit: '-1Gi' } },
+      { name: 'b', ephemeral: {} },
+      { name: 'c', ephemeral: { volumeClaimTemplate: { spec: { accessModes: [], resources: { requests: { storage: '-1' } } } } } },
+      { name: 'd', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } },
+    ];
+    assert.deepEqual(messages(spec({}, { volumes })), [
+      'spec.template.spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity',
+      'spec.template.spec.volumes[1].ephemeral.volumeClaimTemplate: Required value',
+      'spec.template.spec.volumes[2].ephemeral.volumeClaimTemplate.spec.accessModes: Required value: at least 1 access mode is required',
+      'spec.template.spec.volumes[2].ephemeral.volumeClaimTemplate.spec.resources[storage]: Invalid value: "-1": must be greater than zero',
+    ]);
+  });
+
   it('checks probes: one handler, successThreshold 1 for liveness and startup, no grace period on readiness', () => {
     const c = container({
       livenessProbe: { exec: { command: ['true'] }, httpGet: { port: 80, path: '/' }, successThreshold: 2 },
