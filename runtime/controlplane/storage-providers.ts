@@ -15,7 +15,7 @@ import { ConvertingStorage } from '../conversion/storage.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
 import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentStatusStrategy } from '../registry/apps/index.js';
-import { CORE_STRATEGIES } from '../registry/core/index.js';
+import { CORE_STRATEGIES, withPersistentVolumeClaimStatusStrategy } from '../registry/core/index.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
 import { objectKey, resourcePrefix } from '../storage/keys.js';
@@ -71,7 +71,10 @@ function coreProviders(options: ControlPlaneStorageOptions): GroupProviders {
   return [
     ['namespaces', { nameValidation: 'DNS1123Label', strategy: withNamespaceStrategy }],
     ['services', { strategy: (base, context) => withServiceStrategy(base, clusterIPs(context, range), nodePorts(context, portRange)) }],
-    ...Object.entries(CORE_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [plural, { strategy: wrap }]),
+    ...Object.entries(CORE_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
+      plural,
+      { strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy } : {}) },
+    ]),
   ];
 }
 

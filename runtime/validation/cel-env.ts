@@ -143,9 +143,16 @@ export function celEnvironment(): Environment {
 type Parsed = ReturnType<Environment['parse']>;
 type Checked = ReturnType<Parsed['check']>;
 
-/** Texts kept by each cache below; past this the cache starts over (the server compiles its users' rules). */
+/**
+ * Texts, and characters of text, kept by each cache below; past either the cache starts over (the
+ * server compiles its users' rules). The characters bound the memory: a rule may be as long as a
+ * request (megabytes), and its AST and check take tens of bytes per character. A text longer than
+ * the whole budget is not kept.
+ */
 const MAX_CACHED_TEXTS = 10_000;
+export const MAX_CACHED_RULE_CHARS = 1_000_000;
 const parsedRules = new Map<string, { parsed: Parsed } | { error: unknown }>();
+let parsedChars = 0;
 const checkedRules = new WeakMap<Parsed, Checked>();
 
 /**
@@ -162,8 +169,14 @@ export function parseRule(text: string): Parsed {
     } catch (error) {
       found = { error };
     }
-    if (parsedRules.size >= MAX_CACHED_TEXTS) parsedRules.clear();
-    parsedRules.set(text, found);
+    if (text.length <= MAX_CACHED_RULE_CHARS) {
+      if (parsedRules.size >= MAX_CACHED_TEXTS || parsedChars + text.length > MAX_CACHED_RULE_CHARS) {
+        parsedRules.clear();
+        parsedChars = 0;
+      }
+      parsedRules.set(text, found);
+      parsedChars += text.length;
+    }
   }
   if ('error' in found) throw found.error;
   return found.parsed;
@@ -176,19 +189,35 @@ export function checkRule(parsed: Parsed): Checked {
   return checked;
 }
 
-const checkedInSelfEnv = new WeakMap<Environment, Map<string, Checked>>();
+/** By environment, then text; the bounds count every environment's texts together (up to 512 environments are kept). */
+let checkedInSelfEnv = new WeakMap<Environment, Map<string, Checked>>();
+let checkedTexts = 0;
+let checkedChars = 0;
 
 /** env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and text. */
 export function checkInEnvironment(env: Environment, text: string): Checked {
-  let byText = checkedInSelfEnv.get(env);
-  if (!byText) checkedInSelfEnv.set(env, (byText = new Map()));
-  let checked = byText.get(text);
+  let checked = checkedInSelfEnv.get(env)?.get(text);
   if (!checked) {
     checked = env.parse(text).check();
-    if (byText.size >= MAX_CACHED_TEXTS) byText.clear();
-    byText.set(text, checked);
+    if (text.length <= MAX_CACHED_RULE_CHARS) {
+      if (checkedTexts >= MAX_CACHED_TEXTS || checkedChars + text.length > MAX_CACHED_RULE_CHARS) {
+        checkedInSelfEnv = new WeakMap();
+        checkedTexts = 0;
+        checkedChars = 0;
+      }
+      let byText = checkedInSelfEnv.get(env);
+      if (!byText) checkedInSelfEnv.set(env, (byText = new Map()));
+      byText.set(text, checked);
+      checkedTexts++;
+      checkedChars += text.length;
+    }
   }
   return checked;
+}
+
+/** Characters of rule text the two caches above hold (for tests of the bound). */
+export function celRuleCacheChars(): { parsed: number; checked: number } {
+  return { parsed: parsedChars, checked: checkedChars };
 }
 
 /** An object type for the checker: its fields' CEL type names (scalars, list<…>, map<string, …>, other object types, dyn). */
@@ -197,9 +226,22 @@ export interface CelObjectType {
   fields: Record<string, string>;
 }
 
-/** Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever. */
+/**
+ * Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever:
+ * at most 512, and at most MAX_SELF_TYPE_CHARS characters of keys (an environment holds every
+ * object type of its key: a schema of 50,000 properties, a 2 MB CRD, costs ~8 MB, so the count
+ * alone let 512 of them hold gigabytes). A key longer than the whole budget is not kept.
+ */
 const bySelfType = new Map<string, Environment>();
 const MAX_SELF_TYPE_ENVIRONMENTS = 512;
+export const MAX_SELF_TYPE_CHARS = 4_000_000;
+let bySelfTypeChars = 0;
+
+function forgetLeastRecentSelfType(): void {
+  const oldest = bySelfType.keys().next().value!;
+  bySelfType.delete(oldest);
+  bySelfTypeChars -= oldest.length;
+}
 
 /**
  * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
@@ -215,14 +257,17 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
     bySelfType.delete(key);
     bySelfType.set(key, env);
   } else {
-    if (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS) bySelfType.delete(bySelfType.keys().next().value!);
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);
     }
     env.registerVariable('self', type).registerVariable('oldSelf', oldSelfType);
-    bySelfType.set(key, env);
+    if (key.length <= MAX_SELF_TYPE_CHARS) {
+      while (bySelfType.size > 0 && (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS || bySelfTypeChars + key.length > MAX_SELF_TYPE_CHARS)) forgetLeastRecentSelfType();
+      bySelfType.set(key, env);
+      bySelfTypeChars += key.length;
+    }
   }
   return env;
 }
@@ -230,4 +275,9 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
 /** How many self-type environments are kept (for tests of the bound). */
 export function celSelfEnvironmentCount(): number {
   return bySelfType.size;
+}
+
+/** Characters of the kept environments' keys (for tests of the bound). */
+export function celSelfEnvironmentChars(): number {
+  return bySelfTypeChars;
 }

@@ -298,4 +298,36 @@ describe('CEL environments by self type', () => {
     assert.notEqual(again, first);
     assert.equal(celEnvironmentForSelf('string', [{ name: 'kgen.test.First', fields: { a: 'string' } }]), again);
   });
+
+  test('are bounded by the size of their types too: 50 of a 5,000-field type are not all kept', async () => {
+    const { celEnvironmentForSelf, celSelfEnvironmentChars, MAX_SELF_TYPE_CHARS } = await import('../../runtime/validation/cel-env.js');
+    let last;
+    for (let i = 0; i < 50; i++) {
+      const fields: Record<string, string> = {};
+      for (let j = 0; j < 5000; j++) fields[`field_number_${j}`] = 'string';
+      last = celEnvironmentForSelf(`kgen.big.T${i}`, [{ name: `kgen.big.T${i}`, fields }]);
+    }
+    assert.ok(celSelfEnvironmentChars() <= MAX_SELF_TYPE_CHARS, `${celSelfEnvironmentChars()} characters of types kept`);
+    // The most recent one is kept and works.
+    assert.equal(last, celEnvironmentForSelf('kgen.big.T49', [{ name: 'kgen.big.T49', fields: Object.fromEntries(Array.from({ length: 5000 }, (_, j) => [`field_number_${j}`, 'string'])) }]));
+    assert.equal(last!.parse('self.field_number_7 == "x"').check().valid, true);
+  });
+});
+
+describe('CEL rule caches (parse once per text, check once per self-type environment and text)', () => {
+  test('hold a bounded amount of rule text, however long the texts a server is fed', async () => {
+    const { celEnvironmentForSelf, celRuleCacheChars, checkInEnvironment, checkRule, MAX_CACHED_RULE_CHARS, parseRule } = await import('../../runtime/validation/cel-env.js');
+    const env = celEnvironmentForSelf('string');
+    // A CRD's rule may be megabytes (the request size); 30 distinct 60,000-character rules.
+    for (let i = 0; i < 30; i++) {
+      const text = `'${'a'.repeat(60_000)}' == self || self == '${i}'`;
+      assert.equal(checkRule(parseRule(text)).valid, true);
+      assert.equal(checkInEnvironment(env, text).valid, true);
+    }
+    const held = celRuleCacheChars();
+    assert.ok(held.parsed <= MAX_CACHED_RULE_CHARS, `parsed: ${held.parsed} characters held`);
+    assert.ok(held.checked <= MAX_CACHED_RULE_CHARS, `checked: ${held.checked} characters held`);
+    // Still answers, and a short rule is still kept.
+    assert.equal(parseRule('self == "x"'), parseRule('self == "x"'));
+  });
 });

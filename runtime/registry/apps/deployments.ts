@@ -19,6 +19,7 @@ import type { KubeObject, StatusCause } from '../../api/meta.js';
 import { labelSelectorAsSelector, LabelSelectorError, selectorString, type MetaLabelSelector } from '../../api/labels.js';
 import { forbidden, invalid, invalidPrinted, notSupported, required } from '../../validation/field.js';
 import { goIntOrString, goLabelSelector, goStringMap } from '../../validation/gofmt.js';
+import { INT32_MAX } from '../../validation/formats.js';
 import { validateLabelSelector } from '../../validation/labelselector.js';
 import { toStatusCauses } from '../../validation/index.js';
 import type { FieldError } from '../../validation/types.js';
@@ -62,9 +63,15 @@ function intOrPercentValue(v: unknown): number | undefined {
 
 const PERCENT_MESSAGE = "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')";
 
-/** ValidatePositiveIntOrPercent. */
+/**
+ * ValidatePositiveIntOrPercent. An integer is also an int32 (intstr.IntOrString's IntVal): kube's
+ * decoder refuses a larger one, and a stored one would break every Go client that lists
+ * Deployments; the schema's int-or-string has no range, so the overflow is reported here in the
+ * words of an int32 field's (validate.ts checkInt32).
+ */
 function validatePositiveIntOrPercent(v: unknown, path: string): FieldError[] {
   if (typeof v === 'string') return /^[0-9]+%$/.test(v) ? [] : [invalidPrinted(path, goIntOrString(v), PERCENT_MESSAGE)];
+  if (typeof v === 'number' && v > INT32_MAX) return [invalid(path, v, `${path} in body should be less than or equal to ${INT32_MAX}`)];
   return nonNegative(v, path);
 }
 

@@ -5,12 +5,14 @@
  * unique across containers and init containers; an image is required; ports 1-65535 with unique
  * IANA names and a supported protocol; env var names (kube's relaxed rule, GA in 1.34) and one
  * valueFrom source; volumeMounts naming a volume, with a unique mountPath; a probe has exactly
- * one handler; liveness and startup probes need successThreshold 1.
+ * one handler; liveness and startup probes need successThreshold 1; resource limits and requests
+ * not negative, a request not above its limit.
  */
 import { isDNS1123Label } from '../../api/names.js';
 import { duplicate, forbidden, invalid, notFound, notSupported, required } from '../../validation/field.js';
 import type { FieldError } from '../../validation/types.js';
 import { isObj, objects } from './podtemplate-defaults.js';
+import { quantityValue } from './quantity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -161,6 +163,47 @@ function validateLifecycle(lifecycle: unknown, path: string): FieldError[] {
   return (['postStart', 'preStop'] as const).flatMap((hook) => (isObj(lifecycle[hook]) ? validateHandler(lifecycle[hook], `${path}.${hook}`, [...HANDLERS.filter((h) => h !== 'grpc'), 'sleep']) : []));
 }
 
+/** IsOvercommitAllowed: native resources (no '/', or under kubernetes.io/) but hugepages-*. */
+function isOvercommitAllowed(name: string): boolean {
+  const native = !name.includes('/') || name.includes('kubernetes.io/');
+  return native && !name.startsWith('hugepages-');
+}
+
+/** A quantity as the message prints it (kube prints Quantity.String(); here the text as written). */
+const quantityText = (q: unknown): string => String(q);
+
+/**
+ * ValidateContainerResourceRequirements' quantity rules: every limit and request is not negative
+ * (ValidateNonnegativeQuantity); a request is at most its limit, and equal to it for a resource
+ * that cannot be overcommitted (extended resources, hugepages), which must have a limit. Not
+ * checked here: resource names and integer-valued resources.
+ */
+function validateResources(resources: unknown, path: string): FieldError[] {
+  if (!isObj(resources)) return [];
+  const errs: FieldError[] = [];
+  const limits = isObj(resources.limits) ? resources.limits : {};
+  const requests = isObj(resources.requests) ? resources.requests : {};
+  const negative = (q: unknown, p: string) => {
+    const v = quantityValue(q);
+    if (v !== undefined && v < 0) errs.push(invalid(p, quantityText(q), 'must be greater than or equal to 0'));
+  };
+  for (const [name, q] of Object.entries(limits)) negative(q, `${path}.limits[${name}]`);
+  for (const [name, q] of Object.entries(requests)) {
+    negative(q, `${path}.requests[${name}]`);
+    const overcommit = isOvercommitAllowed(name);
+    if (Object.prototype.hasOwnProperty.call(limits, name)) {
+      const request = quantityValue(q);
+      const limit = quantityValue(limits[name]);
+      if (request === undefined || limit === undefined) continue;
+      if (!overcommit && request !== limit) errs.push(invalid(`${path}.requests`, quantityText(q), `must be equal to ${name} limit of ${quantityText(limits[name])}`));
+      else if (request > limit) errs.push(invalid(`${path}.requests`, quantityText(q), `must be less than or equal to ${name} limit of ${quantityText(limits[name])}`));
+    } else if (!overcommit) {
+      errs.push(required(`${path}.limits`, 'Limit must be set for non overcommitable resources'));
+    }
+  }
+  return errs;
+}
+
 /** validateContainerCommon: what every kind of container is checked for. */
 function validateContainerCommon(c: Obj, volumes: ReadonlySet<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -174,6 +217,7 @@ function validateContainerCommon(c: Obj, volumes: ReadonlySet<string>, path: str
   errs.push(...validateEnv(c.env, `${path}.env`));
   errs.push(...validateVolumeMounts(c.volumeMounts, volumes, `${path}.volumeMounts`));
   errs.push(...oneOf(c.imagePullPolicy, `${path}.imagePullPolicy`, PULL_POLICIES));
+  errs.push(...validateResources(c.resources, `${path}.resources`));
   return errs;
 }
 

@@ -22,5 +22,6 @@ export function withCoreStrategy(definition: Pick<ResourceDefinition, 'group' | 
   return wrap ? wrap(base) : base;
 }
 
+export { withPersistentVolumeClaimStatusStrategy } from './persistentvolumeclaims.js';
 export { MAX_SECRET_SIZE } from './configdata.js';
 export { mergeStringData, SECRET_TYPE_OPAQUE, SECRET_TYPE_SERVICE_ACCOUNT_TOKEN } from './secrets.js';

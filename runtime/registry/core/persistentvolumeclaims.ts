@@ -8,14 +8,14 @@
  * - Validation (ValidatePersistentVolumeClaimSpec): accessModes required and known, not
  *   ReadWriteOncePod with another; resources.requests.storage required and > 0; the selector;
  *   volumeMode Block or Filesystem.
- * - Update (ValidatePersistentVolumeClaimUpdate, Kubernetes 1.34): the spec is immutable but
- *   resources.requests and volumeAttributesClassName; volumeName may be set once, and
+ * - Update (ValidatePersistentVolumeClaimUpdate, Kubernetes 1.34): the spec is immutable but,
+ *   on a Bound claim, resources.requests.storage and volumeAttributesClassName; volumeName may be set once, and
  *   storageClassName set where it was absent on an unbound claim; the storage request may go down
  *   only while it stays above status.capacity.
  */
 import type { KubeObject, StatusCause } from '../../api/meta.js';
 import type { MetaLabelSelector } from '../../api/labels.js';
-import { forbidden, notSupported, required, invalidPrinted } from '../../validation/field.js';
+import { forbidden, invalid, notSupported, required, invalidPrinted } from '../../validation/field.js';
 import { validateLabelSelector } from '../../validation/labelselector.js';
 import { goQuote } from '../../validation/gofmt.js';
 import { toStatusCauses } from '../../validation/index.js';
@@ -93,11 +93,19 @@ export function validateClaimUpdate(obj: KubeObject, old: KubeObject): FieldErro
   const errs: FieldError[] = [];
   const spec = specOf(obj);
   const oldSpec = specOf(old);
-  // What may change: the requests, the attributes class, a volumeName or storageClassName set for the first time.
+  // What may change: a volumeName or storageClassName set for the first time; and, only once the
+  // claim is Bound (its status is the stored one on this path), the storage request and the
+  // attributes class. kube keeps a Pending claim's requests fixed so that quota cannot be gamed,
+  // and other requests than storage never change.
+  const bound = isObj(obj.status) && obj.status.phase === 'Bound';
   const comparable = (s: Obj, from: Obj): Obj => {
     const out: Obj = { ...s };
-    delete out.volumeAttributesClassName;
-    if (isObj(out.resources)) out.resources = { ...out.resources, requests: undefined };
+    if (bound) {
+      if (out.volumeAttributesClassName !== undefined && out.volumeAttributesClassName !== null) out.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
+      if (isObj(out.resources) && isObj(out.resources.requests)) {
+        out.resources = { ...out.resources, requests: { ...out.resources.requests, storage: storageOf(oldSpec) } };
+      }
+    }
     if (!from.volumeName) delete out.volumeName;
     if ((from.storageClassName === undefined || from.storageClassName === null) && !from.volumeName) delete out.storageClassName;
     return JSON.parse(JSON.stringify(out)) as Obj;
@@ -112,6 +120,51 @@ export function validateClaimUpdate(obj: KubeObject, old: KubeObject): FieldErro
     errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   return errs;
+}
+
+/** validateBasicResource: a quantity's Value() (rounded up to an integer) is not negative. */
+function validateBasicResource(q: unknown, path: string): FieldError[] {
+  const value = quantityValue(q);
+  if (value === undefined || value >= 0) return [];
+  return [invalid(path, Math.ceil(value), 'must be a valid resource quantity')];
+}
+
+/** IsExtendedResourceName: not native (no '/', or under kubernetes.io/) and not `requests.`-prefixed. */
+const isExtendedResourceName = (name: string) => name.includes('/') && !name.includes('kubernetes.io/') && !name.startsWith('requests.');
+
+/** ValidatePersistentVolumeClaimStatusUpdate's quantities (RecoverVolumeExpansionFailure on, as in 1.34). */
+export function validateClaimStatus(status: unknown): FieldError[] {
+  if (!isObj(status)) return [];
+  const errs: FieldError[] = [];
+  if (isObj(status.capacity)) {
+    for (const [name, q] of Object.entries(status.capacity)) errs.push(...validateBasicResource(q, `status.capacity[${name}]`));
+  }
+  if (isObj(status.allocatedResources)) {
+    for (const [name, q] of Object.entries(status.allocatedResources)) {
+      if (name !== 'storage' && !isExtendedResourceName(name)) errs.push(notSupported('status.allocatedResources', name, ['storage']));
+      else errs.push(...validateBasicResource(q, `status.allocatedResources[${name}]`));
+    }
+  }
+  return errs;
+}
+
+/**
+ * kube's persistentvolumeclaimStatusStrategy over the generic status strategy: the written status
+ * is defaulted as kube decodes every claim (phase Pending when empty), and its quantities checked.
+ */
+export function withPersistentVolumeClaimStatusStrategy(base: RESTStrategy): RESTStrategy {
+  return {
+    ...base,
+    prepareForUpdate(obj, old) {
+      base.prepareForUpdate(obj, old);
+      defaultStatus(obj);
+    },
+    validateUpdate(obj, old) {
+      const causes = base.validateUpdate(obj, old);
+      if (hasWrongTypes(causes)) return causes;
+      return [...causes, ...toStatusCauses(validateClaimStatus(obj.status))];
+    },
+  };
 }
 
 const notDuplicates = (causes: StatusCause[]) => causes.filter((c) => c.reason !== 'FieldValueDuplicate');

@@ -11,6 +11,8 @@ import { validateAnnotations, validateLabels } from '../../validation/objectmeta
 import type { FieldError } from '../../validation/types.js';
 import { nonNegative, validateContainers } from './containers-validation.js';
 import { isObj, objects } from './podtemplate-defaults.js';
+import { validatePersistentVolumeClaimSpec } from './persistentvolumeclaims.js';
+import { quantityValue } from './quantity.js';
 
 type Obj = Record<string, unknown>;
 
@@ -59,6 +61,19 @@ function validateSource(kind: string, src: Obj, path: string): FieldError[] {
     case 'nfs':
       need('server');
       need('path');
+      break;
+    case 'emptyDir': {
+      const size = quantityValue(src.sizeLimit);
+      if (size !== undefined && size < 0) errs.push(forbidden(`${path}.sizeLimit`, 'SizeLimit field must be a valid resource quantity'));
+      break;
+    }
+    case 'ephemeral':
+      // validateEphemeralVolumeSource: the template's spec is a claim's (ValidatePersistentVolumeClaimSpec).
+      if (!isObj(src.volumeClaimTemplate)) errs.push(required(`${path}.volumeClaimTemplate`));
+      else {
+        const claimSpec = isObj(src.volumeClaimTemplate.spec) ? src.volumeClaimTemplate.spec : {};
+        errs.push(...validatePersistentVolumeClaimSpec(claimSpec, `${path}.volumeClaimTemplate.spec`));
+      }
       break;
     case 'downwardAPI':
     case 'projected':

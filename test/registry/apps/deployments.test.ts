@@ -97,6 +97,14 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
     ]);
   });
 
+  it('refuses an integer maxSurge or maxUnavailable beyond int32, which kube cannot decode (intstr.IntOrString holds an int32)', () => {
+    assert.deepEqual(messages(spec({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2147483648, maxUnavailable: 1e300 } } })), [
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 1e+300: spec.strategy.rollingUpdate.maxUnavailable in body should be less than or equal to 2147483647',
+      'spec.strategy.rollingUpdate.maxSurge: Invalid value: 2147483648: spec.strategy.rollingUpdate.maxSurge in body should be less than or equal to 2147483647',
+    ]);
+    assert.deepEqual(messages(spec({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2147483647, maxUnavailable: 0 } } })), []);
+  });
+
   it('allows only restartPolicy Always and no activeDeadlineSeconds in the template', () => {
     assert.deepEqual(messages(spec({}, { restartPolicy: 'Never', activeDeadlineSeconds: 5 })), [
       'spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"',
@@ -106,6 +114,22 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
       'spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "OnFailure"',
       'spec.template.spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always"',
     ]);
+  });
+
+  it('checks resource requirements: quantities not negative, a request not above its limit, an extended resource\'s equal to its limit (ValidateResourceRequirements)', () => {
+    const c = (resources: Record<string, unknown>) => spec({}, { containers: [container({ resources })], initContainers: [container({ name: 'i', resources })] });
+    assert.deepEqual(messages(c({ limits: { cpu: '-1', memory: '1Gi' }, requests: { memory: '-5Mi' } })), [
+      'spec.template.spec.containers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.template.spec.containers[0].resources.requests[memory]: Invalid value: "-5Mi": must be greater than or equal to 0',
+      'spec.template.spec.initContainers[0].resources.limits[cpu]: Invalid value: "-1": must be greater than or equal to 0',
+      'spec.template.spec.initContainers[0].resources.requests[memory]: Invalid value: "-5Mi": must be greater than or equal to 0',
+    ]);
+    assert.deepEqual(messages(spec({}, { containers: [container({ resources: { limits: { cpu: '1', 'example.com/gpu': 2 }, requests: { cpu: '1500m', 'example.com/gpu': '1', 'example.com/fpga': '0.5' } } })] })), [
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "1500m": must be less than or equal to cpu limit of 1',
+      'spec.template.spec.containers[0].resources.requests: Invalid value: "1": must be equal to example.com/gpu limit of 2',
+      'spec.template.spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
+    ]);
+    assert.deepEqual(messages(spec({}, { containers: [container({ resources: { limits: { cpu: '2', memory: '1Gi' }, requests: { cpu: '500m', memory: '1024Mi' } } })] })), []);
   });
 
   it('requires containers, with DNS-label names unique across containers and init containers, and an image', () => {
@@ -152,6 +176,21 @@ describe('Deployment validation (ValidateDeploymentSpec), kube\'s messages and p
       'spec.template.spec.containers[0].volumeMounts[0].name: Not found: "a"',
       'spec.template.spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/a": must be unique',
       'spec.template.spec.containers[0].volumeMounts[2].mountPath: Required value',
+    ]);
+  });
+
+  it('checks an emptyDir\'s sizeLimit and an ephemeral volume\'s claim template as a claim spec', () => {
+    const volumes = [
+      { name: 'a', emptyDir: { sizeLimit: '-1Gi' } },
+      { name: 'b', ephemeral: {} },
+      { name: 'c', ephemeral: { volumeClaimTemplate: { spec: { accessModes: [], resources: { requests: { storage: '-1' } } } } } },
+      { name: 'd', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } },
+    ];
+    assert.deepEqual(messages(spec({}, { volumes })), [
+      'spec.template.spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity',
+      'spec.template.spec.volumes[1].ephemeral.volumeClaimTemplate: Required value',
+      'spec.template.spec.volumes[2].ephemeral.volumeClaimTemplate.spec.accessModes: Required value: at least 1 access mode is required',
+      'spec.template.spec.volumes[2].ephemeral.volumeClaimTemplate.spec.resources[storage]: Invalid value: "-1": must be greater than zero',
     ]);
   });
 

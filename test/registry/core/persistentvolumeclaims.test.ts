@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../runtime/api/meta.js';
-import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec, withPersistentVolumeClaimStrategy } from '../../../runtime/registry/core/persistentvolumeclaims.js';
+import { normalizeDataSources, validateClaimUpdate, validatePersistentVolumeClaimSpec, withPersistentVolumeClaimStatusStrategy, withPersistentVolumeClaimStrategy } from '../../../runtime/registry/core/persistentvolumeclaims.js';
 import type { RESTStrategy } from '../../../runtime/registry/strategy.js';
 import { quantityValue } from '../../../runtime/registry/core/quantity.js';
 
 const spec = (over: Record<string, unknown> = {}) => ({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem', ...over });
 const messages = (s: Record<string, unknown>) => validatePersistentVolumeClaimSpec(s).map((e) => `${e.field}: ${e.message}`);
 const claim = (s: Record<string, unknown>, status: Record<string, unknown> = { phase: 'Pending' }): KubeObject => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: s, status }) as KubeObject;
-const updateMessages = (s: Record<string, unknown>, old: Record<string, unknown>, status?: Record<string, unknown>) => validateClaimUpdate(claim(s), claim(old, status)).map((e) => `${e.field}: ${e.message}`);
+const updateMessages = (s: Record<string, unknown>, old: Record<string, unknown>, status?: Record<string, unknown>) => validateClaimUpdate(claim(s, status), claim(old, status)).map((e) => `${e.field}: ${e.message}`);
 
 describe('PersistentVolumeClaim validation', () => {
   it('accepts a claim with an access mode and a storage request', () => assert.deepEqual(messages(spec()), []));
@@ -42,10 +42,20 @@ describe('PersistentVolumeClaim validation', () => {
 
 describe('PersistentVolumeClaim updates', () => {
   it('keeps the spec immutable but for resources.requests and volumeAttributesClassName', () => {
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '2Gi' } }, volumeAttributesClassName: 'gold' }), spec()), []);
+    const bound = { phase: 'Bound' };
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '2Gi' } }, volumeAttributesClassName: 'gold' }), spec(), bound), []);
     const [msg, ...rest] = updateMessages(spec({ accessModes: ['ReadWriteMany'] }), spec());
     assert.deepEqual(rest, []);
     assert.match(msg!, /^spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims\n {2}core\.PersistentVolumeClaimSpec\{\n- \taccessModes: \["ReadWriteOnce"\],\n\+ \taccessModes: \["ReadWriteMany"\],\n {2}\}$/);
+  });
+
+  it('keeps resources.requests and volumeAttributesClassName immutable too until the claim is Bound, and any request but storage always (kube: quota)', () => {
+    const immutable = /^spec: Forbidden: spec is immutable after creation except resources\.requests and volumeAttributesClassName for bound claims\n/;
+    const [grow, ...rest] = updateMessages(spec({ resources: { requests: { storage: '2Gi' } } }), spec());
+    assert.deepEqual(rest, []);
+    assert.match(grow!, immutable);
+    assert.match(updateMessages(spec({ volumeAttributesClassName: 'gold' }), spec())[0]!, immutable);
+    assert.match(updateMessages(spec({ resources: { requests: { storage: '1Gi', cpu: '1' } } }), spec(), { phase: 'Bound' })[0]!, immutable);
   });
 
   it('lets volumeName be set once, and storageClassName be set where it was absent on an unbound claim', () => {
@@ -55,10 +65,10 @@ describe('PersistentVolumeClaim updates', () => {
   });
 
   it('lets the storage request go down only while it stays above status.capacity', () => {
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1Gi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { capacity: { storage: '1Gi' } }), [
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1Gi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { phase: 'Bound', capacity: { storage: '1Gi' } }), [
       'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity',
     ]);
-    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1536Mi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { capacity: { storage: '1Gi' } }), []);
+    assert.deepEqual(updateMessages(spec({ resources: { requests: { storage: '1536Mi' } } }), spec({ resources: { requests: { storage: '2Gi' } } }), { phase: 'Bound', capacity: { storage: '1Gi' } }), []);
   });
 
   it('fills dataSource and dataSourceRef from each other (NormalizeDataSources)', () => {
@@ -108,5 +118,22 @@ describe('the PersistentVolumeClaim strategy over the generic one', () => {
     const replaced = claim(spec({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }));
     strategy.prepareForUpdate(replaced, old);
     assert.deepEqual(strategy.validateUpdate(replaced, old), []);
+  });
+
+  it('a status write is defaulted (phase Pending) and its quantities validated, as kube decodes it and its ValidatePersistentVolumeClaimStatusUpdate', () => {
+    // The generic status strategy: spec and metadata from the stored object, status from the write.
+    const statusBase: RESTStrategy = { ...base, prepareForUpdate: (obj, old) => void (obj.spec = structuredClone(old.spec)) };
+    const status = withPersistentVolumeClaimStatusStrategy(statusBase);
+    const old = claim(spec(), { phase: 'Bound', capacity: { storage: '1Gi' } });
+    const cleared = claim(spec(), {});
+    status.prepareForUpdate(cleared, old);
+    assert.deepEqual(cleared.status, { phase: 'Pending' });
+    const negative = claim(spec(), { phase: 'Bound', capacity: { storage: '-1Gi' }, allocatedResources: { storage: '-1Ki' } });
+    status.prepareForUpdate(negative, old);
+    assert.deepEqual(
+      status.validateUpdate(negative, old).map((c) => `${c.field}: ${c.message}`),
+      ['status.capacity[storage]: Invalid value: -1073741824: must be a valid resource quantity', 'status.allocatedResources[storage]: Invalid value: -1024: must be a valid resource quantity'],
+    );
+    assert.deepEqual(status.validateUpdate(claim(spec(), { phase: 'Bound', capacity: { storage: '2Gi' } }), old), []);
   });
 });
