@@ -155,6 +155,15 @@ describe('the built-in versions’ TypeScript outputs kept across runs (emit/typ
     assert.ok(!closure.packages.includes('typescript'));
   });
 
+  test('the built-in versions have no validator modules (so the entry needs none)', () => {
+    // If they gain some, keep them in the entry as well (the validators emitter renders them every run).
+    const { model, files } = compile({ apisDir: join(REPO, 'apis') });
+    const builtinFolders = model.groups.filter((g) => g.versions.some(builtin)).flatMap((g) => g.versions.filter(builtin).map((v) => `validate/${g.name || 'core'}/${v.name}.ts`));
+    assert.ok(builtinFolders.length > 5);
+    assert.ok(files.some((f) => f.path.startsWith('validate/')), 'the project’s own groups have validators');
+    assert.deepEqual(files.filter((f) => builtinFolders.includes(f.path)).map((f) => f.path), []);
+  });
+
   test('emitTypeScript takes only what the key covers: the checked model, the banners and where to keep', () => {
     // A new parameter (an output layout, an import specifier, any CompileOptions) must join the key first.
     assert.equal(emitTypeScript.length, 3);
