@@ -87,15 +87,15 @@ function compileWith(options: CompileOptions, session: GenerateSession | undefin
   const checked = checkModel(model, diagnostics);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   loadTemplates(cache);
+  const builtin = (v: ApiVersion) => v.loc.file.startsWith(BUILTIN_APIS + sep);
   const sourceOf = (v: ApiVersion) => {
-    const builtin = v.loc.file.startsWith(BUILTIN_APIS + sep);
-    return builtin ? `kgen's built-in ${groupFolder(v.group)}/${v.name}` : `${basename(apisDir)}/${groupFolder(v.group)}/${v.name}`;
+    return builtin(v) ? `kgen's built-in ${groupFolder(v.group)}/${v.name}` : `${basename(apisDir)}/${groupFolder(v.group)}/${v.name}`;
   };
   // Conversion modules import the users' conversion files relative to where the output goes.
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
   // The HTML reference documents the user's APIs, not kgen's built-ins.
   const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
-  const files = [...emitOpenAPI(checked, options), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf), ...emitValidators(model, sourceOf), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
+  const files = [...emitOpenAPI(checked, options), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf, { cache, builtin }), ...emitValidators(model, sourceOf), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.

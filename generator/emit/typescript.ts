@@ -13,6 +13,9 @@ import { conversionExportName, conversionModulePath, openapiPath } from './layou
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
 import { render } from './templates.js';
+import { fileURLToPath } from 'node:url';
+import { entryKey, proposeEntry, readEntry, type DerivedCache } from '../cache.js';
+import { codeKey } from './code-key.js';
 
 const KGEN_SCALARS: Partial<Record<Schema['type'], string>> = {
   intOrString: 'IntOrString',
@@ -266,7 +269,6 @@ function clientResource(k: Kind): ClientResourceView {
   };
 }
 
-/** `sourceOf` names the input folder of a version in banners, relative and stable. */
 /**
  * A version's rendered files, kept while the version object lives, with a key of everything else
  * they depend on: the model's objects are not changed after checking, and `kgen generate --watch`
@@ -276,23 +278,67 @@ function clientResource(k: Kind): ClientResourceView {
 const renderedModels = new WeakMap<ApiVersion, { key: string; file: EmittedFile }>();
 const renderedServed = new WeakMap<ApiVersion, { key: string; files: EmittedFile[] }>();
 
-export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) => string): EmittedFile[] {
+/** The in-process key of a version's model file: all it takes besides the version is its banner. */
+const modelKey = (version: ApiVersion, sourceOf: (v: ApiVersion) => string) => sourceOf(version);
+
+/** The in-process key of a served version's storage, routes and client files. */
+function servedKey(version: ApiVersion, group: ApiGroup, multi: ReturnType<typeof multiVersionKinds>, source: string): string {
+  // What a version's storage modules take from the rest of its group: multi-version kinds, deprecation warnings.
+  return [source, ...version.kinds.map((k) => `${k.name}\0${multi.has(k.name)}\0${deprecationWarning(group, k) ?? ''}`)].join('\n');
+}
+
+/**
+ * Across runs, the files of kgen's built-in versions (the same in every project, and ~50 ms of a
+ * cold run's rendering) are kept in kgen's cache (../cache.ts) as one entry, named by a hash of:
+ * - the entry's FORMAT;
+ * - the code that renders them (./code-key.ts: this module's import closure, every template, the
+ *   versions of the packages it imports). No TypeScript: this module does not import it;
+ * - per built-in version, in model order: its in-process key (banner; for a served version, what
+ *   it takes from its group), and the JSON text of the checked version object itself, as a model
+ *   version and as a served one (plain data, so that covers everything the renderers read of it,
+ *   whatever the checker or a project's other groups did to it).
+ * emitTypeScript takes no options: nothing else reaches these files (test/generator/
+ * builtin-emit-cache.test.ts fails when its parameters change).
+ * A hit puts the entry's files into the in-process maps above under their in-process keys, so the
+ * loop below finds them; a miss renders as before and proposes the entry for write/ to store.
+ * Either way the files are the same text.
+ */
+const FORMAT = 1;
+const ENTRY_PREFIX = 'builtin-emit-ts-';
+const CODE = fileURLToPath(import.meta.url);
+
+/** What emitTypeScript may keep across runs: the built-in versions' files, in `cache`. */
+export interface KeptOutput {
+  cache?: DerivedCache;
+  /** Whether a version is one of kgen's built-in versions (the same in every project). */
+  builtin: (v: ApiVersion) => boolean;
+}
+
+interface Entry {
+  models: Record<string, EmittedFile>;
+  served: Record<string, EmittedFile[]>;
+}
+
+const versionId = (v: ApiVersion) => `${v.group}/${v.name}`;
+
+export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) => string, kept?: KeptOutput): EmittedFile[] {
   const { model, served } = checked;
   const files: EmittedFile[] = [];
+  const multiOf = new Map(served.groups.map((g) => [g.name, multiVersionKinds(model.groups.find((m) => m.name === g.name)!)]));
+  const across = kept?.cache?.dir ? keptAcrossRuns(checked, sourceOf, kept, multiOf) : undefined;
   // Models of every version (conversions use them); the rest only of what is served.
   for (const version of model.groups.flatMap((g) => g.versions)) {
-    const key = sourceOf(version);
+    const key = modelKey(version, sourceOf);
     let kept = renderedModels.get(version);
     if (kept?.key !== key) renderedModels.set(version, (kept = { key, file: modelFile(version, sourceOf) }));
     files.push(kept.file);
   }
   const versions = served.groups.flatMap((g) => g.versions);
   for (const group of served.groups) {
-    const multi = multiVersionKinds(model.groups.find((g) => g.name === group.name)!);
+    const multi = multiOf.get(group.name)!;
     for (const version of group.versions) {
       const source = sourceOf(version);
-      // What a version's storage modules take from the rest of its group: multi-version kinds, deprecation warnings.
-      const key = [source, ...version.kinds.map((k) => `${k.name}\0${multi.has(k.name)}\0${deprecationWarning(group, k) ?? ''}`)].join('\n');
+      const key = servedKey(version, group, multi, source);
       let kept = renderedServed.get(version);
       if (kept?.key !== key) {
         const own: EmittedFile[] = [];
@@ -304,6 +350,7 @@ export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) 
       files.push(...kept.files);
     }
   }
+  across?.();
   const gvs = versions.map((v) => ({
     alias: clientField(v),
     importPath: `./routes/${groupFolder(v.group)}/${v.name}.js`,
@@ -317,4 +364,44 @@ export function emitTypeScript(checked: CheckedModel, sourceOf: (v: ApiVersion) 
     }),
   });
   return files;
+}
+
+/**
+ * Looks up the built-in versions' entry: on a hit, fills the in-process maps from it; returns what
+ * to run after rendering (on a miss, proposing the entry from the maps), or undefined.
+ */
+function keptAcrossRuns(checked: CheckedModel, sourceOf: (v: ApiVersion) => string, kept: KeptOutput, multiOf: Map<string, ReturnType<typeof multiVersionKinds>>): (() => void) | undefined {
+  const models = checked.model.groups.flatMap((g) => g.versions).filter(kept.builtin);
+  const served = checked.served.groups.flatMap((g) => g.versions.filter(kept.builtin).map((v) => ({ v, key: servedKey(v, g, multiOf.get(g.name)!, sourceOf(v)) })));
+  if (models.length === 0) return undefined;
+  // Already rendered in this process (kgen generate --watch after its first run): nothing to look up.
+  if (models.every((v) => renderedModels.get(v)?.key === modelKey(v, sourceOf)) && served.every(({ v, key }) => renderedServed.get(v)?.key === key)) return undefined;
+  const parts = [String(FORMAT), codeKey(CODE)];
+  const printed = new Map(models.map((v) => [v, JSON.stringify(v)]));
+  for (const v of models) parts.push('model', versionId(v), modelKey(v, sourceOf), printed.get(v)!);
+  // A served version is most often the model's own object (printed once, the text is the same).
+  for (const { v, key } of served) parts.push('served', versionId(v), key, printed.get(v) ?? JSON.stringify(v));
+  const name = `${ENTRY_PREFIX}${entryKey(...parts)}.json`;
+  const text = readEntry(kept.cache, name);
+  if (text !== undefined) {
+    try {
+      const entry = JSON.parse(text) as Entry;
+      const modelFiles = models.map((v) => entry.models[versionId(v)]);
+      const servedFiles = served.map(({ v }) => entry.served[versionId(v)]);
+      const isFile = (f: unknown): f is EmittedFile => typeof f === 'object' && f !== null && typeof (f as EmittedFile).path === 'string' && typeof (f as EmittedFile).content === 'string';
+      if (modelFiles.every(isFile) && servedFiles.every((fs) => Array.isArray(fs) && fs.every(isFile))) {
+        models.forEach((v, i) => renderedModels.set(v, { key: modelKey(v, sourceOf), file: modelFiles[i]! }));
+        served.forEach(({ v, key }, i) => renderedServed.set(v, { key, files: servedFiles[i]! }));
+        return undefined;
+      }
+    } catch {
+      // A damaged entry is a miss.
+    }
+  }
+  return () => {
+    const entry: Entry = { models: {}, served: {} };
+    for (const v of models) entry.models[versionId(v)] = renderedModels.get(v)!.file;
+    for (const { v } of served) entry.served[versionId(v)] = renderedServed.get(v)!.files;
+    proposeEntry(kept.cache, name, JSON.stringify(entry), ENTRY_PREFIX);
+  };
 }
