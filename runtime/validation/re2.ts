@@ -371,23 +371,41 @@ export function translateRE2(pattern: string): TranslatedRE2 {
  * Compiled patterns by pattern text (or the error compiling it raised). A set of schemas repeats
  * the same few patterns (a Quantity's, a Condition's fields') in every kind, and translating one is
  * the costly part. The RegExps carry no g or y flag, so they keep no state and one is shared.
- * Bounded: cleared when it holds COMPILED_MAX entries (a server sees patterns of CRDs it is given).
+ * Bounded: cleared when it holds COMPILED_MAX entries or COMPILED_MAX_CHARS characters of pattern
+ * text (a server sees patterns of CRDs it is given, and one pattern may be as long as a request);
+ * a pattern longer than the whole budget is compiled each time, not kept.
  */
 const compiled = new Map<string, RegExp | RE2SyntaxError>();
 const COMPILED_MAX = 2048;
+const COMPILED_MAX_CHARS = 1_000_000;
+let compiledChars = 0;
+
+function keep(pattern: string, value: RegExp | RE2SyntaxError): void {
+  if (pattern.length > COMPILED_MAX_CHARS) return;
+  if (compiled.size >= COMPILED_MAX || compiledChars + pattern.length > COMPILED_MAX_CHARS) {
+    compiled.clear();
+    compiledChars = 0;
+  }
+  compiled.set(pattern, value);
+  compiledChars += pattern.length;
+}
+
+/** How many patterns and characters of pattern text are kept (for tests of the bounds). */
+export function compiledRE2Size(): { patterns: number; chars: number } {
+  return { patterns: compiled.size, chars: compiledChars };
+}
 
 /** A RegExp testing what Go's regexp.MatchString tests with this pattern. */
 export function compileRE2(pattern: string): RegExp {
   const known = compiled.get(pattern);
   if (known instanceof RegExp) return known;
   if (known) throw known;
-  if (compiled.size >= COMPILED_MAX) compiled.clear();
   try {
     const re = compileUncached(pattern);
-    compiled.set(pattern, re);
+    keep(pattern, re);
     return re;
   } catch (err) {
-    if (err instanceof RE2SyntaxError) compiled.set(pattern, err);
+    if (err instanceof RE2SyntaxError) keep(pattern, err);
     throw err;
   }
 }
@@ -395,7 +413,14 @@ export function compileRE2(pattern: string): RegExp {
 function compileUncached(pattern: string): RegExp {
   const { source, flags } = translateRE2(pattern);
   try {
-    return new RegExp(source, flags);
+    const re = new RegExp(source, flags);
+    // V8 compiles a RegExp at its first use, and only then refuses one that is too large: use it
+    // once here, so such a pattern is a syntax error now (a CRD refused when written), not an
+    // exception in every later validation of a value against it.
+    // (V8 compiles for one-byte and for two-byte subjects separately: both.)
+    re.test('');
+    re.test('\u0100');
+    return re;
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     return fail(reason.toLowerCase(), pattern);

@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileRE2, RE2SyntaxError, translateRE2 } from '../../runtime/validation/re2.js';
+import { compileRE2, compiledRE2Size, RE2SyntaxError, translateRE2 } from '../../runtime/validation/re2.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 
 function matches(pattern: string, yes: string[], no: string[]): void {
@@ -94,5 +94,22 @@ describe('compileRE2 keeps what it compiled', () => {
     let first: unknown;
     assert.throws(() => compileRE2('a(b'), (err) => ((first = err), err instanceof RE2SyntaxError));
     assert.throws(() => compileRE2('a(b'), (err) => err === first);
+  });
+
+  it('refuses a pattern too large for the engine when compiling it, not when a value is tested later', () => {
+    // V8 accepts `new RegExp` of a 100,000-character literal and throws "Regular expression too
+    // large" at its first use: that would be an exception in every validation against the pattern.
+    assert.throws(() => compileRE2(`^${'b'.repeat(100_000)}$`), (err) => err instanceof RE2SyntaxError && /too large/.test((err as Error).message));
+    const fine = compileRE2(`^${'c'.repeat(5_000)}$`);
+    assert.equal(fine.test('c'.repeat(5_000)), true);
+    assert.equal(fine.test('\u0100'), false);
+  });
+
+  it('keeps a bounded amount of pattern text: long patterns of CRDs a server is given do not pile up', () => {
+    // 150 patterns of 9,000 characters each: 1,350,000 characters offered, at most 1,000,000 kept.
+    for (let i = 0; i < 150; i++) compileRE2(`^${String(i).padStart(3, '0')}${'a'.repeat(8_995)}$`);
+    const size = compiledRE2Size();
+    assert.ok(size.chars <= 1_000_000, `${size.chars} characters of pattern text kept`);
+    assert.ok(size.patterns >= 1 && size.patterns <= 112);
   });
 });
