@@ -32,9 +32,13 @@ before(async () => {
 
 after(() => rbac?.close());
 
-/** Polls cond every 20 ms for up to 30 s (kubectl starts slowly on a loaded machine). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 1500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+/** Polls cond every 20 ms for up to 60 s (kubectl starts slowly on a loaded machine); on time-out fails, saying what it waited for and what it saw. */
+async function until(cond: () => boolean, what = 'the condition', seen: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!cond()) {
+    if (Date.now() > deadline) assert.fail(`timed out after 60 s waiting for ${what}; ${seen()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 describe('list and watch scoped by resourceNames', () => {
@@ -68,12 +72,13 @@ describe('list and watch scoped by resourceNames', () => {
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await until(() => stdout.includes('widget.widgets.example.com/w-allowed') || child.exitCode !== null);
+      const seen = () => `kubectl's stdout: ${JSON.stringify(stdout)}, stderr: ${JSON.stringify(stderr)}`;
+      await until(() => stdout.includes('widget.widgets.example.com/w-allowed') || child.exitCode !== null, 'kubectl to print the widget', seen);
       assert.equal(child.exitCode, null, `kubectl exited: ${stderr}`);
       // The watch itself is allowed: an update arrives as a second line.
       const patched = await rbac.as.admin!('PATCH', `${WIDGETS}/w-allowed`, { body: { spec: { replicas: 2 } }, contentType: 'application/merge-patch+json' });
       assert.equal(patched.status, 200, patched.text);
-      await until(() => stdout.trim().split('\n').length >= 2 || child.exitCode !== null);
+      await until(() => stdout.trim().split('\n').length >= 2 || child.exitCode !== null, 'the update to arrive through the watch', seen);
       assert.deepEqual(stdout.trim().split('\n'), ['widget.widgets.example.com/w-allowed', 'widget.widgets.example.com/w-allowed'], stderr);
       assert.equal(stderr, '');
     } finally {
