@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as CelJs from '@marcbachmann/cel-js';
+import { TextKeyedCache } from './text-cache.js';
 
 type Environment = CelJs.Environment;
 
@@ -144,15 +145,12 @@ type Parsed = ReturnType<Environment['parse']>;
 type Checked = ReturnType<Parsed['check']>;
 
 /**
- * Texts, and characters of text, kept by each cache below; past either the cache starts over (the
- * server compiles its users' rules). The characters bound the memory: a rule may be as long as a
- * request (megabytes), and its AST and check take tens of bytes per character. A text longer than
- * the whole budget is not kept.
+ * Texts, and characters of text, kept by each cache below (text-cache.ts): a rule may be as long
+ * as a request, and its AST and check take tens of bytes per character.
  */
 const MAX_CACHED_TEXTS = 10_000;
 export const MAX_CACHED_RULE_CHARS = 1_000_000;
-const parsedRules = new Map<string, { parsed: Parsed } | { error: unknown }>();
-let parsedChars = 0;
+const parsedRules = new TextKeyedCache<{ parsed: Parsed } | { error: unknown }>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
 const checkedRules = new WeakMap<Parsed, Checked>();
 
 /**
@@ -169,14 +167,7 @@ export function parseRule(text: string): Parsed {
     } catch (error) {
       found = { error };
     }
-    if (text.length <= MAX_CACHED_RULE_CHARS) {
-      if (parsedRules.size >= MAX_CACHED_TEXTS || parsedChars + text.length > MAX_CACHED_RULE_CHARS) {
-        parsedRules.clear();
-        parsedChars = 0;
-      }
-      parsedRules.set(text, found);
-      parsedChars += text.length;
-    }
+    parsedRules.set(text, found);
   }
   if ('error' in found) throw found.error;
   return found.parsed;
@@ -189,35 +180,27 @@ export function checkRule(parsed: Parsed): Checked {
   return checked;
 }
 
-/** By environment, then text; the bounds count every environment's texts together (up to 512 environments are kept). */
-let checkedInSelfEnv = new WeakMap<Environment, Map<string, Checked>>();
-let checkedTexts = 0;
-let checkedChars = 0;
+/**
+ * Checks by environment and text, keyed `<environment's number>\0<text>`: one bound for every
+ * environment's texts together (up to 512 environments are kept).
+ */
+const checkedInSelfEnv = new TextKeyedCache<Checked>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
+const environmentNumbers = new WeakMap<Environment, number>();
+let environmentsNumbered = 0;
 
 /** env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and text. */
 export function checkInEnvironment(env: Environment, text: string): Checked {
-  let checked = checkedInSelfEnv.get(env)?.get(text);
-  if (!checked) {
-    checked = env.parse(text).check();
-    if (text.length <= MAX_CACHED_RULE_CHARS) {
-      if (checkedTexts >= MAX_CACHED_TEXTS || checkedChars + text.length > MAX_CACHED_RULE_CHARS) {
-        checkedInSelfEnv = new WeakMap();
-        checkedTexts = 0;
-        checkedChars = 0;
-      }
-      let byText = checkedInSelfEnv.get(env);
-      if (!byText) checkedInSelfEnv.set(env, (byText = new Map()));
-      byText.set(text, checked);
-      checkedTexts++;
-      checkedChars += text.length;
-    }
-  }
+  let n = environmentNumbers.get(env);
+  if (n === undefined) environmentNumbers.set(env, (n = environmentsNumbered++));
+  const key = `${n}\0${text}`;
+  let checked = checkedInSelfEnv.get(key);
+  if (!checked) checkedInSelfEnv.set(key, (checked = env.parse(text).check()));
   return checked;
 }
 
 /** Characters of rule text the two caches above hold (for tests of the bound). */
 export function celRuleCacheChars(): { parsed: number; checked: number } {
-  return { parsed: parsedChars, checked: checkedChars };
+  return { parsed: parsedRules.size.chars, checked: checkedInSelfEnv.size.chars };
 }
 
 /** An object type for the checker: its fields' CEL type names (scalars, list<…>, map<string, …>, other object types, dyn). */
@@ -230,18 +213,10 @@ export interface CelObjectType {
  * Environments by self type, least recently used first; bounded, as a server is fed CRDs for ever:
  * at most 512, and at most MAX_SELF_TYPE_CHARS characters of keys (an environment holds every
  * object type of its key: a schema of 50,000 properties, a 2 MB CRD, costs ~8 MB, so the count
- * alone let 512 of them hold gigabytes). A key longer than the whole budget is not kept.
+ * alone let 512 of them hold gigabytes).
  */
-const bySelfType = new Map<string, Environment>();
-const MAX_SELF_TYPE_ENVIRONMENTS = 512;
 export const MAX_SELF_TYPE_CHARS = 4_000_000;
-let bySelfTypeChars = 0;
-
-function forgetLeastRecentSelfType(): void {
-  const oldest = bySelfType.keys().next().value!;
-  bySelfType.delete(oldest);
-  bySelfTypeChars -= oldest.length;
-}
+const bySelfType = new TextKeyedCache<Environment>(512, MAX_SELF_TYPE_CHARS);
 
 /**
  * The rule environment with `self` and `oldSelf` of a declared CEL type (`string`, `list<int>`,
@@ -252,32 +227,24 @@ function forgetLeastRecentSelfType(): void {
 export function celEnvironmentForSelf(type: string, objects: readonly CelObjectType[] = [], oldSelfType = type): Environment {
   const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
-  if (env) {
-    // Most recently used last.
-    bySelfType.delete(key);
-    bySelfType.set(key, env);
-  } else {
+  if (!env) {
     env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);
     }
     env.registerVariable('self', type).registerVariable('oldSelf', oldSelfType);
-    if (key.length <= MAX_SELF_TYPE_CHARS) {
-      while (bySelfType.size > 0 && (bySelfType.size >= MAX_SELF_TYPE_ENVIRONMENTS || bySelfTypeChars + key.length > MAX_SELF_TYPE_CHARS)) forgetLeastRecentSelfType();
-      bySelfType.set(key, env);
-      bySelfTypeChars += key.length;
-    }
+    bySelfType.set(key, env);
   }
   return env;
 }
 
 /** How many self-type environments are kept (for tests of the bound). */
 export function celSelfEnvironmentCount(): number {
-  return bySelfType.size;
+  return bySelfType.size.entries;
 }
 
 /** Characters of the kept environments' keys (for tests of the bound). */
 export function celSelfEnvironmentChars(): number {
-  return bySelfTypeChars;
+  return bySelfType.size.chars;
 }

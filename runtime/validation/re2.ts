@@ -13,6 +13,7 @@
  * Go's message, `error parsing regexp: <reason>: \`<fragment>\``.
  */
 import { type Range, complement, foldedRanges, rangesSource } from './re2-ranges.js';
+import { TextKeyedCache } from './text-cache.js';
 
 export class RE2SyntaxError extends Error {}
 
@@ -371,28 +372,15 @@ export function translateRE2(pattern: string): TranslatedRE2 {
  * Compiled patterns by pattern text (or the error compiling it raised). A set of schemas repeats
  * the same few patterns (a Quantity's, a Condition's fields') in every kind, and translating one is
  * the costly part. The RegExps carry no g or y flag, so they keep no state and one is shared.
- * Bounded: cleared when it holds COMPILED_MAX entries or COMPILED_MAX_CHARS characters of pattern
- * text (a server sees patterns of CRDs it is given, and one pattern may be as long as a request);
- * a pattern longer than the whole budget is compiled each time, not kept.
+ * Bounded (text-cache.ts): 2,048 patterns and 1,000,000 characters of pattern text (a server sees
+ * patterns of CRDs it is given, and one pattern may be as long as a request).
  */
-const compiled = new Map<string, RegExp | RE2SyntaxError>();
-const COMPILED_MAX = 2048;
-const COMPILED_MAX_CHARS = 1_000_000;
-let compiledChars = 0;
-
-function keep(pattern: string, value: RegExp | RE2SyntaxError): void {
-  if (pattern.length > COMPILED_MAX_CHARS) return;
-  if (compiled.size >= COMPILED_MAX || compiledChars + pattern.length > COMPILED_MAX_CHARS) {
-    compiled.clear();
-    compiledChars = 0;
-  }
-  compiled.set(pattern, value);
-  compiledChars += pattern.length;
-}
+const compiled = new TextKeyedCache<RegExp | RE2SyntaxError>(2048, 1_000_000);
 
 /** How many patterns and characters of pattern text are kept (for tests of the bounds). */
 export function compiledRE2Size(): { patterns: number; chars: number } {
-  return { patterns: compiled.size, chars: compiledChars };
+  const { entries, chars } = compiled.size;
+  return { patterns: entries, chars };
 }
 
 /** A RegExp testing what Go's regexp.MatchString tests with this pattern. */
@@ -402,10 +390,10 @@ export function compileRE2(pattern: string): RegExp {
   if (known) throw known;
   try {
     const re = compileUncached(pattern);
-    keep(pattern, re);
+    compiled.set(pattern, re);
     return re;
   } catch (err) {
-    if (err instanceof RE2SyntaxError) keep(pattern, err);
+    if (err instanceof RE2SyntaxError) compiled.set(pattern, err);
     throw err;
   }
 }
