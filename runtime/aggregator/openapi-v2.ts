@@ -6,25 +6,24 @@
  * contents become `schema` plus `produces`.
  */
 
+import { refV2, wrappedRefV2 } from '../endpoints/openapi/v2.js';
+
 type JSONObject = Record<string, unknown>;
 
 const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Rewrites `#/components/schemas/X` references to `#/definitions/X`, recursively. A reference
- * with annotations of its own (v3's `allOf: [{$ref}]` beside a description) becomes `$ref` beside
- * them, as kube prints Swagger 2.0: kubectl 1.27 and 1.28 read an allOf wrapper as a value without
- * fields (see runtime/endpoints/openapi/v2.ts, which does the same for compiled kinds).
+ * Rewrites `#/components/schemas/X` references to `#/definitions/X`, recursively; a reference with
+ * annotations of its own is put beside them, as kube prints Swagger 2.0 (wrappedRefV2).
  */
 export function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (!isObject(value)) return value;
-  const only = Array.isArray(value.allOf) && value.allOf.length === 1 && isObject(value.allOf[0]) ? value.allOf[0] : undefined;
-  const unwrap = only !== undefined && typeof only.$ref === 'string' && Object.keys(only).length === 1 && !('$ref' in value);
+  const wrapped = wrappedRefV2(value);
   const out: JSONObject = {};
   for (const [k, v] of Object.entries(value)) {
-    if (unwrap && k === 'allOf') out.$ref = (only.$ref as string).replace('#/components/schemas/', '#/definitions/');
-    else out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : rewriteRefs(v);
+    if (wrapped && k === 'allOf') out.$ref = wrapped;
+    else out[k] = k === '$ref' && typeof v === 'string' ? refV2(v) : rewriteRefs(v);
   }
   return out;
 }

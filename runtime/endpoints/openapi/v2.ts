@@ -14,6 +14,24 @@ export const v2QueryParameter = (p: { name: string; description: string; type: s
 
 const inlineQuery: QueryPrinter = (query) => query.map(v2QueryParameter);
 
+/** A v3 reference (`#/components/schemas/X`) as Swagger 2.0 writes it (`#/definitions/X`). */
+export const refV2 = (ref: string): string => ref.replace('#/components/schemas/', '#/definitions/');
+
+/**
+ * The Swagger 2.0 reference of a reference with annotations of its own, or undefined. OpenAPI v3
+ * wraps such a reference (`allOf: [{$ref}]` beside a description or default); Swagger 2.0 as kube
+ * prints it puts `$ref` beside them. kubectl 1.27 and 1.28 read /openapi/v2 for client-side
+ * apply's strategic merge patch, and their model parser (kube-openapi's util/proto) sees an allOf
+ * wrapper as an arbitrary value without fields: the patch of any list under such a field (a
+ * Deployment's spec.template.spec.containers) then panics in kubectl.
+ */
+export function wrappedRefV2(o: Record<string, unknown>): string | undefined {
+  if ('$ref' in o || !Array.isArray(o.allOf) || o.allOf.length !== 1) return undefined;
+  const only = o.allOf[0] as Record<string, unknown> | null;
+  if (!only || typeof only !== 'object' || typeof only.$ref !== 'string' || Object.keys(only).length !== 1) return undefined;
+  return refV2(only.$ref);
+}
+
 /** A schema in Swagger 2.0: no anyOf or nullable; int-or-string as kube prints it, a string format. */
 export function toV2Schema(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toV2Schema);
@@ -25,17 +43,11 @@ export function toV2Schema(value: unknown): unknown {
     out.type = 'string';
     out.format = 'int-or-string';
   }
-  // A reference with annotations of its own: OpenAPI v3 wraps it (`allOf: [{$ref}]`), Swagger 2.0
-  // as kube prints it puts `$ref` beside them. kubectl 1.27 and 1.28 read /openapi/v2 for
-  // client-side apply's strategic merge patch, and their model parser (kube-openapi's
-  // util/proto) sees an allOf wrapper as an arbitrary value without fields: the patch of any list
-  // under such a field (a Deployment's spec.template.spec.containers) then panics in kubectl.
-  const only = Array.isArray(o.allOf) && o.allOf.length === 1 ? (o.allOf[0] as Record<string, unknown>) : undefined;
-  const unwrapped = only && typeof only === 'object' && typeof only.$ref === 'string' && Object.keys(only).length === 1 && !('$ref' in o);
-  if (unwrapped) out.$ref = (only.$ref as string).replace('#/components/schemas/', '#/definitions/');
+  const wrapped = wrappedRefV2(o);
+  if (wrapped) out.$ref = wrapped;
   for (const [k, v] of Object.entries(o)) {
-    if (unwrapped && k === 'allOf') continue;
-    if (k === '$ref' && typeof v === 'string') out[k] = v.replace('#/components/schemas/', '#/definitions/');
+    if (wrapped && k === 'allOf') continue;
+    if (k === '$ref' && typeof v === 'string') out[k] = refV2(v);
     else if (k === 'nullable' || (intOrString && (k === 'anyOf' || k === 'pattern'))) continue;
     else out[k] = toV2Schema(v);
   }
