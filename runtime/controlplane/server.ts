@@ -145,6 +145,11 @@ export interface ServerOptions {
   maxRequestBodyMemoryBytes?: number;
   /** --shutdown-delay-duration: how long /readyz fails before the listener closes; default 0. */
   shutdownDelayMs?: number;
+  /**
+   * How long requests in flight get to finish once the listener has closed, before their
+   * connections are cut (kube-apiserver's ShutdownTimeout); default 60 s.
+   */
+  shutdownTimeoutMs?: number;
   /** --cors-allowed-origins: regular expressions; none disables CORS. */
   corsAllowedOrigins?: string[];
   /** --proxy-client-cert-file/--proxy-client-key-file and --requestheader-*; default generated under dataDir/pki. */
@@ -229,6 +234,16 @@ function urlOf(scheme: string, host: string, port: number): string {
 const AUTHENTICATION_GROUP = 'authentication.k8s.io';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** kube-apiserver's default ShutdownTimeout. */
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 60_000;
+
+/** Waits for promise, but not past deadline (a Date.now() value); leaves no timer behind. */
+async function untilOr(promise: Promise<unknown>, deadline: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+  clearTimeout(timer);
+}
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const generatedDir = resolve(opts.generatedDir);
@@ -385,8 +400,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           await kubernetesEndpoints?.stop();
           if (opts.shutdownDelayMs) await sleep(opts.shutdownDelayMs);
           http.stopListening();
-          await serving.waitGroup.wait();
-          await http.drain();
+          // kube-apiserver's ShutdownTimeout: requests in flight get this long to finish.
+          const deadline = Date.now() + (opts.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+          await untilOr(serving.waitGroup.wait(), deadline);
+          await http.drain(deadline);
           await controllers?.stop();
           await aggregator?.stop();
           await compactor?.stop();

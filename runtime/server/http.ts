@@ -252,11 +252,22 @@ export class HTTPServer {
     server.closeIdleConnections?.();
   }
 
-  /** Ends every watch stream cleanly and waits until no response is in progress. */
-  async drain(): Promise<void> {
+  /**
+   * Ends every watch stream cleanly and waits until no response is in progress, or until
+   * `deadline` (a Date.now() value): then, as kube-apiserver's ShutdownTimeout does, what is left
+   * is cut off (its connections closed), so a response no one reads cannot hold the shutdown.
+   */
+  async drain(deadline = Infinity): Promise<void> {
     this.draining = true;
     for (const stream of this.streams) stream.close();
-    if (this.active > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
+    if (this.active === 0) return;
+    const idle = new Promise<void>((resolve) => this.idle.push(resolve));
+    if (deadline === Infinity) return idle;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, deadline - Date.now()))));
+    const result = await Promise.race([idle, late]);
+    clearTimeout(timer);
+    if (result === 'late') this.app.server.closeAllConnections?.();
   }
 
   /** Ends an active response's count when its connection side closes, aborting `abort` first. */

@@ -107,6 +107,33 @@ describe('graceful shutdown', () => {
     assert.ok(closedAt >= releasedAt, 'close() waited for the request in flight');
   });
 
+  it('cuts off a request that does not finish within the shutdown timeout, as kube-apiserver\'s ShutdownTimeout does', async () => {
+    let held = 0;
+    // A GET that never finishes: its authorizer never answers.
+    const authorizer: Authorizer = {
+      async authorize(a) {
+        if (a.verb === 'get' && a.name === 'stuck') {
+          held++;
+          await new Promise(() => {});
+        }
+        return { decision: 'Allow', reason: '' };
+      },
+    };
+    const t = await startTestServer({ controllers: false, authorizer, shutdownTimeoutMs: 1_000 });
+    const stuck = fetch(`${t.url}${WIDGETS}/stuck`).then(
+      (res) => res.status,
+      () => 'connection closed',
+    );
+    await until(() => held === 1, 'the request to be in flight');
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([t.close().then(() => 'closed'), new Promise((r) => (timer = setTimeout(() => r('still waiting after 20 s'), 20_000)))]);
+    clearTimeout(timer);
+    assert.equal(closed, 'closed');
+    assert.ok(Date.now() - started >= 900, 'the request in flight was given the shutdown timeout');
+    assert.equal(await stuck, 'connection closed');
+  });
+
   it('kgen serve exits 0 on SIGTERM during load: requests in flight finish, /readyz fails first', async () => {
     const dataDir = tempDir('shutdown');
     const server = await startKgen({
