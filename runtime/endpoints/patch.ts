@@ -14,7 +14,7 @@ import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
-import { decodeApplyPatch, decodeDocumentPatch } from './patchbody.js';
+import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
@@ -37,7 +37,7 @@ interface PatchContext {
 }
 
 /** kube's ValidatePatchOptions: `force` only for apply, a field manager required for it (422). */
-function patchOptions(req: APIRequest, isApply: boolean): { manager: string; force: boolean } {
+export function patchOptions(req: APIRequest, isApply: boolean): { manager: string; force: boolean } {
   const manager = fieldManagerParam(req.query, PATCH_OPTIONS);
   const forceGiven = req.query.get('force') !== null;
   const force = parseBool(req.query, 'force');
@@ -94,7 +94,7 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
  */
 async function serverSideApply(ctx: PatchContext, manager: string, force: boolean, format: Format): Promise<APIResponse> {
   const { scope, fm, warnings } = ctx;
-  const config = decodeApplyPatch(ctx.req.body, scope, ctx.directive, ctx.namespace, ctx.name);
+  const config = decodeApplyPatch(ctx.req.body, scopeApplyTarget(scope), ctx.directive, ctx.namespace, ctx.name);
   warnings.push(...config.warnings, ...deprecatedFieldWarnings(config.object, fm.structure));
   const applied = async (current: KubeObject | undefined): Promise<KubeObject> => {
     const obj = normalizeObjectMeta(fm.apply(current, config.object, manager, { force, subresource: ctx.subresource }));

@@ -60,6 +60,19 @@ function parseApplyBody(text: string, duplicates: boolean): ParsedBody {
   return parseYAMLText(text, duplicates, 'error decoding YAML');
 }
 
+/** What an apply configuration must be: the endpoint's apiVersion and kind, and its schema's fields. */
+export interface ApplyTarget {
+  apiVersion: string;
+  kind: string;
+  /** Paths of fields the schema does not declare (SchemaValidator.unknownFields). */
+  unknownFields(obj: unknown): string[];
+}
+
+/** The apply target of a resource's own endpoint (and its status). */
+export function scopeApplyTarget(scope: RequestScope): ApplyTarget {
+  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, unknownFields: (obj) => scope.validator.unknownFields(obj) };
+}
+
 /**
  * The applied configuration, checked as kube's field manager checks it: an object of the
  * endpoint's apiVersion and kind, without managedFields and without fields the schema does not
@@ -67,7 +80,7 @@ function parseApplyBody(text: string, duplicates: boolean): ParsedBody {
  */
 export function decodeApplyPatch(
   body: Buffer | undefined,
-  scope: RequestScope,
+  target: ApplyTarget,
   directive: FieldValidationDirective,
   namespace: string | undefined,
   name: string,
@@ -76,18 +89,18 @@ export function decodeApplyPatch(
   const value = parsed.value;
   if (!isPlainObject(value)) throw newBadRequest(`the apply configuration must be an object, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
-  if (apiVersion !== scope.apiVersion) {
-    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${apiVersion}, expected: ${scope.apiVersion}`);
+  if (apiVersion !== target.apiVersion) {
+    throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${apiVersion}, expected: ${target.apiVersion}`);
   }
   const kind = typeof value.kind === 'string' ? value.kind : '';
-  const gvk = `${scope.apiVersion}, Kind=${kind}`;
-  if (kind !== scope.definition.kind) throw newBadRequest(`no corresponding type for ${gvk}`);
+  const gvk = `${target.apiVersion}, Kind=${kind}`;
+  if (kind !== target.kind) throw newBadRequest(`no corresponding type for ${gvk}`);
   const metadata = value.metadata;
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) throw newBadRequest('metadata must be an object');
   if (isPlainObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw newBadRequest('metadata.managedFields must be nil');
   }
-  const unknown = scope.validator.unknownFields(value);
+  const unknown = target.unknownFields(value);
   if (unknown.length > 0) {
     const objName = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : name;
     throw newBadRequest(

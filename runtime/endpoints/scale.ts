@@ -9,11 +9,16 @@ import { applyScaleToObject, scaleFromObject, validateScale, type Scale } from '
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { mediaTypeOf, negotiateOutput } from './negotiation.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
-import { applyPatch, resolvePatchType } from './patchers.js';
-import { parseDryRun } from './queryparams.js';
+import { META_SCHEMAS } from './openapi/meta-schemas.js';
+import { patchOptions } from './patch.js';
+import { decodeApplyPatch, type ApplyTarget } from './patchbody.js';
+import { APPLY_PATCH, applyPatch, resolvePatchType } from './patchers.js';
+import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkName, namespaceFor } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeBody } from './serializer.js';
+import { simpleFieldPath } from '../registry/jsonpath.js';
+import { compileSchemaValidator, type SchemaValidator } from '../validation/index.js';
 
 const SCALE_KIND = { apiVersion: 'autoscaling/v1', kind: 'Scale' };
 
@@ -79,9 +84,10 @@ export async function updateScale(scope: RequestScope, req: APIRequest): Promise
 export async function patchScale(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   // Scale is a built-in type, so strategic merge patch is accepted as for core kinds.
-  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), true, false);
-  const manager = updateManager(req.query, req.headers, 'PatchOptions');
+  const patchType = resolvePatchType(mediaTypeOf(req.headers['content-type']), true);
   const dryRun = parseDryRun(req.query, 'PatchOptions');
+  if (patchType === APPLY_PATCH) return applyScale(scope, req, dryRun, target.format);
+  const manager = updateManager(req.query, req.headers, 'PatchOptions');
   const name = req.info.name;
   const admit = scaleAdmission(scope, req, dryRun);
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
@@ -91,4 +97,59 @@ export async function patchScale(scope: RequestScope, req: APIRequest): Promise<
   };
   const updated = await scope.store.update(namespaceFor(scope, req.info), name, { updatedObject }, admit.storeOptions);
   return objectResponse(200, scaleOf(scope, updated), target.format, admit.admission.warnings);
+}
+
+let scaleValidator: SchemaValidator | undefined;
+
+/** What an applied Scale may hold: autoscaling/v1 Scale's fields. */
+const SCALE_APPLY_TARGET: ApplyTarget = {
+  apiVersion: SCALE_KIND.apiVersion,
+  kind: SCALE_KIND.kind,
+  unknownFields: (obj) => (scaleValidator ??= compileSchemaValidator(META_SCHEMAS, 'io.k8s.api.autoscaling.v1.Scale')).unknownFields(obj),
+};
+
+/**
+ * The applied Scale as a configuration of the main resource: its replicas at specReplicasPath,
+ * and its name and resourceVersion (a precondition, as on the main resource). Nothing else of a
+ * Scale reaches the object (kube's scaleUpdatedObjectInfo copies replicas and resourceVersion).
+ */
+function parentConfiguration(scope: RequestScope, scale: KubeObject): KubeObject {
+  const metadata: KubeObject['metadata'] = { name: scale.metadata.name ?? '' };
+  if (scale.metadata.resourceVersion !== undefined) metadata.resourceVersion = scale.metadata.resourceVersion;
+  const config: KubeObject = { apiVersion: scope.apiVersion, kind: scope.definition.kind, metadata };
+  const replicas = (scale as Partial<Scale>).spec?.replicas;
+  if (replicas === undefined) return config;
+  const path = simpleFieldPath(scaleConfig(scope).specReplicasPath)!;
+  let cursor: Record<string, unknown> = config;
+  for (const field of path.slice(0, -1)) cursor = (cursor[field] = {}) as Record<string, unknown>;
+  cursor[path[path.length - 1]!] = replicas;
+  return config;
+}
+
+/**
+ * Server-side apply of an autoscaling/v1 Scale (kube's ScaleHandler): the applier owns the
+ * object's replicas field with subresource scale, and conflicts with any other manager of it
+ * (409 unless force) at the Scale's `.spec.replicas`. A replicas field the applier no longer
+ * applies, and no one else owns, goes back to the Scale's zero value, 0. The object must exist.
+ */
+async function applyScale(scope: RequestScope, req: APIRequest, dryRun: boolean, format: ReturnType<typeof negotiateOutput>['format']): Promise<APIResponse> {
+  const { manager, force } = patchOptions(req, true);
+  const namespace = namespaceFor(scope, req.info);
+  const name = req.info.name;
+  const config = decodeApplyPatch(req.body, SCALE_APPLY_TARGET, parseFieldValidation(req.query, 'PatchOptions'), namespace, name);
+  const admit = scaleAdmission(scope, req, dryRun);
+  const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
+    // Inside the update, as kube's patcher: a missing object is 404 before a wrong name is 400.
+    checkName({ ...config.object, metadata: { ...config.object.metadata, name: config.object.metadata.name ?? name } }, name);
+    const applied = fieldManagerOf(scope).apply(current, parentConfiguration(scope, { ...config.object, metadata: { ...config.object.metadata, name } }), manager, {
+      force,
+      subresource: 'scale',
+    });
+    const scale = await admit.mutate(scaleOf(scope, applied), current);
+    checkName(scale, name);
+    validateScale(scale);
+    return applyScaleToObject(applied, scale, scaleConfig(scope));
+  };
+  const updated = await scope.store.update(namespace, name, { updatedObject }, admit.storeOptions);
+  return objectResponse(200, scaleOf(scope, updated), format, [...config.warnings, ...admit.admission.warnings]);
 }

@@ -2,7 +2,8 @@
  * @kubernetes/client-node 1.4.0 on kgen's control-plane kinds: its informer (makeInformer over
  * ListWatch) on ConfigMaps, and a Lease-based leader loop written with its CoordinationV1Api
  * (client-node has no leader election of its own): one holder at a time through optimistic
- * concurrency, takeover after the lease duration when the holder stops renewing.
+ * concurrency, takeover after the lease duration when the holder stops renewing; and server-side
+ * apply of a Deployment's Scale, as client-go's ApplyScale sends it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -89,6 +90,30 @@ describe('@kubernetes/client-node on the control-plane kinds', () => {
     } finally {
       await informer.stop();
     }
+  });
+
+  it('server-side apply of a Deployment\'s Scale (client-go ApplyScale\'s request): owns replicas, conflicts with their creator', async () => {
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    const labels = { app: 'ssa-scale' };
+    await apps.createNamespacedDeployment({
+      namespace: NS,
+      fieldManager: 'deployer',
+      body: { metadata: { name: 'ssa-scale' }, spec: { replicas: 2, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    const apply = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
+    const body = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'ssa-scale', namespace: NS }, spec: { replicas: 4 } };
+    const conflict = await apiError(() => apps.patchNamespacedDeploymentScale({ name: 'ssa-scale', namespace: NS, body, fieldManager: 'autoscaler' }, apply));
+    assert.equal(conflict.code, 409);
+    assert.equal(conflict.status.message, 'Apply failed with 1 conflict: conflict with "deployer" using apps/v1: .spec.replicas');
+    const scale = await apps.patchNamespacedDeploymentScale({ name: 'ssa-scale', namespace: NS, body, fieldManager: 'autoscaler', force: true }, apply);
+    assert.equal(scale.spec?.replicas, 4);
+    assert.equal(scale.status?.selector, 'app=ssa-scale');
+    const deployment = await apps.readNamespacedDeployment({ name: 'ssa-scale', namespace: NS });
+    assert.equal(deployment.spec?.replicas, 4);
+    const autoscaler = deployment.metadata?.managedFields?.find((e) => e.manager === 'autoscaler');
+    assert.equal(autoscaler?.operation, 'Apply');
+    assert.equal(autoscaler?.subresource, 'scale');
+    assert.deepEqual(autoscaler?.fieldsV1, { 'f:spec': { 'f:replicas': {} } });
   });
 
   it('a Lease-based leader loop: one holder at a time, takeover after the lease duration', async () => {

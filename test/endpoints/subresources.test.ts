@@ -91,3 +91,83 @@ describe('scale subresource', () => {
     assert.equal((await t.request('GET', `${WIDGETS}/missing/scale`)).status, 404);
   });
 });
+
+describe('server-side apply of a Scale (kube ScaleHandler)', () => {
+  let t: TestServer;
+  const APPLY = 'application/apply-patch+yaml';
+  const scaleApply = (replicas?: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'ap' }, ...(replicas === undefined ? {} : { spec: { replicas } }), ...extra });
+  const entriesOf = async () => (await t.request('GET', `${WIDGETS}/ap`)).body.metadata.managedFields as Array<Record<string, unknown>>;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', `${WIDGETS}?fieldManager=creator`, { body: widget('ap', { replicas: 2 }) });
+  });
+  after(() => t.close());
+
+  it('owns replicas with subresource scale, and conflicts at the Scale path with the manager that set them', async () => {
+    const conflict = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: scaleApply(5), contentType: APPLY });
+    assert.equal(conflict.status, 409, conflict.text);
+    assert.equal(conflict.body.reason, 'Conflict');
+    assert.equal(conflict.body.message, 'Apply failed with 1 conflict: conflict with "creator" using widgets.example.com/v1: .spec.replicas');
+    assert.deepEqual(conflict.body.details.causes, [{ reason: 'FieldManagerConflict', message: 'conflict with "creator" using widgets.example.com/v1', field: '.spec.replicas' }]);
+    assert.equal((await t.request('GET', `${WIDGETS}/ap`)).body.spec.replicas, 2);
+
+    const forced = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa&force=true`, { body: scaleApply(5), contentType: APPLY });
+    assert.equal(forced.status, 200, forced.text);
+    assert.equal(forced.body.kind, 'Scale');
+    assert.equal(forced.body.spec.replicas, 5);
+    const obj = (await t.request('GET', `${WIDGETS}/ap`)).body;
+    assert.equal(obj.spec.replicas, 5);
+    const hpa = obj.metadata.managedFields.find((e: { manager: string }) => e.manager === 'hpa');
+    assert.deepEqual(
+      { operation: hpa.operation, apiVersion: hpa.apiVersion, subresource: hpa.subresource, fieldsV1: hpa.fieldsV1 },
+      { operation: 'Apply', apiVersion: 'widgets.example.com/v1', subresource: 'scale', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
+    );
+    // The creator lost replicas, and only replicas (it still owns spec itself, as kube's `.`).
+    const creator = obj.metadata.managedFields.find((e: { manager: string }) => e.manager === 'creator');
+    assert.deepEqual(creator.fieldsV1, { 'f:spec': {} });
+  });
+
+  it('applies again without conflict, and gives replicas back to 0 once no one applies them', async () => {
+    const again = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: scaleApply(6), contentType: APPLY });
+    assert.equal(again.status, 200, again.text);
+    assert.equal((await t.request('GET', `${WIDGETS}/ap`)).body.spec.replicas, 6);
+    const dropped = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: scaleApply(), contentType: APPLY });
+    assert.equal(dropped.status, 200, dropped.text);
+    assert.equal(dropped.body.spec.replicas, 0);
+    assert.equal((await entriesOf()).find((e) => e.manager === 'hpa'), undefined);
+  });
+
+  it('honours dryRun and a resourceVersion precondition', async () => {
+    const before = (await t.request('GET', `${WIDGETS}/ap`)).body;
+    const dry = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa&dryRun=All`, { body: scaleApply(9), contentType: APPLY });
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.spec.replicas, 9);
+    assert.equal((await t.request('GET', `${WIDGETS}/ap`)).body.metadata.resourceVersion, before.metadata.resourceVersion);
+    const stale = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, {
+      body: scaleApply(3, { metadata: { name: 'ap', resourceVersion: '1' } }),
+      contentType: APPLY,
+    });
+    assert.equal(stale.status, 409, stale.text);
+  });
+
+  it('refuses what kube refuses: no field manager, another version or kind, unknown fields, another name, a missing object', async () => {
+    const noManager = await t.request('PATCH', `${WIDGETS}/ap/scale`, { body: scaleApply(1), contentType: APPLY });
+    assert.equal(noManager.status, 422);
+    assert.equal(noManager.body.details.causes[0].field, 'fieldManager');
+    const version = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: JSON.stringify({ apiVersion: 'widgets.example.com/v1', kind: 'Scale', spec: { replicas: 1 } }), contentType: APPLY });
+    assert.equal(version.status, 400);
+    assert.equal(version.body.message, 'Incorrect version specified in apply patch. Specified patch version: widgets.example.com/v1, expected: autoscaling/v1');
+    const unknown = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: scaleApply(1, { spec: { replicas: 1, size: 2 } }), contentType: APPLY });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.message, /\.spec\.size: field not declared in schema/);
+    const other = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa`, { body: scaleApply(1, { metadata: { name: 'other' } }), contentType: APPLY });
+    assert.equal(other.status, 400);
+    assert.equal(other.body.message, 'the name of the object (other) does not match the name on the URL (ap)');
+    const missing = await t.request('PATCH', `${WIDGETS}/nope/scale?fieldManager=hpa`, { body: scaleApply(1), contentType: APPLY });
+    assert.equal(missing.status, 404);
+    const negative = await t.request('PATCH', `${WIDGETS}/ap/scale?fieldManager=hpa&force=true`, { body: scaleApply(-1), contentType: APPLY });
+    assert.equal(negative.status, 422);
+    assert.equal(negative.body.details.kind, 'Scale');
+  });
+});

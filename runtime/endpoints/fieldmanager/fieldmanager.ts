@@ -54,6 +54,13 @@ const STRIPPED = FieldSet.of(
 
 const STATUS = FieldSet.of(['f:status']);
 
+/**
+ * Where a write through the scale subresource meets other managers: autoscaling/v1 Scale's
+ * `.spec.replicas`, whatever the kind's specReplicasPath (kube's ScaleHandler hands the Scale
+ * its managers' entries converted to that path, so conflicts name it).
+ */
+const SCALE_REPLICAS: Path = ['f:spec', 'f:replicas'];
+
 export interface Conflict {
   manager: ManagerEntry;
   path: Path;
@@ -234,7 +241,7 @@ export class FieldManager {
     const conflicts: Conflict[] = [];
     for (const [otherId, entry] of managed) {
       if (otherId === id) continue;
-      for (const path of entry.set.intersection(changed).paths()) conflicts.push({ manager: entry, path });
+      for (const path of entry.set.intersection(changed).paths()) conflicts.push({ manager: entry, path: subresource === 'scale' ? SCALE_REPLICAS : path });
     }
     if (conflicts.length > 0 && !opts.force) {
       const remaining = this.conflictsNotFromLastApplied(conflicts, live, manager);
