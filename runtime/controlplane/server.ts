@@ -52,6 +52,7 @@ import { sqlitePath } from '../storage/factory.js';
 import { setWatchKindResolver } from '../server/filters/metrics.js';
 import { metricsRegistry, Profiling, serveMetrics } from '../server/metrics.js';
 import { docsServer } from './docs.js';
+import { stopStep, untilOr } from './shutdown.js';
 import type { NonResourceHandler } from '../server/handler.js';
 import { kubeconfigWritePolicy, startStorageCompaction, storageHealthCheck } from './storage-backend.js';
 
@@ -238,13 +239,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** kube-apiserver's default ShutdownTimeout. */
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 60_000;
 
-/** Waits for promise, but not past deadline (a Date.now() value); leaves no timer behind. */
-async function untilOr(promise: Promise<unknown>, deadline: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
-  clearTimeout(timer);
-}
-
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const generatedDir = resolve(opts.generatedDir);
   const dataDir = resolve(opts.dataDir ?? '.kgen');
@@ -404,18 +398,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
           const deadline = Date.now() + (opts.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
           await untilOr(serving.waitGroup.wait(), deadline);
           await http.drain(deadline);
-          await controllers?.stop();
-          await aggregator?.stop();
-          await compactor?.stop();
-          await http.app.close();
-          await serving.close();
+          // Each later step is bounded (shutdown.ts): one stuck piece is logged, not waited on for ever.
+          await stopStep('the controllers', () => controllers?.stop(), log);
+          await stopStep('the aggregator', () => aggregator?.stop(), log);
+          await stopStep('storage compaction', () => compactor?.stop(), log);
+          await stopStep('the HTTP server', () => http.app.close(), log);
+          await stopStep('serving', () => serving.close(), log);
           admission.stop();
           profiling?.stop();
           setStorageInventory(undefined);
-          await rbac?.stop();
-          await extensions?.close();
-          await installer?.close();
-          if (ownsStorage) await storage.close();
+          await stopStep('RBAC', () => rbac?.stop(), log);
+          await stopStep('the apiextensions server', () => extensions?.close(), log);
+          await stopStep('the API installer', () => installer?.close(), log);
+          if (ownsStorage) await stopStep('storage', () => storage.close(), log);
         })();
         return closing;
       },
