@@ -19,6 +19,7 @@ import { ensureFrontProxy } from '../../runtime/controlplane/front-proxy.js';
 import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
+import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 const run = promisify(execFile);
 /** The repository's generated APIs, which hold ops.example.org/v1beta1 (the fixture's do not). */
@@ -100,6 +101,7 @@ describe('APIService aggregation through kubectl', () => {
       aggregator: { availabilityIntervalMs: 300, discoveryTimeoutMs: 2_000 },
       log: process.env.KGEN_TEST_LOG ? (line) => console.error(line) : undefined,
     });
+    forgetKubectlDiscovery(front.url);
   });
 
   after(async () => {

@@ -19,6 +19,7 @@ import { parseAllDocuments } from 'yaml';
 import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 import { KGEN_BIN, REPO } from './harness.js';
+import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 const WARDLE = fileURLToPath(new URL('../fixtures/aggregated-apis/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'kgen-agg-manifests-'));
@@ -82,6 +83,7 @@ describe('aggregated-server install manifests', () => {
     assert.equal(r.status, 0, r.stderr);
     generated = r.stdout;
     front = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', dataDir: join(dir, 'front'), port: 0, controllers: false });
+    forgetKubectlDiscovery(front.url);
   });
 
   after(async () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminCredentials, tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
+import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const KGEN_BIN = join(REPO, 'bin', 'kgen.js');
@@ -82,6 +83,8 @@ export async function startKgen(opts: ServeOptions = {}): Promise<KgenServer> {
       reject(new Error(`kgen serve exited with ${code}:\n${out}`));
     });
   });
+  // The port may have served other APIs before: kubectl must not trust what it cached for it.
+  forgetKubectlDiscovery(url);
   let admin: ClientCredentials | undefined;
   let adminFetch: Fetch | undefined;
   const credentials = () => (admin ??= adminCredentials(dataDir));

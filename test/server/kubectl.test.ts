@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from './testserver.js';
+import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 const run = promisify(execFile);
 
@@ -34,6 +35,7 @@ describe('kubectl against kgen serve', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kgen-kubectl-'));
     server = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', dataDir: dir, port: 0 });
+    forgetKubectlDiscovery(server.url);
   });
   after(async () => {
     await server.close();

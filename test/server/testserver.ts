@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { formatDiagnostic, generate } from '../../generator/index.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../runtime/controlplane/index.js';
 import { tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
+import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 /**
  * The generated directory the tests serve. It lives under test/.tmp (inside the repo) so the
@@ -61,6 +62,8 @@ export interface TestServer {
 export async function startTestServer(overrides: Partial<ServerOptions> = {}): Promise<TestServer> {
   const secure = overrides.tls !== undefined && overrides.tls !== false;
   const server = await startServer({ generatedDir: FIXTURE_DIR, storage: 'memory:', port: 0, insecureDevMode: !secure, ...overrides });
+  // kubectl may have cached another server's APIs for this port (test/support/kubectl-cache.ts).
+  forgetKubectlDiscovery(server.url);
   const credentials = server.credentials;
   const fetchAs = (who: Omit<ClientCredentials, 'ca'>): Fetch => (credentials ? tlsFetch({ ca: credentials.servingCA ?? credentials.ca.cert, ...who }) : fetch);
   const fetchAsAdmin = credentials ? fetchAs({ cert: credentials.admin.cert, key: credentials.admin.key }) : fetch;
