@@ -222,7 +222,9 @@ function kgenPlugin(entryPath, options, chunks) {
         if (isBare(spec)) {
           let file;
           try {
-            file = requireFromEntry.resolve(spec);
+            // A bundled (inlined) package's own imports resolve from its file, as Node would (a
+            // nested node_modules version); kgen's sources' from the entry's folder.
+            file = (args.importer && IN_PACKAGE.test(args.importer) ? createRequire(args.importer) : requireFromEntry).resolve(spec);
           } catch {
             return { path: spec, external: true };
           }

@@ -91,6 +91,22 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('bundles the CommonJS packages every start loads into the runtime chunk, not those loaded on first use', () => {
+    // Runs after the test above, which made the bundle in this cache directory.
+    const chunks = readdirSync(cacheDir).filter((f) => f.startsWith('bundle-') && f.endsWith('.cjs'));
+    assert.equal(chunks.length, 1, `one runtime chunk: ${chunks.join(', ')}`);
+    const text = readFileSync(join(cacheDir, chunks[0]!), 'utf8');
+    // esbuild marks each bundled file with a `// <path>` line.
+    for (const file of ['fastify/fastify.js', 'find-my-way/index.js', 'avvio/lib/plugin.js', 'semver/index.js', 'fast-json-patch/index.js']) {
+      assert.match(text, new RegExp(`^// \\S*node_modules/${file.replace('.', '\\.')}$`, 'm'), `${file} is bundled`);
+    }
+    assert.doesNotMatch(text, /require\("fastify"\)/, 'fastify is not required at run time');
+    // Those loaded on first use stay out (test/server/lazy-startup.test.ts: not loaded at start).
+    for (const pkg of ['prom-client', 'yaml', 'ws', 'better-sqlite3', 'node-forge']) {
+      assert.doesNotMatch(text, new RegExp(`^// \\S*node_modules/${pkg}/`, 'm'), `${pkg} is not bundled`);
+    }
+  });
+
   it('rebuilds the bundle when a generated file changed', async () => {
     const dir = generatedCopy('edit');
     const first = await serve(dir);
