@@ -74,10 +74,16 @@ if (useDist) {
   // bundle at start (Node 20 keeps no code cache for ES modules).
   // The runtime (everything cli/serve-runtime.ts reaches, ~1 MB) is a CommonJS chunk, so that the
   // V8 code cache spares compiling it on every start.
+  // The CommonJS packages every start loads (fastify and what it requires, semver, commander,
+  // fast-json-patch: ~140 files) are bundled into it: resolving each file (stats, realpaths,
+  // package.json scopes) cost more than compiling it. The packages loaded on first use (yaml, ws,
+  // better-sqlite3, prom-client, node-forge) stay require()s, so they still load only then.
   enableCodeCache({ minBytes: 0 });
   await importBundled(entry, {
     dynamic: (path) => /^(runtime[\\/]|cli[\\/]serve)/.test(relative(KGEN_ROOT, path)),
     chunk: (path) => /^cli[\\/]serve-runtime\.ts$/.test(relative(KGEN_ROOT, path)),
+    inline: (name) =>
+      /^(fastify|@fastify\/(error|proxy-addr|forwarded)|avvio|fastq|reusify|process-warning|toad-cache|rfdc|fast-json-stringify|ipaddr\.js|secure-json-parse|semver|find-my-way|fast-querystring|fast-decode-uri-component|safe-regex2|ret|fast-deep-equal|abstract-logging|fast-json-patch|commander)$/.test(name),
   });
 } else if (process.argv[2] === 'init' || process.argv.length === 2 || process.argv[2] === '--help' || process.argv[2] === '-h') {
   // The CLI alone (init needs nothing else): no command's module is loaded, so no tsx either.

@@ -53,7 +53,7 @@ export function onWorkerStop(stop: () => void): void {
 /** The primary: forks `count` workers running this same command line, and keeps them running. */
 export async function runPrimary(count: number): Promise<void> {
   const { serveClusterMetrics } = await import('../runtime/metrics/cluster.js');
-  serveClusterMetrics();
+  await serveClusterMetrics();
   const startedAt = new Map<number, number>();
   const ready = new Set<number>();
   let announced = false;

@@ -92,7 +92,7 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     // Through serve-runtime.ts, as every runtime module serve uses: one instance of the metrics
     // module, the one the server answers /metrics from.
     const { joinClusterMetrics, metricsRegistry, setMetricsSource } = await import('./serve-runtime.js');
-    setMetricsSource(joinClusterMetrics(await metricsRegistry()));
+    setMetricsSource(await joinClusterMetrics(await metricsRegistry()));
   }
   // Loaded here so `kgen generate` does not pay for the server's modules.
   const { startServer, loadEtcdTLS } = await import('./serve-runtime.js');

@@ -6,8 +6,9 @@
  * each runtime module (one defineResource, one StatusError class) whichever way it was reached.
  *
  * The bundle is cached like kgen's own (cache directory of ./cache-dir.js, named `shared-…`):
- * the manifest beside it lists every source esbuild read with a SHA-1 of its content, re-hashed on
- * every run, so an edited or regenerated file is never run from an old bundle. These bundles hold
+ * the manifest beside it lists every source esbuild read with a SHA-1 of its content and the
+ * file's identity when hashed (size, mtime, ctime, inode); a run re-hashes the files whose identity
+ * changed (every write changes ctime), so an edited or regenerated file is never run from an old bundle. These bundles hold
  * derived user code, so every one unused for PRUNE_AFTER_MS is removed when another is written.
  *
  * Errors in the sources (syntax, an unresolvable import) are thrown with esbuild's locations.
@@ -34,6 +35,28 @@ function hashFile(path) {
     return sha1(readFileSync(path));
   } catch {
     return 'missing';
+  }
+}
+
+/** `<sha1> <size>:<mtime>:<ctime>:<inode>`, the identity taken before the content is read (as ./bundle.js's). */
+function fingerprint(path) {
+  const id = identity(path);
+  const hash = hashFile(path);
+  return id === undefined ? hash : `${hash} ${id}`;
+}
+
+/** An unchanged identity matches without reading the file; another is compared by content. */
+function matches(path, recorded) {
+  const [hash, id] = recorded.split(' ');
+  return (id !== undefined && identity(path) === id) || hashFile(path) === hash;
+}
+
+function identity(path) {
+  try {
+    const st = statSync(path, { bigint: true });
+    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }
 
@@ -68,7 +91,7 @@ function cached(dir, key) {
     return undefined;
   }
   if (!Array.isArray(manifest.inputs) || !Array.isArray(manifest.shared) || typeof manifest.bundle !== 'string') return undefined;
-  for (const [path, hash] of manifest.inputs) if (hashFile(path) !== hash) return undefined;
+  for (const [path, recorded] of manifest.inputs) if (typeof recorded !== 'string' || !matches(path, recorded)) return undefined;
   const bundle = join(dir, manifest.bundle);
   return hashFile(bundle) === manifest.bundleHash ? { bundle, shared: manifest.shared } : undefined;
 }
@@ -95,7 +118,7 @@ async function build(dir, key, entries) {
     .map((p) => (isAbsolute(p) ? p : resolve(p)));
   const bundleHash = sha1(text);
   const name = `shared-${key}-${bundleHash.slice(0, 16)}.mjs`;
-  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), inputs: [...new Set(inputs)].sort().map((p) => [p, hashFile(p)]) };
+  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), inputs: [...new Set(inputs)].sort().map((p) => [p, fingerprint(p)]) };
   if (!writeAtomic(join(dir, name), text) || !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
   prune(dir, name);
   return { bundle: join(dir, name), shared: manifest.shared };

@@ -9,7 +9,10 @@
  * primary → worker `kgen:metrics-reply` {id, text, contentType} or {id, error}.
  */
 import cluster from 'node:cluster';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+// Types only: prom-client (~80 CommonJS files with @opentelemetry/api) is imported when a worker
+// joins or the primary serves, never at a single server's start (cli/serve-runtime.ts re-exports
+// this module, so a static import would load it before every server listens).
+import type { Registry } from 'prom-client';
 
 const REQUEST = 'kgen:metrics-request';
 const REPLY = 'kgen:metrics-reply';
@@ -34,8 +37,9 @@ export interface MetricsText {
  * returns the function /metrics calls for everyone's. Call it at start, before the first scrape:
  * a worker that does not answer makes the primary's collection time out.
  */
-export function joinClusterMetrics(registry: Registry): () => Promise<MetricsText> {
+export async function joinClusterMetrics(registry: Registry): Promise<() => Promise<MetricsText>> {
   if (!cluster.isWorker) throw new Error('joinClusterMetrics: not a cluster worker');
+  const { AggregatorRegistry } = await import('prom-client');
   // Constructing one adds prom-client's worker-side listener; setRegistries says what it reports.
   new AggregatorRegistry();
   AggregatorRegistry.setRegistries([registry]);
@@ -62,8 +66,9 @@ export function joinClusterMetrics(registry: Registry): () => Promise<MetricsTex
     });
 }
 
-/** In the primary: answers the workers' requests with every worker's metrics, aggregated. */
-export function serveClusterMetrics(): void {
+/** In the primary: answers the workers' requests with every worker's metrics, aggregated (from when it resolves). */
+export async function serveClusterMetrics(): Promise<void> {
+  const { AggregatorRegistry } = await import('prom-client');
   const aggregator = new AggregatorRegistry();
   cluster.on('message', (worker, message: { type?: string; id?: number }) => {
     if (message?.type !== REQUEST) return;

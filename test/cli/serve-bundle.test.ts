@@ -7,7 +7,7 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,14 +91,38 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('bundles the CommonJS packages every start loads into the runtime chunk, not those loaded on first use', () => {
+    // Runs after the test above, which made the bundle in this cache directory.
+    const chunks = readdirSync(cacheDir).filter((f) => f.startsWith('bundle-') && f.endsWith('.cjs'));
+    assert.equal(chunks.length, 1, `one runtime chunk: ${chunks.join(', ')}`);
+    const text = readFileSync(join(cacheDir, chunks[0]!), 'utf8');
+    // esbuild marks each bundled file with a `// <path>` line.
+    for (const file of ['fastify/fastify.js', 'find-my-way/index.js', 'avvio/lib/plugin.js', 'semver/index.js', 'fast-json-patch/index.js']) {
+      assert.match(text, new RegExp(`^// \\S*node_modules/${file.replace('.', '\\.')}$`, 'm'), `${file} is bundled`);
+    }
+    assert.doesNotMatch(text, /require\("fastify"\)/, 'fastify is not required at run time');
+    // Those loaded on first use stay out (test/server/lazy-startup.test.ts: not loaded at start).
+    for (const pkg of ['prom-client', 'yaml', 'ws', 'better-sqlite3', 'node-forge']) {
+      assert.doesNotMatch(text, new RegExp(`^// \\S*node_modules/${pkg}/`, 'm'), `${pkg} is not bundled`);
+    }
+  });
+
   it('rebuilds the bundle when a generated file changed', async () => {
     const dir = generatedCopy('edit');
+    const file = join(dir, WIDGETS_TS);
+    // A whole second, which utimes can set back exactly after the edit.
+    const mtime = new Date('2026-01-01T00:00:00Z');
+    utimesSync(file, mtime, mtime);
     const first = await serve(dir);
     assert.ok(first.url, first.output());
     assert.ok((await tableColumns(first.url)).includes('Replicas'));
     await first.stop();
-    const file = join(dir, WIDGETS_TS);
+    // An edit of the same size with its mtime put back: only the content (and ctime) tell.
+    const size = statSync(file).size;
     writeFileSync(file, readFileSync(file, 'utf8').replace("name: 'Replicas'", "name: 'Spinners'"));
+    utimesSync(file, mtime, mtime);
+    assert.equal(statSync(file).size, size);
+    assert.equal(statSync(file).mtimeMs, mtime.getTime());
     const second = await serve(dir);
     try {
       assert.ok(second.url, second.output());

@@ -5,7 +5,8 @@
  * client certificate, and prints what they gave. Writes to a pipe are synchronous on Linux, so the
  * module loaders' debug lines before the marker are the modules start-up loaded.
  */
-import { startServer } from '../../runtime/controlplane/index.js';
+// Through cli/serve-runtime.ts, as `kgen serve` does: what that module reaches loads at start too.
+import { startServer } from '../../cli/serve-runtime.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 
 const MARKER = '--- kgen started ---';

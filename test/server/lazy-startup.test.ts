@@ -4,8 +4,10 @@
  * mode makes its front-proxy credentials when the aggregator first needs them); and, up to the
  * moment it listens, neither yaml (a config file, YAML output), ws (a channel upgrade),
  * better-sqlite3 (memory storage opens no SQLite store) nor prom-client (loaded once listening,
- * for /metrics). The child process
- * (lazy-startup-child.ts) runs under NODE_DEBUG=esm,module, whose lines name every module loaded.
+ * for /metrics). The child process (lazy-startup-child.ts) runs under NODE_DEBUG=esm,module, whose
+ * lines name every module loaded; it starts the server through cli/serve-runtime.ts, the one module
+ * `kgen serve` reaches the runtime by, so what that module alone imports (e.g. the --workers
+ * metrics of runtime/metrics/cluster.ts) counts too.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -4,22 +4,29 @@
  * grown and dropped tables, and V8's young generation grown to its maximum by a high survival
  * rate. V8 keeps those pages until a full collection at a quiet moment, which an idle server may
  * never get (measured: RSS flat for minutes after loading 100,000 objects). So once a load of at
- * least RELEASE_THRESHOLD_BYTES is done and the process has been quiet for a moment, one full
+ * least RELEASE_THRESHOLD_BYTES is done and the process has been quiet for a moment, a full
  * collection is run: it frees the garbage pages and, with little allocation going on, shrinks
- * the young generation.
+ * the young generation. A second one follows after another quiet moment: the old-generation
+ * pages the first left partly used (its sweeping runs concurrently, after it returns) are only
+ * given back then (measured with 100,000 objects: RSS 296 -> 287-289 MB, old space 169.5 -> 164 MB
+ * committed for the same 156 MB used).
  *
- * Contracts: at most one collection per burst of loads (debounced), never for small loads, never
- * keeping the process alive (unref'd timer); a no-op where V8 offers no collection function.
+ * Contracts: at most COLLECTIONS collections per burst of loads (debounced: a load during them
+ * starts the burst again), never for small loads, never keeping the process alive (unref'd
+ * timers); a no-op where V8 offers no collection function.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** Loads smaller than this (in total, per burst) leave V8 to itself. */
 export const RELEASE_THRESHOLD_BYTES = 32 * 1024 * 1024;
-/** Quiet time after the last load of a burst before collecting. */
-const QUIET_MS = 1000;
+/** Quiet time after the last load of a burst before collecting, and between the collections. */
+export const QUIET_MS = 1000;
+/** Full collections run after a burst (see above for why two). */
+export const COLLECTIONS = 2;
 
 let pending = 0;
+let remaining = 0;
 let timer: NodeJS.Timeout | undefined;
 let collect: (() => void) | null | undefined;
 
@@ -27,6 +34,11 @@ let collect: (() => void) | null | undefined;
 export function loaded(bytes: number): void {
   pending += bytes;
   if (pending < RELEASE_THRESHOLD_BYTES) return;
+  remaining = COLLECTIONS;
+  schedule();
+}
+
+function schedule(): void {
   if (timer) clearTimeout(timer);
   timer = setTimeout(release, QUIET_MS);
   timer.unref();
@@ -40,7 +52,10 @@ export function loadedObjects(count: number): void {
 function release(): void {
   timer = undefined;
   pending = 0;
-  gcFunction()?.();
+  const gc = gcFunction();
+  if (!gc) return;
+  gc();
+  if (--remaining > 0) schedule();
 }
 
 /**
