@@ -1,3 +1,6 @@
+import type { DerivedCache } from '../cache.js';
+import type { ApiVersion } from '../model.js';
+
 /** What every emitter returns: files, by path relative to the output directory. */
 export interface EmittedFile {
   path: string;
@@ -18,6 +21,16 @@ export interface EmitOptions {
    * word and end in "..."; 0 drops every description. Unset: kept whole.
    */
   crdMaxDescriptionLength?: number;
+}
+
+/**
+ * What an emitter may keep across runs in kgen's cache (../cache.ts): the output of kgen's
+ * built-in versions, the same in every project.
+ */
+export interface KeptOutput {
+  cache?: DerivedCache;
+  /** Whether a version is one of kgen's built-in versions (the same in every project). */
+  builtin: (v: ApiVersion) => boolean;
 }
 
 /** Stable, readable JSON: two-space indent, trailing newline. Key order is the builder's. */

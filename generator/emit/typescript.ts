@@ -8,7 +8,7 @@ import type { ApiGroup, ApiVersion, Kind, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
 import { deprecationWarning, multiVersionKinds } from '../versions.js';
-import type { EmittedFile } from './emitted.js';
+import type { EmittedFile, KeptOutput } from './emitted.js';
 import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
@@ -307,12 +307,6 @@ const FORMAT = 1;
 const ENTRY_PREFIX = 'builtin-emit-ts-';
 const CODE = fileURLToPath(import.meta.url);
 
-/** What emitTypeScript may keep across runs: the built-in versions' files, in `cache`. */
-export interface KeptOutput {
-  cache?: DerivedCache;
-  /** Whether a version is one of kgen's built-in versions (the same in every project). */
-  builtin: (v: ApiVersion) => boolean;
-}
 
 interface Entry {
   models: Record<string, EmittedFile>;
