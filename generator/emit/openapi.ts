@@ -10,7 +10,7 @@ import type { ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import type { CheckedModel } from '../check/checked.js';
 import { openapiPath } from './layout.js';
-import { jsonFile, type EmitOptions, type EmittedFile, type KeptOutput } from './emitted.js';
+import { jsonFile, versionDigest, type EmitOptions, type EmittedFile, type KeptOutput } from './emitted.js';
 import { codeKey } from './code-key.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
@@ -287,9 +287,9 @@ const SWAGGER = 'openapi/v2/swagger.json';
  *   runtime's OpenAPI builders and meta schemas, every template, the packages' versions);
  * - the emit options (every EmitOptions member, KEYED_OPTIONS; test/generator/builtin-openapi-cache.test.ts
  *   fails when EmitOptions gains one);
- * - per served built-in version, in model order: the JSON text of the checked version object (plain
- *   data: everything the builders read of it, whatever the checker or the project's other groups
- *   did to it).
+ * - per served built-in version, in model order: a hash of the JSON text of the checked version
+ *   object (versionDigest; plain data: everything the builders read of it, whatever the checker
+ *   or the project's other groups did to it).
  * A hit puts the entry's printed texts into `outputs` (above), so versionOutput finds them; a miss
  * prints as before and proposes the entry for write/ to store. Either way the texts are the same.
  */
@@ -334,7 +334,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
   // Already printed in this process (kgen generate --watch after its first run): nothing to look up.
   if (versions.every((v) => outputs.get(v)?.options === key)) return undefined;
   const parts = [String(FORMAT), codeKey(CODE), JSON.stringify(KEYED_OPTIONS.map((o) => options[o] ?? null))];
-  for (const v of versions) parts.push(versionId(v), JSON.stringify(v));
+  for (const v of versions) parts.push(versionId(v), versionDigest(v));
   const name = `${ENTRY_PREFIX}${entryKey(...parts)}.txt`;
   const bytes = readEntryBytes(kept.cache, name);
   if (bytes !== undefined) {
