@@ -34,6 +34,16 @@ export function readEntry(cache: DerivedCache | undefined, name: string): string
   }
 }
 
+/** The entry's bytes, or undefined when there is no cache or the entry is missing or unreadable. */
+export function readEntryBytes(cache: DerivedCache | undefined, name: string): Buffer | undefined {
+  if (!cache?.dir) return undefined;
+  try {
+    return readFileSync(join(cache.dir, name));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asks write/ to store an entry; older entries whose names start with `replaces` may then be pruned. */
 export function proposeEntry(cache: DerivedCache | undefined, name: string, data: string, replaces: string): void {
   if (cache?.dir) cache.proposed.set(name, { data, replaces });

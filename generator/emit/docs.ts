@@ -347,7 +347,30 @@ function searchPaths(
   }
 }
 
+/**
+ * A version page's main part and search entries, kept while the version object lives: besides
+ * the version, they depend only on the other versions of its group (versionsSection), so they are
+ * kept with that list. The model's objects are not changed after checking, and `kgen generate
+ * --watch` reuses the version objects of the groups it did not parse again, so a regeneration
+ * renders only the edited groups' pages; the navigation, which lists every version, is printed
+ * for every page on every run.
+ */
+const renderedPages = new WeakMap<ApiVersion, { siblings: ApiVersion[]; main: string; search: SearchEntry[] }>();
+
 function versionPage(version: ApiVersion, versions: ApiVersion[], search: SearchEntry[], nav: Nav): string {
+  const siblings = versions.filter((v) => v.group === version.group);
+  let kept = renderedPages.get(version);
+  if (!kept || kept.siblings.length !== siblings.length || kept.siblings.some((v, i) => v !== siblings[i])) {
+    const own: SearchEntry[] = [];
+    kept = { siblings, main: versionMain(version, siblings, own), search: own };
+    renderedPages.set(version, kept);
+  }
+  search.push(...kept.search);
+  return layout(`${apiVersionOf(version)} API reference`, nav(version), kept.main);
+}
+
+/** A version page's main part; its search entries are pushed to `search`. `versions`: those of its group. */
+function versionMain(version: ApiVersion, versions: ApiVersion[], search: SearchEntry[]): string {
   const page = pageName(version);
   const gv = apiVersionOf(version);
   const types = new Map(version.types.map((t) => [t.name, t]));
@@ -383,7 +406,7 @@ ${versionsSection(kind, version, versions)}
 <p class="muted">Kinds: ${version.kinds.map((k) => `<a href="#${esc(k.name)}">${esc(k.name)}</a>`).join(', ')}</p>
 ${kinds}
 ${named ? `<h2 id="types">Types</h2>\n${named}` : ''}`;
-  return layout(`${gv} API reference`, nav(version), main);
+  return main;
 }
 
 function indexPage(versions: ApiVersion[], title: string, nav: Nav): string {

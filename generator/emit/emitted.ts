@@ -1,3 +1,6 @@
+import { entryKey, type DerivedCache } from '../cache.js';
+import type { ApiVersion } from '../model.js';
+
 /** What every emitter returns: files, by path relative to the output directory. */
 export interface EmittedFile {
   path: string;
@@ -18,6 +21,30 @@ export interface EmitOptions {
    * word and end in "..."; 0 drops every description. Unset: kept whole.
    */
   crdMaxDescriptionLength?: number;
+}
+
+/**
+ * What an emitter may keep across runs in kgen's cache (../cache.ts): the output of kgen's
+ * built-in versions, the same in every project.
+ */
+export interface KeptOutput {
+  cache?: DerivedCache;
+  /** Whether a version is one of kgen's built-in versions (the same in every project). */
+  builtin: (v: ApiVersion) => boolean;
+}
+
+const digests = new WeakMap<ApiVersion, string>();
+
+/**
+ * A hash of the version object's JSON text (plain data: everything an emitter reads of it), for
+ * the keys of outputs kept across runs. Kept per object, so the emitters that key on the same
+ * built-in versions print and hash each once; like those outputs, it relies on the model not
+ * being changed once checked.
+ */
+export function versionDigest(version: ApiVersion): string {
+  let digest = digests.get(version);
+  if (digest === undefined) digests.set(version, (digest = entryKey(JSON.stringify(version))));
+  return digest;
 }
 
 /** Stable, readable JSON: two-space indent, trailing newline. Key order is the builder's. */

@@ -3,12 +3,15 @@
  * (`openapi/v3/apis/<group>/<version>.json`, `openapi/v3/api/v1.json`) and one Swagger 2.0
  * document of everything (`openapi/v2/swagger.json`).
  */
+import { fileURLToPath } from 'node:url';
 import type { OpenAPIV2, OpenAPIV3 } from 'openapi-types';
+import { entryKey, proposeEntry, readEntryBytes } from '../cache.js';
 import type { ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import type { CheckedModel } from '../check/checked.js';
 import { openapiPath } from './layout.js';
-import { jsonFile, type EmitOptions, type EmittedFile } from './emitted.js';
+import { jsonFile, versionDigest, type EmitOptions, type EmittedFile, type KeptOutput } from './emitted.js';
+import { codeKey } from './code-key.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
 import { toV2Schema, v2Paths, v2QueryParameter } from '../../runtime/endpoints/openapi/v2.js';
@@ -132,7 +135,8 @@ function v2Document(specs: VersionSpec[]): OpenAPIV2.Document {
 
 /** One version's documents: its OpenAPI 3 file, and its Swagger paths and definitions as printed members. */
 interface VersionOutput {
-  spec: VersionSpec;
+  /** The version's operations and schemas (built again on use for an output read from kgen's cache). */
+  spec: () => VersionSpec;
   v3: EmittedFile;
   v2Paths: Map<string, string>;
   v2Definitions: Map<string, string>;
@@ -239,7 +243,7 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
   const names = Object.keys(spec.schemas);
   const schemas = names.map((name) => schemaV3(name, spec.schemas[name]!));
   const output: VersionOutput = {
-    spec,
+    spec: () => spec,
     v3: v3File(openapiPath(version.group, version.name), spec, schemas),
     v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
     v2Definitions: new Map(names.map((name, i) => [name, schemaV2(name, spec.schemas[name]!, schemas[i]!)])),
@@ -256,7 +260,7 @@ function swaggerFile(versions: VersionOutput[]): EmittedFile {
     for (const [path, text] of v.v2Paths) {
       // Two versions sharing a path would merge their operations: print the whole document.
       if (paths.has(path)) {
-        const file = jsonFile(SWAGGER, v2Document(versions.map((o) => o.spec)));
+        const file = jsonFile(SWAGGER, v2Document(versions.map((o) => o.spec())));
         return { path: file.path, content: expandQuery(file.content) };
       }
       paths.set(path, text);
@@ -274,10 +278,110 @@ function swaggerFile(versions: VersionOutput[]): EmittedFile {
 
 const SWAGGER = 'openapi/v2/swagger.json';
 
-export function emitOpenAPI(checked: CheckedModel, options: EmitOptions = {}): EmittedFile[] {
+/**
+ * Across runs, the outputs of kgen's built-in versions (the same in every project: ~60 ms of a
+ * cold run's printing, core/v1 with PodSpec the most of it) are kept in kgen's cache (../cache.ts)
+ * as one entry, named by a hash of:
+ * - the entry's FORMAT;
+ * - the code that prints them (./code-key.ts: this module's import closure, which holds the
+ *   runtime's OpenAPI builders and meta schemas, every template, the packages' versions);
+ * - the emit options (every EmitOptions member, KEYED_OPTIONS; test/generator/builtin-openapi-cache.test.ts
+ *   fails when EmitOptions gains one);
+ * - per served built-in version, in model order: a hash of the JSON text of the checked version
+ *   object (versionDigest; plain data: everything the builders read of it, whatever the checker
+ *   or the project's other groups did to it).
+ * A hit puts the entry's printed texts into `outputs` (above), so versionOutput finds them; a miss
+ * prints as before and proposes the entry for write/ to store. Either way the texts are the same.
+ */
+const FORMAT = 1;
+const ENTRY_PREFIX = 'builtin-openapi-';
+const CODE = fileURLToPath(import.meta.url);
+export const KEYED_OPTIONS = ['maxDescriptionLength', 'crdMaxDescriptionLength'] as const;
+
+/**
+ * The entry's layout: one line of JSON (Header), then the printed texts one after another, UTF-8.
+ * The header gives each text's byte range in that body, so a hit decodes each text on its own:
+ * the texts stay one-byte strings unless they hold a non-ASCII character themselves (a JSON entry
+ * of the texts is decoded and parsed as a whole, and one curly quote in a built-in description
+ * makes all of it a two-byte string: ~15 ms against ~3 ms for these 2.8 MB).
+ */
+type Range = [start: number, end: number];
+interface Header {
+  /** By version id: its OpenAPI 3 document, its Swagger paths and definitions, in printing order. */
+  versions: Record<string, { v3: [path: string, ...Range]; v2Paths: [string, ...Range][]; v2Definitions: [string, ...Range][] }>;
+}
+
+const versionId = (v: ApiVersion) => `${v.group}/${v.name}`;
+
+export function emitOpenAPI(checked: CheckedModel, options: EmitOptions = {}, kept?: KeptOutput): EmittedFile[] {
+  const across = kept?.cache?.dir ? keptAcrossRuns(checked, options, kept) : undefined;
   // Unserved versions (@kgen:unservedversion) have no paths or documents.
   const versions = checked.served.groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
+  across?.();
   return [...versions.map((v) => v.v3), swaggerFile(versions)];
 }
 
-export { groupFolder };
+const isRanged = (p: unknown): p is [string, number, number] => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && Number.isInteger(p[1]) && Number.isInteger(p[2]) && p[1] <= p[2];
+
+/**
+ * Looks up the built-in versions' entry: on a hit, fills `outputs` from it; returns what to run
+ * after printing (on a miss, proposing the entry from `outputs`), or undefined.
+ */
+function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptOutput): (() => void) | undefined {
+  const versions = checked.served.groups.flatMap((g) => g.versions.filter(kept.builtin));
+  if (versions.length === 0) return undefined;
+  const key = JSON.stringify(options);
+  // Already printed in this process (kgen generate --watch after its first run): nothing to look up.
+  if (versions.every((v) => outputs.get(v)?.options === key)) return undefined;
+  const parts = [String(FORMAT), codeKey(CODE), JSON.stringify(KEYED_OPTIONS.map((o) => options[o] ?? null))];
+  for (const v of versions) parts.push(versionId(v), versionDigest(v));
+  const name = `${ENTRY_PREFIX}${entryKey(...parts)}.txt`;
+  const bytes = readEntryBytes(kept.cache, name);
+  if (bytes !== undefined) {
+    try {
+      const newline = bytes.indexOf(10);
+      const header = JSON.parse(bytes.toString('utf8', 0, newline)) as Header;
+      const body = newline + 1;
+      const found = versions.map((v) => header.versions[versionId(v)]);
+      const ok = (r: [string, number, number]) => isRanged(r) && body + r[2] <= bytes.length;
+      if (found.every((o) => o && ok(o.v3) && Array.isArray(o.v2Paths) && o.v2Paths.every(ok) && Array.isArray(o.v2Definitions) && o.v2Definitions.every(ok))) {
+        const text = (r: [string, number, number]) => bytes.toString('utf8', body + r[1], body + r[2]);
+        const members = (rs: [string, number, number][]) => new Map(rs.map((r) => [r[0], text(r)]));
+        versions.forEach((v, i) => {
+          const o = found[i]!;
+          let spec: VersionSpec | undefined;
+          const output: VersionOutput = {
+            spec: () => (spec ??= buildVersion(v, options)),
+            v3: { path: o.v3[0], content: text(o.v3) },
+            v2Paths: members(o.v2Paths),
+            v2Definitions: members(o.v2Definitions),
+          };
+          outputs.set(v, { options: key, output });
+        });
+        return undefined;
+      }
+    } catch {
+      // A damaged entry is a miss.
+    }
+  }
+  return () => {
+    const header: Header = { versions: {} };
+    const texts: string[] = [];
+    let at = 0;
+    const range = (label: string, text: string): [string, number, number] => {
+      const start = at;
+      at += Buffer.byteLength(text);
+      texts.push(text);
+      return [label, start, at];
+    };
+    for (const v of versions) {
+      const { output } = outputs.get(v)!;
+      header.versions[versionId(v)] = {
+        v3: range(output.v3.path, output.v3.content),
+        v2Paths: [...output.v2Paths].map(([path, text]) => range(path, text)),
+        v2Definitions: [...output.v2Definitions].map(([name, text]) => range(name, text)),
+      };
+    }
+    proposeEntry(kept.cache, name, `${JSON.stringify(header)}\n${texts.join('')}`, ENTRY_PREFIX);
+  };
+}

@@ -8,7 +8,7 @@ import type { ApiGroup, ApiVersion, Kind, Schema } from '../model.js';
 import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
 import { deprecationWarning, multiVersionKinds } from '../versions.js';
-import type { EmittedFile } from './emitted.js';
+import { versionDigest, type EmittedFile, type KeptOutput } from './emitted.js';
 import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
@@ -294,9 +294,9 @@ function servedKey(version: ApiVersion, group: ApiGroup, multi: ReturnType<typeo
  * - the code that renders them (./code-key.ts: this module's import closure, every template, the
  *   versions of the packages it imports). No TypeScript: this module does not import it;
  * - per built-in version, in model order: its in-process key (banner; for a served version, what
- *   it takes from its group), and the JSON text of the checked version object itself, as a model
- *   version and as a served one (plain data, so that covers everything the renderers read of it,
- *   whatever the checker or a project's other groups did to it).
+ *   it takes from its group), and a hash of the JSON text of the checked version object itself
+ *   (versionDigest), as a model version and as a served one (plain data, so that covers
+ *   everything the renderers read of it, whatever the checker or a project's other groups did to it).
  * emitTypeScript takes no options: nothing else reaches these files (test/generator/
  * builtin-emit-cache.test.ts fails when its parameters change).
  * A hit puts the entry's files into the in-process maps above under their in-process keys, so the
@@ -307,12 +307,6 @@ const FORMAT = 1;
 const ENTRY_PREFIX = 'builtin-emit-ts-';
 const CODE = fileURLToPath(import.meta.url);
 
-/** What emitTypeScript may keep across runs: the built-in versions' files, in `cache`. */
-export interface KeptOutput {
-  cache?: DerivedCache;
-  /** Whether a version is one of kgen's built-in versions (the same in every project). */
-  builtin: (v: ApiVersion) => boolean;
-}
 
 interface Entry {
   models: Record<string, EmittedFile>;
@@ -377,10 +371,9 @@ function keptAcrossRuns(checked: CheckedModel, sourceOf: (v: ApiVersion) => stri
   // Already rendered in this process (kgen generate --watch after its first run): nothing to look up.
   if (models.every((v) => renderedModels.get(v)?.key === modelKey(v, sourceOf)) && served.every(({ v, key }) => renderedServed.get(v)?.key === key)) return undefined;
   const parts = [String(FORMAT), codeKey(CODE)];
-  const printed = new Map(models.map((v) => [v, JSON.stringify(v)]));
-  for (const v of models) parts.push('model', versionId(v), modelKey(v, sourceOf), printed.get(v)!);
-  // A served version is most often the model's own object (printed once, the text is the same).
-  for (const { v, key } of served) parts.push('served', versionId(v), key, printed.get(v) ?? JSON.stringify(v));
+  // A served version is most often the model's own object (printed and hashed once).
+  for (const v of models) parts.push('model', versionId(v), modelKey(v, sourceOf), versionDigest(v));
+  for (const { v, key } of served) parts.push('served', versionId(v), key, versionDigest(v));
   const name = `${ENTRY_PREFIX}${entryKey(...parts)}.json`;
   const text = readEntry(kept.cache, name);
   if (text !== undefined) {

@@ -143,6 +143,41 @@ describe('a generate session (kgen generate --watch)', () => {
     assert.match(file(after, 'models/ops.example.org/v1beta1.ts').content, /renderedAgain/);
   });
 
+  test("an edit renders again only the edited group's reference page; the others' are kept, with the navigation printed anew", () => {
+    const before = runAndCompare('before the edit');
+    const page = (r: typeof before, path: string) => r.files.find((f) => f.path === path)?.content ?? assert.fail(`no ${path}`);
+    // A kept page is not rendered again from its version object: a change made to that object after
+    // checking (outside the contract, and undone below) does not show, while the edited group's page changes.
+    const widgets = before.model.groups.find((g) => g.name === 'widgets.example.com')!.versions[0]!;
+    const widget = widgets.kinds.find((k) => k.name === 'Widget')!;
+    const description = widget.description;
+    widget.description = 'Changed behind the session.';
+    try {
+      edit(policy, (t) => addField(t, 'pageRenderedAgain'));
+      const after = generate(options, session);
+      assert.equal(after.ok, true);
+      const widgetsPage = `docs/widgets.example.com_${widgets.name}.html`;
+      assert.match(page(before, widgetsPage), /id="Widget"/);
+      assert.equal(page(after, widgetsPage), page(before, widgetsPage));
+      assert.doesNotMatch(page(after, widgetsPage), /Changed behind the session/);
+      assert.match(page(after, 'docs/ops.example.org_v1beta1.html'), /pageRenderedAgain/);
+      assert.match(page(after, 'docs/search.js'), /pageRenderedAgain/);
+    } finally {
+      widget.description = description;
+    }
+    // A new group in the navigation: every page shows it (the kept pages too), as a cold run does.
+    const gizmos = join(apis, 'gizmos.example.com');
+    mkdirSync(join(gizmos, 'v1'), { recursive: true });
+    writeFileSync(join(gizmos, 'v1', 'gizmo.ts'), '/**\n * A gizmo.\n * @kgen:resource\n */\nexport interface Gizmo {\n  spec?: { size?: number };\n}\n');
+    try {
+      const added = runAndCompare('a group added');
+      assert.match(page(added, `docs/widgets.example.com_${widgets.name}.html`), /gizmos\.example\.com_v1\.html/);
+    } finally {
+      rmSync(gizmos, { recursive: true, force: true });
+    }
+    runAndCompare('the version removed again');
+  });
+
   test('an output file changed behind its back is rewritten', () => {
     const file = join(options.outDir, 'index.ts');
     const content = readFileSync(file, 'utf8');
