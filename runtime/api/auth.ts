@@ -54,7 +54,14 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   namespace: string;
+  /** The object's name (on a create by POST, the new object's). */
   name: string;
+  /**
+   * The name in the request's URL, kube's RequestInfo.Name: '' on a create by POST. Checks that
+   * kube makes against the request rather than the object (the `escalate` verb) use it; absent
+   * when no request is behind the write, and then `name` stands in.
+   */
+  requestName?: string;
   resource: { group: string; version: string; resource: string };
   subresource: string;
   kind: { group: string; version: string; kind: string };

@@ -117,7 +117,9 @@ export async function checkEscalation(attrs: AdmissionAttributes, opts: Escalati
   const name = attrs.object.metadata?.name ?? attrs.name;
   const namespace = resource === 'roles' || resource === 'rolebindings' ? attrs.namespace : '';
   if (resource === 'roles' || resource === 'clusterroles') {
-    if (await allowed(opts.authorizer, attrs.user, 'escalate', resource, namespace, attrs.name)) return;
+    // kube's RoleEscalationAuthorized asks about the request's name: none on a create by POST, so
+    // an `escalate` grant limited by resourceNames covers updates of those roles, never creates.
+    if (await allowed(opts.authorizer, attrs.user, 'escalate', resource, namespace, attrs.requestName ?? attrs.name)) return;
     const why = confirmNoEscalation(opts.resolver, attrs.user, namespace, (attrs.object.rules as PolicyRule[] | undefined) ?? []);
     if (why) throw newForbidden(qr, name, why);
     if (resource === 'clusterroles') {

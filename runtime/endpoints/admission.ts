@@ -86,6 +86,7 @@ export class RequestAdmission implements AdmissionContext {
       user: userOf(this.req),
       namespace: namespaceOf(this.scope, info.namespace),
       name,
+      requestName: info.name,
       resource: { group: definition.group, version: definition.version, resource: definition.plural },
       subresource: this.config.subresource,
       kind: this.config.kind ?? { group: definition.group, version: definition.version, kind: definition.kind },

@@ -46,10 +46,12 @@ function setup() {
   index.upsert('clusterroles', clusterRole('widget-admin', [{ verbs: ['*'], apiGroups: [W], resources: ['widgets'] }]));
   index.upsert('clusterroles', clusterRole('binder', [{ verbs: ['bind'], apiGroups: [RBAC], resources: ['clusterroles'], resourceNames: ['widget-admin'] }]));
   index.upsert('clusterroles', clusterRole('escalator', [{ verbs: ['escalate'], apiGroups: [RBAC], resources: ['roles'] }]));
-  index.upsert('clusterrolebindings', clusterRoleBinding('writers', 'rbac-writer', [U('alice'), U('bob'), U('carol')]));
+  index.upsert('clusterroles', clusterRole('named-escalator', [{ verbs: ['escalate'], apiGroups: [RBAC], resources: ['roles'], resourceNames: ['named'] }]));
+  index.upsert('clusterrolebindings', clusterRoleBinding('writers', 'rbac-writer', [U('alice'), U('bob'), U('carol'), U('dave')]));
   index.upsert('rolebindings', roleBinding('ns1', 'alice-reads', 'ClusterRole', 'widget-reader', [U('alice')]));
   index.upsert('rolebindings', roleBinding('ns1', 'bob-binds', 'ClusterRole', 'binder', [U('bob')]));
   index.upsert('rolebindings', roleBinding('ns1', 'carol-escalates', 'ClusterRole', 'escalator', [U('carol')]));
+  index.upsert('rolebindings', roleBinding('ns1', 'dave-escalates', 'ClusterRole', 'named-escalator', [U('dave')]));
   const authorizer = newRBACAuthorizer(new RuleResolver(index));
   return { authorizer, resolver: authorizer.resolver };
 }
@@ -108,6 +110,16 @@ describe('escalation prevention', () => {
     await checkEscalation(attrs(user('carol'), 'roles', big), opts);
     await checkEscalation(attrs(user('root', 'system:masters'), 'clusterroles', { ...clusterRole('big', big.rules!) }, ''), opts);
     await rejection(checkEscalation(attrs(user('carol'), 'clusterroles', clusterRole('big', big.rules!), ''), opts));
+  });
+
+  it('takes escalate limited by resourceNames for updates of those roles only, never creates (kube asks about the URL\'s name)', async () => {
+    const opts = setup();
+    const big = role('ns1', 'named', [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
+    // POST: the request has no name, so the grant does not apply.
+    await rejection(checkEscalation({ ...attrs(user('dave'), 'roles', big), requestName: '' }, opts));
+    // PUT or PATCH of roles/named: it does.
+    await checkEscalation({ ...attrs(user('dave'), 'roles', big, 'ns1', 'UPDATE', role('ns1', 'named', [])), requestName: 'named' }, opts);
+    await rejection(checkEscalation({ ...attrs(user('dave'), 'roles', { ...big, metadata: { ...big.metadata, name: 'other' } }, 'ns1', 'UPDATE', role('ns1', 'other', [])), requestName: 'other' }, opts));
   });
 
   it('allows binding a role whose rules the writer holds, or with bind on it', async () => {
