@@ -11,6 +11,7 @@
  *   object, including copies and objects derived from a cached one (a spread copy is a new
  *   object, so stale bytes can never be written for a modified object).
  */
+import { isAscii as isAsciiBuffer } from 'node:buffer';
 import type { KubeObject } from '../../api/meta.js';
 
 /**
@@ -54,7 +55,7 @@ export function adoptEncoded<T extends KubeObject>(obj: T, encoded: string): T {
 export function encodedLatin1(obj: KubeObject): { encoded: string; ascii: boolean } {
   const known = encodings.get(obj);
   if (typeof known === 'string') return { encoded: known, ascii: isAscii(known) };
-  if (known) return { encoded: known.toString('latin1'), ascii: known.length === 0 || isAsciiBytes(known) };
+  if (known) return { encoded: known.toString('latin1'), ascii: isAsciiBuffer(known) };
   // Through bytes, also when ASCII: JSON.stringify returns a tree of concatenated parts (about
   // 300 bytes more per KB kept), and the round trip gives one flat string.
   const json = JSON.stringify(obj);
@@ -81,15 +82,14 @@ export function latin1OfUtf8(s: string): { encoded: string; ascii: boolean } {
   return { encoded: scratch.toString('latin1', 0, n), ascii: n === s.length };
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
+/**
+ * Whether every char of s is below 0x80: then, and only then, its UTF-8 takes one byte a char
+ * (any other char takes two or more). V8 counts that in C++ at ~0.1 µs per KB; the regular
+ * expression /[^\x00-\x7f]/ this replaced took 1.3-3 µs per KB, paid at every etcd update
+ * (cachedState reads its cached object's encoding).
+ */
 function isAscii(s: string): boolean {
-  return !NON_ASCII.test(s);
-}
-
-function isAsciiBytes(b: Buffer): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i]! >= 0x80) return false;
-  return true;
+  return Buffer.byteLength(s, 'utf8') === s.length;
 }
 
 /** Whether obj is an object the watch cache holds (frozen, shared). */
