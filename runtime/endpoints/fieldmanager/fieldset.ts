@@ -96,6 +96,11 @@ function sortedElements(children: Map<PathElement, FieldSet>): PathElement[] {
   return keys.sort();
 }
 
+/**
+ * A set of paths. Contract: a set is not modified once it is built (insert and the FieldsV1
+ * parser build new sets; union works on a copy), because difference and recursiveDifference
+ * share the subtrees they leave alone with their results instead of copying them.
+ */
 export class FieldSet {
   readonly children = new Map<PathElement, FieldSet>();
   member = false;
@@ -165,13 +170,21 @@ export class FieldSet {
     }
   }
 
-  /** Paths in this set and not in other (path by path, not subtrees). */
+  /**
+   * Paths in this set and not in other (path by path, not subtrees). A subtree other does not
+   * touch is shared with the result, not copied (sets are not modified once built, see the class).
+   */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
     out.member = this.member && !other.member;
     for (const [pe, child] of this.children) {
       const theirs = other.children.get(pe);
-      const diff = theirs ? child.difference(theirs) : child.clone();
+      if (theirs === undefined || (child.children.size === 0 && !theirs.member)) {
+        if (!child.empty()) out.children.set(pe, child);
+        continue;
+      }
+      if (child.children.size === 0) continue;
+      const diff = child.difference(theirs);
       if (!diff.empty()) out.children.set(pe, diff);
     }
     return out;
@@ -196,7 +209,11 @@ export class FieldSet {
     for (const [pe, child] of this.children) {
       const theirs = other.children.get(pe);
       if (theirs?.member) continue;
-      const diff = theirs ? child.recursiveDifference(theirs) : child.clone();
+      if (theirs === undefined) {
+        if (!child.empty()) out.children.set(pe, child);
+        continue;
+      }
+      const diff = child.recursiveDifference(theirs);
       if (!diff.empty()) out.children.set(pe, diff);
     }
     return out;
