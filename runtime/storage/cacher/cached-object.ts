@@ -13,12 +13,28 @@
  */
 import { isAscii as isAsciiBuffer } from 'node:buffer';
 import type { KubeObject } from '../../api/meta.js';
+import { withResourceVersionJSON } from '../stored-json.js';
 
 /**
  * Adopted objects → their encoding: null until first asked for; a latin1 string of the UTF-8
  * bytes when the object was decoded from a cache entry (made a Buffer when first written).
  */
 const encodings = new WeakMap<object, Buffer | string | null>();
+
+/**
+ * Objects just decoded from a stored value this process wrote → that value and the revision
+ * decoded into it (see ../stored-json.ts): when such an object is adopted, its encoding is
+ * derived from the value instead of stringified. Set only on a fresh object nobody else holds.
+ */
+const storedValues = new WeakMap<object, { value: string; metadataEnd: number; revision: number }>();
+
+/**
+ * Records that obj is exactly decodeObject(value, revision) for a value encodeStored wrote, whose
+ * metadata closes at metadataEnd: until obj is adopted, nobody may modify it.
+ */
+export function noteStoredValue(obj: KubeObject, value: string, metadataEnd: number, revision: number): void {
+  storedValues.set(obj, { value, metadataEnd, revision });
+}
 
 /** Freezes value and everything reachable from it (already frozen subtrees are skipped). */
 export function deepFreeze<T>(value: T): T {
@@ -58,7 +74,9 @@ export function encodedLatin1(obj: KubeObject): { encoded: string; ascii: boolea
   if (known) return { encoded: known.toString('latin1'), ascii: isAsciiBuffer(known) };
   // Through bytes, also when ASCII: JSON.stringify returns a tree of concatenated parts (about
   // 300 bytes more per KB kept), and the round trip gives one flat string.
-  const json = JSON.stringify(obj);
+  const stored = known === null ? storedValues.get(obj) : undefined;
+  if (stored) storedValues.delete(obj);
+  const json = stored ? withResourceVersionJSON(stored.value, stored.metadataEnd, stored.revision) : JSON.stringify(obj);
   const result = latin1OfUtf8(json);
   // An adopted object keeps the string (the one its cache entry keeps: no extra bytes), so later
   // readers of its encoding (an etcd update's private copy, watchers) need not stringify again.
