@@ -25,27 +25,56 @@ export function withResourceVersionJSON(value: string, metadataEnd: number, revi
 }
 
 /**
- * The values a backend's writes in flight encoded, by key: a value a watch hands over is one this
- * process wrote with JSON.stringify when it equals the one noted for its key (the same string,
- * usually: a pointer comparison). A write notes its value before it is appended and forgets it
- * once answered; the log storage publishes a change to its watchers before the write is
- * answered, so every live change of this process's writes finds its value here.
+ * The values a backend's writes encoded, by key: a value a watch hands over is one this process
+ * wrote with JSON.stringify when it equals the one noted for its key (the same string for the
+ * log storage: a pointer comparison; equal text read back from etcd).
+ * - The log storage notes a value before it is appended and forgets it once answered: it
+ *   publishes a change to its watchers before answering the write, so every live change of this
+ *   process's writes finds its value here.
+ * - etcd delivers its watch events whenever they come, often after the write was answered: the
+ *   values stay until a watch event takes them (take), a later write of the key replaces them, or
+ *   they are the oldest when the values noted exceed `maxChars` together.
  */
 export class WrittenValues {
   private readonly values = new Map<string, { value: string; metadataEnd: number }>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = Infinity) {}
 
   note(key: string, value: string, metadataEnd: number): void {
+    this.remove(key);
     this.values.set(key, { value, metadataEnd });
+    this.chars += value.length;
+    while (this.chars > this.maxChars) this.remove(this.values.keys().next().value as string);
   }
 
   /** Forgets key's value, unless a later write of the key noted another one meanwhile. */
   forget(key: string, value: string): void {
-    if (this.values.get(key)?.value === value) this.values.delete(key);
+    if (this.values.get(key)?.value === value) this.remove(key);
   }
 
   /** Where metadata closes in value when value is the one noted for key, else -1. */
   metadataEnd(key: string, value: string): number {
     const noted = this.values.get(key);
     return noted !== undefined && noted.value === value ? noted.metadataEnd : -1;
+  }
+
+  /** metadataEnd, forgetting the value when it was the one noted. */
+  take(key: string, value: string): number {
+    const end = this.metadataEnd(key, value);
+    if (end >= 0) this.remove(key);
+    return end;
+  }
+
+  /** The number of values noted (tests). */
+  get size(): number {
+    return this.values.size;
+  }
+
+  private remove(key: string): void {
+    const noted = this.values.get(key);
+    if (noted === undefined) return;
+    this.values.delete(key);
+    this.chars -= noted.value.length;
   }
 }

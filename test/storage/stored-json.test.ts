@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
 import { entryOf, forgetDecoded } from '../../runtime/storage/cacher/cache-entry.js';
 import { adoptObject, encodedLatin1, encodedObject, noteStoredValue } from '../../runtime/storage/cacher/cached-object.js';
@@ -13,7 +13,11 @@ import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { decodeObject, encodeObject, encodeStored, type StoredValue } from '../../runtime/storage/objects.js';
 import { SqliteStorage } from '../../runtime/storage/sqlite.js';
 import { withResourceVersionJSON, WrittenValues } from '../../runtime/storage/stored-json.js';
+import { EtcdStorage } from '../../runtime/storage/etcd.js';
+import { EtcdCluster } from '../support/etcd.js';
 import { key, PREFIX, widget } from './conformance-fixtures.js';
+
+let etcdStarted: Promise<EtcdCluster> | undefined;
 
 /** A small deterministic generator of awkward JSON values. */
 function generator(seed: number) {
@@ -132,7 +136,35 @@ describe('stored JSON', () => {
     assert.equal(written.metadataEnd('k', 'v2'), -1);
   });
 
+  it('WrittenValues bounded by characters drops the oldest values; take forgets what it finds', () => {
+    const written = new WrittenValues(10);
+    written.note('a', 'aaaa', 1);
+    written.note('b', 'bbbb', 1);
+    written.note('c', 'cccc', 1);
+    assert.equal(written.metadataEnd('a', 'aaaa'), -1, 'the oldest went');
+    assert.equal(written.size, 2);
+    written.note('b', 'bb', 1);
+    written.note('d', 'dddd', 1);
+    assert.equal(written.size, 3, 'a replaced value no longer counts');
+    assert.equal(written.take('c', 'cccc'), 1);
+    assert.equal(written.take('c', 'cccc'), -1);
+    assert.equal(written.take('b', 'bbbb'), -1, 'an older value of the key is not vouched for');
+    assert.equal(written.size, 2);
+  });
+
+  after(async () => {
+    if (etcdStarted) await (await etcdStarted).stop();
+  });
+
   for (const [name, open] of [
+    [
+      'etcd',
+      async () => {
+        const cluster = await (etcdStarted ??= EtcdCluster.start());
+        const storage = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json' });
+        return { storage: storage as Storage, done: () => {} };
+      },
+    ],
     ['memory', () => ({ storage: new MemoryStorage() as Storage, done: () => {} })],
     [
       'sqlite',
@@ -143,7 +175,7 @@ describe('stored JSON', () => {
     ],
   ] as const) {
     it(`the watch cache over ${name} storage keeps created and updated objects without stringifying them, with the same bytes`, async () => {
-      const { storage, done } = open();
+      const { storage, done } = await open();
       const cacher = new Cacher(storage, { prefix: PREFIX });
       const stringify = JSON.stringify;
       try {
@@ -155,14 +187,18 @@ describe('stored JSON', () => {
           if (typeof v?.metadata?.resourceVersion === 'string') cacheStringified++;
           return stringify(...args);
         }) as typeof JSON.stringify;
+        const cachedAt = async (rv: string) => {
+          for (const deadline = Date.now() + 10_000; ; ) {
+            const cached = await cacher.get(key('ns1', 'a'), { resourceVersion: '0', ignoreNotFound: true });
+            if (cached?.metadata.resourceVersion === rv) return cached;
+            if (Date.now() > deadline) throw new Error(`resourceVersion ${rv} never reached the cache`);
+            await new Promise((r) => setTimeout(r, 2));
+          }
+        };
         const created = await cacher.create(key('ns1', 'a'), widget('a', { note: 'grüß 😀', list: [{ x: 1 }] }));
+        await cachedAt(created.metadata.resourceVersion!);
         const updated = await cacher.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { note: 'neu' } }) as KubeObject);
-        let cached: KubeObject | undefined;
-        for (const deadline = Date.now() + 5000; cached?.metadata.resourceVersion !== updated.metadata.resourceVersion; ) {
-          if (Date.now() > deadline) throw new Error('the update never reached the cache');
-          cached = await cacher.get(key('ns1', 'a'), { resourceVersion: '0' });
-          await new Promise((r) => setTimeout(r, 2));
-        }
+        const cached = await cachedAt(updated.metadata.resourceVersion!);
         JSON.stringify = stringify;
         assert.equal(cacheStringified, 0, 'the cache derived both encodings from the stored values');
         assert.equal(encodedObject(cached)?.toString('utf8'), stringify(updated), "the cache entry's bytes");
