@@ -40,6 +40,11 @@ describe('FieldSet', () => {
     assert.deepEqual(set.toFieldsV1(), { 'f:spec': { '.': {}, 'f:a': { 'k:{"name":"x"}': { '.': {}, 'f:n': {} } }, 'f:b': {}, 'f:t': { 'v:"q"': {} } } });
     assert.deepEqual(set.paths().map(pathString), ['.spec', '.spec.a[name="x"]', '.spec.a[name="x"].n', '.spec.b', '.spec.t[="q"]']);
     assert.throws(() => FieldSet.fromFieldsV1({ 'x:bad': {} }), /invalid FieldsV1 key/);
+    for (const bad of ['', 'f', 'F:a', 'fx', ':f', 'ff:a', 'k']) {
+      assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { [bad]: {} } }), /invalid FieldsV1 key/, JSON.stringify(bad));
+    }
+    for (const good of ['f:', 'k:{}', 'v:1', 'i:0']) assert.deepEqual(FieldSet.fromFieldsV1({ [good]: {} }).paths(), [[good]]);
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:a': [] }), /FieldsV1 must be an object/);
   });
 
   it('computes union, difference, intersection and recursive difference path by path', () => {
