@@ -10,6 +10,8 @@
  * round is --walks walks of the whole collection with limit=500 and continue (the paged
  * benchmark's client, one page after the other); the figure is CPU per page.
  *
+ * --cpu-prof-dir writes the server's CPU profile there (bench/tools/cpuprofile-top.js reads it).
+ *
  * --rate fixes the request rate: the CPU a request costs depends on how many share a turn of the
  * event loop, so two commits compare at the same rate.
  *
@@ -32,7 +34,7 @@ import { startEtcd, type EtcdCluster } from '../../test/support/etcd.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' }, walks: { type: 'string', default: '2' } },
+  options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '3' }, connections: { type: 'string', default: '16' }, objects: { type: 'string' }, warmup: { type: 'string', default: '2' }, rate: { type: 'string' }, walks: { type: 'string', default: '2' }, 'cpu-prof-dir': { type: 'string' } },
 });
 const scenario = positionals[0] ?? 'get';
 const ctx = makeContext(FULL, workDir('cpu-raw'), (m) => console.error(`[cpu] ${m}`));
@@ -40,7 +42,8 @@ const fx = await serverFixture(ctx);
 const etcd: EtcdCluster | undefined = scenario.endsWith('-etcd') ? await startEtcd() : undefined;
 const prefilled = scenario === 'paged' ? await prefillSqlite(ctx, fx, Number(values.objects ?? 20_000), 'paged') : undefined;
 const storage = prefilled ? prefilled.storage : scenario === 'create-sqlite' ? 'sqlite:' : etcd ? etcd.storageUrl : 'memory:';
-const server = await serveKgen(fx, storage);
+const profDir = values['cpu-prof-dir'];
+const server = await serveKgen(fx, storage, {}, profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []);
 const collection = server.url + collectionPath(fx.kind);
 const headers = { accept: 'application/json', 'content-type': 'application/json' };
 const connections = Number(values.connections);

@@ -20,7 +20,10 @@ import type { Host } from 'etcd3/lib/connection-pool.js';
 import type { KubeObject } from '../api/meta.js';
 import type { StorageEvent } from './interface.js';
 import { StorageError } from './interface.js';
+import { noteStoredValue } from './cacher/cached-object.js';
 import { decodeKv, EtcdHostDownError, type EtcdKeys } from './etcd-codec.js';
+import { decodeObject } from './objects.js';
+import type { WrittenValues } from './stored-json.js';
 import type { EtcdClient, WatchStream } from './etcd-client.js';
 import { QueueWatcher } from './watch-broadcaster.js';
 import { filterEvent, withLazyPrevObject } from './watch-event.js';
@@ -61,6 +64,8 @@ export class EtcdWatch {
     private revision: number | undefined,
     private readonly predicate?: (obj: KubeObject) => boolean,
     private readonly onEnd: (w: EtcdWatch) => void = () => {},
+    /** Values this process put: an event carrying one marks its object with it (stored-json.ts). */
+    private readonly written?: WrittenValues,
   ) {
     this.watcher = new QueueWatcher(() => this.teardown());
     this.firstDeadline = Date.now() + client.requestTimeoutMs;
@@ -153,7 +158,10 @@ export class EtcdWatch {
       if (!prev) throw new StorageError('Unavailable', key, `etcd DELETE event at revision ${revision} without prev_kv`);
       return { type: 'DELETED', key, object: decodeKv(prev, revision), prevObject: decodeKv(prev), resourceVersion };
     }
-    const object = decodeKv(event.kv, revision);
+    const value = event.kv.value.toString('utf8');
+    const object = decodeObject(value, revision);
+    const metadataEnd = this.written ? this.written.take(key, value) : -1;
+    if (metadataEnd >= 0) noteStoredValue(object, value, metadataEnd, revision);
     if (event.kv.create_revision === event.kv.mod_revision) return { type: 'ADDED', key, object, resourceVersion };
     const modified: StorageEvent = { type: 'MODIFIED', key, object, resourceVersion };
     return prev ? withLazyPrevObject(modified, () => decodeKv(prev)) : modified;

@@ -30,7 +30,8 @@ import {
   type Watcher,
   type WatchOptions,
 } from './interface.js';
-import { checkPreconditions, decodeObject, encodeObject, parseResourceVersion, sameStoredValue } from './objects.js';
+import { checkPreconditions, decodeObject, encodeObject, encodeStored, parseResourceVersion, sameStoredValue } from './objects.js';
+import { WrittenValues } from './stored-json.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
 import { encodedLatin1 } from './cacher/cached-object.js';
 
@@ -61,6 +62,11 @@ export class EtcdStorage implements Storage {
   private readonly watches = new Set<EtcdWatch>();
   /** The tail of the queue of guaranteedUpdate calls per key (see guaranteedUpdate). */
   private readonly updating = new Map<string, Promise<void>>();
+  /**
+   * Values this process put, until their watch events take them (stored-json.ts): the watch
+   * cache then derives the object's JSON from the value instead of stringifying it again.
+   */
+  private readonly written = new WrittenValues(WRITTEN_VALUES_MAX_CHARS);
   private closed = false;
   /** The newest revision known to be compacted (see compactedRevision). */
   private knownCompacted = 0;
@@ -93,7 +99,8 @@ export class EtcdStorage implements Storage {
 
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     const k = this.etcdKey(key);
-    const value = encodeObject(key, obj);
+    const { value, metadataEnd } = encodeStored(key, obj);
+    if (metadataEnd >= 0) this.written.note(key, value, metadataEnd);
     return this.client.call(key, 'write', async ({ options, maybeApplied }) => {
       const res = await this.client.kv.txn(
         {
@@ -165,12 +172,13 @@ export class EtcdStorage implements Storage {
         continue;
       }
       this.client.ensureOpen(key);
-      const value = encodeObject(key, next);
+      const { value, metadataEnd } = encodeStored(key, next);
       if (storesSameValue(key, state, value)) {
         if (state.isCurrent) return decodeObject(state.value!, state.modRevision);
         state = kvState(await this.readKey(key));
         continue;
       }
+      if (metadataEnd >= 0) this.written.note(key, value, metadataEnd);
       const res = await this.casTxn(key, k, state.modRevision, { request_put: { key: k, value: Buffer.from(value) } });
       const revision = this.client.observe(res.header);
       if (res.succeeded) return decodeObject(value, revision);
@@ -199,7 +207,7 @@ export class EtcdStorage implements Storage {
       const from = parseResourceVersion(keyPrefix, opts.resourceVersion, true);
       const start = this.etcdKey(keyPrefix);
       const range = { key: keyPrefix, start, end: keyPrefix.endsWith('/') ? prefixRangeEnd(start) : undefined };
-      const watch = new EtcdWatch(this.client, this.keys, range, from, opts.predicate, (w) => this.watches.delete(w));
+      const watch = new EtcdWatch(this.client, this.keys, range, from, opts.predicate, (w) => this.watches.delete(w), this.written);
       this.watches.add(watch);
       return watch.watcher;
     } catch (err) {
@@ -420,6 +428,9 @@ function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
   meta.resourceVersion = String(revision);
   return obj;
 }
+
+/** At most this many characters of put values wait for their watch events (~4 MB). */
+const WRITTEN_VALUES_MAX_CHARS = 4 * 1024 * 1024;
 
 function notFound(key: string): StorageError {
   return new StorageError('KeyNotFound', key, `key ${key} not found`);

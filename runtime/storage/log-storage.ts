@@ -20,16 +20,19 @@ import {
   type ListOptions,
   type ListResult,
   type Storage,
+  type StorageEvent,
   type UpdateFunc,
   type UpdateOptions,
   type Watcher,
   type WatchOptions,
 } from './interface.js';
-import { checkPreconditions, decodeObject, encodeObject, parseResourceVersion, sameStoredValue } from './objects.js';
+import { checkPreconditions, decodeObject, encodeStored, parseResourceVersion, sameStoredValue } from './objects.js';
 import { GroupCommit } from './group-commit.js';
 import { keyRangeOf, type KeyRange, type LogChange, type LogRow, type LogWrite, type RevisionLog } from './revision-log.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
 import { changeToEvent, filterEvent } from './watch-event.js';
+import { noteStoredValue } from './cacher/cached-object.js';
+import { WrittenValues } from './stored-json.js';
 
 /** Rows read per step while a predicate filters a limited list. */
 const FILTERED_BATCH = 128;
@@ -54,6 +57,8 @@ interface ScanResult {
 export class LogStorage implements Storage {
   private readonly broadcaster = new WatchBroadcaster<LogChange>();
   private readonly groupCommit?: GroupCommit;
+  /** Values of this process's writes in flight: their watch events carry their JSON (stored-json.ts). */
+  private readonly written = new WrittenValues();
   private closed = false;
 
   constructor(protected readonly log: RevisionLog) {
@@ -69,10 +74,10 @@ export class LogStorage implements Storage {
    */
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     this.ensureOpen(key);
-    const value = encodeObject(key, obj);
+    const { value, metadataEnd } = encodeStored(key, obj);
     let expected = 0;
     for (;;) {
-      const change = await this.append({ key, value, deleted: false }, expected);
+      const change = await this.append({ key, value, deleted: false }, expected, metadataEnd);
       if (change) return withResourceVersion(obj, value, change.revision);
       this.ensureOpen(key);
       const latest = this.log.latest(key);
@@ -115,14 +120,14 @@ export class LogStorage implements Storage {
       checkPreconditions(key, opts.preconditions, current);
       const next = await tryUpdate(current);
       this.ensureOpen(key);
-      const value = encodeObject(key, next);
+      const { value, metadataEnd } = encodeStored(key, next);
       const expected = latest?.revision ?? 0;
       if (row && sameStoredValue(row.value, value)) {
         // A no-op is only an answer if it was computed from the key's current state.
         if (this.log.latest(key)?.revision === expected) return decodeObject(row.value, row.revision);
         continue;
       }
-      const change = await this.append({ key, value, deleted: false }, expected);
+      const change = await this.append({ key, value, deleted: false }, expected, metadataEnd);
       if (!change) continue;
       return decodeObject(value, change.revision);
     }
@@ -159,7 +164,7 @@ export class LogStorage implements Storage {
       }
       const convert = (change: LogChange) =>
         change.revision > from && inRange(range, change.key)
-          ? filterEvent(changeToEvent(change), opts.predicate)
+          ? filterEvent(this.eventOf(change), opts.predicate)
           : undefined;
       const history = from < current ? this.log.changes(range, from) : [];
       const initial = history.map(convert).filter((e) => e !== undefined);
@@ -222,13 +227,38 @@ export class LogStorage implements Storage {
 
   /**
    * append() with compare-and-swap on `expected`, published to watchers when committed. Without
-   * group commit the append, its commit and its publication happen in this same tick.
+   * group commit the append, its commit and its publication happen in this same tick. The value
+   * of a create or update encoded with its metadata's end known is noted while it is in flight,
+   * so that its watch events can vouch for it (eventOf).
    */
-  private async append(write: LogWrite, expected: number): Promise<LogChange | undefined> {
+  private async append(write: LogWrite, expected: number, metadataEnd = -1): Promise<LogChange | undefined> {
+    if (metadataEnd < 0) return this.appendNow(write, expected);
+    this.written.note(write.key, write.value, metadataEnd);
+    try {
+      return await this.appendNow(write, expected);
+    } finally {
+      this.written.forget(write.key, write.value);
+    }
+  }
+
+  private async appendNow(write: LogWrite, expected: number): Promise<LogChange | undefined> {
     if (this.groupCommit) return this.groupCommit.append(write, expected);
     const change = this.log.append(write, expected);
     if (change) this.broadcaster.publish(change);
     return change;
+  }
+
+  /**
+   * A watcher's own event for a change. The object of a change this process wrote (its value
+   * came from encodeStored) is marked with that value, so the watch cache derives the object's
+   * JSON from it instead of stringifying the object again.
+   */
+  private eventOf(change: LogChange): StorageEvent {
+    const event = changeToEvent(change);
+    if (change.deleted) return event;
+    const metadataEnd = this.written.metadataEnd(change.key, change.value);
+    if (metadataEnd >= 0) noteStoredValue(event.object, change.value, metadataEnd, change.revision);
+    return event;
   }
 
   /** The revision and first key a list page is served from (kube's GetList rules). */

@@ -8,6 +8,16 @@ import { StorageError, type Preconditions } from './interface.js';
 
 /** Serialises obj for storage without metadata.resourceVersion. Non-objects are InvalidObject. */
 export function encodeObject(key: string, obj: KubeObject): string {
+  const rest = metadataWithoutResourceVersion(key, obj);
+  try {
+    return JSON.stringify({ ...obj, metadata: rest });
+  } catch (err) {
+    throw notJSON(key, err);
+  }
+}
+
+/** obj's metadata without resourceVersion (a copy); InvalidObject when obj or its metadata is not an object. */
+function metadataWithoutResourceVersion(key: string, obj: KubeObject): Record<string, unknown> {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     throw new StorageError('InvalidObject', key, `object to store under ${key} is not a JSON object`);
   }
@@ -16,11 +26,59 @@ export function encodeObject(key: string, obj: KubeObject): string {
     throw new StorageError('InvalidObject', key, `object to store under ${key} has no metadata`);
   }
   const { resourceVersion: _dropped, ...rest } = metadata;
+  return rest;
+}
+
+function notJSON(key: string, err: unknown): StorageError {
+  return new StorageError('InvalidObject', key, `object to store under ${key} is not JSON: ${(err as Error).message}`);
+}
+
+/** A stored value, and the index of its metadata's closing brace (-1 when not known). */
+export interface StoredValue {
+  value: string;
+  metadataEnd: number;
+}
+
+/**
+ * encodeObject's value (JSON.stringify of obj with metadata lacking resourceVersion), and where
+ * metadata closes in it (stored-json.ts derives the decoded object's JSON from both). ~0.6 µs
+ * dearer than encodeObject per KB: only the log storage, whose watch events use the end, calls
+ * it. Written as JSON.stringify writes the whole: each own enumerable top-level property in
+ * Object.keys order, properties whose value stringifies to nothing left out. A value with a toJSON method
+ * (which would be called with its property name) or a metadata that is not an own enumerable
+ * property takes JSON.stringify of the whole, as before.
+ */
+export function encodeStored(key: string, obj: KubeObject): StoredValue {
+  const rest = metadataWithoutResourceVersion(key, obj);
   try {
-    return JSON.stringify({ ...obj, metadata: rest });
+    if (!hasToJSON(obj) && !hasToJSON(rest)) {
+      const record = obj as unknown as Record<string, unknown>;
+      let out = '{';
+      let metadataEnd = -1;
+      let plain = true;
+      for (const k of Object.keys(record)) {
+        const isMetadata = k === 'metadata';
+        const v = isMetadata ? rest : record[k];
+        if (hasToJSON(v)) {
+          plain = false;
+          break;
+        }
+        const json = JSON.stringify(v);
+        if (json === undefined) continue;
+        out += out.length === 1 ? `${JSON.stringify(k)}:` : `,${JSON.stringify(k)}:`;
+        if (isMetadata) metadataEnd = out.length + json.length - 1;
+        out += json;
+      }
+      if (plain && metadataEnd >= 0) return { value: `${out}}`, metadataEnd };
+    }
+    return { value: JSON.stringify({ ...obj, metadata: rest }), metadataEnd: -1 };
   } catch (err) {
-    throw new StorageError('InvalidObject', key, `object to store under ${key} is not JSON: ${(err as Error).message}`);
+    throw notJSON(key, err);
   }
+}
+
+function hasToJSON(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function';
 }
 
 /** A fresh object from a stored value, with metadata.resourceVersion set to revision. */

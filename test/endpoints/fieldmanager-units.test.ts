@@ -40,6 +40,11 @@ describe('FieldSet', () => {
     assert.deepEqual(set.toFieldsV1(), { 'f:spec': { '.': {}, 'f:a': { 'k:{"name":"x"}': { '.': {}, 'f:n': {} } }, 'f:b': {}, 'f:t': { 'v:"q"': {} } } });
     assert.deepEqual(set.paths().map(pathString), ['.spec', '.spec.a[name="x"]', '.spec.a[name="x"].n', '.spec.b', '.spec.t[="q"]']);
     assert.throws(() => FieldSet.fromFieldsV1({ 'x:bad': {} }), /invalid FieldsV1 key/);
+    for (const bad of ['', 'f', 'F:a', 'fx', ':f', 'ff:a', 'k']) {
+      assert.throws(() => FieldSet.fromFieldsV1({ 'f:spec': { [bad]: {} } }), /invalid FieldsV1 key/, JSON.stringify(bad));
+    }
+    for (const good of ['f:', 'k:{}', 'v:1', 'i:0']) assert.deepEqual(FieldSet.fromFieldsV1({ [good]: {} }).paths(), [[good]]);
+    assert.throws(() => FieldSet.fromFieldsV1({ 'f:a': [] }), /FieldsV1 must be an object/);
   });
 
   it('computes union, difference, intersection and recursive difference path by path', () => {
@@ -49,6 +54,44 @@ describe('FieldSet', () => {
     assert.deepEqual(a.difference(b).paths(), [['f:a', 'f:b'], ['f:c']]);
     assert.deepEqual(a.intersection(b).paths(), [['f:a']]);
     assert.deepEqual(a.recursiveDifference(b).paths(), [['f:c']]);
+  });
+
+  it('difference and recursive difference agree with a path-by-path reference on random sets, and leave their operands as they were', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const randomSet = () => {
+      const set = new FieldSet();
+      for (let i = rand(12); i >= 0; i--) {
+        const path = Array.from({ length: 1 + rand(4) }, () => ['f:a', 'f:b', 'k:{"n":1}', 'v:"x"', 'i:0'][rand(5)]!);
+        set.insert(path);
+      }
+      // An empty interior node (no member at or under it) must not show up in results.
+      if (rand(3) === 0) set.at([])!.children.set('f:empty', new FieldSet());
+      return set;
+    };
+    const key = (p: readonly string[]) => JSON.stringify(p);
+    const under = (p: readonly string[], q: readonly string[]) => q.length <= p.length && q.every((pe, i) => pe === p[i]);
+    for (let round = 0; round < 300; round++) {
+      const a = randomSet();
+      const b = randomSet();
+      const before = JSON.stringify([a.toFieldsV1(), b.toFieldsV1(), a.paths(), b.paths()]);
+      const bPaths = new Set(b.paths().map(key));
+      const diff = a.difference(b);
+      assert.deepEqual(diff.paths(), a.paths().filter((p) => !bPaths.has(key(p))));
+      const rdiff = a.recursiveDifference(b);
+      assert.deepEqual(rdiff.paths(), a.paths().filter((p) => !b.paths().some((q) => under(p, q))));
+      for (const result of [diff, rdiff]) {
+        assert.equal(result.at(['f:empty']), undefined, 'no empty nodes');
+        assert.deepEqual(FieldSet.fromFieldsV1(result.toFieldsV1()).paths(), result.paths());
+      }
+      // A union of a result (which may share subtrees with a) works on a copy.
+      diff.union(b);
+      rdiff.union(FieldSet.of(['f:a', 'f:new']));
+      assert.equal(JSON.stringify([a.toFieldsV1(), b.toFieldsV1(), a.paths(), b.paths()]), before);
+    }
   });
 });
 

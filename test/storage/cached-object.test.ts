@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
-import { adoptObject, deepFreeze, encodedObject, isCachedObject } from '../../runtime/storage/cacher/cached-object.js';
+import { adoptEncoded, adoptObject, deepFreeze, encodedLatin1, encodedObject, isCachedObject, latin1OfUtf8 } from '../../runtime/storage/cacher/cached-object.js';
 import { Cacher } from '../../runtime/storage/cacher/index.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { key, PREFIX, widget } from './conformance-fixtures.js';
@@ -20,6 +20,21 @@ describe('cached objects', () => {
     assert.equal(bytes?.toString('utf8'), JSON.stringify(obj));
     assert.equal(encodedObject(obj), bytes, 'computed once');
     assert.ok(isCachedObject(obj));
+  });
+
+  it('encodedLatin1 tells ASCII from non-ASCII whether the encoding is known as a string, as bytes or not yet', () => {
+    for (const [label, ascii] of [['plain', true], ['ü', false], ['😀', false], ['\u007f', true], ['\u0080', false]] as const) {
+      const obj = { apiVersion: 'v1', kind: 'Widget', metadata: { name: 'a', labels: { l: label } } } as KubeObject;
+      const json = JSON.stringify(obj);
+      const fresh = adoptObject(structuredClone(obj));
+      assert.deepEqual(encodedLatin1(fresh), latin1OfUtf8(json), `${label}: stringified`);
+      assert.deepEqual(encodedLatin1(fresh), { encoded: latin1OfUtf8(json).encoded, ascii }, `${label}: known as a string`);
+      const viaBytes = adoptObject(structuredClone(obj));
+      encodedObject(viaBytes);
+      assert.deepEqual(encodedLatin1(viaBytes), { encoded: latin1OfUtf8(json).encoded, ascii }, `${label}: known as bytes`);
+      const decoded = adoptEncoded(JSON.parse(json) as KubeObject, latin1OfUtf8(json).encoded);
+      assert.equal(encodedLatin1(decoded).ascii, ascii, `${label}: decoded from an entry`);
+    }
   });
 
   it('has no encoding for other objects: plain, frozen but not adopted, or copies of cached ones', () => {

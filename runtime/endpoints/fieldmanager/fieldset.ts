@@ -96,6 +96,11 @@ function sortedElements(children: Map<PathElement, FieldSet>): PathElement[] {
   return keys.sort();
 }
 
+/**
+ * A set of paths. Contract: a set is not modified once it is built (insert and the FieldsV1
+ * parser build new sets; union works on a copy), because difference and recursiveDifference
+ * share the subtrees they leave alone with their results instead of copying them.
+ */
 export class FieldSet {
   readonly children = new Map<PathElement, FieldSet>();
   member = false;
@@ -165,13 +170,21 @@ export class FieldSet {
     }
   }
 
-  /** Paths in this set and not in other (path by path, not subtrees). */
+  /**
+   * Paths in this set and not in other (path by path, not subtrees). A subtree other does not
+   * touch is shared with the result, not copied (sets are not modified once built, see the class).
+   */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
     out.member = this.member && !other.member;
     for (const [pe, child] of this.children) {
       const theirs = other.children.get(pe);
-      const diff = theirs ? child.difference(theirs) : child.clone();
+      if (theirs === undefined || (child.children.size === 0 && !theirs.member)) {
+        if (!child.empty()) out.children.set(pe, child);
+        continue;
+      }
+      if (child.children.size === 0) continue;
+      const diff = child.difference(theirs);
       if (!diff.empty()) out.children.set(pe, diff);
     }
     return out;
@@ -196,7 +209,11 @@ export class FieldSet {
     for (const [pe, child] of this.children) {
       const theirs = other.children.get(pe);
       if (theirs?.member) continue;
-      const diff = theirs ? child.recursiveDifference(theirs) : child.clone();
+      if (theirs === undefined) {
+        if (!child.empty()) out.children.set(pe, child);
+        continue;
+      }
+      const diff = child.recursiveDifference(theirs);
       if (!diff.empty()) out.children.set(pe, diff);
     }
     return out;
@@ -228,24 +245,34 @@ export class FieldSet {
   /** Parses FieldsV1; throws an Error on a malformed document. */
   static fromFieldsV1(value: unknown): FieldSet {
     const set = new FieldSet();
-    const read = (node: FieldSet, raw: unknown, depth: number) => {
-      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('FieldsV1 must be an object');
-      if (depth > 0 && Object.keys(raw).length === 0) node.member = true;
-      for (const [key, child] of Object.entries(raw)) {
-        if (key === '.') {
-          if (depth > 0) node.member = true;
-          continue;
-        }
-        if (!/^[fkvi]:/.test(key)) throw new Error(`invalid FieldsV1 key ${JSON.stringify(key)}`);
-        let next = node.children.get(key);
-        if (!next) {
-          next = new FieldSet();
-          node.children.set(key, next);
-        }
-        read(next, child, depth + 1);
-      }
-    };
-    read(set, value ?? {}, 0);
+    readFieldsV1(set, value ?? {}, 0);
     return set;
   }
+}
+
+/** fromFieldsV1's walk: raw's keys into node (one Object.keys per node, the key prefix checked by character). */
+function readFieldsV1(node: FieldSet, raw: unknown, depth: number): void {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('FieldsV1 must be an object');
+  const keys = Object.keys(raw);
+  if (depth > 0 && keys.length === 0) node.member = true;
+  for (const key of keys) {
+    if (key === '.') {
+      if (depth > 0) node.member = true;
+      continue;
+    }
+    if (!isFieldsV1Key(key)) throw new Error(`invalid FieldsV1 key ${JSON.stringify(key)}`);
+    let next = node.children.get(key);
+    if (!next) {
+      next = new FieldSet();
+      node.children.set(key, next);
+    }
+    readFieldsV1(next, (raw as Record<string, unknown>)[key], depth + 1);
+  }
+}
+
+/** /^[fkvi]:/ */
+function isFieldsV1Key(key: string): boolean {
+  if (key.charCodeAt(1) !== 0x3a /* : */) return false;
+  const c = key.charCodeAt(0);
+  return c === 0x66 /* f */ || c === 0x6b /* k */ || c === 0x76 /* v */ || c === 0x69 /* i */;
 }

@@ -98,10 +98,17 @@ export function compare(lhs: unknown, rhs: unknown, t: TypeNode): Comparison {
   return c;
 }
 
+const isOwnEnumerable = Object.prototype.propertyIsEnumerable;
+
 function isEmptyCollection(v: unknown): boolean {
   return v === undefined || (isMap(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 }
 
+/**
+ * One node of compare. `path` is one array for the whole walk, pushed and popped on the way
+ * (FieldSet.insert reads it, never keeps it). Children are visited in the order of a Set of
+ * lhs's keys then rhs's: lhs's, then rhs's that lhs lacks.
+ */
 function compareAt(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: Comparison): void {
   const sl = l === undefined ? undefined : shapeOf(t, l);
   const sr = r === undefined ? undefined : shapeOf(t, r);
@@ -116,18 +123,29 @@ function compareAt(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: 
   if (shape === 'map') {
     const lm = (l ?? {}) as JSONMap;
     const rm = (r ?? {}) as JSONMap;
-    const keys = new Set([...Object.keys(lm), ...Object.keys(rm)]);
-    for (const key of keys) compareAt(lm[key], rm[key], childType(t, key), [...path, fieldElement(key)], c);
+    for (const key of Object.keys(lm)) compareChild(lm[key], rm[key], childType(t, key), path, fieldElement(key), c);
+    for (const key of Object.keys(rm)) {
+      if (!isOwnEnumerable.call(lm, key)) compareChild(undefined, rm[key], childType(t, key), path, fieldElement(key), c);
+    }
   } else {
     const lt = t as ListNode;
     const li = indexItems(lt, (l ?? []) as unknown[]);
     const ri = indexItems(lt, (r ?? []) as unknown[]);
-    const pes = new Set([...li.order, ...ri.order]);
-    for (const pe of pes) compareAt(li.items.get(pe), ri.items.get(pe), lt.elements, [...path, pe], c);
+    for (const pe of li.order) compareChild(li.items.get(pe), ri.items.get(pe), lt.elements, path, pe, c);
+    for (const pe of ri.order) if (!li.items.has(pe)) compareChild(undefined, ri.items.get(pe), lt.elements, path, pe, c);
   }
   if (path.length === 0) return;
   if (l === undefined) c.added.insert(path);
   else if (r === undefined) c.removed.insert(path);
+}
+
+function compareChild(l: unknown, r: unknown, t: TypeNode, path: PathElement[], pe: PathElement, c: Comparison): void {
+  path.push(pe);
+  try {
+    compareAt(l, r, t, path, c);
+  } finally {
+    path.pop();
+  }
 }
 
 /**

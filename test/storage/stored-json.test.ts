@@ -1,0 +1,217 @@
+/** A decoded object's JSON derived from the stored value it came from (runtime/storage/stored-json.ts). */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { KubeObject } from '../../runtime/api/meta.js';
+import { entryOf, forgetDecoded } from '../../runtime/storage/cacher/cache-entry.js';
+import { adoptObject, encodedLatin1, encodedObject, noteStoredValue } from '../../runtime/storage/cacher/cached-object.js';
+import { Cacher } from '../../runtime/storage/cacher/index.js';
+import type { Storage } from '../../runtime/storage/interface.js';
+import { MemoryStorage } from '../../runtime/storage/memory.js';
+import { decodeObject, encodeObject, encodeStored, type StoredValue } from '../../runtime/storage/objects.js';
+import { SqliteStorage } from '../../runtime/storage/sqlite.js';
+import { withResourceVersionJSON, WrittenValues } from '../../runtime/storage/stored-json.js';
+import { EtcdStorage } from '../../runtime/storage/etcd.js';
+import { EtcdCluster } from '../support/etcd.js';
+import { key, PREFIX, widget } from './conformance-fixtures.js';
+
+let etcdStarted: Promise<EtcdCluster> | undefined;
+
+/** A small deterministic generator of awkward JSON values. */
+function generator(seed: number) {
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const strings = ['', 'a', 'ü', '😀', 'a"b', 'back\\slash', '\\"', 'x\\', '{', '}', '[', ']', ',', ':', 'metadata', '"metadata":{', 'line\nbreak', '\u0000', '\u007f\u0080', '\ud800', '1', '10', '-0'];
+  const value = (depth: number): unknown => {
+    switch (depth > 3 ? rand(4) : rand(7)) {
+      case 0:
+        return strings[rand(strings.length)];
+      case 1:
+        return [0, -0, 1.5, 1e21, -3e-7, 2 ** 53, 123456789][rand(7)];
+      case 2:
+        return [true, false, null][rand(3)];
+      case 3:
+        return rand(2) ? undefined : strings[rand(strings.length)];
+      case 4:
+      case 5: {
+        const obj: Record<string, unknown> = {};
+        for (let i = rand(5); i > 0; i--) obj[strings[rand(strings.length)]!] = value(depth + 1);
+        return obj;
+      }
+      default:
+        return Array.from({ length: rand(4) }, () => value(depth + 1));
+    }
+  };
+  const object = (): KubeObject => {
+    const top: Record<string, unknown> = {};
+    const metaAt = rand(4);
+    const keys = ['apiVersion', 'kind', 'spec', 'status', '0', 'metadata2', 'x"y'];
+    for (let i = 0; i < 5; i++) {
+      if (i === metaAt) top.metadata = value(3) && { ...(value(1) as object), name: strings[rand(strings.length)], resourceVersion: rand(2) ? '12' : undefined };
+      else top[keys[rand(keys.length)]!] = value(1);
+    }
+    if (metaAt === 3 && rand(3) === 0) top.metadata = {};
+    return top as KubeObject;
+  };
+  return { object };
+}
+
+describe('stored JSON', () => {
+  it('encodeStored writes what JSON.stringify of the object without resourceVersion writes, and its splice is the decoded object\'s JSON', () => {
+    const { object } = generator(11);
+    let derived = 0;
+    for (let i = 0; i < 3000; i++) {
+      const obj = object();
+      const meta = obj.metadata as Record<string, unknown> | undefined;
+      let stored: StoredValue;
+      try {
+        stored = encodeStored('k', obj);
+      } catch (err) {
+        assert.ok(typeof meta !== 'object' || meta === null || Array.isArray(meta), `only a missing metadata fails: ${String(err)}`);
+        continue;
+      }
+      const { resourceVersion: _rv, ...rest } = meta!;
+      assert.equal(stored.value, JSON.stringify({ ...obj, metadata: rest }));
+      assert.equal(encodeObject('k', obj), stored.value);
+      assert.ok(stored.metadataEnd >= 0);
+      const revision = 1 + i * 977;
+      assert.equal(withResourceVersionJSON(stored.value, stored.metadataEnd, revision), JSON.stringify(decodeObject(stored.value, revision)), stored.value);
+      derived++;
+    }
+    assert.ok(derived > 2000, `derived ${derived}`);
+  });
+
+  it('encodeStored falls back to one JSON.stringify (metadata end unknown) for toJSON methods and inherited metadata', () => {
+    const withToJSON = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a' }, spec: { toJSON: (k: string) => `spec under ${JSON.stringify(k)}` } } as unknown as KubeObject;
+    assert.deepEqual(encodeStored('k', withToJSON), { value: JSON.stringify(withToJSON), metadataEnd: -1 });
+    assert.match(encodeStored('k', withToJSON).value, /spec under \\"spec\\"/, 'toJSON called with its property name');
+    const inherited = Object.create({ metadata: { name: 'b', resourceVersion: '3' } }) as KubeObject;
+    (inherited as unknown as Record<string, unknown>).kind = 'X';
+    assert.deepEqual(encodeStored('k', inherited), { value: '{"kind":"X","metadata":{"name":"b"}}', metadataEnd: -1 });
+    assert.throws(() => encodeStored('k', { metadata: { name: 'c' }, n: 10n } as unknown as KubeObject), /InvalidObject|not JSON/);
+  });
+
+  it('an adopted object noted with its stored value gets the derived JSON, and only then', () => {
+    const source = widget('a', { note: 'grüß 😀' });
+    const { value, metadataEnd } = encodeStored('k', source);
+    const noted = decodeObject(value, 9);
+    noteStoredValue(noted, value, metadataEnd, 9);
+    const stringify = JSON.stringify;
+    let calls = 0;
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      calls++;
+      return stringify(...args);
+    }) as typeof JSON.stringify;
+    try {
+      const entry = entryOf('k', adoptObject(noted), true);
+      assert.equal(calls, 0, 'not stringified');
+      assert.equal(Buffer.from(entry.encoded, 'latin1').toString('utf8'), stringify(noted));
+      assert.equal(encodedLatin1(noted).ascii, false);
+      // Not adopted: the note is not read (nobody vouches the object is still unmodified).
+      const plain = decodeObject(value, 10);
+      noteStoredValue(plain, value, metadataEnd, 10);
+      (plain.metadata as Record<string, unknown>).name = 'changed';
+      assert.equal(Buffer.from(encodedLatin1(plain).encoded, 'latin1').toString('utf8'), stringify(plain));
+      assert.ok(calls > 0);
+    } finally {
+      JSON.stringify = stringify;
+      forgetDecoded();
+    }
+  });
+
+  it('WrittenValues vouches only for the value noted last for a key, while it is noted', () => {
+    const written = new WrittenValues();
+    written.note('k', 'v1', 1);
+    written.note('k', 'v2', 2);
+    assert.equal(written.metadataEnd('k', 'v1'), -1);
+    assert.equal(written.metadataEnd('k', 'v2'), 2);
+    assert.equal(written.metadataEnd('other', 'v2'), -1);
+    written.forget('k', 'v1');
+    assert.equal(written.metadataEnd('k', 'v2'), 2, 'an earlier write does not forget a later one');
+    written.forget('k', 'v2');
+    assert.equal(written.metadataEnd('k', 'v2'), -1);
+  });
+
+  it('WrittenValues bounded by characters drops the oldest values; take forgets what it finds', () => {
+    const written = new WrittenValues(10);
+    written.note('a', 'aaaa', 1);
+    written.note('b', 'bbbb', 1);
+    written.note('c', 'cccc', 1);
+    assert.equal(written.metadataEnd('a', 'aaaa'), -1, 'the oldest went');
+    assert.equal(written.size, 2);
+    written.note('b', 'bb', 1);
+    written.note('d', 'dddd', 1);
+    assert.equal(written.size, 3, 'a replaced value no longer counts');
+    assert.equal(written.take('c', 'cccc'), 1);
+    assert.equal(written.take('c', 'cccc'), -1);
+    assert.equal(written.take('b', 'bbbb'), -1, 'an older value of the key is not vouched for');
+    assert.equal(written.size, 2);
+  });
+
+  after(async () => {
+    if (etcdStarted) await (await etcdStarted).stop();
+  });
+
+  for (const [name, open] of [
+    [
+      'etcd',
+      async () => {
+        const cluster = await (etcdStarted ??= EtcdCluster.start());
+        const storage = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json' });
+        return { storage: storage as Storage, done: () => {} };
+      },
+    ],
+    ['memory', () => ({ storage: new MemoryStorage() as Storage, done: () => {} })],
+    [
+      'sqlite',
+      () => {
+        const dir = mkdtempSync(join(tmpdir(), 'kgen-stored-json-'));
+        return { storage: new SqliteStorage(join(dir, 'db.sqlite')) as Storage, done: () => rmSync(dir, { recursive: true, force: true }) };
+      },
+    ],
+  ] as const) {
+    it(`the watch cache over ${name} storage keeps created and updated objects without stringifying them, with the same bytes`, async () => {
+      const { storage, done } = await open();
+      const cacher = new Cacher(storage, { prefix: PREFIX });
+      const stringify = JSON.stringify;
+      try {
+        await cacher.getList(PREFIX, { resourceVersion: '0' });
+        let cacheStringified = 0;
+        JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+          const v = args[0] as KubeObject | undefined;
+          // The stored encoding has no resourceVersion; the cache's encoding has one.
+          if (typeof v?.metadata?.resourceVersion === 'string') cacheStringified++;
+          return stringify(...args);
+        }) as typeof JSON.stringify;
+        const cachedAt = async (rv: string) => {
+          for (const deadline = Date.now() + 10_000; ; ) {
+            const cached = await cacher.get(key('ns1', 'a'), { resourceVersion: '0', ignoreNotFound: true });
+            if (cached?.metadata.resourceVersion === rv) return cached;
+            if (Date.now() > deadline) throw new Error(`resourceVersion ${rv} never reached the cache`);
+            await new Promise((r) => setTimeout(r, 2));
+          }
+        };
+        const created = await cacher.create(key('ns1', 'a'), widget('a', { note: 'grüß 😀', list: [{ x: 1 }] }));
+        await cachedAt(created.metadata.resourceVersion!);
+        const updated = await cacher.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { note: 'neu' } }) as KubeObject);
+        const cached = await cachedAt(updated.metadata.resourceVersion!);
+        JSON.stringify = stringify;
+        assert.equal(cacheStringified, 0, 'the cache derived both encodings from the stored values');
+        assert.equal(encodedObject(cached)?.toString('utf8'), stringify(updated), "the cache entry's bytes");
+        assert.notEqual(created.metadata.resourceVersion, updated.metadata.resourceVersion);
+        const listed = await cacher.getList(PREFIX, { resourceVersion: '0' });
+        assert.deepEqual(listed.items, [updated]);
+      } finally {
+        JSON.stringify = stringify;
+        await cacher.close();
+        await storage.close();
+        done();
+        forgetDecoded();
+      }
+    });
+  }
+});
