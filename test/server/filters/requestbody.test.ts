@@ -73,7 +73,7 @@ describe('loopback Host check', () => {
     const filter = withLoopbackHostOnly();
     const served = () => objectResponse(200, {});
     for (const [host, code] of [['127.0.0.1:6443', 200], ['127.0.0.1:6443', 200], ['rebound.example', 403], ['127.0.0.1:6443', 200], [undefined, 403], ['localhost', 200], ['rebound.example:6443', 403]] as const) {
-      const headers = host === undefined ? {} : { host };
+      const headers: Record<string, string> = host === undefined ? {} : { host };
       assert.equal((await filter(contextFor('GET', '/api', { headers }), served)).code, code, String(host));
     }
   });
