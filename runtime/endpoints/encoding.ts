@@ -64,10 +64,7 @@ function encodedEntries(body: object, entries: readonly CacheEntry[]): Buffer {
   for (let i = 0; i < entries.length; i++) length += entries[i]!.encoded.length;
   const { head, tail } = envelopeOf(body);
   const headLength = Buffer.byteLength(head);
-  const size = headLength + length + Buffer.byteLength(tail);
-  const repeated = repeatedList(head, tail, entries, size);
-  if (repeated) return repeated;
-  const out = acquireBuffer(size);
+  const out = acquireBuffer(headLength + length + Buffer.byteLength(tail));
   const writer = out as unknown as Latin1Writable;
   out.write(head, 0);
   let offset = headLength;
@@ -83,54 +80,6 @@ function encodedEntries(body: object, entries: readonly CacheEntry[]): Buffer {
   }
   out.write(tail, offset);
   return out;
-}
-
-// ---- a list asked for again, unchanged ----
-// Clients repeat lists (a dashboard or a controller polling, kubectl get in a loop): a list
-// with the same envelope (resourceVersion, continue, …) and the same cache entries, in the same
-// order, has the same bytes. The last list's entries are remembered; when the next list repeats
-// them, its body is built once more into a buffer of its own (not the pool's: it is shared by
-// every response that writes it, and never written to again) and served until the list changes.
-// Entries are immutable (a change makes a new entry), so identity is equality.
-
-/** Lists larger than this (entries, bytes) are never kept. */
-const REPEAT_MAX_ENTRIES = 10_000;
-const REPEAT_MAX_BYTES = 8 * 1024 * 1024;
-
-let repeatHead: string | undefined;
-let repeatTail: string | undefined;
-let repeatEntries: readonly CacheEntry[] = [];
-let repeatBody: Buffer | undefined;
-
-/** The body of a list that repeats the last one, or undefined (the caller builds it, as before). */
-function repeatedList(head: string, tail: string, entries: readonly CacheEntry[], size: number): Buffer | undefined {
-  if (entries.length > REPEAT_MAX_ENTRIES || size > REPEAT_MAX_BYTES) return undefined;
-  if (head !== repeatHead || tail !== repeatTail || !sameEntries(entries, repeatEntries)) {
-    repeatHead = head;
-    repeatTail = tail;
-    repeatEntries = entries.slice();
-    repeatBody = undefined;
-    return undefined;
-  }
-  if (repeatBody === undefined) {
-    const body = Buffer.allocUnsafeSlow(size);
-    let offset = body.write(head, 0);
-    for (let i = 0; i < entries.length; i++) {
-      if (i > 0) body[offset++] = COMMA;
-      offset += (body as unknown as Latin1Writable).latin1Write(entries[i]!.encoded, offset, entries[i]!.encoded.length);
-    }
-    body.write(tail, offset);
-    repeatBody = body;
-  }
-  // A decoded entry written counts as read (see encodedEntries), on this path too.
-  for (let i = 0; i < entries.length; i++) if (entries[i]!.decoded !== undefined) entries[i]!.object();
-  return repeatBody;
-}
-
-function sameEntries(a: readonly CacheEntry[], b: readonly CacheEntry[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

@@ -80,38 +80,6 @@ describe('LIST from the watch cache', () => {
     assert.equal(reply.body.metadata.remainingItemCount, undefined);
   });
 
-  it('a repeated LIST answers the same bytes until a write, then the new state (also for other lists in between)', async () => {
-    const list = () => t.request('GET', `${WIDGETS}?resourceVersion=0`);
-    const a = await list();
-    const b = await list();
-    const c = await list();
-    assert.equal(a.status, 200, a.text);
-    assert.equal(b.text, a.text);
-    assert.equal(c.text, a.text);
-    assert.equal(c.text, JSON.stringify(c.body));
-    assert.equal(c.body.items.length, names.length);
-    // Another list in between, then a write: the next LISTs (repeated) show it.
-    const odd = await t.request('GET', `${WIDGETS}?resourceVersion=0&labelSelector=tier%3Dodd`);
-    assert.equal(odd.body.items.length, 5);
-    const patched = await t.request('PATCH', `${WIDGETS}/w03`, { body: { spec: { replicas: 33 } }, contentType: 'application/merge-patch+json' });
-    assert.equal(patched.status, 200, patched.text);
-    let after = await list();
-    for (let i = 0; i < 50 && after.body.metadata.resourceVersion !== patched.body.metadata.resourceVersion; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      after = await list();
-    }
-    const again = await list();
-    for (const reply of [after, again]) {
-      assert.equal(reply.body.metadata.resourceVersion, patched.body.metadata.resourceVersion);
-      assert.equal(reply.body.items.find((o: { metadata: { name: string } }) => o.metadata.name === 'w03').spec.replicas, 33);
-      assert.equal(reply.text, JSON.stringify(reply.body));
-    }
-    assert.equal(again.text, after.text);
-    assert.notEqual(after.text, a.text);
-    const oddAfter = await t.request('GET', `${WIDGETS}?resourceVersion=0&labelSelector=tier%3Dodd`);
-    assert.equal(oddAfter.body.items.find((o: { metadata: { name: string } }) => o.metadata.name === 'w03').spec.replicas, 33);
-  });
-
   it('YAML lists decode the objects and hold the same items', async () => {
     const reply = await t.request('GET', `${WIDGETS}?limit=2`, { accept: 'application/yaml' });
     assert.equal(reply.status, 200, reply.text);
