@@ -164,16 +164,8 @@ export class Store {
   getNow(namespace: string | undefined, name: string, req: GetRequest = {}): KubeObject | undefined {
     const storage = this.config.storage as { getIfCurrent?(key: string): KubeObject | undefined };
     if (req.resourceVersion || !storage.getIfCurrent) return undefined;
-    // Clients repeat GETs of one object: the last key is reused (the same string, whose hash the
-    // cache's map lookup has already computed) instead of being built and checked again.
-    const last = this.lastGetKey;
-    if (last !== undefined && last.name === name && last.namespace === namespace) return storage.getIfCurrent(last.key);
-    const key = this.keyFor(namespace, name);
-    this.lastGetKey = { namespace, name, key };
-    return storage.getIfCurrent(key);
+    return storage.getIfCurrent(this.keyFor(namespace, name));
   }
-
-  private lastGetKey: { namespace: string | undefined; name: string; key: string } | undefined;
 
   async list(namespace: string | undefined, req: ListRequest = {}): Promise<KubeList> {
     const result = await this.config.storage

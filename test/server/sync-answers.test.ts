@@ -189,35 +189,6 @@ describe('GET answered without awaiting', () => {
   });
 });
 
-describe('Store.getNow', () => {
-  let t: TestServer;
-  before(async () => {
-    t = await startTestServer({ controllers: false });
-    for (const ns of ['default', 'other']) {
-      if (ns !== 'default') assert.equal((await t.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } })).status, 201);
-      for (const name of ['a', 'b']) {
-        const r = await t.request('POST', `/apis/widgets.example.com/v1/namespaces/${ns}/widgets`, { body: widget(name, { replicas: 1 }, { metadata: { labels: { at: `${ns}.${name}` } } }) });
-        assert.equal(r.status, 201, r.text);
-      }
-    }
-  });
-  after(() => t.close());
-
-  it('answers each GET with its own object when requests repeat and alternate (name, namespace)', async () => {
-    const order = ['default/a', 'default/a', 'default/b', 'default/b', 'other/b', 'other/a', 'other/a', 'default/a', 'other/missing', 'default/a'];
-    for (const at of order) {
-      const [ns, name] = at.split('/');
-      const r = await t.request('GET', `/apis/widgets.example.com/v1/namespaces/${ns}/widgets/${name}`);
-      if (name === 'missing') {
-        assert.equal(r.status, 404, at);
-        continue;
-      }
-      assert.equal(r.status, 200, at);
-      assert.equal(r.body.metadata.labels.at, `${ns}.${name}`, at);
-    }
-  });
-});
-
 describe('HTTPServer: synchronous answers', () => {
   async function serve(answer: (signal: () => AbortSignal) => APIResponse | Promise<APIResponse>): Promise<{ http: HTTPServer; url: string }> {
     const http = new HTTPServer((incoming) => answer(() => incoming.signal));
