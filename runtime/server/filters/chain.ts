@@ -105,30 +105,16 @@ export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
  * filters added (Audit-Id, CORS, …) are merged into the response.
  */
 export function serveThrough(chain: ChainHandler): RequestServer {
-  // Clients repeat request lines (a controller polling one object, an informer's relist): the
-  // last request line the URL parser would leave as it is, and its parse, are remembered. A
-  // RequestURL is read-only (see RequestContext.url), so requests with the same line share it.
-  let lastRaw: string | undefined;
-  let lastURL: RequestURL | undefined;
   return (request) => {
-    const raw = request.url;
+    if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
     let url: RequestURL;
-    if (raw === lastRaw) {
-      url = lastURL!;
-    } else {
-      if (hasDotSegment(raw)) return errorResponse(dotSegmentError(raw));
-      try {
-        url = parseRequestURL(raw);
-      } catch {
-        return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(raw)}`));
-      }
-      const canonical = url.pathname + url.search;
-      if (canonical !== raw) request.url = canonical;
-      else if (!(url instanceof URL)) {
-        lastRaw = raw;
-        lastURL = url;
-      }
+    try {
+      url = parseRequestURL(request.url);
+    } catch {
+      return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
     }
+    const canonical = url.pathname + url.search;
+    if (canonical !== request.url) request.url = canonical;
     const ctx = newRequestContext(request, url);
     const result = chain(ctx);
     return result instanceof Promise ? result.then((response) => withFilterHeaders(ctx, response)) : withFilterHeaders(ctx, result);

@@ -76,47 +76,6 @@ describe('the handler chain', () => {
     }
   });
 
-  it('parses a repeated request line once, and every other line (or a rewritten one) afresh', async () => {
-    const seen: { url: string; pathname: string; query: string; parse: object }[] = [];
-    const serve = serveThrough((ctx) => {
-      seen.push({ url: ctx.request.url, pathname: ctx.url.pathname, query: ctx.url.searchParams.toString(), parse: ctx.url });
-      return objectResponse(200, {});
-    });
-    const lines = [
-      '/api/v1/namespaces/a?resourceVersion=0',
-      '/api/v1/namespaces/a?resourceVersion=0',
-      '/api/v1/namespaces/b',
-      '/api/v1/namespaces/b',
-      // Rewritten by the URL parser (an encoded space, an empty query): the rewrite every time.
-      '/api/v1/namespaces/c d',
-      '/api/v1/namespaces/c d',
-      '/api/v1/namespaces/e?',
-      '/api/v1/namespaces/e?',
-      '/api/v1/namespaces/a?resourceVersion=0',
-    ];
-    for (const line of lines) assert.equal((await serve(request('GET', line))).code, 200, line);
-    assert.deepEqual(
-      seen.map(({ url, pathname, query }) => [url, pathname, query]),
-      [
-        ['/api/v1/namespaces/a?resourceVersion=0', '/api/v1/namespaces/a', 'resourceVersion=0'],
-        ['/api/v1/namespaces/a?resourceVersion=0', '/api/v1/namespaces/a', 'resourceVersion=0'],
-        ['/api/v1/namespaces/b', '/api/v1/namespaces/b', ''],
-        ['/api/v1/namespaces/b', '/api/v1/namespaces/b', ''],
-        ['/api/v1/namespaces/c%20d', '/api/v1/namespaces/c%20d', ''],
-        ['/api/v1/namespaces/c%20d', '/api/v1/namespaces/c%20d', ''],
-        ['/api/v1/namespaces/e', '/api/v1/namespaces/e', ''],
-        ['/api/v1/namespaces/e', '/api/v1/namespaces/e', ''],
-        ['/api/v1/namespaces/a?resourceVersion=0', '/api/v1/namespaces/a', 'resourceVersion=0'],
-      ],
-    );
-    assert.equal(seen[1]!.parse, seen[0]!.parse, 'a repeated line shares its (read-only) parse');
-    assert.equal(seen[3]!.parse, seen[2]!.parse);
-    // A line after another is parsed again, and a dot segment is still refused after a good line.
-    assert.notEqual(seen[8]!.parse, seen[0]!.parse);
-    assert.equal((await serve(request('GET', '/api/v1/namespaces/b/..'))).code, 400);
-    assert.equal((await serve(request('GET', '/api/v1/namespaces/b/..'))).code, 400);
-  });
-
   it('merges headers filters added into the response', async () => {
     const addHeader: Filter = async (ctx, next) => {
       ctx.responseHeaders['Audit-Id'] = 'abc';
