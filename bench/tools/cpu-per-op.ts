@@ -4,7 +4,11 @@
  * request rate this hardly moves when other work shares the cores, so two commits can be compared
  * on a busy machine (run this file in both worktrees, alternately, in the same minutes).
  *
- *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|list|paged> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *   node --import tsx bench/tools/cpu-per-op.ts <create-sqlite|create-etcd|update-etcd|get|get-many|list|paged> [--rounds n] [--seconds n] [--connections n] [--rate n]
+ *
+ * get-many: GETs that cycle over --objects (200) different objects, one after the other (what
+ * clients do, unlike `get`, which repeats one object's GET: a cost that only a repeated request
+ * avoids shows in `get` and not here).
  *
  * paged: 20,000 objects (--objects) prefilled into SQLite and loaded into the watch cache; each
  * round is --walks walks of the whole collection with limit=500 and continue (the paged
@@ -53,6 +57,7 @@ const rates: number[] = [];
 const load0 = loadavg()[0];
 try {
   if (scenario === 'get' || scenario === 'list') await createObjects(server.url, fx.kind, 'obj', scenario === 'get' ? 1 : FULL.list.objects);
+  if (scenario === 'get-many') await createObjects(server.url, fx.kind, 'obj', objects);
   if (scenario === 'update-etcd') await createObjects(server.url, fx.kind, 'u', objects);
   if (scenario === 'paged') await pagedRounds();
   // Round -1 is the warm-up (JIT, validators and field managers compiled on first use): not counted.
@@ -60,12 +65,13 @@ try {
     const base = { connections, durationSec: Number(r < 0 ? values.warmup : values.seconds), headers, rate: values.rate ? Number(values.rate) : undefined };
     let config: LoadConfig;
     if (scenario === 'get') config = { ...base, url: `${collection}/obj-0` };
+    else if (scenario === 'get-many') config = { ...base, url: collection, template: { prefix: 'obj', modulo: objects, path: `${collectionPath(fx.kind)}/__NAME__` } };
     else if (scenario === 'list') config = { ...base, url: `${collection}?resourceVersion=0` };
     else if (scenario.startsWith('create')) config = { ...base, url: collection, method: 'POST', template: { prefix: `c${r + 1}`, body: JSON.stringify(sampleObject(fx.kind, '__NAME__', 1)) } };
     else if (scenario === 'update-etcd') {
       const body = JSON.stringify(sampleObject(fx.kind, '__NAME__', 2)).replace('"seq-2"', '"seq-__SEQ__"');
       config = { ...base, url: collection, method: 'PUT', template: { prefix: 'u', modulo: objects, path: `${collectionPath(fx.kind)}/__NAME__`, body } };
-    } else throw new Error(`unknown scenario ${scenario}: create-sqlite, create-etcd, update-etcd, get or list`);
+    } else throw new Error(`unknown scenario ${scenario}: create-sqlite, create-etcd, update-etcd, get, get-many or list`);
     const pid = server.proc.child.pid!;
     const before = processCpuMicros(pid);
     const result = await runLoad(config);

@@ -216,3 +216,44 @@ test('a 429 from max-in-flight is a termination and a flow-control rejection, no
   assert.equal(delta('apiserver_request_total', { ...G, verb: 'GET', code: '429' }), 0);
   assert.equal(delta('apiserver_request_total', { ...G, verb: 'GET', code: '200' }), 1);
 });
+
+test('requests that alternate between label sets are each counted under their own labels', async () => {
+  const text = async () => parseScrape(await (await metricsRegistry()).metrics());
+  const before = await text();
+  const allow: NamedFilter = {
+    name: 'authorization',
+    filter: (ctx, next) => {
+      ctx.authorization = { decision: 'Allow', reason: '' };
+      return next(ctx);
+    },
+  };
+  const chain = composeFilters([{ name: 'request-info', filter: withRequestInfo() }, { name: 'metrics', filter: withMetrics() }, allow], (ctx) =>
+    objectResponse(ctx.url.pathname.endsWith('/missing') ? 404 : 200, { kind: 'Widget' }),
+  );
+  const send = (method: string, url: string) => chain(newRequestContext({ method, url, headers: {}, signal: new AbortController().signal }));
+  // Each request differs from the one before in one label only (resource, scope, dry run,
+  // subresource, verb, version), then repeats it, so a remembered record must match every label.
+  const urls: [string, string][] = [
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/widgets/a'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/gizmos/a'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/gizmos'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/gizmos?dryRun=All'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/gizmos/a/status'],
+    ['DELETE', '/apis/widgets.example.com/v1/namespaces/default/gizmos/a/status'],
+    ['DELETE', '/apis/widgets.example.com/v2/namespaces/default/gizmos/a/status'],
+    ['GET', '/apis/widgets.example.com/v1/namespaces/default/widgets/missing'],
+  ];
+  for (const [method, url] of urls) for (let i = 0; i < 2; i++) await send(method, url);
+  const s = await text();
+  const delta = (labels: Record<string, string>) => sampleSum(s, 'apiserver_request_total', labels) - sampleSum(before, 'apiserver_request_total', labels);
+  const g = { group: 'widgets.example.com', version: 'v1', component: 'apiserver', code: '200' };
+  assert.equal(delta({ ...g, resource: 'widgets', verb: 'GET', scope: 'resource' }), 2);
+  assert.equal(delta({ ...g, resource: 'widgets', verb: 'GET', scope: 'resource', code: '404' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos', verb: 'GET', scope: 'resource', subresource: '' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos', verb: 'LIST', scope: 'namespace', dry_run: '' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos', verb: 'LIST', scope: 'namespace', dry_run: 'All' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos', verb: 'GET', subresource: 'status' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos', verb: 'DELETE', subresource: 'status' }), 2);
+  assert.equal(delta({ ...g, version: 'v2', resource: 'gizmos', verb: 'DELETE', subresource: 'status' }), 2);
+  assert.equal(delta({ ...g, resource: 'gizmos' }), 10);
+});

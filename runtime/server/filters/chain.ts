@@ -20,7 +20,7 @@ import type { RequestAuthenticator } from '../../authentication/authenticator.js
 import type { IncomingAPIRequest } from '../../api/request.js';
 import { withAuthentication } from './authentication.js';
 import { withAuthorization } from './authorization.js';
-import { newRequestContext, parseRequestURL } from './context.js';
+import { newRequestContext, parseRequestURL, parseVerbatimURL } from './context.js';
 import { withCORS } from './cors.js';
 import { withImpersonation } from './impersonation.js';
 import { withMetrics } from './metrics.js';
@@ -106,12 +106,16 @@ export type RequestServer = (request: IncomingAPIRequest) => ChainResult;
  */
 export function serveThrough(chain: ChainHandler): RequestServer {
   return (request) => {
-    if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
-    let url: RequestURL;
-    try {
-      url = parseRequestURL(request.url);
-    } catch {
-      return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
+    // A line the URL parser leaves as it is has no dot segment (see parseVerbatimURL): only the
+    // others are checked before they are parsed.
+    let url = parseVerbatimURL(request.url);
+    if (url === undefined) {
+      if (hasDotSegment(request.url)) return errorResponse(dotSegmentError(request.url));
+      try {
+        url = parseRequestURL(request.url);
+      } catch {
+        return errorResponse(newBadRequest(`invalid request URL ${JSON.stringify(request.url)}`));
+      }
     }
     const canonical = url.pathname + url.search;
     if (canonical !== request.url) request.url = canonical;

@@ -76,12 +76,20 @@ const NO_QUERY = new URLSearchParams();
  * cannot look like a health check to one layer and a resource to another.
  */
 export function parseRequestURL(raw: string): RequestURL {
-  if (VERBATIM.test(raw)) {
-    const q = raw.indexOf('?');
-    const pathname = q < 0 ? raw : raw.slice(0, q);
-    if (!pathname.includes('/.') && !ENCODED_DOT.test(pathname)) return new VerbatimRequestURL(pathname, q < 0 || q === raw.length - 1 ? '' : raw.slice(q));
-  }
-  return new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  return parseVerbatimURL(raw) ?? new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+}
+
+/**
+ * The request URL when the URL parser would leave the line as it is (see VERBATIM), else
+ * undefined. Such a line has no dot segment: every segment follows a `/`, and a line with `/.`
+ * or `%2e` in its path is not taken here.
+ */
+export function parseVerbatimURL(raw: string): RequestURL | undefined {
+  if (!VERBATIM.test(raw)) return undefined;
+  const q = raw.indexOf('?');
+  const pathname = q < 0 ? raw : raw.slice(0, q);
+  if (pathname.includes('/.') || ENCODED_DOT.test(pathname)) return undefined;
+  return new VerbatimRequestURL(pathname, q < 0 || q === raw.length - 1 ? '' : raw.slice(q));
 }
 
 /**

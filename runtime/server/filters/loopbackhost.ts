@@ -16,9 +16,15 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 }
 
 export function withLoopbackHostOnly(): Filter {
+  // The last Host header that passed: a client sends the same one on every request.
+  let lastLoopback: string | undefined;
   return (ctx, next) => {
     const host = ctx.request.headers.host;
-    if (isLoopbackHostHeader(host)) return next(ctx);
+    if (host !== undefined && host === lastLoopback) return next(ctx);
+    if (isLoopbackHostHeader(host)) {
+      lastLoopback = host;
+      return next(ctx);
+    }
     return errorResponse(
       statusError('Forbidden', `host ${JSON.stringify(host ?? '')} is not a loopback name: --insecure-dev-mode serves only requests for localhost, 127.0.0.0/8 or [::1]`),
     );

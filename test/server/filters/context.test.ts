@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newRequestContext, parseRequestURL } from '../../../runtime/server/filters/context.js';
+import { newRequestContext, parseRequestURL, parseVerbatimURL } from '../../../runtime/server/filters/context.js';
+import { hasDotSegment } from '../../../runtime/server/filters/dotsegments.js';
 import { apiRequestOf } from '../../../runtime/server/handler.js';
 import { buildHandlerChain } from '../../../runtime/server/filters/chain.js';
 import { objectResponse } from '../../../runtime/endpoints/responsewriters.js';
@@ -69,6 +70,37 @@ describe('parseRequestURL', () => {
       for (let j = 0; j < length; j++) raw += alphabet[random(alphabet.length)];
       same(raw);
     }
+  });
+});
+
+describe('parseVerbatimURL', () => {
+  it('takes only lines without a dot segment (the chain checks the others), read as new URL reads them', () => {
+    const alphabet = ['/', '/', '/', 'a', '0', '.', '..', '%', '%2e', '%2E', '%2', 'e', 'E', '?', '=', ' ', '\\', '#', '~', '-', '_'];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let taken = 0;
+    let dots = 0;
+    for (let i = 0; i < 20000; i++) {
+      let raw = '/';
+      const length = random(12);
+      for (let j = 0; j < length; j++) raw += alphabet[random(alphabet.length)];
+      const url = parseVerbatimURL(raw);
+      if (hasDotSegment(raw)) {
+        dots++;
+        assert.equal(url, undefined, `a dot segment taken: ${JSON.stringify(raw)}`);
+      }
+      if (url === undefined) continue;
+      taken++;
+      const want = whatwg(raw);
+      assert.equal(url.pathname, want.pathname, raw);
+      assert.equal(url.search, want.search, raw);
+    }
+    assert.ok(taken > 1000 && dots > 1000, `both kinds generated (${taken} taken, ${dots} with dot segments)`);
+    for (const raw of ['/api/v1/namespaces/default/pods/..', '/api/%2E%2e/x', '/api/./x?y=1', '/.', '/..?x', '/a/.%2e/b']) assert.equal(parseVerbatimURL(raw), undefined, raw);
+    assert.equal(parseVerbatimURL('/api/v1/namespaces/default/pods/a..b?x=/../')?.pathname, '/api/v1/namespaces/default/pods/a..b');
   });
 });
 

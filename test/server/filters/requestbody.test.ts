@@ -68,4 +68,13 @@ describe('loopback Host check', () => {
     assert.equal(r.code, 403);
     assert.equal((await filter(contextFor('GET', '/api', { headers: { host: 'localhost:8080' } }), () => objectResponse(200, {}))).code, 200);
   });
+
+  it('refuses another Host right after a loopback one passed (the last one is remembered, nothing else)', async () => {
+    const filter = withLoopbackHostOnly();
+    const served = () => objectResponse(200, {});
+    for (const [host, code] of [['127.0.0.1:6443', 200], ['127.0.0.1:6443', 200], ['rebound.example', 403], ['127.0.0.1:6443', 200], [undefined, 403], ['localhost', 200], ['rebound.example:6443', 403]] as const) {
+      const headers: Record<string, string> = host === undefined ? {} : { host };
+      assert.equal((await filter(contextFor('GET', '/api', { headers }), served)).code, code, String(host));
+    }
+  });
 });
