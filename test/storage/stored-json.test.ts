@@ -85,6 +85,44 @@ describe('stored JSON', () => {
     assert.ok(derived > 2000, `derived ${derived}`);
   });
 
+  it('derives the decoded object\'s JSON for values parsed from JSON with awkward keys (__proto__, constructor, integer-like, surrogates) and numbers', () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const keys = ['__proto__', 'constructor', 'toString', 'toJSON', 'valueOf', '0', '1', '01', '-1', '4294967294', '4294967295', '9007199254740993', 'resourceVersion', 'metadata', 'a', '\u2028', '\ud83d', 'é', ''];
+    const leaf = () => [null, true, 0, -0, 1e21, 5e-324, 1.7976931348623157e308, 'x', '\ud800', '\u2028', '</script>', 'é'][rand(12)];
+    const member = (d: number) => `${JSON.stringify(keys[rand(keys.length)])}:${JSON.stringify(value(d))}`;
+    // Objects come from JSON.parse, as a request body's do: `__proto__` is then an own key.
+    const value = (d: number): unknown => {
+      const k = d > 3 ? 0 : rand(4);
+      if (k < 2) return leaf();
+      if (k === 2) return Array.from({ length: rand(3) }, () => value(d + 1));
+      return JSON.parse(`{${Array.from({ length: rand(5) }, () => member(d + 1)).join(',')}}`);
+    };
+    let derived = 0;
+    for (let i = 0; i < 5000; i++) {
+      const metaAt = rand(4);
+      const parts = Array.from({ length: 4 }, (_, j) => {
+        if (j !== metaAt) return member(1);
+        const m = value(0);
+        return `"metadata":${JSON.stringify(typeof m === 'object' && m !== null ? m : { [keys[rand(keys.length)]!]: m })}`;
+      });
+      const obj = JSON.parse(`{${parts.join(',')}}`) as KubeObject;
+      let stored: StoredValue;
+      try {
+        stored = encodeStored('k', obj);
+      } catch {
+        assert.throws(() => encodeObject('k', obj), /has no metadata/);
+        continue;
+      }
+      assert.equal(stored.value, encodeObject('k', obj));
+      if (stored.metadataEnd < 0) continue;
+      derived++;
+      const revision = 1 + rand(1e9);
+      assert.equal(withResourceVersionJSON(stored.value, stored.metadataEnd, revision), JSON.stringify(decodeObject(stored.value, revision)), stored.value);
+    }
+    assert.ok(derived > 4000, `derived ${derived}`);
+  });
+
   it('encodeStored falls back to one JSON.stringify (metadata end unknown) for toJSON methods and inherited metadata', () => {
     const withToJSON = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a' }, spec: { toJSON: (k: string) => `spec under ${JSON.stringify(k)}` } } as unknown as KubeObject;
     assert.deepEqual(encodeStored('k', withToJSON), { value: JSON.stringify(withToJSON), metadataEnd: -1 });
