@@ -14,6 +14,7 @@ import { decodeObject, encodeObject, encodeStored, type StoredValue } from '../.
 import { SqliteStorage } from '../../runtime/storage/sqlite.js';
 import { withResourceVersionJSON, WrittenValues } from '../../runtime/storage/stored-json.js';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
+import { encryptingStorage, parseEncryptionConfig } from '../../runtime/storage/encryption/index.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { key, PREFIX, widget } from './conformance-fixtures.js';
 
@@ -189,6 +190,41 @@ describe('stored JSON', () => {
     assert.equal(written.take('b', 'bbbb'), -1, 'an older value of the key is not vouched for');
     assert.equal(written.size, 2);
   });
+
+  for (const provider of ['aesgcm', 'identity']) {
+    it(`the watch cache over storage encrypted at rest (${provider} first) keeps the opened objects' bytes, never the stored envelope's`, async () => {
+      const secret = Buffer.alloc(32, 7).toString('base64');
+      const aesgcm = `- aesgcm: { keys: [{ name: key1, secret: ${secret} }] }`;
+      const providers = provider === 'aesgcm' ? [aesgcm, '- identity: {}'] : ['- identity: {}', aesgcm];
+      const config = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: ["widgets.example.com"]\n    providers:\n${providers.map((p) => `      ${p}`).join('\n')}\n`;
+      const dir = mkdtempSync(join(tmpdir(), 'kgen-stored-json-enc-'));
+      const backend = new SqliteStorage(join(dir, 'db.sqlite'));
+      const cacher = new Cacher(encryptingStorage(backend, parseEncryptionConfig(config)), { prefix: PREFIX });
+      try {
+        await cacher.getList(PREFIX, { resourceVersion: '0' });
+        const created = await cacher.create(key('ns1', 'a'), widget('a', { note: 'grüß 😀' }));
+        const updated = await cacher.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { note: 'neu', n: [1, 2] } }) as KubeObject);
+        assert.notEqual(created.metadata.resourceVersion, updated.metadata.resourceVersion);
+        for (const deadline = Date.now() + 10_000; ; ) {
+          const cached = await cacher.get(key('ns1', 'a'), { resourceVersion: '0', ignoreNotFound: true });
+          if (cached?.metadata.resourceVersion === updated.metadata.resourceVersion) {
+            assert.equal(encodedObject(cached)?.toString('utf8') ?? JSON.stringify(cached), JSON.stringify(updated), "the cache entry's bytes");
+            break;
+          }
+          if (Date.now() > deadline) throw new Error('the update never reached the cache');
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        assert.deepEqual((await cacher.getList(PREFIX, { resourceVersion: '0' })).items, [updated]);
+        const raw = await backend.get(key('ns1', 'a'));
+        assert.equal(raw !== undefined && 'k8s:enc' in raw, provider === 'aesgcm', 'stored sealed only when aesgcm writes');
+      } finally {
+        await cacher.close();
+        await backend.close();
+        rmSync(dir, { recursive: true, force: true });
+        forgetDecoded();
+      }
+    });
+  }
 
   after(async () => {
     if (etcdStarted) await (await etcdStarted).stop();
