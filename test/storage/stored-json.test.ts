@@ -191,6 +191,52 @@ describe('stored JSON', () => {
     assert.equal(written.size, 2);
   });
 
+  it('over etcd shared with another replica, the watch cache holds what decode+stringify gives for either replica\'s writes', async () => {
+    const cluster = await (etcdStarted ??= EtcdCluster.start());
+    const a = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json-replicas' });
+    const b = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json-replicas' });
+    const cacher = new Cacher(a, { prefix: PREFIX });
+    try {
+      await cacher.getList(PREFIX, { resourceVersion: '0' });
+      const k = key('ns1', 'r');
+      // b creates first: a's create fails with its value noted, and b later writes that very value.
+      await b.create(k, widget('r', { by: 'b' }));
+      await assert.rejects(a.create(k, widget('r', { by: 'a', note: 'ä' })), /exists/i);
+      const writes: KubeObject[] = [];
+      writes.push(await b.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, spec: { by: 'a', note: 'ä' } }) as KubeObject));
+      writes.push(await a.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, spec: { by: 'a', n: 1 } }) as KubeObject));
+      writes.push(await b.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { x: 'y' } } }) as KubeObject));
+      const last = writes[writes.length - 1]!;
+      for (const deadline = Date.now() + 10_000; ; ) {
+        const cached = await cacher.get(k, { resourceVersion: '0', ignoreNotFound: true });
+        if (cached?.metadata.resourceVersion === last.metadata.resourceVersion) {
+          assert.equal(encodedObject(cached)?.toString('utf8') ?? JSON.stringify(cached), JSON.stringify(await b.get(k)));
+          break;
+        }
+        if (Date.now() > deadline) throw new Error('the last write never reached the cache');
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      // Every event a watcher of the cache gets carries the bytes decode+stringify gives.
+      const watcher = cacher.watch(PREFIX, { resourceVersion: '1', sendInitialEvents: false } as never);
+      const seen: string[] = [];
+      for await (const event of watcher) {
+        seen.push(encodedObject(event.object)?.toString('utf8') ?? JSON.stringify(event.object));
+        if (event.object.metadata.resourceVersion === last.metadata.resourceVersion) break;
+      }
+      watcher.stop();
+      assert.ok(seen.length >= writes.length, `events ${seen.length}`);
+      for (const text of seen) {
+        const parsed = JSON.parse(text) as KubeObject;
+        assert.equal(text, JSON.stringify(decodeObject(encodeObject(k, parsed), Number(parsed.metadata.resourceVersion))));
+      }
+    } finally {
+      await cacher.close();
+      await a.close();
+      await b.close();
+      forgetDecoded();
+    }
+  });
+
   for (const provider of ['aesgcm', 'identity']) {
     it(`the watch cache over storage encrypted at rest (${provider} first) keeps the opened objects' bytes, never the stored envelope's`, async () => {
       const secret = Buffer.alloc(32, 7).toString('base64');
