@@ -202,3 +202,23 @@ describe('server-side apply of a Scale leaves the rest of the object alone', () 
     assert.equal(again.body.spec.color, 'blue');
   });
 });
+
+describe('server-side apply of a Scale with replicas that are not an integer', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', `${WIDGETS}?fieldManager=creator`, { body: widget('typed', { replicas: 2 }) });
+  });
+  after(() => t.close());
+
+  it('is refused as a PUT of the same Scale is (422), never stored as 0', async () => {
+    for (const replicas of ['3', 1.5, true, { n: 3 }, [3]]) {
+      const body = JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'typed' }, spec: { replicas } });
+      const applied = await t.request('PATCH', `${WIDGETS}/typed/scale?fieldManager=hpa&force=true`, { body, contentType: 'application/apply-patch+yaml' });
+      assert.equal(applied.status, 422, `${JSON.stringify(replicas)}: ${applied.text}`);
+      assert.equal(applied.body.details.kind, 'Scale');
+      assert.equal(applied.body.details.causes[0].field, 'spec.replicas');
+      assert.equal((await t.request('GET', `${WIDGETS}/typed`)).body.spec.replicas, 2, JSON.stringify(replicas));
+    }
+  });
+});
