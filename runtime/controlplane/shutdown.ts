@@ -6,15 +6,19 @@
  * goes on, instead of waiting for ever on one stuck piece.
  */
 
-/** Waits for promise, but not past deadline (a Date.now() value); leaves no timer behind. */
+/** Waits for promise, but not past deadline (a Date.now() value); rejects when it does; leaves no timer behind. */
 export async function untilOr(promise: Promise<unknown>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   let finished = false;
-  await Promise.race([
-    promise.then(() => (finished = true)),
-    new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
-  ]);
-  clearTimeout(timer);
+  try {
+    await Promise.race([
+      promise.then(() => (finished = true)),
+      new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+    ]);
+  } finally {
+    // Also when promise rejects: a pending timer would hold the process open until the deadline.
+    clearTimeout(timer);
+  }
   return finished;
 }
 

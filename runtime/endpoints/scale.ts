@@ -141,6 +141,10 @@ async function applyScale(scope: RequestScope, req: APIRequest, dryRun: boolean,
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     // Inside the update, as kube's patcher: a missing object is 404 before a wrong name is 400.
     checkName({ ...config.object, metadata: { ...config.object.metadata, name: config.object.metadata.name ?? name } }, name);
+    // The applied replicas as a PUT's are checked: read back from the object, one that is not an
+    // integer ("3", 1.5) would become 0. null stays "not given" (the Scale's zero value).
+    const replicas = (config.object as Partial<Scale>).spec?.replicas;
+    if (replicas !== undefined && replicas !== null) validateScale({ ...(config.object as Scale), spec: { replicas } });
     const applied = fieldManagerOf(scope).apply(current, parentConfiguration(scope, { ...config.object, metadata: { ...config.object.metadata, name } }), manager, {
       force,
       subresource: 'scale',

@@ -43,6 +43,14 @@ describe('shutdown steps', () => {
     assert.deepEqual(lines, ['shutdown: the aggregator did not finish within 0.02 s; going on without it', 'shutdown: the aggregator failed after its bound: late']);
   });
 
+  it('a step that fails in time leaves no timer behind (it would hold the process open for the bound)', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    await assert.rejects(untilOr(Promise.reject(new Error('boom')), Date.now() + 60_000), /boom/);
+    await assert.rejects(stopStep('storage', () => Promise.reject(new Error('boom')), () => undefined, 60_000), /boom/);
+    assert.equal(timers(), before);
+  });
+
   it('a step that finishes in time logs nothing', async () => {
     const lines: string[] = [];
     await stopStep('serving', () => undefined, (l) => lines.push(l));

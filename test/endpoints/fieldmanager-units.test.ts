@@ -185,3 +185,34 @@ describe('structure and typed walks', () => {
     }
   });
 });
+
+describe('FieldSet differences that share subtrees', () => {
+  it('give the path-by-path results of copying, and leave both operands as they were', () => {
+    let seed = 17;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const elements = ['f:a', 'f:b', 'f:c', 'k:{"name":"x"}', 'v:1', 'i:0'];
+    const randomSet = () => {
+      const set = new FieldSet();
+      for (let i = rand(8); i > 0; i--) set.insert(Array.from({ length: 1 + rand(4) }, () => elements[rand(elements.length)]!));
+      return set;
+    };
+    const key = (p: string[]) => p.join('\u0000');
+    const pathsOf = (s: FieldSet) => s.paths().map(key).sort();
+    for (let i = 0; i < 3000; i++) {
+      const a = randomSet();
+      const b = randomSet();
+      const [aBefore, bBefore] = [pathsOf(a), pathsOf(b)];
+      const bPaths = new Set(pathsOf(b));
+      const difference = a.difference(b);
+      const recursive = a.recursiveDifference(b);
+      assert.deepEqual(pathsOf(difference), aBefore.filter((p) => !bPaths.has(p)));
+      const underMember = (p: string[]) => p.some((_, n) => bPaths.has(key(p.slice(0, n + 1))));
+      assert.deepEqual(pathsOf(recursive), a.paths().filter((p) => !underMember(p)).map(key).sort());
+      // A union of a result (what the field manager does next) copies; the operands never change.
+      difference.union(randomSet());
+      recursive.union(randomSet());
+      assert.deepEqual(pathsOf(a), aBefore);
+      assert.deepEqual(pathsOf(b), bBefore);
+    }
+  });
+});

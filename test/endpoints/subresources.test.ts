@@ -171,3 +171,54 @@ describe('server-side apply of a Scale (kube ScaleHandler)', () => {
     assert.equal(negative.body.details.kind, 'Scale');
   });
 });
+
+describe('server-side apply of a Scale leaves the rest of the object alone', () => {
+  let t: TestServer;
+  const APPLY = 'application/apply-patch+yaml';
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  it('the same manager applying the object and then its Scale keeps its other fields (its entries differ by subresource)', async () => {
+    const main = JSON.stringify({ apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'same', labels: { app: 'x' } }, spec: { replicas: 2, color: 'red' } });
+    const created = await t.request('PATCH', `${WIDGETS}/same?fieldManager=m`, { body: main, contentType: APPLY });
+    assert.equal(created.status, 201, created.text);
+    const scale = JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'same', labels: { other: 'y' }, annotations: { a: 'b' } }, spec: { replicas: 4 }, status: { replicas: 9 } });
+    const applied = await t.request('PATCH', `${WIDGETS}/same/scale?fieldManager=m&force=true`, { body: scale, contentType: APPLY });
+    assert.equal(applied.status, 200, applied.text);
+    const obj = (await t.request('GET', `${WIDGETS}/same`)).body;
+    assert.equal(obj.spec.replicas, 4);
+    assert.equal(obj.spec.color, 'red');
+    assert.deepEqual(obj.metadata.labels, { app: 'x' });
+    assert.equal(obj.metadata.annotations, undefined);
+    // Applying the object again without replicas leaves them to the Scale's entry.
+    const again = await t.request('PATCH', `${WIDGETS}/same?fieldManager=m`, {
+      body: JSON.stringify({ apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'same', labels: { app: 'x' } }, spec: { color: 'blue' } }),
+      contentType: APPLY,
+    });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.spec.replicas, 4);
+    assert.equal(again.body.spec.color, 'blue');
+  });
+});
+
+describe('server-side apply of a Scale with replicas that are not an integer', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+    await t.request('POST', `${WIDGETS}?fieldManager=creator`, { body: widget('typed', { replicas: 2 }) });
+  });
+  after(() => t.close());
+
+  it('is refused as a PUT of the same Scale is (422), never stored as 0', async () => {
+    for (const replicas of ['3', 1.5, true, [3], -1.5]) {
+      const body = JSON.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'typed' }, spec: { replicas } });
+      const applied = await t.request('PATCH', `${WIDGETS}/typed/scale?fieldManager=hpa&force=true`, { body, contentType: 'application/apply-patch+yaml' });
+      assert.equal(applied.status, 422, `${JSON.stringify(replicas)}: ${applied.text}`);
+      assert.equal(applied.body.details.kind, 'Scale');
+      assert.equal(applied.body.details.causes[0].field, 'spec.replicas');
+      assert.equal((await t.request('GET', `${WIDGETS}/typed`)).body.spec.replicas, 2, JSON.stringify(replicas));
+    }
+  });
+});

@@ -14,6 +14,7 @@ import { decodeObject, encodeObject, encodeStored, type StoredValue } from '../.
 import { SqliteStorage } from '../../runtime/storage/sqlite.js';
 import { withResourceVersionJSON, WrittenValues } from '../../runtime/storage/stored-json.js';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
+import { encryptingStorage, parseEncryptionConfig } from '../../runtime/storage/encryption/index.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { key, PREFIX, widget } from './conformance-fixtures.js';
 
@@ -85,6 +86,44 @@ describe('stored JSON', () => {
     assert.ok(derived > 2000, `derived ${derived}`);
   });
 
+  it('derives the decoded object\'s JSON for values parsed from JSON with awkward keys (__proto__, constructor, integer-like, surrogates) and numbers', () => {
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const keys = ['__proto__', 'constructor', 'toString', 'toJSON', 'valueOf', '0', '1', '01', '-1', '4294967294', '4294967295', '9007199254740993', 'resourceVersion', 'metadata', 'a', '\u2028', '\ud83d', 'é', ''];
+    const leaf = () => [null, true, 0, -0, 1e21, 5e-324, 1.7976931348623157e308, 'x', '\ud800', '\u2028', '</script>', 'é'][rand(12)];
+    const member = (d: number) => `${JSON.stringify(keys[rand(keys.length)])}:${JSON.stringify(value(d))}`;
+    // Objects come from JSON.parse, as a request body's do: `__proto__` is then an own key.
+    const value = (d: number): unknown => {
+      const k = d > 3 ? 0 : rand(4);
+      if (k < 2) return leaf();
+      if (k === 2) return Array.from({ length: rand(3) }, () => value(d + 1));
+      return JSON.parse(`{${Array.from({ length: rand(5) }, () => member(d + 1)).join(',')}}`);
+    };
+    let derived = 0;
+    for (let i = 0; i < 5000; i++) {
+      const metaAt = rand(4);
+      const parts = Array.from({ length: 4 }, (_, j) => {
+        if (j !== metaAt) return member(1);
+        const m = value(0);
+        return `"metadata":${JSON.stringify(typeof m === 'object' && m !== null ? m : { [keys[rand(keys.length)]!]: m })}`;
+      });
+      const obj = JSON.parse(`{${parts.join(',')}}`) as KubeObject;
+      let stored: StoredValue;
+      try {
+        stored = encodeStored('k', obj);
+      } catch {
+        assert.throws(() => encodeObject('k', obj), /has no metadata/);
+        continue;
+      }
+      assert.equal(stored.value, encodeObject('k', obj));
+      if (stored.metadataEnd < 0) continue;
+      derived++;
+      const revision = 1 + rand(1e9);
+      assert.equal(withResourceVersionJSON(stored.value, stored.metadataEnd, revision), JSON.stringify(decodeObject(stored.value, revision)), stored.value);
+    }
+    assert.ok(derived > 4000, `derived ${derived}`);
+  });
+
   it('encodeStored falls back to one JSON.stringify (metadata end unknown) for toJSON methods and inherited metadata', () => {
     const withToJSON = { apiVersion: 'v1', kind: 'X', metadata: { name: 'a' }, spec: { toJSON: (k: string) => `spec under ${JSON.stringify(k)}` } } as unknown as KubeObject;
     assert.deepEqual(encodeStored('k', withToJSON), { value: JSON.stringify(withToJSON), metadataEnd: -1 });
@@ -151,6 +190,87 @@ describe('stored JSON', () => {
     assert.equal(written.take('b', 'bbbb'), -1, 'an older value of the key is not vouched for');
     assert.equal(written.size, 2);
   });
+
+  it('over etcd shared with another replica, the watch cache holds what decode+stringify gives for either replica\'s writes', async () => {
+    const cluster = await (etcdStarted ??= EtcdCluster.start());
+    const a = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json-replicas' });
+    const b = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/stored-json-replicas' });
+    const cacher = new Cacher(a, { prefix: PREFIX });
+    try {
+      await cacher.getList(PREFIX, { resourceVersion: '0' });
+      const k = key('ns1', 'r');
+      // b creates first: a's create fails with its value noted, and b later writes that very value.
+      await b.create(k, widget('r', { by: 'b' }));
+      await assert.rejects(a.create(k, widget('r', { by: 'a', note: 'ä' })), /exists/i);
+      const writes: KubeObject[] = [];
+      writes.push(await b.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, spec: { by: 'a', note: 'ä' } }) as KubeObject));
+      writes.push(await a.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, spec: { by: 'a', n: 1 } }) as KubeObject));
+      writes.push(await b.guaranteedUpdate(k, {}, (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { x: 'y' } } }) as KubeObject));
+      const last = writes[writes.length - 1]!;
+      for (const deadline = Date.now() + 10_000; ; ) {
+        const cached = await cacher.get(k, { resourceVersion: '0', ignoreNotFound: true });
+        if (cached?.metadata.resourceVersion === last.metadata.resourceVersion) {
+          assert.equal(encodedObject(cached)?.toString('utf8') ?? JSON.stringify(cached), JSON.stringify(await b.get(k)));
+          break;
+        }
+        if (Date.now() > deadline) throw new Error('the last write never reached the cache');
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      // Every event a watcher of the cache gets carries the bytes decode+stringify gives.
+      const watcher = cacher.watch(PREFIX, { resourceVersion: '1', sendInitialEvents: false } as never);
+      const seen: string[] = [];
+      for await (const event of watcher) {
+        seen.push(encodedObject(event.object)?.toString('utf8') ?? JSON.stringify(event.object));
+        if (event.object.metadata.resourceVersion === last.metadata.resourceVersion) break;
+      }
+      watcher.stop();
+      assert.ok(seen.length >= writes.length, `events ${seen.length}`);
+      for (const text of seen) {
+        const parsed = JSON.parse(text) as KubeObject;
+        assert.equal(text, JSON.stringify(decodeObject(encodeObject(k, parsed), Number(parsed.metadata.resourceVersion))));
+      }
+    } finally {
+      await cacher.close();
+      await a.close();
+      await b.close();
+      forgetDecoded();
+    }
+  });
+
+  for (const provider of ['aesgcm', 'identity']) {
+    it(`the watch cache over storage encrypted at rest (${provider} first) keeps the opened objects' bytes, never the stored envelope's`, async () => {
+      const secret = Buffer.alloc(32, 7).toString('base64');
+      const aesgcm = `- aesgcm: { keys: [{ name: key1, secret: ${secret} }] }`;
+      const providers = provider === 'aesgcm' ? [aesgcm, '- identity: {}'] : ['- identity: {}', aesgcm];
+      const config = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: ["widgets.example.com"]\n    providers:\n${providers.map((p) => `      ${p}`).join('\n')}\n`;
+      const dir = mkdtempSync(join(tmpdir(), 'kgen-stored-json-enc-'));
+      const backend = new SqliteStorage(join(dir, 'db.sqlite'));
+      const cacher = new Cacher(encryptingStorage(backend, parseEncryptionConfig(config)), { prefix: PREFIX });
+      try {
+        await cacher.getList(PREFIX, { resourceVersion: '0' });
+        const created = await cacher.create(key('ns1', 'a'), widget('a', { note: 'grüß 😀' }));
+        const updated = await cacher.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { note: 'neu', n: [1, 2] } }) as KubeObject);
+        assert.notEqual(created.metadata.resourceVersion, updated.metadata.resourceVersion);
+        for (const deadline = Date.now() + 10_000; ; ) {
+          const cached = await cacher.get(key('ns1', 'a'), { resourceVersion: '0', ignoreNotFound: true });
+          if (cached?.metadata.resourceVersion === updated.metadata.resourceVersion) {
+            assert.equal(encodedObject(cached)?.toString('utf8') ?? JSON.stringify(cached), JSON.stringify(updated), "the cache entry's bytes");
+            break;
+          }
+          if (Date.now() > deadline) throw new Error('the update never reached the cache');
+          await new Promise((r) => setTimeout(r, 2));
+        }
+        assert.deepEqual((await cacher.getList(PREFIX, { resourceVersion: '0' })).items, [updated]);
+        const raw = await backend.get(key('ns1', 'a'));
+        assert.equal(raw !== undefined && 'k8s:enc' in raw, provider === 'aesgcm', 'stored sealed only when aesgcm writes');
+      } finally {
+        await cacher.close();
+        await backend.close();
+        rmSync(dir, { recursive: true, force: true });
+        forgetDecoded();
+      }
+    });
+  }
 
   after(async () => {
     if (etcdStarted) await (await etcdStarted).stop();
