@@ -7,44 +7,29 @@
  * does not cover.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import ts from 'typescript';
 import { derivedCache } from '../../generator/cache.js';
-import { checkModel } from '../../generator/check/checker.js';
 import { importClosure, KEYED_PACKAGES } from '../../generator/emit/code-key.js';
 import type { EmitOptions } from '../../generator/emit/emitted.js';
 import { emitOpenAPI, KEYED_OPTIONS } from '../../generator/emit/openapi.js';
-import { BUILTIN_APIS, compile } from '../../generator/index.js';
-import type { ApiVersion } from '../../generator/model.js';
-import { parseApis } from '../../generator/parse/parser.js';
+import { compile } from '../../generator/index.js';
 import { writeProposedEntries } from '../../generator/write/cache.js';
-import { REPO, tempDir } from './helpers.js';
+import { checkedRepoWithBuiltins, isBuiltinVersion, parsedImportClosure, privateCacheDir, REPO } from './helpers.js';
 
 const tmp: string[] = [];
 after(() => tmp.forEach((d) => rmSync(d, { recursive: true, force: true })));
-function cacheDir(prefix: string): string {
-  const d = tempDir(prefix);
-  tmp.push(d);
-  const cache = join(d, 'cache');
-  mkdirSync(cache, { mode: 0o700 });
-  return cache;
-}
+const cacheDir = (prefix: string) => privateCacheDir(prefix, tmp);
 
 const PREFIX = 'builtin-openapi-';
 const entries = (cache: string) => readdirSync(cache).filter((n) => n.startsWith(PREFIX));
-const builtin = (v: ApiVersion) => v.loc.file.startsWith(BUILTIN_APIS + sep);
+const builtin = isBuiltinVersion;
 const EMITTER = resolve(REPO, 'generator/emit/openapi.ts');
 const APIS = join(REPO, 'apis');
 
-/** A fresh checked model of the repository's apis with the built-ins (new objects each call). */
-function checkedRepo() {
-  const { model, diagnostics } = parseApis([BUILTIN_APIS, APIS], undefined, new Set([resolve(BUILTIN_APIS)]));
-  const checked = checkModel(model, diagnostics);
-  assert.equal(diagnostics.hasErrors, false);
-  return checked;
-}
+const checkedRepo = checkedRepoWithBuiltins;
 const texts = (files: { path: string; content: string }[]) => files.map((f) => [f.path, f.content]);
 const openapiTexts = (files: { path: string; content: string }[]) => texts(files.filter((f) => f.path.startsWith('openapi/')));
 
@@ -118,29 +103,10 @@ describe('the built-in versions’ OpenAPI outputs kept across runs (emit/openap
 
   test('the code key follows every module the emitter really imports, and every package it imports is keyed', () => {
     // The closure as TypeScript's own parser sees the imports (the key's reader uses regexps).
-    const seen = new Set<string>();
-    const packages = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
-      const specs: string[] = [];
-      const walk = (node: ts.Node): void => {
-        if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specs.push(node.moduleSpecifier.text);
-        if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specs.push(node.argument.literal.text);
-        if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) specs.push(node.arguments[0].text);
-        ts.forEachChild(node, walk);
-      };
-      walk(source);
-      for (const spec of specs) {
-        if (spec.startsWith('.')) visit(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
-        else if (!spec.startsWith('node:')) packages.add(spec);
-      }
-    };
-    visit(EMITTER);
+    const parsed = parsedImportClosure(EMITTER);
     const closure = importClosure(EMITTER);
-    assert.deepEqual(closure.files.map((f) => relative(REPO, f)).sort(), [...seen].map((f) => relative(REPO, f)).sort());
-    assert.deepEqual(closure.packages, [...packages].sort());
+    assert.deepEqual(closure.files.map((f) => relative(REPO, f)).sort(), parsed.files);
+    assert.deepEqual(closure.packages, parsed.packages);
     for (const name of closure.packages) assert.ok(KEYED_PACKAGES[name], `${name}: an emitter package whose version is not in the key (add it to KEYED_PACKAGES)`);
     // The runtime's OpenAPI builders and meta schemas print most of the text: they are in the key.
     assert.ok(closure.files.some((f) => f.endsWith(join('runtime', 'endpoints', 'openapi', 'meta-schemas.ts'))));

@@ -1,7 +1,12 @@
 /** Shared helpers for the generator tests: fixture paths, temp dirs inside the repo, file trees. */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { checkModel } from '../../generator/check/checker.js';
+import { BUILTIN_APIS } from '../../generator/index.js';
+import type { ApiVersion } from '../../generator/model.js';
+import { parseApis } from '../../generator/parse/parser.js';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const FIXTURES = join(REPO, 'test/fixtures/generator');
@@ -61,4 +66,52 @@ export function snapshotTree(dir: string): Record<string, { content: string; mti
 
 export function readJson<T = any>(path: string): T {
   return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/**
+ * An emitter's import closure as TypeScript's own parser sees its imports (static, type-only and
+ * dynamic): the check that the code key's regexp reader (generator/emit/code-key.ts) misses none.
+ */
+export function parsedImportClosure(entry: string): { files: string[]; packages: string[] } {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
+    const specs: string[] = [];
+    const walk = (node: ts.Node): void => {
+      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) specs.push(node.moduleSpecifier.text);
+      if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) specs.push(node.argument.literal.text);
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) specs.push(node.arguments[0].text);
+      ts.forEachChild(node, walk);
+    };
+    walk(source);
+    for (const spec of specs) {
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec).replace(/\.js$/, '.ts'));
+      else if (!spec.startsWith('node:')) packages.add(spec);
+    }
+  };
+  visit(entry);
+  return { files: [...seen].map((f) => relative(REPO, f)).sort(), packages: [...packages].sort() };
+}
+
+/** Whether a checked version is one of kgen's built-ins (kept in kgen's cache across runs). */
+export const isBuiltinVersion = (v: ApiVersion) => v.loc.file.startsWith(BUILTIN_APIS + sep);
+
+/** A fresh checked model of the repository's apis with the built-ins (new objects each call). */
+export function checkedRepoWithBuiltins() {
+  const { model, diagnostics } = parseApis([BUILTIN_APIS, join(REPO, 'apis')], undefined, new Set([resolve(BUILTIN_APIS)]));
+  const checked = checkModel(model, diagnostics);
+  if (diagnostics.hasErrors) throw new Error('the repository\'s apis do not check');
+  return checked;
+}
+
+/** A private (0700) cache folder in a new temp dir, which is pushed onto `cleanup`. */
+export function privateCacheDir(prefix: string, cleanup: string[]): string {
+  const d = tempDir(prefix);
+  cleanup.push(d);
+  const cache = join(d, 'cache');
+  mkdirSync(cache, { mode: 0o700 });
+  return cache;
 }
