@@ -16,7 +16,10 @@ const work = mkdtempSync(join(tmpdir(), 'kgen-shared-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 process.env.KGEN_CACHE_DIR = join(work, 'cache');
 mkdirSync(process.env.KGEN_CACHE_DIR, { mode: 0o700 });
-const { importShared } = await import('../../../bin/loader/shared.js');
+type Provide = (specifier: string) => Promise<object | undefined>;
+// A non-literal specifier: bin/loader/shared.js is plain JavaScript without declarations.
+const SHARED_JS = new URL('../../../bin/loader/shared.js', import.meta.url).href;
+const { importShared } = (await import(SHARED_JS)) as { importShared(paths: string[], provide: Provide): Promise<Record<string, any>[]> };
 
 const src = join(work, 'src');
 mkdirSync(src);
@@ -43,7 +46,7 @@ const bundles = () => readdirSync(process.env.KGEN_CACHE_DIR!).filter((f) => f.s
 describe('shared bundle bridges to kgen namespaces', () => {
   it('binds named, namespace and default imports without copying the namespace per importing module', async () => {
     const ns = await namespace('export const one = 1; export const two = 2;');
-    const [mod] = (await importShared([join(src, 'index.ts')], async (spec: string) => (spec === 'kgen/thing' ? ns : undefined))) as Record<string, any>[];
+    const [mod] = await importShared([join(src, 'index.ts')], async (spec: string) => (spec === 'kgen/thing' ? ns : undefined));
     assert.deepEqual(mod!.values, [1, 2, 3]);
     assert.deepEqual(mod!.names, ['one', 'two']);
     assert.equal(mod!.wholeIsNamespace(ns), true, 'the default import is the namespace, as with the CommonJS bridge');
@@ -55,13 +58,13 @@ describe('shared bundle bridges to kgen namespaces', () => {
   it('reuses the cached bundle for the same export names and rebuilds it for others', async () => {
     const before = bundles();
     const same = await namespace('export const one = 10; export const two = 20;');
-    const [reused] = (await importShared([join(src, 'index.ts')], async () => same)) as Record<string, any>[];
+    const [reused] = await importShared([join(src, 'index.ts')], async () => same);
     assert.deepEqual(bundles(), before, 'no new bundle');
     // A fresh evaluation of the cached bundle is not possible in one process (ESM cache), so the
     // values are those bound first; the point is that no rebuild happened.
     assert.deepEqual(reused!.names, ['one', 'two']);
     const more = await namespace('export const one = 1; export const three = 3; export const two = 2;');
-    const [rebuilt] = (await importShared([join(src, 'index.ts')], async () => more)) as Record<string, any>[];
+    const [rebuilt] = await importShared([join(src, 'index.ts')], async () => more);
     assert.equal(bundles().length, before.length + 1, 'a new bundle for the new names');
     assert.deepEqual(rebuilt!.names, ['one', 'three', 'two']);
   });
