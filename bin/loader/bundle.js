@@ -55,7 +55,9 @@ export async function registerTsx() {
  * Imports the TypeScript module `entry` (a path or file URL inside the kgen package) as a cached
  * bundle; resolves to its namespace. `options.dynamic(absPath)` chooses which dynamic imports of
  * kgen sources are bundled (default: none); `options.inline(packageName)` which CommonJS packages
- * are bundled rather than required (default: none). KGEN_NO_BUNDLE=1 imports through tsx instead.
+ * are bundled rather than required (default: none); `options.lazyBuiltin(name)` which built-in
+ * modules (name without `node:`) the inlined packages get as a stand-in that requires the module on
+ * its first property access. KGEN_NO_BUNDLE=1 imports through tsx instead.
  */
 export async function importBundled(entry, options = {}) {
   const entryPath = resolve(entry instanceof URL || String(entry).startsWith('file:') ? fileURLToPath(entry) : String(entry));
@@ -72,7 +74,7 @@ export async function importBundled(entry, options = {}) {
 }
 
 function bundleKey(entryPath, options) {
-  return sha1(entryPath, process.version, String(options.dynamic ?? ''), String(options.inline ?? ''), String(options.chunk ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
+  return sha1(entryPath, process.version, String(options.dynamic ?? ''), String(options.inline ?? ''), String(options.chunk ?? ''), String(options.lazyBuiltin ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
 }
 
 function hashFile(path) {
@@ -244,7 +246,10 @@ function kgenPlugin(entryPath, options, chunks) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === 'entry-point' || args.pluginData?.kgenResolving) return undefined;
         const spec = args.path;
-        if (spec.startsWith('node:') || BUILTINS.has(spec)) return { path: spec, external: true };
+        if (spec.startsWith('node:') || BUILTINS.has(spec)) {
+          if (args.namespace === 'file' && IN_PACKAGE.test(args.importer) && options.lazyBuiltin?.(spec.replace(/^node:/, ''))) return { path: spec, namespace: 'kgen-lazy-builtin' };
+          return { path: spec, external: true };
+        }
         if (args.namespace === 'kgen-cjs' || args.namespace === 'kgen-chunk') return { path: spec, external: true };
         if (isBare(spec)) {
           let file;
@@ -271,6 +276,24 @@ function kgenPlugin(entryPath, options, chunks) {
       });
       build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({
         contents: `module.exports = require(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+      // A built-in module an inlined package requires at its top but uses only in some
+      // configurations (fastify's node:http2, for HTTP/2 servers): loaded on its first use.
+      build.onLoad({ filter: /.*/, namespace: 'kgen-lazy-builtin' }, (args) => ({
+        contents: [
+          'let loaded;',
+          `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
+          'module.exports = new Proxy({}, {',
+          '  get: (_, key) => load()[key],',
+          '  has: (_, key) => key in load(),',
+          '  ownKeys: () => Reflect.ownKeys(load()),',
+          '  getOwnPropertyDescriptor: (_, key) => {',
+          '    const d = Reflect.getOwnPropertyDescriptor(load(), key);',
+          '    return d && { ...d, configurable: true };',
+          '  },',
+          '});',
+        ].join('\n'),
         loader: 'js',
       }));
       build.onLoad({ filter: /.*/, namespace: 'kgen-chunk' }, async (args) => ({

@@ -71,16 +71,57 @@ export async function importShared(paths, provide) {
   const dir = cacheDir();
   if (!dir) return undefined;
   const key = sha1('shared', process.version, ...entries, ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
-  const built = cached(dir, key) ?? (await build(dir, key, entries));
+  const namespaces = new Map();
+  const namespaceOf = async (spec) => {
+    if (!namespaces.has(spec)) namespaces.set(spec, await provide(spec));
+    return namespaces.get(spec);
+  };
+  let built = cached(dir, key);
+  // A cached bundle binds the export names the running kgen had when it was built: another kgen
+  // (other names) rebuilds it.
+  if (built) {
+    for (const spec of built.shared) {
+      if (exportNames(await namespaceOf(spec)) !== built.exportNames?.[spec]) {
+        built = undefined;
+        break;
+      }
+    }
+  }
+  built ??= await build(dir, key, entries, namespaceOf);
   if (!built) return undefined;
   const table = (globalThis[SHARED] ??= Object.create(null));
   for (const spec of built.shared) {
-    const ns = await provide(spec);
+    const ns = await namespaceOf(spec);
     if (!ns) throw new Error(`${spec} cannot be imported by generated or user code here`);
     table[spec] = ns;
   }
   const mod = await import(pathToFileURL(built.bundle).href);
   return entries.map((_, i) => mod[`m${i}`]);
+}
+
+/** A namespace's export names as recorded in the manifest (undefined: no namespace). */
+function exportNames(ns) {
+  return ns ? Object.keys(ns).join(',') : undefined;
+}
+
+const IDENTIFIER_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * The bridge module of a `kgen…` specifier. An ES module exporting the namespace's names, each
+ * bound once when the bundle is evaluated: a CommonJS bridge made esbuild copy the whole namespace
+ * into a getter object in every module that imports it (126 generated modules import kgen/registry:
+ * ~4 ms of each start). The default import stays the namespace itself when it has no default
+ * export, as the CommonJS bridge gave it. Without a namespace (or with a name that cannot be an
+ * export), the CommonJS bridge, so importShared reports the specifier as before.
+ */
+function bridgeSource(spec, ns) {
+  const lookup = `globalThis[Symbol.for('kgen.loader.shared')][${JSON.stringify(spec)}]`;
+  const names = ns ? Object.keys(ns) : [];
+  if (!ns || !names.every((n) => IDENTIFIER_NAME.test(n))) return { contents: `module.exports = ${lookup};`, loader: 'js' };
+  const lines = [`const ns = ${lookup};`];
+  names.forEach((name, i) => lines.push(`const v${i} = ns[${JSON.stringify(name)}];`, `export { v${i} as ${name} };`));
+  if (!names.includes('default')) lines.push('export default ns;');
+  return { contents: lines.join('\n'), loader: 'js' };
 }
 
 function cached(dir, key) {
@@ -93,10 +134,10 @@ function cached(dir, key) {
   if (!Array.isArray(manifest.inputs) || !Array.isArray(manifest.shared) || typeof manifest.bundle !== 'string') return undefined;
   for (const [path, recorded] of manifest.inputs) if (typeof recorded !== 'string' || !matches(path, recorded)) return undefined;
   const bundle = join(dir, manifest.bundle);
-  return hashFile(bundle) === manifest.bundleHash ? { bundle, shared: manifest.shared } : undefined;
+  return hashFile(bundle) === manifest.bundleHash ? { bundle, shared: manifest.shared, exportNames: manifest.exportNames } : undefined;
 }
 
-async function build(dir, key, entries) {
+async function build(dir, key, entries, namespaceOf) {
   const esbuild = await loadEsbuild();
   if (!esbuild) return undefined;
   const shared = new Set();
@@ -106,7 +147,7 @@ async function build(dir, key, entries) {
       ...bundleOptions(),
       stdin: { contents: entries.map((p, i) => `export * as m${i} from ${JSON.stringify(p)};`).join('\n'), resolveDir: dirname(entries[0]), sourcefile: 'kgen-shared-entry.js', loader: 'js' },
       banner: { js: `import { createRequire as __kgenCreateRequire } from 'node:module';\nconst require = __kgenCreateRequire(import.meta.url);` },
-      plugins: [sharedPlugin(shared)],
+      plugins: [sharedPlugin(shared, namespaceOf)],
     });
   } catch (err) {
     const messages = (err.errors ?? []).map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
@@ -118,10 +159,12 @@ async function build(dir, key, entries) {
     .map((p) => (isAbsolute(p) ? p : resolve(p)));
   const bundleHash = sha1(text);
   const name = `shared-${key}-${bundleHash.slice(0, 16)}.mjs`;
-  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), inputs: [...new Set(inputs)].sort().map((p) => [p, fingerprint(p)]) };
+  const exportNamesBySpec = {};
+  for (const spec of shared) exportNamesBySpec[spec] = exportNames(await namespaceOf(spec));
+  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), exportNames: exportNamesBySpec, inputs: [...new Set(inputs)].sort().map((p) => [p, fingerprint(p)]) };
   if (!writeAtomic(join(dir, name), text) || !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
   prune(dir, name);
-  return { bundle: join(dir, name), shared: manifest.shared };
+  return { bundle: join(dir, name), shared: manifest.shared, exportNames: exportNamesBySpec };
 }
 
 /** Removes shared bundles and manifests not written or read for a day (their directories may be gone). */
@@ -139,7 +182,7 @@ function prune(dir, keep) {
   }
 }
 
-function sharedPlugin(shared) {
+function sharedPlugin(shared, namespaceOf) {
   return {
     name: 'kgen-shared',
     setup(build) {
@@ -162,10 +205,7 @@ function sharedPlugin(shared) {
         }
         return isCommonJs(file) ? { path: file, namespace: 'kgen-cjs' } : { path: pathToFileURL(file).href, external: true };
       });
-      build.onLoad({ filter: /.*/, namespace: 'kgen-shared' }, (args) => ({
-        contents: `module.exports = globalThis[Symbol.for('kgen.loader.shared')][${JSON.stringify(args.path)}];`,
-        loader: 'js',
-      }));
+      build.onLoad({ filter: /.*/, namespace: 'kgen-shared' }, async (args) => bridgeSource(args.path, await namespaceOf(args.path)));
       build.onLoad({ filter: /.*/, namespace: 'kgen-cjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
       build.onLoad({ filter: /\.[cm]?[jt]s$/ }, (args) => {
         let text = readFileSync(args.path, 'utf8');

@@ -107,6 +107,42 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('does not load node:http2 before listening (fastify requires it only for HTTP/2 servers)', async () => {
+    // A preload reports, at the line, which of the built-in modules were loaded.
+    const preload = join(work, 'builtins-at-line.mjs');
+    writeFileSync(
+      preload,
+      [
+        'const write = process.stdout.write.bind(process.stdout);',
+        'process.stdout.write = (chunk, ...rest) => {',
+        "  if (String(chunk).includes('kgen API server:')) process.stderr.write(`BUILTINS ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(',')}\\n`);",
+        '  return write(chunk, ...rest);',
+        '};',
+      ].join('\n'),
+    );
+    const proc = spawn(process.execPath, ['--import', preload, KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
+      env: { ...process.env, KGEN_CACHE_DIR: cacheDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const closed = new Promise((resolve) => proc.once('close', resolve));
+    const line = await new Promise<string>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        const m = /BUILTINS (\S*)\n/.exec(out);
+        if (m) resolve(m[1]!);
+      };
+      proc.stdout.on('data', onData);
+      proc.stderr.on('data', onData);
+      void closed.then(() => resolve(''));
+    });
+    proc.kill('SIGTERM');
+    await closed;
+    const loaded = line.split(',');
+    assert.ok(loaded.includes('http'), `the line was reached: ${out}`);
+    assert.ok(!loaded.includes('http2'), 'node:http2 is not loaded at start');
+  });
+
   it('rebuilds the bundle when a generated file changed', async () => {
     const dir = generatedCopy('edit');
     const file = join(dir, WIDGETS_TS);
