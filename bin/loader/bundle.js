@@ -33,10 +33,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { changedSince, contentFingerprint, hashFile, verifyContent, verifyInputs } from './fingerprint.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
 import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 
-const LOADER_FILES = ['bin/loader/bundle.js', 'bin/loader/esbuild.js'];
+const LOADER_FILES = ['bin/loader/bundle.js', 'bin/loader/fingerprint.js', 'bin/loader/esbuild.js'];
 const EXTRA_INPUTS = ['tsconfig.json', 'package.json'];
 /** Bundles of other source states are removed once they are this old (another process may be loading one). */
 const PRUNE_AFTER_MS = 60 * 60 * 1000;
@@ -77,14 +78,6 @@ function bundleKey(entryPath, options) {
   return sha1(entryPath, process.version, String(options.dynamic ?? ''), String(options.inline ?? ''), String(options.chunk ?? ''), String(options.lazyBuiltin ?? ''), ...LOADER_FILES.map((f) => readFileSync(join(KGEN_ROOT, f))));
 }
 
-function hashFile(path) {
-  try {
-    return sha1(readFileSync(path));
-  } catch {
-    return 'missing';
-  }
-}
-
 const IN_PACKAGE = /[\\/]node_modules[\\/]/;
 
 /** What a manifest records of an input: `contentFingerprint`; for a file of an installed package, its identity (see above). */
@@ -94,33 +87,12 @@ function fingerprint(path) {
 }
 
 /**
- * `<sha1 of the content> <size>:<mtime>:<ctime>:<inode>`, the identity taken before the content is
- * read: a file whose identity is unchanged has not been written since (any write changes ctime).
- * Reading and hashing the ~350 sources of the serve bundle on every start was ~10 ms of CPU.
- */
-function contentFingerprint(path) {
-  const id = fullIdentity(path);
-  const hash = hashFile(path);
-  return id === undefined ? hash : `${hash} ${id}`;
-}
-
-/**
  * Does `path` still match what the manifest recorded (`fingerprint`, or `contentFingerprint` for a
- * chunk)? The same identity matches without reading the file; another is compared by content.
+ * chunk)? false, true, or a settled file's record to keep instead (./fingerprint.js's verifyContent).
  */
 function matches(path, recorded) {
   if (recorded.startsWith('stat:')) return identity(path) === recorded;
-  const [hash, id] = recorded.split(' ');
-  return (id !== undefined && fullIdentity(path) === id) || hashFile(path) === hash;
-}
-
-function fullIdentity(path) {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
+  return verifyContent(path, recorded);
 }
 
 function identity(path) {
@@ -142,11 +114,12 @@ function cachedBundle(dir, entryPath, options) {
     return undefined;
   }
   if (!Array.isArray(manifest.inputs) || typeof manifest.bundle !== 'string') return undefined;
-  for (const [path, hash] of manifest.inputs) {
-    if (!matches(path, hash)) return undefined;
-  }
+  const checked = verifyInputs(manifest.inputs, matches);
+  if (!checked) return undefined;
   const bundle = join(dir, manifest.bundle);
-  return hashFile(bundle) === manifest.bundleHash ? bundle : undefined;
+  if (hashFile(bundle) !== manifest.bundleHash) return undefined;
+  if (checked.settled) writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify({ ...manifest, inputs: checked.inputs }, null, 1));
+  return bundle;
 }
 
 async function buildBundle(dir, entryPath, options) {
@@ -156,6 +129,7 @@ async function buildBundle(dir, entryPath, options) {
     const entryUrl = pathToFileURL(entryPath).href;
     const key = bundleKey(entryPath, options);
     const chunks = { dir, key, esbuild, inputs: [], files: [] };
+    const buildStart = Date.now();
     const result = await esbuild.build({
       ...bundleOptions(),
       entryPoints: [entryPath],
@@ -172,7 +146,10 @@ async function buildBundle(dir, entryPath, options) {
     const bundleHash = sha1(text);
     const name = `bundle-${key}-${bundleHash.slice(0, 16)}.mjs`;
     if (!writeAtomic(join(dir, name), text)) return undefined;
-    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: [...new Set(inputs)].sort().map((p) => [p, chunks.files.includes(p) ? contentFingerprint(p) : fingerprint(p)]) };
+    const sources = [...new Set(inputs)].sort();
+    // A source changed while it was bundled: use this bundle once, but keep no manifest for it.
+    if (changedSince(sources, buildStart)) return join(dir, name);
+    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: sources.map((p) => [p, chunks.files.includes(p) ? contentFingerprint(p) : fingerprint(p)]) };
     if (!writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
     prune(dir, key, [name, ...chunks.files.map((f) => relative(dir, f))]);
     return join(dir, name);

@@ -19,8 +19,9 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
+import { changedSince, contentFingerprint, hashFile, verifyContent, verifyInputs } from './fingerprint.js';
 
-const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/esbuild.js'];
+const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/esbuild.js', 'bin/loader/fingerprint.js'];
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
 /** Where the bridge modules find the namespaces the running kgen provided. */
 const SHARED = Symbol.for('kgen.loader.shared');
@@ -28,36 +29,6 @@ const BUILTINS = new Set(builtinModules);
 
 function isKgenSpecifier(spec) {
   return spec === 'kgen' || spec.startsWith('kgen/');
-}
-
-function hashFile(path) {
-  try {
-    return sha1(readFileSync(path));
-  } catch {
-    return 'missing';
-  }
-}
-
-/** `<sha1> <size>:<mtime>:<ctime>:<inode>`, the identity taken before the content is read (as ./bundle.js's). */
-function fingerprint(path) {
-  const id = identity(path);
-  const hash = hashFile(path);
-  return id === undefined ? hash : `${hash} ${id}`;
-}
-
-/** An unchanged identity matches without reading the file; another is compared by content. */
-function matches(path, recorded) {
-  const [hash, id] = recorded.split(' ');
-  return (id !== undefined && identity(path) === id) || hashFile(path) === hash;
-}
-
-function identity(path) {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -132,15 +103,20 @@ function cached(dir, key) {
     return undefined;
   }
   if (!Array.isArray(manifest.inputs) || !Array.isArray(manifest.shared) || typeof manifest.bundle !== 'string') return undefined;
-  for (const [path, recorded] of manifest.inputs) if (typeof recorded !== 'string' || !matches(path, recorded)) return undefined;
+  const checked = verifyInputs(manifest.inputs, verifyContent);
+  if (!checked) return undefined;
   const bundle = join(dir, manifest.bundle);
-  return hashFile(bundle) === manifest.bundleHash ? { bundle, shared: manifest.shared, exportNames: manifest.exportNames } : undefined;
+  if (hashFile(bundle) !== manifest.bundleHash) return undefined;
+  // Files recorded by content only that have settled keep their identity from now on (fingerprint.js).
+  if (checked.settled) writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify({ ...manifest, inputs: checked.inputs }, null, 1));
+  return { bundle, shared: manifest.shared, exportNames: manifest.exportNames };
 }
 
 async function build(dir, key, entries, namespaceOf) {
   const esbuild = await loadEsbuild();
   if (!esbuild) return undefined;
   const shared = new Set();
+  const buildStart = Date.now();
   let result;
   try {
     result = await esbuild.build({
@@ -161,8 +137,11 @@ async function build(dir, key, entries, namespaceOf) {
   const name = `shared-${key}-${bundleHash.slice(0, 16)}.mjs`;
   const exportNamesBySpec = {};
   for (const spec of shared) exportNamesBySpec[spec] = exportNames(await namespaceOf(spec));
-  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), exportNames: exportNamesBySpec, inputs: [...new Set(inputs)].sort().map((p) => [p, fingerprint(p)]) };
-  if (!writeAtomic(join(dir, name), text) || !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
+  const sources = [...new Set(inputs)].sort();
+  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), exportNames: exportNamesBySpec, inputs: sources.map((p) => [p, contentFingerprint(p)]) };
+  if (!writeAtomic(join(dir, name), text)) return undefined;
+  // A source changed while it was bundled: use this bundle once, but keep no manifest for it.
+  if (!changedSince(sources, buildStart) && !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
   prune(dir, name);
   return { bundle: join(dir, name), shared: manifest.shared, exportNames: exportNamesBySpec };
 }
