@@ -9,6 +9,7 @@
 //   chunks  no copy: head, each object's Buffer, the commas and the tail as 1,001 res.write calls
 //           in one cork (one writev to the socket), Content-Length summed;
 //   chunks500  the same with each object's comma inside its Buffer (502 writes).
+// The order of the modes turns by one each round.
 // Measures the lead "write the entries' bytes as chunks instead of copying them" (issue 19).
 //
 //   node bench/tools/list-body-writes.js [--rounds n] [--requests n] [--modes a,b,...]
@@ -99,7 +100,9 @@ async function measure() {
   let length;
   for (let round = 1; round <= Number(values.rounds); round++) {
     const result = { round, cpuMicrosPerRequest: {}, load: [loadavg()[0]] };
-    for (const mode of modes) {
+    // The order turns by one each round, so no mode always runs first or last.
+    const order = modes.map((_, i) => modes[(i + round - 1) % modes.length]);
+    for (const mode of order) {
       const child = fork(fileURLToPath(import.meta.url), ['--serve', mode]);
       const port = await new Promise((r) => child.once('message', r));
       const cpu = () => new Promise((r) => { child.once('message', r); child.send('cpu'); });
