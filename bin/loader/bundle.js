@@ -148,7 +148,8 @@ async function buildBundle(dir, entryPath, options) {
     if (!writeAtomic(join(dir, name), text)) return undefined;
     const sources = [...new Set(inputs)].sort();
     // A source changed while it was bundled: use this bundle once, but keep no manifest for it.
-    if (changedSince(sources, buildStart)) return join(dir, name);
+    // (The chunks are this build's own outputs, written during it.)
+    if (changedSince(sources.filter((p) => !chunks.files.includes(p)), buildStart)) return join(dir, name);
     const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: sources.map((p) => [p, chunks.files.includes(p) ? contentFingerprint(p) : fingerprint(p)]) };
     if (!writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
     prune(dir, key, [name, ...chunks.files.map((f) => relative(dir, f))]);

@@ -91,6 +91,24 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('a second start builds nothing: every bundle is taken from the cache as it is', async () => {
+    // Runs after the test above, which made the bundles in this cache directory.
+    const bundles = () =>
+      readdirSync(cacheDir)
+        .filter((f) => /\.(mjs|cjs)$/.test(f))
+        .sort()
+        .map((f) => `${f} ${statSync(join(cacheDir, f)).mtimeMs}`);
+    const before = bundles();
+    assert.ok(before.length >= 2, before.join(', '));
+    const s = await serve(FIXTURE_DIR);
+    try {
+      assert.ok(s.url, s.output());
+    } finally {
+      await s.stop();
+    }
+    assert.deepEqual(bundles(), before, 'no bundle was written again');
+  });
+
   it('bundles the CommonJS packages every start loads into the runtime chunk, not those loaded on first use', () => {
     // Runs after the test above, which made the bundle in this cache directory.
     const chunks = readdirSync(cacheDir).filter((f) => f.startsWith('bundle-') && f.endsWith('.cjs'));
