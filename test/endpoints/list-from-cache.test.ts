@@ -5,23 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CacheEntry, forgetDecoded } from '../../runtime/storage/cacher/cache-entry.js';
+import { forgetDecoded } from '../../runtime/storage/cacher/cache-entry.js';
+import { decodesAsync } from '../support/cache-decodes.js';
 import { startTestServer, TABLE_ACCEPT, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
-/** Counts CacheEntry.object() calls (objects decoded from the watch cache) while fn runs. */
-async function decodes<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const original = CacheEntry.prototype.object;
-  let count = 0;
-  CacheEntry.prototype.object = function (this: CacheEntry) {
-    count++;
-    return original.call(this);
-  };
-  try {
-    return { result: await fn(), count };
-  } finally {
-    CacheEntry.prototype.object = original;
-  }
-}
 
 describe('LIST from the watch cache', () => {
   let t: TestServer;
@@ -38,7 +25,7 @@ describe('LIST from the watch cache', () => {
 
   it('walks the pages without decoding an object, and each page says what the objects say', async () => {
     forgetDecoded();
-    const walked = await decodes(async () => {
+    const walked = await decodesAsync(async () => {
       const pages = [];
       let token = '';
       for (;;) {
@@ -72,7 +59,7 @@ describe('LIST from the watch cache', () => {
 
   it('a label selector filters on the stored labels, still without decoding; the envelope has no remaining count', async () => {
     forgetDecoded();
-    const { result: reply, count } = await decodes(() => t.request('GET', `${WIDGETS}?labelSelector=tier%3Dodd&limit=3`));
+    const { result: reply, count } = await decodesAsync(() => t.request('GET', `${WIDGETS}?labelSelector=tier%3Dodd&limit=3`));
     assert.equal(reply.status, 200, reply.text);
     assert.equal(count, 0);
     assert.deepEqual(reply.body.items.map((o: { metadata: { name: string } }) => o.metadata.name), ['w01', 'w03', 'w05']);
@@ -92,7 +79,7 @@ describe('LIST from the watch cache', () => {
 
   it('Tables and metadata-only lists decode the objects they show', async () => {
     forgetDecoded();
-    const table = await decodes(() => t.request('GET', `${WIDGETS}?limit=5`, { accept: TABLE_ACCEPT }));
+    const table = await decodesAsync(() => t.request('GET', `${WIDGETS}?limit=5`, { accept: TABLE_ACCEPT }));
     assert.equal(table.result.status, 200, table.result.text);
     assert.equal(table.result.body.kind, 'Table');
     assert.deepEqual(table.result.body.rows.map((r: { cells: unknown[] }) => r.cells[0]), names.slice(0, 5));

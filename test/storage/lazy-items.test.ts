@@ -7,6 +7,7 @@ import { adoptObject, isCachedObject } from '../../runtime/storage/cacher/cached
 import { moveItems, setLazyItems, undecodedEntries } from '../../runtime/storage/cacher/lazy-items.js';
 import { Cacher } from '../../runtime/storage/cacher/index.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
+import { decodes, decodesAsync } from '../support/cache-decodes.js';
 import { key, PREFIX, widget } from './conformance-fixtures.js';
 
 function entries(n: number): CacheEntry[] {
@@ -16,20 +17,6 @@ function entries(n: number): CacheEntry[] {
   });
 }
 
-/** Counts CacheEntry.object() calls while fn runs. */
-function decodes<T>(fn: () => T): { result: T; count: number } {
-  const original = CacheEntry.prototype.object;
-  let count = 0;
-  CacheEntry.prototype.object = function (this: CacheEntry) {
-    count++;
-    return original.call(this);
-  };
-  try {
-    return { result: fn(), count };
-  } finally {
-    CacheEntry.prototype.object = original;
-  }
-}
 
 describe('lazy list items', () => {
   beforeEach(() => forgetDecoded());
@@ -100,7 +87,7 @@ describe('lazy list items', () => {
     const cacher = new Cacher(backend, { prefix: PREFIX });
     try {
       await cacher.getList(PREFIX);
-      const first = await decodes(() => cacher.getList(PREFIX, { resourceVersion: '0', limit: 5 })).result;
+      const first = (await decodesAsync(() => cacher.getList(PREFIX, { resourceVersion: '0', limit: 5 }))).result;
       const counted = decodes(() => undecodedEntries(first));
       assert.equal(counted.count, 0);
       assert.equal(counted.result?.length, 5);
