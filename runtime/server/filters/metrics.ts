@@ -80,8 +80,9 @@ interface RequestRecord {
 const records = new Map<string, RequestRecord>();
 
 /**
- * The record found last: clients repeat the same request (a controller polling one object, a
- * benchmark), and comparing seven labels costs less than building the key and hashing it.
+ * The record found last: consecutive requests often share all seven labels (any GET of one
+ * resource does, whatever the object's name), and comparing them costs less than building the
+ * key and hashing it.
  */
 let lastRecord: RequestRecord | undefined;
 
