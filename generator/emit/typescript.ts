@@ -307,7 +307,6 @@ const FORMAT = 1;
 const ENTRY_PREFIX = 'builtin-emit-ts-';
 const CODE = fileURLToPath(import.meta.url);
 
-
 interface Entry {
   models: Record<string, EmittedFile>;
   served: Record<string, EmittedFile[]>;
