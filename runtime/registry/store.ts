@@ -13,6 +13,8 @@ import { newAlreadyExists, newBadRequest, newConflict, newInvalid, newNotFound, 
 import type { Preconditions, Storage } from '../storage/interface.js';
 import { moveItems } from '../storage/cacher/lazy-items.js';
 import { namespacePrefix, objectKey, resourcePrefix } from '../storage/keys.js';
+import { invalid, typeInvalid } from '../validation/field.js';
+import { toStatusCauses } from '../validation/schema-validator.js';
 import { deepCopy } from './equality.js';
 import { CONFLICT_MESSAGE, interpretStorageError } from './errors.js';
 import {
@@ -331,11 +333,23 @@ export class Store {
     return current;
   }
 
-  /** Optimistic concurrency: a stated resourceVersion must be the current one; none means unconditional. */
+  /**
+   * Optimistic concurrency: a stated resourceVersion must be the current one; none (or "0", as
+   * kube's versioner parses it) means unconditional. One that is not a decimal revision at all
+   * is the client's mistake, not a conflict: 422 naming the field, where a retry after a fresh
+   * GET would not help. (kube's store fails it in APIObjectVersioner.ParseResourceVersion with
+   * the same field error, which its update path leaves uninterpreted: a 500.)
+   */
   private checkPreconditions(updated: KubeObject, existing: KubeObject, name: string): void {
     const meta = metadataOf(updated);
     const strategy = this.updateStrategy;
-    if (!meta.resourceVersion) {
+    const rv: unknown = meta.resourceVersion;
+    if (rv !== undefined && rv !== null && (typeof rv !== 'string' || !/^\d*$/.test(rv))) {
+      const field = 'metadata.resourceVersion';
+      const cause = typeof rv === 'string' ? invalid(field, rv, 'must be a decimal resource version') : typeInvalid(field, rv, 'must be of type string');
+      throw newInvalid({ group: this.definition.group, kind: this.definition.kind }, name, toStatusCauses([cause]));
+    }
+    if (!rv || /^0+$/.test(rv as string)) {
       if (!strategy.allowUnconditionalUpdate) {
         throw newInvalid({ group: this.definition.group, kind: this.definition.kind }, name, [
           { reason: 'FieldValueRequired', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },

@@ -188,6 +188,26 @@ describe('generic store', () => {
     assert.deepEqual(u.spec, { replicas: 4 });
   });
 
+  it('refuses a resourceVersion that is no revision with 422, and treats "0" as none', async () => {
+    const c = await w.store.create('default', W('w1'));
+    await rejects(
+      w.store.update('default', 'w1', { updatedObject: () => ({ ...c, metadata: { ...c.metadata, resourceVersion: 'abc' }, spec: { replicas: 4 } }) }),
+      422,
+      'Invalid',
+      /^Widget\.widgets\.example\.com "w1" is invalid: metadata\.resourceVersion: Invalid value: "abc": must be a decimal resource version$/,
+    );
+    const numeric = { ...c.metadata, resourceVersion: Number(c.metadata.resourceVersion) } as unknown as KubeObject['metadata'];
+    await rejects(
+      w.store.update('default', 'w1', { updatedObject: () => ({ ...c, metadata: numeric, spec: { replicas: 4 } }) }),
+      422,
+      'Invalid',
+      /metadata\.resourceVersion: Invalid value: \d+: must be of type string$/,
+    );
+    const u = await w.store.update('default', 'w1', { updatedObject: () => ({ ...c, metadata: { ...c.metadata, resourceVersion: '0' }, spec: { replicas: 5 } }) });
+    assert.deepEqual(u.spec, { replicas: 5 });
+    assert.notEqual(u.metadata.resourceVersion, c.metadata.resourceVersion);
+  });
+
   it('never creates on update', async () => {
     await rejects(w.store.update('default', 'missing', { updatedObject: (cur) => cur }), 404, 'NotFound', /^widgets\.widgets\.example\.com "missing" not found$/);
   });
