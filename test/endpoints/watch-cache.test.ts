@@ -132,6 +132,10 @@ describe('resourceVersion on get and list', () => {
       ['?sendInitialEvents=true', 422, 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'],
       ['?watch=true&resourceVersionMatch=NotOlderThan', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
       ['?watch=true&sendInitialEvents=true', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],
+      ['?resourceVersion=abc', 400, 'invalid resource version: "abc"'],
+      // A watch hears it as the answer's status, not as an ERROR event in a 200 stream.
+      ['?watch=true&resourceVersion=abc', 400, 'invalid resource version: "abc"'],
+      ['?watch=true&resourceVersion=-1', 400, 'invalid resource version: "-1"'],
     ];
     for (const [query, code, message] of cases) {
       const r = await t.request('GET', WIDGETS + query);
