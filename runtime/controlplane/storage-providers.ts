@@ -18,6 +18,7 @@ import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentSta
 import { CORE_STRATEGIES, withPersistentVolumeClaimStatusStrategy } from '../registry/core/index.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
+import type { StatusResets } from '../registry/strategy.js';
 import { objectKey, resourcePrefix } from '../storage/keys.js';
 import type { KubeObject } from '../api/meta.js';
 import { storageProviderKey, type ResourceStorageProvider, type StorageProviderContext, type StorageProviders } from '../server/storage-providers.js';
@@ -64,16 +65,23 @@ function nodePorts({ definition, storage, keyRoot }: StorageProviderContext, ran
   });
 }
 
+/**
+ * kube's status strategies of these kinds copy only spec (a Deployment's also its labels) from
+ * the old object: a status write's other metadata changes are kept (see StatusResets).
+ */
+const SPEC: StatusResets = [['spec']];
+const SPEC_AND_LABELS: StatusResets = [['spec'], ['metadata', 'labels']];
+
 /** core/v1 (kube's legacy RESTStorageProvider). */
 function coreProviders(options: ControlPlaneStorageOptions): GroupProviders {
   const range = options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   const portRange = options.serviceNodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE;
   return [
-    ['namespaces', { nameValidation: 'DNS1123Label', strategy: withNamespaceStrategy }],
-    ['services', { strategy: (base, context) => withServiceStrategy(base, clusterIPs(context, range), nodePorts(context, portRange)) }],
+    ['namespaces', { nameValidation: 'DNS1123Label', strategy: withNamespaceStrategy, statusResets: SPEC }],
+    ['services', { strategy: (base, context) => withServiceStrategy(base, clusterIPs(context, range), nodePorts(context, portRange)), statusResets: SPEC }],
     ...Object.entries(CORE_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
       plural,
-      { strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy } : {}) },
+      { strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy, statusResets: SPEC } : {}) },
     ]),
   ];
 }
@@ -97,7 +105,10 @@ function eventsProviders(): GroupProviders {
 function appsProviders(): GroupProviders {
   return Object.entries(APPS_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
     plural,
-    { strategy: wrap, ...(plural === 'deployments' ? { scaleSelector: deploymentScaleSelector, statusStrategy: withDeploymentStatusStrategy } : {}) },
+    {
+      strategy: wrap,
+      ...(plural === 'deployments' ? { scaleSelector: deploymentScaleSelector, statusStrategy: withDeploymentStatusStrategy, statusResets: SPEC_AND_LABELS } : {}),
+    },
   ]);
 }
 

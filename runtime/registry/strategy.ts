@@ -143,29 +143,74 @@ export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy 
 }
 
 /**
- * The `…/status` endpoint's strategy: only status changes; everything else, metadata included,
- * is the old object's (kube's customresource statusStrategy).
+ * What a write through `…/status` resets to the old object, as paths (`['spec']`,
+ * `['metadata', 'labels']`): kube's status strategies of built-in kinds, whose PrepareForUpdate
+ * copies only these from the old object (Namespace, Service and PersistentVolumeClaim `spec`;
+ * Deployment `spec` and `metadata.labels`), so the write's other metadata changes (annotations,
+ * finalizers, owner references) are kept, and their GetResetFields name the same paths.
  */
-export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig): RESTStrategy {
+export type StatusResets = ReadonlyArray<readonly string[]>;
+
+/**
+ * The `…/status` endpoint's strategy. Without `resets`, only status changes; everything else,
+ * metadata included, is the old object's (kube's customresource statusStrategy). With them, the
+ * paths named are the old object's and the rest is the write's (see StatusResets); the generic
+ * update rules (immutable metadata, generation) hold either way.
+ */
+export function newStatusStrategy(base: RESTStrategy, config: StrategyConfig, resets?: StatusResets): RESTStrategy {
   return {
     ...base,
     prepareForUpdate(obj, old) {
-      const hasStatus = Object.prototype.hasOwnProperty.call(obj, 'status');
-      const status = obj.status;
-      const resourceVersion = obj.metadata.resourceVersion;
-      // managedFields were recomputed for this status write by the field manager; keep them.
-      const managedFields = obj.metadata.managedFields;
-      for (const key of Object.keys(obj)) delete obj[key];
-      Object.assign(obj, structuredClone(old));
-      if (resourceVersion !== undefined) obj.metadata.resourceVersion = resourceVersion;
-      if (managedFields) obj.metadata.managedFields = managedFields;
-      else delete obj.metadata.managedFields;
-      if (hasStatus) obj.status = status;
-      else delete obj.status;
+      if (resets) resetPaths(obj, old, resets);
+      else keepOnlyStatus(obj, old);
       config.validator.applyDefaults(obj);
     },
     validateUpdate(obj, old) {
       return toStatusCauses([...validateMetadataUpdate(obj.metadata, old.metadata), ...validateObject(obj, config, base.namespaceScoped, old)]);
     },
   };
+}
+
+/** The old object with the write's status (and its resourceVersion and recomputed managedFields). */
+function keepOnlyStatus(obj: KubeObject, old: KubeObject): void {
+  const hasStatus = Object.prototype.hasOwnProperty.call(obj, 'status');
+  const status = obj.status;
+  const resourceVersion = obj.metadata.resourceVersion;
+  // managedFields were recomputed for this status write by the field manager; keep them.
+  const managedFields = obj.metadata.managedFields;
+  for (const key of Object.keys(obj)) delete obj[key];
+  Object.assign(obj, structuredClone(old));
+  if (resourceVersion !== undefined) obj.metadata.resourceVersion = resourceVersion;
+  if (managedFields) obj.metadata.managedFields = managedFields;
+  else delete obj.metadata.managedFields;
+  if (hasStatus) obj.status = status;
+  else delete obj.status;
+}
+
+/** The write with each reset path set to the old object's value there (removed where old has none). */
+function resetPaths(obj: KubeObject, old: KubeObject, resets: StatusResets): void {
+  for (const path of resets) {
+    const last = path[path.length - 1]!;
+    const parents = path.slice(0, -1);
+    let from: unknown = old;
+    for (const key of parents) from = isRecord(from) ? from[key] : undefined;
+    const value = isRecord(from) ? from[last] : undefined;
+    let into: Record<string, unknown> | undefined = obj;
+    for (const key of parents) {
+      if (!isRecord(into[key])) {
+        // Nothing to remove below a parent the write does not have.
+        if (value === undefined) into = undefined;
+        else into[key] = {};
+      }
+      if (into === undefined) break;
+      into = into[key] as Record<string, unknown>;
+    }
+    if (into === undefined) continue;
+    if (value === undefined) delete into[last];
+    else into[last] = structuredClone(value);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

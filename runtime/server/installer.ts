@@ -239,11 +239,11 @@ export class APIInstaller {
       };
       registerProtobufMessage(scope.apiVersion, definition.kind, tables);
     }
-    const fieldManager = lazyFieldManager(definition, schemas);
+    const fieldManager = lazyFieldManager(definition, schemas, provider?.statusResets);
     this.compiledSchemas.push(fieldManager);
     Object.defineProperty(scope, 'fieldManager', { get: () => fieldManager.get(), enumerable: true, configurable: true });
     if (definition.subresources.status) {
-      const statusStrategy = newStatusStrategy(strategy, config);
+      const statusStrategy = newStatusStrategy(strategy, config, provider?.statusResets);
       scope.statusStore = store.withUpdateStrategy(provider?.statusStrategy ? provider.statusStrategy(statusStrategy) : statusStrategy);
     }
     return scope;

@@ -14,6 +14,7 @@ import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } fr
 import { newInternalError, StatusError } from '../api/status.js';
 import { newFieldManager } from '../endpoints/fieldmanager/index.js';
 import type { FieldManager } from '../endpoints/fieldmanager/fieldmanager.js';
+import type { StatusResets } from '../registry/strategy.js';
 import { compileSchemaValidator, type SchemaValidator } from '../validation/index.js';
 
 export type Schemas = Parameters<typeof compileSchemaValidator>[0];
@@ -79,9 +80,9 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
 }
 
 /** The kind's typed FieldManager, its type schema built on first use. */
-export function lazyFieldManager(definition: ResourceDefinition, schemas: Lazy<Schemas>): Lazy<FieldManager> {
+export function lazyFieldManager(definition: ResourceDefinition, schemas: Lazy<Schemas>, statusResets?: StatusResets): Lazy<FieldManager> {
   return new Lazy(
-    () => newFieldManager(definition, schemas.get() as Record<string, unknown>),
+    () => newFieldManager(definition, schemas.get() as Record<string, unknown>, statusResets),
     () => `cannot build the field structure of ${definition.schemaName} for ${resourceName(definition)}`,
   );
 }

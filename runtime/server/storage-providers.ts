@@ -7,7 +7,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import type { RESTStrategy } from '../registry/strategy.js';
+import type { RESTStrategy, StatusResets } from '../registry/strategy.js';
 import type { NameValidation } from '../validation/objectmeta.js';
 import type { Storage } from '../storage/interface.js';
 
@@ -27,6 +27,11 @@ export interface ResourceStorageProvider {
   strategy?(base: RESTStrategy, context: StorageProviderContext): RESTStrategy;
   /** Wraps the `…/status` strategy (kube's statusStrategy: the kind's status validation). */
   statusStrategy?(base: RESTStrategy): RESTStrategy;
+  /**
+   * What a `…/status` write resets to the old object, when it is less than everything but status
+   * (see StatusResets): both the status strategy and the field manager take it.
+   */
+  statusResets?: StatusResets;
   /**
    * The resource is another resource seen through another schema (events.k8s.io/v1 Events are
    * core/v1 Events): it shares that resource's storage prefix and watch cache, and `wrap`

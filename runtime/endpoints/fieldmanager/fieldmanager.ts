@@ -34,6 +34,12 @@ export interface FieldManagerConfig {
   statusEnabled: boolean;
   /** The scale subresource's `.spec.replicas`-style path, when there is one. */
   specReplicasPath?: string;
+  /**
+   * What a `…/status` write may not own, when it is less than everything but status: the status
+   * strategy's reset paths (kube's GetResetFields of a built-in status strategy, e.g. `spec` and
+   * `metadata.labels` for a Deployment). Unset: a status write owns only status.
+   */
+  statusResets?: ReadonlyArray<readonly string[]>;
 }
 
 export interface ApplyOptions {
@@ -130,7 +136,12 @@ function requestManaged(live: KubeObject | undefined, obj: KubeObject, subresour
 }
 
 export class FieldManager {
-  constructor(private readonly config: FieldManagerConfig) {}
+  /** config.statusResets as a set (see reset()). */
+  private readonly statusResets: FieldSet | undefined;
+
+  constructor(private readonly config: FieldManagerConfig) {
+    this.statusResets = config.statusResets ? FieldSet.of(...config.statusResets.map((path) => path.map(fieldElement))) : undefined;
+  }
 
   get structure(): TypeNode {
     return this.config.structure;
@@ -140,6 +151,7 @@ export class FieldManager {
   private reset(set: FieldSet, subresource: Subresource): FieldSet {
     switch (subresource) {
       case 'status': {
+        if (this.statusResets) return set.recursiveDifference(this.statusResets);
         const out = new FieldSet();
         const status = set.children.get('f:status');
         if (status) out.children.set('f:status', status.clone());

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { apiVersionOf, type ResourceDefinition } from '../../api/resource.js';
 import { newInvalid } from '../../api/status.js';
-import { FieldManager } from './fieldmanager.js';
+import { FieldManager, type FieldManagerConfig } from './fieldmanager.js';
 import { buildTypeSchema, UNTYPED } from './typeschema.js';
 
 export { FieldManager, newApplyConflict, type ApplyOptions, type Subresource } from './fieldmanager.js';
@@ -20,12 +20,13 @@ export { buildTypeSchema, fieldType, type TypeNode } from './typeschema.js';
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 
 /** The FieldManager of a resource, from its group/version's OpenAPI component schemas. */
-export function newFieldManager(definition: ResourceDefinition, schemas?: Record<string, unknown>): FieldManager {
+export function newFieldManager(definition: ResourceDefinition, schemas?: Record<string, unknown>, statusResets?: FieldManagerConfig['statusResets']): FieldManager {
   return new FieldManager({
     structure: schemas ? buildTypeSchema(schemas, definition.schemaName) : UNTYPED,
     apiVersion: apiVersionOf(definition.group, definition.version),
     statusEnabled: definition.subresources.status,
     specReplicasPath: definition.subresources.scale?.specReplicasPath,
+    statusResets,
   });
 }
 
