@@ -125,6 +125,19 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('writes its bundles in ASCII, so V8 holds them as one-byte strings', () => {
+    // Runs after the tests above, which made the bundles in this cache directory. kgen's doc
+    // comments have non-ASCII characters (≤, →, …) that esbuild keeps in the comments before class
+    // members; one of them made the 1.9 M-character runtime chunk a two-byte string (3.9 MB, twice).
+    const files = readdirSync(cacheDir).filter((f) => f.startsWith('bundle-') && /\.(mjs|cjs)$/.test(f));
+    assert.ok(files.some((f) => f.endsWith('.cjs')), files.join(', '));
+    for (const f of files) {
+      const text = readFileSync(join(cacheDir, f), 'utf8');
+      const at = text.search(/[^\x00-\x7f]/);
+      assert.equal(at, -1, `${f} has a non-ASCII character at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`);
+    }
+  });
+
   it('does not load node:http2 before listening (fastify requires it only for HTTP/2 servers)', async () => {
     // A preload reports, at the line, which of the built-in modules were loaded.
     const preload = join(work, 'builtins-at-line.mjs');
