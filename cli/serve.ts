@@ -121,14 +121,6 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     ...(await apiServerOptions(opts)),
     ...delegationServerOptions(opts),
   });
-  if (inCluster) {
-    // The primary prints the server's lines once every worker is ready.
-    workers.announceWorkerReady(server.url, server.kubeconfigPath);
-  } else console.log(`kgen API server: ${server.url}`);
-  if (server.kubeconfigPath && !inCluster) {
-    console.log(`kubeconfig: ${server.kubeconfigPath}`);
-    console.log(`try: KUBECONFIG=${server.kubeconfigPath} kubectl api-resources`);
-  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     // A second signal while draining gives up on the graceful shutdown. A worker hears of a
@@ -148,9 +140,19 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
       },
     );
   };
+  // Before the line: whoever starts the server may stop it as soon as it reads the line (a SIGTERM
+  // before these are registered would end the process at once, without the graceful shutdown).
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   if (inCluster) workers.onWorkerStop(() => stop('SIGTERM'));
+  if (inCluster) {
+    // The primary prints the server's lines once every worker is ready.
+    workers.announceWorkerReady(server.url, server.kubeconfigPath);
+  } else console.log(`kgen API server: ${server.url}`);
+  if (server.kubeconfigPath && !inCluster) {
+    console.log(`kubeconfig: ${server.kubeconfigPath}`);
+    console.log(`try: KUBECONFIG=${server.kubeconfigPath} kubectl api-resources`);
+  }
 }
 
 export function registerServe(program: Command): void {

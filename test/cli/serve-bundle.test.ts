@@ -125,6 +125,19 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
+  it('writes its bundles in ASCII, so V8 holds them as one-byte strings', () => {
+    // Runs after the tests above, which made the bundles in this cache directory. kgen's doc
+    // comments have non-ASCII characters (≤, →, …) that esbuild keeps in the comments before class
+    // members; one of them made the 1.9 M-character runtime chunk a two-byte string (3.9 MB, twice).
+    const files = readdirSync(cacheDir).filter((f) => f.startsWith('bundle-') && /\.(mjs|cjs)$/.test(f));
+    assert.ok(files.some((f) => f.endsWith('.cjs')), files.join(', '));
+    for (const f of files) {
+      const text = readFileSync(join(cacheDir, f), 'utf8');
+      const at = text.search(/[^\x00-\x7f]/);
+      assert.equal(at, -1, `${f} has a non-ASCII character at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`);
+    }
+  });
+
   it('does not load node:http2 before listening (fastify requires it only for HTTP/2 servers)', async () => {
     // A preload reports, at the line, which of the built-in modules were loaded.
     const preload = join(work, 'builtins-at-line.mjs');
@@ -159,6 +172,37 @@ describe('kgen serve as a bundle', () => {
     const loaded = line.split(',');
     assert.ok(loaded.includes('http'), `the line was reached: ${out}`);
     assert.ok(!loaded.includes('http2'), 'node:http2 is not loaded at start');
+  });
+
+  it('stops gracefully on a SIGTERM sent as soon as the line is read', async () => {
+    // A preload reports, as the line is written, how many SIGTERM listeners the process has: the
+    // handler must be there already, or a SIGTERM right after the line ends the process at once.
+    const preload = join(work, 'sigterm-at-line.mjs');
+    writeFileSync(
+      preload,
+      [
+        'const write = process.stdout.write.bind(process.stdout);',
+        'process.stdout.write = (chunk, ...rest) => {',
+        "  if (String(chunk).includes('kgen API server:')) process.stderr.write(`SIGTERM-LISTENERS ${process.listenerCount('SIGTERM')}\\n`);",
+        '  return write(chunk, ...rest);',
+        '};',
+      ].join('\n'),
+    );
+    const proc = spawn(process.execPath, ['--import', preload, KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
+      env: { ...process.env, KGEN_CACHE_DIR: cacheDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => proc.once('close', (code, signal) => resolve([code, signal])));
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (/kgen API server: /.test(out) && proc.exitCode === null && !proc.killed) proc.kill('SIGTERM');
+    });
+    proc.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code, signal] = await closed;
+    assert.match(out, /SIGTERM-LISTENERS [1-9]/, `a SIGTERM handler is registered when the line is written: ${out}`);
+    assert.deepEqual([code, signal], [0, null], out);
+    assert.match(out, /received SIGTERM, shutting down/);
   });
 
   it('rebuilds the bundle when a generated file changed', async () => {
