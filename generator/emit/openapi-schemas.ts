@@ -8,6 +8,7 @@ import type { ApiVersion, DiscriminatedUnion, Kind, NamedType, RefSchema, Schema
 import { assertNever } from '../model.js';
 import { kindSchema as runtimeKindSchema, listSchema } from '../../runtime/endpoints/openapi/kind-schemas.js';
 import { META, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { QUANTITY_PATTERN } from '../../runtime/endpoints/openapi/quantity.js';
 import { resourceDefinition } from '../definitions.js';
 import { apiVersionOf, homePrefix, schemaPrefix } from '../names.js';
 
@@ -22,9 +23,6 @@ const WELL_KNOWN_SCHEMA: Record<string, string> = {
   ObjectReference: 'io.k8s.api.core.v1.ObjectReference',
 };
 
-/** resource.Quantity's pattern, as kube publishes it. */
-const QUANTITY_PATTERN =
-  '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 
 export interface SchemaContext {
   prefix: string;

@@ -13,6 +13,7 @@
  */
 import { f, OBJECT_META, type FieldDesc, type MessageDesc } from './protobuf.js';
 import { META_FIELD_NUMBERS } from './protobuf-fields.js';
+import { isInlineQuantity } from './openapi/quantity.js';
 
 /** A kind's numbers by schema name and JSON field name: N, or [N, M] (field M of the embedded message in N). */
 export type FieldNumbers = Readonly<Record<string, Readonly<Record<string, number | readonly [number, number]>>>>;
@@ -113,6 +114,7 @@ function kindOf(schemas: Record<string, unknown>, s: Schema, all: FieldNumbers, 
     const name = s.$ref.startsWith(REF) ? s.$ref.slice(REF.length) : s.$ref;
     return WELL_KNOWN[name] ?? refKind(schemas, name, all, built);
   }
+  if (isInlineQuantity(s)) return 'quantity';
   if (s['x-kubernetes-int-or-string'] === true) return 'intOrString';
   switch (s.type) {
     case 'string':

@@ -145,6 +145,16 @@ describe('kubectl and Deployments, PersistentVolumeClaims', () => {
     assert.match(described, /^\s+Image:\s+nginx:1\.27$/m);
   });
 
+  it('set resources, then describe: quantities go over protobuf as resource.Quantity, as kube encodes them', () => {
+    k('create', 'deployment', 'sized', '--image=nginx');
+    assert.equal(k('set', 'resources', 'deployment/sized', '--limits=cpu=200m,memory=512Mi', '--requests=cpu=100m').trim(), 'deployment.apps/sized resource requirements updated');
+    // describe reads the Deployment with kubectl's typed client, in protobuf.
+    const described = kubectl(server.kubeconfig, ['describe', 'deployment', 'sized']);
+    assert.equal(described.code, 0, described.stderr);
+    assert.match(described.stdout, /^\s+Limits:\n\s+cpu:\s+200m\n\s+memory:\s+512Mi\n\s+Requests:\n\s+cpu:\s+100m$/m);
+    k('delete', 'deployment', 'sized');
+  });
+
   it('an invalid Deployment gets kube\'s messages and paths', () => {
     const stderr = fail(['apply', '-f', '-'], INVALID);
     for (const line of [

@@ -114,6 +114,24 @@ describe('protobuf tables derived for the built-in kinds', () => {
     assert.match(text, /\x0a\x0a\x0a\x01v\x12\x05\x52\x03\x0a\x01p/);
   });
 
+  it('encodes a Quantity as resource.Quantity {string 1} and an IntOrString as intstr.IntOrString, as kube', () => {
+    const pvc = { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'p' }, spec: { resources: { requests: { storage: '1Gi' } } } };
+    const text = Buffer.from(encodeKubernetesProtobuf(pvc)!).toString('latin1');
+    // VolumeResourceRequirements.requests = 2: map entry {key 1 "storage", value 2 Quantity {string 1 "1Gi"}}.
+    assert.ok(text.includes('\x12\x10\x0a\x07storage\x12\x05\x0a\x031Gi'), 'Quantity map value');
+    const deploy = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { strategy: { rollingUpdate: { maxSurge: '30%' } }, template: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '500m' } } }] } } },
+    };
+    const d = Buffer.from(encodeKubernetesProtobuf(deploy)!).toString('latin1');
+    // RollingUpdateDeployment.maxSurge = 2: IntOrString {type 1 = 1 (string), strVal 3 "30%"}.
+    assert.ok(d.includes('\x12\x07\x08\x01\x1a\x0330%'), 'IntOrString');
+    // ResourceRequirements.limits = 1: {key "cpu", value Quantity {string "500m"}}.
+    assert.ok(d.includes('\x0a\x0d\x0a\x03cpu\x12\x06\x0a\x04500m'), 'Quantity in a container');
+  });
+
   it('encodes lists as <Kind>List {metadata, items}', () => {
     const list = { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '9', continue: 'c' }, items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }] };
     const bytes = encodeKubernetesProtobuf(list);
