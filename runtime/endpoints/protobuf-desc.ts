@@ -17,7 +17,10 @@ export interface FieldDesc {
   name: string;
   kind: Scalar | Special | MessageDesc | MapDesc;
   repeated?: boolean;
-  /** JSON field without omitempty: a zero value is still written. */
+  /**
+   * A zero value decoded stays in the JSON form: a JSON field without omitempty, or a Go pointer
+   * (`*int32`, `*bool`, ...), which is on the wire only when the client set it.
+   */
   keepZero?: boolean;
   /** An embedded Go struct (`json:",inline"`): its message's fields are the outer object's. */
   inline?: boolean;

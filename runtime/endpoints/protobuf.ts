@@ -147,8 +147,9 @@ const OWNER_REFERENCE: MessageDesc = {
   1: f('kind', 'string', { keepZero: true }),
   3: f('name', 'string', { keepZero: true }),
   4: f('uid', 'string', { keepZero: true }),
-  6: f('controller', 'bool'),
-  7: f('blockOwnerDeletion', 'bool'),
+  // *bool: false on the wire was set (keepZero: see POINTER_FIELDS in protobuf-fields.ts).
+  6: f('controller', 'bool', { keepZero: true }),
+  7: f('blockOwnerDeletion', 'bool', { keepZero: true }),
 };
 
 const MANAGED_FIELDS_ENTRY: MessageDesc = {
@@ -180,14 +181,14 @@ export const OBJECT_META: MessageDesc = {
   17: f('managedFields', MANAGED_FIELDS_ENTRY, { repeated: true }),
 };
 
-/** meta/v1 DeleteOptions. */
+/** meta/v1 DeleteOptions; its scalars but dryRun are Go pointers, so a zero on the wire was set (gracePeriodSeconds 0: now). */
 const DELETE_OPTIONS: MessageDesc = {
-  1: f('gracePeriodSeconds', 'int64'),
-  2: f('preconditions', { 1: f('uid', 'string'), 2: f('resourceVersion', 'string') }),
-  3: f('orphanDependents', 'bool'),
-  4: f('propagationPolicy', 'string'),
+  1: f('gracePeriodSeconds', 'int64', { keepZero: true }),
+  2: f('preconditions', { 1: f('uid', 'string', { keepZero: true }), 2: f('resourceVersion', 'string', { keepZero: true }) }),
+  3: f('orphanDependents', 'bool', { keepZero: true }),
+  4: f('propagationPolicy', 'string', { keepZero: true }),
   5: f('dryRun', 'string', { repeated: true }),
-  6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool'),
+  6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool', { keepZero: true }),
 };
 
 /** k8s.io/api/authentication/v1 TokenRequest (kubectl create token). */
@@ -196,7 +197,7 @@ const TOKEN_REQUEST: MessageDesc = {
   2: f('spec', {
     1: f('audiences', 'string', { repeated: true }),
     3: f('boundObjectRef', { 1: f('kind', 'string'), 2: f('apiVersion', 'string'), 3: f('name', 'string'), 4: f('uid', 'string') }),
-    4: f('expirationSeconds', 'int64'),
+    4: f('expirationSeconds', 'int64', { keepZero: true }), // *int64
   }),
 };
 

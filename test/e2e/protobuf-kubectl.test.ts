@@ -343,6 +343,12 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     assert.equal(claims.exp - claims.iat, 600);
   });
 
+  it('create deployment --replicas=0: a Go pointer set to zero is kept, as kube stores it (not defaulted to 1)', () => {
+    typedCreate('-n', 'typed', 'deployment', 'zero', '--image=nginx', '--replicas=0');
+    assert.equal(json('-n', 'typed', 'get', 'deployment', 'zero').spec.replicas, 0);
+    assert.match(typedRead('describe', '-n', 'typed', 'deployment', 'zero'), /^Replicas:\s+0 desired \|/m);
+  });
+
   it('auth can-i, can-i --list and whoami: review bodies in protobuf', () => {
     const r = kubectl(server.kubeconfig, ['auth', 'can-i', 'get', 'configmaps', '--subresource=status', '-n', 'rich', '-v=8']);
     assert.equal(r.stdout.trim(), 'yes', r.stderr.slice(-2000));
