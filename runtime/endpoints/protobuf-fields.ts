@@ -24,6 +24,22 @@ export const META_FIELD_NUMBERS: Readonly<Record<string, Readonly<Record<string,
  * Go's omitempty zero, left out of the JSON form. Derived from the Go types of the k8s.io/api
  * version the built-in definitions follow (fields kgen's definitions do not have are left out).
  */
+/**
+ * The date-time fields of the built-in kinds that k8s.io/api declares as metav1.MicroTime, by
+ * OpenAPI schema name and JSON field name. Time and MicroTime are the same message {seconds 1,
+ * nanos 2} and the same OpenAPI string, but not the same JSON: Go clients write a Time's nanos too
+ * (metav1.Now()), and kube's JSON shows it at second precision, a MicroTime at microsecond
+ * precision (RFC3339Micro: six digits, zeros included). Lease renewals and events written in
+ * protobuf would otherwise lose their microseconds.
+ */
+export const MICRO_TIME_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'io.k8s.api.coordination.v1.LeaseSpec': ['acquireTime', 'renewTime'],
+  'io.k8s.api.core.v1.Event': ['eventTime'],
+  'io.k8s.api.core.v1.EventSeries': ['lastObservedTime'],
+  'io.k8s.api.events.v1.Event': ['eventTime'],
+  'io.k8s.api.events.v1.EventSeries': ['lastObservedTime'],
+};
+
 export const POINTER_FIELDS: Readonly<Record<string, readonly string[]>> = {
   'io.k8s.api.admissionregistration.v1.MutatingWebhook': ['failurePolicy', 'matchPolicy', 'sideEffects', 'timeoutSeconds', 'reinvocationPolicy'],
   'io.k8s.api.admissionregistration.v1.ServiceReference': ['path', 'port'],

@@ -260,6 +260,8 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
       return Buffer.from(r.bytes(extent)).toString('base64');
     case 'time':
       return decodeTime(r.sub(extent));
+    case 'microTime':
+      return decodeTime(r.sub(extent), true);
     case 'stringMap':
       return decodeMapEntry(r.sub(extent), (v) => utf8.decode(v.bytes));
     case 'bytesMap':
@@ -294,6 +296,8 @@ function decodeContent(kind: FieldDesc['kind'], r: Reader, bytes: Uint8Array): u
       return Buffer.from(bytes).toString('base64');
     case 'time':
       return decodeTime(r);
+    case 'microTime':
+      return decodeTime(r, true);
     case 'quantity':
       return decodeMessage(r, QUANTITY).string ?? '';
     case 'json':
@@ -371,20 +375,28 @@ function decodeMapEntry(r: Reader, value: (v: { bytes: Uint8Array; reader: Reade
   return [key, value({ bytes, reader })];
 }
 
-/** metav1.Time: RFC 3339 in UTC at second precision (kube drops nanos on decode); empty = unset. */
-function decodeTime(r: Reader): string | undefined {
+/**
+ * metav1.Time {seconds 1, nanos 2}: RFC 3339 in UTC at second precision (its JSON drops the nanos
+ * Go clients send), or, for a metav1.MicroTime, with six fraction digits (RFC3339Micro, nanos
+ * truncated); empty = unset.
+ */
+function decodeTime(r: Reader, micro = false): string | undefined {
   if (r.done()) return undefined;
   let seconds = 0n;
+  let nanos = 0;
   while (!r.done()) {
     const { field, wire } = r.tag();
     if (field === 1 && wire === WIRE_VARINT) seconds = BigInt.asIntN(64, r.varint());
+    else if (field === 2 && wire === WIRE_VARINT) nanos = Number(BigInt.asIntN(32, r.varint()));
     else r.skip(wire);
   }
   if (seconds < MIN_TIME_SECONDS || seconds > MAX_TIME_SECONDS) {
     throw new WireError(`Time.MarshalJSON: year outside of range [0,9999]`);
   }
   const iso = new Date(Number(seconds) * 1000).toISOString();
-  return `${iso.slice(0, 19)}Z`;
+  if (!micro) return `${iso.slice(0, 19)}Z`;
+  const micros = Math.floor(Math.min(Math.max(nanos, 0), 999_999_999) / 1000);
+  return `${iso.slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
 }
 
 /** metav1.FieldsV1 {Raw 1}: JSON bytes, which appear in JSON as the object itself. */

@@ -189,6 +189,45 @@ describe('protobuf tables derived for the built-in kinds', () => {
     assert.deepEqual(decodeKubernetesProtobuf(del), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, orphanDependents: false });
   });
 
+  it('decodes a MicroTime at microsecond precision and a Time at second precision, as kube\'s JSON shows them', () => {
+    // 2026-01-02T03:04:05Z; metav1.Time and MicroTime are both {seconds 1, nanos 2}.
+    const at = (seconds: number, nanos: number) => [vint(1, seconds), ...(nanos ? [vint(2, nanos)] : [])];
+    const t0 = 1767323045;
+    // A leader election renewal (coordination/v1 LeaseSpec): acquireTime 3, renewTime 4 are MicroTimes; leaseTransitions 5 is *int32.
+    const lease = envelope('coordination.k8s.io/v1', 'Lease', ld(1, str(1, 'l')), ld(2, str(1, 'me'), vint(2, 15), ld(3, ...at(t0, 123_456_000)), ld(4, ...at(t0 + 1, 654_321_987)), vint(5, 0)));
+    assert.deepEqual(decodeKubernetesProtobuf(lease), {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: '2026-01-02T03:04:05.123456Z', renewTime: '2026-01-02T03:04:06.654321Z', leaseTransitions: 0 },
+    });
+    // events.k8s.io/v1 Event: eventTime 2 and series 3 {count 1, lastObservedTime 2} are MicroTimes (six digits, zeros too);
+    // deprecatedFirstTimestamp 13 is a Time, whose nanos (metav1.Now()'s) kube's JSON drops; deprecatedCount 15 is an int32.
+    const event = envelope(
+      'events.k8s.io/v1',
+      'Event',
+      ld(1, str(1, 'e')),
+      ld(2, ...at(t0, 0)),
+      ld(3, vint(1, 2), ld(2, ...at(t0 + 2, 500_000_000))),
+      str(4, 'example.com/ctrl'),
+      str(7, 'Scaled'),
+      str(11, 'Normal'),
+      ld(13, ...at(t0, 999_000_000)),
+      vint(15, 0),
+    );
+    assert.deepEqual(decodeKubernetesProtobuf(event), {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      eventTime: '2026-01-02T03:04:05.000000Z',
+      series: { count: 2, lastObservedTime: '2026-01-02T03:04:07.500000Z' },
+      reportingController: 'example.com/ctrl',
+      reason: 'Scaled',
+      type: 'Normal',
+      deprecatedFirstTimestamp: '2026-01-02T03:04:05Z',
+    });
+  });
+
   it('encodes lists as <Kind>List {metadata, items}', () => {
     const list = { apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion: '9', continue: 'c' }, items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }] };
     const bytes = encodeKubernetesProtobuf(list);
