@@ -174,6 +174,20 @@ spec:
       - {name: dapi, downwardAPI: {items: [{path: l, fieldRef: {fieldPath: metadata.labels}}]}}
 `;
 
+const DEPLOYMENT_STATUS = {
+  observedGeneration: 1,
+  replicas: 3,
+  updatedReplicas: 2,
+  readyReplicas: 1,
+  availableReplicas: 1,
+  unavailableReplicas: 2,
+  collisionCount: 0,
+  conditions: [
+    { type: 'Available', status: 'False', lastUpdateTime: '2026-01-02T03:04:05Z', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' },
+    { type: 'Progressing', status: 'True', lastUpdateTime: '2026-01-02T03:04:06Z', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'ReplicaSetUpdated', message: 'm' },
+  ],
+};
+
 const PROTOBUF_ANSWER = /Content-Type: application\/vnd\.kubernetes\.protobuf/;
 
 describe('kubectl reads and writes the built-in kinds in protobuf', () => {
@@ -204,6 +218,7 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     kubectlOk(server.kubeconfig, ['create', '-f', '-'], NS);
     kubectlOk(server.kubeconfig, ['create', '-f', '-'], CORE);
     kubectlOk(server.kubeconfig, ['create', '-f', '-'], DEPLOYMENT);
+    k('patch', '-n', 'rich', 'deployment', 'web', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: DEPLOYMENT_STATUS }));
   });
   after(async () => {
     await server.stop();
@@ -215,8 +230,8 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     for (const line of [
       /^Annotations:\s+note: n$/m,
       /^Selector:\s+app=web,tier in \(a,b\)$/m,
-      // *int32 replicas at 0 and non-pointer status counters absent.
-      /^Replicas:\s+0 desired \| 0 updated \| 0 total \| 0 available \| 0 unavailable$/m,
+      // *int32 replicas at 0 and the status counters.
+      /^Replicas:\s+0 desired \| 2 updated \| 3 total \| 1 available \| 2 unavailable$/m,
       // IntOrString: an int 0 and a string.
       /^RollingUpdateStrategy:\s+0 max unavailable, 50% max surge$/m,
       /^\s+Annotations:\s+t: v$/m,
@@ -244,6 +259,8 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
       /^\s+Node-Selectors:\s+disk=ssd$/m,
       // *int64 tolerationSeconds at 0.
       /^\s+Tolerations:\s+k:NoExecute op=Exists for 0s$/m,
+      // Status conditions, their times (metav1.Time) included.
+      /^Conditions:\n\s+Type\s+Status\s+Reason\n\s+----\s+------\s+------\n\s+Available\s+False\s+MinimumReplicasUnavailable\n\s+Progressing\s+True\s+ReplicaSetUpdated$/m,
     ]) {
       assert.match(out, line);
     }
