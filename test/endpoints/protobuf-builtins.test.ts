@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
 import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
+import { MICRO_TIME_FIELDS, POINTER_FIELDS } from '../../runtime/endpoints/protobuf-fields.js';
 import { registerBuiltinProtobuf, tableOf } from '../support/protobuf-builtins.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
@@ -226,6 +227,19 @@ describe('protobuf tables derived for the built-in kinds', () => {
       type: 'Normal',
       deprecatedFirstTimestamp: '2026-01-02T03:04:05Z',
     });
+  });
+
+  it('POINTER_FIELDS and MICRO_TIME_FIELDS name fields of the built-in schemas (a renamed or removed field fails here)', () => {
+    const schemas = Object.assign({}, ...kinds.map((k) => k.schemas)) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+    for (const [table, fields] of [['POINTER_FIELDS', POINTER_FIELDS], ['MICRO_TIME_FIELDS', MICRO_TIME_FIELDS]] as const) {
+      for (const [schema, names] of Object.entries(fields)) {
+        for (const name of names) {
+          const prop = schemas[schema]?.properties?.[name];
+          assert.ok(prop, `${table}: ${schema}.${name} is no field of a built-in schema`);
+          if (table === 'MICRO_TIME_FIELDS') assert.equal(prop.format, 'date-time', `${schema}.${name}`);
+        }
+      }
+    }
   });
 
   it('encodes lists as <Kind>List {metadata, items}', () => {
