@@ -1,6 +1,6 @@
 /**
- * kgen's protobuf for the built-in kinds against real kubectl v1.32 (Go, gogo-protobuf and
- * k8s.io/api's generated.proto numbers): the oracle the round-trip tests of
+ * kgen's protobuf for the built-in kinds against real kubectl v1.32 and v1.33 (Go, gogo-protobuf
+ * and k8s.io/api's generated.proto numbers; 1.27 to 1.31 speak JSON only): the oracle the round-trip tests of
  * test/endpoints/protobuf-builtins.test.ts cannot be, since there kgen's encoder and decoder only
  * agree with each other.
  *
@@ -20,6 +20,8 @@
  * test/endpoints/protobuf-builtins.test.ts.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO, kubectl, kubectlOk, removeDir, startKgen, type KgenServer } from './harness.js';
@@ -187,6 +189,13 @@ const DEPLOYMENT_STATUS = {
     { type: 'Progressing', status: 'True', lastUpdateTime: '2026-01-02T03:04:06Z', lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'ReplicaSetUpdated', message: 'm' },
   ],
 };
+
+/**
+ * The other kubectl whose typed client speaks protobuf: 1.32 (the dispatcher on PATH) and 1.33
+ * send `Accept: application/vnd.kubernetes.protobuf,application/json` and protobuf bodies;
+ * 1.27 to 1.31 ask for and send JSON (checked with -v=8), so they do not exercise protobuf.
+ */
+const VERSIONS = ['1.33'];
 
 const PROTOBUF_ANSWER = /Content-Type: application\/vnd\.kubernetes\.protobuf/;
 
@@ -366,6 +375,31 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     typedCreate('-n', 'typed', 'deployment', 'zero', '--image=nginx', '--replicas=0');
     assert.equal(json('-n', 'typed', 'get', 'deployment', 'zero').spec.replicas, 0);
     assert.match(typedRead('describe', '-n', 'typed', 'deployment', 'zero'), /^Replicas:\s+0 desired \|/m);
+  });
+
+  it('kubectl 1.33 reads the Deployment, Service and Secret in protobuf and creates with a pointer at zero, as 1.32', () => {
+    for (const v of VERSIONS) {
+      const path = `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
+      // Missing is a failure, never a skip.
+      assert.ok(existsSync(path), `kubectl ${v} is missing at ${path}`);
+      const describe = (...args: string[]) => {
+        const r = spawnSync(path, ['describe', '-n', 'rich', ...args, '-v=8'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
+        assert.equal(r.status, 0, `kubectl ${v}: ${r.stderr.slice(-2000)}`);
+        assert.doesNotMatch(r.stderr, /proto: /, `kubectl ${v}`);
+        assert.match(r.stderr, PROTOBUF_ANSWER, `kubectl ${v}`);
+        return r.stdout;
+      };
+      const d = describe('deployment', 'web');
+      assert.match(d, /^\s+Limits:\n\s+cpu:\s+500m\n\s+example\.com\/gpu:\s+1\n\s+memory:\s+128Mi$/m, `kubectl ${v}`);
+      assert.match(d, /^RollingUpdateStrategy:\s+0 max unavailable, 50% max surge$/m, `kubectl ${v}`);
+      assert.match(describe('service', 'svc'), /^TargetPort:\s+web\/UDP$/m, `kubectl ${v}`);
+      assert.match(describe('secret', 'sec'), /^password:\s+6 bytes$/m, `kubectl ${v}`);
+      const name = `zero-${v.replace('.', '-')}`;
+      const created = spawnSync(path, ['create', '-n', 'rich', 'deployment', name, '--image=nginx', '--replicas=0', '-v=8'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
+      assert.equal(created.status, 0, created.stderr.slice(-2000));
+      assert.match(created.stderr, PROTOBUF_ANSWER);
+      assert.equal(json('-n', 'rich', 'get', 'deployment', name).spec.replicas, 0, `kubectl ${v}`);
+    }
   });
 
   it('auth can-i, can-i --list and whoami: review bodies in protobuf', () => {
