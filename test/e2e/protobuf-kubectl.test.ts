@@ -369,6 +369,10 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
     assert.deepEqual(claims.aud, ['a', 'b']);
     assert.equal(claims.exp - claims.iat, 600);
+    // boundObjectRef 3 {kind 1, apiVersion 2, name 3, uid 4}: kubectl reads the Secret (typed, protobuf) for its uid.
+    const bound = typedCreate('-n', 'typed', 'token', 'sa', '--bound-object-kind=Secret', '--bound-object-name=s').trim();
+    const boundClaims = JSON.parse(Buffer.from(bound.split('.')[1]!, 'base64url').toString());
+    assert.deepEqual(boundClaims['kubernetes.io'].secret, { name: 's', uid: s.metadata.uid });
   });
 
   it('create deployment --replicas=0: a Go pointer set to zero is kept, as kube stores it (not defaulted to 1)', () => {
