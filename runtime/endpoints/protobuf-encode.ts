@@ -101,6 +101,7 @@ function writeValue(w: ProtobufWriter, n: number, kind: FieldDesc['kind'], value
       }
       return;
     case 'time':
+    case 'microTime':
       if (typeof value === 'string') w.bytes(n, encodeTime(value));
       return;
     case 'intOrString':

@@ -12,7 +12,7 @@
  * (x-kubernetes-preserve-unknown-fields: a raw JSON message).
  */
 import { f, OBJECT_META, type FieldDesc, type MessageDesc } from './protobuf.js';
-import { META_FIELD_NUMBERS } from './protobuf-fields.js';
+import { META_FIELD_NUMBERS, MICRO_TIME_FIELDS, POINTER_FIELDS } from './protobuf-fields.js';
 import { isInlineQuantity } from './openapi/quantity.js';
 
 /** A kind's numbers by schema name and JSON field name: N, or [N, M] (field M of the embedded message in N). */
@@ -26,7 +26,7 @@ const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 const WELL_KNOWN: Record<string, FieldDesc['kind']> = {
   [`${META}.ObjectMeta`]: OBJECT_META,
   [`${META}.Time`]: 'time',
-  [`${META}.MicroTime`]: 'time',
+  [`${META}.MicroTime`]: 'microTime',
   [`${META}.FieldsV1`]: 'fieldsV1',
   'io.k8s.apimachinery.pkg.util.intstr.IntOrString': 'intOrString',
   'io.k8s.apimachinery.pkg.api.resource.Quantity': 'quantity',
@@ -72,14 +72,17 @@ function fillFields(
   built: Map<string, MessageDesc>,
   name: string,
 ): void {
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  // Required fields and Go pointers keep a decoded zero (see POINTER_FIELDS); other zeros are omitempty's.
+  const keepZero = new Set([...(Array.isArray(schema.required) ? (schema.required as string[]) : []), ...(POINTER_FIELDS[name] ?? [])]);
   const embedded = new Map<number, Record<number, FieldDesc>>();
   for (const [prop, propSchema] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
     const number = numbers[prop];
     // A kind's TypeMeta is the envelope's, not the message's (RoleRef.kind is a field).
     if ((prop === 'apiVersion' || prop === 'kind') && number === undefined) continue;
     if (number === undefined) throw new Unencodable(`${name}.${prop}`);
-    const field = fieldOf(schemas, prop, propSchema, required.has(prop), all, built);
+    let field = fieldOf(schemas, prop, propSchema, keepZero.has(prop), all, built);
+    // A date-time string is a metav1.Time unless k8s.io/api declares it a MicroTime.
+    if (field.kind === 'time' && MICRO_TIME_FIELDS[name]?.includes(prop)) field = { ...field, kind: 'microTime' };
     if (typeof number === 'number') desc[number] = field;
     else {
       let inner = embedded.get(number[0]);
@@ -93,14 +96,14 @@ function fillFields(
   }
 }
 
-function fieldOf(schemas: Record<string, unknown>, name: string, schema: Schema, required: boolean, all: FieldNumbers, built: Map<string, MessageDesc>): FieldDesc {
+function fieldOf(schemas: Record<string, unknown>, name: string, schema: Schema, keepZero: boolean, all: FieldNumbers, built: Map<string, MessageDesc>): FieldDesc {
   const s = unwrap(schema);
   if (s.type === 'array') {
     const items = unwrap((s.items ?? {}) as Schema);
     if (items.type === 'array') throw new Unencodable(`${name}: lists of lists`);
     return f(name, kindOf(schemas, items, all, built), { repeated: true });
   }
-  return f(name, kindOf(schemas, s, all, built), required ? { keepZero: true } : {});
+  return f(name, kindOf(schemas, s, all, built), keepZero ? { keepZero: true } : {});
 }
 
 /** A `$ref` wrapped in allOf (how properties with a description refer to a type) as the `$ref` itself. */

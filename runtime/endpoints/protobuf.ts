@@ -147,8 +147,9 @@ const OWNER_REFERENCE: MessageDesc = {
   1: f('kind', 'string', { keepZero: true }),
   3: f('name', 'string', { keepZero: true }),
   4: f('uid', 'string', { keepZero: true }),
-  6: f('controller', 'bool'),
-  7: f('blockOwnerDeletion', 'bool'),
+  // *bool: false on the wire was set (keepZero: see POINTER_FIELDS in protobuf-fields.ts).
+  6: f('controller', 'bool', { keepZero: true }),
+  7: f('blockOwnerDeletion', 'bool', { keepZero: true }),
 };
 
 const MANAGED_FIELDS_ENTRY: MessageDesc = {
@@ -180,14 +181,14 @@ export const OBJECT_META: MessageDesc = {
   17: f('managedFields', MANAGED_FIELDS_ENTRY, { repeated: true }),
 };
 
-/** meta/v1 DeleteOptions. */
+/** meta/v1 DeleteOptions; its scalars but dryRun are Go pointers, so a zero on the wire was set (gracePeriodSeconds 0: now). */
 const DELETE_OPTIONS: MessageDesc = {
-  1: f('gracePeriodSeconds', 'int64'),
-  2: f('preconditions', { 1: f('uid', 'string'), 2: f('resourceVersion', 'string') }),
-  3: f('orphanDependents', 'bool'),
-  4: f('propagationPolicy', 'string'),
+  1: f('gracePeriodSeconds', 'int64', { keepZero: true }),
+  2: f('preconditions', { 1: f('uid', 'string', { keepZero: true }), 2: f('resourceVersion', 'string', { keepZero: true }) }),
+  3: f('orphanDependents', 'bool', { keepZero: true }),
+  4: f('propagationPolicy', 'string', { keepZero: true }),
   5: f('dryRun', 'string', { repeated: true }),
-  6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool'),
+  6: f('ignoreStoreReadErrorWithClusterBreakingPotential', 'bool', { keepZero: true }),
 };
 
 /** k8s.io/api/authentication/v1 TokenRequest (kubectl create token). */
@@ -196,7 +197,7 @@ const TOKEN_REQUEST: MessageDesc = {
   2: f('spec', {
     1: f('audiences', 'string', { repeated: true }),
     3: f('boundObjectRef', { 1: f('kind', 'string'), 2: f('apiVersion', 'string'), 3: f('name', 'string'), 4: f('uid', 'string') }),
-    4: f('expirationSeconds', 'int64'),
+    4: f('expirationSeconds', 'int64', { keepZero: true }), // *int64
   }),
 };
 
@@ -259,6 +260,8 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
       return Buffer.from(r.bytes(extent)).toString('base64');
     case 'time':
       return decodeTime(r.sub(extent));
+    case 'microTime':
+      return decodeTime(r.sub(extent), true);
     case 'stringMap':
       return decodeMapEntry(r.sub(extent), (v) => utf8.decode(v.bytes));
     case 'bytesMap':
@@ -293,6 +296,8 @@ function decodeContent(kind: FieldDesc['kind'], r: Reader, bytes: Uint8Array): u
       return Buffer.from(bytes).toString('base64');
     case 'time':
       return decodeTime(r);
+    case 'microTime':
+      return decodeTime(r, true);
     case 'quantity':
       return decodeMessage(r, QUANTITY).string ?? '';
     case 'json':
@@ -370,20 +375,28 @@ function decodeMapEntry(r: Reader, value: (v: { bytes: Uint8Array; reader: Reade
   return [key, value({ bytes, reader })];
 }
 
-/** metav1.Time: RFC 3339 in UTC at second precision (kube drops nanos on decode); empty = unset. */
-function decodeTime(r: Reader): string | undefined {
+/**
+ * metav1.Time {seconds 1, nanos 2}: RFC 3339 in UTC at second precision (its JSON drops the nanos
+ * Go clients send), or, for a metav1.MicroTime, with six fraction digits (RFC3339Micro, nanos
+ * truncated); empty = unset.
+ */
+function decodeTime(r: Reader, micro = false): string | undefined {
   if (r.done()) return undefined;
   let seconds = 0n;
+  let nanos = 0;
   while (!r.done()) {
     const { field, wire } = r.tag();
     if (field === 1 && wire === WIRE_VARINT) seconds = BigInt.asIntN(64, r.varint());
+    else if (field === 2 && wire === WIRE_VARINT) nanos = Number(BigInt.asIntN(32, r.varint()));
     else r.skip(wire);
   }
   if (seconds < MIN_TIME_SECONDS || seconds > MAX_TIME_SECONDS) {
     throw new WireError(`Time.MarshalJSON: year outside of range [0,9999]`);
   }
   const iso = new Date(Number(seconds) * 1000).toISOString();
-  return `${iso.slice(0, 19)}Z`;
+  if (!micro) return `${iso.slice(0, 19)}Z`;
+  const micros = Math.floor(Math.min(Math.max(nanos, 0), 999_999_999) / 1000);
+  return `${iso.slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
 }
 
 /** metav1.FieldsV1 {Raw 1}: JSON bytes, which appear in JSON as the object itself. */

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
 import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
+import { MICRO_TIME_FIELDS, POINTER_FIELDS } from '../../runtime/endpoints/protobuf-fields.js';
 import { registerBuiltinProtobuf, tableOf } from '../support/protobuf-builtins.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from '../server/testserver.js';
 
@@ -78,6 +79,26 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   SelfSubjectAccessReview: { spec: { resourceAttributes: { namespace: 'ns', verb: 'get', resource: 'pods', labelSelector: { requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } }, status: { allowed: true, reason: 'ok' } },
 };
 
+// Protobuf bytes written by hand (not by kgen's encoder), as gogo writes them: a tag is
+// field << 3 | wire type; lengths and varints are base-128.
+const varint = (n: number): Buffer => {
+  const out: number[] = [];
+  for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n % 0x80) | 0x80);
+  out.push(n);
+  return Buffer.from(out);
+};
+/** A varint field (wire type 0). */
+const vint = (field: number, n: number) => Buffer.concat([varint(field << 3), varint(n)]);
+/** A length-delimited field (wire type 2) holding the concatenated parts. */
+const ld = (field: number, ...parts: Buffer[]) => {
+  const body = Buffer.concat(parts);
+  return Buffer.concat([varint((field << 3) | 2), varint(body.length), body]);
+};
+const str = (field: number, s: string) => ld(field, Buffer.from(s, 'utf8'));
+/** `k8s\0` + runtime.Unknown {typeMeta 1 {apiVersion 1, kind 2}, raw 2} of a kind whose metadata is field 1. */
+const envelope = (apiVersion: string, kind: string, ...fields: Buffer[]) =>
+  Buffer.concat([Buffer.from('k8s\0', 'latin1'), ld(1, str(1, apiVersion), str(2, kind)), ld(2, ...fields)]);
+
 describe('protobuf tables derived for the built-in kinds', () => {
   const kinds = registerBuiltinProtobuf();
 
@@ -130,6 +151,95 @@ describe('protobuf tables derived for the built-in kinds', () => {
     assert.ok(d.includes('\x12\x07\x08\x01\x1a\x0330%'), 'IntOrString');
     // ResourceRequirements.limits = 1: {key "cpu", value Quantity {string "500m"}}.
     assert.ok(d.includes('\x0a\x0d\x0a\x03cpu\x12\x06\x0a\x04500m'), 'Quantity in a container');
+  });
+
+  it('keeps a zero that gogo wrote for a Go pointer (it was set) and drops a non-pointer\'s zero (omitempty), as kube', () => {
+    // `kubectl create deployment d --image=nginx --replicas=0` as gogo writes it (apps/v1 and
+    // core/v1 generated.proto): pointers on the wire only when set, non-pointer scalars always.
+    const container = ld(2, str(1, 'c'), str(2, 'nginx'), vint(16, 0)); // PodSpec.containers: name 1, image 2, stdin 16 (bool)
+    const spec = ld(
+      2,
+      vint(1, 0), // DeploymentSpec.replicas: *int32 0
+      ld(3, ld(2, container)), // template 3 → PodTemplateSpec.spec 2
+      // strategy 4 {type 1, rollingUpdate 2 {maxUnavailable 1 (*IntOrString int 0), maxSurge 2 (string "50%")}}
+      ld(4, str(1, 'RollingUpdate'), ld(2, ld(1, vint(1, 0), vint(2, 0), str(3, '')), ld(2, vint(1, 1), vint(2, 0), str(3, '50%')))),
+      vint(5, 0), // minReadySeconds: int32
+      vint(6, 0), // revisionHistoryLimit: *int32 0
+      vint(7, 0), // paused: bool
+    );
+    assert.deepEqual(decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', ld(1, str(1, 'd')), spec)), {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { replicas: 0, revisionHistoryLimit: 0, template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } }, strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '50%' } } },
+    });
+    // PersistentVolumeClaimSpec.storageClassName 5 (*string ""): no class, not the default one; volumeName 3 (string) "" is unset.
+    const pvc = envelope('v1', 'PersistentVolumeClaim', ld(1, str(1, 'p')), ld(2, str(1, 'ReadWriteOnce'), str(3, ''), str(5, '')));
+    assert.deepEqual(decodeKubernetesProtobuf(pvc), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'p' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: '' } });
+    // ConfigMap.immutable 4 (*bool false); ObjectMeta.ownerReferences 13 {kind 1, name 3, uid 4, apiVersion 5, controller 6 (*bool false)}.
+    const owner = ld(13, str(1, 'Deployment'), str(3, 'd'), str(4, 'u-1'), str(5, 'apps/v1'), vint(6, 0));
+    const cm = envelope('v1', 'ConfigMap', ld(1, str(1, 'c'), owner), vint(4, 0));
+    assert.deepEqual(decodeKubernetesProtobuf(cm), {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd', uid: 'u-1', controller: false }] },
+      immutable: false,
+    });
+    // meta/v1 DeleteOptions {gracePeriodSeconds 1 (*int64 0: delete now), orphanDependents 3 (*bool false)}.
+    const del = Buffer.concat([Buffer.from('k8s\0', 'latin1'), ld(1, str(1, 'v1'), str(2, 'DeleteOptions')), ld(2, vint(1, 0), vint(3, 0))]);
+    assert.deepEqual(decodeKubernetesProtobuf(del), { apiVersion: 'v1', kind: 'DeleteOptions', gracePeriodSeconds: 0, orphanDependents: false });
+  });
+
+  it('decodes a MicroTime at microsecond precision and a Time at second precision, as kube\'s JSON shows them', () => {
+    // 2026-01-02T03:04:05Z; metav1.Time and MicroTime are both {seconds 1, nanos 2}.
+    const at = (seconds: number, nanos: number) => [vint(1, seconds), ...(nanos ? [vint(2, nanos)] : [])];
+    const t0 = 1767323045;
+    // A leader election renewal (coordination/v1 LeaseSpec): acquireTime 3, renewTime 4 are MicroTimes; leaseTransitions 5 is *int32.
+    const lease = envelope('coordination.k8s.io/v1', 'Lease', ld(1, str(1, 'l')), ld(2, str(1, 'me'), vint(2, 15), ld(3, ...at(t0, 123_456_000)), ld(4, ...at(t0 + 1, 654_321_987)), vint(5, 0)));
+    assert.deepEqual(decodeKubernetesProtobuf(lease), {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 15, acquireTime: '2026-01-02T03:04:05.123456Z', renewTime: '2026-01-02T03:04:06.654321Z', leaseTransitions: 0 },
+    });
+    // events.k8s.io/v1 Event: eventTime 2 and series 3 {count 1, lastObservedTime 2} are MicroTimes (six digits, zeros too);
+    // deprecatedFirstTimestamp 13 is a Time, whose nanos (metav1.Now()'s) kube's JSON drops; deprecatedCount 15 is an int32.
+    const event = envelope(
+      'events.k8s.io/v1',
+      'Event',
+      ld(1, str(1, 'e')),
+      ld(2, ...at(t0, 0)),
+      ld(3, vint(1, 2), ld(2, ...at(t0 + 2, 500_000_000))),
+      str(4, 'example.com/ctrl'),
+      str(7, 'Scaled'),
+      str(11, 'Normal'),
+      ld(13, ...at(t0, 999_000_000)),
+      vint(15, 0),
+    );
+    assert.deepEqual(decodeKubernetesProtobuf(event), {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      eventTime: '2026-01-02T03:04:05.000000Z',
+      series: { count: 2, lastObservedTime: '2026-01-02T03:04:07.500000Z' },
+      reportingController: 'example.com/ctrl',
+      reason: 'Scaled',
+      type: 'Normal',
+      deprecatedFirstTimestamp: '2026-01-02T03:04:05Z',
+    });
+  });
+
+  it('POINTER_FIELDS and MICRO_TIME_FIELDS name fields of the built-in schemas (a renamed or removed field fails here)', () => {
+    const schemas = Object.assign({}, ...kinds.map((k) => k.schemas)) as Record<string, { properties?: Record<string, Record<string, unknown>> }>;
+    for (const [table, fields] of [['POINTER_FIELDS', POINTER_FIELDS], ['MICRO_TIME_FIELDS', MICRO_TIME_FIELDS]] as const) {
+      for (const [schema, names] of Object.entries(fields)) {
+        for (const name of names) {
+          const prop = schemas[schema]?.properties?.[name];
+          assert.ok(prop, `${table}: ${schema}.${name} is no field of a built-in schema`);
+          if (table === 'MICRO_TIME_FIELDS') assert.equal(prop.format, 'date-time', `${schema}.${name}`);
+        }
+      }
+    }
   });
 
   it('encodes lists as <Kind>List {metadata, items}', () => {

@@ -97,7 +97,8 @@ describe('decodeKubernetesProtobuf: kinds', () => {
         deletionGracePeriodSeconds: 30,
         labels: { app: 'web', tier: 'front' },
         annotations: { 'example.com/note': 'hi' },
-        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd1', uid: 'uid-1', controller: true }],
+        // blockOwnerDeletion is a *bool: gogo writes it only when set, so false on the wire is kept (kube's JSON shows it).
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd1', uid: 'uid-1', controller: true, blockOwnerDeletion: false }],
         finalizers: ['kubernetes', 'example.com/cleanup'],
         managedFields: [
           {
@@ -153,6 +154,8 @@ describe('decodeKubernetesProtobuf: kinds', () => {
     assert.deepEqual(del, {
       apiVersion: 'meta.k8s.io/v1',
       kind: 'DeleteOptions',
+      // *int64: 0 on the wire was set (delete now), not omitempty's zero.
+      gracePeriodSeconds: 0,
       preconditions: { uid: 'u1' },
       propagationPolicy: 'Foreground',
       dryRun: ['All'],
