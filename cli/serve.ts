@@ -4,12 +4,14 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { resolve } from 'node:path';
 import { durationOption } from './duration.js';
 import { addAPIFlags, apiServerOptions, type APIFlags } from './serve-apis.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
 import { addConfigFlags, applyConfigFile, printConfig } from './serve-config.js';
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 import { addDelegationFlags, delegationServerOptions, type DelegationFlags } from './serve-delegation.js';
+import { pendingJournal, pendingJournalMessage } from '../generator/write/journal.js';
 
 interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFlags {
   port: number;
@@ -81,6 +83,9 @@ function parsePort(value: string): number {
 }
 
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
+  // A `kgen generate` that stopped after its commit point left the folder part old, part new.
+  const pending = pendingJournal(resolve(generatedDir));
+  if (pending) throw new Error(pendingJournalMessage(generatedDir.replace(/\/$/, ''), pending));
   const storage = await storageURL(opts);
   const { default: cluster } = await import('node:cluster');
   const workers = await import('./serve-workers.js');

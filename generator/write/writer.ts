@@ -1,13 +1,15 @@
 /**
  * The only stage that touches the file system. It compares emitted files with what is on disk and
- * replaces the output directory in one step: the new tree is built beside the old one (unchanged
- * files hard-linked, so they keep their timestamps), then swapped in with renames. A crash leaves
- * either the old tree or the new one, never a mix.
+ * writes the output directory all or nothing: a crash leaves either the old tree or the new one
+ * for every later reader. A new output directory is built beside its final name and renamed into
+ * place; an existing one gets only its changed files, through a journal (journal.ts), so the cost
+ * of a write follows what changed and unchanged files keep their inode and timestamps.
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, dirname, join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
+import { commitWithJournal, newStamp, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
   /** In the output but different on disk. */
@@ -38,7 +40,8 @@ export function newWriteState(): WriteState {
   return { files: new Map(), removing: new Set() };
 }
 
-function listFiles(dir: string, prefix = '', out: string[] = []): string[] {
+/** Files (and, into `dirs`, folders) under dir, as paths relative to it with `/`. */
+function listFiles(dir: string, prefix = '', out: string[] = [], dirs?: string[]): string[] {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -48,8 +51,10 @@ function listFiles(dir: string, prefix = '', out: string[] = []): string[] {
   }
   for (const entry of entries) {
     const rel = prefix + entry.name;
-    if (entry.isDirectory()) listFiles(join(dir, entry.name), `${rel}/`, out);
-    else out.push(rel);
+    if (entry.isDirectory()) {
+      dirs?.push(rel);
+      listFiles(join(dir, entry.name), `${rel}/`, out, dirs);
+    } else out.push(rel);
   }
   return out;
 }
@@ -68,8 +73,8 @@ function knownContent(state: WriteState | undefined, outDir: string, file: Emitt
 }
 
 /** Compares without writing anything. */
-export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteState): OutputDiff {
-  const onDisk = new Set(listFiles(outDir).map((f) => f.split('/').join(sep)));
+export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteState, dirsOnDisk?: string[]): OutputDiff {
+  const onDisk = new Set(listFiles(outDir, '', [], dirsOnDisk).map((f) => f.split('/').join(sep)));
   const diff: OutputDiff = { stale: [], missing: [], extra: [], unchanged: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
@@ -86,20 +91,54 @@ export function isUpToDate(diff: OutputDiff): boolean {
 }
 
 /**
- * Writes the output directory so that it holds exactly `files`. Returns what changed. With a
- * `state`, remembers what it wrote so that the next call can skip reading unchanged files back.
+ * Writes the output directory so that it holds exactly `files`, all or nothing. Returns what
+ * changed. With a `state`, remembers what it wrote so that the next call can skip reading
+ * unchanged files back. `step` is called after each step of a journaled commit (tests).
  */
-export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteState): OutputDiff {
-  recoverInterruptedSwap(outDir, state);
-  const diff = diffOutput(outDir, files, state);
+export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+  recoverOutput(outDir, state?.removing);
+  const dirsOnDisk: string[] = [];
+  const diff = diffOutput(outDir, files, state, dirsOnDisk);
   if (isUpToDate(diff)) {
     if (state && state.outDir !== outDir) remember(state, outDir, files);
     return diff;
   }
-  const stamp = `${process.pid}-${Date.now()}`;
-  const next = join(dirname(outDir), `.${basename(outDir)}.kgen-new-${stamp}`);
-  const old = join(dirname(outDir), `.${basename(outDir)}.kgen-old-${stamp}`);
   const unchanged = new Set(diff.unchanged);
+  if (existsSync(outDir) && process.env.KGEN_WRITE_SWAP !== '1') commitChanges(outDir, files, diff, dirsOnDisk, step);
+  else swapTree(outDir, files, unchanged, state);
+  if (state) remember(state, outDir, files, unchanged);
+  return diff;
+}
+
+/** An existing output directory: only the changed files, through a journal (journal.ts). */
+function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook): void {
+  const content = new Map(files.map((f) => [f.path, f.content]));
+  const changed: [string, string][] = [...diff.stale, ...diff.missing].map((path) => [path, content.get(path)!]);
+  // Folders that hold no generated file any more go, each with what it holds (all extra files).
+  const kept = new Set<string>();
+  for (const file of files) {
+    for (let dir = dirname(file.path); dir !== '.' && !kept.has(dir); dir = dirname(dir)) kept.add(dir);
+  }
+  const removedDirs = new Set<string>();
+  const removeDirs: string[] = [];
+  for (const dir of dirsOnDisk.map((d) => d.split('/').join(sep))) {
+    if (kept.has(dir)) continue;
+    removedDirs.add(dir);
+    // Listed parents first: a folder inside one already removed goes with it.
+    if (!removedDirs.has(dirname(dir))) removeDirs.push(dir);
+  }
+  const remove = diff.extra.filter((path) => !removedDirs.has(dirname(path)));
+  commitWithJournal(outDir, changed, remove, removeDirs, step);
+}
+
+/**
+ * A new output directory (or KGEN_WRITE_SWAP=1): the whole tree is built beside its final name
+ * (unchanged files hard-linked, so they keep their inode and timestamps), then renamed into place.
+ */
+function swapTree(outDir: string, files: EmittedFile[], unchanged: Set<string>, state?: WriteState): void {
+  const stamp = newStamp();
+  const next = join(dirname(outDir), `${siblingPrefix(outDir)}new-${stamp}`);
+  const old = join(dirname(outDir), `${siblingPrefix(outDir)}old-${stamp}`);
   const made = new Set<string>();
   try {
     for (const file of files) {
@@ -122,8 +161,6 @@ export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteS
     if (!existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
     throw err;
   }
-  if (state) remember(state, outDir, files, unchanged);
-  return diff;
 }
 
 /** Records what `outDir` now holds; files linked unchanged keep their record (same inode and times). */
@@ -159,18 +196,4 @@ function removeInBackground(state: WriteState, path: string): void {
   rm(path, { recursive: true, force: true })
     .catch(() => undefined)
     .finally(() => state.removing.delete(path));
-}
-
-/** If a previous run died between the two renames, put the old tree back. */
-function recoverInterruptedSwap(outDir: string, state?: WriteState): void {
-  const parent = dirname(outDir);
-  if (!existsSync(parent)) return;
-  const prefix = `.${basename(outDir)}.kgen-`;
-  for (const name of readdirSync(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    const path = join(parent, name);
-    if (state?.removing.has(path)) continue;
-    if (name.startsWith(`${prefix}old-`) && !existsSync(outDir)) renameSync(path, outDir);
-    else rmSync(path, { recursive: true, force: true });
-  }
 }
