@@ -183,10 +183,9 @@ export function pendingJournalMessage(outDir: string, journal: string): string {
 /**
  * Finishes or discards what an interrupted write left beside `outDir`: committed journals are
  * rolled forward; staging folders and unfinished journals are removed; a tree moved aside by a
- * whole-tree swap that died between its two renames is put back. `skip` are paths another call
- * is still removing in the background.
+ * whole-tree swap of an earlier kgen that died between its two renames is put back.
  */
-export function recoverOutput(outDir: string, skip?: Set<string>): void {
+export function recoverOutput(outDir: string): void {
   const parent = dirname(outDir);
   const names = siblings(outDir);
   if (names.length === 0) return;
@@ -205,7 +204,6 @@ export function recoverOutput(outDir: string, skip?: Set<string>): void {
   }
   for (const name of left) {
     const path = join(parent, name);
-    if (skip?.has(path)) continue;
     if (name.startsWith(`${prefix}old-`) && !existsSync(outDir)) renameSync(path, outDir);
     else rmSync(path, { recursive: true, force: true });
   }

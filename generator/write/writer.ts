@@ -5,8 +5,7 @@
  * place; an existing one gets only its changed files, through a journal (journal.ts), so the cost
  * of a write follows what changed and unchanged files keep their inode and timestamps.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
 import { commitWithJournal, newStamp, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
@@ -29,15 +28,10 @@ export interface OutputDiff {
 export interface WriteState {
   outDir?: string;
   files: Map<string, { content: string; ino: number; size: number; mtimeMs: number }>;
-  /**
-   * Replaced trees still being removed in the background: with a state, the old tree is removed
-   * after writeOutput returns (the swap itself is complete), so a regeneration does not wait for it.
-   */
-  removing: Set<string>;
 }
 
 export function newWriteState(): WriteState {
-  return { files: new Map(), removing: new Set() };
+  return { files: new Map() };
 }
 
 /** Files (and, into `dirs`, folders) under dir, as paths relative to it with `/`. */
@@ -96,7 +90,7 @@ export function isUpToDate(diff: OutputDiff): boolean {
  * unchanged files back. `step` is called after each step of a journaled commit (tests).
  */
 export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
-  recoverOutput(outDir, state?.removing);
+  recoverOutput(outDir);
   const dirsOnDisk: string[] = [];
   const diff = diffOutput(outDir, files, state, dirsOnDisk);
   if (isUpToDate(diff)) {
@@ -104,8 +98,10 @@ export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteS
     return diff;
   }
   const unchanged = new Set(diff.unchanged);
-  if (existsSync(outDir) && process.env.KGEN_WRITE_SWAP !== '1') commitChanges(outDir, files, diff, dirsOnDisk, step);
-  else swapTree(outDir, files, unchanged, state);
+  // The journal also when most files change: all 432 files of the 100-kind output stale, it took
+  // 116 ms of CPU (156 wall) where building a whole new tree and swapping it in took 175 (456).
+  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step);
+  else buildNewTree(outDir, files);
   if (state) remember(state, outDir, files, unchanged);
   return diff;
 }
@@ -131,14 +127,9 @@ function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, d
   commitWithJournal(outDir, changed, remove, removeDirs, step);
 }
 
-/**
- * A new output directory (or KGEN_WRITE_SWAP=1): the whole tree is built beside its final name
- * (unchanged files hard-linked, so they keep their inode and timestamps), then renamed into place.
- */
-function swapTree(outDir: string, files: EmittedFile[], unchanged: Set<string>, state?: WriteState): void {
-  const stamp = newStamp();
-  const next = join(dirname(outDir), `${siblingPrefix(outDir)}new-${stamp}`);
-  const old = join(dirname(outDir), `${siblingPrefix(outDir)}old-${stamp}`);
+/** A new output directory: built beside its final name, then renamed into place. */
+function buildNewTree(outDir: string, files: EmittedFile[]): void {
+  const next = join(dirname(outDir), `${siblingPrefix(outDir)}new-${newStamp()}`);
   const made = new Set<string>();
   try {
     for (const file of files) {
@@ -148,17 +139,11 @@ function swapTree(outDir: string, files: EmittedFile[], unchanged: Set<string>, 
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      if (unchanged.has(file.path)) linkOrCopy(join(outDir, file.path), target);
-      else writeFileSync(target, file.content);
+      writeFileSync(target, file.content);
     }
-    const hadOld = existsSync(outDir);
-    if (hadOld) renameSync(outDir, old);
     renameSync(next, outDir);
-    if (hadOld && state) removeInBackground(state, old);
-    else if (hadOld) rmSync(old, { recursive: true, force: true });
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
-    if (!existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
     throw err;
   }
 }
@@ -181,19 +166,4 @@ function remember(state: WriteState, outDir: string, files: EmittedFile[], uncha
       // Not recorded: the next diff reads it.
     }
   }
-}
-
-function linkOrCopy(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
-function removeInBackground(state: WriteState, path: string): void {
-  state.removing.add(path);
-  rm(path, { recursive: true, force: true })
-    .catch(() => undefined)
-    .finally(() => state.removing.delete(path));
 }
