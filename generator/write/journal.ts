@@ -20,7 +20,7 @@
  * `kgen serve` refuses it (pendingJournal). Like the rest of the writer, nothing is fsynced.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Called after every step of a commit; tests kill the process there to check recovery. */
@@ -39,6 +39,18 @@ export interface Journal {
 
 const FORMAT = 'kgen-journal/1';
 let commits = 0;
+
+/**
+ * The folder an output path names, symbolic links resolved: the journal and the staged files go
+ * beside the real folder, on its file system (a rename does not cross file systems).
+ */
+export function physicalPath(outDir: string): string {
+  try {
+    return realpathSync(outDir);
+  } catch {
+    return outDir;
+  }
+}
 
 /** The names kgen gives to what it keeps beside `outDir` while writing it. */
 export function siblingPrefix(outDir: string): string {
@@ -71,6 +83,10 @@ export function commitWithJournal(
   let committed = false;
   try {
     mkdirSync(join(parent, staging));
+    // A mount point (a bind-mounted output folder): nothing could be renamed into it from beside it.
+    if (statSync(join(parent, staging)).dev !== statSync(outDir).dev) {
+      throw new Error(`cannot write ${outDir} all or nothing: it is a mount point (its parent folder is on another file system); write to a folder inside it`);
+    }
     step?.('staging-made');
     for (let i = 0; i < changed.length; i++) {
       const [path, content] = changed[i];
@@ -172,7 +188,8 @@ function isJournalName(outDir: string, name: string): boolean {
  * output is part old, part new until the next `kgen generate` finishes it), or undefined.
  */
 export function pendingJournal(outDir: string): string | undefined {
-  return siblings(outDir).find((name) => isJournalName(outDir, name));
+  const real = physicalPath(outDir);
+  return siblings(real).find((name) => isJournalName(real, name));
 }
 
 /** The message for a reader that finds a pending journal (kgen generate --check, kgen serve). */

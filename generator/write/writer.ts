@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
-import { commitWithJournal, newStamp, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
+import { commitWithJournal, newStamp, physicalPath, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
   /** In the output but different on disk. */
@@ -89,7 +89,8 @@ export function isUpToDate(diff: OutputDiff): boolean {
  * changed. With a `state`, remembers what it wrote so that the next call can skip reading
  * unchanged files back. `step` is called after each step of a journaled commit (tests).
  */
-export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+  const outDir = physicalPath(path);
   recoverOutput(outDir);
   const dirsOnDisk: string[] = [];
   const diff = diffOutput(outDir, files, state, dirsOnDisk);

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
@@ -175,6 +175,20 @@ describe('writeOutput: an existing output through a journal', () => {
     recoverOutput(out);
     assert.deepEqual(treeOf(out), expectedTree(OLD));
     assert.deepEqual(siblings(out), []);
+  });
+
+  test('an output that is a symbolic link is written in the folder it names, and the link stays', () => {
+    const base = tmp('write-link');
+    const real = join(base, 'elsewhere', 'generated');
+    mkdirSync(dirname(real));
+    writeOutput(real, asEmitted(OLD));
+    const link = join(base, 'generated');
+    symlinkSync(real, link);
+    writeOutput(link, asEmitted(NEW));
+    assert.equal(lstatSync(link).isSymbolicLink(), true);
+    assert.deepEqual(treeOf(real), expectedTree(NEW));
+    assert.deepEqual(siblings(link), []);
+    assert.deepEqual(siblings(real), []);
   });
 
   test('a new output folder is built beside its name and renamed into place', () => {
