@@ -10,6 +10,29 @@ export interface EmittedFile {
    * manifests: generator/check/limits.ts), so it is not parsed back. Never written.
    */
   value?: unknown;
+  /**
+   * The content as the texts it is the concatenation of, when the emitter keeps them
+   * (swagger.json: each version's printed paths and definitions). The writer compares them with
+   * what it wrote last and writes them without joining them (write/file.ts); `content` is joined
+   * when something first reads it (partsFile).
+   */
+  parts?: readonly string[];
+}
+
+/** A file whose content is `parts` joined, joined only when `content` is first read. */
+export function partsFile(path: string, parts: readonly string[]): EmittedFile {
+  return new PartsFile(path, parts);
+}
+
+class PartsFile implements EmittedFile {
+  #joined: string | undefined = undefined;
+  constructor(
+    readonly path: string,
+    readonly parts: readonly string[],
+  ) {}
+  get content(): string {
+    return (this.#joined ??= this.parts.join(''));
+  }
 }
 
 export interface EmitOptions {

@@ -22,6 +22,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { EmittedFile } from '../emit/emitted.js';
+import { writeEmitted } from './file.js';
 
 /** Called after every step of a commit; tests kill the process there to check recovery. */
 export type CommitStepHook = (step: string) => void;
@@ -63,12 +65,12 @@ export function newStamp(): string {
 
 /**
  * Replaces the changed files of an existing `outDir` through a journal (see the top of this file).
- * `changed` are [path in outDir, content]. An error before the commit point removes what was
+ * `changed` are the files to write. An error before the commit point removes what was
  * staged (the old tree is untouched); after it, the journal is left for the next write to finish.
  */
 export function commitWithJournal(
   outDir: string,
-  changed: [string, string][],
+  changed: EmittedFile[],
   remove: string[],
   removeDirs: string[],
   step?: CommitStepHook,
@@ -89,11 +91,11 @@ export function commitWithJournal(
     }
     step?.('staging-made');
     for (let i = 0; i < changed.length; i++) {
-      const [path, content] = changed[i];
+      const file = changed[i]!;
       const name = String(i);
-      writeFileSync(join(parent, staging, name), content);
-      journal.write.push([name, path]);
-      step?.(`staged:${path}`);
+      writeEmitted(join(parent, staging, name), file);
+      journal.write.push([name, file.path]);
+      step?.(`staged:${file.path}`);
     }
     writeFileSync(journalTmp, serialise(journal));
     step?.('journal-written');

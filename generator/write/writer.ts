@@ -5,9 +5,10 @@
  * place; an existing one gets only its changed files, through a journal (journal.ts), so the cost
  * of a write follows what changed and unchanged files keep their inode and timestamps.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
+import { sameOnDisk, writeEmitted } from './file.js';
 import { commitWithJournal, newStamp, physicalPath, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
@@ -27,7 +28,20 @@ export interface OutputDiff {
  */
 export interface WriteState {
   outDir?: string;
-  files: Map<string, { content: string; ino: number; size: number; mtimeMs: number }>;
+  files: Map<string, WrittenFile>;
+}
+
+/**
+ * A file as written: its content, or the parts it was written from (EmittedFile.parts; a
+ * difference in how the same content is split then counts as a change, and the file is written
+ * again with the same bytes), and the identity of the file holding it.
+ */
+export interface WrittenFile {
+  content?: string;
+  parts?: readonly string[];
+  ino: number;
+  size: number;
+  mtimeMs: number;
 }
 
 export function newWriteState(): WriteState {
@@ -63,7 +77,25 @@ function knownContent(state: WriteState | undefined, outDir: string, file: Emitt
   } catch {
     return undefined;
   }
-  return known.content === file.content;
+  return sameAs(known, file);
+}
+
+/** The record is of `file`'s content (compared part by part when both have parts). */
+function sameAs(known: WrittenFile, file: EmittedFile): boolean {
+  if (file.parts && known.parts) return sameParts(known.parts, file.parts);
+  return (known.content ?? known.parts!.join('')) === file.content;
+}
+
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** What a record keeps of a file's content: its parts when it has them (no join). */
+function recorded(file: EmittedFile): Pick<WrittenFile, 'content' | 'parts'> {
+  return file.parts ? { parts: file.parts } : { content: file.content };
 }
 
 /** Compares without writing anything. */
@@ -72,7 +104,7 @@ export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteSt
   const diff: OutputDiff = { stale: [], missing: [], extra: [], unchanged: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (!(knownContent(state, outDir, file) ?? readFileSync(join(outDir, file.path), 'utf8') === file.content)) diff.stale.push(file.path);
+    else if (!(knownContent(state, outDir, file) ?? sameOnDisk(join(outDir, file.path), file))) diff.stale.push(file.path);
     else diff.unchanged.push(file.path);
     onDisk.delete(file.path);
   }
@@ -109,8 +141,8 @@ export function writeOutput(path: string, files: EmittedFile[], state?: WriteSta
 
 /** An existing output directory: only the changed files, through a journal (journal.ts). */
 function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook): void {
-  const content = new Map(files.map((f) => [f.path, f.content]));
-  const changed: [string, string][] = [...diff.stale, ...diff.missing].map((path) => [path, content.get(path)!]);
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const changed = [...diff.stale, ...diff.missing].map((path) => byPath.get(path)!);
   // Folders that hold no generated file any more go, each with what it holds (all extra files).
   const kept = new Set<string>();
   for (const file of files) {
@@ -140,7 +172,7 @@ function buildNewTree(outDir: string, files: EmittedFile[]): void {
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      writeFileSync(target, file.content);
+      writeEmitted(target, file);
     }
     renameSync(next, outDir);
   } catch (err) {
@@ -156,13 +188,13 @@ function remember(state: WriteState, outDir: string, files: EmittedFile[], uncha
   state.files = new Map();
   for (const file of files) {
     const kept = unchanged.has(file.path) ? before.get(file.path) : undefined;
-    if (kept && kept.content === file.content) {
+    if (kept && sameAs(kept, file)) {
       state.files.set(file.path, kept);
       continue;
     }
     try {
       const st = statSync(join(outDir, file.path));
-      state.files.set(file.path, { content: file.content, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+      state.files.set(file.path, { ...recorded(file), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
     } catch {
       // Not recorded: the next diff reads it.
     }

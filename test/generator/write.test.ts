@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { partsFile } from '../../generator/emit/emitted.js';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
 import { REPO, fixtureApis, snapshotTree, tempDir } from './helpers.js';
@@ -196,6 +197,48 @@ describe('writeOutput: an existing output through a journal', () => {
     writeOutput(out, asEmitted(NEW));
     assert.deepEqual(treeOf(out), expectedTree(NEW));
     assert.deepEqual(siblings(out), []);
+  });
+});
+
+describe('a file given as parts (swagger.json)', () => {
+  // Past one writev batch (1,024 buffers), with empty parts and parts beyond Latin-1.
+  const parts = Array.from({ length: 2_500 }, (_, i) => (i % 700 === 3 ? `“quoted ${i}”` : i % 500 === 7 ? '' : `part ${i},`));
+  const joined = parts.join('');
+
+  test('is written as its parts joined, in a new output and in an existing one', () => {
+    const out = join(tmp('write-parts'), 'generated');
+    writeOutput(out, [partsFile('openapi/v2/swagger.json', parts), { path: 'a.txt', content: 'a\n' }]);
+    assert.equal(readFileSync(join(out, 'openapi/v2/swagger.json'), 'utf8'), joined);
+    const changed = [...parts.slice(0, -1), 'the last part, changed “again”'];
+    writeOutput(out, [partsFile('openapi/v2/swagger.json', changed), { path: 'a.txt', content: 'a\n' }]);
+    assert.equal(readFileSync(join(out, 'openapi/v2/swagger.json'), 'utf8'), changed.join(''));
+    assert.ok(isUpToDate(diffOutput(out, [{ path: 'openapi/v2/swagger.json', content: changed.join('') }, { path: 'a.txt', content: 'a\n' }])));
+  });
+
+  test('a character split between two parts is written whole', () => {
+    const out = join(tmp('write-parts-pair'), 'generated');
+    const emoji = '\u{1F600}';
+    writeOutput(out, [partsFile('x.json', ['"a', emoji[0]!, `${emoji[1]}b"`])]);
+    assert.equal(readFileSync(join(out, 'x.json'), 'utf8'), `"a${emoji}b"`);
+  });
+
+  test('a session compares it part by part: the same parts are not written again, other ones are', () => {
+    const out = join(tmp('write-parts-state'), 'generated');
+    const state = newWriteState();
+    const path = 'openapi/v2/swagger.json';
+    writeOutput(out, [partsFile(path, parts)], state);
+    assert.deepEqual(state.files.get(path)!.parts, parts);
+    assert.equal(state.files.get(path)!.content, undefined, 'the record holds the parts, not a joined copy');
+    const ino = statSync(join(out, path)).ino;
+    // The same texts in a new array (what a regeneration that touched nothing here emits).
+    assert.deepEqual(writeOutput(out, [partsFile(path, [...parts])], state).unchanged, [path]);
+    assert.equal(statSync(join(out, path)).ino, ino);
+    const edited = parts.map((p, i) => (i === 1_234 ? 'edited,' : p));
+    assert.deepEqual(writeOutput(out, [partsFile(path, edited)], state).stale, [path]);
+    assert.equal(readFileSync(join(out, path), 'utf8'), edited.join(''));
+    // Without a session (generate --check), the joined content is compared with the disk.
+    assert.ok(isUpToDate(diffOutput(out, [partsFile(path, edited)])));
+    assert.ok(!isUpToDate(diffOutput(out, [partsFile(path, parts)])));
   });
 });
 
