@@ -19,20 +19,20 @@ export interface EmittedFile {
   parts?: readonly string[];
 }
 
-/** A file whose content is `parts` joined, joined only when `content` is first read. */
+/**
+ * A file whose content is `parts` joined, joined only when `content` is first read. `content` is an
+ * own enumerable property (a getter), so a structured clone (postMessage to or from a worker)
+ * carries it, joined, beside the parts.
+ */
 export function partsFile(path: string, parts: readonly string[]): EmittedFile {
-  return new PartsFile(path, parts);
-}
-
-class PartsFile implements EmittedFile {
-  #joined: string | undefined = undefined;
-  constructor(
-    readonly path: string,
-    readonly parts: readonly string[],
-  ) {}
-  get content(): string {
-    return (this.#joined ??= this.parts.join(''));
-  }
+  let joined: string | undefined;
+  return {
+    path,
+    parts,
+    get content() {
+      return (joined ??= parts.join(''));
+    },
+  };
 }
 
 export interface EmitOptions {
