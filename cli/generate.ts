@@ -14,6 +14,7 @@ import {
 } from '../generator/index.js';
 import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolve/index.js';
 import { evolutionReport, printFindings } from './evolution.js';
+import { pendingJournalMessage } from '../generator/write/journal.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -110,6 +111,11 @@ export function runCheck(options: GenerateOptions, against?: string): number {
   if (result.upToDate) {
     console.log(`${out}/ is up to date (${result.files.length} files)`);
     return 0;
+  }
+  if (result.pendingJournal) {
+    console.error(pendingJournalMessage(out, result.pendingJournal));
+    console.error(`${out}/ is out of date; run: kgen generate ${relativeToCwd(resolve(options.apisDir))} --out ${out}`);
+    return 1;
   }
   const diff = result.diff!;
   for (const f of diff.stale) console.error(`stale:   ${out}/${f}`);

@@ -4,6 +4,8 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { readdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { durationOption } from './duration.js';
 import { addAPIFlags, apiServerOptions, type APIFlags } from './serve-apis.js';
 import { addAuthFlags, authServerOptions, type AuthFlags } from './serve-auth.js';
@@ -80,7 +82,28 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * A `kgen generate` that stopped after its commit point left the folder part old, part new until
+ * the next generate finishes it. The journal's name as generator/write/journal.ts gives it (not
+ * imported: the generator stays out of the CLI's entry bundle); test/generator/write.test.ts
+ * checks the two agree.
+ */
+function refusePendingWrite(generatedDir: string): void {
+  let real: string;
+  try {
+    real = realpathSync(generatedDir);
+  } catch {
+    return;
+  }
+  const prefix = `.${basename(real)}.kgen-journal-`;
+  const journal = readdirSync(dirname(real)).find((name) => name.startsWith(prefix) && !name.endsWith('.tmp'));
+  if (journal) {
+    throw new Error(`${generatedDir.replace(/\/$/, '')}/ holds an unfinished write (journal ${join(dirname(real), journal)}); run kgen generate to finish it`);
+  }
+}
+
 async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
+  refusePendingWrite(generatedDir);
   const storage = await storageURL(opts);
   const { default: cluster } = await import('node:cluster');
   const workers = await import('./serve-workers.js');

@@ -27,6 +27,7 @@ import { builtinParse } from './parse/builtin-cache.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
 import { writeProposedEntries } from './write/cache.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, type WriteState } from './write/writer.js';
+import { pendingJournal } from './write/journal.js';
 
 export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
@@ -127,13 +128,15 @@ export function generate(options: GenerateOptions, session?: GenerateSession): G
 }
 
 /** Compiles and compares with outDir without writing anything there (kgen's own cache may be written). */
-export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean } {
+export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean; pendingJournal?: string } {
   const cache = derivedCache(options.cacheDir);
   const result = compileWith(options, undefined, cache);
   writeProposedEntries(cache);
   if (!result.ok) return { ...result, upToDate: false };
   const diff = diffOutput(resolve(options.outDir), result.files);
-  return { ...result, diff, upToDate: isUpToDate(diff) };
+  // A committed write not yet rolled forward: the tree is part old, part new, whatever it compares as.
+  const pending = pendingJournal(resolve(options.outDir));
+  return { ...result, diff, upToDate: !pending && isUpToDate(diff), pendingJournal: pending };
 }
 
 export { emitAggregatedManifests, servedGroupVersions, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';

@@ -10,6 +10,29 @@ export interface EmittedFile {
    * manifests: generator/check/limits.ts), so it is not parsed back. Never written.
    */
   value?: unknown;
+  /**
+   * The content as the texts it is the concatenation of, when the emitter keeps them
+   * (swagger.json: each version's printed paths and definitions). The writer compares them with
+   * what it wrote last and writes them without joining them (write/file.ts); `content` is joined
+   * when something first reads it (partsFile).
+   */
+  parts?: readonly string[];
+}
+
+/**
+ * A file whose content is `parts` joined, joined only when `content` is first read. `content` is an
+ * own enumerable property (a getter), so a structured clone (postMessage to or from a worker)
+ * carries it, joined, beside the parts.
+ */
+export function partsFile(path: string, parts: readonly string[]): EmittedFile {
+  let joined: string | undefined;
+  return {
+    path,
+    parts,
+    get content() {
+      return (joined ??= parts.join(''));
+    },
+  };
 }
 
 export interface EmitOptions {

@@ -1,13 +1,15 @@
 /**
  * The only stage that touches the file system. It compares emitted files with what is on disk and
- * replaces the output directory in one step: the new tree is built beside the old one (unchanged
- * files hard-linked, so they keep their timestamps), then swapped in with renames. A crash leaves
- * either the old tree or the new one, never a mix.
+ * writes the output directory all or nothing: a crash leaves either the old tree or the new one
+ * for every later reader. A new output directory is built beside its final name and renamed into
+ * place; an existing one gets only its changed files, through a journal (journal.ts), so the cost
+ * of a write follows what changed and unchanged files keep their inode and timestamps.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { basename, dirname, join, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
+import { sameOnDisk, writeEmitted } from './file.js';
+import { commitWithJournal, newStamp, physicalPath, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
   /** In the output but different on disk. */
@@ -26,19 +28,28 @@ export interface OutputDiff {
  */
 export interface WriteState {
   outDir?: string;
-  files: Map<string, { content: string; ino: number; size: number; mtimeMs: number }>;
-  /**
-   * Replaced trees still being removed in the background: with a state, the old tree is removed
-   * after writeOutput returns (the swap itself is complete), so a regeneration does not wait for it.
-   */
-  removing: Set<string>;
+  files: Map<string, WrittenFile>;
+}
+
+/**
+ * A file as written: its content, or the parts it was written from (EmittedFile.parts; a
+ * difference in how the same content is split then counts as a change, and the file is written
+ * again with the same bytes), and the identity of the file holding it.
+ */
+export interface WrittenFile {
+  content?: string;
+  parts?: readonly string[];
+  ino: number;
+  size: number;
+  mtimeMs: number;
 }
 
 export function newWriteState(): WriteState {
-  return { files: new Map(), removing: new Set() };
+  return { files: new Map() };
 }
 
-function listFiles(dir: string, prefix = '', out: string[] = []): string[] {
+/** Files (and, into `dirs`, folders) under dir, as paths relative to it with `/`. */
+function listFiles(dir: string, prefix = '', out: string[] = [], dirs?: string[]): string[] {
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -48,8 +59,10 @@ function listFiles(dir: string, prefix = '', out: string[] = []): string[] {
   }
   for (const entry of entries) {
     const rel = prefix + entry.name;
-    if (entry.isDirectory()) listFiles(join(dir, entry.name), `${rel}/`, out);
-    else out.push(rel);
+    if (entry.isDirectory()) {
+      dirs?.push(rel);
+      listFiles(join(dir, entry.name), `${rel}/`, out, dirs);
+    } else out.push(rel);
   }
   return out;
 }
@@ -64,16 +77,34 @@ function knownContent(state: WriteState | undefined, outDir: string, file: Emitt
   } catch {
     return undefined;
   }
-  return known.content === file.content;
+  return sameAs(known, file);
+}
+
+/** The record is of `file`'s content (compared part by part when both have parts). */
+function sameAs(known: WrittenFile, file: EmittedFile): boolean {
+  if (file.parts && known.parts) return sameParts(known.parts, file.parts);
+  return (known.content ?? known.parts!.join('')) === file.content;
+}
+
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** What a record keeps of a file's content: its parts when it has them (no join). */
+function recorded(file: EmittedFile): Pick<WrittenFile, 'content' | 'parts'> {
+  return file.parts ? { parts: file.parts } : { content: file.content };
 }
 
 /** Compares without writing anything. */
-export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteState): OutputDiff {
-  const onDisk = new Set(listFiles(outDir).map((f) => f.split('/').join(sep)));
+export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteState, dirsOnDisk?: string[]): OutputDiff {
+  const onDisk = new Set(listFiles(outDir, '', [], dirsOnDisk).map((f) => f.split('/').join(sep)));
   const diff: OutputDiff = { stale: [], missing: [], extra: [], unchanged: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);
-    else if (!(knownContent(state, outDir, file) ?? readFileSync(join(outDir, file.path), 'utf8') === file.content)) diff.stale.push(file.path);
+    else if (!(knownContent(state, outDir, file) ?? sameOnDisk(join(outDir, file.path), file))) diff.stale.push(file.path);
     else diff.unchanged.push(file.path);
     onDisk.delete(file.path);
   }
@@ -86,20 +117,52 @@ export function isUpToDate(diff: OutputDiff): boolean {
 }
 
 /**
- * Writes the output directory so that it holds exactly `files`. Returns what changed. With a
- * `state`, remembers what it wrote so that the next call can skip reading unchanged files back.
+ * Writes the output directory so that it holds exactly `files`, all or nothing. Returns what
+ * changed. With a `state`, remembers what it wrote so that the next call can skip reading
+ * unchanged files back. `step` is called after each step of a journaled commit (tests).
  */
-export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteState): OutputDiff {
-  recoverInterruptedSwap(outDir, state);
-  const diff = diffOutput(outDir, files, state);
+export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+  const outDir = physicalPath(path);
+  recoverOutput(outDir);
+  const dirsOnDisk: string[] = [];
+  const diff = diffOutput(outDir, files, state, dirsOnDisk);
   if (isUpToDate(diff)) {
     if (state && state.outDir !== outDir) remember(state, outDir, files);
     return diff;
   }
-  const stamp = `${process.pid}-${Date.now()}`;
-  const next = join(dirname(outDir), `.${basename(outDir)}.kgen-new-${stamp}`);
-  const old = join(dirname(outDir), `.${basename(outDir)}.kgen-old-${stamp}`);
   const unchanged = new Set(diff.unchanged);
+  // The journal also when most files change: all 432 files of the 100-kind output stale, it took
+  // 116 ms of CPU (156 wall) where building a whole new tree and swapping it in took 175 (456).
+  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step);
+  else buildNewTree(outDir, files);
+  if (state) remember(state, outDir, files, unchanged);
+  return diff;
+}
+
+/** An existing output directory: only the changed files, through a journal (journal.ts). */
+function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook): void {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const changed = [...diff.stale, ...diff.missing].map((path) => byPath.get(path)!);
+  // Folders that hold no generated file any more go, each with what it holds (all extra files).
+  const kept = new Set<string>();
+  for (const file of files) {
+    for (let dir = dirname(file.path); dir !== '.' && !kept.has(dir); dir = dirname(dir)) kept.add(dir);
+  }
+  const removedDirs = new Set<string>();
+  const removeDirs: string[] = [];
+  for (const dir of dirsOnDisk.map((d) => d.split('/').join(sep))) {
+    if (kept.has(dir)) continue;
+    removedDirs.add(dir);
+    // Listed parents first: a folder inside one already removed goes with it.
+    if (!removedDirs.has(dirname(dir))) removeDirs.push(dir);
+  }
+  const remove = diff.extra.filter((path) => !removedDirs.has(dirname(path)));
+  commitWithJournal(outDir, changed, remove, removeDirs, step);
+}
+
+/** A new output directory: built beside its final name, then renamed into place. */
+function buildNewTree(outDir: string, files: EmittedFile[]): void {
+  const next = join(dirname(outDir), `${siblingPrefix(outDir)}new-${newStamp()}`);
   const made = new Set<string>();
   try {
     for (const file of files) {
@@ -109,21 +172,13 @@ export function writeOutput(outDir: string, files: EmittedFile[], state?: WriteS
         mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      if (unchanged.has(file.path)) linkOrCopy(join(outDir, file.path), target);
-      else writeFileSync(target, file.content);
+      writeEmitted(target, file);
     }
-    const hadOld = existsSync(outDir);
-    if (hadOld) renameSync(outDir, old);
     renameSync(next, outDir);
-    if (hadOld && state) removeInBackground(state, old);
-    else if (hadOld) rmSync(old, { recursive: true, force: true });
   } catch (err) {
     rmSync(next, { recursive: true, force: true });
-    if (!existsSync(outDir) && existsSync(old)) renameSync(old, outDir);
     throw err;
   }
-  if (state) remember(state, outDir, files, unchanged);
-  return diff;
 }
 
 /** Records what `outDir` now holds; files linked unchanged keep their record (same inode and times). */
@@ -133,44 +188,15 @@ function remember(state: WriteState, outDir: string, files: EmittedFile[], uncha
   state.files = new Map();
   for (const file of files) {
     const kept = unchanged.has(file.path) ? before.get(file.path) : undefined;
-    if (kept && kept.content === file.content) {
+    if (kept && sameAs(kept, file)) {
       state.files.set(file.path, kept);
       continue;
     }
     try {
       const st = statSync(join(outDir, file.path));
-      state.files.set(file.path, { content: file.content, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
+      state.files.set(file.path, { ...recorded(file), ino: st.ino, size: st.size, mtimeMs: st.mtimeMs });
     } catch {
       // Not recorded: the next diff reads it.
     }
-  }
-}
-
-function linkOrCopy(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
-function removeInBackground(state: WriteState, path: string): void {
-  state.removing.add(path);
-  rm(path, { recursive: true, force: true })
-    .catch(() => undefined)
-    .finally(() => state.removing.delete(path));
-}
-
-/** If a previous run died between the two renames, put the old tree back. */
-function recoverInterruptedSwap(outDir: string, state?: WriteState): void {
-  const parent = dirname(outDir);
-  if (!existsSync(parent)) return;
-  const prefix = `.${basename(outDir)}.kgen-`;
-  for (const name of readdirSync(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    const path = join(parent, name);
-    if (state?.removing.has(path)) continue;
-    if (name.startsWith(`${prefix}old-`) && !existsSync(outDir)) renameSync(path, outDir);
-    else rmSync(path, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,283 @@
+/**
+ * The writer's contract (generator/write/): generate writes all of its output or none of it. An
+ * existing output gets only its changed files, through a journal; a process killed after any step
+ * of that commit leaves a tree that every later reader sees as exactly the old one or exactly the
+ * new one (the next write rolls a committed journal forward, `--check` and `kgen serve` refuse a
+ * pending one). Unchanged files keep their inode and mtime.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { partsFile } from '../../generator/emit/emitted.js';
+import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
+import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
+import { REPO, fixtureApis, snapshotTree, tempDir } from './helpers.js';
+
+type Files = Record<string, string>;
+const asEmitted = (files: Files) => Object.entries(files).map(([path, content]) => ({ path, content }));
+
+const tmpDirs: string[] = [];
+const tmp = (prefix: string) => {
+  const dir = tempDir(prefix);
+  tmpDirs.push(dir);
+  return dir;
+};
+after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Every file under dir with its content, and every folder (as `name/`), so that empty folders count. */
+function treeOf(dir: string): Files {
+  const out: Files = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) {
+        out[`${relative(dir, path)}/`] = '';
+        walk(path);
+      } else out[relative(dir, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The tree `files` makes: the files and each folder that holds one. */
+function expectedTree(files: Files): Files {
+  const out: Files = {};
+  for (const [path, content] of Object.entries(files)) {
+    out[path] = content;
+    for (let d = dirname(path); d !== '.'; d = dirname(d)) out[`${d}/`] = '';
+  }
+  return out;
+}
+
+const siblings = (outDir: string) => readdirSync(dirname(outDir)).filter((n) => n.includes('.kgen-'));
+
+// Changed, kept, added (in a new folder), removed (alone and with its folders), and both ways
+// between a file and a folder.
+const OLD: Files = {
+  'a.txt': 'a, old\n',
+  'keep.txt': 'kept\n',
+  'sub/x.txt': 'x, old\n',
+  'sub/dropped.txt': 'dropped\n',
+  'gone/deep/y.txt': 'y\n',
+  'gone/z.txt': 'z\n',
+  'file-to-dir': 'a file first\n',
+  'dir-to-file/inner.txt': 'inside a folder first\n',
+};
+const NEW: Files = {
+  'a.txt': 'a, new\n',
+  'keep.txt': 'kept\n',
+  'sub/x.txt': 'x, new\n',
+  'b.txt': 'b\n',
+  'added/deeper/n.txt': 'n\n',
+  'file-to-dir/inner.txt': 'a folder now\n',
+  'dir-to-file': 'a file now\n',
+};
+
+const CHILD = join(REPO, 'test/generator/write-crash-child.ts');
+
+/** writeOutput(outDir, files) in a child process killed with SIGKILL after step `dieAt` (-1: none). */
+function writeInChild(outDir: string, files: Files, dieAt: number): { killed: boolean; steps?: string[] } {
+  const job = join(dirname(outDir), `job-${dieAt}.json`);
+  writeFileSync(job, JSON.stringify({ outDir, files: asEmitted(files), dieAt }));
+  const r = spawnSync(process.execPath, ['--import', 'tsx', CHILD, job], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  rmSync(job);
+  if (r.signal === 'SIGKILL') return { killed: true };
+  assert.equal(r.status, 0, r.stderr);
+  return { killed: false, steps: JSON.parse(r.stdout) };
+}
+
+describe('writeOutput: an existing output through a journal', () => {
+  test('writes only what changed: unchanged files keep their inode and mtime, gone files and folders are removed', () => {
+    const out = join(tmp('write-journal'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const before = snapshotTree(out);
+    const diff = writeOutput(out, asEmitted(NEW));
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+    assert.deepEqual(diff.unchanged, ['keep.txt']);
+    assert.deepEqual(new Set(diff.extra), new Set(['sub/dropped.txt', 'gone/deep/y.txt', 'gone/z.txt', 'file-to-dir', 'dir-to-file/inner.txt']));
+    const kept = statSync(join(out, 'keep.txt'));
+    assert.equal(kept.ino, before['keep.txt']!.ino);
+    assert.equal(kept.mtimeMs, before['keep.txt']!.mtimeMs);
+    // The output folder itself is the same folder (not a new tree swapped in).
+    assert.deepEqual(siblings(out), []);
+    assert.ok(isUpToDate(diffOutput(out, asEmitted(NEW))));
+  });
+
+  test("a session's records: files renamed into place get new ones, untouched files keep theirs", () => {
+    const out = join(tmp('write-state'), 'generated');
+    const state = newWriteState();
+    writeOutput(out, asEmitted(OLD), state);
+    const keptRecord = state.files.get('keep.txt');
+    const dirIno = statSync(out).ino;
+    writeOutput(out, asEmitted(NEW), state);
+    assert.equal(statSync(out).ino, dirIno, 'the output folder was not replaced');
+    assert.equal(state.files.get('keep.txt'), keptRecord);
+    for (const [path, content] of Object.entries(NEW)) {
+      const record = state.files.get(path)!;
+      const st = statSync(join(out, path));
+      assert.deepEqual(record, { content, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs }, path);
+    }
+    assert.equal(state.files.has('sub/dropped.txt'), false);
+    // A file changed behind the session's back is read, not trusted to its record.
+    writeFileSync(join(out, 'a.txt'), 'edited by hand\n');
+    const diff = writeOutput(out, asEmitted(NEW), state);
+    assert.deepEqual(diff.stale, ['a.txt']);
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+  });
+
+  test('a process killed after any step of the commit leaves exactly the old tree or exactly the new one', () => {
+    const base = tmp('write-crash');
+    const probe = join(base, 'probe', 'generated');
+    mkdirSync(dirname(probe));
+    writeOutput(probe, asEmitted(OLD));
+    const { steps } = writeInChild(probe, NEW, -1);
+    assert.deepEqual(treeOf(probe), expectedTree(NEW));
+    const committedAt = steps!.indexOf('journal-committed');
+    const finishedAt = steps!.indexOf('journal-removed');
+    assert.ok(committedAt > 0 && finishedAt > committedAt, steps!.join(', '));
+    // Every kind of step is there: staging, the journal, removals of files and folders, renames.
+    for (const kind of ['staged:', 'journal-written', 'removed:', 'removed-dir:', 'renamed:', 'staging-removed']) {
+      assert.ok(steps!.some((s) => s.startsWith(kind)), kind);
+    }
+    for (let k = 0; k < steps!.length; k++) {
+      const out = join(base, `crash-${k}`, 'generated');
+      mkdirSync(dirname(out));
+      writeOutput(out, asEmitted(OLD));
+      const { killed } = writeInChild(out, NEW, k);
+      assert.equal(killed, true, `killed after ${steps![k]}`);
+      const pending = pendingJournal(out);
+      // Between the commit point and the journal's removal, readers are told to finish the write.
+      assert.equal(pending !== undefined, k >= committedAt && k < finishedAt, `pending journal after ${steps![k]}`);
+      if (pending === undefined) {
+        // Nothing pending: what is there is a whole tree already (before the commit point, the old one).
+        assert.deepEqual(treeOf(out), expectedTree(k < committedAt ? OLD : NEW), `tree after ${steps![k]}`);
+      }
+      // The next write's recovery: old before the commit point, new from it on; nothing left beside.
+      recoverOutput(out);
+      assert.deepEqual(treeOf(out), expectedTree(k < committedAt ? OLD : NEW), `recovered after ${steps![k]}`);
+      assert.deepEqual(siblings(out), [], `left beside after ${steps![k]}`);
+      assert.equal(pendingJournal(out), undefined);
+      // And a whole write from there still ends as the new tree.
+      writeOutput(out, asEmitted(NEW));
+      assert.deepEqual(treeOf(out), expectedTree(NEW));
+    }
+  });
+
+  test('a journal that is not whole is never acted on: the old tree stays', () => {
+    const out = join(tmp('write-torn'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const committed = join(dirname(out), '.generated.kgen-journal-1-2-3');
+    writeFileSync(committed, '{"format":"kgen-journal/1","staging":".generated.kgen-new-1-2-3","write":[],"remove":["a.txt"],"removeDirs":[]}\nsha256:0000\n');
+    mkdirSync(join(dirname(out), '.generated.kgen-new-1-2-3'));
+    writeFileSync(join(dirname(out), '.generated.kgen-journal-4-5-6.tmp'), '{"format":"kgen-jour');
+    recoverOutput(out);
+    assert.deepEqual(treeOf(out), expectedTree(OLD));
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('an output that is a symbolic link is written in the folder it names, and the link stays', () => {
+    const base = tmp('write-link');
+    const real = join(base, 'elsewhere', 'generated');
+    mkdirSync(dirname(real));
+    writeOutput(real, asEmitted(OLD));
+    const link = join(base, 'generated');
+    symlinkSync(real, link);
+    writeOutput(link, asEmitted(NEW));
+    assert.equal(lstatSync(link).isSymbolicLink(), true);
+    assert.deepEqual(treeOf(real), expectedTree(NEW));
+    assert.deepEqual(siblings(link), []);
+    assert.deepEqual(siblings(real), []);
+  });
+
+  test('a new output folder is built beside its name and renamed into place', () => {
+    const out = join(tmp('write-new'), 'generated');
+    writeOutput(out, asEmitted(NEW));
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+    assert.deepEqual(siblings(out), []);
+  });
+});
+
+describe('a file given as parts (swagger.json)', () => {
+  // Past one writev batch (1,024 buffers), with empty parts and parts beyond Latin-1.
+  const parts = Array.from({ length: 2_500 }, (_, i) => (i % 700 === 3 ? `“quoted ${i}”` : i % 500 === 7 ? '' : `part ${i},`));
+  const joined = parts.join('');
+
+  test('is written as its parts joined, in a new output and in an existing one', () => {
+    const out = join(tmp('write-parts'), 'generated');
+    writeOutput(out, [partsFile('openapi/v2/swagger.json', parts), { path: 'a.txt', content: 'a\n' }]);
+    assert.equal(readFileSync(join(out, 'openapi/v2/swagger.json'), 'utf8'), joined);
+    const changed = [...parts.slice(0, -1), 'the last part, changed “again”'];
+    writeOutput(out, [partsFile('openapi/v2/swagger.json', changed), { path: 'a.txt', content: 'a\n' }]);
+    assert.equal(readFileSync(join(out, 'openapi/v2/swagger.json'), 'utf8'), changed.join(''));
+    assert.ok(isUpToDate(diffOutput(out, [{ path: 'openapi/v2/swagger.json', content: changed.join('') }, { path: 'a.txt', content: 'a\n' }])));
+  });
+
+  test('a character split between two parts is written whole', () => {
+    const out = join(tmp('write-parts-pair'), 'generated');
+    const emoji = '\u{1F600}';
+    writeOutput(out, [partsFile('x.json', ['"a', emoji[0]!, `${emoji[1]}b"`])]);
+    assert.equal(readFileSync(join(out, 'x.json'), 'utf8'), `"a${emoji}b"`);
+  });
+
+  test('a session compares it part by part: the same parts are not written again, other ones are', () => {
+    const out = join(tmp('write-parts-state'), 'generated');
+    const state = newWriteState();
+    const path = 'openapi/v2/swagger.json';
+    writeOutput(out, [partsFile(path, parts)], state);
+    assert.deepEqual(state.files.get(path)!.parts, parts);
+    assert.equal(state.files.get(path)!.content, undefined, 'the record holds the parts, not a joined copy');
+    const ino = statSync(join(out, path)).ino;
+    // The same texts in a new array (what a regeneration that touched nothing here emits).
+    assert.deepEqual(writeOutput(out, [partsFile(path, [...parts])], state).unchanged, [path]);
+    assert.equal(statSync(join(out, path)).ino, ino);
+    const edited = parts.map((p, i) => (i === 1_234 ? 'edited,' : p));
+    assert.deepEqual(writeOutput(out, [partsFile(path, edited)], state).stale, [path]);
+    assert.equal(readFileSync(join(out, path), 'utf8'), edited.join(''));
+    // Without a session (generate --check), the joined content is compared with the disk.
+    assert.ok(isUpToDate(diffOutput(out, [partsFile(path, edited)])));
+    assert.ok(!isUpToDate(diffOutput(out, [partsFile(path, parts)])));
+  });
+});
+
+describe('a pending journal, as the CLI sees it', () => {
+  const BIN = join(REPO, 'bin/kgen.js');
+  const kgen = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+
+  test('generate --check and serve refuse it naming the fix; generate finishes it', () => {
+    const out = join(tmp('write-pending'), 'generated');
+    const apis = relative(REPO, fixtureApis('names'));
+    const o = relative(REPO, out);
+    assert.equal(kgen('generate', apis, '--out', o).status, 0);
+    const files = snapshotTree(out);
+    const real = Object.fromEntries(Object.entries(files).map(([p, f]) => [p, f.content]));
+    const edited = { ...real, 'index.ts': `${real['index.ts']}// half-way\n` };
+    // The steps of this commit, counted on a copy; then the real one is killed right after its commit point.
+    const probe = join(tmp('write-pending-steps'), 'generated');
+    writeOutput(probe, asEmitted(real));
+    const probeSteps = writeInChild(probe, edited, -1).steps!;
+    assert.equal(writeInChild(out, edited, probeSteps.indexOf('journal-committed')).killed, true);
+    const journal = pendingJournal(out);
+    assert.ok(journal);
+
+    const check = kgen('generate', apis, '--out', o, '--check');
+    assert.equal(check.status, 1);
+    assert.match(check.stderr, new RegExp(`^${o}/ holds an unfinished write \\(journal .*\\.generated\\.kgen-journal-[^)]+\\); run kgen generate to finish it$`, 'm'));
+    assert.match(check.stderr, new RegExp(`^${o}/ is out of date; run: kgen generate ${apis} --out ${o}$`, 'm'));
+
+    const serve = kgen('serve', o, '--port', '0');
+    assert.equal(serve.status, 1);
+    assert.match(serve.stderr, /^kgen serve: .* holds an unfinished write \(journal .*\); run kgen generate to finish it$/m);
+
+    // generate rolls the journal forward, then writes what the apis make: the edit is undone.
+    const gen = kgen('generate', apis, '--out', o);
+    assert.equal(gen.status, 0, gen.stderr);
+    assert.match(gen.stdout, /wrote 1 changed, removed 0, kept \d+ in /);
+    assert.equal(pendingJournal(out), undefined);
+    assert.deepEqual(siblings(out), []);
+    assert.equal(kgen('generate', apis, '--out', o, '--check').status, 0);
+    assert.equal(existsSync(join(out, 'index.ts')), true);
+  });
+});
