@@ -58,7 +58,7 @@ function misfit(tag: ProtobufTag, schema: Schema, version: ApiVersion): string |
     return '"microtime" fits a date-time string (a metav1.MicroTime) only';
   }
   if (tag.pointer && !isScalar(schema, version)) {
-    return '"pointer" fits a scalar or an IntOrString field only (a Go *int32, *bool, *string, ...); lists, maps and messages keep their zeros anyway';
+    return '"pointer" fits a scalar or an IntOrString field only (a Go *int32, *bool, *string, ...), not a list, map or message';
   }
   return undefined;
 }
