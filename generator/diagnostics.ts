@@ -316,7 +316,7 @@ export const DIAGNOSTICS = {
   KG120: {
     severity: 'error',
     message: 'invalid @kgen:protobuf "{text}" on "{field}": {problem}',
-    hint: 'Write the field\'s number in kube\'s generated.proto message, e.g. @kgen:protobuf 3, or N.M for a field of a Go-embedded struct held in field N.',
+    hint: 'Write the field\'s number in kube\'s generated.proto message, e.g. @kgen:protobuf 3, or N.M for a field of a Go-embedded struct held in field N; after it only the words pointer (the Go field is a pointer to a scalar or an IntOrString, e.g. *int32) and microtime (a date-time string that is a metav1.MicroTime), e.g. @kgen:protobuf 3 pointer.',
   },
   KG121: {
     severity: 'error',

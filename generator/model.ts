@@ -152,7 +152,9 @@ export interface SchemaAnnotations {
   preserveUnknownFields?: boolean;
   /**
    * Set by @kgen:protobuf on a field: its number in kube's generated.proto message, `N`, or
-   * `N.M` for a field Go embeds (`json:",inline"`): field M of the message held in field N.
+   * `N.M` for a field Go embeds (`json:",inline"`): field M of the message held in field N;
+   * then its wire words, `pointer` (a Go pointer scalar: a decoded zero was set) and `microtime`
+   * (a metav1.MicroTime: microsecond precision). `text` is all of it, e.g. `3 pointer`.
    */
   protobuf?: { text: string; loc: SourceLocation };
   /** Set by @kgen:allowBreakingChange: accepts the breaking changes found at this node (generator/evolve). */

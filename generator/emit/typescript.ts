@@ -164,8 +164,16 @@ interface StorageView {
 function protobufView(numbers: NonNullable<ResourceDefinition['protobuf']>) {
   return Object.entries(numbers).map(([schema, fields]) => ({
     key: propName(schema),
-    fields: Object.entries(fields).map(([field, n]) => ({ key: propName(field), value: typeof n === 'number' ? String(n) : `[${n.join(', ')}]` })),
+    fields: Object.entries(fields).map(([field, entry]) => ({ key: propName(field), value: protobufEntryText(entry) })),
   }));
+}
+
+/** `1`, `[3, 1]`, or with wire words `{ number: 1, pointer: true }`. */
+function protobufEntryText(entry: NonNullable<ResourceDefinition['protobuf']>[string][string]): string {
+  const number = (n: number | readonly [number, number]) => (typeof n === 'number' ? String(n) : `[${n.join(', ')}]`);
+  if (typeof entry === 'number' || Array.isArray(entry)) return number(entry as number | readonly [number, number]);
+  const e = entry as { number: number | readonly [number, number]; pointer?: true; microTime?: true };
+  return `{ number: ${number(e.number)}${e.pointer ? ', pointer: true' : ''}${e.microTime ? ', microTime: true' : ''} }`;
 }
 
 function storageFile(kind: Kind, version: ApiVersion, source: string, group: ApiGroup, multiVersion: boolean): EmittedFile {

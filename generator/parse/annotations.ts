@@ -164,8 +164,8 @@ function applyMarker(target: SchemaAnnotations, tag: DocTag, diags: DiagnosticBa
       target.preserveUnknownFields = true;
       break;
     case 'kgen:protobuf':
-      // Read (and checked: KG120-KG122) by check/protobuf.ts.
-      target.protobuf = { text: args.positional[0] ?? '', loc: tag.loc };
+      // The number and its words (`3 pointer`); read (and checked: KG120-KG122) by check/protobuf.ts.
+      target.protobuf = { text: args.positional.join(' '), loc: tag.loc };
       break;
     case 'kgen:validation':
     case 'kgen:immutable':

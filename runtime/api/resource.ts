@@ -64,9 +64,10 @@ export interface ResourceDefinition {
    * kube's protobuf field numbers (generated.proto) of the kind and of the types it uses, from
    * @kgen:protobuf, by schema name and JSON field name: N, or [N, M] for field M of the
    * Go-embedded message held in field N. The server derives the kind's protobuf messages from
-   * these and its schema; a kind without them (every user kind) is served as JSON only.
+   * these and its schema; a kind without them (every user kind) is served as JSON only. A field
+   * whose @kgen:protobuf has wire words is `{ number, pointer?, microTime? }` (ProtobufField).
    */
-  protobuf?: Readonly<Record<string, Readonly<Record<string, number | readonly [number, number]>>>>;
+  protobuf?: Readonly<Record<string, Readonly<Record<string, ProtobufFieldNumber>>>>;
   /** True for the version objects are stored in. */
   storageVersion: boolean;
   /**
@@ -94,3 +95,14 @@ export interface GroupVersionDefinition {
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
+
+/** A protobuf field number: N, or [N, M] for field M of the Go-embedded message held in field N. */
+export type ProtobufNumber = number | readonly [number, number];
+
+/**
+ * A field's entry in ResourceDefinition.protobuf: its number, or its number with the facts of its
+ * Go type the wire cannot tell (from the words of @kgen:protobuf): `pointer`, a Go pointer scalar
+ * (gogo writes it only when set, so a decoded zero was set and is kept), and `microTime`, a
+ * metav1.MicroTime (microsecond precision; a Time keeps seconds).
+ */
+export type ProtobufFieldNumber = ProtobufNumber | { readonly number: ProtobufNumber; readonly pointer?: true; readonly microTime?: true };

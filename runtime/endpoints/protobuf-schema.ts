@@ -12,11 +12,15 @@
  * (x-kubernetes-preserve-unknown-fields: a raw JSON message).
  */
 import { f, OBJECT_META, type FieldDesc, type MessageDesc } from './protobuf.js';
-import { META_FIELD_NUMBERS, MICRO_TIME_FIELDS, POINTER_FIELDS } from './protobuf-fields.js';
+import { META_FIELD_NUMBERS } from './protobuf-fields.js';
 import { isInlineQuantity } from './openapi/quantity.js';
+import type { ProtobufFieldNumber } from '../api/resource.js';
 
-/** A kind's numbers by schema name and JSON field name: N, or [N, M] (field M of the embedded message in N). */
-export type FieldNumbers = Readonly<Record<string, Readonly<Record<string, number | readonly [number, number]>>>>;
+/**
+ * A kind's numbers by schema name and JSON field name: N, or [N, M] (field M of the embedded
+ * message in N), or either with the field's wire words ({ number, pointer?, microTime? }).
+ */
+export type FieldNumbers = Readonly<Record<string, Readonly<Record<string, ProtobufFieldNumber>>>>;
 
 type Schema = Record<string, unknown>;
 const REF = '#/components/schemas/';
@@ -67,22 +71,25 @@ function fillFields(
   schemas: Record<string, unknown>,
   desc: Record<number, FieldDesc>,
   schema: Schema,
-  numbers: Readonly<Record<string, number | readonly [number, number]>>,
+  numbers: Readonly<Record<string, ProtobufFieldNumber>>,
   all: FieldNumbers,
   built: Map<string, MessageDesc>,
   name: string,
 ): void {
-  // Required fields and Go pointers keep a decoded zero (see POINTER_FIELDS); other zeros are omitempty's.
-  const keepZero = new Set([...(Array.isArray(schema.required) ? (schema.required as string[]) : []), ...(POINTER_FIELDS[name] ?? [])]);
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const embedded = new Map<number, Record<number, FieldDesc>>();
   for (const [prop, propSchema] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
-    const number = numbers[prop];
+    const entry = numbers[prop];
     // A kind's TypeMeta is the envelope's, not the message's (RoleRef.kind is a field).
-    if ((prop === 'apiVersion' || prop === 'kind') && number === undefined) continue;
-    if (number === undefined) throw new Unencodable(`${name}.${prop}`);
-    let field = fieldOf(schemas, prop, propSchema, keepZero.has(prop), all, built);
-    // A date-time string is a metav1.Time unless k8s.io/api declares it a MicroTime.
-    if (field.kind === 'time' && MICRO_TIME_FIELDS[name]?.includes(prop)) field = { ...field, kind: 'microTime' };
+    if ((prop === 'apiVersion' || prop === 'kind') && entry === undefined) continue;
+    if (entry === undefined) throw new Unencodable(`${name}.${prop}`);
+    const words = typeof entry === 'object' && !Array.isArray(entry) ? (entry as Exclude<ProtobufFieldNumber, number | readonly [number, number]>) : undefined;
+    const number = words ? words.number : (entry as number | readonly [number, number]);
+    // Required fields and Go pointers (`pointer`: gogo writes them only when set) keep a decoded
+    // zero; other zeros are omitempty's.
+    let field = fieldOf(schemas, prop, propSchema, required.has(prop) || !!words?.pointer, all, built);
+    // A date-time string is a metav1.Time unless its definition says `microtime` (metav1.MicroTime).
+    if (field.kind === 'time' && words?.microTime) field = { ...field, kind: 'microTime' };
     if (typeof number === 'number') desc[number] = field;
     else {
       let inner = embedded.get(number[0]);

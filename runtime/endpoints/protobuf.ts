@@ -147,7 +147,7 @@ const OWNER_REFERENCE: MessageDesc = {
   1: f('kind', 'string', { keepZero: true }),
   3: f('name', 'string', { keepZero: true }),
   4: f('uid', 'string', { keepZero: true }),
-  // *bool: false on the wire was set (keepZero: see POINTER_FIELDS in protobuf-fields.ts).
+  // *bool: false on the wire was set (keepZero, as `@kgen:protobuf N pointer` gives a built-in field).
   6: f('controller', 'bool', { keepZero: true }),
   7: f('blockOwnerDeletion', 'bool', { keepZero: true }),
 };

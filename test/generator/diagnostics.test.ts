@@ -155,6 +155,13 @@ const CASES: Record<string, Expected[]> = {
     e('KG120', X, 3, 7, 'invalid @kgen:protobuf "two" on "spec": not a field number (N or N.M)'),
     e('KG120', X, 8, 7, 'invalid @kgen:protobuf "19500" on "size": 19500 is reserved by protobuf (19000-19999)'),
   ],
+  'KG120-bad-protobuf-word': [
+    e('KG120', X, 3, 7, 'invalid @kgen:protobuf "2 pointer" on "spec": "pointer" fits a scalar or an IntOrString field only (a Go *int32, *bool, *string, ...), not a list, map or message'),
+    e('KG120', X, 8, 7, 'invalid @kgen:protobuf "1 pointr" on "size": unknown word "pointr" after the number (known: pointer, microtime)'),
+    e('KG120', X, 10, 7, 'invalid @kgen:protobuf "2 pointer pointer" on "count": "pointer" is given twice'),
+    e('KG120', X, 12, 7, 'invalid @kgen:protobuf "3 microtime" on "replicas": "microtime" fits a date-time string (a metav1.MicroTime) only'),
+    e('KG120', X, 14, 7, 'invalid @kgen:protobuf "4 pointer" on "names": "pointer" fits a scalar or an IntOrString field only (a Go *int32, *bool, *string, ...), not a list, map or message'),
+  ],
   'KG121-duplicate-protobuf-number': [
     e('KG121', X, 3, 7, 'protobuf field number 1 of "Widget" is given to both "spec" and "metadata"'),
     e('KG121', X, 10, 7, 'protobuf field number 2 of "WidgetSpec" is given to both "color" and "size"'),

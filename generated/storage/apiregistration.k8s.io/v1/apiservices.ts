@@ -58,7 +58,7 @@ export const apiservices = defineResource<APIService>({
     'io.k8s.api.apiregistration.v1.ServiceReference': {
       namespace: 1,
       name: 2,
-      port: 3,
+      port: { number: 3, pointer: true },
     },
     'io.k8s.api.apiregistration.v1.APIServiceStatus': {
       conditions: 1,

@@ -24,7 +24,7 @@ export const configmaps = defineResource<ConfigMap>({
   protobuf: {
     'io.k8s.api.core.v1.ConfigMap': {
       metadata: 1,
-      immutable: 4,
+      immutable: { number: 4, pointer: true },
       data: 2,
       binaryData: 3,
     },

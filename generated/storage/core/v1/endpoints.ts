@@ -34,13 +34,13 @@ export const endpoints = defineResource<Endpoints>({
     'io.k8s.api.core.v1.EndpointAddress': {
       ip: 1,
       hostname: 3,
-      nodeName: 4,
+      nodeName: { number: 4, pointer: true },
     },
     'io.k8s.api.core.v1.EndpointPort': {
       name: 1,
       port: 2,
       protocol: 3,
-      appProtocol: 4,
+      appProtocol: { number: 4, pointer: true },
     },
   },
 });

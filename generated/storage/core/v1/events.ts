@@ -32,7 +32,7 @@ export const events = defineResource<Event>({
       lastTimestamp: 7,
       count: 8,
       type: 9,
-      eventTime: 10,
+      eventTime: { number: 10, microTime: true },
       series: 11,
       action: 12,
       related: 13,
@@ -54,7 +54,7 @@ export const events = defineResource<Event>({
     },
     'io.k8s.api.core.v1.EventSeries': {
       count: 1,
-      lastObservedTime: 2,
+      lastObservedTime: { number: 2, microTime: true },
     },
   },
 });

@@ -24,7 +24,7 @@ export const secrets = defineResource<Secret>({
   protobuf: {
     'io.k8s.api.core.v1.Secret': {
       metadata: 1,
-      immutable: 5,
+      immutable: { number: 5, pointer: true },
       data: 2,
       stringData: 4,
       type: 3,

@@ -26,7 +26,7 @@ export const serviceaccounts = defineResource<ServiceAccount>({
       metadata: 1,
       secrets: 2,
       imagePullSecrets: 3,
-      automountServiceAccountToken: 4,
+      automountServiceAccountToken: { number: 4, pointer: true },
     },
     'io.k8s.api.core.v1.ObjectReference': {
       kind: 1,

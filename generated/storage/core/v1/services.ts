@@ -50,7 +50,7 @@ export const services = defineResource<Service>({
     'io.k8s.api.core.v1.ServicePort': {
       name: 1,
       protocol: 2,
-      appProtocol: 6,
+      appProtocol: { number: 6, pointer: true },
       port: 3,
       targetPort: 4,
       nodePort: 5,
@@ -65,13 +65,13 @@ export const services = defineResource<Service>({
     'io.k8s.api.core.v1.LoadBalancerIngress': {
       ip: 1,
       hostname: 2,
-      ipMode: 3,
+      ipMode: { number: 3, pointer: true },
       ports: 4,
     },
     'io.k8s.api.core.v1.PortStatus': {
       port: 1,
       protocol: 2,
-      error: 3,
+      error: { number: 3, pointer: true },
     },
     'io.k8s.api.core.v1.ServiceCondition': {
       type: 1,

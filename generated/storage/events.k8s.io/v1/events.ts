@@ -24,7 +24,7 @@ export const events = defineResource<Event>({
   protobuf: {
     'io.k8s.api.events.v1.Event': {
       metadata: 1,
-      eventTime: 2,
+      eventTime: { number: 2, microTime: true },
       series: 3,
       reportingController: 4,
       reportingInstance: 5,
@@ -41,7 +41,7 @@ export const events = defineResource<Event>({
     },
     'io.k8s.api.events.v1.EventSeries': {
       count: 1,
-      lastObservedTime: 2,
+      lastObservedTime: { number: 2, microTime: true },
     },
     'io.k8s.api.core.v1.ObjectReference': {
       kind: 1,

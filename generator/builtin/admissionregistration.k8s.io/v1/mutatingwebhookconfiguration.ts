@@ -30,7 +30,7 @@ export interface MutatingWebhook extends WebhookCommon {
    * reinvocationPolicy indicates whether this webhook should be called multiple times as part of
    * a single admission evaluation: "Never" or "IfNeeded".
    * @default "Never"
-   * @kgen:protobuf 10
+   * @kgen:protobuf 10 pointer
    */
   reinvocationPolicy?: 'Never' | 'IfNeeded';
 }

@@ -7,7 +7,7 @@ export interface WebhookClientConfig {
   /**
    * url gives the location of the webhook, in standard URL form (`scheme://host:port/path`).
    * Exactly one of `url` or `service` must be specified; the scheme must be "https".
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   url?: string;
   /**
@@ -38,13 +38,13 @@ export interface ServiceReference {
   name: string;
   /**
    * path is an optional URL path which will be sent in any request to this service.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   path?: string;
   /**
    * port is the port on the service that is hosting the webhook. Default to 443.
    * @default 443
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   port?: int32;
 }
@@ -122,13 +122,13 @@ export interface WebhookCommon {
   /**
    * FailurePolicy defines how unrecognized errors from the admission endpoint are handled.
    * @default "Fail"
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   failurePolicy?: FailurePolicyType;
   /**
    * matchPolicy defines how the "rules" list is used to match incoming requests.
    * @default "Equivalent"
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   matchPolicy?: MatchPolicyType;
   /**
@@ -140,13 +140,13 @@ export interface WebhookCommon {
   namespaceSelector?: LabelSelector;
   /**
    * SideEffects states whether this webhook has side effects: None, NoneOnDryRun (Some and Unknown are not allowed in v1).
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   sideEffects: SideEffectClass;
   /**
    * TimeoutSeconds specifies the timeout for this webhook: between 1 and 30 seconds.
    * @default 10
-   * @kgen:protobuf 7
+   * @kgen:protobuf 7 pointer
    */
   timeoutSeconds?: int32;
   /**

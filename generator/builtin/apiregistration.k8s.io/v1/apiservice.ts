@@ -43,7 +43,7 @@ export interface ServiceReference {
    * @default 443
    * @minimum 1
    * @maximum 65535
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   port?: int32;
 }

@@ -31,7 +31,7 @@ export interface DeploymentSpec {
    * Number of desired pods. This is a pointer to distinguish between explicit
    * zero and not specified. Defaults to 1.
    * @default 1
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   replicas?: int32;
   /**
@@ -64,7 +64,7 @@ export interface DeploymentSpec {
    * This is a pointer to distinguish between explicit zero and not specified.
    * Defaults to 10.
    * @default 10
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   revisionHistoryLimit?: int32;
   /**
@@ -79,7 +79,7 @@ export interface DeploymentSpec {
    * reason will be surfaced in the deployment status. Note that progress will
    * not be estimated during the time a deployment is paused. Defaults to 600s.
    * @default 600
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   progressDeadlineSeconds?: int32;
 }
@@ -125,7 +125,7 @@ export interface DeploymentStatus {
    * .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
    *
    * This is an alpha field. Enable DeploymentReplicaSetTerminatingReplicas to be able to use this field.
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   terminatingReplicas?: int32;
   /**
@@ -139,7 +139,7 @@ export interface DeploymentStatus {
    * Count of hash collisions for the Deployment. The Deployment controller uses this
    * field as a collision avoidance mechanism when it needs to create the name for the
    * newest ReplicaSet.
-   * @kgen:protobuf 8
+   * @kgen:protobuf 8 pointer
    */
   collisionCount?: int32;
 }
@@ -212,7 +212,7 @@ export interface RollingUpdateDeployment {
    * can be scaled down further, followed by scaling up the new ReplicaSet, ensuring
    * that the total number of pods available at all times during the update is at
    * least 70% of desired pods.
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   maxUnavailable?: IntOrString;
   /**
@@ -227,7 +227,7 @@ export interface RollingUpdateDeployment {
    * 130% of desired pods. Once old pods have been killed,
    * new ReplicaSet can be scaled up further, ensuring that total number of pods running
    * at any time during the update is at most 130% of desired pods.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   maxSurge?: IntOrString;
 }

@@ -10,7 +10,7 @@ export interface ConfigMap {
   /**
    * Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only
    * object metadata can be modified). If not set to true, the field can be modified at any time.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   immutable?: boolean;
   /**

@@ -119,7 +119,7 @@ export interface Container {
    * container. Instead, the next init container starts immediately after this
    * init container is started, or after any startupProbe has successfully
    * completed.
-   * @kgen:protobuf 24
+   * @kgen:protobuf 24 pointer
    */
   restartPolicy?: string;
   /**
@@ -629,7 +629,7 @@ export interface Lifecycle {
    * StopSignal defines which signal will be sent to a container when it is being stopped.
    * If not specified, the default is defined by the container runtime in use.
    * StopSignal can only be set for Pods with a non-empty .spec.os.name
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   stopSignal?: string;
 }
@@ -705,7 +705,7 @@ export interface Probe {
    * the kill signal (no opportunity to shut down).
    * This is a beta field and requires enabling ProbeTerminationGracePeriod feature gate.
    * Minimum value is 1. spec.terminationGracePeriodSeconds is used if unset.
-   * @kgen:protobuf 7
+   * @kgen:protobuf 7 pointer
    */
   terminationGracePeriodSeconds?: int64;
 }
@@ -761,7 +761,7 @@ export interface SecurityContext {
    * Processes in privileged containers are essentially equivalent to root on the host.
    * Defaults to false.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   privileged?: boolean;
   /**
@@ -787,7 +787,7 @@ export interface SecurityContext {
    * May also be set in PodSecurityContext.  If set in both SecurityContext and
    * PodSecurityContext, the value specified in SecurityContext takes precedence.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   runAsUser?: int64;
   /**
@@ -796,7 +796,7 @@ export interface SecurityContext {
    * May also be set in PodSecurityContext.  If set in both SecurityContext and
    * PodSecurityContext, the value specified in SecurityContext takes precedence.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 8
+   * @kgen:protobuf 8 pointer
    */
   runAsGroup?: int64;
   /**
@@ -806,14 +806,14 @@ export interface SecurityContext {
    * If unset or false, no such validation will be performed.
    * May also be set in PodSecurityContext.  If set in both SecurityContext and
    * PodSecurityContext, the value specified in SecurityContext takes precedence.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   runAsNonRoot?: boolean;
   /**
    * Whether this container has a read-only root filesystem.
    * Default is false.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   readOnlyRootFilesystem?: boolean;
   /**
@@ -824,7 +824,7 @@ export interface SecurityContext {
    * 1) run as Privileged
    * 2) has CAP_SYS_ADMIN
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 7
+   * @kgen:protobuf 7 pointer
    */
   allowPrivilegeEscalation?: boolean;
   /**
@@ -833,7 +833,7 @@ export interface SecurityContext {
    * readonly paths and masked paths.
    * This requires the ProcMountType feature flag to be enabled.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   procMount?: string;
   /**
@@ -901,7 +901,7 @@ export interface VolumeMount {
    * None (or be unspecified, which defaults to None).
    *
    * If this field is not specified, it is treated as an equivalent of Disabled.
-   * @kgen:protobuf 7
+   * @kgen:protobuf 7 pointer
    */
   recursiveReadOnly?: string;
   /**
@@ -923,7 +923,7 @@ export interface VolumeMount {
    * This field is beta in 1.10.
    * When RecursiveReadOnly is set to IfPossible or to Enabled, MountPropagation must be None or unspecified
    * (which defaults to None).
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   mountPropagation?: string;
   /**
@@ -980,7 +980,7 @@ export interface ConfigMapEnvSource {
   name?: string;
   /**
    * Specify whether the ConfigMap must be defined
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   optional?: boolean;
 }
@@ -1005,7 +1005,7 @@ export interface SecretEnvSource {
   name?: string;
   /**
    * Specify whether the Secret must be defined
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   optional?: boolean;
 }
@@ -1104,7 +1104,7 @@ export interface GRPCAction {
    *
    * If this is not specified, the default behavior is defined by gRPC.
    * @default ""
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   service?: string;
 }
@@ -1203,7 +1203,7 @@ export interface AppArmorProfile {
    * The profile must be preconfigured on the node to work.
    * Must match the loaded name of the profile.
    * Must be set if and only if type is "Localhost".
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   localhostProfile?: string;
 }
@@ -1272,7 +1272,7 @@ export interface SeccompProfile {
    * The profile must be preconfigured on the node to work.
    * Must be a descending path, relative to the kubelet's configured seccomp profile location.
    * Must be set if type is "Localhost". Must NOT be set for any other type.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   localhostProfile?: string;
 }
@@ -1283,14 +1283,14 @@ export interface SeccompProfile {
 export interface WindowsSecurityContextOptions {
   /**
    * GMSACredentialSpecName is the name of the GMSA credential spec to use.
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   gmsaCredentialSpecName?: string;
   /**
    * GMSACredentialSpec is where the GMSA admission webhook
    * (https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the
    * GMSA credential spec named by the GMSACredentialSpecName field.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   gmsaCredentialSpec?: string;
   /**
@@ -1298,7 +1298,7 @@ export interface WindowsSecurityContextOptions {
    * Defaults to the user specified in image metadata if unspecified.
    * May also be set in PodSecurityContext. If set in both SecurityContext and
    * PodSecurityContext, the value specified in SecurityContext takes precedence.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   runAsUserName?: string;
   /**
@@ -1306,7 +1306,7 @@ export interface WindowsSecurityContextOptions {
    * All of a Pod's containers must have the same effective HostProcess value
    * (it is not allowed to have a mix of HostProcess containers and non-HostProcess containers).
    * In addition, if HostProcess is true then HostNetwork must also be set to true.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   hostProcess?: boolean;
 }
@@ -1332,7 +1332,7 @@ export interface ConfigMapKeySelector {
   key: string;
   /**
    * Specify whether the ConfigMap or its key must be defined
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   optional?: boolean;
 }
@@ -1368,7 +1368,7 @@ export interface FileKeySelector {
    * If optional is set to false and the specified key does not exist,
    * an error will be returned during Pod creation.
    * @default false
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   optional?: boolean;
 }
@@ -1394,7 +1394,7 @@ export interface SecretKeySelector {
   key: string;
   /**
    * Specify whether the Secret or its key must be defined
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   optional?: boolean;
 }

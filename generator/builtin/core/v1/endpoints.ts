@@ -58,7 +58,7 @@ export interface EndpointAddress {
   hostname?: string;
   /**
    * Optional: Node hosting this endpoint.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   nodeName?: string;
 }
@@ -85,7 +85,7 @@ export interface EndpointPort {
   protocol?: 'TCP' | 'UDP' | 'SCTP';
   /**
    * The application protocol for this port.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   appProtocol?: string;
 }

@@ -63,7 +63,7 @@ export interface Event {
   /**
    * Time when this Event was first observed.
    * @format date-time
-   * @kgen:protobuf 10
+   * @kgen:protobuf 10 microtime
    */
   eventTime?: string | null;
   /**
@@ -117,7 +117,7 @@ export interface EventSeries {
   /**
    * Time of the last occurrence observed
    * @format date-time
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 microtime
    */
   lastObservedTime?: string;
 }

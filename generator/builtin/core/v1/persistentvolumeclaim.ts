@@ -58,14 +58,14 @@ export interface PersistentVolumeClaimSpec {
   /**
    * storageClassName is the name of the StorageClass required by the claim.
    * More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#class-1
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   storageClassName?: string;
   /**
    * volumeMode defines what type of volume is required by the claim.
    * Value of Filesystem is implied when not included in claim spec.
    * @default "Filesystem"
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   volumeMode?: string;
   /**
@@ -118,7 +118,7 @@ export interface PersistentVolumeClaimSpec {
    * set to a Pending state, as reflected by the modifyVolumeStatus field, until such as a resource
    * exists.
    * More info: https://kubernetes.io/docs/concepts/storage/volume-attributes-classes/
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   volumeAttributesClassName?: string;
 }
@@ -220,7 +220,7 @@ export interface PersistentVolumeClaimStatus {
   /**
    * currentVolumeAttributesClassName is the current name of the VolumeAttributesClass the PVC is using.
    * When unset, there is no VolumeAttributeClass applied to this PersistentVolumeClaim
-   * @kgen:protobuf 8
+   * @kgen:protobuf 8 pointer
    */
   currentVolumeAttributesClassName?: string;
   /**
@@ -240,7 +240,7 @@ export interface TypedLocalObjectReference {
    * APIGroup is the group for the resource being referenced.
    * If APIGroup is not specified, the specified Kind must be in the core API group.
    * For any other third-party types, APIGroup is required.
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   apiGroup?: string;
   /**
@@ -263,7 +263,7 @@ export interface TypedObjectReference {
    * APIGroup is the group for the resource being referenced.
    * If APIGroup is not specified, the specified Kind must be in the core API group.
    * For any other third-party types, APIGroup is required.
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   apiGroup?: string;
   /**
@@ -280,7 +280,7 @@ export interface TypedObjectReference {
    * Namespace is the namespace of resource being referenced
    * Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details.
    * (Alpha) This field requires the CrossNamespaceVolumeDataSource feature gate to be enabled.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   namespace?: string;
 }

@@ -94,14 +94,14 @@ export interface PodSpec {
    * Set this value longer than the expected cleanup time for your process.
    * Defaults to 30 seconds.
    * @default 30
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   terminationGracePeriodSeconds?: int64;
   /**
    * Optional duration in seconds the pod may be active on the node relative to
    * StartTime before the system will actively try to mark it failed and kill associated containers.
    * Value must be a positive integer.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   activeDeadlineSeconds?: int64;
   /**
@@ -136,7 +136,7 @@ export interface PodSpec {
   serviceAccount?: string;
   /**
    * AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.
-   * @kgen:protobuf 21
+   * @kgen:protobuf 21 pointer
    */
   automountServiceAccountToken?: boolean;
   /**
@@ -175,7 +175,7 @@ export interface PodSpec {
    * in the same pod, and the first process in each container will not be assigned PID 1.
    * HostPID and ShareProcessNamespace cannot both be set.
    * Optional: Default to false.
-   * @kgen:protobuf 27
+   * @kgen:protobuf 27 pointer
    */
   shareProcessNamespace?: boolean;
   /**
@@ -248,7 +248,7 @@ export interface PodSpec {
    * prevents users from setting this field. The admission controller populates
    * this field from PriorityClassName.
    * The higher the value, the higher the priority.
-   * @kgen:protobuf 25
+   * @kgen:protobuf 25 pointer
    */
   priority?: int32;
   /**
@@ -273,21 +273,21 @@ export interface PodSpec {
    * If unset or empty, the "legacy" RuntimeClass will be used, which is an implicit class with an
    * empty definition that uses the default runtime handler.
    * More info: https://git.k8s.io/enhancements/keps/sig-node/585-runtime-class
-   * @kgen:protobuf 29
+   * @kgen:protobuf 29 pointer
    */
   runtimeClassName?: string;
   /**
    * EnableServiceLinks indicates whether information about services should be injected into pod's
    * environment variables, matching the syntax of Docker links.
    * Optional: Defaults to true.
-   * @kgen:protobuf 30
+   * @kgen:protobuf 30 pointer
    */
   enableServiceLinks?: boolean;
   /**
    * PreemptionPolicy is the Policy for preempting pods with lower priority.
    * One of Never, PreemptLowerPriority.
    * Defaults to PreemptLowerPriority if unset.
-   * @kgen:protobuf 31
+   * @kgen:protobuf 31 pointer
    */
   preemptionPolicy?: string;
   /**
@@ -317,7 +317,7 @@ export interface PodSpec {
    * In Windows containers, this means setting the registry value of hostname for the registry key HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\Tcpip\\Parameters to FQDN.
    * If a pod does not have FQDN, this has no effect.
    * Default to false.
-   * @kgen:protobuf 35
+   * @kgen:protobuf 35 pointer
    */
   setHostnameAsFQDN?: boolean;
   /**
@@ -366,7 +366,7 @@ export interface PodSpec {
    * mitigating container breakout vulnerabilities even allowing users to run their
    * containers as root without actually having root privileges on the host.
    * This field is alpha-level and is only honored by servers that enable the UserNamespacesSupport feature.
-   * @kgen:protobuf 37
+   * @kgen:protobuf 37 pointer
    */
   hostUsers?: boolean;
   /**
@@ -419,7 +419,7 @@ export interface PodSpec {
    *
    * This field must be a valid DNS subdomain as defined in RFC 1123 and contain at most 64 characters.
    * Requires the HostnameOverride feature gate to be enabled.
-   * @kgen:protobuf 41
+   * @kgen:protobuf 41 pointer
    */
   hostnameOverride?: string;
 }
@@ -541,7 +541,7 @@ export interface PodResourceClaim {
    *
    * Exactly one of ResourceClaimName and ResourceClaimTemplateName must
    * be set.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   resourceClaimName?: string;
   /**
@@ -560,7 +560,7 @@ export interface PodResourceClaim {
    *
    * Exactly one of ResourceClaimName and ResourceClaimTemplateName must
    * be set.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   resourceClaimTemplateName?: string;
 }
@@ -608,7 +608,7 @@ export interface PodSecurityContext {
    * PodSecurityContext, the value specified in SecurityContext takes precedence
    * for that container.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   runAsUser?: int64;
   /**
@@ -618,7 +618,7 @@ export interface PodSecurityContext {
    * PodSecurityContext, the value specified in SecurityContext takes precedence
    * for that container.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   runAsGroup?: int64;
   /**
@@ -628,7 +628,7 @@ export interface PodSecurityContext {
    * If unset or false, no such validation will be performed.
    * May also be set in SecurityContext.  If set in both SecurityContext and
    * PodSecurityContext, the value specified in SecurityContext takes precedence.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   runAsNonRoot?: boolean;
   /**
@@ -651,7 +651,7 @@ export interface PodSecurityContext {
    * (Alpha) Using the field requires the SupplementalGroupsPolicy feature gate to be enabled
    * and the container runtime must implement support for this feature.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 12
+   * @kgen:protobuf 12 pointer
    */
   supplementalGroupsPolicy?: string;
   /**
@@ -665,7 +665,7 @@ export interface PodSecurityContext {
    *
    * If unset, the Kubelet will not modify the ownership and permissions of any volume.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   fsGroup?: int64;
   /**
@@ -684,7 +684,7 @@ export interface PodSecurityContext {
    * and emptydir.
    * Valid values are "OnRootMismatch" and "Always". If not specified, "Always" is used.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 9
+   * @kgen:protobuf 9 pointer
    */
   fsGroupChangePolicy?: string;
   /**
@@ -723,7 +723,7 @@ export interface PodSecurityContext {
    *
    * All Pods that use the same volume should use the same seLinuxChangePolicy, otherwise some pods can get stuck in ContainerCreating state.
    * Note that this field cannot be set when spec.os.name is windows.
-   * @kgen:protobuf 13
+   * @kgen:protobuf 13 pointer
    */
   seLinuxChangePolicy?: string;
 }
@@ -764,7 +764,7 @@ export interface Toleration {
    * of effect NoExecute, otherwise this field is ignored) tolerates the taint. By default,
    * it is not set, which means tolerate the taint forever (do not evict). Zero and
    * negative values will be treated as 0 (evict immediately) by the system.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   tolerationSeconds?: int64;
 }
@@ -857,7 +857,7 @@ export interface TopologySpreadConstraint {
    * In this situation, new pod with the same labelSelector cannot be scheduled,
    * because computed skew will be 3(3 - 0) if new Pod is scheduled to any of the three zones,
    * it will violate MaxSkew.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   minDomains?: int32;
   /**
@@ -867,7 +867,7 @@ export interface TopologySpreadConstraint {
    * - Ignore: nodeAffinity/nodeSelector are ignored. All nodes are included in the calculations.
    *
    * If this value is nil, the behavior is equivalent to the Honor policy.
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   nodeAffinityPolicy?: string;
   /**
@@ -878,7 +878,7 @@ export interface TopologySpreadConstraint {
    * - Ignore: node taints are ignored. All nodes are included.
    *
    * If this value is nil, the behavior is equivalent to the Ignore policy.
-   * @kgen:protobuf 7
+   * @kgen:protobuf 7 pointer
    */
   nodeTaintsPolicy?: string;
   /**
@@ -1003,7 +1003,7 @@ export interface PodDNSConfigOption {
   name?: string;
   /**
    * Value is this DNS resolver option's value.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   value?: string;
 }

@@ -12,7 +12,7 @@ export interface Secret {
   /**
    * Immutable, if set to true, ensures that data stored in the Secret cannot be updated (only
    * object metadata can be modified).
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   immutable?: boolean;
   /**

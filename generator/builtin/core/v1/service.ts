@@ -78,7 +78,7 @@ export interface ServicePort {
   protocol?: 'TCP' | 'UDP' | 'SCTP';
   /**
    * The application protocol for this port.
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   appProtocol?: string;
   /**
@@ -139,7 +139,7 @@ export interface LoadBalancerIngress {
   hostname?: string;
   /**
    * IPMode specifies how the load-balancer IP behaves: VIP or Proxy.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   ipMode?: string;
   /**
@@ -163,7 +163,7 @@ export interface PortStatus {
   protocol: 'TCP' | 'UDP' | 'SCTP';
   /**
    * Error is to record the problem with the service port.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   error?: string;
 }

@@ -26,7 +26,7 @@ export interface ServiceAccount {
   imagePullSecrets?: LocalObjectReference[];
   /**
    * AutomountServiceAccountToken indicates whether pods running as this service account should have an API token automatically mounted.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   automountServiceAccountToken?: boolean;
 }

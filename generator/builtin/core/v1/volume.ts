@@ -304,7 +304,7 @@ export interface AzureDiskVolumeSource {
   /**
    * cachingMode is the Host Caching mode: None, Read Only, Read Write.
    * @default "ReadWrite"
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   cachingMode?: string;
   /**
@@ -312,20 +312,20 @@ export interface AzureDiskVolumeSource {
    * Must be a filesystem type supported by the host operating system.
    * Ex. "ext4", "xfs", "ntfs". Implicitly inferred to be "ext4" if unspecified.
    * @default "ext4"
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   fsType?: string;
   /**
    * readOnly Defaults to false (read/write). ReadOnly here will force
    * the ReadOnly setting in VolumeMounts.
    * @default false
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   readOnly?: boolean;
   /**
    * kind expected values are Shared: multiple blob disks per storage account  Dedicated: single blob disk per storage account  Managed: azure managed data disk (only in managed availability set). defaults to shared
    * @default "Shared"
-   * @kgen:protobuf 6
+   * @kgen:protobuf 6 pointer
    */
   kind?: string;
 }
@@ -365,14 +365,14 @@ export interface CSIVolumeSource {
   /**
    * readOnly specifies a read-only configuration for the volume.
    * Defaults to false (read/write).
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   readOnly?: boolean;
   /**
    * fsType to mount. Ex. "ext4", "xfs", "ntfs".
    * If not provided, the empty value is passed to the associated CSI driver
    * which will determine the default filesystem to apply.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   fsType?: string;
   /**
@@ -512,12 +512,12 @@ export interface ConfigMapVolumeSource {
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
    * @default 420
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   defaultMode?: int32;
   /**
    * optional specify whether the ConfigMap or its keys must be defined
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   optional?: boolean;
 }
@@ -543,7 +543,7 @@ export interface DownwardAPIVolumeSource {
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
    * @default 420
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   defaultMode?: int32;
 }
@@ -618,7 +618,7 @@ export interface FCVolumeSource {
   targetWWNs?: string[];
   /**
    * lun is Optional: FC target lun number
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   lun?: int32;
   /**
@@ -813,7 +813,7 @@ export interface HostPathVolumeSource {
    * type for HostPath Volume
    * Defaults to ""
    * More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   type?: string;
 }
@@ -887,7 +887,7 @@ export interface ISCSIVolumeSource {
    * initiatorName is the custom iSCSI Initiator Name.
    * If initiatorName is specified with iscsiInterface simultaneously, new iSCSI interface
    * <target portal>:<volume name> will be created for the connection.
-   * @kgen:protobuf 12
+   * @kgen:protobuf 12 pointer
    */
   initiatorName?: string;
 }
@@ -1025,7 +1025,7 @@ export interface ProjectedVolumeSource {
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
    * @default 420
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   defaultMode?: int32;
 }
@@ -1240,12 +1240,12 @@ export interface SecretVolumeSource {
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
    * @default 420
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   defaultMode?: int32;
   /**
    * optional field specify whether the Secret or its keys must be defined
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   optional?: boolean;
 }
@@ -1343,7 +1343,7 @@ export interface KeyToPath {
    * If not specified, the volume defaultMode will be used.
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   mode?: int32;
 }
@@ -1375,7 +1375,7 @@ export interface DownwardAPIVolumeFile {
    * If not specified, the volume defaultMode will be used.
    * This might be in conflict with other options that affect the file
    * mode, like fsGroup, and the result can be other mode bits set.
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   mode?: int32;
 }
@@ -1531,14 +1531,14 @@ export interface ClusterTrustBundleProjection {
   /**
    * Select a single ClusterTrustBundle by object name.  Mutually-exclusive
    * with signerName and labelSelector.
-   * @kgen:protobuf 1
+   * @kgen:protobuf 1 pointer
    */
   name?: string;
   /**
    * Select all ClusterTrustBundles that match this signer name.
    * Mutually-exclusive with name.  The contents of all selected
    * ClusterTrustBundles will be unified and deduplicated.
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   signerName?: string;
   /**
@@ -1555,7 +1555,7 @@ export interface ClusterTrustBundleProjection {
    * allowed not to exist.  If using signerName, then the combination of
    * signerName and labelSelector is allowed to match zero
    * ClusterTrustBundles.
-   * @kgen:protobuf 5
+   * @kgen:protobuf 5 pointer
    */
   optional?: boolean;
   /**
@@ -1599,7 +1599,7 @@ export interface ConfigMapProjection {
   items?: KeyToPath[];
   /**
    * optional specify whether the ConfigMap or its keys must be defined
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   optional?: boolean;
 }
@@ -1652,7 +1652,7 @@ export interface PodCertificateProjection {
    * seconds (1 hour).  This constraint is enforced by kube-apiserver.
    * `kubernetes.io` signers will never issue certificates with a lifetime
    * longer than 24 hours.
-   * @kgen:protobuf 3
+   * @kgen:protobuf 3 pointer
    */
   maxExpirationSeconds?: int32;
   /**
@@ -1727,7 +1727,7 @@ export interface SecretProjection {
   items?: KeyToPath[];
   /**
    * optional field specify whether the Secret or its key must be defined
-   * @kgen:protobuf 4
+   * @kgen:protobuf 4 pointer
    */
   optional?: boolean;
 }
@@ -1755,7 +1755,7 @@ export interface ServiceAccountTokenProjection {
    * its time to live or if the token is older than 24 hours.Defaults to 1 hour
    * and must be at least 10 minutes.
    * @default 3600
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 pointer
    */
   expirationSeconds?: int64;
   /**

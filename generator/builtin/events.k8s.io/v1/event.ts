@@ -22,7 +22,7 @@ export interface Event {
   /**
    * eventTime is the time when this Event was first observed.
    * @format date-time
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 microtime
    */
   eventTime?: string | null;
   /**
@@ -104,7 +104,7 @@ export interface EventSeries {
   /**
    * lastObservedTime is the time when last Event from the series was seen before last heartbeat.
    * @format date-time
-   * @kgen:protobuf 2
+   * @kgen:protobuf 2 microtime
    */
   lastObservedTime: string;
 }
