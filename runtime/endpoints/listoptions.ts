@@ -25,12 +25,13 @@ export function validateListOptions(query: URLSearchParams, watch: boolean): voi
   const sendInitialEvents = parseSendInitialEvents(query);
   const causes = watch ? watchCauses(match, cont, sendInitialEvents) : listCauses(rv, match, cont, sendInitialEvents);
   if (causes.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', causes);
-  // Storage refuses the same for a list; a watch must hear it as the answer's status, not as an
-  // ERROR event after a 200 (kube's watch handler fails before the stream starts too).
-  if (rv !== '' && !/^\d{1,15}$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
   if (!watch && cont !== '' && rv !== '' && rv !== '0') {
     throw newBadRequest('specifying resource version is not allowed when using continue');
   }
+  // Storage refuses the same for a list; a watch must hear it as the answer's status, not as an
+  // ERROR event after a 200 (kube's watch handler fails before the stream starts too). After the
+  // continue rule, as kube's storage.ValidateListOptions orders them.
+  if (rv !== '' && !/^\d{1,15}$/.test(rv)) throw newBadRequest(`invalid resource version: ${JSON.stringify(rv)}`);
 }
 
 function listCauses(rv: string, match: string, cont: string, sendInitialEvents: boolean | undefined): StatusCause[] {

@@ -334,28 +334,30 @@ export class Store {
   }
 
   /**
-   * Optimistic concurrency: a stated resourceVersion must be the current one; none (or "0", as
-   * kube's versioner parses it) means unconditional. One that is not a decimal revision at all
-   * is the client's mistake, not a conflict: 422 naming the field, where a retry after a fresh
-   * GET would not help. (kube's store fails it in APIObjectVersioner.ParseResourceVersion with
-   * the same field error, which its update path leaves uninterpreted: a 500.)
+   * Optimistic concurrency: a stated resourceVersion must be the current one; none (or 0, as
+   * kube's versioner parses it) means unconditional. kube's store compares revisions as numbers
+   * (APIObjectVersioner.ObjectResourceVersion, strconv.ParseUint): "007" states revision 7 and
+   * "000" none. One that is not a decimal uint64 at all is the client's mistake, not a conflict:
+   * 422 naming the field, where a retry after a fresh GET would not help (kube's update path
+   * leaves ParseUint's error uninterpreted: a 500).
    */
   private checkPreconditions(updated: KubeObject, existing: KubeObject, name: string): void {
     const meta = metadataOf(updated);
     const strategy = this.updateStrategy;
     const rv: unknown = meta.resourceVersion;
-    if (rv !== undefined && rv !== null && (typeof rv !== 'string' || !/^\d*$/.test(rv))) {
+    const revision = rv === undefined || rv === null ? 0n : typeof rv === 'string' ? statedRevision(rv) : undefined;
+    if (revision === undefined) {
       const field = 'metadata.resourceVersion';
       const cause = typeof rv === 'string' ? invalid(field, rv, 'must be a decimal resource version') : typeInvalid(field, rv, 'must be of type string');
       throw newInvalid({ group: this.definition.group, kind: this.definition.kind }, name, toStatusCauses([cause]));
     }
-    if (!rv || /^0+$/.test(rv as string)) {
+    if (revision === 0n) {
       if (!strategy.allowUnconditionalUpdate) {
         throw newInvalid({ group: this.definition.group, kind: this.definition.kind }, name, [
           { reason: 'FieldValueRequired', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
         ]);
       }
-    } else if (meta.resourceVersion !== existing.metadata.resourceVersion) {
+    } else if (revision !== statedRevision(existing.metadata.resourceVersion ?? '')) {
       throw newConflict(this.qualifiedResource, name, CONFLICT_MESSAGE);
     }
     meta.resourceVersion = existing.metadata.resourceVersion;
@@ -493,4 +495,20 @@ export class Store {
       throw interpretStorageError(err, this.qualifiedResource, name);
     };
   }
+}
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/**
+ * A resourceVersion as kube's update path reads it (strconv.ParseUint base 10, 64 bits): the
+ * revision ("" and any run of zeros are 0, unset), or undefined when it is none.
+ */
+function statedRevision(rv: string): bigint | undefined {
+  if (rv === '') return 0n;
+  if (!/^\d+$/.test(rv)) return undefined;
+  // Zeros in front do not count; more than uint64's 20 digits need no BigInt to be refused.
+  const digits = rv.replace(/^0+/, '');
+  if (digits.length > 20) return undefined;
+  const revision = BigInt(digits === '' ? '0' : digits);
+  return revision <= MAX_UINT64 ? revision : undefined;
 }

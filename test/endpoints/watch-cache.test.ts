@@ -129,6 +129,8 @@ describe('resourceVersion on get and list', () => {
       ['?resourceVersion=0&resourceVersionMatch=Exact', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"'],
       ['?resourceVersion=5&resourceVersionMatch=Newest', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""'],
       ['?limit=1&continue=abc&resourceVersion=5', 400, 'specifying resource version is not allowed when using continue'],
+      // kube's storage.ValidateListOptions refuses a resourceVersion beside continue before it parses one.
+      ['?limit=1&continue=abc&resourceVersion=abc', 400, 'specifying resource version is not allowed when using continue'],
       ['?sendInitialEvents=true', 422, 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list'],
       ['?watch=true&resourceVersionMatch=NotOlderThan', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'],
       ['?watch=true&sendInitialEvents=true', 422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'],

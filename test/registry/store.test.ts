@@ -208,6 +208,25 @@ describe('generic store', () => {
     assert.notEqual(u.metadata.resourceVersion, c.metadata.resourceVersion);
   });
 
+  it('reads a stated resourceVersion as a number, as kube\'s strconv.ParseUint: zeros in front count for nothing, past uint64 is no revision', async () => {
+    const c = await w.store.create('default', W('w1'));
+    const at = (resourceVersion: string, replicas: number) => () => ({ ...c, metadata: { ...c.metadata, resourceVersion }, spec: { replicas } });
+    // "007" is revision 7: the current one written with zeros in front is no conflict.
+    const u = await w.store.update('default', 'w1', { updatedObject: at(`00${c.metadata.resourceVersion}`, 6) });
+    assert.deepEqual(u.spec, { replicas: 6 });
+    assert.notEqual(u.metadata.resourceVersion, `00${c.metadata.resourceVersion}`);
+    // A run of zeros is 0: unset, an unconditional update.
+    const v = await w.store.update('default', 'w1', { updatedObject: at('0000', 7) });
+    assert.deepEqual(v.spec, { replicas: 7 });
+    // 2^64-1 is a revision (not the current one: a conflict); 2^64 and longer are none at all.
+    await rejects(w.store.update('default', 'w1', { updatedObject: at('18446744073709551615', 8) }), 409, 'Conflict');
+    for (const rv of ['18446744073709551616', '9'.repeat(40), `${'0'.repeat(30)}1${'0'.repeat(20)}`]) {
+      await rejects(w.store.update('default', 'w1', { updatedObject: at(rv, 8) }), 422, 'Invalid', /metadata\.resourceVersion: Invalid value: "\d+": must be a decimal resource version$/);
+    }
+    // A stale revision stays a conflict.
+    await rejects(w.store.update('default', 'w1', { updatedObject: at(c.metadata.resourceVersion!, 8) }), 409, 'Conflict');
+  });
+
   it('never creates on update', async () => {
     await rejects(w.store.update('default', 'missing', { updatedObject: (cur) => cur }), 404, 'NotFound', /^widgets\.widgets\.example\.com "missing" not found$/);
   });
