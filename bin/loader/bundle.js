@@ -191,15 +191,25 @@ async function buildChunk(path, entryPath, options, chunks) {
 }
 
 /**
- * `text` with every non-ASCII character written as a `\u` escape. esbuild escapes them in code (its
- * default ASCII charset) but not in the comments it keeps (doc comments before class members:
- * kgen's have `≤`, `→`, `…`), and a single one makes V8 hold the whole file as a two-byte string:
- * the runtime chunk (1.9 M characters) took 3.9 MB twice (the text read, and the wrapped copy V8
- * compiles and keeps) instead of 1.9 MB each, and decoding it cost ~3 ms more of every `kgen
- * serve` start. Only those comments change (in code, where esbuild leaves none, an escape would
- * stand for the same character). U+2028/U+2029 end a line comment, so they stay.
+ * `text` with every non-ASCII character of its comment lines written as a `\u` escape. esbuild
+ * escapes non-ASCII characters in strings, untagged templates and identifiers (its default ASCII
+ * charset), but not in the comments it keeps (doc comments before class members: kgen's have `≤`,
+ * `→`, `…`), nor in tagged templates (`String.raw`) and regular expression literals, where an
+ * escape would change the value or `.source`. A single non-ASCII character makes V8 hold the whole
+ * file as a two-byte string: the runtime chunk (1.9 M characters) took 3.9 MB twice (the text read,
+ * and the wrapped copy V8 compiles and keeps) instead of 1.9 MB each, and decoding it cost ~3 ms
+ * more of every `kgen serve` start. So the text is escaped only when every line holding such a
+ * character is a comment line (starting, after blanks, with `//`, `/*` or `*`); otherwise it is
+ * kept as it is, a two-byte string but the same program. U+2028/U+2029 end a line comment, so they
+ * stay.
  */
 export function asciiOnly(text) {
+  const NON_ASCII = /[^\x00-\x7f\u2028\u2029]/;
+  if (!NON_ASCII.test(text)) return text;
+  const lines = text.split('\n');
+  for (const line of lines) {
+    if (NON_ASCII.test(line) && !/^\s*(\/\/|\/\*|\*)/.test(line)) return text;
+  }
   return text.replace(/[^\x00-\x7f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
