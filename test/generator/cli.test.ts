@@ -4,10 +4,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { REPO, copyTree, fixtureApis, listTree, snapshotTree, tempDir } from './helpers.js';
+import { describe, test } from 'node:test';
+import { REPO, copyTree, fixtureApis, listTree, snapshotTree, cleanedTempDirs } from './helpers.js';
 
 const BIN = join(REPO, 'bin/kgen.js');
 
@@ -23,13 +23,7 @@ function kgen(...args: string[]): Run {
 }
 
 const rel = (path: string) => relative(REPO, path);
-const tmpDirs: string[] = [];
-const tmp = (prefix: string) => {
-  const dir = tempDir(prefix);
-  tmpDirs.push(dir);
-  return dir;
-};
-after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = cleanedTempDirs();
 
 /** Nothing but the output directory itself may be left beside it (no half-written swap folders). */
 function siblings(outDir: string): string[] {

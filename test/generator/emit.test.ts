@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { compile, generate, type EmittedFile } from '../../generator/index.js';
 import { checkOpenAPIv3, checkSwagger2, collectRefs, operations } from './openapi-check.js';
-import { REPO, copyTree, listTree, tempDir } from './helpers.js';
+import { REPO, copyTree, listTree, cleanedTempDirs } from './helpers.js';
 
 const APIS = join(REPO, 'apis');
 const result = compile({ apisDir: APIS });
@@ -38,13 +38,7 @@ const coreDoc = () => json('openapi/v3/api/v1.json');
 const allOps = () => V3_DOCS.flatMap((p) => operations(json(p)).map((o) => ({ ...o, doc: p })));
 const opById = (id: string) => allOps().find((o) => o.op.operationId === id) ?? assert.fail(`no operation ${id}`);
 
-const tmpDirs: string[] = [];
-const tmp = (prefix: string) => {
-  const dir = tempDir(prefix);
-  tmpDirs.push(dir);
-  return dir;
-};
-after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = cleanedTempDirs();
 
 describe('emit: the file set', () => {
   test('every document and TypeScript module of the contract is emitted, and nothing else', () => {

@@ -1,5 +1,6 @@
 /** Shared helpers for the generator tests: fixture paths, temp dirs inside the repo, file trees. */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { after } from 'node:test';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -22,6 +23,20 @@ export function fixtureApis(name: string): string {
 export function tempDir(prefix: string): string {
   mkdirSync(TMP_ROOT, { recursive: true });
   return mkdtempSync(join(TMP_ROOT, `${prefix}-`));
+}
+
+/**
+ * `tmp(prefix)` making temp dirs (tempDir) that are removed once the test file's tests are done.
+ * Call it at a test file's top level.
+ */
+export function cleanedTempDirs(): (prefix: string) => string {
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  return (prefix) => {
+    const dir = tempDir(prefix);
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /** Writes `files` (path relative to dir → content) under dir/apis and returns that apis folder. */

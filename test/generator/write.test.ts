@@ -9,22 +9,16 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { partsFile } from '../../generator/emit/emitted.js';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
-import { REPO, fixtureApis, snapshotTree, tempDir } from './helpers.js';
+import { REPO, fixtureApis, snapshotTree, cleanedTempDirs } from './helpers.js';
 
 type Files = Record<string, string>;
 const asEmitted = (files: Files) => Object.entries(files).map(([path, content]) => ({ path, content }));
 
-const tmpDirs: string[] = [];
-const tmp = (prefix: string) => {
-  const dir = tempDir(prefix);
-  tmpDirs.push(dir);
-  return dir;
-};
-after(() => tmpDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = cleanedTempDirs();
 
 /** Every file under dir with its content, and every folder (as `name/`), so that empty folders count. */
 function treeOf(dir: string): Files {
