@@ -138,23 +138,31 @@ describe('kgen serve as a bundle', () => {
     }
   });
 
-  it('does not load node:http2 before listening (fastify requires it only for HTTP/2 servers)', async () => {
-    // A preload reports, at the line, which of the built-in modules were loaded.
-    const preload = join(work, 'builtins-at-line.mjs');
+  /**
+   * `kgen serve` of the fixture with a preload that writes `<label> <expression's value>` to
+   * stderr as the server prints its `kgen API server:` line.
+   */
+  const serveReportingAtLine = (label: string, expression: string) => {
+    const preload = join(work, `${label.toLowerCase()}-at-line.mjs`);
     writeFileSync(
       preload,
       [
         'const write = process.stdout.write.bind(process.stdout);',
         'process.stdout.write = (chunk, ...rest) => {',
-        "  if (String(chunk).includes('kgen API server:')) process.stderr.write(`BUILTINS ${process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(',')}\\n`);",
+        `  if (String(chunk).includes('kgen API server:')) process.stderr.write(\`${label} \${${expression}}\\n\`);`,
         '  return write(chunk, ...rest);',
         '};',
       ].join('\n'),
     );
-    const proc = spawn(process.execPath, ['--import', preload, KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
+    return spawn(process.execPath, ['--import', preload, KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
       env: { ...process.env, KGEN_CACHE_DIR: cacheDir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+  };
+
+  it('does not load node:http2 before listening (fastify requires it only for HTTP/2 servers)', async () => {
+    // A preload reports, at the line, which of the built-in modules were loaded.
+    const proc = serveReportingAtLine('BUILTINS', "process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(',')");
     let out = '';
     const closed = new Promise((resolve) => proc.once('close', resolve));
     const line = await new Promise<string>((resolve) => {
@@ -177,21 +185,7 @@ describe('kgen serve as a bundle', () => {
   it('stops gracefully on a SIGTERM sent as soon as the line is read', async () => {
     // A preload reports, as the line is written, how many SIGTERM listeners the process has: the
     // handler must be there already, or a SIGTERM right after the line ends the process at once.
-    const preload = join(work, 'sigterm-at-line.mjs');
-    writeFileSync(
-      preload,
-      [
-        'const write = process.stdout.write.bind(process.stdout);',
-        'process.stdout.write = (chunk, ...rest) => {',
-        "  if (String(chunk).includes('kgen API server:')) process.stderr.write(`SIGTERM-LISTENERS ${process.listenerCount('SIGTERM')}\\n`);",
-        '  return write(chunk, ...rest);',
-        '};',
-      ].join('\n'),
-    );
-    const proc = spawn(process.execPath, ['--import', preload, KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, 'data')], {
-      env: { ...process.env, KGEN_CACHE_DIR: cacheDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = serveReportingAtLine('SIGTERM-LISTENERS', "process.listenerCount('SIGTERM')");
     let out = '';
     const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => proc.once('close', (code, signal) => resolve([code, signal])));
     proc.stdout.on('data', (chunk: Buffer) => {
