@@ -67,7 +67,8 @@ function resourceName(definition: ResourceDefinition): string {
 /** A SchemaValidator compiled from the kind's schema on its first call. */
 export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Schemas>): { validator: SchemaValidator; compiled: Lazy<SchemaValidator> } {
   const compiled = new Lazy(
-    () => compileSchemaValidator(schemas.get(), definition.schemaName),
+    // A built-in kind's protobuf table names its Go types' plain fields, whose zero a default replaces.
+    () => compileSchemaValidator(schemas.get(), definition.schemaName, definition.protobuf),
     () => `cannot compile the schema ${definition.schemaName} of ${resourceName(definition)}`,
   );
   const validator: SchemaValidator = {

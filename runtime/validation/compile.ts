@@ -8,8 +8,16 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { emptyNode, type JsonKind, type SchemaNode } from './node.js';
 import { SUPPORTED_FORMATS, normalizeFormat } from './formats.js';
 import { readValidationRules } from './cel-rules.js';
+import type { ProtobufFieldNumber } from '../api/resource.js';
 
 export type SchemaInput = OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject;
+
+/**
+ * The Go types' fields by schema name and JSON field name, as a built-in kind's protobuf table
+ * gives them (ResourceDefinition.protobuf): an entry `{ pointer: true }` is a Go pointer, any
+ * other entry a plain field (see SchemaNode.zeroIsUnset).
+ */
+export type GoFields = Readonly<Record<string, Readonly<Record<string, ProtobufFieldNumber>>>>;
 type RawSchema = Record<string, unknown>;
 
 const REF_PREFIX = '#/components/schemas/';
@@ -22,7 +30,10 @@ export class SchemaCompiler {
   /** Every node this compiler created, for the post-compile passes. */
   readonly nodes: SchemaNode[] = [];
 
-  constructor(private readonly schemas: Record<string, SchemaInput>) {}
+  constructor(
+    private readonly schemas: Record<string, SchemaInput>,
+    private readonly goFields?: GoFields,
+  ) {}
 
   /** Compiles a named schema (and everything it reaches) and finishes every pending merge. */
   compileNamed(name: string): SchemaNode {
@@ -41,6 +52,8 @@ export class SchemaCompiler {
     const node = this.newNode();
     this.byName.set(name, node);
     this.fill(node, raw as RawSchema);
+    const fields = this.goFields?.[name];
+    if (fields) node.zeroIsUnset = new Set(Object.keys(fields).filter((key) => !isPointer(fields[key]!)));
     return node;
   }
 
@@ -106,6 +119,10 @@ export class SchemaCompiler {
     };
     for (const node of [...this.pendingParts.keys()]) mergeNode(node);
   }
+}
+
+function isPointer(entry: ProtobufFieldNumber): boolean {
+  return typeof entry === 'object' && !Array.isArray(entry) && (entry as { pointer?: true }).pointer === true;
 }
 
 /** Keywords that do not refer to other schemas. */

@@ -50,7 +50,7 @@ export function applyDefaultsTo(x: unknown, s: SchemaNode | undefined): void {
   if (props !== undefined) {
     for (const [key, prop] of props) {
       if (!prop.hasDefault) continue;
-      if (!(key in x) || isNonNullableNull(x[key], prop)) x[key] = deepCopyJSON(prop.defaultValue);
+      if (!(key in x) || isNonNullableNull(x[key], prop) || isGoZero(s, key, x[key])) x[key] = deepCopyJSON(prop.defaultValue);
     }
   }
   const additional = typeof s.additional === 'object' ? s.additional : undefined;
@@ -101,8 +101,13 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
   const props = s.properties;
   if (props === undefined) return;
   for (const [key, prop] of props) {
-    if (!prop.hasDefault || key in x) continue;
+    if (!prop.hasDefault || (key in x && !isGoZero(s, key, x[key]))) continue;
     x[key] = deepCopyJSON(prop.defaultValue);
     applyDefaultsTo(x[key], prop);
   }
+}
+
+/** A plain Go field of `s` holding its Go zero value: absent, for Go's defaulters (SchemaNode.zeroIsUnset). */
+function isGoZero(s: SchemaNode, key: string, value: unknown): boolean {
+  return (value === '' || value === 0 || value === false) && s.zeroIsUnset?.has(key) === true;
 }

@@ -67,6 +67,13 @@ export interface SchemaNode {
 
   hasDefault: boolean;
   defaultValue: unknown;
+  /**
+   * Properties that are plain (not pointer) fields of a Go type (a built-in kind's, known from
+   * its protobuf table): their Go zero value ("", 0, false) is what Go decodes for an absent
+   * field, so a default replaces it too, as kube's SetDefaults_* functions do (`protocol: ""` is
+   * TCP, a probe's `periodSeconds: 0` is 10).
+   */
+  zeroIsUnset: ReadonlySet<string> | undefined;
 
   /** apiVersion, kind and metadata are known here (the resource root and embedded resources). */
   keepsTypeMeta: boolean;
@@ -111,6 +118,7 @@ export function emptyNode(): SchemaNode {
     validations: undefined,
     hasDefault: false,
     defaultValue: undefined,
+    zeroIsUnset: undefined,
     keepsTypeMeta: false,
     needsStructuralPass: false,
   };

@@ -6,7 +6,7 @@
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { StatusCause } from '../api/meta.js';
-import { SchemaCompiler, type SchemaInput } from './compile.js';
+import { SchemaCompiler, type GoFields, type SchemaInput } from './compile.js';
 import { pruneNullsAndApplyDefaults } from './defaults.js';
 import { finalizeNodes } from './finalize.js';
 import { objectMetaSchema } from './metaschema.js';
@@ -41,9 +41,10 @@ const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: '
 export function compileSchemaValidator(
   schemas: Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>,
   rootName: string,
+  goFields?: GoFields,
 ): SchemaValidator {
   const objectMeta = objectMetaSchema();
-  const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>);
+  const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>, goFields);
   const compiled = compiler.compileNamed(rootName);
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
