@@ -84,9 +84,26 @@ const needsNodePorts = (spec: ServiceSpec) => typeOf(spec) === 'NodePort' || typ
 /** Whether a Service of this spec gets a cluster IP: not headless, not ExternalName. */
 const needsClusterIP = (spec: ServiceSpec) => typeOf(spec) !== 'ExternalName' && !isHeadless(spec);
 
+/**
+ * SetDefaults_Service's ports: a port without a targetPort (or with 0 or "", Go's zero value)
+ * targets its own port number. kube defaults as it decodes, before the strategy runs.
+ */
+export function defaultServicePorts(obj: KubeObject): void {
+  const spec = obj.spec as { ports?: unknown } | undefined;
+  if (typeof spec !== 'object' || spec === null || !Array.isArray(spec.ports)) return;
+  for (const p of spec.ports as Array<Record<string, unknown> | null>) {
+    if (typeof p !== 'object' || p === null || typeof p.port !== 'number') continue;
+    if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+  }
+}
+
 export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAllocator, nodePorts?: NodePortAllocator): RESTStrategy {
   return {
     ...base,
+    prepareForCreate(obj) {
+      defaultServicePorts(obj);
+      base.prepareForCreate(obj);
+    },
     async beginCreate(obj, opts) {
       const finishBase = await base.beginCreate?.(obj, opts);
       const spec = specOf(obj);
@@ -129,6 +146,7 @@ export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAll
       if (nodePorts && Array.isArray(spec.ports)) await nodePorts.release(refOf(obj), spec.ports).catch(() => undefined);
     },
     prepareForUpdate(obj, old) {
+      defaultServicePorts(obj);
       base.prepareForUpdate(obj, old);
       // kube's dropTypeDependentFields: becoming ExternalName gives the cluster IP back.
       const spec = specOf(obj);

@@ -182,6 +182,18 @@ describe('Service validation', () => {
     assert.equal(lb.body.message, `Service "lb" is invalid: spec.clusterIPs[0]: Invalid value: "None": may not be set to 'None' for LoadBalancer services`);
   });
 
+  it('defaults a port\'s targetPort to its port, as SetDefaults_Service (absent, 0 or "")', async () => {
+    const r = await create('targets', { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, targetPort: 0 }, { name: 'c', port: 82, targetPort: '' }, { name: 'd', port: 83, targetPort: 'web' }] });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(
+      r.body.spec.ports.map((p: { targetPort: unknown }) => p.targetPort),
+      [80, 81, 82, 'web'],
+    );
+    const updated = await t.request('PUT', `${SVCS}/targets`, { body: { ...r.body, spec: { ...r.body.spec, ports: [{ name: 'a', port: 90 }] } } });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.body.spec.ports[0].targetPort, 90);
+  });
+
   it('keeps spec.clusterIP once set', async () => {
     assert.equal((await create('fixed', { clusterIP: '10.0.0.13', ports: [{ port: 53 }] })).status, 201);
     const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.0.0.14' } }, contentType: 'application/merge-patch+json' });
