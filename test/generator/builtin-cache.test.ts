@@ -8,13 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
-import ts from 'typescript';
 import { derivedCache } from '../../generator/cache.js';
 import { BUILTIN_APIS, compile, formatDiagnostic } from '../../generator/index.js';
 import { builtinParse, PARSE_IMPORTS } from '../../generator/parse/builtin-cache.js';
 import { parseApis, parseRoot } from '../../generator/parse/parser.js';
 import { writeProposedEntries } from '../../generator/write/cache.js';
-import { REPO, tempDir, writeApis } from './helpers.js';
+import { REPO, parsedImportClosure, tempDir, writeApis } from './helpers.js';
 
 const tmp: string[] = [];
 after(() => tmp.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -105,21 +104,13 @@ describe('the built-in APIs parsed once (parse/builtin-cache.ts)', () => {
 
   test('PARSE_IMPORTS lists every module outside generator/parse/ that the parse stage imports', () => {
     const parseDir = resolve(REPO, 'generator/parse');
-    const seen = new Set<string>();
     const outside = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
-      for (const stmt of source.statements) {
-        const spec = (ts.isImportDeclaration(stmt) || ts.isExportDeclaration(stmt)) && stmt.moduleSpecifier && ts.isStringLiteral(stmt.moduleSpecifier) ? stmt.moduleSpecifier.text : undefined;
-        if (!spec?.startsWith('.')) continue;
-        const target = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+    for (const name of readdirSync(parseDir).filter((n) => n.endsWith('.ts'))) {
+      for (const file of parsedImportClosure(join(parseDir, name)).files) {
+        const target = resolve(REPO, file);
         if (dirname(target) !== parseDir) outside.add(relative(parseDir, target).replace(/\.ts$/, ''));
-        visit(target);
       }
-    };
-    for (const name of readdirSync(parseDir).filter((n) => n.endsWith('.ts'))) visit(join(parseDir, name));
+    }
     // The derived cache (which names entries) and this folder's own files are not parse inputs.
     outside.delete('../cache');
     assert.deepEqual([...outside].sort(), [...PARSE_IMPORTS].sort());
