@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
 import { writeEmitted } from './file.js';
 
@@ -160,16 +160,39 @@ function digest(body: string): string {
 }
 
 /** The journal in `text`, or undefined when it is not one whole journal of this format. */
-function parse(text: string): Journal | undefined {
+function parse(text: string, outDir: string): Journal | undefined {
   const lines = text.split('\n');
   if (lines.length !== 3 || lines[2] !== '' || lines[1] !== digest(lines[0])) return undefined;
   try {
     const j = JSON.parse(lines[0]);
     if (j.format !== FORMAT) return undefined;
-    return { staging: j.staging, write: j.write, remove: j.remove, removeDirs: j.removeDirs };
+    const journal: Journal = { staging: j.staging, write: j.write, remove: j.remove, removeDirs: j.removeDirs };
+    return wellFormed(journal, outDir) ? journal : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The checksum only tells a whole journal from a torn one; anyone can write one that verifies
+ * (one committed into a repository beside its generated/, say). So a journal is acted on only
+ * when every move stays inside the output directory and its own staging folder: a staging
+ * folder named as kgen names them, staged names without separators, and output paths that are
+ * relative and never climb out.
+ */
+function wellFormed(j: Journal, outDir: string): boolean {
+  const plainName = (name: unknown) => typeof name === 'string' && name !== '' && name !== '.' && name !== '..' && !/[\\/]/.test(name);
+  const inside = (path: unknown) => typeof path === 'string' && !isAbsolute(path) && normalize(path) !== '.' && !normalize(path).split(/[\\/]/).includes('..');
+  return (
+    plainName(j.staging) &&
+    j.staging.startsWith(`${siblingPrefix(outDir)}new-`) &&
+    Array.isArray(j.write) &&
+    j.write.every((entry) => Array.isArray(entry) && plainName(entry[0]) && inside(entry[1])) &&
+    Array.isArray(j.remove) &&
+    j.remove.every(inside) &&
+    Array.isArray(j.removeDirs) &&
+    j.removeDirs.every(inside)
+  );
 }
 
 function siblings(outDir: string): string[] {
@@ -212,7 +235,7 @@ export function recoverOutput(outDir: string): void {
   const left = new Set(names);
   for (const name of names.filter((n) => isJournalName(outDir, n)).sort()) {
     const path = join(parent, name);
-    const journal = parse(readFileSync(path, 'utf8'));
+    const journal = parse(readFileSync(path, 'utf8'), outDir);
     if (journal && existsSync(outDir)) {
       apply(outDir, journal, undefined);
       rmSync(path);

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, test } from 'node:test';
@@ -169,6 +170,30 @@ describe('writeOutput: an existing output through a journal', () => {
     writeFileSync(join(dirname(out), '.generated.kgen-journal-4-5-6.tmp'), '{"format":"kgen-jour');
     recoverOutput(out);
     assert.deepEqual(treeOf(out), expectedTree(OLD));
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('a whole journal that reaches outside the output is never acted on (one committed beside a cloned generated/)', () => {
+    const root = tmp('write-forged');
+    const out = join(root, 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const victim = join(root, 'victim');
+    mkdirSync(victim);
+    writeFileSync(join(victim, 'keep.txt'), 'mine');
+    writeFileSync(join(root, 'keep.txt'), 'mine too');
+    const forged = [
+      { staging: '.generated.kgen-new-1-2-3', write: [], remove: ['../keep.txt'], removeDirs: ['../victim'] },
+      { staging: '.generated.kgen-new-1-2-4', write: [], remove: [], removeDirs: ['.'] },
+      { staging: '../victim', write: [['keep.txt', 'a.txt']], remove: [], removeDirs: [] },
+    ];
+    forged.forEach((j, i) => {
+      const body = JSON.stringify({ format: 'kgen-journal/1', ...j });
+      writeFileSync(join(root, `.generated.kgen-journal-9-9-${i}`), `${body}\nsha256:${createHash('sha256').update(body).digest('hex')}\n`);
+    });
+    writeOutput(out, asEmitted(OLD));
+    assert.deepEqual(treeOf(out), expectedTree(OLD));
+    assert.equal(readFileSync(join(victim, 'keep.txt'), 'utf8'), 'mine');
+    assert.equal(readFileSync(join(root, 'keep.txt'), 'utf8'), 'mine too');
     assert.deepEqual(siblings(out), []);
   });
 
