@@ -83,13 +83,14 @@ function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
 
 /**
  * The entry of an adopted object under key. With `keep`, the object itself is remembered as the
- * entry's decoded object (a change just applied: watchers and readers share it).
+ * entry's decoded object (a change just applied: watchers and readers share it). With `flatKey`,
+ * key is already a flat string another entry holds (the key's previous entry), and is shared.
  */
-export function entryOf(key: string, obj: KubeObject, keep: boolean): CacheEntry {
+export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = false): CacheEntry {
   const { encoded, ascii } = encodedLatin1(obj);
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
   const labels = shareLabels(meta?.labels);
-  const entry = new CacheEntry(flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
+  const entry = new CacheEntry(flatKey ? key : flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
   if (keep) {
     entry.decoded = obj;
     remember(entry);
