@@ -53,6 +53,11 @@ export class SqliteLog implements RevisionLog {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
       this.db.pragma('busy_timeout = 5000');
+      // SQLite's own default page cache (2 MB) instead of the 16 MB better-sqlite3 compiles in:
+      // a server's reads come from the watch cache, and the watch cache's initial list (every
+      // row) filled those 16 MB with its pages, kept as malloc memory that freeing does not give
+      // back (measured with 100,000 objects: RSS -14 MB). The pages come from the OS's cache.
+      this.db.pragma('cache_size = -2000');
       this.schemaVersion = migrate(this.db);
       this.stmt = prepare(this.db);
     } catch (err) {

@@ -77,6 +77,28 @@ describe('cache entries', () => {
     assert.equal(entry.decoded, undefined);
   });
 
+  it('entries with an equal label set (keys, values, order) share one frozen map; decoded objects read equal labels', () => {
+    const a = entryOf(key('ns1', 'a'), adoptObject(object('a', { app: 'web', tier: 'db' })), false);
+    const b = entryOf(key('ns1', 'b'), adoptObject(object('b', { app: 'web', tier: 'db' })), false);
+    const reordered = entryOf(key('ns1', 'c'), adoptObject(object('c', { tier: 'db', app: 'web' })), false);
+    const other = entryOf(key('ns1', 'd'), adoptObject(object('d', { app: 'web', tier: 'cache' })), false);
+    assert.equal(a.labels, b.labels, 'one map for an equal set');
+    assert.ok(Object.isFrozen(a.labels));
+    assert.notEqual(reordered.labels, a.labels, 'another key order is another set');
+    assert.deepEqual(Object.keys(reordered.labels!), ['tier', 'app']);
+    assert.notEqual(other.labels, a.labels);
+    assert.deepEqual(other.labels, { app: 'web', tier: 'cache' });
+    for (const [entry, labels] of [[b, { app: 'web', tier: 'db' }], [reordered, { tier: 'db', app: 'web' }], [other, { app: 'web', tier: 'cache' }]] as const) {
+      const decoded = entry.object();
+      assert.deepEqual(decoded.metadata.labels, labels);
+      assert.deepEqual(Object.keys(decoded.metadata.labels!), Object.keys(labels), 'in the stored order');
+      assert.equal(entryMatches(entry, (o) => o.metadata?.labels?.tier === labels.tier), true);
+      assert.equal(entryMatches(entry, (o) => o.metadata?.labels?.tier === 'none'), false);
+    }
+    const none = entryOf(key('ns1', 'e'), adoptObject({ ...object('e'), metadata: { name: 'e', namespace: 'ns1', resourceVersion: '7' } } as KubeObject), false);
+    assert.equal(none.labels, undefined);
+  });
+
   it('a predicate reading anything else gets the decoded object (and so do predicates that throw on the view)', () => {
     const entry = entryOf(key('ns1', 'a'), adoptObject(object('a')), false);
     const bySpec = (o: KubeObject) => (o.spec as { color?: string } | undefined)?.color === 'blau';

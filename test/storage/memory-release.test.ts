@@ -1,19 +1,25 @@
 /**
  * runtime/storage/cacher/memory-release.ts: after a bulk load of RELEASE_THRESHOLD_BYTES or
- * more, COLLECTIONS full collections run, each after QUIET_MS of quiet; a small load runs none,
- * and a load while they are pending starts the burst again. The collection function is
- * globalThis.gc when it is one (node --expose-gc), here a counting stand-in set before the
- * module first looks for it. Real timers (the module's are unref'd, so the test keeps itself alive).
+ * more, COLLECTIONS full collections run, each after QUIET_MS of quiet, with up to YOUNG_SAMPLES
+ * minor ones between the first two; a small load runs none, and a load while they are pending
+ * starts the burst again. The collection function is globalThis.gc when it is one (node
+ * --expose-gc), here a counting stand-in set before the module first looks for it (it shrinks
+ * nothing, so every minor collection runs). Real timers (the module's are unref'd, so the test
+ * keeps itself alive). The last test runs V8's own collector in a child process.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
 let collections = 0;
-(globalThis as { gc?: () => void }).gc = () => {
-  collections++;
+let minor = 0;
+(globalThis as { gc?: (options?: { type?: string }) => void }).gc = (options) => {
+  if (options?.type === 'minor') minor++;
+  else collections++;
 };
-const { COLLECTIONS, QUIET_MS, RELEASE_THRESHOLD_BYTES, loaded } = await import('../../runtime/storage/cacher/memory-release.js');
+const { COLLECTIONS, QUIET_MS, RELEASE_THRESHOLD_BYTES, YOUNG_INTERVAL_MS, YOUNG_SAMPLES, loaded } = await import('../../runtime/storage/cacher/memory-release.js');
 
 describe('memory release after bulk loads', () => {
   it('runs no collection for loads below the threshold', async () => {
@@ -29,25 +35,36 @@ describe('memory release after bulk loads', () => {
 
   it('runs two collections, one quiet moment apart, after a large load, and no more', async () => {
     assert.equal(COLLECTIONS, 2);
+    assert.ok(YOUNG_SAMPLES * YOUNG_INTERVAL_MS < QUIET_MS * 0.8, 'the minor collections fit between the full ones');
     collections = 0;
+    minor = 0;
     loaded(RELEASE_THRESHOLD_BYTES);
     await sleep(QUIET_MS * 0.5);
     assert.equal(collections, 0, 'not before the process has been quiet');
+    assert.equal(minor, 0);
     await sleep(QUIET_MS);
     assert.equal(collections, 1, 'the first after a quiet moment');
+    assert.ok(minor >= 1, 'then the minor ones');
     await sleep(QUIET_MS);
     assert.equal(collections, 2, 'the second after another');
     await sleep(QUIET_MS * 2);
     assert.equal(collections, 2, 'then none');
+    assert.equal(minor, YOUNG_SAMPLES, 'and every minor one (the stand-in shrinks nothing), no more');
   });
 
   it('starts again when a large load comes between the collections', async () => {
     collections = 0;
+    minor = 0;
     loaded(RELEASE_THRESHOLD_BYTES);
-    await sleep(QUIET_MS * 1.5);
+    await sleep(QUIET_MS);
+    while (minor === 0) await sleep(5);
     assert.equal(collections, 1);
+    assert.ok(minor < YOUNG_SAMPLES, `some minor collections ran (${minor})`);
+    const before = minor;
     loaded(RELEASE_THRESHOLD_BYTES);
-    await sleep(QUIET_MS * 0.5);
+    await sleep(YOUNG_INTERVAL_MS * 3);
+    assert.equal(minor, before, 'the load stopped the minor ones');
+    await sleep(QUIET_MS * 0.5 - YOUNG_INTERVAL_MS * 3);
     assert.equal(collections, 1, 'the load postponed the second');
     await sleep(QUIET_MS * 1.1);
     assert.equal(collections, 2);
@@ -55,5 +72,22 @@ describe('memory release after bulk loads', () => {
     assert.equal(collections, 3, 'a full burst of two again');
     await sleep(QUIET_MS * 2);
     assert.equal(collections, 3);
+    assert.equal(minor, before + YOUNG_SAMPLES, 'with its minor ones');
+  });
+
+  it('gives the young generation back: V8 shrinks it once minor collections sample the quiet process', async () => {
+    // A child with V8's real collector: a load that keeps most of what it allocates grows the
+    // young generation to its maximum; after loaded(), the young generation is small again.
+    const script = fileURLToPath(new URL('./memory-release-child.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (err += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, err);
+    const { grown, after } = JSON.parse(out) as { grown: number; after: number };
+    assert.ok(grown >= 16 * 1024 * 1024, `the load grew the young generation (${grown} bytes committed)`);
+    assert.ok(after <= grown / 4, `given back after the release: ${grown} -> ${after} bytes committed`);
   });
 });

@@ -70,8 +70,8 @@ export class CacheEntry {
 
 /**
  * Lets a decoded object share the entry's name, namespace and labels (equal: both come from the
- * same bytes), so that copies readers keep of them (the controllers' metadata informers) hold no
- * strings of their own.
+ * same bytes; the labels map may be another entry's with an equal set, see shareLabels), so that
+ * copies readers keep of them (the controllers' metadata informers) hold no strings of their own.
  */
 function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
@@ -83,19 +83,45 @@ function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
 
 /**
  * The entry of an adopted object under key. With `keep`, the object itself is remembered as the
- * entry's decoded object (a change just applied: watchers and readers share it).
+ * entry's decoded object (a change just applied: watchers and readers share it). With `flatKey`,
+ * key is already a flat string another entry holds (the key's previous entry), and is shared.
  */
-export function entryOf(key: string, obj: KubeObject, keep: boolean): CacheEntry {
+export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = false): CacheEntry {
   const { encoded, ascii } = encodedLatin1(obj);
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
-  const labels = meta?.labels;
-  if (labels && typeof labels === 'object') Object.freeze(labels);
-  const entry = new CacheEntry(flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
+  const labels = shareLabels(meta?.labels);
+  const entry = new CacheEntry(flatKey ? key : flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
   if (keep) {
     entry.decoded = obj;
     remember(entry);
   }
   return entry;
+}
+
+/**
+ * Label sets recently seen → one frozen map each, shared by the entries with an equal set
+ * (equal keys, values and key order). Objects of one workload carry the same labels (a
+ * ReplicaSet's pods, a Deployment's ReplicaSets) and sit next to each other in key order, so
+ * most entries share a map instead of holding one of 40+ bytes each. Bounded: when full it
+ * starts afresh (a set seen again is shared from then on).
+ */
+const labelSets = new Map<string, Readonly<Record<string, string>>>();
+export const MAX_LABEL_SETS = 1024;
+
+function shareLabels(labels: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  if (!labels || typeof labels !== 'object') return labels;
+  Object.freeze(labels);
+  let id: string;
+  try {
+    id = JSON.stringify(labels);
+  } catch {
+    return labels;
+  }
+  const known = labelSets.get(id);
+  if (known !== undefined) return known;
+  if (labelSets.size >= MAX_LABEL_SETS) labelSets.clear();
+  labelSets.set(id, labels);
+  return labels;
 }
 
 // ---- the decoded set (process-wide, bounded) ----

@@ -92,15 +92,20 @@ export class WatchCache {
       throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
     }
     const prev = this.objects.get(event.key);
+    // One string per key: the map, the sorted keys, the entries and the ring share the first
+    // entry's flat key (the event's key is often a tree of concatenated parts).
+    let key: string;
     if (event.type === 'DELETED') {
-      if (prev) this.removeKey(event.key);
+      key = prev?.key ?? event.key;
+      if (prev) this.removeKey(key);
     } else {
-      const entry = entryOf(event.key, event.object, true);
-      this.objects.set(event.key, entry);
-      if (!prev) this.added.add(event.key);
-      else if (!this.added.has(event.key)) this.values[lowerBound(this.keys, event.key)] = entry;
+      const entry = entryOf(prev ? prev.key : event.key, event.object, true, prev !== undefined);
+      key = entry.key;
+      this.objects.set(key, entry);
+      if (!prev) this.added.add(key);
+      else if (!this.added.has(key)) this.values[lowerBound(this.keys, key)] = entry;
     }
-    const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
+    const cached = new CachedEvent(event.type, key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
     if (evicted) this.oldest = evicted.revision;
     this.current = revision;
