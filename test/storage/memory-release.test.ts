@@ -4,7 +4,8 @@
  * minor ones between the first two; a small load runs none, and a load while they are pending
  * starts the burst again. The collection function is globalThis.gc when it is one (node
  * --expose-gc), here a counting stand-in set before the module first looks for it (it shrinks
- * nothing, so every minor collection runs). Real timers (the module's are unref'd, so the test
+ * nothing; but the module stops the minor ones once the process's real young generation has shrunk,
+ * which V8 may do on its own in this process, so their count is asserted as a bound). Real timers (the module's are unref'd, so the test
  * keeps itself alive). The last test runs V8's own collector in a child process.
  */
 import assert from 'node:assert/strict';
@@ -49,7 +50,10 @@ describe('memory release after bulk loads', () => {
     assert.equal(collections, 2, 'the second after another');
     await sleep(QUIET_MS * 2);
     assert.equal(collections, 2, 'then none');
-    assert.equal(minor, YOUNG_SAMPLES, 'and every minor one (the stand-in shrinks nothing), no more');
+    assert.ok(minor >= 1 && minor <= YOUNG_SAMPLES, `the minor ones, no more than ${YOUNG_SAMPLES} (${minor})`);
+    const settled = minor;
+    await sleep(QUIET_MS);
+    assert.equal(minor, settled, 'and none after the burst');
   });
 
   it('starts again when a large load comes between the collections', async () => {
@@ -72,7 +76,7 @@ describe('memory release after bulk loads', () => {
     assert.equal(collections, 3, 'a full burst of two again');
     await sleep(QUIET_MS * 2);
     assert.equal(collections, 3);
-    assert.equal(minor, before + YOUNG_SAMPLES, 'with its minor ones');
+    assert.ok(minor > before && minor <= before + YOUNG_SAMPLES, `with its minor ones, no more than ${YOUNG_SAMPLES} (${minor - before})`);
   });
 
   it('gives the young generation back: V8 shrinks it once minor collections sample the quiet process', async () => {
