@@ -59,6 +59,11 @@ export function siblingPrefix(outDir: string): string {
   return `.${basename(outDir)}.kgen-`;
 }
 
+/** The output's lock (lock.ts): not a leftover of an interrupted write; recovery leaves it alone. */
+export function lockName(outDir: string): string {
+  return `${siblingPrefix(outDir)}lock`;
+}
+
 export function newStamp(): string {
   return `${process.pid}-${Date.now()}-${commits++}`;
 }
@@ -197,7 +202,8 @@ function wellFormed(j: Journal, outDir: string): boolean {
 
 function siblings(outDir: string): string[] {
   try {
-    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)));
+    const lock = lockName(outDir);
+    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)) && name !== lock);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
 import { sameOnDisk, writeEmitted } from './file.js';
+import { lockOutput, type LockOptions } from './lock.js';
 import { commitWithJournal, newStamp, physicalPath, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
@@ -119,10 +120,22 @@ export function isUpToDate(diff: OutputDiff): boolean {
 /**
  * Writes the output directory so that it holds exactly `files`, all or nothing. Returns what
  * changed. With a `state`, remembers what it wrote so that the next call can skip reading
- * unchanged files back. `step` is called after each step of a journaled commit (tests).
+ * unchanged files back. `step` is called after each step of a journaled commit (tests). Another
+ * kgen writing the same output is waited for (lock.ts); one that keeps it past the wait makes this
+ * throw OutputLockedError before anything is written.
  */
-export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook, lock?: LockOptions): OutputDiff {
   const outDir = physicalPath(path);
+  // One writer at a time (lock.ts): held from the recovery to the commit's end, released on error too.
+  const held = lockOutput(outDir, lock);
+  try {
+    return writeLocked(outDir, files, state, step);
+  } finally {
+    held.release();
+  }
+}
+
+function writeLocked(outDir: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
   recoverOutput(outDir);
   const dirsOnDisk: string[] = [];
   const diff = diffOutput(outDir, files, state, dirsOnDisk);
