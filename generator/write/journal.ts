@@ -70,7 +70,8 @@ export function newStamp(): string {
 
 /**
  * Replaces the changed files of an existing `outDir` through a journal (see the top of this file).
- * `changed` are the files to write. An error before the commit point removes what was
+ * `changed` are the files to write (`previous`: the parts a file was last written from, whose bytes
+ * its encoding may reuse; file.ts). An error before the commit point removes what was
  * staged (the old tree is untouched); after it, the journal is left for the next write to finish.
  */
 export function commitWithJournal(
@@ -79,6 +80,7 @@ export function commitWithJournal(
   remove: string[],
   removeDirs: string[],
   step?: CommitStepHook,
+  previous?: (path: string) => readonly string[] | undefined,
 ): void {
   const parent = dirname(outDir);
   const prefix = siblingPrefix(outDir);
@@ -98,7 +100,7 @@ export function commitWithJournal(
     for (let i = 0; i < changed.length; i++) {
       const file = changed[i]!;
       const name = String(i);
-      writeEmitted(join(parent, staging, name), file);
+      writeEmitted(join(parent, staging, name), file, previous?.(file.path));
       journal.write.push([name, file.path]);
       step?.(`staged:${file.path}`);
     }

@@ -146,14 +146,15 @@ function writeLocked(outDir: string, files: EmittedFile[], state?: WriteState, s
   const unchanged = new Set(diff.unchanged);
   // The journal also when most files change: all 432 files of the 100-kind output stale, it took
   // 116 ms of CPU (156 wall) where building a whole new tree and swapping it in took 175 (456).
-  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step);
+  const before = state?.outDir === outDir ? state.files : undefined;
+  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step, before && ((path) => before.get(path)?.parts));
   else buildNewTree(outDir, files);
   if (state) remember(state, outDir, files, unchanged);
   return diff;
 }
 
 /** An existing output directory: only the changed files, through a journal (journal.ts). */
-function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook): void {
+function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook, previous?: (path: string) => readonly string[] | undefined): void {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const changed = [...diff.stale, ...diff.missing].map((path) => byPath.get(path)!);
   // Folders that hold no generated file any more go, each with what it holds (all extra files).
@@ -170,7 +171,7 @@ function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, d
     if (!removedDirs.has(dirname(dir))) removeDirs.push(dir);
   }
   const remove = diff.extra.filter((path) => !removedDirs.has(dirname(path)));
-  commitWithJournal(outDir, changed, remove, removeDirs, step);
+  commitWithJournal(outDir, changed, remove, removeDirs, step, previous);
 }
 
 /** A new output directory: built beside its final name, then renamed into place. */

@@ -268,6 +268,30 @@ describe('a file given as parts (swagger.json)', () => {
   });
 });
 
+describe('a file given as parts, written again in a session (bytes of unchanged parts reused)', () => {
+  test('each write holds its parts joined, whichever parts changed, moved or changed width', () => {
+    const out = join(tmp('write-parts-reuse'), 'generated');
+    const state = newWriteState();
+    const path = 'openapi/v2/swagger.json';
+    const base = Array.from({ length: 3_000 }, (_, i) => (i % 300 === 5 ? `“wide ${i}”,` : `part ${i},`));
+    const versions = [
+      base,
+      base.map((p, i) => (i === 10 ? '“now wide”,' : i === 2_900 ? 'narrow again,' : p)), // one narrow part wide, one wide part narrow
+      base.map((p, i) => (i === 5 ? 'was wide,' : p)),
+      [...base.slice(0, 100), 'inserted,', ...base.slice(100)], // a part inserted: every index after it shifts
+      [...base.slice(0, 100), 'inserted,', ...base.slice(100)].map((p, i) => (i === 2_999 ? '' : p)),
+      base.map((p) => p), // the same texts in a new array
+      base.map((p, i) => (i === 0 ? `${p}\u{1F600}` : p)),
+    ];
+    for (const parts of versions) {
+      writeOutput(out, [partsFile(path, parts)], state);
+      assert.equal(readFileSync(join(out, path), 'utf8'), parts.join(''));
+    }
+    // What a cold run compares: the same bytes.
+    assert.ok(isUpToDate(diffOutput(out, [{ path, content: versions.at(-1)!.join('') }])));
+  });
+});
+
 describe('a pending journal, as the CLI sees it', () => {
   const BIN = join(REPO, 'bin/kgen.js');
   const kgen = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
