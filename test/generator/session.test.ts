@@ -178,6 +178,15 @@ describe('a generate session (kgen generate --watch)', () => {
     runAndCompare('the version removed again');
   });
 
+  test("an edit builds again only the edited group's discovery resource lists; the others are kept", () => {
+    const before = runAndCompare('before the edit');
+    edit(policy, (t) => addField(t, 'discoveryKept'));
+    const after = runAndCompare('policy edited');
+    const file = (r: typeof before, path: string) => r.files.find((f) => f.path === path) ?? assert.fail(`no ${path}`);
+    assert.equal(file(after, 'discovery/apis/widgets.example.com/v1.json'), file(before, 'discovery/apis/widgets.example.com/v1.json'), 'the same file object');
+    assert.notEqual(file(after, 'discovery/apis/ops.example.org/v1beta1.json'), file(before, 'discovery/apis/ops.example.org/v1beta1.json'));
+  });
+
   test("an edit prints again only the edited group's versions in the API snapshot; the others' texts are kept", () => {
     const before = runAndCompare('before the edit');
     const snapshot = (r: typeof before) => r.files.find((f) => f.path === 'api-snapshot.json') ?? assert.fail('no api-snapshot.json');
