@@ -16,7 +16,7 @@ export function writeEmitted(path: string, file: EmittedFile, previous?: readonl
 /** The file at `path` holds exactly `file`'s content (compared as UTF-8 bytes when it has parts). */
 export function sameOnDisk(path: string, file: EmittedFile): boolean {
   if (!file.parts) return readFileSync(path, 'utf8') === file.content;
-  const bytes = encodeParts(file.parts) ?? Buffer.from(file.content);
+  const bytes = encodeParts(file.parts, undefined, false) ?? Buffer.from(file.content);
   return readFileSync(path).equals(bytes);
 }
 
@@ -42,9 +42,10 @@ const encodings = new WeakMap<readonly string[], Encoded>();
 
 /**
  * The UTF-8 bytes of `parts` joined, or undefined when a character is split between two parts.
- * `previous`: the parts this file was last written from, whose bytes are reused where they match.
+ * `previous`: the parts this file was last written from, whose bytes are reused where they match;
+ * `keep`: whether to keep the bytes for the next write (not for a comparison with the disk).
  */
-function encodeParts(parts: readonly string[], previous?: readonly string[]): Buffer | undefined {
+function encodeParts(parts: readonly string[], previous?: readonly string[], keep = true): Buffer | undefined {
   const prior = previous && previous.length === parts.length ? encodings.get(previous) : undefined;
   const starts = new Uint32Array(parts.length + 1);
   let size = 0;
@@ -58,7 +59,7 @@ function encodeParts(parts: readonly string[], previous?: readonly string[]): Bu
   }
   starts[parts.length] = size;
   const spare = prior?.spare && prior.spare.length >= size ? prior.spare : undefined;
-  const buffer = spare ?? Buffer.allocUnsafeSlow(size);
+  const buffer = spare ?? (keep ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size));
   let at = 0;
   for (let i = 0; i < parts.length; ) {
     if (prior && previous![i] === parts[i]) {
@@ -69,6 +70,6 @@ function encodeParts(parts: readonly string[], previous?: readonly string[]): Bu
       i = end;
     } else at += buffer.write(parts[i++]!, at);
   }
-  encodings.set(parts, { bytes: buffer, starts, spare: prior?.bytes });
+  if (keep) encodings.set(parts, { bytes: buffer, starts, spare: prior?.bytes });
   return buffer.length === size ? buffer : buffer.subarray(0, size);
 }
