@@ -37,14 +37,14 @@ function keep(key: string, v: unknown): unknown {
  */
 export function emitSnapshot(model: ApiModel): EmittedFile[] {
   const parts: string[] = [];
-  const [head, tail] = around({ snapshotVersion: SNAPSHOT_VERSION, groups: MARK }, '');
+  const [head, tail] = around({ snapshotVersion: SNAPSHOT_VERSION, groups: MARK }, 0);
   parts.push(head);
   pushArray(
     parts,
     model.groups,
     1,
     (group) => {
-      const [before, after] = around({ ...group, versions: MARK }, INDENT[2]!);
+      const [before, after] = around({ ...group, versions: MARK }, 2);
       parts.push(before);
       pushArray(parts, group.versions, 3, (v) => parts.push(versionText(v)));
       parts.push(after);
@@ -60,13 +60,28 @@ const MARK_JSON = JSON.stringify(MARK);
 /** '\n' and the indentation of depth d (2 spaces a level). */
 const INDENT = Array.from({ length: 6 }, (_, d) => `\n${'  '.repeat(d)}`);
 
-/** `value` printed at the indentation `indent`, split where MARK stands: [before, after]. */
-function around(value: object, indent: string): [string, string] {
-  let text = JSON.stringify(value, keep, 2);
-  if (indent) text = text.replace(/\n/g, indent);
+/** `value` printed at depth `depth`, split where MARK stands: [before, after]. */
+function around(value: object, depth: number): [string, string] {
+  const text = atDepth(value, depth);
   const at = text.indexOf(MARK_JSON);
   return [text.slice(0, at), text.slice(at + MARK_JSON.length)];
 }
+
+/**
+ * `value` printed as it is at depth `depth` of the document: JSON.stringify prints it inside
+ * `depth` arrays, whose brackets are cut off (re-indenting a printed text line by line cost twice
+ * the printing).
+ */
+function atDepth(value: object, depth: number): string {
+  let wrapped: unknown = value;
+  for (let d = 0; d < depth; d++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, keep, 2);
+  return depth === 0 ? text : text.slice(WRAP_OPEN[depth]!.length, text.length - WRAP_CLOSE[depth]!.length);
+}
+
+/** What `depth` arrays around a value print before and after it. */
+const WRAP_OPEN = INDENT.map((_, depth) => Array.from({ length: depth }, (_, d) => `[${INDENT[d + 1]}`).join(''));
+const WRAP_CLOSE = INDENT.map((_, depth) => Array.from({ length: depth }, (_, d) => `${INDENT[depth - 1 - d]}]`).join(''));
 
 /** An array whose opening bracket is at depth `depth`: its items at depth + 1, each pushed by `item`. */
 function pushArray<T>(parts: string[], items: readonly T[], depth: number, item: (t: T) => void): void {
@@ -89,7 +104,7 @@ const printedVersions = new WeakMap<ApiVersion, string>();
 function versionText(version: ApiVersion): string {
   let text = printedVersions.get(version);
   if (text === undefined) {
-    text = JSON.stringify(version, keep, 2).replace(/\n/g, INDENT[4]!);
+    text = atDepth(version, 4);
     printedVersions.set(version, text);
   }
   return text;
