@@ -44,9 +44,10 @@ export class OutputLockedError extends Error {
     readonly lockPath: string,
     readonly holder: LockHolder,
     waitedMs: number,
+    outDir: string,
   ) {
     super(
-      `${lockPath} is held by ${describeHolder(holder)}, another kgen writing ${dirname(lockPath)}/; waited ${(waitedMs / 1000).toFixed(1)} s and wrote nothing. ` +
+      `${lockPath} is held by ${describeHolder(holder)}, another kgen writing ${outDir}/; waited ${(waitedMs / 1000).toFixed(1)} s and wrote nothing. ` +
         'Run again when it is done (if no kgen is running, remove the lock file).',
     );
     this.name = 'OutputLockedError';
@@ -80,7 +81,7 @@ export function lockOutput(outDir: string, options: LockOptions = {}): OutputLoc
       continue;
     }
     const waited = Date.now() - started;
-    if (waited >= waitMs) throw new OutputLockedError(path, holder, waited);
+    if (waited >= waitMs) throw new OutputLockedError(path, holder, waited, outDir);
     sleep(Math.min(pause, waitMs - waited));
     pause = Math.min(pause * 2, 50);
   }

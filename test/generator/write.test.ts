@@ -405,7 +405,7 @@ describe('one writer at a time: the output lock', () => {
         (err: Error) => {
           assert.ok(err instanceof OutputLockedError);
           assert.equal(err.lockPath, lockPathOf(out));
-          assert.match(err.message, new RegExp(`^${lockPathOf(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is held by pid ${holder.pid}, another kgen writing .*; waited 0\\.\\d s and wrote nothing\\. `));
+          assert.match(err.message, new RegExp(`^${lockPathOf(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is held by pid ${holder.pid}, another kgen writing ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/; waited 0\\.\\d s and wrote nothing\\. `));
           return true;
         },
       );
