@@ -6,6 +6,7 @@ import {
   formatDiagnostic,
   generate,
   newGenerateSession,
+  OutputLockedError,
   relativeToCwd,
   writeAggregatedManifests,
   type GenerateOptions,
@@ -14,7 +15,8 @@ import {
 } from '../generator/index.js';
 import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolve/index.js';
 import { evolutionReport, printFindings } from './evolution.js';
-import { pendingJournalMessage } from '../generator/write/journal.js';
+import { pendingJournalMessage, physicalPath } from '../generator/write/journal.js';
+import { lockPathOf } from '../generator/write/lock.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -65,9 +67,21 @@ function warnBeforeOverwrite(options: GenerateOptions): GenerateOptions {
   };
 }
 
+/** generate(), with another kgen holding the output's lock past the wait reported as a failure (nothing written). */
+function generateLocked(options: GenerateOptions, session?: GenerateSession): GenerateResult | undefined {
+  try {
+    return generate(options, session);
+  } catch (err) {
+    if (!(err instanceof OutputLockedError)) throw err;
+    console.error(`kgen generate: ${err.message}`);
+    return undefined;
+  }
+}
+
 export function runGenerate(options: GenerateOptions, session?: GenerateSession): number {
   const started = performance.now();
-  const result = generate(session ? options : warnBeforeOverwrite(options), session);
+  const result = generateLocked(session ? options : warnBeforeOverwrite(options), session);
+  if (!result) return 1;
   if (printDiagnostics(result) > 0) return 1;
   const diff = result.diff!;
   const ms = Math.round(performance.now() - started);
@@ -113,7 +127,8 @@ export function runCheck(options: GenerateOptions, against?: string): number {
     return 0;
   }
   if (result.pendingJournal) {
-    console.error(pendingJournalMessage(out, result.pendingJournal));
+    if (result.writer !== undefined) console.error(`${out}/ is being written by pid ${result.writer} (lock ${lockPathOf(physicalPath(resolve(options.outDir)))}); check again when it is done`);
+    else console.error(pendingJournalMessage(out, result.pendingJournal));
     console.error(`${out}/ is out of date; run: kgen generate ${relativeToCwd(resolve(options.apisDir))} --out ${out}`);
     return 1;
   }
@@ -147,8 +162,9 @@ export function runWatch(options: GenerateOptions): void {
       changed.clear();
       console.log(`\nchanged: ${files.join(', ')}`);
       const started = performance.now();
-      const result = generate(options, session);
-      if (printDiagnostics(result) > 0) return;
+      // Another kgen holding the output past the wait: this regeneration is skipped (the next edit retries).
+      const result = generateLocked(options, session);
+      if (!result || printDiagnostics(result) > 0) return;
       const diff = result.diff!;
       const touched = [...diff.missing, ...diff.stale];
       for (const f of touched) console.log(`  wrote   ${f}`);

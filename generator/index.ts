@@ -27,7 +27,9 @@ import { builtinParse } from './parse/builtin-cache.js';
 import { newParseCache, parseApis, type ParseCache } from './parse/parser.js';
 import { writeProposedEntries } from './write/cache.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, type WriteState } from './write/writer.js';
-import { pendingJournal } from './write/journal.js';
+import { pendingJournal, physicalPath } from './write/journal.js';
+import { holderRunning, lockPathOf, readLockHolder } from './write/lock.js';
+export { OutputLockedError } from './write/lock.js';
 
 export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';
@@ -128,7 +130,7 @@ export function generate(options: GenerateOptions, session?: GenerateSession): G
 }
 
 /** Compiles and compares with outDir without writing anything there (kgen's own cache may be written). */
-export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean; pendingJournal?: string } {
+export function checkGenerated(options: GenerateOptions): GenerateResult & { upToDate: boolean; pendingJournal?: string; writer?: number } {
   const cache = derivedCache(options.cacheDir);
   const result = compileWith(options, undefined, cache);
   writeProposedEntries(cache);
@@ -136,7 +138,10 @@ export function checkGenerated(options: GenerateOptions): GenerateResult & { upT
   const diff = diffOutput(resolve(options.outDir), result.files);
   // A committed write not yet rolled forward: the tree is part old, part new, whatever it compares as.
   const pending = pendingJournal(resolve(options.outDir));
-  return { ...result, diff, upToDate: !pending && isUpToDate(diff), pendingJournal: pending };
+  // --check takes no lock (it writes nothing), but tells a write in progress from an interrupted one.
+  const holder = pending ? readLockHolder(lockPathOf(physicalPath(resolve(options.outDir)))) : undefined;
+  const writer = holder && holderRunning(holder) ? holder.pid : undefined;
+  return { ...result, diff, upToDate: !pending && isUpToDate(diff), pendingJournal: pending, writer };
 }
 
 export { emitAggregatedManifests, servedGroupVersions, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';

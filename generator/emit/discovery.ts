@@ -7,10 +7,13 @@
 import { aggregatedVersion, apiResourceList, type DiscoveryEntry } from '../../runtime/endpoints/discovery/resources.js';
 import { resourceDefinition } from '../definitions.js';
 import type { CheckedModel } from '../check/checked.js';
-import type { Kind } from '../model.js';
+import type { ApiVersion, Kind } from '../model.js';
 import { apiVersionOf } from '../names.js';
 import { jsonFile, type EmittedFile } from './emitted.js';
 import { storageVersionOf } from '../versions.js';
+
+/** Each version's APIResourceList file, with the versions of its group (in the full model) it was built with. */
+const resourceLists = new WeakMap<ApiVersion, { versions: readonly ApiVersion[]; file: EmittedFile }>();
 
 export function emitDiscovery(checked: CheckedModel): EmittedFile[] {
   const fullModel = checked.model;
@@ -35,10 +38,21 @@ export function emitDiscovery(checked: CheckedModel): EmittedFile[] {
       })),
     }),
   );
+  const fullGroups = new Map(fullModel.groups.map((g) => [g.name, g.versions]));
   for (const group of model.groups) {
+    const versions = fullGroups.get(group.name)!;
     for (const version of group.versions) {
+      // Kept for a --watch session's next run while the version and its group's versions (which
+      // decide the storage version) are the same objects.
+      const kept = resourceLists.get(version);
+      if (kept && kept.versions.length === versions.length && kept.versions.every((v, i) => v === versions[i])) {
+        files.push(kept.file);
+        continue;
+      }
       const path = group.name ? `discovery/apis/${group.name}/${version.name}.json` : `discovery/api/${version.name}.json`;
-      files.push(jsonFile(path, apiResourceList(apiVersionOf(version.group, version.name), version.kinds.map(entry))));
+      const file = jsonFile(path, apiResourceList(apiVersionOf(version.group, version.name), version.kinds.map(entry)));
+      resourceLists.set(version, { versions, file });
+      files.push(file);
     }
   }
   files.push(

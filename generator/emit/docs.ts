@@ -17,7 +17,7 @@
  */
 import type { ApiModel, ApiVersion, Kind, NamedType, Property, Schema } from '../model.js';
 import { assertNever } from '../model.js';
-import type { EmittedFile } from './emitted.js';
+import { partsFile, type EmittedFile } from './emitted.js';
 import { stringifyYaml } from './yaml.js';
 import { IMMUTABLE_RULE } from '../parse/validations.js';
 
@@ -292,7 +292,17 @@ function printerColumns(kind: Kind): string {
 }
 
 function layout(title: string, nav: string, main: string, root = ''): string {
-  return `<!doctype html>
+  return layoutParts(title, nav, main, root).join('');
+}
+
+/**
+ * A page as its parts: the navigation and the main part are their own parts, so a --watch session
+ * (which keeps each version's main part) compares and writes a page without joining it first, and
+ * an unchanged page compares equal part by part (write/writer.ts).
+ */
+function layoutParts(title: string, nav: string, main: string, root = ''): string[] {
+  return [
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -302,13 +312,18 @@ function layout(title: string, nav: string, main: string, root = ''): string {
 </head>
 <body>
 <header><a class="home" href="${root}index.html">API reference</a><input id="search" type="search" placeholder="Search kinds and fields…" autocomplete="off" aria-label="Search kinds and fields"><ol id="results" hidden></ol></header>
-<div class="wrap"><nav>${nav}</nav><main>
-${main}
+<div class="wrap"><nav>`,
+    nav,
+    `</nav><main>
+`,
+    main,
+    `
 </main></div>
 <script src="${root}search.js"></script>
 </body>
 </html>
-`;
+`,
+  ];
 }
 
 /** The navigation of every page: each version's entry is printed once, then joined per page with the current one marked. */
@@ -355,18 +370,19 @@ function searchPaths(
  * renders only the edited groups' pages; the navigation, which lists every version, is printed
  * for every page on every run.
  */
-const renderedPages = new WeakMap<ApiVersion, { siblings: ApiVersion[]; main: string; search: SearchEntry[] }>();
+/** A version's page as kept: its main part and its search entries as JSON (the array's inside: `{…},{…}`, or ''). */
+const renderedPages = new WeakMap<ApiVersion, { siblings: ApiVersion[]; main: string; search: string }>();
 
-function versionPage(version: ApiVersion, versions: ApiVersion[], search: SearchEntry[], nav: Nav): string {
+function versionPage(version: ApiVersion, versions: ApiVersion[], search: string[], nav: Nav): string[] {
   const siblings = versions.filter((v) => v.group === version.group);
   let kept = renderedPages.get(version);
   if (!kept || kept.siblings.length !== siblings.length || kept.siblings.some((v, i) => v !== siblings[i])) {
     const own: SearchEntry[] = [];
-    kept = { siblings, main: versionMain(version, siblings, own), search: own };
+    kept = { siblings, main: versionMain(version, siblings, own), search: JSON.stringify(own).slice(1, -1) };
     renderedPages.set(version, kept);
   }
-  search.push(...kept.search);
-  return layout(`${apiVersionOf(version)} API reference`, nav(version), kept.main);
+  if (kept.search) search.push(kept.search);
+  return layoutParts(`${apiVersionOf(version)} API reference`, nav(version), kept.main);
 }
 
 /** A version page's main part; its search entries are pushed to `search`. `versions`: those of its group. */
@@ -498,12 +514,17 @@ details.versions summary { cursor: pointer; font-weight: 600; margin-top: 1em; }
 export function emitDocs(model: ApiModel, options: DocsOptions = {}): EmittedFile[] {
   const include = options.include ?? (() => true);
   const versions = model.groups.flatMap((g) => g.versions).filter(include);
-  const search: SearchEntry[] = [];
+  // Each version's search entries as kept JSON texts: the index is JSON.stringify of all entries
+  // (an array's JSON is its items' JSON joined with ','), written as parts without printing it again.
+  const search: string[] = [];
   const files: EmittedFile[] = [];
   const nav = navFor(versions);
-  for (const v of versions) files.push({ path: `docs/${pageName(v)}`, content: versionPage(v, versions, search, nav) });
+  for (const v of versions) files.push(partsFile(`docs/${pageName(v)}`, versionPage(v, versions, search, nav)));
   files.push({ path: 'docs/index.html', content: indexPage(versions, options.title ?? 'API reference', nav) });
-  files.push({ path: 'docs/search.js', content: `var INDEX = ${JSON.stringify(search)};\n${SEARCH_SCRIPT}` });
+  const index = ['var INDEX = ['];
+  search.forEach((text, i) => (i === 0 ? index.push(text) : index.push(',', text)));
+  index.push(`];\n${SEARCH_SCRIPT}`);
+  files.push(partsFile('docs/search.js', index));
   files.push({ path: 'docs/style.css', content: STYLE });
   return files;
 }

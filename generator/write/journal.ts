@@ -59,13 +59,19 @@ export function siblingPrefix(outDir: string): string {
   return `.${basename(outDir)}.kgen-`;
 }
 
+/** The output's lock (lock.ts): not a leftover of an interrupted write; recovery leaves it alone. */
+export function lockName(outDir: string): string {
+  return `${siblingPrefix(outDir)}lock`;
+}
+
 export function newStamp(): string {
   return `${process.pid}-${Date.now()}-${commits++}`;
 }
 
 /**
  * Replaces the changed files of an existing `outDir` through a journal (see the top of this file).
- * `changed` are the files to write. An error before the commit point removes what was
+ * `changed` are the files to write (`previous`: the parts a file was last written from, whose bytes
+ * its encoding may reuse; file.ts). An error before the commit point removes what was
  * staged (the old tree is untouched); after it, the journal is left for the next write to finish.
  */
 export function commitWithJournal(
@@ -74,6 +80,7 @@ export function commitWithJournal(
   remove: string[],
   removeDirs: string[],
   step?: CommitStepHook,
+  previous?: (path: string) => readonly string[] | undefined,
 ): void {
   const parent = dirname(outDir);
   const prefix = siblingPrefix(outDir);
@@ -93,7 +100,7 @@ export function commitWithJournal(
     for (let i = 0; i < changed.length; i++) {
       const file = changed[i]!;
       const name = String(i);
-      writeEmitted(join(parent, staging, name), file);
+      writeEmitted(join(parent, staging, name), file, previous?.(file.path));
       journal.write.push([name, file.path]);
       step?.(`staged:${file.path}`);
     }
@@ -197,7 +204,8 @@ function wellFormed(j: Journal, outDir: string): boolean {
 
 function siblings(outDir: string): string[] {
   try {
-    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)));
+    const lock = lockName(outDir);
+    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)) && name !== lock);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { dirname, join, sep } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
 import { sameOnDisk, writeEmitted } from './file.js';
+import { lockOutput, type LockOptions } from './lock.js';
 import { commitWithJournal, newStamp, physicalPath, recoverOutput, siblingPrefix, type CommitStepHook } from './journal.js';
 
 export interface OutputDiff {
@@ -119,10 +120,22 @@ export function isUpToDate(diff: OutputDiff): boolean {
 /**
  * Writes the output directory so that it holds exactly `files`, all or nothing. Returns what
  * changed. With a `state`, remembers what it wrote so that the next call can skip reading
- * unchanged files back. `step` is called after each step of a journaled commit (tests).
+ * unchanged files back. `step` is called after each step of a journaled commit (tests). Another
+ * kgen writing the same output is waited for (lock.ts); one that keeps it past the wait makes this
+ * throw OutputLockedError before anything is written.
  */
-export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
+export function writeOutput(path: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook, lock?: LockOptions): OutputDiff {
   const outDir = physicalPath(path);
+  // One writer at a time (lock.ts): held from the recovery to the commit's end, released on error too.
+  const held = lockOutput(outDir, lock);
+  try {
+    return writeLocked(outDir, files, state, step);
+  } finally {
+    held.release();
+  }
+}
+
+function writeLocked(outDir: string, files: EmittedFile[], state?: WriteState, step?: CommitStepHook): OutputDiff {
   recoverOutput(outDir);
   const dirsOnDisk: string[] = [];
   const diff = diffOutput(outDir, files, state, dirsOnDisk);
@@ -133,14 +146,15 @@ export function writeOutput(path: string, files: EmittedFile[], state?: WriteSta
   const unchanged = new Set(diff.unchanged);
   // The journal also when most files change: all 432 files of the 100-kind output stale, it took
   // 116 ms of CPU (156 wall) where building a whole new tree and swapping it in took 175 (456).
-  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step);
+  const before = state?.outDir === outDir ? state.files : undefined;
+  if (existsSync(outDir)) commitChanges(outDir, files, diff, dirsOnDisk, step, before && ((path) => before.get(path)?.parts));
   else buildNewTree(outDir, files);
   if (state) remember(state, outDir, files, unchanged);
   return diff;
 }
 
 /** An existing output directory: only the changed files, through a journal (journal.ts). */
-function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook): void {
+function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, dirsOnDisk: string[], step?: CommitStepHook, previous?: (path: string) => readonly string[] | undefined): void {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const changed = [...diff.stale, ...diff.missing].map((path) => byPath.get(path)!);
   // Folders that hold no generated file any more go, each with what it holds (all extra files).
@@ -157,7 +171,7 @@ function commitChanges(outDir: string, files: EmittedFile[], diff: OutputDiff, d
     if (!removedDirs.has(dirname(dir))) removeDirs.push(dir);
   }
   const remove = diff.extra.filter((path) => !removedDirs.has(dirname(path)));
-  commitWithJournal(outDir, changed, remove, removeDirs, step);
+  commitWithJournal(outDir, changed, remove, removeDirs, step, previous);
 }
 
 /** A new output directory: built beside its final name, then renamed into place. */

@@ -6,13 +6,16 @@
  * pending one). Unchanged files keep their inode and mtime.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { partsFile } from '../../generator/emit/emitted.js';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
+import { lockPathOf, OutputLockedError } from '../../generator/write/lock.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
 import { REPO, fixtureApis, snapshotTree, cleanedTempDirs } from './helpers.js';
 
@@ -150,14 +153,18 @@ describe('writeOutput: an existing output through a journal', () => {
         // Nothing pending: what is there is a whole tree already (before the commit point, the old one).
         assert.deepEqual(treeOf(out), expectedTree(k < committedAt ? OLD : NEW), `tree after ${steps![k]}`);
       }
-      // The next write's recovery: old before the commit point, new from it on; nothing left beside.
+      // The next write's recovery: old before the commit point, new from it on; nothing left beside
+      // but the dead writer's lock.
       recoverOutput(out);
       assert.deepEqual(treeOf(out), expectedTree(k < committedAt ? OLD : NEW), `recovered after ${steps![k]}`);
-      assert.deepEqual(siblings(out), [], `left beside after ${steps![k]}`);
+      assert.deepEqual(siblings(out), ['.generated.kgen-lock'], `left beside after ${steps![k]}`);
       assert.equal(pendingJournal(out), undefined);
-      // And a whole write from there still ends as the new tree.
-      writeOutput(out, asEmitted(NEW));
+      // And a whole write from there (taking the dead writer's lock over) still ends as the new tree.
+      const tookOver: string[] = [];
+      writeOutput(out, asEmitted(NEW), undefined, undefined, { onTakeOver: (m) => tookOver.push(m) });
       assert.deepEqual(treeOf(out), expectedTree(NEW));
+      assert.equal(tookOver.length, 1);
+      assert.deepEqual(siblings(out), []);
     }
   });
 
@@ -261,6 +268,30 @@ describe('a file given as parts (swagger.json)', () => {
   });
 });
 
+describe('a file given as parts, written again in a session (bytes of unchanged parts reused)', () => {
+  test('each write holds its parts joined, whichever parts changed, moved or changed width', () => {
+    const out = join(tmp('write-parts-reuse'), 'generated');
+    const state = newWriteState();
+    const path = 'openapi/v2/swagger.json';
+    const base = Array.from({ length: 3_000 }, (_, i) => (i % 300 === 5 ? `“wide ${i}”,` : `part ${i},`));
+    const versions = [
+      base,
+      base.map((p, i) => (i === 10 ? '“now wide”,' : i === 2_900 ? 'narrow again,' : p)), // one narrow part wide, one wide part narrow
+      base.map((p, i) => (i === 5 ? 'was wide,' : p)),
+      [...base.slice(0, 100), 'inserted,', ...base.slice(100)], // a part inserted: every index after it shifts
+      [...base.slice(0, 100), 'inserted,', ...base.slice(100)].map((p, i) => (i === 2_999 ? '' : p)),
+      base.map((p) => p), // the same texts in a new array
+      base.map((p, i) => (i === 0 ? `${p}\u{1F600}` : p)),
+    ];
+    for (const parts of versions) {
+      writeOutput(out, [partsFile(path, parts)], state);
+      assert.equal(readFileSync(join(out, path), 'utf8'), parts.join(''));
+    }
+    // What a cold run compares: the same bytes.
+    assert.ok(isUpToDate(diffOutput(out, [{ path, content: versions.at(-1)!.join('') }])));
+  });
+});
+
 describe('a pending journal, as the CLI sees it', () => {
   const BIN = join(REPO, 'bin/kgen.js');
   const kgen = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
@@ -298,5 +329,156 @@ describe('a pending journal, as the CLI sees it', () => {
     assert.deepEqual(siblings(out), []);
     assert.equal(kgen('generate', apis, '--out', o, '--check').status, 0);
     assert.equal(existsSync(join(out, 'index.ts')), true);
+  });
+});
+
+const LOCK_CHILD = join(REPO, 'test/generator/write-lock-child.ts');
+
+/** A child process holding `outDir`'s lock for holdMs, once it says so. */
+async function holdLock(outDir: string, holdMs: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', LOCK_CHILD, 'hold', outDir, String(holdMs)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      if (out.includes('locked\n')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`lock holder exited (${code}) before taking the lock`)));
+  });
+  return child;
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+
+/** A pid that is not running: a process that has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+describe('one writer at a time: the output lock', () => {
+  /** n files in a few folders, each naming the variant (every file changes between variants). */
+  const variant = (name: string, n: number): Files => Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i % 6}/f${i}.txt`, `${name} ${i}\n`.repeat(200)]));
+
+  test('two processes writing one output at once both succeed, one after the other, and leave one whole tree', async () => {
+    const base = tmp('write-race');
+    const out = join(base, 'generated');
+    const A = variant('A', 60);
+    const B = { ...variant('B', 50), 'only-b/x.txt': 'b\n' };
+    writeOutput(out, asEmitted(A));
+    const rounds = 40;
+    const run = (i: number, variants: Files[]) => {
+      const job = join(base, `race-${i}.json`);
+      writeFileSync(job, JSON.stringify({ outDir: out, variants: variants.map(asEmitted), rounds, waitMs: 60_000 }));
+      const child = spawn(process.execPath, ['--import', 'tsx', LOCK_CHILD, 'race', job], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout!.on('data', (d) => (stdout += d));
+      return exited(child).then((code) => ({ code, ...(JSON.parse(stdout) as { written: number; errors: string[] }) }));
+    };
+    const results = await Promise.all([run(0, [B, A]), run(1, [A, B])]);
+    for (const r of results) assert.deepEqual({ code: r.code, written: r.written, errors: r.errors }, { code: 0, written: rounds, errors: [] });
+    // Each ended on a different variant; whichever wrote last, the tree is that one, whole.
+    const tree = treeOf(out);
+    assert.ok([A, B].some((v) => isDeepStrictEqual(tree, expectedTree(v))), 'the tree is one variant, whole');
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('a second writer waits for the first and then writes', async () => {
+    const out = join(tmp('write-wait'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const holder = await holdLock(out, 700);
+    const started = Date.now();
+    writeOutput(out, asEmitted(NEW), undefined, undefined, { waitMs: 60_000 });
+    assert.ok(Date.now() - started >= 300, 'it waited for the holder');
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+    assert.equal(await exited(holder), 0);
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test('a writer that does not get the lock in time fails before writing anything, naming the lock and its holder', async () => {
+    const out = join(tmp('write-locked'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const holder = await holdLock(out, 60_000);
+    try {
+      assert.throws(
+        () => writeOutput(out, asEmitted(NEW), undefined, undefined, { waitMs: 300 }),
+        (err: Error) => {
+          assert.ok(err instanceof OutputLockedError);
+          assert.equal(err.lockPath, lockPathOf(out));
+          assert.match(err.message, new RegExp(`^${lockPathOf(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is held by pid ${holder.pid}, another kgen writing ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/; waited 0\\.\\d s and wrote nothing\\. `));
+          return true;
+        },
+      );
+      assert.deepEqual(treeOf(out), expectedTree(OLD));
+      assert.deepEqual(siblings(out), ['.generated.kgen-lock']);
+    } finally {
+      holder.kill();
+    }
+  });
+
+  test('a stale lock is taken over with a message: its pid not running, or no pid and old', () => {
+    const out = join(tmp('write-stale'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const lock = lockPathOf(out);
+    const pid = deadPid();
+    writeFileSync(lock, `${pid} ${hostname()}\n`);
+    const messages: string[] = [];
+    writeOutput(out, asEmitted(NEW), undefined, undefined, { waitMs: 60_000, onTakeOver: (m) => messages.push(m) });
+    assert.deepEqual(messages, [`took over the stale lock ${lock} (pid ${pid} is not running)`]);
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+    assert.equal(existsSync(lock), false);
+
+    // No pid in it (a writer between its open and its write): waited for while young, taken over when old.
+    writeFileSync(lock, '');
+    assert.throws(() => writeOutput(out, asEmitted(OLD), undefined, undefined, { waitMs: 200, onTakeOver: (m) => messages.push(m) }), OutputLockedError);
+    assert.deepEqual(treeOf(out), expectedTree(NEW));
+    const old = new Date(Date.now() - 3 * 60_000);
+    utimesSync(lock, old, old);
+    writeOutput(out, asEmitted(OLD), undefined, undefined, { waitMs: 200, onTakeOver: (m) => messages.push(m) });
+    assert.match(messages[1]!, /^took over the stale lock .*\.generated\.kgen-lock \(a writer that has not written its pid, 3 minutes old\)$/);
+    assert.deepEqual(treeOf(out), expectedTree(OLD));
+    assert.equal(existsSync(lock), false);
+  });
+
+  test('kgen generate: --check reports a write in progress; two one-shot runs at once both succeed', async () => {
+    const BIN = join(REPO, 'bin/kgen.js');
+    const kgen = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+    const out = join(tmp('write-lock-cli'), 'generated');
+    const apis = relative(REPO, fixtureApis('names'));
+    const o = relative(REPO, out);
+    assert.equal(kgen('generate', apis, '--out', o).status, 0);
+    // A write stopped at its commit point, while another process holds the lock: being written.
+    const real = Object.fromEntries(Object.entries(snapshotTree(out)).map(([p, f]) => [p, f.content]));
+    const edited = { ...real, 'index.ts': `${real['index.ts']}// half-way\n` };
+    const probe = join(tmp('write-lock-cli-steps'), 'generated');
+    writeOutput(probe, asEmitted(real));
+    const probeSteps = writeInChild(probe, edited, -1).steps!;
+    assert.equal(writeInChild(out, edited, probeSteps.indexOf('journal-committed')).killed, true);
+    const holder = await holdLock(out, 60_000);
+    try {
+      const check = kgen('generate', apis, '--out', o, '--check');
+      assert.equal(check.status, 1);
+      assert.match(check.stderr, new RegExp(`^${o}/ is being written by pid ${holder.pid} \\(lock .*\\.generated\\.kgen-lock\\); check again when it is done$`, 'm'));
+    } finally {
+      holder.kill();
+    }
+    await exited(holder);
+    // The killed holder left its lock: the next generate takes it over, says so, and finishes the write.
+    const gen = kgen('generate', apis, '--out', o);
+    assert.equal(gen.status, 0, gen.stderr);
+    assert.match(gen.stderr, new RegExp(`^warning: took over the stale lock .*\\.generated\\.kgen-lock \\(pid ${holder.pid} is not running\\)$`, 'm'));
+    // Two one-shot runs over an edited output at once: both succeed, the tree is whole and current.
+    writeFileSync(join(out, 'index.ts'), 'edited\n');
+    const both = await Promise.all(
+      [0, 1].map(() => {
+        const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', o], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr!.on('data', (d) => (stderr += d));
+        return exited(child).then((code) => ({ code, stderr }));
+      }),
+    );
+    for (const r of both) assert.deepEqual(r, { code: 0, stderr: '' });
+    assert.equal(kgen('generate', apis, '--out', o, '--check').status, 0);
+    assert.deepEqual(siblings(out), []);
   });
 });
