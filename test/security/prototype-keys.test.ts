@@ -1,0 +1,71 @@
+/**
+ * Keys that name Object.prototype members ("__proto__", "constructor", "toString",
+ * "hasOwnProperty") are plain data in kube: a ConfigMap may hold them (IsConfigMapKey allows
+ * `[-._a-zA-Z0-9]+`). JSON.parse keeps them as own keys, but `obj[key]` reads and writes do not:
+ * a merge could drop such a key while answering 200 (a lost write), or pick up a prototype's
+ * function and fail with a 500. Every write path must set, keep and delete them like any key, and
+ * never touch a prototype.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../server/testserver.js';
+
+const MERGE = 'application/merge-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+
+/** A raw JSON body, so "__proto__" is sent as a key (an object literal would set a prototype). */
+const configMap = (name: string, data: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}"},"data":${data}}`;
+
+function assertNoPollution(): void {
+  assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype was polluted');
+}
+
+describe('keys named like Object.prototype members', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const data = async (name: string) => {
+    const r = await t.request('GET', `${CONFIGMAPS}/${name}`);
+    assert.equal(r.status, 200, r.text);
+    return JSON.parse(r.text).data as Record<string, string>;
+  };
+
+  for (const [label, contentType] of [
+    ['a merge patch', MERGE],
+    ['a strategic merge patch', STRATEGIC],
+  ] as const) {
+    it(`${label} sets, replaces and deletes them in a ConfigMap's data`, async () => {
+      const name = `m-${contentType === MERGE ? 'merge' : 'smp'}`;
+      const created = await t.request('POST', CONFIGMAPS, { body: configMap(name, '{"a":"1"}') });
+      assert.equal(created.status, 201, created.text);
+
+      const set = await t.request('PATCH', `${CONFIGMAPS}/${name}`, { body: '{"data":{"__proto__":"p","toString":"t","constructor":"c"}}', contentType });
+      assert.equal(set.status, 200, set.text);
+      assert.deepEqual(await data(name), JSON.parse('{"a":"1","__proto__":"p","toString":"t","constructor":"c"}'));
+
+      const replace = await t.request('PATCH', `${CONFIGMAPS}/${name}`, { body: '{"data":{"__proto__":"p2","hasOwnProperty":"h"}}', contentType });
+      assert.equal(replace.status, 200, replace.text);
+      assert.deepEqual(await data(name), JSON.parse('{"a":"1","__proto__":"p2","toString":"t","constructor":"c","hasOwnProperty":"h"}'));
+
+      const del = await t.request('PATCH', `${CONFIGMAPS}/${name}`, { body: '{"data":{"__proto__":null,"toString":null}}', contentType });
+      assert.equal(del.status, 200, del.text);
+      assert.deepEqual(await data(name), { a: '1', constructor: 'c', hasOwnProperty: 'h' });
+      assertNoPollution();
+    });
+
+    it(`${label} with an object under "__proto__" is refused, not merged into a prototype`, async () => {
+      const name = `o-${contentType === MERGE ? 'merge' : 'smp'}`;
+      assert.equal((await t.request('POST', CONFIGMAPS, { body: configMap(name, '{"a":"1"}') })).status, 201);
+      // kube: a ConfigMap's data values are strings, so the patched object does not decode.
+      const r = await t.request('PATCH', `${CONFIGMAPS}/${name}`, { body: '{"data":{"__proto__":{"polluted":"yes"}}}', contentType });
+      assert.ok(r.status >= 400 && r.status < 500, `${r.status} ${r.text}`);
+      assert.equal(r.body?.kind, 'Status', r.text);
+      assert.deepEqual(await data(name), { a: '1' });
+      assertNoPollution();
+    });
+  }
+});
