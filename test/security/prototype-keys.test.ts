@@ -69,3 +69,31 @@ describe('keys named like Object.prototype members', () => {
     });
   }
 });
+
+describe('server-side apply with keys named like Object.prototype members', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  const APPLY = 'application/apply-patch+yaml';
+  const apply = (name: string, manager: string, body: string, force = false) =>
+    t.request('PATCH', `${CONFIGMAPS}/${name}?fieldManager=${manager}${force ? '&force=true' : ''}`, { body, contentType: APPLY });
+
+  it('merges them into a live object and removes them when no longer applied', async () => {
+    // Created by an update (another manager), then applied over: the merge meets every key on both sides.
+    const created = await t.request('POST', CONFIGMAPS, { body: configMap('applied', '{"toString":"1","hasOwnProperty":"2","keep":"3"}') });
+    assert.equal(created.status, 201, created.text);
+    const first = await apply('applied', 'a', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  toString: x\n  __proto__: p\n  constructor: c\n`, true);
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual(JSON.parse(first.text).data, JSON.parse('{"toString":"x","hasOwnProperty":"2","keep":"3","__proto__":"p","constructor":"c"}'));
+    // Applying without "__proto__" and "constructor" removes what manager a alone owned.
+    const second = await apply('applied', 'a', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  toString: y\n`);
+    assert.equal(second.status, 200, second.text);
+    assert.deepEqual(JSON.parse(second.text).data, JSON.parse('{"toString":"y","hasOwnProperty":"2","keep":"3"}'));
+    const fields = JSON.parse(second.text).metadata.managedFields.find((m: { manager: string }) => m.manager === 'a').fieldsV1;
+    assert.deepEqual(Object.keys(fields['f:data']), ['f:toString']);
+    assertNoPollution();
+  });
+});
