@@ -12,6 +12,7 @@ import { startTestServer, type TestServer } from '../server/testserver.js';
 
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
+const JSONPATCH = 'application/json-patch+json';
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
 /** A raw JSON body, so "__proto__" is sent as a key (an object literal would set a prototype). */
@@ -33,6 +34,36 @@ describe('keys named like Object.prototype members', () => {
     assert.equal(r.status, 200, r.text);
     return JSON.parse(r.text).data as Record<string, string>;
   };
+
+  it('a JSON patch finds only the members an object holds: an absent "toString" does not exist', async () => {
+    assert.equal((await t.request('POST', CONFIGMAPS, { body: configMap('j', '{"a":"1"}') })).status, 201);
+    // kube (json-patch): each of these names a missing member, so the patch does not apply (422).
+    for (const op of [
+      { op: 'remove', path: '/data/toString' },
+      { op: 'replace', path: '/data/valueOf', value: 'v' },
+      { op: 'test', path: '/data/constructor', value: null },
+      { op: 'copy', from: '/data/hasOwnProperty', path: '/data/b' },
+      { op: 'move', from: '/metadata/constructor', path: '/data/b' },
+      { op: 'add', path: '/data/toString/x', value: 'v' },
+    ]) {
+      const r = await t.request('PATCH', `${CONFIGMAPS}/j`, { body: [op], contentType: JSONPATCH });
+      assert.equal(r.status, 422, `${JSON.stringify(op)}: ${r.text}`);
+      assert.equal(r.body.kind, 'Status');
+    }
+    assert.deepEqual(await data('j'), { a: '1' });
+    // Members the object holds are patched like any other.
+    const add = await t.request('PATCH', `${CONFIGMAPS}/j`, { body: [{ op: 'add', path: '/data/toString', value: 't' }], contentType: JSONPATCH });
+    assert.equal(add.status, 200, add.text);
+    const ops = [
+      { op: 'test', path: '/data/toString', value: 't' },
+      { op: 'replace', path: '/data/toString', value: 't2' },
+      { op: 'copy', from: '/data/toString', path: '/data/constructor' },
+    ];
+    const replace = await t.request('PATCH', `${CONFIGMAPS}/j`, { body: ops, contentType: JSONPATCH });
+    assert.equal(replace.status, 200, replace.text);
+    assert.deepEqual(await data('j'), JSON.parse('{"a":"1","toString":"t2","constructor":"t2"}'));
+    assertNoPollution();
+  });
 
   for (const [label, contentType] of [
     ['a merge patch', MERGE],
