@@ -35,6 +35,19 @@ describe('keys named like Object.prototype members', () => {
     return JSON.parse(r.text).data as Record<string, string>;
   };
 
+  it('a Secret\'s stringData sets such keys in data on create and update', async () => {
+    const SECRETS = '/api/v1/namespaces/default/secrets';
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    const created = await t.request('POST', SECRETS, { body: '{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"__proto__":"p","toString":"t"}}' });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(JSON.parse(created.text).data, JSON.parse(`{"__proto__":"${b64('p')}","toString":"${b64('t')}"}`));
+    const updated = await t.request('PUT', `${SECRETS}/s`, { body: `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"data":{"a":"${b64('a')}"},"stringData":{"__proto__":"p2"}}` });
+    assert.equal(updated.status, 200, updated.text);
+    const got = await t.request('GET', `${SECRETS}/s`);
+    assert.deepEqual(JSON.parse(got.text).data, JSON.parse(`{"a":"${b64('a')}","__proto__":"${b64('p2')}"}`));
+    assertNoPollution();
+  });
+
   it('a JSON patch finds only the members an object holds: an absent "toString" does not exist', async () => {
     assert.equal((await t.request('POST', CONFIGMAPS, { body: configMap('j', '{"a":"1"}') })).status, 201);
     // kube (json-patch): each of these names a missing member, so the patch does not apply (422).
