@@ -176,6 +176,15 @@ describe('values without a JSON form', () => {
       assert.equal(apply.status, 400, apply.text);
     }
   });
+  it('keeps YAML 1.1 tags (!!set, !!omap, !!binary) as the plain maps, lists and strings they are written as', async () => {
+    // Resolved, these were a Set, a Map and a Buffer: stored as {} (their items lost) or a 500.
+    const tagged = 'apiVersion: ex.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  free:\n    s: !!set {a, b}\n    o: !!omap [a: 1]\n    b: !!binary aGVsbG8=\n';
+    const r = await t.request('POST', THINGS, { body: tagged, contentType: 'application/yaml' });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.spec.free, { s: { a: null, b: null }, o: [{ a: 1 }], b: 'aGVsbG8=' });
+    const cm = await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: !!binary aGVsbG8=\n', contentType: 'application/yaml' });
+    assert.equal(cm.status, 201, cm.text);
+  });
 });
 
 describe('deprecated fields', () => {
