@@ -219,7 +219,7 @@ describe('protobuf bodies over HTTP, hostile bytes', () => {
     for (let i = 0; i < 150; i++) {
       const [obj, path] = targets[i % targets.length]!;
       const body = mutate(encodeKubernetesProtobuf({ ...obj, metadata: { ...(obj.metadata as object), name: `f${i}` } })!, rand);
-      const res = await t.fetch(t.url + path, { method: 'POST', headers: { 'content-type': PB, accept: 'application/json' }, body });
+      const res = await t.fetch(t.url + path, { method: 'POST', headers: { 'content-type': PB, accept: 'application/json' }, body: new Uint8Array(body) });
       const text = await res.text();
       const label = `#${i} ${path} ${body.toString('hex').slice(0, 120)}: ${res.status} ${text.slice(0, 200)}`;
       assert.ok(res.status < 500, label);

@@ -54,8 +54,8 @@ describe('impersonation filter', () => {
     });
     const res = await withImpersonation(authorizer)(ctx, next);
     assert.equal(next.calls.length, 1, JSON.stringify(res));
-    assert.deepEqual(next.calls[0]!.user.extra, JSON.parse('{"__proto__":["p"],"constructor":["c1","c2"]}'));
-    assert.equal(Object.getPrototypeOf(next.calls[0]!.user.extra), Object.prototype);
+    assert.deepEqual(next.calls[0]!.user!.extra, JSON.parse('{"__proto__":["p"],"constructor":["c1","c2"]}'));
+    assert.equal(Object.getPrototypeOf(next.calls[0]!.user!.extra), Object.prototype);
   });
 
   it('gives an impersonated service account its groups, and anonymous system:unauthenticated', async () => {
