@@ -5,6 +5,7 @@
  * lists, regex, strings) the base library lacks.
  */
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type * as CelJs from '@marcbachmann/cel-js';
 import { TextKeyedCache } from './text-cache.js';
 
@@ -17,7 +18,18 @@ type Environment = CelJs.Environment;
  * stays synchronous.
  */
 let celJs: typeof CelJs | undefined;
-const loadCelJs = (): typeof CelJs => (celJs ??= createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof CelJs);
+const loadCelJs = (): typeof CelJs => {
+  if (!celJs) {
+    // kube's CEL regexes are RE2 (linear time); cel-js's matches() is a V8 RegExp (no flags), and
+    // a rule such as self.matches('^(a+)+$') took exponential time on a near-miss value, stopping
+    // the server. With this V8 flag, a flagless RegExp that backtracks too much (V8's default:
+    // 50,000 backtracks) is re-run on V8's linear-time engine, with the same answer. It does not
+    // cover RegExps with flags (`u`, `i`: find() and findAll() below keep backtracking).
+    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+    celJs = createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof CelJs;
+  }
+  return celJs;
+};
 
 /** Called with a message when a library function fails; cel-js reports it as an evaluation error. */
 function fail(message: string): never {

@@ -331,3 +331,16 @@ describe('CEL rule caches (parse once per text, check once per self-type environ
     assert.equal(parseRule('self == "x"'), parseRule('self == "x"'));
   });
 });
+
+describe('CEL regexes on hostile values', () => {
+  test('matches() with a backtracking pattern answers a near-miss value at once (kube: RE2, linear)', () => {
+    const v = validator({ type: 'object', properties: { s: { type: 'string', ...rules({ rule: "self.matches('^(a+)+$')" }) } } });
+    const started = performance.now();
+    // V8 backtracks 2^30 times on this without the linear fallback (seconds); RE2 does not.
+    assert.equal(errs(v, { s: 'a'.repeat(30) + '!' }).length, 1);
+    const took = performance.now() - started;
+    assert.ok(took < 1_500, `took ${took} ms`);
+    assert.deepEqual(errs(v, { s: 'aaa' }), []);
+  });
+});
+
