@@ -503,6 +503,10 @@ class LinearRegExp extends RegExp {
     this.#re2 = re2;
   }
 
+  get engine(): RE2JS {
+    return this.#re2;
+  }
+
   override test(input: string): boolean {
     return this.#re2.test(String(input));
   }
@@ -544,3 +548,27 @@ function compileUncached(pattern: string): RegExp {
     return fail(reason.toLowerCase(), pattern);
   }
 }
+
+/**
+ * Every match of a Go pattern in s, in order (Go's FindAllString; limit < 0: all), on the same
+ * engine compileRE2 chose: re2js for a pattern that could backtrack exponentially, else V8.
+ */
+export function findAllRE2(pattern: string, s: string, limit: number): string[] {
+  const out: string[] = [];
+  if (limit === 0) return out;
+  const re = compileRE2(pattern);
+  if (re instanceof LinearRegExp) {
+    const m = re.engine.matcher(s);
+    while (m.find()) {
+      out.push(m.group() ?? '');
+      if (limit > 0 && out.length >= limit) break;
+    }
+    return out;
+  }
+  for (const m of s.matchAll(new RegExp(re.source, `${re.flags}g`))) {
+    out.push(m[0]);
+    if (limit > 0 && out.length >= limit) break;
+  }
+  return out;
+}
+
