@@ -7,6 +7,7 @@
  * empty allows any). The headers are removed from the request once read.
  */
 import type { UserInfo } from '../api/auth.js';
+import { ownValue, setOwnValue } from '../api/ownkeys.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
 import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
@@ -97,7 +98,11 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Reque
       const groups = headers.groupHeaders.flatMap((h) => values(request, h));
       const extra: Record<string, string[]> = {};
       for (const [name, key] of headerNamesWithPrefix(request, headers.extraHeaderPrefixes)) {
-        (extra[unescapeKey(key)] ??= []).push(...values(request, name));
+        // Keys are data: "X-Remote-Extra-Constructor" must not meet Object.prototype (api/ownkeys.ts).
+        const k = unescapeKey(key);
+        const existing = ownValue(extra, k) as string[] | undefined;
+        if (existing) existing.push(...values(request, name));
+        else setOwnValue(extra, k, [...values(request, name)]);
       }
       clearHeaders(request, headers);
       const user: UserInfo = { username, groups };

@@ -9,9 +9,13 @@
  *   token itself. A failed call is not cached.
  * - A token the webhook does not authenticate is an authentication error (401), with the
  *   webhook's `status.error` when it gives one; a failed call is one too, naming the cause.
+ * - An answer whose status does not decode as kube's TokenReviewStatus (a username that is not a
+ *   string, groups or extras that are not lists of strings...) is a failed call, as Go's decoder
+ *   fails on it: never a user whose fields later code cannot use.
  */
 import { createHash } from 'node:crypto';
 import type { UserInfo } from '../api/auth.js';
+import { setOwnValue } from '../api/ownkeys.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import { postReview, type WebhookEndpoint } from '../webhook/kubeconfig-endpoint.js';
 import { TTLCache } from '../webhook/ttl-cache.js';
@@ -57,7 +61,10 @@ export function tokenWebhookAuthenticator(opts: TokenWebhookOptions): RequestAut
     } catch (err) {
       return { error: `token webhook: ${(err as Error).message}` };
     }
-    const result = resultOf((answer as { status?: TokenReviewStatus } | null)?.status ?? {}, audiences);
+    const status = isObject(answer) ? answer.status : undefined;
+    const malformed = decodeError(status);
+    if (malformed) return { error: `token webhook: ${malformed}` };
+    const result = resultOf((status as TokenReviewStatus | null | undefined) ?? {}, audiences);
     cache.set(key, result, ttl);
     return result;
   };
@@ -84,6 +91,49 @@ export function tokenWebhookAuthenticator(opts: TokenWebhookOptions): RequestAut
   };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Go's name for a JSON value's type in an unmarshal error. */
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/**
+ * Where status fails to decode as authentication/v1 TokenReviewStatus, in Go's words (null is a
+ * zero value, as in Go); undefined when it decodes.
+ */
+function decodeError(status: unknown): string | undefined {
+  const wrong = (v: unknown, field: string, type: string) => `json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${field} of type ${type}`;
+  const field = (v: unknown, path: string, type: 'string' | 'bool' | '[]string'): string | undefined => {
+    if (v === null || v === undefined) return undefined;
+    if (type === 'string') return typeof v === 'string' ? undefined : wrong(v, path, 'string');
+    if (type === 'bool') return typeof v === 'boolean' ? undefined : wrong(v, path, 'bool');
+    if (!Array.isArray(v)) return wrong(v, path, '[]string');
+    const bad = v.find((item) => item !== null && typeof item !== 'string');
+    return bad === undefined ? undefined : wrong(bad, path, 'string');
+  };
+  if (status === null || status === undefined) return undefined;
+  if (!isObject(status)) return wrong(status, 'TokenReview.status', 'v1.TokenReviewStatus');
+  const user = status.user;
+  const errs = [
+    field(status.authenticated, 'TokenReviewStatus.status.authenticated', 'bool'),
+    field(status.audiences, 'TokenReviewStatus.status.audiences', '[]string'),
+    field(status.error, 'TokenReviewStatus.status.error', 'string'),
+  ];
+  if (user !== null && user !== undefined) {
+    if (!isObject(user)) return wrong(user, 'TokenReviewStatus.status.user', 'v1.UserInfo');
+    errs.push(field(user.username, 'UserInfo.status.user.username', 'string'), field(user.uid, 'UserInfo.status.user.uid', 'string'), field(user.groups, 'UserInfo.status.user.groups', '[]string'));
+    const extra = user.extra;
+    if (extra !== null && extra !== undefined) {
+      if (!isObject(extra)) return wrong(extra, 'UserInfo.status.user.extra', 'map[string]v1.ExtraValue');
+      for (const values of Object.values(extra)) errs.push(field(values, 'UserInfo.status.user.extra', '[]string'));
+    }
+  }
+  return errs.find((e) => e !== undefined);
+}
+
 function resultOf(status: TokenReviewStatus, audiences: readonly string[] | undefined): AuthenticationResult {
   if (status.authenticated !== true) return { error: status.error ? `token webhook: ${status.error}` : 'invalid bearer token' };
   // kube: the token is valid for the audiences asked about that the webhook answered for (all
@@ -98,7 +148,12 @@ function resultOf(status: TokenReviewStatus, audiences: readonly string[] | unde
   if (!u.username) return { error: 'token webhook: authenticated without a username' };
   const user: UserInfo = { username: u.username, groups: Array.isArray(u.groups) ? u.groups.filter((g) => typeof g === 'string') : [] };
   if (u.uid) user.uid = u.uid;
-  if (u.extra && Object.keys(u.extra).length > 0) user.extra = u.extra;
+  if (u.extra && Object.keys(u.extra).length > 0) {
+    // A null list is Go's nil ExtraValue: the key with no values.
+    const extra: Record<string, string[]> = {};
+    for (const [key, values] of Object.entries(u.extra)) setOwnValue(extra, key, Array.isArray(values) ? [...values] : []);
+    user.extra = extra;
+  }
   return valid ? { user, audiences: valid } : { user };
 }
 

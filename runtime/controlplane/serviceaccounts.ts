@@ -77,10 +77,25 @@ function validateSpec(spec: TokenRequestSpec, name: string): void {
   if (causes.length) throw newInvalid({ group: 'authentication.k8s.io', kind: 'TokenRequest' }, name, causes);
 }
 
+/**
+ * kube's TokenREST.Create: a name or namespace in the body must be the URL's (422), never another
+ * service account's token request answered as if it named this one.
+ */
+function checkNames(obj: KubeObject, namespace: string, name: string): void {
+  const meta = (obj.metadata ?? {}) as { name?: unknown; namespace?: unknown };
+  const mismatch = (field: 'name' | 'namespace', value: unknown, want: string) =>
+    newInvalid({ group: 'authentication.k8s.io', kind: 'TokenRequest' }, name, [
+      { reason: 'FieldValueInvalid', field: `metadata.${field}`, message: `Invalid value: ${JSON.stringify(value)}: must match the service account ${field} if specified` },
+    ]);
+  if (typeof meta.name === 'string' && meta.name !== '' && meta.name !== name) throw mismatch('name', meta.name, name);
+  if (typeof meta.namespace === 'string' && meta.namespace !== '' && meta.namespace !== namespace) throw mismatch('namespace', meta.namespace, namespace);
+}
+
 /** kube's TokenREST.Create, for kgen's served kinds: binding to a Secret (kgen serves no Pods or Nodes). */
 function tokenRequestCreater(tokens: Omit<ServiceAccountTokens, 'install' | 'issuerDiscovery'>, serviceAccounts: Store, secrets: Store | undefined): Creater {
   return async (obj: KubeObject, req: APIRequest) => {
     const { namespace, name } = req.info;
+    checkNames(obj, namespace, name);
     const spec: TokenRequestSpec = { ...((obj.spec ?? {}) as TokenRequestSpec) };
     spec.expirationSeconds ??= DEFAULT_TOKEN_EXPIRATION_SECONDS;
     validateSpec(spec, name);

@@ -120,10 +120,15 @@ export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCoun
   return out;
 }
 
-/** Parses YAML documents keeping line information, without rejecting duplicate keys. */
+/**
+ * Parses YAML documents keeping line information, without rejecting duplicate keys. YAML 1.1's
+ * explicit tags !!binary, !!set, !!omap, !!pairs and !!timestamp stay plain scalars, maps and
+ * sequences (resolveKnownTags: false): resolved, they became a Buffer, Set, Map or Date, which
+ * are no JSON (a Set or Map was stored as {}, a Buffer failed the request with a 500).
+ */
 export function parseYAMLDocuments(text: string): { docs: Document[]; lines: LineCounter } {
   const lines = new (yaml().LineCounter)();
-  const docs = yaml().parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines });
+  const docs = yaml().parseAllDocuments(text, { uniqueKeys: false, lineCounter: lines, resolveKnownTags: false });
   return { docs: Array.isArray(docs) ? docs : [], lines };
 }
 

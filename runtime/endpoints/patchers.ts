@@ -4,6 +4,7 @@
  * compiled kind; not runtime CRDs). Server-side apply is the field manager's (fieldmanager/). A malformed patch is
  * 400; a patch that does not apply (failed test, missing path) is 422, as kube answers.
  */
+import { ownValue, setOwnValue } from '../api/ownkeys.js';
 import { newBadRequest, newUnsupportedMediaType, statusError } from '../api/status.js';
 import { strategicMergePatch } from './fieldmanager/strategicmerge.js';
 import { UNTYPED, type TypeNode } from './fieldmanager/typeschema.js';
@@ -38,13 +39,16 @@ export function resolvePatchType(mediaType: string, strategicAllowed: boolean, a
   );
 }
 
-/** RFC 7396: null deletes, objects merge recursively, anything else replaces. */
+/**
+ * RFC 7396: null deletes, objects merge recursively, anything else replaces. Keys are data
+ * (api/ownkeys.ts): a patch may set "__proto__" or "toString" in a ConfigMap's data as kube does.
+ */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isPlainObject(patch)) return patch;
   const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+    else setOwnValue(result, key, mergePatch(ownValue(result, key), value));
   }
   return result;
 }

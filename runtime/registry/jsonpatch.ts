@@ -11,13 +11,32 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 
 const APPLY_FAILED = 'the server rejected our request due to an error in our request';
 
-/** Whether pointer names a value in doc (JSON has no undefined, so undefined means absent). */
-function exists(doc: unknown, pointer: string): boolean {
-  try {
-    return jsonpatch.getValueByPointer(doc, pointer) !== undefined;
-  } catch {
-    return false;
+/**
+ * The value pointer (RFC 6901) names in doc, walking own properties only: a member named
+ * "toString" or "constructor" that the object does not hold is absent, as in kube's json-patch,
+ * not Object.prototype's function. undefined: absent (JSON has no undefined).
+ */
+function valueAt(doc: unknown, pointer: string): unknown {
+  if (pointer === '') return doc;
+  if (!pointer.startsWith('/')) return undefined;
+  let at: unknown = doc;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(at)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= at.length) return undefined;
+      at = at[Number(token)];
+    } else if (isPlainObject(at) && Object.hasOwn(at, token)) {
+      at = at[token];
+    } else {
+      return undefined;
+    }
   }
+  return at;
+}
+
+/** Whether pointer names a value in doc. */
+function exists(doc: unknown, pointer: string): boolean {
+  return valueAt(doc, pointer) !== undefined;
 }
 
 /**
@@ -33,12 +52,7 @@ function checkOperation(doc: unknown, op: { op?: unknown; path?: unknown; from?:
   }
   if ((op.op === 'add' || op.op === 'move' || op.op === 'copy') && typeof op.path === 'string' && op.path !== '') {
     const parent = op.path.slice(0, op.path.lastIndexOf('/'));
-    let container: unknown;
-    try {
-      container = jsonpatch.getValueByPointer(doc, parent);
-    } catch {
-      container = undefined;
-    }
+    const container = valueAt(doc, parent);
     if (typeof container !== 'object' || container === null) throw new Error(`the parent of ${JSON.stringify(op.path)} is not an object or a list`);
   }
   if ((op.op === 'move' || op.op === 'copy') && typeof op.from === 'string') {

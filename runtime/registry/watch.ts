@@ -46,6 +46,18 @@ export interface StoreWatchConfig {
   kind: string;
 }
 
+/**
+ * The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once
+ * (TimeoutOverflowWarning), so a watch asking for timeoutSeconds=3000000 would end after 1 ms and
+ * its client reconnect in a loop. Longer watches end after this long instead.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A watch's timeout in ms (undefined: none), at most MAX_TIMER_MS. */
+function watchTimeoutMs(timeoutSeconds: number | undefined): number | undefined {
+  return timeoutSeconds ? Math.min(timeoutSeconds * 1000, MAX_TIMER_MS) : undefined;
+}
+
 export function startStoreWatch(config: StoreWatchConfig): StoreWatch {
   const storage = config.storage as Storage & Partial<WatchEventSource>;
   return storage instanceof Cacher || typeof storage.watchEvents === 'function' ? cachedWatch(storage as WatchEventSource, config) : storageWatch(config);
@@ -72,7 +84,7 @@ function cachedWatch(cacher: WatchEventSource, config: StoreWatchConfig): StoreW
     sendInitialEvents: wantsInitialState(config),
     initialEventsEndBookmark: config.sendInitialEvents === true,
     allowBookmarks: config.allowWatchBookmarks ?? false,
-    timeoutMs: config.timeoutSeconds ? config.timeoutSeconds * 1000 : undefined,
+    timeoutMs: watchTimeoutMs(config.timeoutSeconds),
   });
   let stopped = false;
   async function* events(): AsyncGenerator<WatchEvent> {
@@ -99,7 +111,8 @@ function storageWatch(config: StoreWatchConfig): StoreWatch {
   const { storage, predicate } = config;
   let stopped = false;
   let watcher: Watcher | undefined;
-  const timer = config.timeoutSeconds ? setTimeout(() => stop(), config.timeoutSeconds * 1000) : undefined;
+  const timeoutMs = watchTimeoutMs(config.timeoutSeconds);
+  const timer = timeoutMs !== undefined ? setTimeout(() => stop(), timeoutMs) : undefined;
   function stop(): void {
     stopped = true;
     if (timer) clearTimeout(timer);

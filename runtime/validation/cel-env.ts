@@ -5,7 +5,9 @@
  * lists, regex, strings) the base library lacks.
  */
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import type * as CelJs from '@marcbachmann/cel-js';
+import { compileRE2, findAllRE2 } from './re2.js';
 import { TextKeyedCache } from './text-cache.js';
 
 type Environment = CelJs.Environment;
@@ -17,7 +19,18 @@ type Environment = CelJs.Environment;
  * stays synchronous.
  */
 let celJs: typeof CelJs | undefined;
-const loadCelJs = (): typeof CelJs => (celJs ??= createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof CelJs);
+const loadCelJs = (): typeof CelJs => {
+  if (!celJs) {
+    // kube's CEL regexes are RE2 (linear time); cel-js's matches() is a V8 RegExp (no flags), and
+    // a rule such as self.matches('^(a+)+$') took exponential time on a near-miss value, stopping
+    // the server. With this V8 flag, a flagless RegExp that backtracks too much (V8's default:
+    // 50,000 backtracks) is re-run on V8's linear-time engine, with the same answer. It does not
+    // cover RegExps with flags (`u`, `i`); find() and findAll() below go through re2.ts instead.
+    setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+    celJs = createRequire(import.meta.url)('@marcbachmann/cel-js') as typeof CelJs;
+  }
+  return celJs;
+};
 
 /** Called with a message when a library function fails; cel-js reports it as an evaluation error. */
 function fail(message: string): never {
@@ -63,14 +76,9 @@ function extreme(list: unknown[], sign: 1 | -1, name: string): unknown {
   return list.reduce((best, x) => (compare(x, best) * sign > 0 ? x : best));
 }
 
+/** kube's regex library: the pattern is RE2 (Go syntax, linear time for risky patterns: re2.ts). */
 function findAll(s: string, pattern: string, limit: number): string[] {
-  if (limit === 0) return [];
-  const out: string[] = [];
-  for (const m of s.matchAll(new RegExp(pattern, 'gu'))) {
-    out.push(m[0]);
-    if (limit > 0 && out.length >= limit) break;
-  }
-  return out;
+  return findAllRE2(pattern, s, limit);
 }
 
 function replace(s: string, from: string, to: string, n: number): string {
@@ -105,7 +113,7 @@ function registerKubeLibraries(env: Environment): Environment {
       for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], v)) return BigInt(i);
       return -1n;
     })
-    .registerFunction('string.find(string): string', (s: string, p: string) => new RegExp(p, 'u').exec(s)?.[0] ?? '')
+    .registerFunction('string.find(string): string', (s: string, p: string) => compileRE2(p).exec(s)?.[0] ?? '')
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
     .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))
     .registerFunction('string.charAt(int): string', (s: string, i: bigint) => charAt(s, i))

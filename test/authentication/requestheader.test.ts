@@ -47,6 +47,15 @@ describe('requestheader authenticator', () => {
     assert.deepEqual(Object.keys(req.headers).filter((h) => h.startsWith('x-remote-')), []);
   });
 
+  it('keeps extra keys named like Object.prototype members as data (no 500)', async () => {
+    // Header names are tokens: "__proto__" and "constructor" are valid extra keys, as in kube.
+    const req = request(certOf(proxy.cert), { 'X-Remote-User': 'alice', 'X-Remote-Extra-__proto__': 'p', 'X-Remote-Extra-Constructor': ['c1', 'c2'] });
+    const result = await authenticator.authenticate(req);
+    assert.ok(result && 'user' in result && result.user, JSON.stringify(result));
+    assert.deepEqual(result.user.extra, JSON.parse('{"__proto__":["p"],"constructor":["c1","c2"]}'));
+    assert.equal(Object.getPrototypeOf(result.user.extra), Object.prototype);
+  });
+
   it('refuses certificates of another CA, names not allowed, and server-only certificates', async () => {
     assert.match(((await authenticator.authenticate(request(certOf(admin.cert), HEADERS))) as { error: string }).error, /unknown authority/);
     assert.equal(((await authenticator.authenticate(request(certOf(otherProxy.cert), HEADERS))) as { error: string }).error, 'x509: subject with cn=someone-else is not in the allowed list');

@@ -89,6 +89,15 @@ describe('ServiceAccount tokens', () => {
     assert.match(missing.body.message, /serviceaccounts "nobody" not found/);
     const pod = await t.request('POST', `${SA}/bot/token`, { body: { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'p' } } } });
     assert.equal(pod.status, 400);
+    // A body naming another account (or namespace) than the URL is refused, as kube's TokenREST.
+    for (const [metadata, message] of [
+      [{ name: 'other' }, 'TokenRequest.authentication.k8s.io "bot" is invalid: metadata.name: Invalid value: "other": must match the service account name if specified'],
+      [{ name: 'bot', namespace: 'kube-system' }, 'TokenRequest.authentication.k8s.io "bot" is invalid: metadata.namespace: Invalid value: "kube-system": must match the service account namespace if specified'],
+    ] as const) {
+      const r = await t.request('POST', `${SA}/bot/token`, { body: { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', metadata, spec: {} } });
+      assert.equal(r.status, 422, r.text);
+      assert.equal(r.body.message, message);
+    }
   });
 
   it('refuses an expired token and one for another audience', async () => {

@@ -56,4 +56,38 @@ describe('token webhook authenticator', () => {
       server.close();
     }
   });
+
+  it('refuses an answer whose status does not decode as a TokenReviewStatus, as Go\'s decoder does', async () => {
+    let answer = '';
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(answer));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const authn = tokenWebhookAuthenticator({ endpoint: { file: 't', url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`), insecureSkipTLSVerify: false }, cacheTTLMs: 0 });
+    const ok = (user: string) => `{"status":{"authenticated":true,"user":${user}}}`;
+    try {
+      let i = 0;
+      for (const [body, message] of [
+        [ok('{"username":5}'), 'json: cannot unmarshal number into Go struct field UserInfo.status.user.username of type string'],
+        [ok('{"username":["root"]}'), 'json: cannot unmarshal array into Go struct field UserInfo.status.user.username of type string'],
+        [ok('{"username":"ann","uid":7}'), 'json: cannot unmarshal number into Go struct field UserInfo.status.user.uid of type string'],
+        [ok('{"username":"ann","groups":"system:masters"}'), 'json: cannot unmarshal string into Go struct field UserInfo.status.user.groups of type []string'],
+        [ok('{"username":"ann","groups":["g",{}]}'), 'json: cannot unmarshal object into Go struct field UserInfo.status.user.groups of type string'],
+        [ok('{"username":"ann","extra":"x"}'), 'json: cannot unmarshal string into Go struct field UserInfo.status.user.extra of type map[string]v1.ExtraValue'],
+        [ok('{"username":"ann","extra":{"scopes":"a"}}'), 'json: cannot unmarshal string into Go struct field UserInfo.status.user.extra of type []string'],
+        ['{"status":{"authenticated":"true","user":{"username":"ann"}}}', 'json: cannot unmarshal string into Go struct field TokenReviewStatus.status.authenticated of type bool'],
+        ['{"status":{"authenticated":false,"error":{"code":1}}}', 'json: cannot unmarshal object into Go struct field TokenReviewStatus.status.error of type string'],
+        ['{"status":"yes"}', 'json: cannot unmarshal string into Go struct field TokenReview.status of type v1.TokenReviewStatus'],
+      ] as const) {
+        answer = body;
+        assert.deepEqual(await authn.authenticate(request(`t${i++}`)), { error: `token webhook: ${message}` }, body);
+      }
+      // Nulls are Go's zero values; extra keys are data ("__proto__" included).
+      answer = ok('{"username":"ann","uid":null,"groups":null,"extra":{"__proto__":["p"],"none":null}}');
+      assert.deepEqual(await authn.authenticate(request('nulls')), { user: { username: 'ann', groups: [], extra: JSON.parse('{"__proto__":["p"],"none":[]}') } });
+    } finally {
+      server.close();
+    }
+  });
 });

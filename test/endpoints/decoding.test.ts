@@ -117,6 +117,76 @@ describe('duplicate fields', () => {
   });
 });
 
+describe('values without a JSON form', () => {
+  // kube's decoders refuse numbers beyond float64 (400) rather than storing what the client did
+  // not send; JSON.parse makes them Infinity, which JSON.stringify would have stored as null.
+  let t: TestServer;
+  const THINGS = '/apis/ex.com/v1/namespaces/default/things';
+  before(async () => {
+    t = await startTestServer();
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.ex.com' },
+      spec: {
+        group: 'ex.com',
+        scope: 'Namespaced',
+        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'number' }, free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } } } }],
+      },
+    };
+    assert.equal((await t.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status, 201);
+    for (let i = 0; i < 200 && (await t.request('GET', THINGS)).status !== 200; i++) await new Promise((r) => setTimeout(r, 25));
+  });
+  after(() => t.close());
+
+  it('refuses JSON numbers beyond float64 in create, update and patch bodies with 400', async () => {
+    const thing = (name: string, spec: string) => `{"apiVersion":"ex.com/v1","kind":"Thing","metadata":{"name":"${name}"},"spec":${spec}}`;
+    for (const [spec, literal] of [
+      ['{"n":1e400}', '1e400'],
+      ['{"free":{"x":[-1.5E+999]}}', '-1.5E+999'],
+      [`{"free":{"x":${'9'.repeat(400)}}}`, `${'9'.repeat(40)}...`],
+    ]) {
+      const r = await t.request('POST', THINGS, { body: thing('a', spec) });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.message, `json: cannot unmarshal number ${literal} into Go value of type float64`);
+    }
+    // Numbers that fit, and look-alikes inside strings, are kept as sent.
+    const ok = await t.request('POST', THINGS, { body: thing('a', '{"n":1e308,"free":{"s":"1e400","m":-2.5e-300}}') });
+    assert.equal(ok.status, 201, ok.text);
+    assert.deepEqual(ok.body.spec, { n: 1e308, free: { s: '1e400', m: -2.5e-300 } });
+    const put = await t.request('PUT', `${THINGS}/a`, { body: thing('a', '{"n":2e999}') });
+    assert.equal(put.status, 400, put.text);
+    const patch = await t.request('PATCH', `${THINGS}/a`, { body: '{"spec":{"n":2e999}}', contentType: MERGE });
+    assert.equal(patch.status, 400, patch.text);
+    assert.deepEqual((await t.request('GET', `${THINGS}/a`)).body.spec, { n: 1e308, free: { s: '1e400', m: -2.5e-300 } });
+  });
+
+  it('refuses YAML .inf and .nan (no JSON form) with 400, in create and apply bodies', async () => {
+    for (const [value, shown] of [
+      ['.inf', '+Inf'],
+      ['-.inf', '-Inf'],
+      ['.nan', 'NaN'],
+    ]) {
+      const body = `apiVersion: ex.com/v1\nkind: Thing\nmetadata:\n  name: y\nspec:\n  n: ${value}\n`;
+      const r = await t.request('POST', THINGS, { body, contentType: 'application/yaml' });
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.message, `error converting YAML to JSON: json: unsupported value: ${shown}`);
+      const apply = await t.request('PATCH', `${THINGS}/y?fieldManager=m`, { body, contentType: APPLY });
+      assert.equal(apply.status, 400, apply.text);
+    }
+  });
+  it('keeps YAML 1.1 tags (!!set, !!omap, !!binary) as the plain maps, lists and strings they are written as', async () => {
+    // Resolved, these were a Set, a Map and a Buffer: stored as {} (their items lost) or a 500.
+    const tagged = 'apiVersion: ex.com/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  free:\n    s: !!set {a, b}\n    o: !!omap [a: 1]\n    b: !!binary aGVsbG8=\n';
+    const r = await t.request('POST', THINGS, { body: tagged, contentType: 'application/yaml' });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.spec.free, { s: { a: null, b: null }, o: [{ a: 1 }], b: 'aGVsbG8=' });
+    const cm = await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: !!binary aGVsbG8=\n', contentType: 'application/yaml' });
+    assert.equal(cm.status, 201, cm.text);
+  });
+});
+
 describe('deprecated fields', () => {
   it('finds deprecated fields reached only through recursive types, whichever type is walked first', () => {
     const schemas = {

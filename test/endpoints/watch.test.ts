@@ -97,3 +97,32 @@ describe('watch', () => {
     assert.equal(await w.next(), undefined);
   });
 });
+
+describe('watch timeoutSeconds beyond a Node timer', () => {
+  // setTimeout fires at once for delays over 2^31 - 1 ms (about 24.8 days): a watch asking for
+  // timeoutSeconds=3000000 ended after 1 ms, and a client that re-watches would loop.
+  for (const [label, watchCache] of [
+    ['from the watch cache', undefined],
+    ['from storage (no watch cache)', false],
+  ] as const) {
+    it(`keeps a watch open ${label}`, async () => {
+      const t = await startTestServer(watchCache === false ? { watchCache: false } : {});
+      try {
+        const list = await t.request('GET', WIDGETS);
+        for (const seconds of [2_147_484, 99_999_999_999]) {
+          const w = await openWatch(t, `${WIDGETS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}&timeoutSeconds=${seconds}`);
+          await new Promise((r) => setTimeout(r, 100));
+          const name = `long-${seconds}`;
+          assert.equal((await t.request('POST', WIDGETS, { body: widget(name) })).status, 201);
+          let e = await w.next();
+          while (e && e.object.metadata.name !== name) e = await w.next();
+          assert.equal(e?.type, 'ADDED', `timeoutSeconds=${seconds}: the watch ended before the event`);
+          w.close();
+        }
+      } finally {
+        await t.close();
+      }
+    });
+  }
+});
+

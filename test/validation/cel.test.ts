@@ -331,3 +331,36 @@ describe('CEL rule caches (parse once per text, check once per self-type environ
     assert.equal(parseRule('self == "x"'), parseRule('self == "x"'));
   });
 });
+
+describe('CEL regexes on hostile values', () => {
+  test('matches() with a backtracking pattern answers a near-miss value at once (kube: RE2, linear)', () => {
+    const v = validator({ type: 'object', properties: { s: { type: 'string', ...rules({ rule: "self.matches('^(a+)+$')" }) } } });
+    const started = performance.now();
+    // V8 backtracks 2^30 times on this without the linear fallback (seconds); RE2 does not.
+    assert.equal(errs(v, { s: 'a'.repeat(30) + '!' }).length, 1);
+    const took = performance.now() - started;
+    assert.ok(took < 1_500, `took ${took} ms`);
+    assert.deepEqual(errs(v, { s: 'aaa' }), []);
+  });
+
+  test('find() and findAll() take Go (RE2) patterns and answer a backtracking one at once', () => {
+    const v = validator({
+      type: 'object',
+      properties: {
+        s: {
+          type: 'string',
+          ...rules(
+            { rule: "self.find('(a+)+b') == ''", message: 'find' },
+            { rule: "self.findAll('(a|a)*b').size() == 0", message: 'findAll' },
+            { rule: "self.findAll('\\\\pL+', 1) == [] || self.findAll('\\\\pL+', 1).size() == 1", message: 'limit' },
+          ),
+        },
+      },
+    });
+    const started = performance.now();
+    assert.deepEqual(errs(v, { s: 'a'.repeat(40) + '!' }), []);
+    assert.ok(performance.now() - started < 1_500, `took ${performance.now() - started} ms`);
+    assert.deepEqual(errs(v, { s: 'xaab aab' }), ['FieldValueInvalid s: Invalid value: "string": find', 'FieldValueInvalid s: Invalid value: "string": findAll']);
+  });
+});
+

@@ -14,8 +14,10 @@
  * - a merged list is ordered as kube's normalizeElementOrder: the patch's items in the patch's
  *   order, server-only items interleaved where the original had them.
  *
- * Malformed directives are 400 BadRequest.
+ * Malformed directives are 400 BadRequest. Keys are data (api/ownkeys.ts): "__proto__" or
+ * "toString" in a ConfigMap's data is set, merged and deleted like any other key.
  */
+import { ownValue, setOwnValue } from '../../api/ownkeys.js';
 import { newBadRequest } from '../../api/status.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { fieldType, UNTYPED, type ListNode, type TypeNode } from './typeschema.js';
@@ -43,7 +45,7 @@ function clean(value: unknown): unknown {
   const out: JSONMap = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === null || k.startsWith('$')) continue;
-    out[k] = clean(v);
+    setOwnValue(out, k, clean(v));
   }
   return out;
 }
@@ -74,22 +76,25 @@ function mergeMap(original: JSONMap, patch: JSONMap, t: TypeNode): JSONMap {
     if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
       const field = key.slice(DELETE_FROM_PRIMITIVE_LIST.length);
       if (!Array.isArray(value)) throw newBadRequest(`invalid type for ${key}: must be a list`);
-      if (Array.isArray(out[field])) out[field] = (out[field] as unknown[]).filter((v) => !value.some((d) => jsonEqual(d, v)));
+      const list = ownValue(out, field);
+      if (Array.isArray(list)) setOwnValue(out, field, list.filter((v) => !value.some((d) => jsonEqual(d, v))));
       continue;
     }
     if (value === null) {
       delete out[key];
       continue;
     }
-    const current = out[key];
-    if (isMap(current) && isMap(value)) out[key] = mergeMap(current, value, fieldType(t, key) ?? UNTYPED);
-    else if (Array.isArray(current) && Array.isArray(value)) out[key] = mergeList(current, value, listNode(t, key));
-    else out[key] = clean(value);
+    const current = ownValue(out, key);
+    if (isMap(current) && isMap(value)) setOwnValue(out, key, mergeMap(current, value, fieldType(t, key) ?? UNTYPED));
+    else if (Array.isArray(current) && Array.isArray(value)) setOwnValue(out, key, mergeList(current, value, listNode(t, key)));
+    else setOwnValue(out, key, clean(value));
   }
   for (const [field, order] of orders) {
-    if (!Array.isArray(out[field])) continue;
-    const before = Array.isArray(original[field]) ? (original[field] as unknown[]) : [];
-    out[field] = normalizeElementOrder(out[field] as unknown[], order, before, listNode(t, field)?.patchMergeKey);
+    const merged = ownValue(out, field);
+    if (!Array.isArray(merged)) continue;
+    const was = ownValue(original, field);
+    const before = Array.isArray(was) ? (was as unknown[]) : [];
+    setOwnValue(out, field, normalizeElementOrder(merged, order, before, listNode(t, field)?.patchMergeKey));
   }
   return out;
 }
@@ -102,7 +107,7 @@ function retainKeys(original: JSONMap, patch: JSONMap): JSONMap {
     if (!keys.includes(key)) throw newBadRequest(`not all keys in the patch are present in the $retainKeys list: ${key} is not`);
   }
   const out: JSONMap = {};
-  for (const [k, v] of Object.entries(original)) if (keys.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(original)) if (keys.includes(k)) setOwnValue(out, k, v);
   return out;
 }
 

@@ -2,8 +2,10 @@
  * Walking JSON values against their structure (structured-merge-diff's typed package): the
  * field set a value sets (ToFieldSet), the difference between two values (Compare), merging an
  * applied configuration into a live object (Merge) and removing paths (RemoveItems). Values are
- * never mutated; results share unchanged subtrees with their inputs.
+ * never mutated; results share unchanged subtrees with their inputs. Keys are data
+ * (api/ownkeys.ts): a map's "toString" or "__proto__" is a field like any other.
  */
+import { ownValue, setOwnValue } from '../../api/ownkeys.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { compareElements, fieldElement, FieldSet, keyElement, valueElement, type PathElement } from './fieldset.js';
 import { fieldType, UNTYPED, type ListNode, type TypeNode } from './typeschema.js';
@@ -123,7 +125,7 @@ function compareAt(l: unknown, r: unknown, t: TypeNode, path: PathElement[], c: 
   if (shape === 'map') {
     const lm = (l ?? {}) as JSONMap;
     const rm = (r ?? {}) as JSONMap;
-    for (const key of Object.keys(lm)) compareChild(lm[key], rm[key], childType(t, key), path, fieldElement(key), c);
+    for (const key of Object.keys(lm)) compareChild(lm[key], ownValue(rm, key), childType(t, key), path, fieldElement(key), c);
     for (const key of Object.keys(rm)) {
       if (!isOwnEnumerable.call(lm, key)) compareChild(undefined, rm[key], childType(t, key), path, fieldElement(key), c);
     }
@@ -208,8 +210,8 @@ export function merge(lhs: unknown, rhs: unknown, t: TypeNode): unknown {
     const lm = lhs as JSONMap;
     const rm = rhs as JSONMap;
     const out: JSONMap = {};
-    for (const [key, value] of Object.entries(lm)) out[key] = key in rm ? merge(value, rm[key], childType(t, key)) : value;
-    for (const [key, value] of Object.entries(rm)) if (!(key in lm)) out[key] = value;
+    for (const [key, value] of Object.entries(lm)) setOwnValue(out, key, Object.hasOwn(rm, key) ? merge(value, rm[key], childType(t, key)) : value);
+    for (const [key, value] of Object.entries(rm)) if (!Object.hasOwn(lm, key)) setOwnValue(out, key, value);
     return out;
   }
   return mergeLists(lhs as unknown[], rhs as unknown[], t as ListNode);
@@ -318,7 +320,7 @@ function removeFrom(value: unknown, set: FieldSet, t: TypeNode): unknown {
       for (const [key, child] of Object.entries(value as JSONMap)) {
         const sub = set.children.get(fieldElement(key));
         if (sub?.member) continue;
-        out[key] = sub && sub.children.size > 0 ? removeFrom(child, sub, childType(t, key)) : child;
+        setOwnValue(out, key, sub && sub.children.size > 0 ? removeFrom(child, sub, childType(t, key)) : child);
       }
       return Object.keys(out).length > 0 ? out : null;
     }

@@ -5,6 +5,7 @@
  * and the per-type rules of ValidateSecret (service-account-token, dockercfg, dockerconfigjson,
  * basic-auth, ssh-auth, tls).
  */
+import { setOwnValue } from '../../api/ownkeys.js';
 import type { KubeObject } from '../../api/meta.js';
 import { toStatusCauses } from '../../validation/index.js';
 import { invalid, required, tooLong } from '../../validation/field.js';
@@ -22,7 +23,8 @@ export function mergeStringData(obj: KubeObject): void {
   delete obj.stringData;
   if (!stringData || Object.keys(stringData).length === 0) return;
   const data = { ...(stringMap(obj.data) ?? {}) };
-  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value), 'utf8').toString('base64');
+  // Keys are data: stringData {"__proto__": "x"} sets data["__proto__"], as kube does (api/ownkeys.ts).
+  for (const [key, value] of Object.entries(stringData)) setOwnValue(data, key, Buffer.from(String(value), 'utf8').toString('base64'));
   obj.data = data;
 }
 

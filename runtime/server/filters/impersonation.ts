@@ -8,6 +8,7 @@
  */
 import type { AuthorizationAttributes, Authorizer, UserInfo } from '../../api/auth.js';
 import { ANONYMOUS_USER } from '../../api/auth.js';
+import { ownValue, setOwnValue } from '../../api/ownkeys.js';
 import { newBadRequest } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS } from '../../authentication/user.js';
@@ -96,6 +97,13 @@ function actingAs(requestor: UserInfo, r: ImpersonationRequest): AuthorizationAt
   }
 }
 
+/** Appends values to extra[key]; keys are data ("constructor", "__proto__": api/ownkeys.ts). */
+function addExtra(extra: Record<string, string[]>, key: string, values: string[]): void {
+  const existing = ownValue(extra, key) as string[] | undefined;
+  if (existing) existing.push(...values);
+  else setOwnValue(extra, key, [...values]);
+}
+
 /** The user the request acts as, once every part was allowed (kube's group defaulting). */
 function impersonatedUser(requests: ImpersonationRequest[], groupsSpecified: boolean): UserInfo {
   let username = '';
@@ -108,7 +116,7 @@ function impersonatedUser(requests: ImpersonationRequest[], groupsSpecified: boo
       if (!groupsSpecified) groups = ['system:serviceaccounts', `system:serviceaccounts:${r.namespace}`];
     } else if (r.kind === 'User') username = r.name;
     else if (r.kind === 'Group') groups.push(r.name);
-    else if (r.kind === 'UserExtra') (extra[r.extraKey!] ??= []).push(r.name);
+    else if (r.kind === 'UserExtra') addExtra(extra, r.extraKey!, [r.name]);
     else uid = r.name;
   }
   if (username !== ANONYMOUS) {

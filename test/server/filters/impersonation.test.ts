@@ -44,6 +44,20 @@ describe('impersonation filter', () => {
     assert.equal(Object.keys(ctx.request.headers).some((h) => h.startsWith('impersonate-')), false);
   });
 
+  it('keeps extra keys named like Object.prototype members as data (kube: any key; no 500)', async () => {
+    const authorizer = recordingAuthorizer(() => true);
+    const next = recordingHandler();
+    const ctx = contextFor('GET', '/api', {
+      user: admin,
+      headers: { 'Impersonate-User': 'bob', 'Impersonate-Extra-__proto__': 'p', 'Impersonate-Extra-Constructor': ['c1', 'c2'] },
+      extra: { headersDistinct: { 'impersonate-user': ['bob'], 'impersonate-extra-__proto__': ['p'], 'impersonate-extra-constructor': ['c1', 'c2'] } },
+    });
+    const res = await withImpersonation(authorizer)(ctx, next);
+    assert.equal(next.calls.length, 1, JSON.stringify(res));
+    assert.deepEqual(next.calls[0]!.user!.extra, JSON.parse('{"__proto__":["p"],"constructor":["c1","c2"]}'));
+    assert.equal(Object.getPrototypeOf(next.calls[0]!.user!.extra), Object.prototype);
+  });
+
   it('gives an impersonated service account its groups, and anonymous system:unauthenticated', async () => {
     const next = recordingHandler();
     const authorizer = recordingAuthorizer(() => true);
