@@ -3,8 +3,8 @@
  * time.go, micro_time.go): a value is read with Go's time.Parse(time.RFC3339) (a fraction of any
  * length, `.` or `,`, is accepted and kept; `Z` or a `±hh:mm` offset) and written back in UTC,
  * truncated to seconds (`2006-01-02T15:04:05Z`) for Time and to microseconds
- * (`2006-01-02T15:04:05.000000Z`) for MicroTime, whose reader (time.Parse(RFC3339Micro)) wants
- * exactly six fraction digits.
+ * (`2006-01-02T15:04:05.000000Z`) for MicroTime. The instant Go reads as its zero time
+ * (`0001-01-01T00:00:00Z`) is written `null` by kube; here it stays a string.
  */
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
@@ -47,6 +47,26 @@ function formatUTC(seconds: number, fraction: string | undefined): string {
 }
 
 /**
+ * Whether the text has the shape kube writes (`2006-01-02T15:04:05Z`, with `.000000` before the
+ * `Z` for MicroTime): then canonicalTime/canonicalMicroTime would give it back unchanged (or, for
+ * text that is no time, undefined), so a caller that keeps unreadable text can skip them. Checks
+ * only the separators: what every write of a timestamp kgen or a Go client made costs.
+ */
+export function hasCanonicalShape(value: string, micro: boolean): boolean {
+  const z = micro ? 26 : 19;
+  return (
+    value.length === z + 1 &&
+    value.charCodeAt(z) === 0x5a /* Z */ &&
+    value.charCodeAt(10) === 0x54 /* T */ &&
+    value.charCodeAt(4) === 0x2d &&
+    value.charCodeAt(7) === 0x2d &&
+    value.charCodeAt(13) === 0x3a &&
+    value.charCodeAt(16) === 0x3a &&
+    (!micro || value.charCodeAt(19) === 0x2e)
+  );
+}
+
+/**
  * A metav1.Time value as kube writes it back: `2024-01-01T02:00:00.5+02:00` → `2024-01-01T00:00:00Z`.
  * undefined when Go's parser refuses the text or the instant falls outside years 0-9999.
  */
@@ -57,11 +77,13 @@ export function canonicalTime(value: string): string | undefined {
 }
 
 /**
- * A metav1.MicroTime value as kube writes it back: six fraction digits, truncated, in UTC.
- * undefined when Go's time.Parse(RFC3339Micro) refuses it (a fraction other than six digits).
+ * A metav1.MicroTime value as kube writes it back: six fraction digits (truncated, or padded with
+ * zeros), in UTC. undefined when the text is no RFC 3339 time. kube's reader
+ * (time.Parse(RFC3339Micro)) also refuses a fraction of other than six digits, with a 400; this
+ * accepts it and writes six.
  */
 export function canonicalMicroTime(value: string): string | undefined {
   const instant = parseRFC3339(value);
-  if (!instant || instant.fraction.length !== 6) return undefined;
-  return formatUTC(instant.seconds, instant.fraction) || undefined;
+  if (!instant) return undefined;
+  return formatUTC(instant.seconds, instant.fraction.slice(0, 6).padEnd(6, '0')) || undefined;
 }

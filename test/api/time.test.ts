@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalMicroTime, canonicalTime } from '../../runtime/api/time.js';
+import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../../runtime/api/time.js';
 
 describe('canonicalTime', () => {
   it('writes UTC at second precision, truncating the fraction and applying the offset', () => {
@@ -28,9 +28,22 @@ describe('canonicalMicroTime', () => {
     assert.equal(canonicalMicroTime('2024-01-01T01:00:00.000001+01:00'), '2024-01-01T00:00:00.000001Z');
   });
 
-  it('refuses a fraction of other than six digits, as time.Parse(RFC3339Micro) does', () => {
-    assert.equal(canonicalMicroTime('2024-01-01T00:00:00Z'), undefined);
-    assert.equal(canonicalMicroTime('2024-01-01T00:00:00.123Z'), undefined);
-    assert.equal(canonicalMicroTime('2024-01-01T00:00:00.123456789Z'), undefined);
+  it('pads or truncates any other fraction to six digits (kube’s reader refuses those with a 400)', () => {
+    assert.equal(canonicalMicroTime('2024-01-01T00:00:00Z'), '2024-01-01T00:00:00.000000Z');
+    assert.equal(canonicalMicroTime('2024-01-01T00:00:00.123Z'), '2024-01-01T00:00:00.123000Z');
+    assert.equal(canonicalMicroTime('2024-01-01T00:00:00.123456789Z'), '2024-01-01T00:00:00.123456Z');
+    assert.equal(canonicalMicroTime('2024-01-01'), undefined);
+  });
+});
+
+describe('hasCanonicalShape', () => {
+  it('is true only where canonicalTime / canonicalMicroTime would change nothing', () => {
+    for (const [value, micro] of [['2024-01-01T00:00:00Z', false], ['2024-01-01T00:00:00.123456Z', true]] as const) {
+      assert.equal(hasCanonicalShape(value, micro), true);
+      assert.equal((micro ? canonicalMicroTime : canonicalTime)(value), value);
+    }
+    for (const [value, micro] of [['2024-01-01T00:00:00.1Z', false], ['2024-01-01T00:00:00Z', true], ['2024-01-01T00:00:00+00:00', false], ['2024-01-01 00:00:00Z', false]] as const) {
+      assert.equal(hasCanonicalShape(value, micro), false, value);
+    }
   });
 });
