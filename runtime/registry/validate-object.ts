@@ -92,6 +92,12 @@ export function offlineDefinition(info: KindInfo, schemaName: string): ResourceD
   };
 }
 
+/**
+ * Where a generated folder keeps the Go facts of its kinds (generator/emit/go-fields.ts): by
+ * apiVersion, the ResourceDefinition.protobuf tables the server compiles its validators with.
+ */
+export const GO_FIELDS_FILE = 'validate/go-fields.json';
+
 export interface KindValidator<T> {
   /** Every reason the server would refuse to create obj; empty when it would accept it. */
   validate(obj: T): ObjectProblem[];
