@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import { compileSchemaValidator } from '../validation/index.js';
+import { compileSchemaValidator, type GoFields } from '../validation/index.js';
 import { newCustomResourceStrategy, type StrategyConfig } from './strategy.js';
 
 /** One problem: kube's field path (`spec.replicas`) and message (`Invalid value: 200: …`). */
@@ -107,11 +107,12 @@ export interface KindValidator<T> {
 
 /**
  * The validator of generated clients (`client/<group>/<version>.validate.ts`): the kind's schemas
- * are produced and compiled on the first call, then kept.
+ * are produced and compiled on the first call, then kept. `goFields`: the kind's Go facts
+ * (ResourceDefinition.protobuf), for a kind that numbers its fields, as the server compiles it.
  */
-export function kindValidator<T>(info: KindInfo, schemaName: string, schemas: () => Record<string, unknown>): KindValidator<T> {
+export function kindValidator<T>(info: KindInfo, schemaName: string, schemas: () => Record<string, unknown>, goFields?: () => GoFields): KindValidator<T> {
   let config: StrategyConfig | undefined;
-  const get = () => (config ??= { definition: offlineDefinition(info, schemaName), validator: compileSchemaValidator(schemas() as never, schemaName) });
+  const get = () => (config ??= { definition: offlineDefinition(info, schemaName), validator: compileSchemaValidator(schemas() as never, schemaName, goFields?.()) });
   return {
     validate: (obj) => validateNewObject(get(), obj as KubeObject),
     validateUpdate: (obj, old) => validateObjectUpdate(get(), obj as KubeObject, old as KubeObject),
