@@ -76,7 +76,8 @@ export function carryUpdateMetadata(meta: ObjectMeta, old: ObjectMeta): void {
  * Runs after carryUpdateMetadata, so a deletion field that differs here was set or changed by the write.
  */
 export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
-  const errors: FieldError[] = [];
+  // In kube's order: finalizers (of an object being deleted) first, then the immutable fields.
+  const errors: FieldError[] = [...validateNoNewFinalizers(meta, old)];
   const immutable = (field: keyof ObjectMeta) => {
     const value = meta[field] ?? '';
     if (value !== (old[field] ?? '')) {
@@ -96,7 +97,6 @@ export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): Field
   if (grace !== undefined && grace !== old.deletionGracePeriodSeconds) {
     errors.push({ type: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: `Invalid value: ${JSON.stringify(grace)}: field is immutable` });
   }
-  errors.push(...validateNoNewFinalizers(meta, old));
   return errors;
 }
 

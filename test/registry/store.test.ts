@@ -212,6 +212,11 @@ describe('generic store', () => {
     assert.equal(moved.metadata.deletionTimestamp, deleting.metadata.deletionTimestamp, 'a changed deletionTimestamp is put back, as BeforeUpdate does');
     const changed = await invalid(w.store.update('default', 'w1', { updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionGracePeriodSeconds: 99 } }) }));
     assert.deepEqual(changed.details?.causes, [{ reason: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: 'Invalid value: 99: field is immutable' }]);
+    // Both at once: kube's order, finalizers first.
+    const both = await invalid(
+      w.store.update('default', 'w1', { updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionGracePeriodSeconds: 99, finalizers: ['example.com/hold', 'example.com/more'] } }) }),
+    );
+    assert.deepEqual(both.details?.causes?.map((c) => c.field), ['metadata.finalizers', 'metadata.deletionGracePeriodSeconds']);
   });
 
   it('status updates change only status', async () => {
