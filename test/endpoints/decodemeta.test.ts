@@ -44,6 +44,31 @@ describe('metadata that does not decode into ObjectMeta', () => {
     await badRequest('PUT', `${CONFIGMAPS}/ok`, cm({ name: 'ok', resourceVersion: rv }), `${prefix} number into Go struct field ObjectMeta.metadata.resourceVersion of type string`);
   });
 
+  it('the other typed bodies too: a review kind\'s create, a TokenRequest and a Scale update', async () => {
+    await badRequest(
+      'POST',
+      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: { name: 5 }, spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } },
+      'SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string',
+    );
+    const sa = await t.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'tk' } } });
+    assert.equal(sa.status, 201, sa.text);
+    await badRequest(
+      'POST',
+      '/api/v1/namespaces/default/serviceaccounts/tk/token',
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: { labels: 'x' }, spec: {} },
+      'TokenRequest in version "v1" cannot be handled as a TokenRequest: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string',
+    );
+    const w = await t.request('POST', WIDGETS, { body: { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'scaled' }, spec: { replicas: 1 } } });
+    assert.equal(w.status, 201, w.text);
+    await badRequest(
+      'PUT',
+      `${WIDGETS}/scaled/scale`,
+      { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'scaled', namespace: 'default', resourceVersion: 5 }, spec: { replicas: 2 } },
+      'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string',
+    );
+  });
+
   it('a compiled kind of yours decodes as a typed kind', async () => {
     const w = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w', resourceVersion: 5 }, spec: { replicas: 1 } };
     await badRequest('POST', WIDGETS, w, 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
