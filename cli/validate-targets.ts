@@ -1,7 +1,8 @@
 /**
  * The kinds `kgen validate` knows, each with what the server validates it with: from a generated
  * folder (its discovery documents and OpenAPI v3 documents, as `kgen serve` reads them) and from
- * CRD manifests (as the apiextensions server builds a served version).
+ * CRD manifests (as the apiextensions server builds a served version). A generated folder's kinds
+ * are compiled with their Go facts (GO_FIELDS_FILE), as the server compiles them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,8 +10,8 @@ import { parseAllDocuments } from 'yaml';
 import { servedVersions } from '../runtime/apiextensions/definition.js';
 import type { CustomResourceDefinition } from '../runtime/apiextensions/types.js';
 import type { StrategyConfig } from '../runtime/registry/strategy.js';
-import { offlineDefinition } from '../runtime/registry/validate-object.js';
-import { compileSchemaValidator } from '../runtime/validation/index.js';
+import { GO_FIELDS_FILE, offlineDefinition } from '../runtime/registry/validate-object.js';
+import { compileSchemaValidator, type GoFields } from '../runtime/validation/index.js';
 
 /** `apiVersion\0kind` → how the server validates it (compiled on first use). */
 export type Targets = Map<string, () => StrategyConfig>;
@@ -42,6 +43,11 @@ export function generatedTargets(dir: string, targets: Targets): void {
       for (const file of readdirSync(join(apis, group)).filter((f) => f.endsWith('.json')).sort()) docs.push([group, file.slice(0, -5), `apis/${group}/${file.slice(0, -5)}`]);
     }
   }
+  // The Go facts of the folder's kinds (built-in kinds: which zero values are defaulted), as the server has them.
+  const goFields = lazy(() => {
+    const file = join(dir, GO_FIELDS_FILE);
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, GoFields>) : {};
+  });
   for (const [group, version, path] of docs) {
     const discovery = JSON.parse(readFileSync(join(dir, 'discovery', `${path}.json`), 'utf8')) as { resources: DiscoveryResource[] };
     const openapiPath = join(dir, 'openapi/v3', `${path}.json`);
@@ -61,7 +67,7 @@ export function generatedTargets(dir: string, targets: Targets): void {
         lazy(() => {
           const name = schemaName();
           const def = offlineDefinition({ group, version, kind: r.kind, plural: r.name, namespaced: r.namespaced, status: names.has(`${r.name}/status`) }, name);
-          return { definition: def, validator: compileSchemaValidator(schemas() as never, name) };
+          return { definition: def, validator: compileSchemaValidator(schemas() as never, name, goFields()[apiVersion]) };
         }),
       );
     }

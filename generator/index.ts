@@ -20,6 +20,7 @@ import { emitSnapshot } from './emit/snapshot.js';
 import { loadTemplates } from './emit/templates.js';
 import { emitTypeScript } from './emit/typescript.js';
 import { emitValidators } from './emit/validators.js';
+import { emitGoFields } from './emit/go-fields.js';
 import { emitAggregatedManifests, type AggregatedManifestOptions } from './emit/aggregated-manifests.js';
 import type { ApiModel, ApiVersion } from './model.js';
 import { groupFolder } from './names.js';
@@ -98,7 +99,7 @@ function compileWith(options: CompileOptions, session: GenerateSession | undefin
   const outDir = resolve((options as { outDir?: string }).outDir ?? resolve(apisDir, '../generated'));
   // The HTML reference documents the user's APIs, not kgen's built-ins.
   const docs = emitDocs(model, { include: (v) => !v.loc.file.startsWith(BUILTIN_APIS + sep) });
-  const files = [...emitOpenAPI(checked, options, { cache, builtin }), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf, { cache, builtin }), ...emitValidators(model, sourceOf), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
+  const files = [...emitOpenAPI(checked, options, { cache, builtin }), ...emitDiscovery(checked), ...emitTypeScript(checked, sourceOf, { cache, builtin }), ...emitValidators(model, sourceOf), ...emitGoFields(model), ...emitConversions(checked, { ...options, outDir }), ...emitCRDs(model, options), ...emitSnapshot(model), ...docs].sort((a, b) =>
     a.path.localeCompare(b.path),
   );
   // What a cluster would refuse when the CRDs are applied: CEL cost, size, structural rules.

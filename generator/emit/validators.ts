@@ -4,7 +4,8 @@
  * (its component schema and every schema it references, as in the group/version's OpenAPI
  * document), so a program can check an object before it sends it. They sit beside the clients,
  * not in them: the validators need kgen's validation engine, and a program that only uses the
- * clients depends on @kgen/client alone. Which kinds: validators-view.ts.
+ * clients depends on @kgen/client alone. A kind that numbers its fields (@kgen:protobuf) also
+ * gets its Go facts, as the server has them. Which kinds: validators-view.ts.
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiModel, ApiVersion, Kind } from '../model.js';
@@ -14,6 +15,7 @@ import { META_SCHEMAS } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { contextFor, kindSchemaName, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 import { render } from './templates.js';
 import { validatedKinds } from './validators-view.js';
+import { protobufNumbers } from './protobuf-numbers.js';
 
 const lowerFirst = (s: string) => s[0]!.toLowerCase() + s.slice(1);
 
@@ -42,6 +44,15 @@ function closure(root: string, own: Record<string, SchemaOrRef>): Record<string,
   return Object.fromEntries([first!, ...rest.sort()].map((k) => [k, found.get(k)!]));
 }
 
+/**
+ * The facts the server compiles the kind's validator with (ResourceDefinition.protobuf), so that a
+ * Go zero value it defaults is accepted here too; undefined for a kind that numbers no field.
+ */
+function goFieldsOf(kind: Kind, version: ApiVersion): string | undefined {
+  const numbers = protobufNumbers(kind, version);
+  return numbers && JSON.stringify(numbers);
+}
+
 /** The view of one validator in templates/validators.ts.hbs; `schemas` is the JSON document of its schemas. */
 interface ValidatorView {
   name: string;
@@ -49,6 +60,8 @@ interface ValidatorView {
   schemaName: string;
   info: { group: string; version: string; kind: string; plural: string; namespaced: boolean; status: boolean };
   schemas: string;
+  /** The kind's Go facts (its @kgen:protobuf entries, as its ResourceDefinition has them), when it has any. */
+  goFields?: string;
 }
 
 function validatorView(version: ApiVersion, kind: Kind): ValidatorView {
@@ -63,6 +76,7 @@ function validatorView(version: ApiVersion, kind: Kind): ValidatorView {
     schemaName,
     info: { group: kind.group, version: kind.version, kind: kind.name, plural: kind.plural, namespaced: kind.scope === 'Namespaced', status: kind.subresources.status !== undefined },
     schemas: text,
+    goFields: goFieldsOf(kind, version),
   };
 }
 

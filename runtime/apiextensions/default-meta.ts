@@ -5,43 +5,10 @@
  * (Coerce: the first problem, as a field error), then TypeMeta and ObjectMeta are validated
  * (Validate). Unknown metadata fields are not errors: decoding into ObjectMeta drops them.
  */
+import { objectMetaDecodeError } from '../api/objectmeta-decode.js';
 import { field, type FieldError } from '../validation/index.js';
 import { isPlainObject, type SchemaNode } from '../validation/node.js';
 import { validateStructural, type StructuralErrors } from '../validation/structural.js';
-
-/** ObjectMeta's JSON fields by their Go type, as encoding/json checks them when decoding. */
-const OBJECT_META_FIELDS: Record<string, 'string' | 'int64' | 'map[string]string' | '[]string' | 'array' | 'time'> = {
-  name: 'string', generateName: 'string', namespace: 'string', selfLink: 'string', uid: 'string', resourceVersion: 'string',
-  generation: 'int64', deletionGracePeriodSeconds: 'int64', creationTimestamp: 'time', deletionTimestamp: 'time',
-  labels: 'map[string]string', annotations: 'map[string]string', finalizers: '[]string', ownerReferences: 'array', managedFields: 'array',
-};
-
-const goKind = (v: unknown) => (typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : 'object');
-
-/** encoding/json's error for metadata that does not decode into an ObjectMeta, or undefined. */
-function objectMetaDecodeError(meta: unknown): string | undefined {
-  if (meta === null) return undefined;
-  if (!isPlainObject(meta)) return `json: cannot unmarshal ${goKind(meta)} into Go value of type v1.ObjectMeta`;
-  for (const [k, v] of Object.entries(meta)) {
-    const type = OBJECT_META_FIELDS[k];
-    if (type === undefined || v === null) continue;
-    const wrong = (what: string) => `json: cannot unmarshal ${goKind(what === '' ? v : what)} into Go struct field ObjectMeta.${k} of type ${type === 'time' ? 'v1.Time' : type}`;
-    if ((type === 'string' || type === 'time') && typeof v !== 'string') return wrong('');
-    if (type === 'int64' && !Number.isInteger(v)) return wrong('');
-    if (type === 'map[string]string') {
-      if (!isPlainObject(v)) return wrong('');
-      const bad = Object.values(v).find((x) => x !== null && typeof x !== 'string');
-      if (bad !== undefined) return `json: cannot unmarshal ${goKind(bad)} into Go struct field ObjectMeta.${k} of type string`;
-    }
-    if (type === '[]string') {
-      if (!Array.isArray(v)) return wrong('');
-      const bad = v.find((x) => x !== null && typeof x !== 'string');
-      if (bad !== undefined) return `json: cannot unmarshal ${goKind(bad)} into Go struct field ObjectMeta.${k} of type string`;
-    }
-    if (type === 'array' && !Array.isArray(v)) return wrong('');
-  }
-  return undefined;
-}
 
 const child = (path: string, k: string) => (path === '' ? k : `${path}.${k}`);
 
@@ -60,7 +27,7 @@ export function coerceMeta(value: unknown, node: SchemaNode | undefined, path: s
   for (const [k, v] of Object.entries(value)) {
     if (embedded && (k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return field.invalid(child(path, k), v, 'must be a string');
     if (embedded && k === 'metadata') {
-      const err = objectMetaDecodeError(v);
+      const err = objectMetaDecodeError(v, '', true);
       if (err) return field.invalid(child(path, 'metadata'), v, err);
     }
     const prop = node.properties?.get(k);

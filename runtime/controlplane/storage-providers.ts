@@ -72,36 +72,59 @@ function nodePorts({ definition, storage, keyRoot }: StorageProviderContext, ran
 const SPEC: StatusResets = [['spec']];
 const SPEC_AND_LABELS: StatusResets = [['spec'], ['metadata', 'labels']];
 
+/**
+ * A kind whose kube strategy leaves metadata.generation alone. kube's rest.BeforeCreate sets none;
+ * only the strategies of Deployment, CustomResourceDefinition and the webhook configurations (and
+ * of custom resources) set 1 and count changes to what is not metadata or status, which is the
+ * generic strategy's rule (the webhook configurations hold only `webhooks` besides metadata, so
+ * they need no entry). Every other built-in kind kgen stores has this entry
+ * (test/controlplane/generation.test.ts checks each against kube's strategies).
+ */
+const NO_GENERATION = { tracksGeneration: false } as const;
+
 /** core/v1 (kube's legacy RESTStorageProvider). */
 function coreProviders(options: ControlPlaneStorageOptions): GroupProviders {
   const range = options.serviceClusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   const portRange = options.serviceNodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE;
   return [
-    ['namespaces', { nameValidation: 'DNS1123Label', strategy: withNamespaceStrategy, statusResets: SPEC }],
-    ['services', { strategy: (base, context) => withServiceStrategy(base, clusterIPs(context, range), nodePorts(context, portRange)), statusResets: SPEC }],
+    ['namespaces', { ...NO_GENERATION, nameValidation: 'DNS1123Label', strategy: withNamespaceStrategy, statusResets: SPEC }],
+    ['services', { ...NO_GENERATION, strategy: (base, context) => withServiceStrategy(base, clusterIPs(context, range), nodePorts(context, portRange)), statusResets: SPEC }],
     ...Object.entries(CORE_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
       plural,
-      { strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy, statusResets: SPEC } : {}) },
+      { ...NO_GENERATION, strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy, statusResets: SPEC } : {}) },
     ]),
+    ['serviceaccounts', NO_GENERATION],
+    ['endpoints', NO_GENERATION],
+    ['events', NO_GENERATION],
   ];
 }
 
 /** rbac.authorization.k8s.io: RBAC names are path segments (`system:discovery`), as kube's ValidateRBACName. */
 function rbacProviders(): GroupProviders {
-  return RBAC_RESOURCES.map((plural) => [plural, { nameValidation: 'PathSegmentName', strategy: (base) => withRBACStrategy(base, plural) }]);
+  return RBAC_RESOURCES.map((plural) => [plural, { ...NO_GENERATION, nameValidation: 'PathSegmentName', strategy: (base) => withRBACStrategy(base, plural) }]);
 }
 
-/** apiextensions.k8s.io: the CustomResourceDefinition strategy. */
+/** apiextensions.k8s.io: the CustomResourceDefinition strategy (generation 1, counting spec changes). */
 function apiextensionsProviders(): GroupProviders {
   return [[CRD_RESOURCE, { strategy: withCRDStrategy }]];
 }
 
 /** events.k8s.io: Events are core/v1 Events seen through another schema (one storage, one watch cache). */
 function eventsProviders(): GroupProviders {
-  return [['events', { storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
+  return [['events', { ...NO_GENERATION, storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
 }
 
-/** apps: Deployments (stored and validated; no controller runs them). */
+/** coordination.k8s.io: Leases. */
+function coordinationProviders(): GroupProviders {
+  return [['leases', NO_GENERATION]];
+}
+
+/** apiregistration.k8s.io: APIServices. */
+function apiregistrationProviders(): GroupProviders {
+  return [['apiservices', NO_GENERATION]];
+}
+
+/** apps: Deployments (stored and validated; no controller runs them); generation 1, counting spec and annotation changes. */
 function appsProviders(): GroupProviders {
   return Object.entries(APPS_STRATEGIES).map(([plural, wrap]): GroupProviders[number] => [
     plural,
@@ -121,6 +144,8 @@ export function controlPlaneStorageProviders(options: ControlPlaneStorageOptions
     [APIEXTENSIONS_GROUP, apiextensionsProviders()],
     ['events.k8s.io', eventsProviders()],
     [APPS_GROUP, appsProviders()],
+    ['coordination.k8s.io', coordinationProviders()],
+    ['apiregistration.k8s.io', apiregistrationProviders()],
   ];
   for (const [group, providers] of groups) {
     for (const [plural, provider] of providers) table.set(storageProviderKey(group, plural), provider);

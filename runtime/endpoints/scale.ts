@@ -17,6 +17,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkName, namespaceFor } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeBody } from './serializer.js';
+import { checkObjectMetaDecodes } from './decodemeta.js';
 import { simpleFieldPath } from '../registry/jsonpath.js';
 import { compileSchemaValidator, type SchemaValidator } from '../validation/index.js';
 
@@ -69,6 +70,7 @@ export async function updateScale(scope: RequestScope, req: APIRequest): Promise
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   const dryRun = parseDryRun(req.query, 'UpdateOptions');
   const scale = asObjectOfKind(decodeBody(req), SCALE_KIND) as Scale;
+  checkObjectMetaDecodes(scale, SCALE_KIND);
   const manager = updateManager(req.query, req.headers, 'UpdateOptions');
   const name = req.info.name;
   const admit = scaleAdmission(scope, req, dryRun);

@@ -9,6 +9,7 @@ import { negotiateOutput } from './negotiation.js';
 import { parseDryRun } from './queryparams.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
+import { checkObjectMetaDecodes } from './decodemeta.js';
 
 export const TOKEN_REQUEST_KIND = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest' };
 
@@ -18,6 +19,7 @@ export async function createToken(scope: RequestScope, req: APIRequest): Promise
   parseDryRun(req.query, 'CreateOptions');
   const body = decodeRequestBody(req);
   const obj = asObjectOfKind(body.value, TOKEN_REQUEST_KIND);
+  checkObjectMetaDecodes(obj, TOKEN_REQUEST_KIND);
   const answer = await scope.tokenRequest(obj, req);
   return objectResponse(201, answer, target.format, []);
 }

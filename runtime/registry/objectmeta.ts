@@ -4,6 +4,7 @@
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import type { KubeObject, ObjectMeta } from '../api/meta.js';
+import { canonicalTime } from '../api/time.js';
 import type { FieldError } from '../validation/index.js';
 import { validateNoNewFinalizers } from './deletion.js';
 
@@ -52,7 +53,10 @@ export function fillCreateMetadata(meta: ObjectMeta): void {
 
 /**
  * BeforeUpdate's metadata rules: generation and creationTimestamp are the server's, uid defaults
- * to the old one, deletion fields cannot be changed by an update.
+ * to the old one. An update can neither remove nor change the old object's deletionTimestamp, nor
+ * remove its deletionGracePeriodSeconds: those are put back. Setting either where the old object
+ * has none, or changing the grace period, is left for validateMetadataUpdate to refuse (422), as
+ * kube does; it is not dropped silently.
  */
 export function carryUpdateMetadata(meta: ObjectMeta, old: ObjectMeta): void {
   if (old.generation !== undefined) meta.generation = old.generation;
@@ -60,14 +64,20 @@ export function carryUpdateMetadata(meta: ObjectMeta, old: ObjectMeta): void {
   if (!meta.uid && old.uid !== undefined) meta.uid = old.uid;
   if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
   if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
-  else delete meta.deletionTimestamp;
-  if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-  else delete meta.deletionGracePeriodSeconds;
+  else if (meta.deletionTimestamp === null) delete meta.deletionTimestamp;
+  if (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null) {
+    if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    else delete meta.deletionGracePeriodSeconds;
+  }
 }
 
-/** ValidateObjectMetaUpdate's immutable fields: `metadata.uid: Invalid value: "x": field is immutable`. */
+/**
+ * ValidateObjectMetaUpdate's immutable fields: `metadata.uid: Invalid value: "x": field is immutable`.
+ * Runs after carryUpdateMetadata, so a deletion field that differs here was set or changed by the write.
+ */
 export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): FieldError[] {
-  const errors: FieldError[] = [];
+  // In kube's order: finalizers (of an object being deleted) first, then the immutable fields.
+  const errors: FieldError[] = [...validateNoNewFinalizers(meta, old)];
   const immutable = (field: keyof ObjectMeta) => {
     const value = meta[field] ?? '';
     if (value !== (old[field] ?? '')) {
@@ -77,7 +87,16 @@ export function validateMetadataUpdate(meta: ObjectMeta, old: ObjectMeta): Field
   immutable('name');
   immutable('namespace');
   immutable('uid');
-  errors.push(...validateNoNewFinalizers(meta, old));
+  const deletion = meta.deletionTimestamp;
+  if (deletion !== undefined && deletion !== old.deletionTimestamp) {
+    // Printed as Go marshals the *metav1.Time: UTC, whole seconds.
+    const shown = typeof deletion === 'string' ? (canonicalTime(deletion) ?? deletion) : deletion;
+    errors.push({ type: 'FieldValueInvalid', field: 'metadata.deletionTimestamp', message: `Invalid value: ${JSON.stringify(shown)}: field is immutable` });
+  }
+  const grace = meta.deletionGracePeriodSeconds;
+  if (grace !== undefined && grace !== old.deletionGracePeriodSeconds) {
+    errors.push({ type: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: `Invalid value: ${JSON.stringify(grace)}: field is immutable` });
+  }
   return errors;
 }
 

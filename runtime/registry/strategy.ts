@@ -70,6 +70,16 @@ export interface StrategyConfig {
   validator: SchemaValidator;
   /** How metadata.name is checked: DNS-1123 subdomain unless set (namespaces use DNS1123Label). */
   nameValidation?: NameValidation;
+  /**
+   * Whether the strategy manages metadata.generation (default true). kube's rest.BeforeCreate and
+   * BeforeUpdate set none (an update only carries the old one): each kind's strategy decides.
+   * Custom resources (and so every kind compiled by kgen) and a few built-in kinds (Deployment,
+   * CustomResourceDefinition, the webhook configurations) start at 1 and count changes to
+   * everything but metadata (and status); most built-in kinds (ConfigMap, Secret, Namespace,
+   * Service, ServiceAccount, Endpoints, Event, PersistentVolumeClaim, Lease, APIService, the RBAC
+   * kinds) leave it alone: a create keeps what the client sent and an update the stored one.
+   */
+  tracksGeneration?: boolean;
 }
 
 /** Everything but metadata (and status, when it has its own endpoint): what generation tracks. */
@@ -114,13 +124,16 @@ export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy 
   const { definition, validator } = config;
   const namespaceScoped = definition.scope === 'Namespaced';
   const statusEnabled = definition.subresources.status;
+  const tracksGeneration = config.tracksGeneration !== false;
   return {
     namespaceScoped,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
     prepareForCreate(obj) {
       if (statusEnabled) delete obj.status;
-      obj.metadata.generation = 1;
+      if (tracksGeneration) obj.metadata.generation = 1;
+      // Go's int64 `omitempty`: a typed kind decodes and stores a sent 0 as absent.
+      else if (obj.metadata.generation === 0) delete obj.metadata.generation;
       validator.applyDefaults(obj);
     },
     prepareForUpdate(obj, old) {
@@ -129,6 +142,8 @@ export function newCustomResourceStrategy(config: StrategyConfig): RESTStrategy 
         else obj.status = structuredClone(old.status);
       }
       validator.applyDefaults(obj);
+      // The store already carried the old generation over (BeforeUpdate); nothing counts here.
+      if (!tracksGeneration) return;
       const oldGeneration = old.metadata.generation ?? 0;
       const changed = !jsonEqual(specContent(obj, statusEnabled), specContent(old, statusEnabled));
       obj.metadata.generation = changed ? oldGeneration + 1 : oldGeneration;

@@ -11,7 +11,7 @@
  */
 import type { KubeObject } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
-import { compileSchemaValidator } from '../validation/index.js';
+import { compileSchemaValidator, type GoFields } from '../validation/index.js';
 import { newCustomResourceStrategy, type StrategyConfig } from './strategy.js';
 
 /** One problem: kube's field path (`spec.replicas`) and message (`Invalid value: 200: …`). */
@@ -92,6 +92,12 @@ export function offlineDefinition(info: KindInfo, schemaName: string): ResourceD
   };
 }
 
+/**
+ * Where a generated folder keeps the Go facts of its kinds (generator/emit/go-fields.ts): by
+ * apiVersion, the ResourceDefinition.protobuf tables the server compiles its validators with.
+ */
+export const GO_FIELDS_FILE = 'validate/go-fields.json';
+
 export interface KindValidator<T> {
   /** Every reason the server would refuse to create obj; empty when it would accept it. */
   validate(obj: T): ObjectProblem[];
@@ -101,11 +107,12 @@ export interface KindValidator<T> {
 
 /**
  * The validator of generated clients (`client/<group>/<version>.validate.ts`): the kind's schemas
- * are produced and compiled on the first call, then kept.
+ * are produced and compiled on the first call, then kept. `goFields`: the kind's Go facts
+ * (ResourceDefinition.protobuf), for a kind that numbers its fields, as the server compiles it.
  */
-export function kindValidator<T>(info: KindInfo, schemaName: string, schemas: () => Record<string, unknown>): KindValidator<T> {
+export function kindValidator<T>(info: KindInfo, schemaName: string, schemas: () => Record<string, unknown>, goFields?: () => GoFields): KindValidator<T> {
   let config: StrategyConfig | undefined;
-  const get = () => (config ??= { definition: offlineDefinition(info, schemaName), validator: compileSchemaValidator(schemas() as never, schemaName) });
+  const get = () => (config ??= { definition: offlineDefinition(info, schemaName), validator: compileSchemaValidator(schemas() as never, schemaName, goFields?.()) });
   return {
     validate: (obj) => validateNewObject(get(), obj as KubeObject),
     validateUpdate: (obj, old) => validateObjectUpdate(get(), obj as KubeObject, old as KubeObject),

@@ -211,7 +211,7 @@ export class APIInstaller {
     const { validator, compiled } = lazyValidator(definition, schemas);
     this.compiledSchemas.push(compiled);
     const provider = storageProviderFor(this.options.storageProviders, definition);
-    const config: StrategyConfig = { definition, validator, nameValidation: provider?.nameValidation };
+    const config: StrategyConfig = { definition, validator, nameValidation: provider?.nameValidation, tracksGeneration: provider?.tracksGeneration };
     let strategy: RESTStrategy = newCustomResourceStrategy(config);
     if (provider?.strategy) strategy = provider.strategy(strategy, { definition, storage: this.options.storage, keyRoot: this.options.keyRoot });
     const storedAs = provider?.storedAs;

@@ -23,6 +23,11 @@ export interface StorageProviderContext {
 export interface ResourceStorageProvider {
   /** How object names are validated (kube's per-kind ValidateName); default DNS-1123 subdomain. */
   nameValidation?: NameValidation;
+  /**
+   * false for a kind whose kube strategy leaves metadata.generation alone (see
+   * StrategyConfig.tracksGeneration); the generic strategy's custom-resource rule otherwise.
+   */
+  tracksGeneration?: boolean;
   /** Wraps the generic strategy with the kind's own (defaulting, validation, allocation). */
   strategy?(base: RESTStrategy, context: StorageProviderContext): RESTStrategy;
   /** Wraps the `…/status` strategy (kube's statusStrategy: the kind's status validation). */

@@ -53,8 +53,35 @@ export class SchemaCompiler {
     this.byName.set(name, node);
     this.fill(node, raw as RawSchema);
     const fields = this.goFields?.[name];
-    if (fields) node.zeroIsUnset = new Set(Object.keys(fields).filter((key) => !isPointer(fields[key]!)));
+    if (fields) {
+      node.zeroIsUnset = new Set(Object.keys(fields).filter((key) => !isPointer(fields[key]!)));
+      node.goTimes = this.goTimesOf(raw as RawSchema, fields);
+    }
     return node;
+  }
+
+  /**
+   * The Go type's metav1.Time and MicroTime fields: a date-time string property is a Time unless
+   * its entry says `microTime` (the same rule as the protobuf tables, protobuf-schema.ts).
+   */
+  private goTimesOf(raw: RawSchema, fields: GoFields[string]): SchemaNode['goTimes'] {
+    const props = raw.properties as Record<string, RawSchema> | undefined;
+    let times: Map<string, 'time' | 'microTime'> | undefined;
+    for (const key of Object.keys(fields)) {
+      if (props?.[key] === undefined || !this.isDateTime(props[key]!)) continue;
+      const entry = fields[key]!;
+      (times ??= new Map()).set(key, typeof entry === 'object' && !Array.isArray(entry) && 'microTime' in entry && entry.microTime ? 'microTime' : 'time');
+    }
+    return times;
+  }
+
+  /** A string of format date-time, written inline or through `$ref` / `allOf: [{$ref}]`. */
+  private isDateTime(raw: RawSchema): boolean {
+    if (raw.type === 'string' && raw.format === 'date-time') return true;
+    const ref = raw.$ref ?? (Array.isArray(raw.allOf) && raw.allOf.length === 1 ? (raw.allOf[0] as RawSchema).$ref : undefined);
+    if (typeof ref !== 'string' || !ref.startsWith(REF_PREFIX)) return false;
+    const target = this.schemas[this.refName(ref)] as RawSchema | undefined;
+    return target !== undefined && target.type === 'string' && target.format === 'date-time';
   }
 
   private refName(ref: unknown): string {

@@ -3,8 +3,10 @@
  * every decode: first PruneNonNullableNullsWithoutDefaults (a null where the schema is not nullable
  * and has no default is dropped, as Go's decoder would read it as the zero value), then Default (an
  * absent field, or a null where not nullable, gets a deep copy of its default; children are
- * defaulted after their parent, so a default value is itself defaulted).
+ * defaulted after their parent, so a default value is itself defaulted). The same walk writes a
+ * built-in kind's metav1.Time / MicroTime fields as kube's round trip through Go writes them.
  */
+import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../api/time.js';
 import { deepCopyJSON, isPlainObject, type SchemaNode } from './node.js';
 
 function isNonNullableNull(x: unknown, s: SchemaNode | undefined): boolean {
@@ -86,11 +88,13 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
     return;
   }
   if (!isPlainObject(x)) return;
+  const times = s.goTimes;
   for (const key of Object.keys(x)) {
     const child = fieldSchema(s, key);
     if (child === undefined) continue;
     if (!isNonNullableNull(x[key], child)) {
-      pruneNullsAndApplyDefaults(x[key], child);
+      if (times !== undefined && typeof x[key] === 'string') writeGoTime(x, key, times.get(key));
+      else pruneNullsAndApplyDefaults(x[key], child);
     } else if (!child.hasDefault) {
       delete x[key];
     } else {
@@ -105,6 +109,15 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
     x[key] = deepCopyJSON(prop.defaultValue);
     applyDefaultsTo(x[key], prop);
   }
+}
+
+/** A Go type's Time or MicroTime field written as kube writes it back (SchemaNode.goTimes); text it cannot read stays for validation. */
+function writeGoTime(x: Record<string, unknown>, key: string, kind: 'time' | 'microTime' | undefined): void {
+  if (kind === undefined) return;
+  const text = x[key] as string;
+  if (hasCanonicalShape(text, kind === 'microTime')) return;
+  const canonical = kind === 'time' ? canonicalTime(text) : canonicalMicroTime(text);
+  if (canonical !== undefined && canonical !== text) x[key] = canonical;
 }
 
 /** A plain Go field of `s` holding its Go zero value: absent, for Go's defaulters (SchemaNode.zeroIsUnset). */

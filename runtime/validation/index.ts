@@ -4,6 +4,7 @@
  */
 export type { FieldError, FieldErrorType } from './types.js';
 export { compileSchemaValidator, toStatusCauses, type SchemaValidator } from './schema-validator.js';
+export type { GoFields } from './compile.js';
 export {
   isDNS1035Label,
   isDNS1123Label,

@@ -74,6 +74,12 @@ export interface SchemaNode {
    * TCP, a probe's `periodSeconds: 0` is 10).
    */
   zeroIsUnset: ReadonlySet<string> | undefined;
+  /**
+   * Properties that are a Go type's metav1.Time or metav1.MicroTime (a built-in kind's, known from
+   * its protobuf table): kube decodes them into Go time and writes them back in UTC, at seconds or
+   * at microseconds, so the defaulting walk writes them so too (canonicalTime in api/time.ts).
+   */
+  goTimes: ReadonlyMap<string, 'time' | 'microTime'> | undefined;
 
   /** apiVersion, kind and metadata are known here (the resource root and embedded resources). */
   keepsTypeMeta: boolean;
@@ -119,6 +125,7 @@ export function emptyNode(): SchemaNode {
     hasDefault: false,
     defaultValue: undefined,
     zeroIsUnset: undefined,
+    goTimes: undefined,
     keepsTypeMeta: false,
     needsStructuralPass: false,
   };

@@ -48,3 +48,11 @@ test('exit 0 when every object is valid', () => {
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stderr, /^1 object, 0 invalid\n$/);
 });
+
+test('a built-in kind\'s Go zero values are defaulted as the server defaults them (the facts of generated/validate/go-fields.json)', () => {
+  const r = kgen(['validate', `${FIXTURES}/go-zero-values.yaml`]);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  // `protocol: ""`, `restartPolicy: ""`, `dnsPolicy: ""` are absent for Go: only FOO is refused.
+  assert.deepEqual(r.stdout.trim().split('\n'), [`${FIXTURES}/go-zero-values.yaml:34: Service/bad-protocol: spec.ports[0].protocol: Unsupported value: "FOO": supported values: "TCP", "UDP", "SCTP"`]);
+  assert.match(r.stderr, /^3 objects, 1 invalid\n$/);
+});

@@ -90,6 +90,8 @@ describe('emit: the file set', () => {
       'api-snapshot.json',
       // Validators of the user's kinds (beside the clients, not in them).
       'validate/ops.example.org/v1beta1.ts',
+      // The Go facts of the kinds that have them, for `kgen validate`.
+      'validate/go-fields.json',
       'validate/widgets.example.com/v1.ts',
       'validate/widgets.example.com/v1beta1.ts',
       // The HTML reference of the user's groups (kgen docs).

@@ -107,6 +107,17 @@ describe('@kgen:protobuf', () => {
     assert.deepEqual([embedded[1]!.name, embedded[1]!.keepZero], ['mode', true]);
   });
 
+  test('the client validator of a numbered kind gets the same facts as its ResourceDefinition; one without numbers gets none', () => {
+    const validators = file('validate/widgets.example.com/v1.ts');
+    const gizmo = validators.split('\n').find((l) => l.startsWith('export const gizmoValidator'))!;
+    assert.match(gizmo, /, \(\) => \(\{"com\.example\.widgets\.v1\.Gizmo":\{"metadata":1,"spec":2\},"com\.example\.widgets\.v1\.GizmoSpec":\{"replicas":\{"number":1,"pointer":true\},"minReadySeconds":2,"renewTime":\{"number":3,"microTime":true\},"created":4,"mode":\{"number":\[5,1\],"pointer":true\}\}\}\)\);$/);
+    const gadget = validators.split('\n').find((l) => l.startsWith('export const gadgetValidator'))!;
+    assert.doesNotMatch(gadget, /"metadata":1/);
+    const facts = JSON.parse(file('validate/go-fields.json'));
+    assert.deepEqual(Object.keys(facts), ['widgets.example.com/v1']);
+    assert.deepEqual(facts['widgets.example.com/v1']['com.example.widgets.v1.GizmoSpec'].replicas, { number: 1, pointer: true });
+  });
+
   test('a kind without numbers has none: it is served as JSON only', () => {
     assert.doesNotMatch(file('storage/widgets.example.com/v1/gadgets.ts'), /protobuf/);
   });

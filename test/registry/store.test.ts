@@ -48,6 +48,15 @@ function statusOf(err: unknown) {
   return err.status;
 }
 
+/** The Status of a 422 Invalid the promise rejects with. */
+async function invalid(p: Promise<unknown>) {
+  let status: ReturnType<typeof statusOf> | undefined;
+  await assert.rejects(p, (err) => ((status = statusOf(err)), true));
+  assert.equal(status!.code, 422, status!.message);
+  assert.equal(status!.reason, 'Invalid');
+  return status!;
+}
+
 async function rejects(p: Promise<unknown>, code: number, reason: string, message?: RegExp) {
   await assert.rejects(p, (err) => {
     const s = statusOf(err);
@@ -161,6 +170,53 @@ describe('generic store', () => {
       'Invalid',
       /metadata\.uid: Invalid value: "other": field is immutable/,
     );
+  });
+
+  it('refuses an update that sets or changes the deletion fields (422, as ValidateObjectMetaUpdate), and puts back what it removes', async () => {
+    const c = await w.store.create('default', W('w1'));
+    const set = await invalid(
+      w.store.update('default', 'w1', {
+        updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionTimestamp: '2024-01-01T02:00:00.123+02:00', deletionGracePeriodSeconds: 30 } }),
+      }),
+    );
+    assert.equal(
+      set.message,
+      'Widget.widgets.example.com "w1" is invalid: [metadata.deletionTimestamp: Invalid value: "2024-01-01T00:00:00Z": field is immutable, metadata.deletionGracePeriodSeconds: Invalid value: 30: field is immutable]',
+    );
+    assert.deepEqual(set.details?.causes, [
+      { reason: 'FieldValueInvalid', field: 'metadata.deletionTimestamp', message: 'Invalid value: "2024-01-01T00:00:00Z": field is immutable' },
+      { reason: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: 'Invalid value: 30: field is immutable' },
+    ]);
+    const u = await w.store.update('default', 'w1', {
+      updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionTimestamp: null, deletionGracePeriodSeconds: null } as unknown as KubeObject['metadata'] }),
+    });
+    assert.equal(u.metadata.deletionTimestamp, undefined);
+    assert.equal(u.metadata.deletionGracePeriodSeconds, undefined);
+    assert.equal(u.metadata.uid, c.metadata.uid);
+  });
+
+  it('keeps a deleting object\'s deletionTimestamp and grace period against an update, and refuses a changed grace period', async () => {
+    await w.store.create('default', { ...W('w1'), metadata: { ...W('w1').metadata, finalizers: ['example.com/hold'] } });
+    await w.store.delete('default', 'w1', {});
+    const deleting = await w.store.get('default', 'w1');
+    assert.ok(deleting.metadata.deletionTimestamp);
+    const u = await w.store.update('default', 'w1', {
+      updatedObject: (cur) => {
+        const { deletionTimestamp: _t, deletionGracePeriodSeconds: _g, ...meta } = cur.metadata;
+        return { ...cur, metadata: { ...meta, labels: { a: 'b' } } };
+      },
+    });
+    assert.equal(u.metadata.deletionTimestamp, deleting.metadata.deletionTimestamp);
+    assert.equal(u.metadata.deletionGracePeriodSeconds, deleting.metadata.deletionGracePeriodSeconds);
+    const moved = await w.store.update('default', 'w1', { updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionTimestamp: '2000-01-01T00:00:00Z' } }) });
+    assert.equal(moved.metadata.deletionTimestamp, deleting.metadata.deletionTimestamp, 'a changed deletionTimestamp is put back, as BeforeUpdate does');
+    const changed = await invalid(w.store.update('default', 'w1', { updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionGracePeriodSeconds: 99 } }) }));
+    assert.deepEqual(changed.details?.causes, [{ reason: 'FieldValueInvalid', field: 'metadata.deletionGracePeriodSeconds', message: 'Invalid value: 99: field is immutable' }]);
+    // Both at once: kube's order, finalizers first.
+    const both = await invalid(
+      w.store.update('default', 'w1', { updatedObject: (cur) => ({ ...cur, metadata: { ...cur.metadata, deletionGracePeriodSeconds: 99, finalizers: ['example.com/hold', 'example.com/more'] } }) }),
+    );
+    assert.deepEqual(both.details?.causes?.map((c) => c.field), ['metadata.finalizers', 'metadata.deletionGracePeriodSeconds']);
   });
 
   it('status updates change only status', async () => {
