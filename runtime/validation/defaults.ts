@@ -6,6 +6,7 @@
  * defaulted after their parent, so a default value is itself defaulted). The same walk writes a
  * built-in kind's metav1.Time / MicroTime fields as kube's round trip through Go writes them.
  */
+import { setOwnValue } from '../api/ownkeys.js';
 import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../api/time.js';
 import { deepCopyJSON, isPlainObject, type SchemaNode } from './node.js';
 
@@ -52,7 +53,8 @@ export function applyDefaultsTo(x: unknown, s: SchemaNode | undefined): void {
   if (props !== undefined) {
     for (const [key, prop] of props) {
       if (!prop.hasDefault) continue;
-      if (!(key in x) || isNonNullableNull(x[key], prop) || isGoZero(s, key, x[key])) x[key] = deepCopyJSON(prop.defaultValue);
+      // Own keys only: "constructor" or "toString" absent is absent (api/ownkeys.ts).
+      if (!Object.hasOwn(x, key) || isNonNullableNull(x[key], prop) || isGoZero(s, key, x[key])) setOwnValue(x, key, deepCopyJSON(prop.defaultValue));
     }
   }
   const additional = typeof s.additional === 'object' ? s.additional : undefined;
@@ -105,8 +107,8 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
   const props = s.properties;
   if (props === undefined) return;
   for (const [key, prop] of props) {
-    if (!prop.hasDefault || (key in x && !isGoZero(s, key, x[key]))) continue;
-    x[key] = deepCopyJSON(prop.defaultValue);
+    if (!prop.hasDefault || (Object.hasOwn(x, key) && !isGoZero(s, key, x[key]))) continue;
+    setOwnValue(x, key, deepCopyJSON(prop.defaultValue));
     applyDefaultsTo(x[key], prop);
   }
 }

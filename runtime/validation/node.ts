@@ -4,6 +4,7 @@
  * resolved at compile time, so recursive types are cyclic graphs of nodes and every walk is a
  * plain recursion over data, never over schema text.
  */
+import { setOwnValue } from '../api/ownkeys.js';
 
 /** One x-kubernetes-validations entry (apiextensions v1 ValidationRule), unchecked. */
 export interface RawValidationRule {
@@ -154,7 +155,7 @@ export function deepCopyJSON<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(deepCopyJSON) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = deepCopyJSON(v);
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) setOwnValue(out, k, deepCopyJSON(v));
   return out as T;
 }
 

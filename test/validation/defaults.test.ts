@@ -51,4 +51,30 @@ describe('defaulting', () => {
       assert.equal(JSON.stringify(oneWalk), JSON.stringify(twoPass));
     }
   });
+
+  it('defaults a property named as an Object.prototype member, and copies a default holding "__proto__" as data', () => {
+    const compiler = new SchemaCompiler({
+      Root: {
+        type: 'object',
+        properties: {
+          constructor: { type: 'string', default: 'C' },
+          toString: { type: 'string', default: 'T' },
+          labels: { type: 'object', additionalProperties: { type: 'string' }, default: JSON.parse('{"__proto__":"p","a":"b"}') },
+        },
+      },
+    } as never);
+    const root = compiler.compileNamed('Root');
+    finalizeNodes(compiler.nodes, undefined);
+    for (const walk of ['one', 'two'] as const) {
+      const value: Record<string, unknown> = {};
+      if (walk === 'one') pruneNullsAndApplyDefaults(value, root);
+      else applyDefaultsTo(value, root);
+      assert.equal(Object.hasOwn(value, 'constructor') && value.constructor, 'C', walk);
+      assert.equal(Object.hasOwn(value, 'toString') && value.toString, 'T', walk);
+      const labels = value.labels as Record<string, unknown>;
+      assert.equal(Object.getPrototypeOf(labels), Object.prototype, `${walk}: the default's "__proto__" key is no prototype`);
+      assert.deepEqual(Object.keys(labels), ['__proto__', 'a'], walk);
+      assert.equal(JSON.stringify(value.labels), '{"__proto__":"p","a":"b"}', walk);
+    }
+  });
 });
