@@ -7,7 +7,7 @@
 import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { derivedCache, type DerivedCache } from './cache.js';
-import { checkModel } from './check/checker.js';
+import { checkModel, newCheckCache, type CheckCache } from './check/checker.js';
 import { checkLimits, type LimitsCache } from './check/limits.js';
 import type { Diagnostic } from './diagnostics.js';
 import { emitConversions } from './emit/conversion.js';
@@ -68,13 +68,15 @@ export interface CompileResult {
  */
 export interface GenerateSession {
   parse: ParseCache;
+  /** The check's findings of each version object the parse kept (see CheckCache). */
+  check: CheckCache;
   /** The CRD limits' findings, by manifest text (see LimitsCache). */
   limits: LimitsCache;
   written: WriteState;
 }
 
 export function newGenerateSession(): GenerateSession {
-  return { parse: newParseCache(), limits: new Map(), written: newWriteState() };
+  return { parse: newParseCache(), check: newCheckCache(), limits: new Map(), written: newWriteState() };
 }
 
 export function compile(options: CompileOptions, session?: GenerateSession): CompileResult {
@@ -88,7 +90,7 @@ function compileWith(options: CompileOptions, session: GenerateSession | undefin
   const kubeRoots = new Set([resolve(BUILTIN_APIS)]);
   const builtins = options.builtins === false || session ? undefined : builtinParse(BUILTIN_APIS, cache);
   const { model, diagnostics, files: sources } = parseApis(roots, session?.parse, kubeRoots, builtins);
-  const checked = checkModel(model, diagnostics);
+  const checked = checkModel(model, diagnostics, session?.check);
   if (diagnostics.hasErrors) return { ok: false, model, diagnostics: diagnostics.sorted(), files: [], sources };
   loadTemplates(cache);
   const builtin = (v: ApiVersion) => v.loc.file.startsWith(BUILTIN_APIS + sep);

@@ -5,7 +5,7 @@
  * returns the checked model the emitters consume (./checked.ts).
  */
 import { checkProtobuf } from './protobuf.js';
-import type { DiagnosticBag } from '../diagnostics.js';
+import { DiagnosticBag, type Diagnostic } from '../diagnostics.js';
 import type { ApiGroup, ApiModel, ApiVersion, Kind, NamedType, Schema } from '../model.js';
 import { servedModel } from '../versions.js';
 import type { CheckedModel } from './checked.js';
@@ -13,24 +13,56 @@ import { deref, resolvePath } from './jsonpath.js';
 import { checkVersions } from './versions.js';
 import { checkRules } from './cel.js';
 
-export function checkModel(model: ApiModel, diags: DiagnosticBag): CheckedModel {
+/**
+ * What `kgen generate --watch` keeps between checks: each version's own findings, by version
+ * object. The parse cache hands back the same object only while none of the files it was built
+ * from (its group's, and those its group imports) changed, and the rules kept here read nothing but
+ * that object (its kinds, its named types and their schemas); the rules that look across versions
+ * or groups (names and storage versions per group, checkVersions) run every time. A kept version's
+ * findings are reported again at the place in the run they were found, so the bag holds the same
+ * diagnostics in the same order as a cold check.
+ */
+export type CheckCache = WeakMap<ApiVersion, readonly Diagnostic[]>;
+
+export function newCheckCache(): CheckCache {
+  return new WeakMap();
+}
+
+export function checkModel(model: ApiModel, diags: DiagnosticBag, cache?: CheckCache): CheckedModel {
   for (const group of model.groups) {
     checkGroupNames(group, diags);
     checkStorageVersions(group, diags);
     for (const version of group.versions) {
-      checkDuplicateKinds(version, diags);
-      checkListNames(version, diags);
-      checkRecursion(version, diags);
-      for (const kind of version.kinds) checkKind(kind, version.types, diags);
-      for (const type of version.types) checkLists(type.schema, version.types, diags);
-      for (const kind of version.kinds) checkLists(kind.schema, version.types, diags);
-      checkRules(version, diags);
-      checkProtobuf(version, diags);
+      const kept = cache?.get(version);
+      if (kept) {
+        diags.items.push(...kept);
+        continue;
+      }
+      if (!cache) {
+        checkVersionOnly(version, diags);
+        continue;
+      }
+      const own = new DiagnosticBag();
+      checkVersionOnly(version, own);
+      cache.set(version, own.items);
+      diags.items.push(...own.items);
     }
   }
   const conversions = checkVersions(model, diags);
   // After checkStorageVersions: the served model and the plans see the storage version defaults.
   return { model, served: servedModel(model), conversions };
+}
+
+/** The rules that read one version object and nothing else (see CheckCache). */
+function checkVersionOnly(version: ApiVersion, diags: DiagnosticBag): void {
+  checkDuplicateKinds(version, diags);
+  checkListNames(version, diags);
+  checkRecursion(version, diags);
+  for (const kind of version.kinds) checkKind(kind, version.types, diags);
+  for (const type of version.types) checkLists(type.schema, version.types, diags);
+  for (const kind of version.kinds) checkLists(kind.schema, version.types, diags);
+  checkRules(version, diags);
+  checkProtobuf(version, diags);
 }
 
 function checkGroupNames(group: ApiGroup, diags: DiagnosticBag): void {

@@ -207,6 +207,62 @@ describe('a generate session (kgen generate --watch)', () => {
     }
   });
 
+  test("the check's findings, kept per version object: errors in one group, across groups' references and across a group's versions", () => {
+    const widgetClass = join(apis, 'widgets.example.com', 'v1', 'widgetclass.ts');
+    const codes = (r: ReturnType<typeof generate>) => r.diagnostics.map((d) => d.code);
+    const originals = new Map([widget, widgetClass, policy].map((p) => [p, readFileSync(p, 'utf8')]));
+    const versionsOf = (r: ReturnType<typeof generate>, group: string) => r.model.groups.find((g) => g.name === group)!.versions;
+
+    // An error the check finds (not the parse) in one group.
+    edit(widget, (t) => t.replace('jsonPath=.spec.color\n', 'jsonPath=.spec.colour\n'));
+    const broken = runAndCompare('printcolumn path broken');
+    assert.equal(broken.ok, false);
+    assert.ok(codes(broken).includes('KG024'), codes(broken).join());
+    const kept = versionsOf(broken, 'widgets.example.com').map((v) => session.check.get(v));
+    assert.ok(kept.every(Boolean), 'each version of the group has its findings kept');
+    // Another group edited: the broken group's findings are reported again from the session.
+    edit(policy, (t) => addField(t, 'whileBroken'));
+    const still = runAndCompare('another group edited while broken');
+    assert.ok(codes(still).includes('KG024'));
+    assert.deepEqual(versionsOf(still, 'widgets.example.com').map((v) => session.check.get(v)), kept, "the unedited group's findings are the kept ones");
+    writeFileSync(widget, originals.get(widget)!);
+    assert.equal(runAndCompare('printcolumn path fixed').ok, true);
+
+    // A type of one group referenced from another: an error in it shows in both, and goes away in both.
+    const folder = join(apis, 'gizmos.example.com', 'v1');
+    const imported = join(apis, 'ops.example.org', 'v1beta1', 'shared.ts');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(imported, 'export interface SharedSpec {\n  /** A size. */\n  size?: string;\n}\n');
+    const gizmo = join(folder, 'gizmo.ts');
+    writeFileSync(
+      gizmo,
+      "import type { SharedSpec } from '../../ops.example.org/v1beta1/shared.js';\n\n/** @kgen:resource */\nexport interface Gizmo {\n  spec: SharedSpec;\n}\n",
+    );
+    assert.equal(runAndCompare('group importing another group').ok, true);
+    edit(imported, (t) => t.replace('size?: string;', 'size?: string;\n  /** @kgen:listType set */\n  parts?: SharedSpec[];\n  /** Itself. */\n  next?: SharedSpec;'));
+    const referenced = runAndCompare('error in a type another group references');
+    assert.equal(referenced.ok, false);
+    assert.ok(codes(referenced).includes('KG016') && codes(referenced).includes('KG025'), codes(referenced).join());
+    // Only the importing group edited: the imported group's findings are kept, the importer's found again.
+    edit(gizmo, (t) => t.replace('spec: SharedSpec;', 'spec: SharedSpec;\n  /** Added by the test. */\n  note?: string;'));
+    assert.equal(runAndCompare('importing group edited while the reference is broken').ok, false);
+    writeFileSync(imported, 'export interface SharedSpec {\n  /** A size. */\n  size?: string;\n}\n');
+    assert.equal(runAndCompare('referenced type fixed').ok, true);
+    rmSync(folder.replace(/\/v1$/, ''), { recursive: true });
+    unlinkSync(imported);
+    assert.equal(runAndCompare('importing group removed').ok, true);
+
+    // A conflict across a group's versions (one short name for two kinds), then another group edited, then the fix.
+    edit(widgetClass, (t) => t.replace('shortNames=wdc', 'shortNames=wd'));
+    const conflict = runAndCompare('short name conflict across versions');
+    assert.ok(codes(conflict).includes('KG023'), codes(conflict).join());
+    edit(policy, (t) => addField(t, 'whileConflicting'));
+    assert.ok(codes(runAndCompare('another group edited while conflicting')).includes('KG023'));
+    writeFileSync(widgetClass, originals.get(widgetClass)!);
+    writeFileSync(policy, originals.get(policy)!);
+    assert.equal(runAndCompare('conflict removed').ok, true);
+  });
+
   test('an output file changed behind its back is rewritten', () => {
     const file = join(options.outDir, 'index.ts');
     const content = readFileSync(file, 'utf8');
