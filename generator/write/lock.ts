@@ -154,22 +154,25 @@ function staleReason(holder: LockHolder): string | undefined {
 
 /**
  * Removes a stale lock, making sure it is the one judged stale: it is renamed aside first, and put
- * back if it turns out to be a newer one (another waiter took the stale one over in between).
+ * back if it turns out to be a newer one (another waiter took the stale one over in between). The
+ * inode alone does not tell: ext4 gives a file just created the inode of the one just removed, so
+ * the lock another waiter made after taking the stale one over usually has the stale one's inode;
+ * its holder line (that waiter's pid, or none yet) and mtime tell it apart. Exported for tests.
  */
-function takeOver(path: string, holder: LockHolder): boolean {
+export function takeOver(path: string, holder: LockHolder): boolean {
   const aside = `${path}.stale-${process.pid}`;
   try {
     renameSync(path, aside);
   } catch {
     return false; // Someone else removed it.
   }
-  let ino: number | undefined;
+  let moved: LockHolder | undefined;
   try {
-    ino = statSync(aside).ino;
+    moved = readLockHolder(aside);
   } catch {
-    return false;
+    moved = undefined;
   }
-  if (ino === holder.ino) {
+  if (moved && moved.ino === holder.ino && moved.pid === holder.pid && moved.host === holder.host && moved.mtimeMs === holder.mtimeMs) {
     rmSync(aside, { force: true });
     return true;
   }

@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { partsFile } from '../../generator/emit/emitted.js';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
-import { lockPathOf, OutputLockedError } from '../../generator/write/lock.js';
+import { lockPathOf, OutputLockedError, readLockHolder, takeOver } from '../../generator/write/lock.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
 import { REPO, fixtureApis, snapshotTree, cleanedTempDirs } from './helpers.js';
 
@@ -438,6 +438,28 @@ describe('one writer at a time: the output lock', () => {
     assert.match(messages[1]!, /^took over the stale lock .*\.generated\.kgen-lock \(a writer that has not written its pid, 3 minutes old\)$/);
     assert.deepEqual(treeOf(out), expectedTree(OLD));
     assert.equal(existsSync(lock), false);
+  });
+
+  test('a waiter that judged a lock stale does not remove the lock another waiter made after taking it over, even on the same inode', () => {
+    // Two waiters see one dead writer's lock. The first takes it over and makes its own lock, which
+    // ext4 gives the inode just freed; the second, acting on what it read before, must leave it.
+    const out = join(tmp('write-stale-reused'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const lock = lockPathOf(out);
+    writeFileSync(lock, `${deadPid()} ${hostname()}\n`);
+    const seen = readLockHolder(lock)!;
+    rmSync(lock);
+    const live = `${process.ppid} ${hostname()}\n`;
+    writeFileSync(lock, live);
+    // The inode reused (as ext4 does; made certain here), the holder line and mtime those of the new lock.
+    const judged = { ...seen, ino: statSync(lock).ino };
+    assert.equal(takeOver(lock, judged), false, 'not the lock judged stale');
+    assert.equal(readFileSync(lock, 'utf8'), live, 'the other waiter still holds its lock');
+    assert.deepEqual(siblings(out), ['.generated.kgen-lock']);
+    // The lock judged stale itself is still taken over.
+    assert.equal(takeOver(lock, readLockHolder(lock)!), true);
+    assert.equal(existsSync(lock), false);
+    assert.deepEqual(siblings(out), []);
   });
 
   test('kgen generate: --check reports a write in progress; two one-shot runs at once both succeed', async () => {
