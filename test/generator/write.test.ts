@@ -290,6 +290,25 @@ describe('a file given as parts, written again in a session (bytes of unchanged 
     // What a cold run compares: the same bytes.
     assert.ok(isUpToDate(diffOutput(out, [{ path, content: versions.at(-1)!.join('') }])));
   });
+
+  test('one parts array behind two files: a write of one does not reuse bytes the other has since written over', () => {
+    // An emitter may hand the same parts to two files (or keep a file's parts across runs). The
+    // bytes kept for an array sit in a buffer that the file's write after next reuses as its
+    // spare; a file whose last parts are that array must not copy them from there any more.
+    const out = join(tmp('write-parts-shared'), 'generated');
+    const state = newWriteState();
+    const shared = ['aa', 'b', 'cc'];
+    const runs: Array<[string[], string[]]> = [
+      [shared, shared],
+      [shared, ['aa', 'X', 'cc']],
+      [shared, ['Y', 'b', 'cc']],
+      [['aa', 'b', 'Z'], ['Y', 'b', 'cc']],
+    ];
+    for (const [a, b] of runs) {
+      writeOutput(out, [partsFile('a.txt', a), partsFile('b.txt', b)], state);
+      assert.deepEqual([readFileSync(join(out, 'a.txt'), 'utf8'), readFileSync(join(out, 'b.txt'), 'utf8')], [a.join(''), b.join('')]);
+    }
+  });
 });
 
 describe('a pending journal, as the CLI sees it', () => {
