@@ -481,6 +481,33 @@ describe('one writer at a time: the output lock', () => {
     assert.deepEqual(siblings(out), []);
   });
 
+  test("a waiter with a stale view leaves another's lock in place, not even moved for a moment, and a takeover in progress is not a leftover", () => {
+    // Moved aside and put back, the lock was missing for a moment, in which a third waiter took
+    // one; and the writer whose lock was moved went on writing beside that one.
+    const out = join(tmp('write-stale-unmoved'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const lock = lockPathOf(out);
+    writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
+    const live = statSync(lock, { bigint: true });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // a later change would show in ctime
+    const staleView = { pid: deadPid(), host: hostname(), ino: Number(live.ino), mtimeMs: Number(live.mtimeMs) };
+    assert.equal(takeOver(lock, staleView), false);
+    const after = statSync(lock, { bigint: true });
+    assert.deepEqual([after.ino, after.ctimeNs], [live.ino, live.ctimeNs], 'the same file, never renamed or linked');
+    assert.deepEqual(siblings(out), ['.generated.kgen-lock']);
+    // While one waiter takes a stale lock over (under its guard), another does not, and the
+    // writer holding the output (recovering it) leaves the guard alone.
+    const guard = `${lock}.takeover`;
+    writeFileSync(guard, '');
+    assert.equal(takeOver(lock, readLockHolder(lock)!), false, 'another waiter is taking it over');
+    assert.equal(readFileSync(lock, 'utf8'), `${process.ppid} ${hostname()}\n`);
+    recoverOutput(out);
+    assert.equal(existsSync(guard), true, 'not an interrupted write');
+    rmSync(guard);
+    assert.equal(takeOver(lock, readLockHolder(lock)!), true);
+    assert.deepEqual(siblings(out), []);
+  });
+
   test('kgen generate: --check reports a write in progress; two one-shot runs at once both succeed', async () => {
     const BIN = join(REPO, 'bin/kgen.js');
     const kgen = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
