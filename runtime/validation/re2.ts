@@ -227,6 +227,9 @@ class Translator {
         return this.atom('$');
       case 'b':
       case 'B':
+        // Go's \b is ASCII; a JS RegExp with both `i` and `u` counts K (U+212A) and ſ (U+017F)
+        // as word characters: a pattern with \b is never given the `i` flag.
+        this.caseOff = true;
         this.pos++;
         return this.atom(`\\${c}`);
       case 'Q': {
@@ -257,7 +260,7 @@ class Translator {
     const perl: Record<string, [Range[], boolean]> = { d: [DIGIT, false], D: [DIGIT, true], s: [SPACE, false], S: [SPACE, true], w: [WORD, false], W: [WORD, true] };
     if (perl[c]) {
       const [ranges, negated] = perl[c];
-      return { ranges: negated ? complement(ranges) : [...ranges], native: [] };
+      return { ranges: this.groupRanges(ranges, negated), native: [] };
     }
     const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
     if (simple[c] !== undefined) return simple[c];
@@ -328,7 +331,7 @@ class Translator {
       if (posix) {
         const ranges = POSIX[posix[2]!];
         if (!ranges) fail('invalid character class range', posix[0]);
-        items.ranges.push(...(posix[1] ? complement(ranges) : ranges));
+        items.ranges.push(...this.groupRanges(ranges, posix[1] === '^'));
         this.pos += posix[0].length;
         continue;
       }
@@ -350,6 +353,22 @@ class Translator {
     if (this.flags.i) this.caseOn = true;
     else this.caseOff = true;
     this.atom(this.classSource(items, negated));
+  }
+
+  /**
+   * A Perl (`\w`, `\W`...) or ASCII (`[:alpha:]`, `[:^alpha:]`) class as Go's appendGroup makes
+   * it: under `i`, the class case-folded first and then negated (`(?i)\W` holds neither K nor
+   * U+212A), a set closed under case folding, which folding again (the RegExp's `i` flag, or the
+   * expanded classes) leaves as it is. Without `i`, the class as written, which the `i` flag must
+   * not fold (`\W` holds U+212A, and folded would hold k): marked case-sensitive.
+   */
+  private groupRanges(ranges: readonly Range[], negated: boolean): Range[] {
+    if (this.flags.i) {
+      const folded = foldedRanges(ranges);
+      return negated ? complement(folded) : folded;
+    }
+    this.caseOff = true;
+    return negated ? complement(ranges) : [...ranges];
   }
 
   private classAtom(): number | ClassItems {
