@@ -114,10 +114,10 @@ class Translator {
         return this.atom(this.flags.s ? `[\\u{0}-\\u{${MAX_CP.toString(16)}}]` : '[^\\n]');
       case '^':
         this.pos++;
-        return this.atom(this.flags.m ? '(?:^|(?<=\\n))' : '^');
+        return this.atom(this.flags.m ? '(?:^|(?<=\\n))' : '^', true);
       case '$':
         this.pos++;
-        return this.atom(this.flags.m ? '(?:$|(?=\\n))' : '$');
+        return this.atom(this.flags.m ? '(?:$|(?=\\n))' : '$', true);
       case '*':
       case '+':
       case '?':
@@ -141,7 +141,11 @@ class Translator {
     return cp;
   }
 
-  private atom(js: string): void {
+  /** Where the last atom starts in `out` when it is an assertion (`^`, `$`, `\b`...), else -1. */
+  private assertionAt = -1;
+
+  private atom(js: string, assertion = false): void {
+    this.assertionAt = assertion ? this.out.length : -1;
     this.out += js;
     this.canRepeat = true;
     this.repeated = false;
@@ -159,6 +163,9 @@ class Translator {
     }
     if (this.repeated) fail('invalid nested repetition operator', `${this.lastRepeat}${text}`);
     if (!this.canRepeat) fail('missing argument to repetition operator', text);
+    // Go repeats an assertion (`^*`, `\b+`: it matches empty); a JS `u` RegExp refuses a bare one.
+    if (this.assertionAt >= 0) this.out = `${this.out.slice(0, this.assertionAt)}(?:${this.out.slice(this.assertionAt)})`;
+    this.assertionAt = -1;
     this.out += op + (lazy !== this.flags.U ? '?' : '');
     this.repeated = true;
     this.lastRepeat = text;
@@ -221,17 +228,17 @@ class Translator {
     switch (c) {
       case 'A':
         this.pos++;
-        return this.atom('^');
+        return this.atom('^', true);
       case 'z':
         this.pos++;
-        return this.atom('$');
+        return this.atom('$', true);
       case 'b':
       case 'B':
         // Go's \b is ASCII; a JS RegExp with both `i` and `u` counts K (U+212A) and ſ (U+017F)
         // as word characters: a pattern with \b is never given the `i` flag.
         this.caseOff = true;
         this.pos++;
-        return this.atom(`\\${c}`);
+        return this.atom(`\\${c}`, true);
       case 'Q': {
         this.pos++;
         const end = this.src.indexOf('\\E', this.pos);

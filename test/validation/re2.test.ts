@@ -68,6 +68,13 @@ describe('RE2 patterns', () => {
     matches('^(?i)ß$', ['ß', '\u1e9e'], ['s']);
   });
 
+  it('repeats an assertion as Go does (`^*`, `\\b+`, `$?`: each matches empty), where a JS `u` RegExp refuses a bare one', () => {
+    matches('^*abc$*', ['abc', 'xabcx'], ['ab']);
+    matches('a\\b+', ['a-', 'a'], ['ab']);
+    matches('^x\\B{2}y$', ['xy'], ['x-y']);
+    matches('(?m)^*a\\z?$', ['a', 'b\na'], ['ab']);
+  });
+
   it('refuses what Go refuses, with Go\'s messages', () => {
     const refused: [string, string][] = [
       ['(?=a)', 'invalid or unsupported Perl syntax: `(?=`'],
