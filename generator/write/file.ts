@@ -41,12 +41,21 @@ interface Encoded {
 const encodings = new WeakMap<readonly string[], Encoded>();
 
 /**
+ * The parts array whose bytes each kept buffer holds now. A buffer is reused as a spare two writes
+ * later, so an older array's entry may name a buffer that holds another array's bytes since: an
+ * entry is used only while its buffer still holds its array's bytes (a parts array written again,
+ * as an emitter that keeps its EmittedFile per version would, is encoded afresh).
+ */
+const holders = new WeakMap<Buffer, readonly string[]>();
+
+/**
  * The UTF-8 bytes of `parts` joined, or undefined when a character is split between two parts.
  * `previous`: the parts this file was last written from, whose bytes are reused where they match;
  * `keep`: whether to keep the bytes for the next write (not for a comparison with the disk).
  */
 function encodeParts(parts: readonly string[], previous?: readonly string[], keep = true): Buffer | undefined {
-  const prior = previous && previous.length === parts.length ? encodings.get(previous) : undefined;
+  const known = previous && previous.length === parts.length ? encodings.get(previous) : undefined;
+  const prior = known && holders.get(known.bytes) === previous ? known : undefined;
   const starts = new Uint32Array(parts.length + 1);
   let size = 0;
   for (let i = 0; i < parts.length; i++) {
@@ -70,6 +79,9 @@ function encodeParts(parts: readonly string[], previous?: readonly string[], kee
       i = end;
     } else at += buffer.write(parts[i++]!, at);
   }
-  if (keep) encodings.set(parts, { bytes: buffer, starts, spare: prior?.bytes });
+  if (keep) {
+    encodings.set(parts, { bytes: buffer, starts, spare: prior?.bytes });
+    holders.set(buffer, parts);
+  }
   return buffer.length === size ? buffer : buffer.subarray(0, size);
 }

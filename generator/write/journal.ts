@@ -204,8 +204,9 @@ function wellFormed(j: Journal, outDir: string): boolean {
 
 function siblings(outDir: string): string[] {
   try {
+    // The lock and its takeover guard (lock.ts) belong to the writers, not to an interrupted write.
     const lock = lockName(outDir);
-    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)) && name !== lock);
+    return readdirSync(dirname(outDir)).filter((name) => name.startsWith(siblingPrefix(outDir)) && name !== lock && !name.startsWith(`${lock}.`));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;

@@ -11,9 +11,10 @@
  * with a message; a lock whose holder cannot be shown dead (another host, a pid reused, no pid
  * written yet) is taken over once it is older than STALE_AFTER_MS, far longer than any write holds
  * it: the lock is held for the write only (the recovery, the diff and the commit), not for a
- * `--watch` session. Cost per write: one open, write and close, one fstat, one stat and one unlink.
+ * `--watch` session. Waiters take a stale lock over one at a time (takeOver's guard), and only the
+ * lock they judged stale. Cost per write: one open, write and close, one fstat, one stat and one unlink.
  */
-import { closeSync, fstatSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { lockName } from './journal.js';
@@ -76,8 +77,8 @@ export function lockOutput(outDir: string, options: LockOptions = {}): OutputLoc
     const holder = readLockHolder(path);
     if (!holder) continue; // Released between the open and the read.
     const stale = staleReason(holder);
-    if (stale) {
-      if (takeOver(path, holder)) (options.onTakeOver ?? warn)(`took over the stale lock ${path} (${stale})`);
+    if (stale && takeOver(path, holder)) {
+      (options.onTakeOver ?? warn)(`took over the stale lock ${path} (${stale})`);
       continue;
     }
     const waited = Date.now() - started;
@@ -152,34 +153,50 @@ function staleReason(holder: LockHolder): string | undefined {
   return undefined;
 }
 
+/** A takeover guard older than this was left by a waiter that died holding it (it is held for microseconds). */
+const GUARD_STALE_MS = 5_000;
+
 /**
- * Removes a stale lock, making sure it is the one judged stale: it is renamed aside first, and put
- * back if it turns out to be a newer one (another waiter took the stale one over in between).
+ * Removes a stale lock, making sure it is the one judged stale: under a guard (`<lock>.takeover`,
+ * O_CREAT|O_EXCL) that one waiter at a time holds, the lock is read again and removed only if it
+ * is still the same file with the same holder line and mtime. The inode alone does not tell: ext4
+ * gives a file just created the inode of the one just removed, so the lock another waiter made
+ * after taking the stale one over usually has the stale one's inode. (Renaming the lock aside and
+ * putting it back when it was a newer one, as before, left a moment without a lock, in which a
+ * third waiter took one: two writers.) false when another waiter holds the guard or the lock is
+ * not the one judged stale any more: the caller looks again. Exported for tests.
  */
-function takeOver(path: string, holder: LockHolder): boolean {
-  const aside = `${path}.stale-${process.pid}`;
+export function takeOver(path: string, holder: LockHolder): boolean {
+  const guard = `${path}.takeover`;
+  if (!takeGuard(guard)) return false;
   try {
-    renameSync(path, aside);
-  } catch {
-    return false; // Someone else removed it.
-  }
-  let ino: number | undefined;
-  try {
-    ino = statSync(aside).ino;
-  } catch {
-    return false;
-  }
-  if (ino === holder.ino) {
-    rmSync(aside, { force: true });
+    let now: LockHolder | undefined;
+    try {
+      now = readLockHolder(path);
+    } catch {
+      return false;
+    }
+    if (!now || now.ino !== holder.ino || now.pid !== holder.pid || now.host !== holder.host || now.mtimeMs !== holder.mtimeMs) return false;
+    rmSync(path, { force: true });
     return true;
+  } finally {
+    rmSync(guard, { force: true });
   }
-  // Put back without replacing a lock made since (link fails when the name is taken).
+}
+
+/** Creates the takeover guard; false when another waiter holds it (a guard left by a dead waiter is removed once old). */
+function takeGuard(guard: string): boolean {
   try {
-    linkSync(aside, path);
-  } catch {
-    // Taken again: that writer holds it now.
+    closeSync(openSync(guard, 'wx'));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  rmSync(aside, { force: true });
+  try {
+    if (Date.now() - statSync(guard).mtimeMs > GUARD_STALE_MS) rmSync(guard, { force: true });
+  } catch {
+    // Released meanwhile.
+  }
   return false;
 }
 

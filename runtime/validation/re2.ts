@@ -114,10 +114,10 @@ class Translator {
         return this.atom(this.flags.s ? `[\\u{0}-\\u{${MAX_CP.toString(16)}}]` : '[^\\n]');
       case '^':
         this.pos++;
-        return this.atom(this.flags.m ? '(?:^|(?<=\\n))' : '^');
+        return this.atom(this.flags.m ? '(?:^|(?<=\\n))' : '^', true);
       case '$':
         this.pos++;
-        return this.atom(this.flags.m ? '(?:$|(?=\\n))' : '$');
+        return this.atom(this.flags.m ? '(?:$|(?=\\n))' : '$', true);
       case '*':
       case '+':
       case '?':
@@ -141,7 +141,11 @@ class Translator {
     return cp;
   }
 
-  private atom(js: string): void {
+  /** Where the last atom starts in `out` when it is an assertion (`^`, `$`, `\b`...), else -1. */
+  private assertionAt = -1;
+
+  private atom(js: string, assertion = false): void {
+    this.assertionAt = assertion ? this.out.length : -1;
     this.out += js;
     this.canRepeat = true;
     this.repeated = false;
@@ -159,6 +163,9 @@ class Translator {
     }
     if (this.repeated) fail('invalid nested repetition operator', `${this.lastRepeat}${text}`);
     if (!this.canRepeat) fail('missing argument to repetition operator', text);
+    // Go repeats an assertion (`^*`, `\b+`: it matches empty); a JS `u` RegExp refuses a bare one.
+    if (this.assertionAt >= 0) this.out = `${this.out.slice(0, this.assertionAt)}(?:${this.out.slice(this.assertionAt)})`;
+    this.assertionAt = -1;
     this.out += op + (lazy !== this.flags.U ? '?' : '');
     this.repeated = true;
     this.lastRepeat = text;
@@ -221,14 +228,17 @@ class Translator {
     switch (c) {
       case 'A':
         this.pos++;
-        return this.atom('^');
+        return this.atom('^', true);
       case 'z':
         this.pos++;
-        return this.atom('$');
+        return this.atom('$', true);
       case 'b':
       case 'B':
+        // Go's \b is ASCII; a JS RegExp with both `i` and `u` counts K (U+212A) and ſ (U+017F)
+        // as word characters: a pattern with \b is never given the `i` flag.
+        this.caseOff = true;
         this.pos++;
-        return this.atom(`\\${c}`);
+        return this.atom(`\\${c}`, true);
       case 'Q': {
         this.pos++;
         const end = this.src.indexOf('\\E', this.pos);
@@ -257,7 +267,7 @@ class Translator {
     const perl: Record<string, [Range[], boolean]> = { d: [DIGIT, false], D: [DIGIT, true], s: [SPACE, false], S: [SPACE, true], w: [WORD, false], W: [WORD, true] };
     if (perl[c]) {
       const [ranges, negated] = perl[c];
-      return { ranges: negated ? complement(ranges) : [...ranges], native: [] };
+      return { ranges: this.groupRanges(ranges, negated), native: [] };
     }
     const simple: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
     if (simple[c] !== undefined) return simple[c];
@@ -328,7 +338,7 @@ class Translator {
       if (posix) {
         const ranges = POSIX[posix[2]!];
         if (!ranges) fail('invalid character class range', posix[0]);
-        items.ranges.push(...(posix[1] ? complement(ranges) : ranges));
+        items.ranges.push(...this.groupRanges(ranges, posix[1] === '^'));
         this.pos += posix[0].length;
         continue;
       }
@@ -350,6 +360,22 @@ class Translator {
     if (this.flags.i) this.caseOn = true;
     else this.caseOff = true;
     this.atom(this.classSource(items, negated));
+  }
+
+  /**
+   * A Perl (`\w`, `\W`...) or ASCII (`[:alpha:]`, `[:^alpha:]`) class as Go's appendGroup makes
+   * it: under `i`, the class case-folded first and then negated (`(?i)\W` holds neither K nor
+   * U+212A), a set closed under case folding, which folding again (the RegExp's `i` flag, or the
+   * expanded classes) leaves as it is. Without `i`, the class as written, which the `i` flag must
+   * not fold (`\W` holds U+212A, and folded would hold k): marked case-sensitive.
+   */
+  private groupRanges(ranges: readonly Range[], negated: boolean): Range[] {
+    if (this.flags.i) {
+      const folded = foldedRanges(ranges);
+      return negated ? complement(folded) : folded;
+    }
+    this.caseOff = true;
+    return negated ? complement(ranges) : [...ranges];
   }
 
   private classAtom(): number | ClassItems {

@@ -16,22 +16,11 @@ import { decodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf.js';
 import { encodeKubernetesProtobuf } from '../../runtime/endpoints/protobuf-encode.js';
 import { registerBuiltinProtobuf } from '../support/protobuf-builtins.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
+import { random as prng } from '../security/fuzz-requests.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_127);
 const ITERATIONS = Number(process.env.FUZZ_COUNT ?? 3_000);
 const PB = 'application/vnd.kubernetes.protobuf';
-
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const meta = (name: string) => ({ name, namespace: 'default', labels: { app: 'web' }, annotations: { note: 'n' }, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'o', uid: 'u', controller: true }] });
 const SEEDS: Record<string, unknown>[] = [

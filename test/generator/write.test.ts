@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { partsFile } from '../../generator/emit/emitted.js';
 import { pendingJournal, recoverOutput } from '../../generator/write/journal.js';
-import { lockPathOf, OutputLockedError } from '../../generator/write/lock.js';
+import { lockPathOf, OutputLockedError, readLockHolder, takeOver } from '../../generator/write/lock.js';
 import { diffOutput, isUpToDate, newWriteState, writeOutput } from '../../generator/write/writer.js';
 import { REPO, fixtureApis, snapshotTree, cleanedTempDirs } from './helpers.js';
 
@@ -290,6 +290,25 @@ describe('a file given as parts, written again in a session (bytes of unchanged 
     // What a cold run compares: the same bytes.
     assert.ok(isUpToDate(diffOutput(out, [{ path, content: versions.at(-1)!.join('') }])));
   });
+
+  test('one parts array behind two files: a write of one does not reuse bytes the other has since written over', () => {
+    // An emitter may hand the same parts to two files (or keep a file's parts across runs). The
+    // bytes kept for an array sit in a buffer that the file's write after next reuses as its
+    // spare; a file whose last parts are that array must not copy them from there any more.
+    const out = join(tmp('write-parts-shared'), 'generated');
+    const state = newWriteState();
+    const shared = ['aa', 'b', 'cc'];
+    const runs: Array<[string[], string[]]> = [
+      [shared, shared],
+      [shared, ['aa', 'X', 'cc']],
+      [shared, ['Y', 'b', 'cc']],
+      [['aa', 'b', 'Z'], ['Y', 'b', 'cc']],
+    ];
+    for (const [a, b] of runs) {
+      writeOutput(out, [partsFile('a.txt', a), partsFile('b.txt', b)], state);
+      assert.deepEqual([readFileSync(join(out, 'a.txt'), 'utf8'), readFileSync(join(out, 'b.txt'), 'utf8')], [a.join(''), b.join('')]);
+    }
+  });
 });
 
 describe('a pending journal, as the CLI sees it', () => {
@@ -438,6 +457,55 @@ describe('one writer at a time: the output lock', () => {
     assert.match(messages[1]!, /^took over the stale lock .*\.generated\.kgen-lock \(a writer that has not written its pid, 3 minutes old\)$/);
     assert.deepEqual(treeOf(out), expectedTree(OLD));
     assert.equal(existsSync(lock), false);
+  });
+
+  test('a waiter that judged a lock stale does not remove the lock another waiter made after taking it over, even on the same inode', () => {
+    // Two waiters see one dead writer's lock. The first takes it over and makes its own lock, which
+    // ext4 gives the inode just freed; the second, acting on what it read before, must leave it.
+    const out = join(tmp('write-stale-reused'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const lock = lockPathOf(out);
+    writeFileSync(lock, `${deadPid()} ${hostname()}\n`);
+    const seen = readLockHolder(lock)!;
+    rmSync(lock);
+    const live = `${process.ppid} ${hostname()}\n`;
+    writeFileSync(lock, live);
+    // The inode reused (as ext4 does; made certain here), the holder line and mtime those of the new lock.
+    const judged = { ...seen, ino: statSync(lock).ino };
+    assert.equal(takeOver(lock, judged), false, 'not the lock judged stale');
+    assert.equal(readFileSync(lock, 'utf8'), live, 'the other waiter still holds its lock');
+    assert.deepEqual(siblings(out), ['.generated.kgen-lock']);
+    // The lock judged stale itself is still taken over.
+    assert.equal(takeOver(lock, readLockHolder(lock)!), true);
+    assert.equal(existsSync(lock), false);
+    assert.deepEqual(siblings(out), []);
+  });
+
+  test("a waiter with a stale view leaves another's lock in place, not even moved for a moment, and a takeover in progress is not a leftover", () => {
+    // Moved aside and put back, the lock was missing for a moment, in which a third waiter took
+    // one; and the writer whose lock was moved went on writing beside that one.
+    const out = join(tmp('write-stale-unmoved'), 'generated');
+    writeOutput(out, asEmitted(OLD));
+    const lock = lockPathOf(out);
+    writeFileSync(lock, `${process.ppid} ${hostname()}\n`);
+    const live = statSync(lock, { bigint: true });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // a later change would show in ctime
+    const staleView = { pid: deadPid(), host: hostname(), ino: Number(live.ino), mtimeMs: Number(live.mtimeMs) };
+    assert.equal(takeOver(lock, staleView), false);
+    const after = statSync(lock, { bigint: true });
+    assert.deepEqual([after.ino, after.ctimeNs], [live.ino, live.ctimeNs], 'the same file, never renamed or linked');
+    assert.deepEqual(siblings(out), ['.generated.kgen-lock']);
+    // While one waiter takes a stale lock over (under its guard), another does not, and the
+    // writer holding the output (recovering it) leaves the guard alone.
+    const guard = `${lock}.takeover`;
+    writeFileSync(guard, '');
+    assert.equal(takeOver(lock, readLockHolder(lock)!), false, 'another waiter is taking it over');
+    assert.equal(readFileSync(lock, 'utf8'), `${process.ppid} ${hostname()}\n`);
+    recoverOutput(out);
+    assert.equal(existsSync(guard), true, 'not an interrupted write');
+    rmSync(guard);
+    assert.equal(takeOver(lock, readLockHolder(lock)!), true);
+    assert.deepEqual(siblings(out), []);
   });
 
   test('kgen generate: --check reports a write in progress; two one-shot runs at once both succeed', async () => {

@@ -53,6 +53,28 @@ describe('RE2 patterns', () => {
     matches('^[]a]+$', [']a'], ['b']);
   });
 
+  it('case-folds under (?i) as Go does: Perl and ASCII classes folded before their negation, \\b ASCII, ß with ẞ', () => {
+    // Go's answers (re2js agrees). K is U+212A (Kelvin), ſ U+017F (long s): they fold to k and s.
+    matches('^(?i)\\w$', ['k', '\u212a', '\u017f'], ['-']);
+    matches('^(?i)\\W$', ['-'], ['\u212a', '\u017f', 'k']);
+    matches('^(?i)[[:^alpha:]]$', ['1'], ['\u212a', '\u017f']);
+    matches('^(?i)[\\W]$', ['-'], ['\u212a']);
+    // Without (?i), \W holds K, and a later (?i) does not fold it into k.
+    matches('^\\W(?i)a$', ['\u212aA', '-a'], ['ka', 'Ka']);
+    matches('^[[:^alpha:]](?i)a$', ['\u017fa'], ['sa']);
+    // \b is ASCII in Go, whatever the flags (a JS RegExp with i and u counts K as a word character).
+    matches('(?i)a\\b', ['a\u212a', 'A-'], ['ab']);
+    matches('^(?i)a\\B', [], ['a\u212a']);
+    matches('^(?i)ß$', ['ß', '\u1e9e'], ['s']);
+  });
+
+  it('repeats an assertion as Go does (`^*`, `\\b+`, `$?`: each matches empty), where a JS `u` RegExp refuses a bare one', () => {
+    matches('^*abc$*', ['abc', 'xabcx'], ['ab']);
+    matches('a\\b+', ['a-', 'a'], ['ab']);
+    matches('^x\\B{2}y$', ['xy'], ['x-y']);
+    matches('(?m)^*a\\z?$', ['a', 'b\na'], ['ab']);
+  });
+
   it('refuses what Go refuses, with Go\'s messages', () => {
     const refused: [string, string][] = [
       ['(?=a)', 'invalid or unsupported Perl syntax: `(?=`'],
