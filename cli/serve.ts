@@ -13,6 +13,9 @@ import { addConfigFlags, applyConfigFile, printConfig } from './serve-config.js'
 import { addSecurityFlags, securityServerOptions, type SecurityFlags } from './serve-security.js';
 import { addDelegationFlags, delegationServerOptions, type DelegationFlags } from './serve-delegation.js';
 
+/** How long after the ready line the start's V8 code cache is written (bin/loader/code-cache.js). */
+export const CODE_CACHE_DELAY_MS = 1000;
+
 interface ServeOptions extends SecurityFlags, AuthFlags, APIFlags, DelegationFlags {
   port: number;
   host: string;
@@ -172,6 +175,11 @@ async function serve(generatedDir: string, opts: ServeOptions): Promise<void> {
     // The primary prints the server's lines once every worker is ready.
     workers.announceWorkerReady(server.url, server.kubeconfigPath);
   } else console.log(`kgen API server: ${server.url}`);
+  // The V8 code cache of what the start compiled (bin/loader/code-cache.js), written a moment after
+  // the line, not at exit: the same entries whatever the server serves later, and written even if
+  // it is killed.
+  const flushCodeCache = (globalThis as Record<symbol, unknown>)[Symbol.for('kgen.codeCache.flush')];
+  if (typeof flushCodeCache === 'function') setTimeout(flushCodeCache as () => void, CODE_CACHE_DELAY_MS).unref();
   if (server.kubeconfigPath && !inCluster) {
     console.log(`kubeconfig: ${server.kubeconfigPath}`);
     console.log(`try: KUBECONFIG=${server.kubeconfigPath} kubectl api-resources`);

@@ -1,0 +1,72 @@
+/**
+ * bin/loader/code-cache.js under `kgen serve`: the start's V8 code cache is written a moment after
+ * the ready line (cli/serve.ts, CODE_CACHE_DELAY_MS), not only at exit. So a server that is killed
+ * (SIGKILL, out of memory) still leaves it, and its entries hold what a start compiles, not what
+ * hours of traffic compiled (a runtime-chunk entry written at the exit of a server that had run the
+ * benchmarks held ~1 MB of code, and every later start paid ~45 ms to read it). The next start
+ * reads the entries as they are and writes none again.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { FIXTURE_DIR } from '../../server/testserver.js';
+
+const KGEN = fileURLToPath(new URL('../../../bin/kgen.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'kgen-code-cache-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+const cache = join(work, 'cache');
+
+function entries(): string[] {
+  try {
+    return readdirSync(cache).filter((f) => f.startsWith('v8-')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Starts `kgen serve`, waits for its line and `settle` ms more, then SIGKILLs it. */
+async function startAndKill(name: string, settle: number, until?: () => boolean): Promise<void> {
+  const child = spawn(process.execPath, [KGEN, 'serve', FIXTURE_DIR, '--port', '0', '--storage', 'memory:', '--insecure-dev-mode', '--data-dir', join(work, name)], {
+    env: { ...process.env, KGEN_CACHE_DIR: cache },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => (out += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const deadline = Date.now() + 120_000;
+    while (!out.includes('kgen API server:')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line:\n${out}`);
+      await sleep(20);
+    }
+    const end = Date.now() + settle;
+    while (Date.now() < end && !(until?.() ?? false)) await sleep(50);
+  } finally {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+describe('the V8 code cache of kgen serve', () => {
+  it('is written once the server has started, so a killed server leaves it', async () => {
+    // The first start builds the bundles into the fresh cache directory; the second is a start as
+    // every later one is (bundles cached), and is the one whose code cache is checked.
+    await startAndKill('first', 0);
+    for (const f of entries()) rmSync(join(cache, f));
+    await startAndKill('second', 30_000, () => entries().length > 0);
+    assert.ok(entries().length > 0, 'a server killed after its line left its code cache entries');
+  });
+
+  it('is read as it is by the next start, which writes no entry again', async () => {
+    const before = entries();
+    assert.ok(before.length > 0);
+    await startAndKill('third', 3_000);
+    assert.deepEqual(entries(), before);
+  });
+});
