@@ -21,8 +21,11 @@ const onRe2js = (p: string): boolean => Object.getPrototypeOf(compileRE2(p)) !==
 const QUANTITY = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
 const DNS1123_LABEL = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$';
 const DNS1123_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+const CONDITION_TYPE = '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$';
 const STAY_ON_V8 = [
   QUANTITY,
+  CONDITION_TYPE, // metav1.Condition's type (re2js before this analysis, by the nested repeat)
+  '^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$', // metav1.Condition's reason
   DNS1123_LABEL, // also the bench's pattern (bench/synth/kgen.ts, tsoa.ts)
   DNS1123_SUBDOMAIN,
   '^[a-z]([-a-z0-9]*[a-z0-9])?$', // DNS-1035 label
@@ -108,6 +111,9 @@ describe('patterns V8 would backtrack polynomially on', () => {
       [DNS1123_SUBDOMAIN, (n) => 'a-'.repeat(n / 2) + '!'],
       [DNS1123_SUBDOMAIN, (n) => 'a.'.repeat(n / 2) + '-'],
       [DNS1123_LABEL, (n) => 'a'.repeat(n) + '-'],
+      [CONDITION_TYPE, (n) => 'a.'.repeat(n / 2) + '/-'],
+      [CONDITION_TYPE, (n) => 'a-'.repeat(n / 2) + '/a.'.repeat(n / 4) + '!'],
+      [CONDITION_TYPE, (n) => 'a.'.repeat(n / 2) + '-'],
     ];
     for (const [pattern, value] of values) {
       const re = compileRE2(pattern);
