@@ -12,15 +12,19 @@
  * What Go refuses (lookaround, backreferences, `\Z`, repeat counts over 1000, …) is refused with
  * Go's message, `error parsing regexp: <reason>: \`<fragment>\``.
  *
- * Go's engine runs in linear time; V8's backtracks. A pattern whose repeated group holds another
- * repeat or an alternation (`^(a+)+$`, `^([a-z0-9]+-?)*$`, `(a|ab)*`) can take exponential time
- * on a near-miss, and a value of a few dozen characters then stops the server's event loop for
- * minutes (patterns come from CRDs; values from whoever may write the custom resources). Such
- * patterns are matched by re2js, a port of RE2 (linear time, Go's syntax, loaded only when one
- * is met); the others, nearly all, keep V8's faster RegExp.
+ * Go's engine runs in linear time; V8's backtracks. A pattern that can match one stretch of a
+ * value in two ways inside a loop (`^(a+)+$`, `^([a-z0-9]+-?)*$`) takes exponential time on a
+ * near-miss, and one whose loops can split a stretch between them (`^a*a*b$`, `^\s*.*\s*$`,
+ * `^[a-z]+[a-z0-9]*x$`, or an unanchored `[a-z]+x`) polynomial time: a value of a few dozen
+ * (exponential) or thousand (polynomial) characters then stops the server's event loop (patterns
+ * come from CRDs; values from whoever may write the custom resources). re2-ambiguity.ts finds
+ * both (sound: when unsure, it says yes); such patterns are matched by re2js, a port of RE2
+ * (linear time, Go's syntax, loaded only when one is met). The others, nearly all (Quantity,
+ * DNS-1123 names), keep V8's faster RegExp.
  */
 import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
+import { mayBacktrackSuperLinearly } from './re2-ambiguity.js';
 import { type Range, complement, foldedRanges, rangesSource } from './re2-ranges.js';
 import { TextKeyedCache } from './text-cache.js';
 
@@ -433,88 +437,6 @@ export function compileRE2(pattern: string): RegExp {
   }
 }
 
-/** The quantifier at source[i], if any: whether it repeats (more than once) and where it ends. */
-function quantifierAt(source: string, i: number): { quantified: boolean; repeats: boolean; end: number } {
-  const c = source[i];
-  let repeats = false;
-  let end = i;
-  if (c === '*' || c === '+') {
-    repeats = true;
-    end = i + 1;
-  } else if (c === '?') {
-    end = i + 1;
-  } else if (c === '{') {
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 16));
-    if (!m) return { quantified: false, repeats: false, end: i };
-    repeats = m[2] !== undefined && (m[3] === '' || Number(m[3]) > 1);
-    if (m[2] === undefined) repeats = Number(m[1]) > 1;
-    end = i + m[0].length;
-  } else {
-    return { quantified: false, repeats: false, end: i };
-  }
-  if (source[end] === '?') end++; // lazy
-  return { quantified: true, repeats, end };
-}
-
-/** The index after an escape starting at source[i] (`\\`): `\u{…}`, `\p{…}`, `\P{…}` or one character. */
-function escapeEnd(source: string, i: number): number {
-  const n = source[i + 1];
-  if ((n === 'u' || n === 'p' || n === 'P') && source[i + 2] === '{') {
-    const close = source.indexOf('}', i + 3);
-    return close < 0 ? source.length : close + 1;
-  }
-  return i + 2;
-}
-
-/**
- * Whether a translated (JS, `u`) source may backtrack exponentially: a group repeated more than
- * once (`*`, `+`, `{n,}`, `{n,m}` with m > 1) that holds a quantifier or an alternation. `?` and
- * `{0,1}` repeat nothing: `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$` is not one.
- */
-export function mayBacktrackExponentially(source: string): boolean {
-  // Per open group: whether it holds a quantifier or an alternation.
-  const holds: boolean[] = [false];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i]!;
-    if (c === '\\') {
-      i = escapeEnd(source, i);
-    } else if (c === '[') {
-      i++;
-      while (i < source.length && source[i] !== ']') i = source[i] === '\\' ? escapeEnd(source, i) : i + 1;
-      i++;
-    } else if (c === '(') {
-      holds.push(false);
-      i++;
-      // (?:, (?=, (?!, (?<=, (?<!, (?<name>: the prefix is no quantifier.
-      if (source[i] === '?') {
-        i++;
-        if (source[i] === '<' && source[i + 1] !== '=' && source[i + 1] !== '!') i = source.indexOf('>', i) + 1;
-        else i += source[i] === '<' ? 2 : 1;
-      }
-      continue;
-    } else if (c === ')') {
-      const inner = holds.length > 1 ? holds.pop()! : false;
-      const q = quantifierAt(source, i + 1);
-      if (q.repeats && inner) return true;
-      if (q.quantified || inner) holds[holds.length - 1] = true;
-      i = Math.max(q.end, i + 1);
-      continue;
-    } else if (c === '|') {
-      holds[holds.length - 1] = true;
-      i++;
-    } else {
-      i++;
-    }
-    const q = quantifierAt(source, i);
-    if (q.quantified) {
-      holds[holds.length - 1] = true;
-      i = q.end;
-    }
-  }
-  return false;
-}
-
 let re2js: typeof RE2JS | undefined;
 
 /**
@@ -555,7 +477,7 @@ function linearEngine(pattern: string): RE2JS | undefined {
 function compileUncached(pattern: string): RegExp {
   const { source, flags } = translateRE2(pattern);
   try {
-    const linear = mayBacktrackExponentially(source) ? linearEngine(pattern) : undefined;
+    const linear = mayBacktrackSuperLinearly(source, flags) ? linearEngine(pattern) : undefined;
     if (linear) {
       // Still compiled by V8 once, so a pattern V8 cannot hold is refused as before.
       new RegExp(source, flags).test('');
@@ -577,7 +499,7 @@ function compileUncached(pattern: string): RegExp {
 
 /**
  * Every match of a Go pattern in s, in order (Go's FindAllString; limit < 0: all), on the same
- * engine compileRE2 chose: re2js for a pattern that could backtrack exponentially, else V8.
+ * engine compileRE2 chose: re2js for a pattern that could backtrack super-linearly, else V8.
  */
 export function findAllRE2(pattern: string, s: string, limit: number): string[] {
   const out: string[] = [];
