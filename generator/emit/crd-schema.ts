@@ -8,7 +8,7 @@
  * invalid default in a CRD), as controller-gen emits them.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { META_SCHEMAS } from '../../runtime/endpoints/openapi/meta-schemas.js';
+import { INT_OR_STRING, META_SCHEMAS, QUANTITY } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import type { SchemaOrRef } from './openapi-schemas.js';
 
 type Json = Record<string, unknown>;
@@ -24,6 +24,18 @@ const ALLOWED = new Set([
 ]);
 
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+/**
+ * IntOrString and Quantity inline without their type's description: a field of either carries
+ * only its own, as controller-gen writes them (kube's `<IntOrString>` in explain is the published
+ * OpenAPI's, never a CRD's).
+ */
+const INLINED_BARE: Record<string, Json> = Object.fromEntries(
+  [INT_OR_STRING, QUANTITY].map((name) => {
+    const { description: _drop, ...bare } = META_SCHEMAS[name] as Json;
+    return [name, bare];
+  }),
+);
 const REF_PREFIX = '#/components/schemas/';
 /** Far deeper than any API; recursive types are refused by the checker (KG016) before emit. */
 const MAX_DEPTH = 64;
@@ -70,7 +82,7 @@ class Inliner {
     const name = ref.startsWith(REF_PREFIX) ? ref.slice(REF_PREFIX.length) : ref;
     const own = this.components[name];
     if (own) return [own as Json, meta];
-    const apimachinery = META_SCHEMAS[name];
+    const apimachinery = INLINED_BARE[name] ?? META_SCHEMAS[name];
     if (apimachinery) return [apimachinery as Json, true];
     throw new Error(`CRD schema: unresolved $ref ${ref}`);
   }

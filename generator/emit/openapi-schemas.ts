@@ -1,14 +1,14 @@
 /**
  * Model schemas → OpenAPI v3 (structural) schemas, as kube-apiserver publishes them for CRDs:
  * named types under components.schemas, `allOf: [$ref]` where a reference carries its own
- * description or default, `x-kubernetes-*` extensions for lists, maps and int-or-string.
+ * description or default, `x-kubernetes-*` extensions for lists and maps, and IntOrString and
+ * Quantity as references to their apimachinery components (as kube-apiserver publishes Go types).
  */
 import type { OpenAPIV3 } from 'openapi-types';
 import type { ApiVersion, DiscriminatedUnion, Kind, NamedType, RefSchema, Schema, SchemaAnnotations, ValidationRule } from '../model.js';
 import { assertNever } from '../model.js';
 import { kindSchema as runtimeKindSchema, listSchema } from '../../runtime/endpoints/openapi/kind-schemas.js';
-import { META, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
-import { QUANTITY_PATTERN } from '../../runtime/endpoints/openapi/quantity.js';
+import { INT_OR_STRING, META, QUANTITY, ref } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { resourceDefinition } from '../definitions.js';
 import { apiVersionOf, homePrefix, schemaPrefix } from '../names.js';
 
@@ -66,10 +66,12 @@ function shape(ctx: SchemaContext, s: Schema): SchemaOrRef {
       return ref(typeSchemaName(ctx, s));
     case 'wellKnown':
       return ref(WELL_KNOWN_SCHEMA[s.name]!);
+    // References, as kube publishes them, so that kubectl explain prints `<IntOrString>`; a CRD
+    // inlines them (crd-schema.ts).
     case 'intOrString':
-      return { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true } as Ext;
+      return ref(INT_OR_STRING);
     case 'quantity':
-      return { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true } as Ext;
+      return ref(QUANTITY);
     case 'time':
       return { type: 'string', format: 'date-time' };
     case 'duration':

@@ -14,7 +14,7 @@ import { jsonFile, partsFile, versionDigest, type EmitOptions, type EmittedFile,
 import { codeKey } from './code-key.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
-import { toV2Schema, v2Paths, v2QueryParameter } from '../../runtime/endpoints/openapi/v2.js';
+import { definitionV2, toV2Schema, v2Paths, v2QueryParameter } from '../../runtime/endpoints/openapi/v2.js';
 import { v3Paths as printV3Paths, v3QueryParameter, type QueryPrinter } from '../../runtime/endpoints/openapi/v3.js';
 import { resourceDefinition } from '../definitions.js';
 import { contextFor, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
@@ -123,7 +123,7 @@ function v2Document(specs: VersionSpec[]): OpenAPIV2.Document {
       const { parameters, ...operations } = item;
       Object.assign((paths[path] ??= { parameters }), operations);
     }
-    for (const [name, schema] of Object.entries(spec.schemas)) definitions[name] = toV2Schema(schema);
+    for (const [name, schema] of Object.entries(spec.schemas)) definitions[name] = definitionV2(name, schema);
   }
   return {
     swagger: '2.0',
@@ -220,7 +220,7 @@ function schemaV2(name: string, schema: SchemaOrRef, v3: string): string {
     return v3.slice(2).replaceAll('\n  ', '\n').replaceAll('"$ref": "#/components/schemas/', '"$ref": "#/definitions/');
   }
   let text = metaV2.get(name);
-  if (text === undefined) metaV2.set(name, (text = memberAt(2, name, toV2Schema(schema))));
+  if (text === undefined) metaV2.set(name, (text = memberAt(2, name, definitionV2(name, schema))));
   return text;
 }
 

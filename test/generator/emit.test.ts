@@ -11,6 +11,7 @@ import { describe, test } from 'node:test';
 import { compile, generate, type EmittedFile } from '../../generator/index.js';
 import { checkOpenAPIv3, checkSwagger2, collectRefs, operations } from './openapi-check.js';
 import { REPO, copyTree, listTree, cleanedTempDirs } from './helpers.js';
+import { QUANTITY_PATTERN } from '../../runtime/endpoints/openapi/quantity.js';
 
 const APIS = join(REPO, 'apis');
 const result = compile({ apisDir: APIS });
@@ -255,8 +256,16 @@ describe('emit: OpenAPI v3', () => {
     assert.deepEqual(spec.replicas, { description: 'Number of spinners to run.', default: 1, format: 'int32', maximum: 100, minimum: 0, type: 'integer' });
     assert.equal(spec.parts['x-kubernetes-list-type'], 'map');
     assert.deepEqual(spec.parts['x-kubernetes-list-map-keys'], ['name']);
-    assert.equal(spec.port['x-kubernetes-int-or-string'], true);
-    assert.equal(spec.limits.additionalProperties['x-kubernetes-int-or-string'], true);
+    // IntOrString and Quantity are references, as kube publishes them (kubectl explain prints
+    // `<IntOrString>`, `<map[string]Quantity>`), to components without a type.
+    assert.deepEqual(spec.port.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' }]);
+    assert.deepEqual(spec.limits.additionalProperties, { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' });
+    const { description: intOrStringText, ...intOrString } = s['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+    assert.match(intOrStringText, /^IntOrString is a type that can hold an int32 or a string\./);
+    assert.deepEqual(intOrString, { anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
+    const { description: quantityText, ...quantity } = s['io.k8s.apimachinery.pkg.api.resource.Quantity'];
+    assert.match(quantityText, /^Quantity is a fixed-point representation of a number\./);
+    assert.deepEqual(quantity, { anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true });
     assert.equal(spec.stopAfter.nullable, true);
     assert.deepEqual(spec.selector.allOf, [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector' }]);
     assert.deepEqual(s['com.example.widgets.v1.Color'], { description: 'The colour a widget is painted.', enum: ['red', 'green', 'blue'], type: 'string' });
@@ -290,11 +299,15 @@ describe('emit: Swagger 2.0', () => {
     }
   });
 
-  test('int-or-string is printed the Swagger 2.0 way', () => {
-    const port = swagger().definitions['com.example.widgets.v1.WidgetSpec'].properties.port;
-    assert.equal(port.type, 'string');
-    assert.equal(port.format, 'int-or-string');
-    assert.ok(!('anyOf' in port));
+  test('IntOrString and Quantity are printed as kube prints them in Swagger 2.0', () => {
+    const defs = swagger().definitions;
+    const spec = defs['com.example.widgets.v1.WidgetSpec'].properties;
+    assert.deepEqual(spec.port, { $ref: '#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString', description: 'Port the widget listens on, by number or name.' });
+    assert.deepEqual(spec.limits.additionalProperties, { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' });
+    const { description: _i, ...intOrString } = defs['io.k8s.apimachinery.pkg.util.intstr.IntOrString'];
+    assert.deepEqual(intOrString, { format: 'int-or-string', type: 'string' });
+    const { description: _q, ...quantity } = defs['io.k8s.apimachinery.pkg.api.resource.Quantity'];
+    assert.deepEqual(quantity, { type: 'string' });
   });
 });
 

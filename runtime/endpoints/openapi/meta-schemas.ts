@@ -4,6 +4,7 @@
  * generator adds them to compiled group/versions' documents, apiextensions to CRD versions'.
  */
 import type { OpenAPIV3 } from 'openapi-types';
+import { QUANTITY_PATTERN } from './quantity.js';
 
 export const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
 export const ref = (name: string): OpenAPIV3.ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
@@ -22,6 +23,10 @@ export const LIST_METADATA_DESCRIPTION =
   'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds';
 
 const time = `${META}.Time`;
+
+/** intstr.IntOrString's and resource.Quantity's component names, as kube-apiserver publishes them. */
+export const INT_OR_STRING = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+export const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 export const META_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
   [`${META}.ObjectMeta`]: {
@@ -190,6 +195,23 @@ export const META_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
       type: { type: 'string', default: '' },
     },
   },
+  // Without a `type`, so that kubectl explain names the field after them (`<IntOrString>`,
+  // `<map[string]Quantity>`), as against kube. Their shape is kgen's int-or-string (anyOf and the
+  // flag, as a CRD writes it) rather than kube's `oneOf` with `format: int-or-string`: every
+  // consumer of compiled kinds' schemas reads that shape, and CRDs inline it unchanged.
+  [INT_OR_STRING]: {
+    description:
+      'IntOrString is a type that can hold an int32 or a string.  When used in JSON or YAML marshalling and unmarshalling, it produces or consumes the inner type.  This allows you to have, for example, a JSON field that can accept a name or number.',
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+    'x-kubernetes-int-or-string': true,
+  } as OpenAPIV3.SchemaObject,
+  [QUANTITY]: {
+    description:
+      'Quantity is a fixed-point representation of a number. It provides convenient marshaling/unmarshaling in JSON and YAML, in addition to String() and AsInt64() accessors.',
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+    pattern: QUANTITY_PATTERN,
+    'x-kubernetes-int-or-string': true,
+  } as OpenAPIV3.SchemaObject,
   'io.k8s.apimachinery.pkg.runtime.RawExtension': { description: 'RawExtension is used to hold extensions in external versions.', type: 'object' },
   'io.k8s.api.core.v1.ObjectReference': {
     description: 'ObjectReference contains enough information to let you inspect or modify the referred object.',

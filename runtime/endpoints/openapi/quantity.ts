@@ -1,7 +1,8 @@
 /**
- * resource.Quantity in an OpenAPI schema. A compiled kind's Quantity field is written inline as a
- * CRD's is (int-or-string with kube's pattern, as controller-gen writes it), so the pattern is
- * what tells a Quantity from an IntOrString where the wire differs: protobuf encodes a Quantity as
+ * resource.Quantity in an OpenAPI schema. A compiled kind's Quantity field refers to
+ * `io.k8s.apimachinery.pkg.api.resource.Quantity` (meta-schemas.ts); a CRD's is written inline
+ * (int-or-string with kube's pattern, as controller-gen writes it), so there the pattern is what
+ * tells a Quantity from an IntOrString where the wire differs: protobuf encodes a Quantity as
  * resource.Quantity {string 1}, an IntOrString as intstr.IntOrString {type 1, intVal 2, strVal 3}.
  */
 

@@ -4,6 +4,7 @@
  * document. Swagger 2.0 has no request bodies (a `body` parameter instead), no anyOf and no
  * nullable.
  */
+import { INT_OR_STRING, META_SCHEMAS, QUANTITY } from './meta-schemas.js';
 import type { Operation } from './operations.js';
 import { responseDescription, type QueryPrinter } from './v3.js';
 
@@ -55,6 +56,20 @@ export function toV2Schema(value: unknown): unknown {
 }
 
 /**
+ * kube's Swagger 2.0 definitions of intstr.IntOrString and resource.Quantity: strings, the first
+ * with format int-or-string (what toV2Schema makes of an inline int-or-string), the second plain.
+ */
+const KUBE_V2: Record<string, Record<string, unknown>> = {
+  [INT_OR_STRING]: { description: META_SCHEMAS[INT_OR_STRING]!.description, format: 'int-or-string', type: 'string' },
+  [QUANTITY]: { description: META_SCHEMAS[QUANTITY]!.description, type: 'string' },
+};
+
+/** The Swagger 2.0 definition of the component schema `name`. */
+export function definitionV2(name: string, schema: unknown): unknown {
+  return KUBE_V2[name] ?? toV2Schema(schema);
+}
+
+/**
  * The media types an operation consumes and produces. kube-apiserver's installer lets a Go type's
  * routes consume anything and produce protobuf too; apiextensions' builder has a custom
  * resource's consume and produce JSON and YAML only.
@@ -100,5 +115,5 @@ export function v2Paths(operations: Operation[], printQuery: QueryPrinter = inli
 
 /** Component schemas as Swagger `definitions`, sorted by name. */
 export function v2Definitions(schemas: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, toV2Schema(schemas[name])]));
+  return Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, definitionV2(name, schemas[name])]));
 }
