@@ -68,7 +68,7 @@ describe('union and fail-on-error', () => {
     }
     // No token, an empty one, or another scheme: no credentials (anonymous where it is allowed).
     for (const authorization of [undefined, 'Bearer', 'Basic YTpi']) {
-      const headers = authorization === undefined ? {} : { authorization };
+      const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
       assert.equal(((await auth.authenticate(request('GET', '/healthz', headers))) as { user: { username: string } }).user.username, 'system:anonymous', String(authorization));
     }
     // A token someone knows still authenticates, and a certificate is asked first.
