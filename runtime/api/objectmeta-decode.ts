@@ -12,8 +12,12 @@
 
 type GoType = 'string' | 'int64' | 'map[string]string' | '[]string' | '[]v1.OwnerReference' | '[]v1.ManagedFieldsEntry' | 'time';
 
-/** ObjectMeta's JSON fields by their Go type. */
-const OBJECT_META_FIELDS: Readonly<Record<string, GoType>> = {
+/**
+ * ObjectMeta's JSON fields by their Go type. Looked up with the body's keys, which are data
+ * ("__proto__", "constructor", "toString"): the table has no prototype, so only its own fields
+ * answer, whatever Object.prototype holds.
+ */
+const OBJECT_META_FIELDS: Readonly<Record<string, GoType | undefined>> = Object.assign(Object.create(null) as Record<string, GoType>, {
   name: 'string',
   generateName: 'string',
   namespace: 'string',
@@ -29,7 +33,7 @@ const OBJECT_META_FIELDS: Readonly<Record<string, GoType>> = {
   finalizers: '[]string',
   ownerReferences: '[]v1.OwnerReference',
   managedFields: '[]v1.ManagedFieldsEntry',
-};
+} satisfies Record<string, GoType>);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

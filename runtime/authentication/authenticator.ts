@@ -41,6 +41,28 @@ export interface RequestAuthenticator {
    * records, whoever presented them. Absent when it holds none (x509, request headers).
    */
   knownCredentials?(): readonly string[];
+  /**
+   * The headers that carry a front proxy's word about the user (the request-header
+   * authenticator's --requestheader-* names and prefixes, lower-cased), which the authentication
+   * filter removes from every authenticated request. Absent when it reads none.
+   */
+  authenticationHeaders?(): AuthenticationHeaders;
+}
+
+/** Header names and name prefixes, lower-cased. */
+export interface AuthenticationHeaders {
+  names: readonly string[];
+  prefixes: readonly string[];
+}
+
+/** The authentication headers of several authenticators. */
+function authenticationHeadersOf(authenticators: readonly RequestAuthenticator[]): (() => AuthenticationHeaders) | undefined {
+  const readers = authenticators.filter((a) => a.authenticationHeaders);
+  if (readers.length === 0) return undefined;
+  return () => {
+    const all = readers.map((a) => a.authenticationHeaders!());
+    return { names: all.flatMap((h) => h.names), prefixes: all.flatMap((h) => h.prefixes) };
+  };
 }
 
 /** The known credentials of several authenticators. */
@@ -66,7 +88,8 @@ export function unionAuthenticator(authenticators: readonly RequestAuthenticator
     }
     return errors.length > 0 ? { error: errors.join(', ') } : undefined;
   };
-  return { authenticate: (request) => ask(request, 0, []), knownCredentials: knownCredentialsOf(authenticators) };
+  const headers = authenticationHeadersOf(authenticators);
+  return { authenticate: (request) => ask(request, 0, []), knownCredentials: knownCredentialsOf(authenticators), ...(headers ? { authenticationHeaders: headers } : {}) };
 }
 
 function authenticated(result: { user: UserInfo; audiences?: string[] }): AuthenticationResult {
@@ -84,6 +107,7 @@ function collect(errors: string[], result: { error: string } | undefined): strin
  * both answer synchronously.
  */
 export function failOnError(primary: RequestAuthenticator, fallback: RequestAuthenticator): RequestAuthenticator {
+  const headers = authenticationHeadersOf([primary, fallback]);
   return {
     authenticate(request) {
       const result = primary.authenticate(request);
@@ -91,5 +115,6 @@ export function failOnError(primary: RequestAuthenticator, fallback: RequestAuth
       return result !== undefined ? result : fallback.authenticate(request);
     },
     knownCredentials: knownCredentialsOf([primary, fallback]),
+    ...(headers ? { authenticationHeaders: headers } : {}),
   };
 }

@@ -5,12 +5,14 @@
  */
 import { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS } from './anonymous.js';
 import { failOnError, unionAuthenticator, type RequestAuthenticator } from './authenticator.js';
+import { bearerTokenAuthenticator } from './bearertoken.js';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './requestheader.js';
 import { loadTokenFile, tokenFileAuthenticator } from './tokenfile.js';
 import { x509Authenticator } from './x509.js';
 
 export { anonymousAuthenticator, DEFAULT_ANONYMOUS_PATHS, pathMatches } from './anonymous.js';
 export { failOnError, unionAuthenticator, type AuthenticationResult, type RequestAuthenticator } from './authenticator.js';
+export { bearerTokenAuthenticator, INVALID_BEARER_TOKEN } from './bearertoken.js';
 export { insecureDevAuthenticator, INSECURE_DEV_USER } from './insecure.js';
 export { bearerToken, loadTokenFile, parseTokenFile, tokenFileAuthenticator, type TokenTable } from './tokenfile.js';
 export * from './user.js';
@@ -61,7 +63,10 @@ export function newAuthenticator(opts: AuthenticationOptions = {}): ServerAuthen
   if (opts.jwt) tokens.push(opts.jwt);
   // Last, as kube orders its token authenticators: the webhook is asked only about unknown tokens.
   if (opts.tokenWebhook) tokens.push(opts.tokenWebhook);
-  authenticators.push(...tokens);
+  // kube's bearertoken.New(union of the token authenticators): a presented token no one knows is
+  // a 401, never an anonymous request (./bearertoken.ts).
+  const tokenUnion = unionAuthenticator(tokens);
+  if (tokens.length > 0) authenticators.push(bearerTokenAuthenticator(tokenUnion));
   const server = failOnError(unionAuthenticator(authenticators), anonymousAuthenticator(opts.anonymousPaths ?? DEFAULT_ANONYMOUS_PATHS));
-  return { ...server, tokens: unionAuthenticator(tokens) };
+  return { ...server, tokens: tokenUnion };
 }

@@ -105,10 +105,18 @@ async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promis
   }
   if (!signed) return fail('failed to verify signature: failed to verify id token signature');
   const claims = jwt.payload;
-  if (typeof claims.exp !== 'number') return fail('oidc: token has no expiry');
-  if (now >= claims.exp) return fail(`oidc: token is expired (Token Expiry: ${new Date(claims.exp * 1000).toISOString()})`);
-  if (typeof claims.nbf === 'number' && now + NBF_LEEWAY_S < claims.nbf) {
-    return fail(`oidc: current time ${new Date(now * 1000).toISOString()} before the nbf (not before) time: ${new Date(claims.nbf * 1000).toISOString()}`);
+  const times: Partial<Record<'exp' | 'nbf' | 'iat', number>> = {};
+  for (const name of ['exp', 'nbf', 'iat'] as const) {
+    const value = claims[name];
+    if (value === undefined || value === null) continue;
+    const seconds = jsonTime(value);
+    if (seconds === undefined) return { error: `oidc: failed to unmarshal claims: ${JSON.stringify(name)} is not a time in seconds: ${JSON.stringify(value) ?? String(value)}` };
+    times[name] = seconds;
+  }
+  if (times.exp === undefined) return fail('oidc: token has no expiry');
+  if (now >= times.exp) return fail(`oidc: token is expired (Token Expiry: ${new Date(times.exp * 1000).toISOString()})`);
+  if (times.nbf !== undefined && now + NBF_LEEWAY_S < times.nbf) {
+    return fail(`oidc: current time ${new Date(now * 1000).toISOString()} before the nbf (not before) time: ${new Date(times.nbf * 1000).toISOString()}`);
   }
   const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
   if (!issuer.config.issuer.audiences.some((a) => audiences.includes(a))) {
@@ -123,6 +131,20 @@ async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promis
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/**
+ * A NumericDate claim as go-oidc's jsonTime reads it (a json.Number, so a number or a string
+ * holding one), in seconds; undefined when it is not one or is out of float64's range: JSON's
+ * 1e400 parses to Infinity here, which Go refuses (ParseFloat's range error) and which would
+ * otherwise be an `exp` that never comes.
+ */
+function jsonTime(value: unknown): number | undefined {
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) n = Number(value);
+  else return undefined;
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /** With the key the header names (fetching the set again when it is unknown), else any key. */

@@ -9,7 +9,7 @@
 import type { UserInfo } from '../api/auth.js';
 import { ownValue, setOwnValue } from '../api/ownkeys.js';
 import type { IncomingAPIRequest } from '../api/request.js';
-import type { RequestAuthenticator } from './authenticator.js';
+import type { AuthenticationHeaders, RequestAuthenticator } from './authenticator.js';
 import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
 
 export interface RequestHeaderOptions {
@@ -59,17 +59,40 @@ function unescapeKey(key: string): string {
   }
 }
 
-/** Removes every request-header header, so nothing later (audit, handlers, a proxy) sees them. */
-function clearHeaders(request: IncomingAPIRequest, opts: Required<Omit<RequestHeaderOptions, 'clientCA' | 'allowedNames'>>): void {
-  for (const name of [...opts.usernameHeaders, ...opts.uidHeaders, ...opts.groupHeaders]) {
-    delete request.headers[name.toLowerCase()];
-    if (request.headersDistinct) delete request.headersDistinct[name.toLowerCase()];
-  }
-  for (const [name] of headerNamesWithPrefix(request, opts.extraHeaderPrefixes)) {
-    delete request.headers[name];
-    if (request.headersDistinct) delete request.headersDistinct[name];
-  }
+/**
+ * kube's headerrequest.ClearAuthenticationHeaders, prepared once for a set of headers: deletes
+ * the named headers and those whose name starts with one of the prefixes (lower-cased, as node
+ * keys headers), so nothing later (audit, handlers, the aggregator's proxy) sees them. The
+ * authentication filter runs it on every request: one pass over the header names, most of
+ * them dismissed by their first character.
+ */
+export function authenticationHeadersClearer(headers: AuthenticationHeaders): (request: IncomingAPIRequest) => void {
+  const names = new Set(headers.names);
+  // An empty prefix would name every header (Content-Type included): it clears none.
+  const prefixes = [...new Set(headers.prefixes)].filter((p) => p !== '');
+  const firsts = new Set([...names, ...prefixes].map((n) => n.charCodeAt(0)));
+  return (request) => {
+    const all = request.headers;
+    let found: string[] | undefined;
+    for (const name in all) {
+      if (!firsts.has(name.charCodeAt(0))) continue;
+      if (names.has(name) || prefixes.some((p) => name.startsWith(p))) (found ??= []).push(name);
+    }
+    if (found === undefined) return;
+    // headersDistinct is read only when there is something to remove (node builds it on first read).
+    const distinct = request.headersDistinct;
+    for (const name of found) {
+      delete all[name];
+      if (distinct) delete distinct[name];
+    }
+  };
 }
+
+/** kube's standard front-proxy headers, which WithAuthentication removes whatever the configuration. */
+export const STANDARD_AUTHENTICATION_HEADERS: AuthenticationHeaders = {
+  names: [...DEFAULT_USERNAME_HEADERS, ...DEFAULT_UID_HEADERS, ...DEFAULT_GROUP_HEADERS].map((n) => n.toLowerCase()),
+  prefixes: DEFAULT_EXTRA_HEADER_PREFIXES.map((p) => p.toLowerCase()),
+};
 
 export function requestHeaderAuthenticator(options: RequestHeaderOptions): RequestAuthenticator {
   const cas = parseCertificates(options.clientCA);
@@ -81,7 +104,13 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Reque
     groupHeaders: options.groupHeaders?.length ? options.groupHeaders : DEFAULT_GROUP_HEADERS,
     extraHeaderPrefixes: options.extraHeaderPrefixes?.length ? options.extraHeaderPrefixes : DEFAULT_EXTRA_HEADER_PREFIXES,
   };
+  const configured: AuthenticationHeaders = {
+    names: [...headers.usernameHeaders, ...headers.uidHeaders, ...headers.groupHeaders].map((n) => n.toLowerCase()),
+    prefixes: headers.extraHeaderPrefixes.map((p) => p.toLowerCase()),
+  };
+  const clearHeaders = authenticationHeadersClearer(configured);
   return {
+    authenticationHeaders: () => configured,
     authenticate(request: IncomingAPIRequest) {
       const cert = request.clientCertificate;
       if (!cert) return undefined;
@@ -104,7 +133,7 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Reque
         if (existing) existing.push(...values(request, name));
         else setOwnValue(extra, k, [...values(request, name)]);
       }
-      clearHeaders(request, headers);
+      clearHeaders(request);
       const user: UserInfo = { username, groups };
       if (uid !== undefined) user.uid = uid;
       if (Object.keys(extra).length > 0) user.extra = extra;

@@ -31,8 +31,13 @@ const READ = ['get', 'list', 'watch'];
  * identity); edit reads and writes them.
  */
 const ESCALATING = new Set(['/secrets']);
-/** Read-only even for edit, as kube's aggregate-to-edit leaves them to the system: Events. */
-const READ_ONLY = new Set(['/events']);
+/**
+ * Read-only even for edit, as kube's aggregate-to-edit leaves them to the system: Events; and
+ * Endpoints and EndpointSlices (kube 1.22, CVE-2021-25740): they say where a Service's traffic
+ * goes, and kgen's aggregator and webhook clients resolve an APIService's or a webhook's
+ * service through them, so a namespace editor could point the API server at any address.
+ */
+const READ_ONLY = new Set(['/events', '/endpoints', 'discovery.k8s.io/endpointslices']);
 /**
  * Held by no default user-facing role, as in kube: Leases are controllers' business, and view
  * reads Events through core/v1 only (events.k8s.io/v1 serves the same objects).

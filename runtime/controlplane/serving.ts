@@ -12,6 +12,7 @@ import { ensureFrontProxy, type FrontProxyCredentials, type FrontProxyOptions } 
 import { privilegedGroupAuthorizer } from '../server/authorizer.js';
 import { openAudit } from '../server/filters/audit.js';
 import { buildHandlerChain, type RequestServer } from '../server/filters/chain.js';
+import { corsAllowedOriginsProblems } from '../server/filters/cors.js';
 import type { ChainHandler } from '../server/filters/types.js';
 import { SafeWaitGroup } from '../server/filters/waitgroup.js';
 import type { ServingTLS } from '../server/http.js';
@@ -100,6 +101,9 @@ export function prepareServing(opts: ServingOptions): Serving {
   if (insecure && opts.tls !== undefined && opts.tls !== false) throw new Error('--insecure-dev-mode serves plain HTTP and cannot be combined with TLS options');
   if (!insecure && opts.tls === false) throw new Error('serving without TLS requires insecureDevMode: true (--insecure-dev-mode)');
   if (insecure && opts.delegated) throw new Error('--insecure-dev-mode cannot serve as an aggregated server: delegated authentication needs TLS');
+  // kube's ServerRunOptions.Validate: unpinned CORS patterns stop the start (CVE-2022-1996).
+  const cors = corsAllowedOriginsProblems(opts.corsAllowedOrigins ?? []);
+  if (cors.length > 0) throw new Error(cors.length === 1 ? cors[0] : `[${cors.join(', ')}]`);
   if (insecure && !isLoopbackHost(opts.host)) {
     throw new Error(`--insecure-dev-mode is only allowed on a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(opts.host)}: it serves plain HTTP without authentication`);
   }

@@ -437,7 +437,26 @@ export function compileRE2(pattern: string): RegExp {
   }
 }
 
-let re2js: typeof RE2JS | undefined;
+/** re2js once loaded, or why it could not be (then every pattern that needs it is refused). */
+let re2js: { engine: typeof RE2JS } | { error: string } | undefined;
+
+/**
+ * re2js, loaded on first need. A missing or broken module is not a reason to match with V8
+ * after all (that is the super-linear matching the engine is there to prevent): it is logged
+ * once, loudly, and every pattern that needs it is refused (linearEngine).
+ */
+function loadRE2JS(): { engine: typeof RE2JS } | { error: string } {
+  if (re2js) return re2js;
+  try {
+    const engine = (createRequire(import.meta.url)('re2js') as { RE2JS?: typeof RE2JS }).RE2JS;
+    if (typeof engine?.compile !== 'function') throw new Error('it has no RE2JS.compile');
+    re2js = { engine };
+  } catch (err) {
+    re2js = { error: `the linear-time regular expression engine re2js cannot be loaded: ${(err as Error).message.split('\n')[0]}` };
+    process.emitWarning(`${re2js.error}; patterns that V8 could match in super-linear time are refused until it is installed (npm install)`, { code: 'KGEN_RE2JS_UNAVAILABLE' });
+  }
+  return re2js;
+}
 
 /**
  * A RegExp whose test() runs Go's pattern on re2js (linear time). Only test() is used on
@@ -464,11 +483,16 @@ class LinearRegExp extends RegExp {
   }
 }
 
-/** re2js's program for a Go pattern, or undefined when re2js does not take it (then V8 matches it). */
+/**
+ * re2js's program for a Go pattern, or undefined when re2js does not take it (then V8 matches
+ * it). Without re2js the pattern is refused (RE2SyntaxError, so a CRD holding it is refused when
+ * written and a stored one refuses every value: fail closed), never matched by V8.
+ */
 function linearEngine(pattern: string): RE2JS | undefined {
+  const loaded = loadRE2JS();
+  if ('error' in loaded) throw new RE2SyntaxError(`error parsing regexp: ${loaded.error}; this pattern needs it (V8 could take super-linear time on it): \`${pattern}\``);
   try {
-    re2js ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
-    return re2js.compile(pattern);
+    return loaded.engine.compile(pattern);
   } catch {
     return undefined;
   }
@@ -492,6 +516,7 @@ function compileUncached(pattern: string): RegExp {
     re.test('\u0100');
     return re;
   } catch (err) {
+    if (err instanceof RE2SyntaxError) throw err;
     const reason = (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     return fail(reason.toLowerCase(), pattern);
   }

@@ -58,6 +58,27 @@ describe('union and fail-on-error', () => {
     assert.deepEqual(await auth.authenticate(request('GET', '/api', { authorization: 'Bearer x' })), undefined);
   });
 
+  it('a bearer token no token authenticator knows is a 401 on every path, never anonymous (kube bearertoken)', async () => {
+    // The health and version paths are anonymous ones: without kube's rule a bad, expired or
+    // foreign token fell through to system:anonymous there (and to "no credentials" elsewhere).
+    const serviceAccounts: RequestAuthenticator = { authenticate: () => undefined };
+    const auth = newAuthenticator({ serviceAccounts });
+    for (const url of ['/healthz', '/version', '/readyz?verbose', '/api']) {
+      assert.deepEqual(await auth.authenticate(request('GET', url, { authorization: 'Bearer not-a-known-token' })), { error: 'invalid bearer token' }, url);
+    }
+    // No token, an empty one, or another scheme: no credentials (anonymous where it is allowed).
+    for (const authorization of [undefined, 'Bearer', 'Basic YTpi']) {
+      const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+      assert.equal(((await auth.authenticate(request('GET', '/healthz', headers))) as { user: { username: string } }).user.username, 'system:anonymous', String(authorization));
+    }
+    // A token someone knows still authenticates, and a certificate is asked first.
+    const known = newAuthenticator({ serviceAccounts: { authenticate: (r) => (r.headers.authorization === 'Bearer good' ? { user: { username: 'sa', groups: [] } } : undefined) } });
+    assert.deepEqual(await known.authenticate(request('GET', '/healthz', { authorization: 'Bearer good' })), { user: { username: 'sa', groups: ['system:authenticated'] } });
+    assert.deepEqual(await known.authenticate(request('GET', '/api', { authorization: 'Bearer bad' }, { clientCertificate: cert() })), { user: { username: 'alice', groups: ['dev', 'ops', 'system:authenticated'] } });
+    // What a TokenReview asks is the token authenticators alone: an unknown token is "not authenticated".
+    assert.equal(await auth.tokens.authenticate(request('GET', '/', { authorization: 'Bearer not-a-known-token' })), undefined);
+  });
+
   it('insecure dev mode makes every request kgen-dev in system:masters', () => {
     assert.deepEqual(insecureDevAuthenticator().authenticate(request('GET', '/anything')), { user: { username: 'kgen-dev', groups: ['system:masters', 'system:authenticated'] } });
   });

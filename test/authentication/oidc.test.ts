@@ -67,6 +67,19 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
     assert.ok('user' in ((await authn.authenticate(request(good))) as object));
   });
 
+  it('reads exp, nbf and iat as go-oidc does: numbers in range (1e400 is no time), or strings holding one', async () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig())]);
+    const now = Math.floor(Date.now() / 1000);
+    const payload = (times: string) => `{"iss":${JSON.stringify(issuer.url)},"sub":"s","aud":"kgen",${times}}`;
+    // JSON.parse makes 1e400 Infinity: an exp that never comes, where Go refuses the claim.
+    for (const times of [`"exp":1e400`, `"exp":${now + 60},"nbf":-1e400`, `"exp":${now + 60},"iat":1e999`, `"exp":${now + 60},"nbf":"soon"`, `"exp":true`]) {
+      assert.match(errorOf(await authn.authenticate(request(issuer.tokenFromJSON(payload(times))))), /^oidc: failed to unmarshal claims: "(exp|nbf|iat)" is not a time in seconds/, times);
+    }
+    // A string holding a number is one (Go's json.Number): a future nbf is still in the future.
+    assert.match(errorOf(await authn.authenticate(request(issuer.tokenFromJSON(payload(`"exp":"${now + 7200}","nbf":"${now + 3600}"`))))), /before the nbf \(not before\) time/);
+    assert.ok('user' in ((await authn.authenticate(request(issuer.tokenFromJSON(payload(`"exp":"${now + 60}"`))))) as object));
+  });
+
   it('accepts only the configured algorithms (RS256 by default)', async () => {
     const es = await TestIssuer.start('ES256');
     try {

@@ -54,14 +54,36 @@ describe('RBAC bootstrap policy', () => {
       ]);
       const edit = (await admin('GET', `${R}/clusterroles/system:aggregate-to-edit`)).body;
       assert.deepEqual(edit.rules, [
-        // As kube's edit: Events stay read-only; Secrets readable and writable; ServiceAccount tokens and impersonation.
-        { apiGroups: [''], resources: ['configmaps', 'endpoints', 'persistentvolumeclaims', 'secrets', 'serviceaccounts', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
+        // As kube's edit: Events stay read-only, and Endpoints (kube 1.22, CVE-2021-25740: they
+        // steer the aggregator's and webhooks' service resolution); Secrets readable and
+        // writable; ServiceAccount tokens and impersonation.
+        { apiGroups: [''], resources: ['configmaps', 'persistentvolumeclaims', 'secrets', 'serviceaccounts', 'services'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: ['widgets.example.com'], resources: ['widgets', 'widgets/scale'], verbs: ['create', 'delete', 'deletecollection', 'patch', 'update'] },
         { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
         { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
       ]);
+      // What that means for a namespace editor or admin (SubjectAccessReviews): they read Endpoints and
+      // write ConfigMaps, but cannot write Endpoints, which would redirect an APIService or webhook.
+      const sar = async (user: string, verb: string, resource: string) => {
+        const res = await admin('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+          body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, resourceAttributes: { namespace: 'default', verb, resource } } },
+        });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        return res.body.status.allowed === true;
+      };
+      for (const role of ['edit', 'admin']) {
+        const user = `${role}-user`;
+        const bound = await admin('POST', `${R}/namespaces/default/rolebindings`, {
+          body: { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: user }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: role }, subjects: [{ apiGroup: RBAC, kind: 'User', name: user }] },
+        });
+        assert.equal(bound.status, 201, JSON.stringify(bound.body));
+        for (const verb of ['create', 'update', 'patch', 'delete']) assert.equal(await sar(user, verb, 'endpoints'), false, `${role} may ${verb} endpoints`);
+        assert.equal(await sar(user, 'get', 'endpoints'), true);
+        assert.equal(await sar(user, 'create', 'configmaps'), true);
+        assert.equal((await admin('DELETE', `${R}/namespaces/default/rolebindings/${user}`)).status, 200);
+      }
       const publicInfo = (await admin('GET', `${R}/clusterrolebindings/system:public-info-viewer`)).body;
       assert.deepEqual(publicInfo.subjects.map((s: { name: string }) => s.name), ['system:authenticated', 'system:unauthenticated']);
       firstVersions = { ...versions(roles), ...versions(bindings) };

@@ -66,6 +66,14 @@ export class TestIssuer {
     return `${input}.${signature.toString('base64url')}`;
   }
 
+  /** A token whose payload is `payloadJSON` as written (numbers JSON.stringify cannot write, such as 1e400). */
+  tokenFromJSON(payloadJSON: string): string {
+    const key = this.keys[0]!;
+    const input = `${b64({ alg: key.alg, kid: key.kid, typ: 'JWT' })}.${Buffer.from(payloadJSON).toString('base64url')}`;
+    const signature = sign('sha256', Buffer.from(input), key.alg === 'ES256' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' } : key.privateKey);
+    return `${input}.${signature.toString('base64url')}`;
+  }
+
   close(): void {
     this.server?.close();
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileOriginPatterns, withCORS } from '../../../runtime/server/filters/cors.js';
+import { compileOriginPatterns, corsAllowedOriginsProblems, withCORS } from '../../../runtime/server/filters/cors.js';
+import { startTestServer } from '../testserver.js';
 import { contextFor, recordingHandler } from './helpers.js';
 
 describe('CORS filter', () => {
@@ -40,5 +41,18 @@ describe('CORS filter', () => {
 
   it('refuses an invalid pattern at start-up', () => {
     assert.throws(() => compileOriginPatterns(['(']), /invalid CORS allowed origin, --cors-allowed-origins flag was set to \(/);
+  });
+
+  it('refuses, as kube does at start-up (CVE-2022-1996), patterns that do not pin the host', async () => {
+    // Unpinned, `example\.com` lets https://example.com.evil.io read answers with credentials.
+    const problems = corsAllowedOriginsProblems(['example\\.com', '^https://ok\\.example$', '//ok\\.example(:|$)', 'https://ok\\.example', '', '^example\\.com']);
+    assert.equal(problems.length, 3, problems.join('\n'));
+    assert.match(problems[0]!, /^--cors-allowed-origins has an invalid regular expression: regular expression does not pin to start\/end of host in the origin header, help: List of allowed origins for CORS/);
+    assert.match(problems[1]!, /^empty value in --cors-allowed-origins, help: /);
+    assert.match(problems[2]!, /does not pin to start\/end of host/);
+    await assert.rejects(startTestServer({ corsAllowedOrigins: ['example\\.com'] }), /--cors-allowed-origins has an invalid regular expression: regular expression does not pin/);
+    await assert.rejects(startTestServer({ corsAllowedOrigins: ['a\\.example', 'b\\.example'] }), (err: Error) => err.message.startsWith('[--cors-allowed-origins') && err.message.split('does not pin').length === 3);
+    const ok = await startTestServer({ corsAllowedOrigins: ['^https://ui\\.example\\.com$'] });
+    await ok.close();
   });
 });
