@@ -9,12 +9,30 @@
 import { objectMetaDecodeError } from '../api/objectmeta-decode.js';
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest } from '../api/status.js';
+import type { SchemaValidator } from '../validation/index.js';
 import type { ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
   const custom = expected.customResource === true;
   const err = objectMetaDecodeError(obj.metadata, custom ? '' : 'metadata.', custom);
-  if (err === undefined) return;
+  if (err !== undefined) throw newDecodeError(expected, err);
+}
+
+/**
+ * A create or update body of a built-in kind decodes into its Go type as a whole (a wrongly typed
+ * field anywhere, `spec.replicas: "3"`, is the same 400: SchemaValidator.decodeError); other
+ * kinds decode into unstructured, where only metadata is decoded into a Go type.
+ */
+export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator): void {
+  if (validator.decodeError === undefined) return checkObjectMetaDecodes(obj, expected);
+  // The body as sent (asObjectOfKind has checked it is an object of the kind): Go decodes the
+  // fields in their order, and the first wrongly typed one is the answer.
+  const err = validator.decodeError(body as Record<string, unknown>);
+  if (err !== undefined) throw newDecodeError(expected, err);
+}
+
+/** kube's transformDecodeError: `Deployment in version "v1" cannot be handled as a Deployment: <err>`. */
+export function newDecodeError(expected: ExpectedKind, err: string) {
   const version = expected.apiVersion.slice(expected.apiVersion.indexOf('/') + 1);
-  throw newBadRequest(`${expected.kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: ${err}`);
+  return newBadRequest(`${expected.kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: ${err}`);
 }
