@@ -10,7 +10,7 @@
  * fieldvalidation's), nor are nulls (Go's zero value).
  */
 
-type GoType = 'string' | 'int64' | 'map[string]string' | '[]string' | '[]v1.OwnerReference' | '[]v1.ManagedFieldsEntry' | 'time';
+export type GoType = 'string' | 'int64' | 'map[string]string' | '[]string' | '[]v1.OwnerReference' | '[]v1.ManagedFieldsEntry' | 'time';
 
 /** ObjectMeta's JSON fields by their Go type. */
 const OBJECT_META_FIELDS: Readonly<Record<string, GoType>> = {
@@ -113,4 +113,9 @@ export function objectMetaDecode(meta: unknown, path: string, sorted = false): {
     if (err) first = `json: cannot unmarshal ${err[0]} into Go struct field ObjectMeta.${path}${k} of type ${err[1]}`;
   }
   return first === undefined ? undefined : { error: first, fatal: false };
+}
+
+/** The Go type of an ObjectMeta JSON field (undefined for an unknown field). */
+export function objectMetaFieldType(key: string): GoType | undefined {
+  return Object.hasOwn(OBJECT_META_FIELDS, key) ? OBJECT_META_FIELDS[key] : undefined;
 }

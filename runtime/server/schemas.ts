@@ -82,6 +82,7 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
   // kgen's other compiled kinds are served as kube serves custom resources, unstructured.
   if (definition.protobuf !== undefined && definition.customResource !== true && isKubeGroup(definition.group)) {
     validator.decodeError = (obj) => compiled.get().decodeError?.(obj);
+    validator.convertError = (obj) => compiled.get().convertError?.(obj);
   }
   return { validator, compiled };
 }

@@ -16,7 +16,7 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
-import { goDecodeError } from './go-decode.js';
+import { goConvertError, goDecodeError } from './go-decode.js';
 
 export interface SchemaValidator {
   /**
@@ -37,6 +37,11 @@ export interface SchemaValidator {
    * where kube decodes into unstructured (custom resources).
    */
   decodeError?(obj: Record<string, unknown>): string | undefined;
+  /**
+   * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
+   * map, is converted into the Go type (a strategic merge patch's result), or undefined.
+   */
+  convertError?(obj: Record<string, unknown>): string | undefined;
 }
 
 const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
@@ -79,7 +84,10 @@ export function compileSchemaValidator(
       pruneNullsAndApplyDefaults(obj, root);
     },
   };
-  if (goFields) validator.decodeError = (obj) => goDecodeError(root, obj);
+  if (goFields) {
+    validator.decodeError = (obj) => goDecodeError(root, obj);
+    validator.convertError = (obj) => goConvertError(root, obj);
+  }
   return validator;
 }
 

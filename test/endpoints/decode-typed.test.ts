@@ -119,3 +119,57 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
     assert.equal(r.status, 422, r.text);
   });
 });
+
+describe('a patch of a built-in kind whose result has a wrong type: kube\'s patchers\' 422 on the field `patch`', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ controllers: false });
+    const r = await t.request('POST', DEPLOYMENTS, { body: deployment('p') });
+    assert.equal(r.status, 201, r.text);
+  });
+  after(() => t.close());
+
+  async function invalidPatch(contentType: string, body: unknown, value: (v: string) => void, err: string) {
+    const r = await t.request('PATCH', `${DEPLOYMENTS}/p`, { body, contentType });
+    assert.equal(r.status, 422, r.text);
+    const cause = r.body.details.causes[0];
+    assert.deepEqual(Object.keys(r.body.details), ['causes']);
+    assert.equal(r.body.details.causes.length, 1);
+    assert.equal(cause.reason, 'FieldValueInvalid');
+    assert.equal(cause.field, 'patch');
+    assert.equal(r.body.message, ` "" is invalid: patch: ${cause.message}`);
+    const m = /^Invalid value: ("(?:[^"\\]|\\.)*"): (.*)$/s.exec(cause.message);
+    assert.ok(m, cause.message);
+    value(JSON.parse(m[1]!) as string);
+    assert.equal(m[2], err);
+  }
+
+  it('merge and JSON patch: the patched JSON decoded by the codec', async () => {
+    const patchedJSON = (replicas: unknown) => (v: string) => assert.equal(JSON.parse(v).spec.replicas, replicas);
+    await invalidPatch('application/merge-patch+json', { spec: { replicas: '3' } }, patchedJSON('3'), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch('application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 2.5 }], patchedJSON(2.5), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+  });
+
+  it('strategic merge patch: the patch printed by fmt, the unstructured converter\'s error', async () => {
+    const printed = (text: string) => (v: string) => assert.equal(v, text);
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { replicas: '3' } }, printed('map[spec:map[replicas:3]]'), 'unrecognized type: int32');
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { replicas: 1.5, paused: false } }, printed('map[spec:map[paused:false replicas:1.5]]'), 'cannot convert float64 to int32');
+    await invalidPatch('application/strategic-merge-patch+json', { metadata: { labels: 'x' } }, printed('map[metadata:map[labels:x]]'), 'cannot restore map from string');
+    await invalidPatch('application/strategic-merge-patch+json', { metadata: { name: 'p', uid: 5 } }, printed('map[metadata:map[name:p uid:5]]'), 'cannot convert int64 to string');
+    await invalidPatch(
+      'application/strategic-merge-patch+json',
+      { spec: { template: { spec: { containers: {} } } } },
+      printed('map[spec:map[template:map[spec:map[containers:map[]]]]]'),
+      'cannot restore slice from map',
+    );
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { strategy: 'x' } }, printed('map[spec:map[strategy:x]]'), 'cannot restore struct from: string');
+  });
+
+  it('nothing was written', async () => {
+    const r = await t.request('GET', `${DEPLOYMENTS}/p`);
+    assert.equal(r.body.spec.replicas, 1);
+    assert.equal(r.body.metadata.generation, 1);
+    assert.equal(r.body.metadata.labels, undefined);
+  });
+});
