@@ -18,6 +18,7 @@
  * One walk of the body; no allocation unless there is an error.
  */
 import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
+import { goTimeParseError } from '../api/time.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -86,6 +87,9 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
     if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    // Then time.Parse(RFC3339) or, for a MicroTime, time.Parse(RFC3339Micro): six fraction digits.
+    const err = goTimeParseError(v, time === 'microTime' || (time === undefined && node.goType === 'v1.MicroTime'));
+    if (err !== undefined) throw new Fatal(err);
     return;
   }
   if (node.intOrString) {
@@ -147,6 +151,19 @@ function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: stri
   }
 }
 
+/** The first metav1.Time of ObjectMeta that does not decode: not a string, or text time.Parse(RFC3339) refuses. */
+function objectMetaTimeError(meta: unknown): string | undefined {
+  if (!isObject(meta)) return undefined;
+  for (const key of Object.keys(meta)) {
+    const v = meta[key];
+    if (v === null || objectMetaFieldType(key) !== 'time') continue;
+    if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+    const err = goTimeParseError(v, false);
+    if (err !== undefined) return err;
+  }
+  return undefined;
+}
+
 /**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
@@ -160,8 +177,10 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): s
   try {
     for (const key of Object.keys(obj)) {
       if (key === 'metadata') {
+        // metav1.Time's errors end decoding, whichever comes first in metadata.
+        const timeError = objectMetaTimeError(obj.metadata);
+        if (timeError !== undefined) return timeError;
         const meta = objectMetaDecode(obj.metadata, 'metadata.');
-        if (meta?.fatal) return meta.error;
         if (meta !== undefined && saved.first === undefined) saved.first = meta.error;
         continue;
       }
@@ -275,6 +294,8 @@ function convertObjectMeta(meta: unknown): void {
     if (type === undefined || v === null) continue;
     if (type === 'time') {
       if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+      const err = goTimeParseError(v, false);
+      if (err !== undefined) throw new Fatal(err);
     } else if (type === 'string' || type === 'int64') {
       const err = convertScalar(v, type === 'string' ? 'string' : 'integer', type, type);
       if (err !== undefined) throw new Fatal(err);
