@@ -173,3 +173,24 @@ describe('a patch of a built-in kind whose result has a wrong type: kube\'s patc
     assert.equal(r.body.metadata.labels, undefined);
   });
 });
+
+describe('the review kinds (created, never stored) decode into their Go types too', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ controllers: false });
+  });
+  after(() => t.close());
+
+  it('a SelfSubjectAccessReview with a wrongly typed spec field is the decoder\'s 400', async () => {
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const review = (resourceAttributes: Record<string, unknown>) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes } });
+    const bad = await t.request('POST', path, { body: review({ verb: 'get', resource: 'pods', namespace: 5 }) });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(
+      bad.body.message,
+      'SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.namespace of type string',
+    );
+    const ok = await t.request('POST', path, { body: review({ verb: 'get', resource: 'pods', namespace: 'default' }) });
+    assert.equal(ok.status, 201, ok.text);
+  });
+});
