@@ -149,6 +149,15 @@ describe('a patch of a built-in kind whose result has a wrong type: kube\'s patc
     await invalidPatch('application/merge-patch+json', { spec: { replicas: '3' } }, patchedJSON('3'), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
     await invalidPatch('application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 2.5 }], patchedJSON(2.5), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
     await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    // Fields the update would carry over from the stored object are decoded first all the same.
+    await invalidPatch('application/merge-patch+json', { metadata: { resourceVersion: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.resourceVersion, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
+    await invalidPatch('application/merge-patch+json', { metadata: { creationTimestamp: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, 5), 'json: cannot unmarshal number into Go value of type string');
+    await invalidPatch(
+      'application/json-patch+json',
+      [{ op: 'replace', path: '/metadata/creationTimestamp', value: '2024-01-01' }],
+      (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, '2024-01-01'),
+      'parsing time "2024-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"',
+    );
   });
 
   it('strategic merge patch: the patch printed by fmt, the unstructured converter\'s error', async () => {
