@@ -10,7 +10,7 @@
  * fieldvalidation's), nor are nulls (Go's zero value).
  */
 
-type GoType = 'string' | 'int64' | 'map[string]string' | '[]string' | '[]v1.OwnerReference' | '[]v1.ManagedFieldsEntry' | 'time';
+export type GoType = 'string' | 'int64' | 'map[string]string' | '[]string' | '[]v1.OwnerReference' | '[]v1.ManagedFieldsEntry' | 'time';
 
 /**
  * ObjectMeta's JSON fields by their Go type. Looked up with the body's keys, which are data
@@ -89,9 +89,18 @@ function typeError(v: unknown, type: Exclude<GoType, 'time'>): [string, string] 
  * `sorted` visits the keys in Go's map-marshal order.
  */
 export function objectMetaDecodeError(meta: unknown, path: string, sorted = false): string | undefined {
+  return objectMetaDecode(meta, path, sorted)?.error;
+}
+
+/**
+ * objectMetaDecodeError with how Go's decoder goes on: `fatal` errors (a metav1.Time's
+ * UnmarshalJSON) end decoding at once; the others are remembered while decoding goes on, and the
+ * first one remembered in the whole body is the one reported (go-decode.ts walks the rest).
+ */
+export function objectMetaDecode(meta: unknown, path: string, sorted = false): { error: string; fatal: boolean } | undefined {
   if (meta === null || meta === undefined) return undefined;
   // A typed body's metadata that is no object is refused before (serializer's asObjectOfKind).
-  if (!isObject(meta)) return `json: cannot unmarshal ${goJSONKind(meta)} into Go value of type v1.ObjectMeta`;
+  if (!isObject(meta)) return { error: `json: cannot unmarshal ${goJSONKind(meta)} into Go value of type v1.ObjectMeta`, fatal: false };
   let first: string | undefined;
   const keys = sorted ? Object.keys(meta).sort() : Object.keys(meta);
   for (const k of keys) {
@@ -100,12 +109,17 @@ export function objectMetaDecodeError(meta: unknown, path: string, sorted = fals
     if (type === undefined || v === null) continue;
     if (type === 'time') {
       const kind = notString(v);
-      if (kind) return `json: cannot unmarshal ${kind} into Go value of type string`;
+      if (kind) return { error: `json: cannot unmarshal ${kind} into Go value of type string`, fatal: true };
       continue;
     }
     if (first !== undefined) continue;
     const err = typeError(v, type);
     if (err) first = `json: cannot unmarshal ${err[0]} into Go struct field ObjectMeta.${path}${k} of type ${err[1]}`;
   }
-  return first;
+  return first === undefined ? undefined : { error: first, fatal: false };
+}
+
+/** The Go type of an ObjectMeta JSON field (undefined for an unknown field). */
+export function objectMetaFieldType(key: string): GoType | undefined {
+  return Object.hasOwn(OBJECT_META_FIELDS, key) ? OBJECT_META_FIELDS[key] : undefined;
 }

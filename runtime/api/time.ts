@@ -79,11 +79,159 @@ export function canonicalTime(value: string): string | undefined {
 /**
  * A metav1.MicroTime value as kube writes it back: six fraction digits (truncated, or padded with
  * zeros), in UTC. undefined when the text is no RFC 3339 time. kube's reader
- * (time.Parse(RFC3339Micro)) also refuses a fraction of other than six digits, with a 400; this
- * accepts it and writes six.
+ * (time.Parse(RFC3339Micro)) also refuses a fraction of other than six digits, with a 400: the
+ * endpoints refuse it so before (goTimeParseError, go-decode.ts); this accepts it and writes six.
  */
 export function canonicalMicroTime(value: string): string | undefined {
   const instant = parseRFC3339(value);
   if (!instant) return undefined;
   return formatUTC(instant.seconds, instant.fraction.slice(0, 6).padEnd(6, '0')) || undefined;
+}
+
+const TIME_LAYOUT = '2006-01-02T15:04:05Z07:00';
+const MICRO_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
+/** The layouts as Go's time.parse walks them: a literal prefix, then a std element. */
+const TIME_CHUNKS: readonly (readonly [string, string])[] = [['', '2006'], ['-', '01'], ['-', '02'], ['T', '15'], [':', '04'], [':', '05'], ['', 'Z07:00']];
+const MICRO_CHUNKS: readonly (readonly [string, string])[] = [...TIME_CHUNKS.slice(0, 6), ['', '.000000'], ['', 'Z07:00']];
+
+const isDigitAt = (s: string, i: number) => i < s.length && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39;
+
+/** Go's time.getnum: one or (fixed) exactly two leading digits. */
+function getnum(s: string, fixed: boolean): [number, string] | undefined {
+  if (!isDigitAt(s, 0)) return undefined;
+  if (!isDigitAt(s, 1)) return fixed ? undefined : [s.charCodeAt(0) - 0x30, s.slice(1)];
+  return [(s.charCodeAt(0) - 0x30) * 10 + (s.charCodeAt(1) - 0x30), s.slice(2)];
+}
+
+/** Go's time.atoi: an optional sign, then digits only. */
+function goAtoi(s: string): number | undefined {
+  const m = /^([+-]?)(\d+)$/.exec(s);
+  return m ? (m[1] === '-' ? -1 : 1) * Number(m[2]) : undefined;
+}
+
+/** The time package's quote: ASCII kept (with `"` and `\` escaped), other bytes as \xNN. */
+function timeQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x20 || c >= 0x80) for (const b of Buffer.from(ch, 'utf8')) out += `\\x${b.toString(16).padStart(2, '0')}`;
+    else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  }
+  return out + '"';
+}
+
+/**
+ * The error Go's time.Parse answers for metav1.Time (layout RFC3339) or metav1.MicroTime
+ * (RFC3339Micro, which wants exactly six fraction digits) text, or undefined when Go reads it:
+ * `parsing time "2024-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse
+ * ".123Z" as ".000000"`, `parsing time "2024-13-01T00:00:00Z": month out of range`. It follows
+ * time.parse's walk of the layout element by element (time/format.go).
+ */
+export function goTimeParseError(value: string, micro: boolean): string | undefined {
+  const layout = micro ? MICRO_LAYOUT : TIME_LAYOUT;
+  const cannot = (valueElem: string, layoutElem: string) =>
+    `parsing time ${timeQuote(value)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`;
+  const outOfRange = (what: string) => `parsing time ${timeQuote(value)}: ${what} out of range`;
+  const chunks = micro ? MICRO_CHUNKS : TIME_CHUNKS;
+  let v = value;
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const [prefix, std] = chunks[i]!;
+    for (const ch of prefix) {
+      if (v.length === 0 || v[0] !== ch) return cannot(v, prefix);
+      v = v.slice(1);
+    }
+    const hold = v;
+    let range = '';
+    let bad = false;
+    const num = (fixed: boolean): number => {
+      const got = getnum(v, fixed);
+      if (got === undefined) {
+        bad = true;
+        return 0;
+      }
+      v = got[1];
+      return got[0];
+    };
+    switch (std) {
+      case '2006': {
+        const y = v.length < 4 || !isDigitAt(v, 0) ? undefined : goAtoi(v.slice(0, 4));
+        if (y === undefined) bad = true;
+        else {
+          year = y;
+          v = v.slice(4);
+        }
+        break;
+      }
+      case '01':
+        month = num(true);
+        if (!bad && (month <= 0 || month > 12)) range = 'month';
+        break;
+      case '02':
+        day = num(true);
+        break;
+      case '15': {
+        const hour = num(false);
+        if (hour >= 24) range = 'hour';
+        break;
+      }
+      case '04': {
+        const minute = num(true);
+        if (!bad && minute >= 60) range = 'minute';
+        break;
+      }
+      case '05': {
+        const second = num(true);
+        if (bad) break;
+        if (second >= 60) {
+          range = 'second';
+          break;
+        }
+        // A fraction the layout does not name is read (digits only) and dropped.
+        if (!micro && v.length >= 2 && (v[0] === '.' || v[0] === ',') && isDigitAt(v, 1)) {
+          let n = 2;
+          while (isDigitAt(v, n)) n++;
+          v = v.slice(n);
+        }
+        break;
+      }
+      case '.000000': {
+        if (v.length < 7 || (v[0] !== '.' && v[0] !== ',')) {
+          bad = true;
+          break;
+        }
+        const ns = goAtoi(v.slice(1, 7));
+        if (ns === undefined) bad = true;
+        else if (ns < 0) range = 'fractional second';
+        v = v.slice(7);
+        break;
+      }
+      case 'Z07:00': {
+        if (v[0] === 'Z') {
+          v = v.slice(1);
+          break;
+        }
+        if (v.length < 6 || v[3] !== ':') {
+          bad = true;
+          break;
+        }
+        const sign = v[0];
+        const hh = getnum(v.slice(1, 3), true);
+        const mm = hh === undefined ? undefined : getnum(v.slice(4, 6), true);
+        v = v.slice(6);
+        if (hh !== undefined && hh[0] > 24) range = 'time zone offset hour';
+        if (mm !== undefined && mm[0] > 60) range = 'time zone offset minute';
+        if (mm === undefined || (sign !== '+' && sign !== '-')) bad = true;
+        break;
+      }
+    }
+    if (range !== '') return outOfRange(range);
+    if (bad) return cannot(hold, std);
+  }
+  if (v.length > 0) return `parsing time ${timeQuote(value)}: extra text: ${timeQuote(v)}`;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  if (day < 1 || day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return outOfRange('day');
+  return undefined;
 }

@@ -11,7 +11,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
-import { checkObjectMetaDecodes } from './decodemeta.js';
+import { checkObjectDecodes } from './decodemeta.js';
 
 export async function createResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
@@ -22,7 +22,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const namespace = namespaceFor(scope, req.info);
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectMetaDecodes(obj, expectedKind(scope));
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
   const warnings = deprecatedFieldWarnings(obj, fm.structure);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkObjectNamespace(scope, obj, namespace);

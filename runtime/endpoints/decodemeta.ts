@@ -8,13 +8,52 @@
  */
 import { objectMetaDecodeError } from '../api/objectmeta-decode.js';
 import type { KubeObject } from '../api/meta.js';
-import { newBadRequest } from '../api/status.js';
+import { newBadRequest, statusError } from '../api/status.js';
+import { goPlusV, goQuote } from '../validation/gofmt.js';
+import { STRATEGIC_MERGE_PATCH } from './patchers.js';
+import type { SchemaValidator } from '../validation/index.js';
 import type { ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
   const custom = expected.customResource === true;
   const err = objectMetaDecodeError(obj.metadata, custom ? '' : 'metadata.', custom);
-  if (err === undefined) return;
+  if (err !== undefined) throw newDecodeError(expected, err);
+}
+
+/**
+ * A create or update body of a built-in kind decodes into its Go type as a whole (a wrongly typed
+ * field anywhere, `spec.replicas: "3"`, is the same 400: SchemaValidator.decodeError); other
+ * kinds decode into unstructured, where only metadata is decoded into a Go type.
+ */
+export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator): void {
+  if (validator.decodeError === undefined) return checkObjectMetaDecodes(obj, expected);
+  // The body as sent (asObjectOfKind has checked it is an object of the kind): Go decodes the
+  // fields in their order, and the first wrongly typed one is the answer.
+  const err = validator.decodeError(body as Record<string, unknown>);
+  if (err !== undefined) throw newDecodeError(expected, err);
+}
+
+/** kube's transformDecodeError: `Deployment in version "v1" cannot be handled as a Deployment: <err>`. */
+export function newDecodeError(expected: ExpectedKind, err: string) {
   const version = expected.apiVersion.slice(expected.apiVersion.indexOf('/') + 1);
-  throw newBadRequest(`${expected.kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: ${err}`);
+  return newBadRequest(`${expected.kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: ${err}`);
+}
+
+/**
+ * A patch of a built-in kind whose result does not decode into the Go type: kube's patchers answer
+ * 422 with one cause on the field `patch` (handlers/patch.go), not the 400 of a create. A JSON or
+ * merge patch's result is JSON decoded by the codec (the value is the patched JSON, the error
+ * the decoder's); a strategic merge patch's result is a map converted by the unstructured
+ * converter (the value is the patch printed with %+v, the error the converter's).
+ */
+export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown): void {
+  const smp = patchType === STRATEGIC_MERGE_PATCH;
+  const check = smp ? validator.convertError : validator.decodeError;
+  if (check === undefined) return;
+  const err = check(result as Record<string, unknown>);
+  if (err === undefined) return;
+  const value = smp ? goPlusV(patch) : JSON.stringify(result);
+  // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.
+  const message = `Invalid value: ${goQuote(value)}: ${err}`;
+  throw statusError('Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }

@@ -3,7 +3,7 @@ import { newBadRequest, newInvalid } from '../api/status.js';
 import type { PropagationPolicy } from '../registry/deletion.js';
 import type { Preconditions } from '../storage/interface.js';
 import type { APIRequest } from './handler.js';
-import { parseDryRun } from './queryparams.js';
+import { parseDryRun, parseInt64Param } from './queryparams.js';
 import { decodeBody, isPlainObject } from './serializer.js';
 
 export type { PropagationPolicy };
@@ -87,7 +87,10 @@ export function parseDeleteOptions(req: APIRequest): DeleteOptions {
   if (preconditions) options.preconditions = preconditions;
   if (policy) options.propagationPolicy = policy as PropagationPolicy;
   if (orphanDependents !== undefined) options.orphanDependents = orphanDependents;
-  const grace = body.gracePeriodSeconds ?? req.query.get('gracePeriodSeconds') ?? undefined;
+  const queryGrace = req.query.get('gracePeriodSeconds');
+  // The query's int64 is read as kube's parameter codec reads it (a 400 beyond int64 or not a number).
+  const fromQuery = queryGrace === null || queryGrace === '' ? undefined : parseInt64Param(queryGrace);
+  const grace = body.gracePeriodSeconds ?? fromQuery;
   if (grace !== undefined && grace !== '') {
     const n = Number(grace);
     if (!Number.isInteger(n)) throw newBadRequest(`invalid gracePeriodSeconds ${JSON.stringify(grace)}`);

@@ -16,6 +16,7 @@ import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
 import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
+import { checkPatchResultDecodes } from './decodemeta.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, normalizeObjectMeta } from './serializer.js';
@@ -77,7 +78,9 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const body = decodeDocumentPatch(ctx.req.body, patchType, ctx.directive);
   warnings.push(...(patchType === JSON_PATCH ? deprecatedJSONPatchWarnings(body.patch, fm.structure) : deprecatedFieldWarnings(body.patch, fm.structure)));
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
-    const patched = asObjectOfKind(applyPatchValue(current, patchType, body.patch, fm.structure), expectedKind(scope));
+    const result = applyPatchValue(current, patchType, body.patch, fm.structure);
+    const patched = asObjectOfKind(result, expectedKind(scope));
+    checkPatchResultDecodes(scope.validator, patchType, body.patch, result);
     checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
     scope.validator.applyDefaults(patched);
     checkName(patched, ctx.name);

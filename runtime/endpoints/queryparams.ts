@@ -6,6 +6,7 @@
 import { newBadRequest, newInvalid } from '../api/status.js';
 import { parseFieldSelector, type FieldSelector } from '../registry/fieldselector.js';
 import { parseLabelSelector, type LabelSelector } from '../api/labels.js';
+import { goQuote } from '../validation/gofmt.js';
 
 export type FieldValidationDirective = 'Strict' | 'Warn' | 'Ignore';
 
@@ -46,11 +47,27 @@ export function parseBool(query: URLSearchParams, name: string): boolean {
   throw newBadRequest(`invalid boolean value ${JSON.stringify(value)} for query parameter ${name}`);
 }
 
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+/**
+ * An int64 query parameter as kube's parameter codec reads it (runtime.Convert_Slice_string_To_int64:
+ * strconv.ParseInt(s, 10, 64)); its error is the handlers' 400 with Go's text:
+ * `strconv.ParseInt: parsing "99999999999999999999": value out of range`, `…: invalid syntax`.
+ */
+export function parseInt64Param(value: string): number {
+  if (!/^[+-]?\d+$/.test(value)) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
+  const n = BigInt(value);
+  if (n > INT64_MAX || n < INT64_MIN) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(value)}: value out of range`);
+  return Number(n);
+}
+
 function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
-  if (!/^\d+$/.test(value)) throw newBadRequest(`invalid value ${JSON.stringify(value)} for query parameter ${name}: must be a non-negative integer`);
-  return Number(value);
+  const n = parseInt64Param(value);
+  if (n < 0) throw newBadRequest(`invalid value ${JSON.stringify(value)} for query parameter ${name}: must be a non-negative integer`);
+  return n;
 }
 
 export interface ListQuery {

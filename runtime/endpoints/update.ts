@@ -13,7 +13,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
-import { checkObjectMetaDecodes } from './decodemeta.js';
+import { checkObjectDecodes } from './decodemeta.js';
 
 export async function updateResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
@@ -25,7 +25,7 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   const namespace = namespaceFor(scope, req.info);
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectMetaDecodes(obj, expectedKind(scope));
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
   const warnings = deprecatedFieldWarnings(obj, fm.structure);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkName(obj, req.info.name);

@@ -12,7 +12,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { decodeTarget, expectedKind } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, decodeRequestBody } from './serializer.js';
-import { checkObjectMetaDecodes } from './decodemeta.js';
+import { checkObjectDecodes } from './decodemeta.js';
 
 export async function createVirtual(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const { definition } = scope;
@@ -22,7 +22,7 @@ export async function createVirtual(scope: RequestScope, req: APIRequest): Promi
   const directive = parseFieldValidation(req.query, 'CreateOptions');
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectMetaDecodes(obj, expectedKind(scope));
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
   const warnings: string[] = [];
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   scope.validator.applyDefaults(obj);

@@ -12,6 +12,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import { newInternalError, StatusError } from '../api/status.js';
+import { isKubeGroup } from '../api/kube-groups.js';
 import { newFieldManager } from '../endpoints/fieldmanager/index.js';
 import type { FieldManager } from '../endpoints/fieldmanager/fieldmanager.js';
 import type { StatusResets } from '../registry/strategy.js';
@@ -77,6 +78,12 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
     prune: (obj) => compiled.get().prune(obj),
     applyDefaults: (obj) => compiled.get().applyDefaults(obj),
   };
+  // Kubernetes' own kinds decode into their Go types (a wrongly typed field is the decoder's 400);
+  // kgen's other compiled kinds are served as kube serves custom resources, unstructured.
+  if (definition.protobuf !== undefined && definition.customResource !== true && isKubeGroup(definition.group)) {
+    validator.decodeError = (obj) => compiled.get().decodeError?.(obj);
+    validator.convertError = (obj) => compiled.get().convertError?.(obj);
+  }
   return { validator, compiled };
 }
 

@@ -52,6 +52,9 @@ export class SchemaCompiler {
     const node = this.newNode();
     this.byName.set(name, node);
     this.fill(node, raw as RawSchema);
+    // A named schema of a Go-typed kind is a Go type: `io.k8s.api.apps.v1.DeploymentSpec` is v1.DeploymentSpec.
+    // ([]byte is written as a named base64 string, Base64Bytes: Go prints it []uint8.)
+    if (this.goFields) node.goType = (raw as RawSchema).format === 'byte' ? '[]uint8' : name.split('.').slice(-2).join('.');
     const fields = this.goFields?.[name];
     if (fields) {
       node.zeroIsUnset = new Set(Object.keys(fields).filter((key) => !isPointer(fields[key]!)));
@@ -108,6 +111,7 @@ export class SchemaCompiler {
   /** Fills a node from its own keywords; $ref siblings and allOf parts are merged in by finish(). */
   private fill(node: SchemaNode, raw: RawSchema): void {
     fillScalars(node, raw);
+    if (this.goFields) node.goType = goScalarType(raw);
     this.fillStructure(node, raw);
     const parts: SchemaNode[] = [];
     if (raw.$ref !== undefined) parts.push(this.resolve(this.refName(raw.$ref)));
@@ -145,6 +149,22 @@ export class SchemaCompiler {
       this.pendingParts.delete(node);
     };
     for (const node of [...this.pendingParts.keys()]) mergeNode(node);
+  }
+}
+
+/** The Go type of a scalar schema of a built-in kind, as kube-openapi maps Go types to type/format. */
+function goScalarType(raw: RawSchema): string | undefined {
+  switch (raw.type) {
+    case 'string':
+      return raw.format === 'byte' ? '[]uint8' : 'string';
+    case 'boolean':
+      return 'bool';
+    case 'integer':
+      return raw.format === 'int32' ? 'int32' : 'int64';
+    case 'number':
+      return raw.format === 'float' ? 'float32' : 'float64';
+    default:
+      return undefined;
   }
 }
 

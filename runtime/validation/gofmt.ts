@@ -141,3 +141,17 @@ export function goIntOrString(v: unknown): string {
   const n = typeof v === 'number' ? v : 0;
   return `intstr.IntOrString{Type:0, IntVal:${goNumber(n)}, StrVal:""}`;
 }
+
+/**
+ * %+v of a decoded JSON value (map[string]interface{} and friends), as kube prints a strategic
+ * merge patch in its error: `map[spec:map[replicas:3]]`, keys sorted, strings bare, `<nil>`.
+ */
+export function goPlusV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goNumber(v);
+  if (typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) return `[${v.map(goPlusV).join(' ')}]`;
+  const o = v as Record<string, unknown>;
+  return `map[${Object.keys(o).sort().map((k) => `${k}:${goPlusV(o[k])}`).join(' ')}]`;
+}

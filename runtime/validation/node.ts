@@ -81,6 +81,12 @@ export interface SchemaNode {
    * at microseconds, so the defaulting walk writes them so too (canonicalTime in api/time.ts).
    */
   goTimes: ReadonlyMap<string, 'time' | 'microTime'> | undefined;
+  /**
+   * The Go type a built-in kind's JSON decodes into, as Go prints it (`v1.DeploymentSpec` for a
+   * named schema, `int32`, `string`, `[]uint8` for a scalar); set only when the schema was compiled
+   * with Go facts (go-decode.ts; lists and maps are named from their elements).
+   */
+  goType: string | undefined;
 
   /** apiVersion, kind and metadata are known here (the resource root and embedded resources). */
   keepsTypeMeta: boolean;
@@ -127,6 +133,7 @@ export function emptyNode(): SchemaNode {
     defaultValue: undefined,
     zeroIsUnset: undefined,
     goTimes: undefined,
+    goType: undefined,
     keepsTypeMeta: false,
     needsStructuralPass: false,
   };

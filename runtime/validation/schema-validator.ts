@@ -16,6 +16,7 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
+import { goConvertError, goDecodeError } from './go-decode.js';
 
 export interface SchemaValidator {
   /**
@@ -30,6 +31,17 @@ export interface SchemaValidator {
   prune(obj: unknown): void;
   /** Structural defaulting in place (drops non-nullable nulls without defaults, then applies defaults). */
   applyDefaults(obj: unknown): void;
+  /**
+   * A built-in kind's (schema compiled with Go facts): what kube's JSON decoder answers for a body
+   * that does not decode into the Go type (go-decode.ts), or undefined when it decodes. Absent
+   * where kube decodes into unstructured (custom resources).
+   */
+  decodeError?(obj: Record<string, unknown>): string | undefined;
+  /**
+   * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
+   * map, is converted into the Go type (a strategic merge patch's result), or undefined.
+   */
+  convertError?(obj: Record<string, unknown>): string | undefined;
 }
 
 const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
@@ -49,7 +61,7 @@ export function compileSchemaValidator(
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
   const cel = newCelValidator(root, compiler.nodes);
-  return {
+  const validator: SchemaValidator = {
     validate(obj, old) {
       let errs: FieldError[] = [];
       validateValue(root, obj, '', errs);
@@ -72,6 +84,11 @@ export function compileSchemaValidator(
       pruneNullsAndApplyDefaults(obj, root);
     },
   };
+  if (goFields) {
+    validator.decodeError = (obj) => goDecodeError(root, obj);
+    validator.convertError = (obj) => goConvertError(root, obj);
+  }
+  return validator;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../../runtime/api/time.js';
+import { canonicalMicroTime, canonicalTime, goTimeParseError, hasCanonicalShape } from '../../runtime/api/time.js';
 
 describe('canonicalTime', () => {
   it('writes UTC at second precision, truncating the fraction and applying the offset', () => {
@@ -45,5 +45,21 @@ describe('hasCanonicalShape', () => {
     for (const [value, micro] of [['2024-01-01T00:00:00.1Z', false], ['2024-01-01T00:00:00Z', true], ['2024-01-01T00:00:00+00:00', false], ['2024-01-01 00:00:00Z', false]] as const) {
       assert.equal(hasCanonicalShape(value, micro), false, value);
     }
+  });
+});
+
+describe('goTimeParseError: Go time.Parse\'s errors for RFC3339 and RFC3339Micro', () => {
+  it('reads what Go reads and words the rest as Go does', () => {
+    assert.equal(goTimeParseError('2024-01-01T00:00:00Z', false), undefined);
+    assert.equal(goTimeParseError('2024-01-01T00:00:00.5+02:00', false), undefined);
+    assert.equal(goTimeParseError('2024-02-29T23:59:59-00:30', false), undefined);
+    assert.equal(goTimeParseError('2024-01-01T00:00:00.000001Z', true), undefined);
+    assert.equal(goTimeParseError('2024-01-01T00:00:00.123Z', true), 'parsing time "2024-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"');
+    assert.equal(goTimeParseError('', false), 'parsing time "" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "2006"');
+    assert.equal(goTimeParseError('2024-01-01T24:00:00Z', false), 'parsing time "2024-01-01T24:00:00Z": hour out of range');
+    assert.equal(goTimeParseError('2024-01-01T00:60:00Z', false), 'parsing time "2024-01-01T00:60:00Z": minute out of range');
+    assert.equal(goTimeParseError('2024-01-01T00:00:00+25:00', false), 'parsing time "2024-01-01T00:00:00+25:00": time zone offset hour out of range');
+    assert.equal(goTimeParseError('2024-1-01T00:00:00Z', false), 'parsing time "2024-1-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "1-01T00:00:00Z" as "01"');
+    assert.equal(goTimeParseError('2024-01-01T00:00:00Zé', false), 'parsing time "2024-01-01T00:00:00Z\\xc3\\xa9": extra text: "\\xc3\\xa9"');
   });
 });

@@ -18,7 +18,9 @@ const LEASE_SECONDS = 2;
 
 /** One round of a client-go style acquire-or-renew with client-node's typed API. */
 async function tryAcquireOrRenew(api: k8s.CoordinationV1Api, identity: string, observed: Map<string, { renewTime: string; at: number }>): Promise<boolean> {
-  const now = new Date();
+  // MicroTime fields: kube's decoder wants six fraction digits (a plain Date's toISOString has three,
+  // which kube-apiserver refuses with a 400); client-node's V1MicroTime writes six.
+  const now = new k8s.V1MicroTime();
   let lease: k8s.V1Lease;
   try {
     lease = await api.readNamespacedLease({ name: LEASE, namespace: NS });
@@ -45,7 +47,7 @@ async function tryAcquireOrRenew(api: k8s.CoordinationV1Api, identity: string, o
       namespace: NS,
       body: {
         metadata: { name: LEASE, resourceVersion: lease.metadata?.resourceVersion },
-        spec: { holderIdentity: identity, leaseDurationSeconds: LEASE_SECONDS, acquireTime: mine ? spec.acquireTime : now, renewTime: now, leaseTransitions: (spec.leaseTransitions ?? 0) + (mine ? 0 : 1) },
+        spec: { holderIdentity: identity, leaseDurationSeconds: LEASE_SECONDS, acquireTime: mine && spec.acquireTime ? new k8s.V1MicroTime(spec.acquireTime) : now, renewTime: now, leaseTransitions: (spec.leaseTransitions ?? 0) + (mine ? 0 : 1) },
       },
     });
     return true;

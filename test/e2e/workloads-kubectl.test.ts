@@ -2,7 +2,7 @@
  * apps/v1 Deployments and core/v1 PersistentVolumeClaims with real kubectl v1.32: kubectl create
  * deployment (a protobuf request and response; defaults as kube-apiserver stores them), get and get -o wide (kube's columns), get
  * all, scale (merge patch and --current-replicas PUT, the Scale's status.selector), kube's
- * validation messages, strict field validation of the pod template, selector and claim spec
+ * validation messages, kube's decode error for a wrongly typed field, strict field validation of the pod template, selector and claim spec
  * immutability, get pvc, and the bootstrap roles (view lists but does not create deployments;
  * edit scales them).
  */
@@ -168,6 +168,15 @@ describe('kubectl and Deployments, PersistentVolumeClaims', () => {
     ]) {
       assert.ok(stderr.includes(line), `missing ${line} in:\n${stderr}`);
     }
+  });
+
+  it('a wrongly typed field of a Deployment is kube\'s decode error (400), not a validation error', () => {
+    const manifest = INVALID.replace('name: bad', 'name: typed').replace('replicas: -1', 'replicas: "3"');
+    assert.match(
+      fail(['create', '-f', '-'], manifest),
+      /^Error from server \(BadRequest\): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32$/m,
+    );
+    assert.equal(kubectl(server.kubeconfig, ['get', 'deployment', 'typed']).code, 1);
   });
 
   it('an unknown field in the pod template gets kube\'s strict field validation answer', () => {

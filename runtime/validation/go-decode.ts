@@ -1,0 +1,344 @@
+/**
+ * What kube's JSON decoder (sigs.k8s.io/json, a fork of encoding/json) answers when a built-in
+ * kind's body does not decode into its Go type: a field of the wrong JSON type
+ * (`spec.replicas: "3"`, a ConfigMap's `data: {"a": 1}`, `spec.ports: {}`). kube's handlers turn
+ * it into a 400 (transformDecodeError) before any validation, where a schema check would give 422.
+ * Custom resources and kgen's own kinds decode into unstructured in kube, so this applies only to
+ * schemas compiled with Go facts (SchemaNode.goType).
+ *
+ * The decoder's rules, followed here:
+ * - a type error is remembered (the first one) and decoding goes on; its text names the innermost
+ *   Go struct and the JSON field path from the root, without map keys or list indexes:
+ *   `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`;
+ * - an error from a type's own UnmarshalJSON (metav1.Time, intstr.IntOrString, resource.Quantity)
+ *   ends decoding at once, with that error's own text and no context;
+ * - null decodes into anything (Go's zero value); unknown fields are skipped (strict decoding is
+ *   fieldvalidation's); a JSON number into an integer type must be a whole number in range
+ *   (`number 1.5`, `number 3000000000`).
+ * One walk of the body; no allocation unless there is an error.
+ */
+import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
+import { goTimeParseError } from '../api/time.js';
+import type { SchemaNode } from './node.js';
+
+/** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
+const QUANTITY_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const INT64_LIMIT = 2 ** 63;
+
+/** The decoder's state: the first remembered type error. */
+interface Saved {
+  first: string | undefined;
+}
+
+/** A fatal error: ends the walk. */
+class Fatal {
+  constructor(readonly message: string) {}
+}
+
+/** encoding/json's name for a JSON value's kind in `cannot unmarshal <kind>`. */
+function jsonKind(v: unknown): string {
+  return typeof v === 'number' ? 'number' : typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : 'object';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const goTypeCache = new WeakMap<SchemaNode, string | null>();
+
+/** The Go type of a node as Go prints it (`[]v1.ServicePort`, `map[string]string`), or undefined where unknown. */
+function goTypeOf(node: SchemaNode): string | undefined {
+  const cached = goTypeCache.get(node);
+  if (cached !== undefined) return cached ?? undefined;
+  goTypeCache.set(node, null); // recursion guard
+  let type = node.goType;
+  if (node.intOrString) type = node.pattern !== undefined ? 'resource.Quantity' : 'intstr.IntOrString';
+  else if (type === undefined && node.types?.length === 1) {
+    if (node.types[0] === 'array' && node.items) {
+      const elem = goTypeOf(node.items);
+      type = elem === undefined ? undefined : `[]${elem}`;
+    } else if (node.types[0] === 'object' && typeof node.additional === 'object') {
+      const elem = goTypeOf(node.additional);
+      type = elem === undefined ? undefined : `map[string]${elem}`;
+    }
+  }
+  goTypeCache.set(node, type ?? null);
+  return type;
+}
+
+/** The struct part of a Go type name (`v1.DeploymentSpec` → `DeploymentSpec`). */
+const structName = (goType: string | undefined) => (goType === undefined ? '' : goType.slice(goType.lastIndexOf('.') + 1));
+
+function typeError(saved: Saved, kind: string, struct: string, path: string, goType: string): void {
+  if (saved.first !== undefined) return;
+  saved.first = struct === '' && path === ''
+    ? `json: cannot unmarshal ${kind} into Go value of type ${goType}`
+    : `json: cannot unmarshal ${kind} into Go struct field ${struct}.${path} of type ${goType}`;
+}
+
+/** A JSON number into a Go integer type: the literal must be a whole number in range. */
+function integerError(v: number, goType: string): string | undefined {
+  if (!Number.isInteger(v)) return `number ${v}`;
+  const ok = goType === 'int32' ? v >= -2147483648 && v <= 2147483647 : v >= -INT64_LIMIT && v < INT64_LIMIT;
+  return ok ? undefined : `number ${v}`;
+}
+
+/** Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. */
+function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined): void {
+  if (v === null || v === undefined || node.preserveUnknown) return;
+  if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
+    // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
+    if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    // Then time.Parse(RFC3339) or, for a MicroTime, time.Parse(RFC3339Micro): six fraction digits.
+    const err = goTimeParseError(v, time === 'microTime' || (time === undefined && node.goType === 'v1.MicroTime'));
+    if (err !== undefined) throw new Fatal(err);
+    return;
+  }
+  if (node.intOrString) {
+    if (node.pattern !== undefined) {
+      // resource.Quantity.UnmarshalJSON parses the bytes (quotes stripped): a number is a quantity.
+      if (typeof v !== 'string' && typeof v !== 'number') throw new Fatal(QUANTITY_FORMAT_WRONG);
+      return;
+    }
+    // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
+    if (typeof v === 'string') return;
+    const kind = typeof v === 'number' ? integerError(v, 'int32') : jsonKind(v);
+    if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
+    return;
+  }
+  const goType = goTypeOf(node);
+  if (goType === undefined || node.types?.length !== 1) return;
+  switch (node.types[0]) {
+    case 'string':
+      // []byte is base64 text, or (as encoding/json also takes) an array of bytes.
+      if (typeof v !== 'string' && !(goType === '[]uint8' && Array.isArray(v))) typeError(saved, jsonKind(v), struct, path, goType);
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') typeError(saved, jsonKind(v), struct, path, goType);
+      return;
+    case 'integer': {
+      const kind = typeof v === 'number' ? integerError(v, node.int32 || goType === 'int32' ? 'int32' : 'int64') : jsonKind(v);
+      if (kind !== undefined) typeError(saved, kind, struct, path, goType);
+      return;
+    }
+    case 'number':
+      if (typeof v !== 'number') typeError(saved, jsonKind(v), struct, path, goType);
+      return;
+    case 'array': {
+      if (!Array.isArray(v)) return typeError(saved, jsonKind(v), struct, path, goType);
+      const items = node.items;
+      if (items !== undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      return;
+    }
+    case 'object': {
+      if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
+      const values = node.additional;
+      if (typeof values === 'object') {
+        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined);
+      } else if (node.properties !== undefined) {
+        // A Go struct: its fields are named from it.
+        decodeStruct(node, v, structName(goType), `${path}.`, saved);
+      }
+      return;
+    }
+  }
+}
+
+function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved): void {
+  const props = node.properties!;
+  const times = node.goTimes;
+  for (const key of Object.keys(v)) {
+    const child = props.get(key);
+    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key));
+  }
+}
+
+/** The first metav1.Time of ObjectMeta that does not decode: not a string, or text time.Parse(RFC3339) refuses. */
+function objectMetaTimeError(meta: unknown): string | undefined {
+  if (!isObject(meta)) return undefined;
+  for (const key of Object.keys(meta)) {
+    const v = meta[key];
+    if (v === null || objectMetaFieldType(key) !== 'time') continue;
+    if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+    const err = goTimeParseError(v, false);
+    if (err !== undefined) return err;
+  }
+  return undefined;
+}
+
+/**
+ * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
+ * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
+ */
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): string | undefined {
+  const saved: Saved = { first: undefined };
+  const props = root.properties;
+  if (props === undefined) return undefined;
+  const struct = structName(root.goType);
+  const times = root.goTimes;
+  try {
+    for (const key of Object.keys(obj)) {
+      if (key === 'metadata') {
+        // metav1.Time's errors end decoding, whichever comes first in metadata.
+        const timeError = objectMetaTimeError(obj.metadata);
+        if (timeError !== undefined) return timeError;
+        const meta = objectMetaDecode(obj.metadata, 'metadata.');
+        if (meta !== undefined && saved.first === undefined) saved.first = meta.error;
+        continue;
+      }
+      const child = props.get(key);
+      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key));
+    }
+  } catch (err) {
+    if (err instanceof Fatal) return err.message;
+    throw err;
+  }
+  return saved.first;
+}
+
+/** reflect's Kind of a value as runtime.DefaultUnstructuredConverter sees the unstructured map. */
+function unstructuredKind(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  return typeof v === 'string' ? 'string' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'slice' : 'map';
+}
+
+/**
+ * fromUnstructured for a scalar Go type: the same JSON kind passes, a whole number passes into any
+ * number type, a number into a string type is `cannot convert int64 to string`, and anything Go
+ * cannot convert is `unrecognized type: <kind>`.
+ */
+function convertScalar(v: unknown, jsonType: string, goKind: string, goType: string): string | undefined {
+  const src = unstructuredKind(v);
+  switch (jsonType) {
+    case 'string':
+      if (src === 'string') return undefined;
+      return src === 'int64' ? `cannot convert int64 to ${goType}` : `unrecognized type: ${goKind}`;
+    case 'boolean':
+      return src === 'bool' ? undefined : `unrecognized type: ${goKind}`;
+    case 'integer':
+      if (src === 'int64') return undefined;
+      return src === 'float64' ? `cannot convert float64 to ${goType}` : `unrecognized type: ${goKind}`;
+    case 'number':
+      return src === 'int64' || src === 'float64' ? undefined : `unrecognized type: ${goKind}`;
+  }
+  return undefined;
+}
+
+/** The kind reflect prints for a scalar Go type (`int32` for v1.Something of int32, `string`). */
+function scalarKind(node: SchemaNode, jsonType: string, goType: string): string {
+  switch (jsonType) {
+    case 'string':
+      return 'string';
+    case 'boolean':
+      return 'bool';
+    case 'integer':
+      return node.int32 || goType === 'int32' ? 'int32' : 'int64';
+    default:
+      return goType === 'float32' ? 'float32' : 'float64';
+  }
+}
+
+/** One value converted into the Go type of `node`: the first error ends the conversion. */
+function convertValue(node: SchemaNode, v: unknown, time: 'time' | 'microTime' | undefined): void {
+  if (v === null || v === undefined || node.preserveUnknown) return;
+  // Types with their own UnmarshalJSON get the value re-marshalled: the same errors as decoding.
+  if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime' || node.intOrString) {
+    decodeValue(node, v, '', '', { first: undefined }, time);
+    return;
+  }
+  const goType = goTypeOf(node);
+  if (goType === undefined || node.types?.length !== 1) return;
+  const jsonType = node.types[0]!;
+  switch (jsonType) {
+    case 'array': {
+      if (!Array.isArray(v)) throw new Fatal(`cannot restore slice from ${unstructuredKind(v)}`);
+      const items = node.items;
+      if (items !== undefined) for (const x of v) convertValue(items, x, undefined);
+      return;
+    }
+    case 'object': {
+      const values = node.additional;
+      if (typeof values === 'object') {
+        if (!isObject(v)) throw new Fatal(`cannot restore map from ${unstructuredKind(v)}`);
+        for (const key of Object.keys(v)) convertValue(values, v[key], undefined);
+      } else if (node.properties !== undefined) {
+        if (!isObject(v)) throw new Fatal(`cannot restore struct from: ${unstructuredKind(v)}`);
+        convertStruct(node, v);
+      }
+      return;
+    }
+  }
+  if (goType === '[]uint8') {
+    // base64 text, or a list of bytes.
+    if (typeof v !== 'string' && !Array.isArray(v)) throw new Fatal(`cannot restore slice from ${unstructuredKind(v)}`);
+    return;
+  }
+  const err = convertScalar(v, jsonType, scalarKind(node, jsonType, goType), goType);
+  if (err !== undefined) throw new Fatal(err);
+}
+
+function convertStruct(node: SchemaNode, v: Record<string, unknown>): void {
+  const props = node.properties!;
+  const times = node.goTimes;
+  for (const key of Object.keys(v)) {
+    const child = props.get(key);
+    if (child !== undefined) convertValue(child, v[key], times?.get(key));
+  }
+}
+
+/** ObjectMeta's fields converted from unstructured (objectmeta-decode.ts knows their Go types). */
+function convertObjectMeta(meta: unknown): void {
+  if (meta === null || meta === undefined) return;
+  if (!isObject(meta)) throw new Fatal(`cannot restore struct from: ${unstructuredKind(meta)}`);
+  for (const key of Object.keys(meta)) {
+    const v = meta[key];
+    const type = objectMetaFieldType(key);
+    if (type === undefined || v === null) continue;
+    if (type === 'time') {
+      if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+      const err = goTimeParseError(v, false);
+      if (err !== undefined) throw new Fatal(err);
+    } else if (type === 'string' || type === 'int64') {
+      const err = convertScalar(v, type === 'string' ? 'string' : 'integer', type, type);
+      if (err !== undefined) throw new Fatal(err);
+    } else if (type === 'map[string]string') {
+      if (!isObject(v)) throw new Fatal(`cannot restore map from ${unstructuredKind(v)}`);
+      for (const x of Object.values(v)) {
+        const err = x === null ? undefined : convertScalar(x, 'string', 'string', 'string');
+        if (err !== undefined) throw new Fatal(err);
+      }
+    } else {
+      if (!Array.isArray(v)) throw new Fatal(`cannot restore slice from ${unstructuredKind(v)}`);
+      for (const x of v) {
+        if (x === null) continue;
+        const err = type === '[]string' ? convertScalar(x, 'string', 'string', 'string') : isObject(x) ? undefined : `cannot restore struct from: ${unstructuredKind(x)}`;
+        if (err !== undefined) throw new Fatal(err);
+      }
+    }
+  }
+}
+
+/**
+ * What runtime.DefaultUnstructuredConverter.FromUnstructured answers for a built-in kind's object
+ * held as a map (kube's strategic merge patch result is converted so, not decoded from JSON), or
+ * undefined when it converts. Its errors carry no field path, and the first one ends conversion:
+ * `unrecognized type: int32` for `"3"` into an int32, `cannot convert int64 to string`,
+ * `cannot restore slice from map`, `cannot restore struct from: string`. Fields are visited in the
+ * object's order (Go visits its struct's field order; they differ only when two fields are wrong).
+ */
+export function goConvertError(root: SchemaNode, obj: Record<string, unknown>): string | undefined {
+  const props = root.properties;
+  if (props === undefined) return undefined;
+  const times = root.goTimes;
+  try {
+    // TypeMeta and ObjectMeta are the struct's first fields.
+    convertObjectMeta(obj.metadata);
+    for (const key of Object.keys(obj)) {
+      if (key === 'metadata') continue;
+      const child = props.get(key);
+      if (child !== undefined) convertValue(child, obj[key], times?.get(key));
+    }
+  } catch (err) {
+    if (err instanceof Fatal) return err.message;
+    throw err;
+  }
+  return undefined;
+}

@@ -1,0 +1,205 @@
+/**
+ * A built-in kind's body with a wrongly typed field anywhere (not only metadata) does not decode
+ * into its Go type: kube's 400 from transformDecodeError around sigs.k8s.io/json's error, naming
+ * the innermost Go struct and the field path from the root (no map keys, no list indexes). Custom
+ * resources and kgen's own kinds decode into unstructured in kube, so they keep the schema's 422.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, WIDGETS, type TestServer } from '../server/testserver.js';
+
+const NS = '/api/v1/namespaces/default';
+const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+
+export const deployment = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    ...spec,
+  },
+});
+
+describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ controllers: false });
+  });
+  after(() => t.close());
+
+  async function badRequest(method: string, path: string, body: unknown, message: string) {
+    const r = await t.request(method, path, { body });
+    assert.equal(r.status, 400, r.text);
+    assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+  }
+
+  const dep = 'Deployment in version "v1" cannot be handled as a Deployment: ';
+  it('create: scalars, lists, maps and structs, named from the root', async () => {
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { replicas: '3' }), `${dep}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { replicas: 1.5 }), `${dep}json: cannot unmarshal number 1.5 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { replicas: 3000000000 }), `${dep}json: cannot unmarshal number 3000000000 into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { paused: 'yes' }), `${dep}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.paused of type bool`);
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { template: 'x' }), `${dep}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.template of type v1.PodTemplateSpec`);
+    await badRequest('POST', DEPLOYMENTS, { ...deployment('a'), spec: [] }, `${dep}json: cannot unmarshal array into Go struct field Deployment.spec of type v1.DeploymentSpec`);
+    // List elements and map values keep the path of their field; the struct is the innermost.
+    const containers = [{ name: 'c', image: 'nginx', ports: [{ containerPort: '80' }] }];
+    await badRequest(
+      'POST',
+      DEPLOYMENTS,
+      deployment('a', { template: { metadata: { labels: { app: 'a' } }, spec: { containers } } }),
+      `${dep}json: cannot unmarshal string into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32`,
+    );
+    await badRequest(
+      'POST',
+      DEPLOYMENTS,
+      deployment('a', { template: { metadata: { labels: { app: 1 } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } }),
+      `${dep}json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.labels of type string`,
+    );
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { selector: { matchLabels: 'x' } }), `${dep}json: cannot unmarshal string into Go struct field LabelSelector.spec.selector.matchLabels of type map[string]string`);
+    await badRequest('POST', `${NS}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { a: 1 } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string');
+    await badRequest(
+      'POST',
+      `${NS}/services`,
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'a' }, spec: { ports: {} } },
+      'Service in version "v1" cannot be handled as a Service: json: cannot unmarshal object into Go struct field ServiceSpec.spec.ports of type []v1.ServicePort',
+    );
+    await badRequest(
+      'POST',
+      `${NS}/secrets`,
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'a' }, data: { a: true } },
+      'Secret in version "v1" cannot be handled as a Secret: json: cannot unmarshal bool into Go struct field Secret.data of type []uint8',
+    );
+  });
+
+  it('the first remembered error wins; a type\'s own UnmarshalJSON error ends decoding at once', async () => {
+    // spec comes first in the body, so its error is the one remembered, before metadata's.
+    await badRequest(
+      'POST',
+      DEPLOYMENTS,
+      { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: '3' }, metadata: { name: 5 } },
+      `${dep}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
+    // intstr.IntOrString.UnmarshalJSON, after a remembered error: its error is the answer.
+    await badRequest(
+      'POST',
+      DEPLOYMENTS,
+      deployment('a', { replicas: '3', strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: true } } }),
+      `${dep}json: cannot unmarshal bool into Go value of type int32`,
+    );
+    // resource.Quantity.UnmarshalJSON.
+    const containers = [{ name: 'c', image: 'nginx', resources: { limits: { cpu: { a: 1 } } } }];
+    await badRequest('POST', DEPLOYMENTS, deployment('a', { template: { metadata: { labels: { app: 'a' } }, spec: { containers } } }), `${dep}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    // metav1.Time.UnmarshalJSON.
+    await badRequest(
+      'POST',
+      `${NS}/events`,
+      { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, lastTimestamp: 5 },
+      'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal number into Go value of type string',
+    );
+  });
+
+  it('nulls, unknown fields and right types decode; an update (PUT, also status) is checked the same way', async () => {
+    const ok = deployment('ok', { paused: null, unknownField: 'x' });
+    const created = await t.request('POST', DEPLOYMENTS, { body: ok });
+    assert.equal(created.status, 201, created.text);
+    const rv = created.body.metadata.resourceVersion;
+    const put = { ...deployment('ok', { replicas: '2' }), metadata: { name: 'ok', resourceVersion: rv } };
+    await badRequest('PUT', `${DEPLOYMENTS}/ok`, put, `${dep}json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`);
+    const status = { ...deployment('ok'), metadata: { name: 'ok', resourceVersion: rv }, status: { replicas: 'x' } };
+    await badRequest('PUT', `${DEPLOYMENTS}/ok/status`, status, `${dep}json: cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32`);
+    const get = await t.request('GET', `${DEPLOYMENTS}/ok`);
+    assert.equal(get.body.spec.replicas, 1);
+  });
+
+  it('a compiled kind of yours is served as kube serves custom resources: the schema\'s 422', async () => {
+    const r = await t.request('POST', WIDGETS, { body: { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 'x' } } });
+    assert.equal(r.status, 422, r.text);
+  });
+});
+
+describe('a patch of a built-in kind whose result has a wrong type: kube\'s patchers\' 422 on the field `patch`', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ controllers: false });
+    const r = await t.request('POST', DEPLOYMENTS, { body: deployment('p') });
+    assert.equal(r.status, 201, r.text);
+  });
+  after(() => t.close());
+
+  async function invalidPatch(contentType: string, body: unknown, value: (v: string) => void, err: string) {
+    const r = await t.request('PATCH', `${DEPLOYMENTS}/p`, { body, contentType });
+    assert.equal(r.status, 422, r.text);
+    const cause = r.body.details.causes[0];
+    assert.deepEqual(Object.keys(r.body.details), ['causes']);
+    assert.equal(r.body.details.causes.length, 1);
+    assert.equal(cause.reason, 'FieldValueInvalid');
+    assert.equal(cause.field, 'patch');
+    assert.equal(r.body.message, ` "" is invalid: patch: ${cause.message}`);
+    const m = /^Invalid value: ("(?:[^"\\]|\\.)*"): (.*)$/s.exec(cause.message);
+    assert.ok(m, cause.message);
+    value(JSON.parse(m[1]!) as string);
+    assert.equal(m[2], err);
+  }
+
+  it('merge and JSON patch: the patched JSON decoded by the codec', async () => {
+    const patchedJSON = (replicas: unknown) => (v: string) => assert.equal(JSON.parse(v).spec.replicas, replicas);
+    await invalidPatch('application/merge-patch+json', { spec: { replicas: '3' } }, patchedJSON('3'), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch('application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 2.5 }], patchedJSON(2.5), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+    // Fields the update would carry over from the stored object are decoded first all the same.
+    await invalidPatch('application/merge-patch+json', { metadata: { resourceVersion: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.resourceVersion, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
+    await invalidPatch('application/merge-patch+json', { metadata: { creationTimestamp: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, 5), 'json: cannot unmarshal number into Go value of type string');
+    await invalidPatch(
+      'application/json-patch+json',
+      [{ op: 'replace', path: '/metadata/creationTimestamp', value: '2024-01-01' }],
+      (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, '2024-01-01'),
+      'parsing time "2024-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"',
+    );
+  });
+
+  it('strategic merge patch: the patch printed by fmt, the unstructured converter\'s error', async () => {
+    const printed = (text: string) => (v: string) => assert.equal(v, text);
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { replicas: '3' } }, printed('map[spec:map[replicas:3]]'), 'unrecognized type: int32');
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { replicas: 1.5, paused: false } }, printed('map[spec:map[paused:false replicas:1.5]]'), 'cannot convert float64 to int32');
+    await invalidPatch('application/strategic-merge-patch+json', { metadata: { labels: 'x' } }, printed('map[metadata:map[labels:x]]'), 'cannot restore map from string');
+    await invalidPatch('application/strategic-merge-patch+json', { metadata: { name: 'p', uid: 5 } }, printed('map[metadata:map[name:p uid:5]]'), 'cannot convert int64 to string');
+    await invalidPatch(
+      'application/strategic-merge-patch+json',
+      { spec: { template: { spec: { containers: {} } } } },
+      printed('map[spec:map[template:map[spec:map[containers:map[]]]]]'),
+      'cannot restore slice from map',
+    );
+    await invalidPatch('application/strategic-merge-patch+json', { spec: { strategy: 'x' } }, printed('map[spec:map[strategy:x]]'), 'cannot restore struct from: string');
+  });
+
+  it('nothing was written', async () => {
+    const r = await t.request('GET', `${DEPLOYMENTS}/p`);
+    assert.equal(r.body.spec.replicas, 1);
+    assert.equal(r.body.metadata.generation, 1);
+    assert.equal(r.body.metadata.labels, undefined);
+  });
+});
+
+describe('the review kinds (created, never stored) decode into their Go types too', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ controllers: false });
+  });
+  after(() => t.close());
+
+  it('a SelfSubjectAccessReview with a wrongly typed spec field is the decoder\'s 400', async () => {
+    const path = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+    const review = (resourceAttributes: Record<string, unknown>) => ({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes } });
+    const bad = await t.request('POST', path, { body: review({ verb: 'get', resource: 'pods', namespace: 5 }) });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(
+      bad.body.message,
+      'SelfSubjectAccessReview in version "v1" cannot be handled as a SelfSubjectAccessReview: json: cannot unmarshal number into Go struct field ResourceAttributes.spec.resourceAttributes.namespace of type string',
+    );
+    const ok = await t.request('POST', path, { body: review({ verb: 'get', resource: 'pods', namespace: 'default' }) });
+    assert.equal(ok.status, 201, ok.text);
+  });
+});
