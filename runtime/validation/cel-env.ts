@@ -7,6 +7,17 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as CelJs from '@marcbachmann/cel-js';
+import {
+  CelQuantity,
+  parseQuantity,
+  quantityAdd,
+  quantityAsApproximateFloat,
+  quantityAsInt64,
+  quantityCompare,
+  quantityOfInt,
+  quantitySign,
+  quantitySub,
+} from './cel-quantity.js';
 import { compileRE2, findAllRE2 } from './re2.js';
 import { TextKeyedCache } from './text-cache.js';
 
@@ -101,9 +112,40 @@ function charAt(s: string, i: bigint): string {
   return chars[n] ?? '';
 }
 
-/** kube's lists, regex and strings libraries (the functions cel-js does not already provide). */
-function registerKubeLibraries(env: Environment): Environment {
+/**
+ * kube's Quantity library (1.28): the type is kubernetes.Quantity, as cel-go names it; sign() is a
+ * global function there (`sign(q)`, not `q.sign()`), as kube declares it.
+ */
+function registerQuantityLibrary(env: Environment): Environment {
+  const Q = 'kubernetes.Quantity';
   return env
+    .registerType(Q, CelQuantity)
+    .registerFunction(`quantity(string): ${Q}`, (s: string) => parseQuantity(s))
+    .registerFunction('isQuantity(string): bool', (s: string) => {
+      try {
+        parseQuantity(s);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .registerFunction(`sign(${Q}): int`, quantitySign)
+    .registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === 1)
+    .registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === -1)
+    .registerFunction(`${Q}.compareTo(${Q}): int`, (a: CelQuantity, b: CelQuantity) => BigInt(quantityCompare(a, b)))
+    .registerFunction(`${Q}.asApproximateFloat(): double`, quantityAsApproximateFloat)
+    .registerFunction(`${Q}.asInteger(): int`, (q: CelQuantity) => quantityAsInt64(q) ?? fail('cannot convert value to integer'))
+    .registerFunction(`${Q}.isInteger(): bool`, (q: CelQuantity) => quantityAsInt64(q) !== undefined)
+    .registerFunction(`${Q}.add(${Q}): ${Q}`, quantityAdd)
+    .registerFunction(`${Q}.add(int): ${Q}`, (a: CelQuantity, i: bigint) => quantityAdd(a, quantityOfInt(i)))
+    .registerFunction(`${Q}.sub(${Q}): ${Q}`, quantitySub)
+    .registerFunction(`${Q}.sub(int): ${Q}`, (a: CelQuantity, i: bigint) => quantitySub(a, quantityOfInt(i)))
+    .registerOperator(`${Q} == ${Q}`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === 0);
+}
+
+/** kube's lists, regex, strings and quantity libraries (the functions cel-js does not already provide). */
+function registerKubeLibraries(env: Environment): Environment {
+  return registerQuantityLibrary(env)
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
