@@ -7,6 +7,29 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as CelJs from '@marcbachmann/cel-js';
+import { KubeLibraryError } from './cel-errors.js';
+import {
+  CelCIDR,
+  CelIP,
+  cidrContainsCIDR,
+  cidrContainsIP,
+  cidrEquals,
+  cidrMasked,
+  cidrString,
+  ipEquals,
+  ipFamily,
+  ipIsCanonical,
+  ipIsGlobalUnicast,
+  ipIsLinkLocalMulticast,
+  ipIsLinkLocalUnicast,
+  ipIsLoopback,
+  ipIsUnspecified,
+  ipString,
+  isCIDR,
+  isIP,
+  parseCIDR,
+  parseIP,
+} from './cel-ip.js';
 import {
   CelQuantity,
   parseQuantity,
@@ -134,7 +157,11 @@ function registerQuantityLibrary(env: Environment): Environment {
     .registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === -1)
     .registerFunction(`${Q}.compareTo(${Q}): int`, (a: CelQuantity, b: CelQuantity) => BigInt(quantityCompare(a, b)))
     .registerFunction(`${Q}.asApproximateFloat(): double`, quantityAsApproximateFloat)
-    .registerFunction(`${Q}.asInteger(): int`, (q: CelQuantity) => quantityAsInt64(q) ?? fail('cannot convert value to integer'))
+    .registerFunction(`${Q}.asInteger(): int`, (q: CelQuantity) => {
+      const v = quantityAsInt64(q);
+      if (v === undefined) throw new KubeLibraryError('cannot convert value to integer');
+      return v;
+    })
     .registerFunction(`${Q}.isInteger(): bool`, (q: CelQuantity) => quantityAsInt64(q) !== undefined)
     .registerFunction(`${Q}.add(${Q}): ${Q}`, quantityAdd)
     .registerFunction(`${Q}.add(int): ${Q}`, (a: CelQuantity, i: bigint) => quantityAdd(a, quantityOfInt(i)))
@@ -143,9 +170,49 @@ function registerQuantityLibrary(env: Environment): Environment {
     .registerOperator(`${Q} == ${Q}`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === 0);
 }
 
-/** kube's lists, regex, strings and quantity libraries (the functions cel-js does not already provide). */
+/**
+ * The namespace of kube's `ip.isCanonical(s)`: cel-go resolves the qualified name to a function;
+ * cel-js calls a method of a constant, as it does for `optional.of` (cel-cost prices it as the
+ * function, not as a variable and a call).
+ */
+class IPNamespace {}
+
+/** kube's IP and CIDR libraries (1.30); the types are net.IP and net.CIDR, as cel-go names them. */
+function registerIPLibraries(env: Environment): Environment {
+  const IP = 'net.IP';
+  const CIDR = 'net.CIDR';
+  return env
+    .registerType(IP, CelIP)
+    .registerType(CIDR, CelCIDR)
+    .registerType('kubernetes.IPNamespace', IPNamespace)
+    .registerConstant('ip', 'kubernetes.IPNamespace', new IPNamespace())
+    .registerFunction(`ip(string): ${IP}`, parseIP)
+    .registerFunction('isIP(string): bool', isIP)
+    .registerFunction('kubernetes.IPNamespace.isCanonical(string): bool', (_: IPNamespace, s: string) => ipIsCanonical(s))
+    .registerFunction(`string(${IP}): string`, ipString)
+    .registerFunction(`${IP}.family(): int`, ipFamily)
+    .registerFunction(`${IP}.isUnspecified(): bool`, ipIsUnspecified)
+    .registerFunction(`${IP}.isLoopback(): bool`, ipIsLoopback)
+    .registerFunction(`${IP}.isLinkLocalMulticast(): bool`, ipIsLinkLocalMulticast)
+    .registerFunction(`${IP}.isLinkLocalUnicast(): bool`, ipIsLinkLocalUnicast)
+    .registerFunction(`${IP}.isGlobalUnicast(): bool`, ipIsGlobalUnicast)
+    .registerOperator(`${IP} == ${IP}`, ipEquals)
+    .registerFunction(`cidr(string): ${CIDR}`, parseCIDR)
+    .registerFunction('isCIDR(string): bool', isCIDR)
+    .registerFunction(`string(${CIDR}): string`, cidrString)
+    .registerFunction(`${CIDR}.containsIP(string): bool`, (c: CelCIDR, s: string) => cidrContainsIP(c, parseIP(s)))
+    .registerFunction(`${CIDR}.containsIP(${IP}): bool`, cidrContainsIP)
+    .registerFunction(`${CIDR}.containsCIDR(string): bool`, (c: CelCIDR, s: string) => cidrContainsCIDR(c, parseCIDR(s)))
+    .registerFunction(`${CIDR}.containsCIDR(${CIDR}): bool`, cidrContainsCIDR)
+    .registerFunction(`${CIDR}.ip(): ${IP}`, (c: CelCIDR) => c.ip)
+    .registerFunction(`${CIDR}.masked(): ${CIDR}`, cidrMasked)
+    .registerFunction(`${CIDR}.prefixLength(): int`, (c: CelCIDR) => BigInt(c.bits))
+    .registerOperator(`${CIDR} == ${CIDR}`, cidrEquals);
+}
+
+/** kube's lists, regex, strings, quantity, IP and CIDR libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerQuantityLibrary(env)
+  return registerIPLibraries(registerQuantityLibrary(env))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))

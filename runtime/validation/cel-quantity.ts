@@ -11,6 +11,8 @@
  * ≥ 0 that fits. So `quantity("1000m").isInteger()` is false in kube, and so it is here.
  */
 
+import { KubeLibraryError } from './cel-errors.js';
+
 /** value = n × 10^e; `dec` is apimachinery's inf.Dec form (AsInt64 fails on it). */
 export class CelQuantity {
   constructor(
@@ -84,7 +86,7 @@ function splitQuantity(str: string): Split {
   if (str[pos] === '-' || str[pos] === '+') pos++;
   while (pos < end && isDigit(str[pos])) pos++;
   if (pos >= end) return { positive, value, num, denom, suffix: str.slice(suffixStart) };
-  throw new Error(ERR_FORMAT_WRONG);
+  throw new KubeLibraryError(ERR_FORMAT_WRONG);
 }
 
 /** suffixHandler.interpret: base, exponent, and whether the format is BinarySI. */
@@ -99,14 +101,14 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; bina
       if (fitsInt64(parsed)) return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), binary: false };
     }
   }
-  throw new Error(ERR_SUFFIX);
+  throw new KubeLibraryError(ERR_SUFFIX);
 }
 
 const pow10 = (k: number): bigint => 10n ** BigInt(k);
 
 /** resource.ParseQuantity; throws apimachinery's error text. */
 export function parseQuantity(str: string): CelQuantity {
-  if (str.length === 0) throw new Error(ERR_FORMAT_WRONG);
+  if (str.length === 0) throw new KubeLibraryError(ERR_FORMAT_WRONG);
   if (str === '0') return new CelQuantity(0n, 0, false);
   const { positive, value, num, denom, suffix } = splitQuantity(str);
   const { base, exponent, binary } = interpretSuffix(suffix);
@@ -128,7 +130,7 @@ export function parseQuantity(str: string): CelQuantity {
     scale -= denom.length;
     if (scale >= -9) {
       const shifted = BigInt(num + denom);
-      if (!fitsInt64(shifted)) throw new Error(ERR_NUMERIC);
+      if (!fitsInt64(shifted)) throw new KubeLibraryError(ERR_NUMERIC);
       const result = shifted * mantissa;
       if (fitsInt64(result)) return new CelQuantity(positive ? result : -result, scale, false);
     }
@@ -136,14 +138,14 @@ export function parseQuantity(str: string): CelQuantity {
 
   // inf.Dec: SetString(value), the suffix applied, rounded up to nano, BinarySI capped at MaxInt64.
   const m = /^[+-]?([0-9]*)(?:\.([0-9]*))?$/.exec(value);
-  if (!m || (m[1] ?? '') + (m[2] ?? '') === '') throw new Error(ERR_NUMERIC);
+  if (!m || (m[1] ?? '') + (m[2] ?? '') === '') throw new KubeLibraryError(ERR_NUMERIC);
   let n = BigInt((m[1] ?? '') + (m[2] ?? '') || '0');
   let e = -(m[2] ?? '').length;
   if (base === 10) e += exponent;
   else n *= 1n << BigInt(exponent);
   if (n !== 0n) {
     if (e > -9) {
-      if (e + 9 + n.toString().length > MAX_DIGITS) throw new Error(ERR_NUMERIC);
+      if (e + 9 + n.toString().length > MAX_DIGITS) throw new KubeLibraryError(ERR_NUMERIC);
       n *= pow10(e + 9);
     } else if (e < -9) {
       const drop = -9 - e;
@@ -199,7 +201,7 @@ function addInt64(a: CelQuantity, b: CelQuantity): CelQuantity | undefined {
  */
 function aligned(a: CelQuantity, b: CelQuantity): [bigint, bigint, number] {
   const e = Math.min(a.e, b.e);
-  if ((a.n !== 0n && a.e - e > MAX_DIGITS) || (b.n !== 0n && b.e - e > MAX_DIGITS)) throw new Error('quantity too large to compute');
+  if ((a.n !== 0n && a.e - e > MAX_DIGITS) || (b.n !== 0n && b.e - e > MAX_DIGITS)) throw new KubeLibraryError('quantity too large to compute');
   return [a.n * pow10(a.e - e), b.n * pow10(b.e - e), e];
 }
 
