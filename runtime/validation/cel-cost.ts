@@ -35,7 +35,7 @@ const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const LIST_CREATE_BASE_COST = 10;
 /** Functions of kube's libraries named with a namespace, which cel-js parses as a method call on an identifier. */
-const NAMESPACED_FUNCTIONS = new Set(['ip.isCanonical']);
+const NAMESPACED_FUNCTIONS = new Set(['ip.isCanonical', 'sets.contains', 'sets.equivalent', 'sets.intersects']);
 const MAP_CREATE_BASE_COST = 30;
 
 type Json = Record<string, unknown>;
@@ -269,6 +269,13 @@ class Estimator {
       case 'ip.isCanonical':
         // Parsed, then printed and compared: twice the traversal (kube's library/cost.go).
         return { cost: base + Math.max(1, ceil((a[0]?.size ?? 0) * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: bool, size: 0, unbounded };
+      case 'sets.contains':
+      case 'sets.intersects':
+      case 'sets.equivalent': {
+        // cel-go ext/sets.go: size × size, twice for equivalent, plus the call.
+        const factor = name === 'sets.equivalent' ? 2 : 1;
+        return { cost: base + ceil((a[0]?.size ?? 0) * (a[1]?.size ?? 0) * factor) + 1, type: bool, size: 0, unbounded };
+      }
       case 'containsIP':
       case 'containsCIDR': {
         // Two addresses of at most 16 bytes compared (ceil(32 × 0.1) = 4); containsCIDR masks and

@@ -210,9 +210,31 @@ function registerIPLibraries(env: Environment): Environment {
     .registerOperator(`${CIDR} == ${CIDR}`, cidrEquals);
 }
 
-/** kube's lists, regex, strings, quantity, IP and CIDR libraries (the functions cel-js does not already provide). */
+/** The namespace of cel-go's ext.Sets functions (sets.contains(a, b)), as IPNamespace above. */
+class SetsNamespace {}
+
+/** cel-js's uint values (3u) as their bigint, in lists too, so that 1 == 1u == 1.0 as in cel-go. */
+function unwrapUint(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapUint);
+  if (v !== null && typeof v === 'object' && v.constructor?.name === 'UnsignedInt') return (v as { value: bigint }).value;
+  return v;
+}
+const setEquals = (x: unknown, y: unknown): boolean => celEquals(unwrapUint(x), unwrapUint(y));
+const setContains = (a: unknown[], b: unknown[]): boolean => b.every((y) => a.some((x) => setEquals(x, y)));
+
+/** cel-go's ext.Sets (kube 1.29): set relations of lists, under CEL equality (1 == 1.0). */
+function registerSetsLibrary(env: Environment): Environment {
+  return env
+    .registerType('kubernetes.SetsNamespace', SetsNamespace)
+    .registerConstant('sets', 'kubernetes.SetsNamespace', new SetsNamespace())
+    .registerFunction('kubernetes.SetsNamespace.contains(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => setContains(a, b))
+    .registerFunction('kubernetes.SetsNamespace.equivalent(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => setContains(a, b) && setContains(b, a))
+    .registerFunction('kubernetes.SetsNamespace.intersects(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => a.some((x) => b.some((y) => setEquals(x, y))));
+}
+
+/** kube's lists, regex, strings, quantity, IP, CIDR and sets libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerIPLibraries(registerQuantityLibrary(env))
+  return registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(env)))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
