@@ -42,6 +42,7 @@ import {
   quantitySub,
 } from './cel-quantity.js';
 import { compileRE2, findAllRE2 } from './re2.js';
+import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
 
 type Environment = CelJs.Environment;
@@ -232,9 +233,27 @@ function registerSetsLibrary(env: Environment): Environment {
     .registerFunction('kubernetes.SetsNamespace.intersects(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => a.some((x) => b.some((y) => setEquals(x, y))));
 }
 
-/** kube's lists, regex, strings, quantity, IP, CIDR and sets libraries (the functions cel-js does not already provide). */
+/**
+ * kube's URL library (in every kube CEL environment). No == between URLs: kube compares their
+ * String(), which this port does not rebuild.
+ */
+function registerURLLibrary(env: Environment): Environment {
+  const URL = 'kubernetes.URL';
+  return env
+    .registerType(URL, CelURL)
+    .registerFunction(`url(string): ${URL}`, parseURL)
+    .registerFunction('isURL(string): bool', isURL)
+    .registerFunction(`${URL}.getScheme(): string`, (u: CelURL) => u.scheme)
+    .registerFunction(`${URL}.getHost(): string`, (u: CelURL) => u.host)
+    .registerFunction(`${URL}.getHostname(): string`, urlHostname)
+    .registerFunction(`${URL}.getPort(): string`, urlPort)
+    .registerFunction(`${URL}.getEscapedPath(): string`, urlEscapedPath)
+    .registerFunction(`${URL}.getQuery(): map<string, list<string>>`, urlQuery);
+}
+
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR and sets libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(env)))
+  return registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
