@@ -42,6 +42,7 @@ import {
   quantitySub,
 } from './cel-quantity.js';
 import { compileRE2, findAllRE2 } from './re2.js';
+import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
 
@@ -251,9 +252,27 @@ function registerURLLibrary(env: Environment): Environment {
     .registerFunction(`${URL}.getQuery(): map<string, list<string>>`, urlQuery);
 }
 
-/** kube's lists, regex, strings, URL, quantity, IP, CIDR and sets libraries (the functions cel-js does not already provide). */
+/** kube's Semver library (1.33, SemverVersion(1): with the normalize argument). */
+function registerSemverLibrary(env: Environment): Environment {
+  const S = 'kubernetes.Semver';
+  return env
+    .registerType(S, CelSemver)
+    .registerFunction(`semver(string): ${S}`, (s: string) => parseSemver(s))
+    .registerFunction(`semver(string, bool): ${S}`, (s: string, normalize: boolean) => (normalize ? normalizeAndParseSemver(s) : parseSemver(s)))
+    .registerFunction('isSemver(string): bool', (s: string) => isSemver(s))
+    .registerFunction('isSemver(string, bool): bool', (s: string, normalize: boolean) => isSemver(s, normalize))
+    .registerFunction(`${S}.major(): int`, (v: CelSemver) => semverInt(v.major))
+    .registerFunction(`${S}.minor(): int`, (v: CelSemver) => semverInt(v.minor))
+    .registerFunction(`${S}.patch(): int`, (v: CelSemver) => semverInt(v.patch))
+    .registerFunction(`${S}.isGreaterThan(${S}): bool`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === 1)
+    .registerFunction(`${S}.isLessThan(${S}): bool`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === -1)
+    .registerFunction(`${S}.compareTo(${S}): int`, (a: CelSemver, b: CelSemver) => BigInt(compareSemver(a, b)))
+    .registerOperator(`${S} == ${S}`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === 0);
+}
+
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets and semver libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))
+  return registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
