@@ -291,6 +291,14 @@ function registerKubeLibraries(env: Environment): Environment {
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''));
 }
 
+/**
+ * cel-js options of every environment: mixed list literals as kube's rules write them, and CEL's
+ * optional types (`self.?x.orValue(y)`, `m[?k]`, `optional.of/none`), which kube's environment has
+ * had since 1.28 (cel.OptionalTypes()). Without them cel-js accepted `optional.of(1)` when a CRD
+ * was written and failed every evaluation with "unknown variable: optional".
+ */
+const ENV_OPTIONS = { homogeneousAggregateLiterals: false, enableOptionalTypes: true } as const;
+
 const byVariables = new Map<string, Environment>();
 
 /**
@@ -301,7 +309,7 @@ export function celEnvironmentWithVariables(names: readonly string[]): Environme
   const key = names.join(',');
   let env = byVariables.get(key);
   if (!env) {
-    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    env = registerKubeLibraries(new (loadCelJs().Environment)(ENV_OPTIONS));
     for (const name of names) env.registerVariable(name, 'dyn');
     byVariables.set(key, env);
   }
@@ -312,7 +320,7 @@ let shared: Environment | undefined;
 
 /** The one environment every rule is parsed and checked in (self and oldSelf are dyn). */
 export function celEnvironment(): Environment {
-  shared ??= registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }))
+  shared ??= registerKubeLibraries(new (loadCelJs().Environment)(ENV_OPTIONS))
     .registerVariable('self', 'dyn')
     .registerVariable('oldSelf', 'dyn');
   return shared;
@@ -405,7 +413,7 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
   const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
   if (!env) {
-    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    env = registerKubeLibraries(new (loadCelJs().Environment)(ENV_OPTIONS));
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);
