@@ -35,7 +35,16 @@ const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const LIST_CREATE_BASE_COST = 10;
 /** Functions of kube's libraries named with a namespace, which cel-js parses as a method call on an identifier. */
-const NAMESPACED_FUNCTIONS = new Set(['ip.isCanonical', 'sets.contains', 'sets.equivalent', 'sets.intersects']);
+const NAMESPACED_FUNCTIONS = new Set([
+  'ip.isCanonical',
+  'sets.contains',
+  'sets.equivalent',
+  'sets.intersects',
+  'format.named',
+  ...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime'].map((n) => `format.${n}`),
+]);
+/** cel.MaxNameFormatRegexSize: the regex size kube assumes when it estimates a format's validate(). */
+const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 const MAP_CREATE_BASE_COST = 30;
 
 type Json = Record<string, unknown>;
@@ -269,6 +278,9 @@ class Estimator {
       case 'ip.isCanonical':
         // Parsed, then printed and compared: twice the traversal (kube's library/cost.go).
         return { cost: base + Math.max(1, ceil((a[0]?.size ?? 0) * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: bool, size: 0, unbounded };
+      case 'validate':
+        // A regex match of the argument against a name-format-sized regex (kube's library/cost.go).
+        return { cost: base + ceil((a[0]?.size ?? 0) * STRING_TRAVERSAL_COST_FACTOR) * ceil(MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR), type: DYN, size: 0, unbounded };
       case 'sets.contains':
       case 'sets.intersects':
       case 'sets.equivalent': {

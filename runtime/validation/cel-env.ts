@@ -42,6 +42,7 @@ import {
   quantitySub,
 } from './cel-quantity.js';
 import { compileRE2, findAllRE2 } from './re2.js';
+import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
@@ -270,9 +271,34 @@ function registerSemverLibrary(env: Environment): Environment {
     .registerOperator(`${S} == ${S}`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === 0);
 }
 
-/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets and semver libraries (the functions cel-js does not already provide). */
+/** The namespace of kube's format.named() and format.<name>(), as IPNamespace above. */
+class FormatNamespace {}
+
+/** kube's Format library (1.31): validate() gives optional.none() or optional.of(the messages). */
+function registerFormatLibrary(env: Environment): Environment {
+  const F = 'kubernetes.NamedFormat';
+  const NS = 'kubernetes.FormatNamespace';
+  const { Optional } = loadCelJs();
+  env
+    .registerType(F, CelFormat)
+    .registerType(NS, FormatNamespace)
+    .registerConstant('format', NS, new FormatNamespace())
+    .registerFunction(`${NS}.named(string): optional<${F}>`, (_: FormatNamespace, name: string) => {
+      const f = CEL_FORMATS.get(name);
+      return f ? Optional.of(f) : Optional.none();
+    })
+    .registerFunction(`${F}.validate(string): optional<list<string>>`, (f: CelFormat, s: string) => {
+      const errs = f.validate(s);
+      return errs.length === 0 ? Optional.none() : Optional.of(errs);
+    })
+    .registerOperator(`${F} == ${F}`, (a: CelFormat, b: CelFormat) => a.name === b.name);
+  for (const [name, f] of CEL_FORMATS) env.registerFunction(`${NS}.${name}(): ${F}`, () => f);
+  return env;
+}
+
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))
+  return registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))

@@ -227,6 +227,17 @@ export function isURL(raw: string): boolean {
   }
 }
 
+/** url.ParseRequestURI's error text (`parse "x": invalid URI for request`), undefined when it parses. */
+export function requestURIError(raw: string): string | undefined {
+  try {
+    parse(raw, true);
+    return undefined;
+  } catch (err) {
+    if (err instanceof URLError) return `parse ${goQuote(raw)}: ${err.message}`;
+    throw err;
+  }
+}
+
 /** kube's stringToUrl: checked with ParseRequestURI, parsed with Parse. */
 export function parseURL(raw: string): CelURL {
   try {
