@@ -41,6 +41,7 @@ const NAMESPACED_FUNCTIONS = new Set([
   'sets.equivalent',
   'sets.intersects',
   'format.named',
+  'strings.quote',
   ...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime'].map((n) => `format.${n}`),
 ]);
 /** cel.MaxNameFormatRegexSize: the regex size kube assumes when it estimates a format's validate(). */

@@ -296,9 +296,28 @@ function registerFormatLibrary(env: Environment): Environment {
   return env;
 }
 
+/** The namespace of ext.Strings' strings.quote(), as IPNamespace above. */
+class StringsNamespace {}
+
+const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+
+/** cel-go ext.Strings (version 2 in kube 1.33) strings.quote: a CEL string literal of s (lone surrogates as U+FFFD, as Go's sanitize). */
+export function celQuote(s: string): string {
+  let out = '"';
+  for (const ch of s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')) out += QUOTE_ESCAPES[ch] ?? ch;
+  return `${out}"`;
+}
+
+function registerStringsQuote(env: Environment): Environment {
+  return env
+    .registerType('kubernetes.StringsNamespace', StringsNamespace)
+    .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
+    .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_: StringsNamespace, s: string) => celQuote(s));
+}
+
 /** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))))
+  return registerStringsQuote(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
