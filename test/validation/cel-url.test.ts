@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
-import { celEnvironment } from '../../runtime/validation/cel-env.js';
+import { celEnvironment, celEnvironmentWithVariables } from '../../runtime/validation/cel-env.js';
 import { estimateSchemaCost } from '../../runtime/validation/cel-cost.js';
 
 const run = (expr: string): unknown => {
@@ -88,5 +88,13 @@ describe('url library in CRD rules', () => {
       estimateSchemaCost({ type: 'object', properties: { s: { type: 'string', maxLength: 100, 'x-kubernetes-validations': [{ rule }] } } }).rules[0]!.expressionCost;
     assert.equal(cost('isURL(self)'), 1 + 40);
     assert.equal(cost("url(self).getHost() == 'x'"), 1 + 40 + 1 + 1);
+  });
+});
+
+describe('url library in authentication CEL', () => {
+  test('a claim validation expression may parse a URL claim (the same libraries as rules)', () => {
+    const parsed = celEnvironmentWithVariables(['claims']).parse("url(claims.website).getHostname() == 'example.com' && quantity(claims.quota).isLessThan(quantity('1Gi'))");
+    assert.equal(parsed.check().valid, true);
+    assert.equal(parsed({ claims: { website: 'https://example.com/me', quota: '10Mi' } }), true);
   });
 });
