@@ -34,6 +34,18 @@ export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
 const STRING_TRAVERSAL_COST_FACTOR = 0.1;
 const REGEX_STRING_LENGTH_COST_FACTOR = 0.25;
 const LIST_CREATE_BASE_COST = 10;
+/** Functions of kube's libraries named with a namespace, which cel-js parses as a method call on an identifier. */
+const NAMESPACED_FUNCTIONS = new Set([
+  'ip.isCanonical',
+  'sets.contains',
+  'sets.equivalent',
+  'sets.intersects',
+  'format.named',
+  'strings.quote',
+  ...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime'].map((n) => `format.${n}`),
+]);
+/** cel.MaxNameFormatRegexSize: the regex size kube assumes when it estimates a format's validate(). */
+const MAX_NAME_FORMAT_REGEX_SIZE = 128;
 const MAP_CREATE_BASE_COST = 30;
 
 type Json = Record<string, unknown>;
@@ -235,6 +247,11 @@ class Estimator {
 
   private call(name: string, target: ASTNode | undefined, args: ASTNode[], env: Map<string, SizedType>): Estimate {
     if (target && MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') return this.comprehension(name, target, args, env);
+    // A function of a namespace (ip.isCanonical): cel-go resolves the qualified name, no variable is read.
+    if (target?.op === 'id' && !env.has(target.args) && NAMESPACED_FUNCTIONS.has(`${target.args}.${name}`)) {
+      name = `${target.args}.${name}`;
+      target = undefined;
+    }
     const t = target ? this.estimate(target, env) : undefined;
     const a = args.map((n) => this.estimate(n, env));
     const base = (t?.cost ?? 0) + a.reduce((s, e) => s + e.cost, 0);
@@ -259,6 +276,27 @@ class Estimator {
       }
       case 'contains':
         return { cost: base + strCost(t) * strCost(a[0]), type: bool, size: 0, unbounded };
+      case 'ip.isCanonical':
+        // Parsed, then printed and compared: twice the traversal (kube's library/cost.go).
+        return { cost: base + Math.max(1, ceil((a[0]?.size ?? 0) * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: bool, size: 0, unbounded };
+      case 'validate':
+        // A regex match of the argument against a name-format-sized regex (kube's library/cost.go).
+        return { cost: base + ceil((a[0]?.size ?? 0) * STRING_TRAVERSAL_COST_FACTOR) * ceil(MAX_NAME_FORMAT_REGEX_SIZE * REGEX_STRING_LENGTH_COST_FACTOR), type: DYN, size: 0, unbounded };
+      case 'sets.contains':
+      case 'sets.intersects':
+      case 'sets.equivalent': {
+        // cel-go ext/sets.go: size × size, twice for equivalent, plus the call.
+        const factor = name === 'sets.equivalent' ? 2 : 1;
+        return { cost: base + ceil((a[0]?.size ?? 0) * (a[1]?.size ?? 0) * factor) + 1, type: bool, size: 0, unbounded };
+      }
+      case 'containsIP':
+      case 'containsCIDR': {
+        // Two addresses of at most 16 bytes compared (ceil(32 × 0.1) = 4); containsCIDR masks and
+        // compares the prefix too (+ ceil(16 × 0.1) + 1); a string argument is parsed first.
+        const compare = name === 'containsIP' ? 4 : 4 + 2 + 1;
+        const parse = a[0]?.type.kind === 'string' ? ceil(a[0].size * STRING_TRAVERSAL_COST_FACTOR) : 0;
+        return { cost: base + compare + parse, type: bool, size: 0, unbounded };
+      }
       case 'startsWith':
       case 'endsWith':
         return { cost: base + strCost(a[0]), type: bool, size: 0, unbounded: union(...a.map((e) => e.unbounded)) };

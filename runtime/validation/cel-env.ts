@@ -7,7 +7,44 @@
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type * as CelJs from '@marcbachmann/cel-js';
+import { KubeLibraryError } from './cel-errors.js';
+import {
+  CelCIDR,
+  CelIP,
+  cidrContainsCIDR,
+  cidrContainsIP,
+  cidrEquals,
+  cidrMasked,
+  cidrString,
+  ipEquals,
+  ipFamily,
+  ipIsCanonical,
+  ipIsGlobalUnicast,
+  ipIsLinkLocalMulticast,
+  ipIsLinkLocalUnicast,
+  ipIsLoopback,
+  ipIsUnspecified,
+  ipString,
+  isCIDR,
+  isIP,
+  parseCIDR,
+  parseIP,
+} from './cel-ip.js';
+import {
+  CelQuantity,
+  parseQuantity,
+  quantityAdd,
+  quantityAsApproximateFloat,
+  quantityAsInt64,
+  quantityCompare,
+  quantityOfInt,
+  quantitySign,
+  quantitySub,
+} from './cel-quantity.js';
 import { compileRE2, findAllRE2 } from './re2.js';
+import { CEL_FORMATS, CelFormat } from './cel-format.js';
+import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
+import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
 
 type Environment = CelJs.Environment;
@@ -101,9 +138,186 @@ function charAt(s: string, i: bigint): string {
   return chars[n] ?? '';
 }
 
-/** kube's lists, regex and strings libraries (the functions cel-js does not already provide). */
-function registerKubeLibraries(env: Environment): Environment {
+/**
+ * kube's Quantity library (1.28): the type is kubernetes.Quantity, as cel-go names it; sign() is a
+ * global function there (`sign(q)`, not `q.sign()`), as kube declares it.
+ */
+function registerQuantityLibrary(env: Environment): Environment {
+  const Q = 'kubernetes.Quantity';
   return env
+    .registerType(Q, CelQuantity)
+    .registerFunction(`quantity(string): ${Q}`, (s: string) => parseQuantity(s))
+    .registerFunction('isQuantity(string): bool', (s: string) => {
+      try {
+        parseQuantity(s);
+        return true;
+      } catch {
+        return false;
+      }
+    })
+    .registerFunction(`sign(${Q}): int`, quantitySign)
+    .registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === 1)
+    .registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === -1)
+    .registerFunction(`${Q}.compareTo(${Q}): int`, (a: CelQuantity, b: CelQuantity) => BigInt(quantityCompare(a, b)))
+    .registerFunction(`${Q}.asApproximateFloat(): double`, quantityAsApproximateFloat)
+    .registerFunction(`${Q}.asInteger(): int`, (q: CelQuantity) => {
+      const v = quantityAsInt64(q);
+      if (v === undefined) throw new KubeLibraryError('cannot convert value to integer');
+      return v;
+    })
+    .registerFunction(`${Q}.isInteger(): bool`, (q: CelQuantity) => quantityAsInt64(q) !== undefined)
+    .registerFunction(`${Q}.add(${Q}): ${Q}`, quantityAdd)
+    .registerFunction(`${Q}.add(int): ${Q}`, (a: CelQuantity, i: bigint) => quantityAdd(a, quantityOfInt(i)))
+    .registerFunction(`${Q}.sub(${Q}): ${Q}`, quantitySub)
+    .registerFunction(`${Q}.sub(int): ${Q}`, (a: CelQuantity, i: bigint) => quantitySub(a, quantityOfInt(i)))
+    .registerOperator(`${Q} == ${Q}`, (a: CelQuantity, b: CelQuantity) => quantityCompare(a, b) === 0);
+}
+
+/**
+ * The namespace of kube's `ip.isCanonical(s)`: cel-go resolves the qualified name to a function;
+ * cel-js calls a method of a constant, as it does for `optional.of` (cel-cost prices it as the
+ * function, not as a variable and a call).
+ */
+class IPNamespace {}
+
+/** kube's IP and CIDR libraries (1.30); the types are net.IP and net.CIDR, as cel-go names them. */
+function registerIPLibraries(env: Environment): Environment {
+  const IP = 'net.IP';
+  const CIDR = 'net.CIDR';
+  return env
+    .registerType(IP, CelIP)
+    .registerType(CIDR, CelCIDR)
+    .registerType('kubernetes.IPNamespace', IPNamespace)
+    .registerConstant('ip', 'kubernetes.IPNamespace', new IPNamespace())
+    .registerFunction(`ip(string): ${IP}`, parseIP)
+    .registerFunction('isIP(string): bool', isIP)
+    .registerFunction('kubernetes.IPNamespace.isCanonical(string): bool', (_: IPNamespace, s: string) => ipIsCanonical(s))
+    .registerFunction(`string(${IP}): string`, ipString)
+    .registerFunction(`${IP}.family(): int`, ipFamily)
+    .registerFunction(`${IP}.isUnspecified(): bool`, ipIsUnspecified)
+    .registerFunction(`${IP}.isLoopback(): bool`, ipIsLoopback)
+    .registerFunction(`${IP}.isLinkLocalMulticast(): bool`, ipIsLinkLocalMulticast)
+    .registerFunction(`${IP}.isLinkLocalUnicast(): bool`, ipIsLinkLocalUnicast)
+    .registerFunction(`${IP}.isGlobalUnicast(): bool`, ipIsGlobalUnicast)
+    .registerOperator(`${IP} == ${IP}`, ipEquals)
+    .registerFunction(`cidr(string): ${CIDR}`, parseCIDR)
+    .registerFunction('isCIDR(string): bool', isCIDR)
+    .registerFunction(`string(${CIDR}): string`, cidrString)
+    .registerFunction(`${CIDR}.containsIP(string): bool`, (c: CelCIDR, s: string) => cidrContainsIP(c, parseIP(s)))
+    .registerFunction(`${CIDR}.containsIP(${IP}): bool`, cidrContainsIP)
+    .registerFunction(`${CIDR}.containsCIDR(string): bool`, (c: CelCIDR, s: string) => cidrContainsCIDR(c, parseCIDR(s)))
+    .registerFunction(`${CIDR}.containsCIDR(${CIDR}): bool`, cidrContainsCIDR)
+    .registerFunction(`${CIDR}.ip(): ${IP}`, (c: CelCIDR) => c.ip)
+    .registerFunction(`${CIDR}.masked(): ${CIDR}`, cidrMasked)
+    .registerFunction(`${CIDR}.prefixLength(): int`, (c: CelCIDR) => BigInt(c.bits))
+    .registerOperator(`${CIDR} == ${CIDR}`, cidrEquals);
+}
+
+/** The namespace of cel-go's ext.Sets functions (sets.contains(a, b)), as IPNamespace above. */
+class SetsNamespace {}
+
+/** cel-js's uint values (3u) as their bigint, in lists too, so that 1 == 1u == 1.0 as in cel-go. */
+function unwrapUint(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(unwrapUint);
+  if (v !== null && typeof v === 'object' && v.constructor?.name === 'UnsignedInt') return (v as { value: bigint }).value;
+  return v;
+}
+const setEquals = (x: unknown, y: unknown): boolean => celEquals(unwrapUint(x), unwrapUint(y));
+const setContains = (a: unknown[], b: unknown[]): boolean => b.every((y) => a.some((x) => setEquals(x, y)));
+
+/** cel-go's ext.Sets (kube 1.29): set relations of lists, under CEL equality (1 == 1.0). */
+function registerSetsLibrary(env: Environment): Environment {
+  return env
+    .registerType('kubernetes.SetsNamespace', SetsNamespace)
+    .registerConstant('sets', 'kubernetes.SetsNamespace', new SetsNamespace())
+    .registerFunction('kubernetes.SetsNamespace.contains(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => setContains(a, b))
+    .registerFunction('kubernetes.SetsNamespace.equivalent(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => setContains(a, b) && setContains(b, a))
+    .registerFunction('kubernetes.SetsNamespace.intersects(list, list): bool', (_: SetsNamespace, a: unknown[], b: unknown[]) => a.some((x) => b.some((y) => setEquals(x, y))));
+}
+
+/**
+ * kube's URL library (in every kube CEL environment). No == between URLs: kube compares their
+ * String(), which this port does not rebuild.
+ */
+function registerURLLibrary(env: Environment): Environment {
+  const URL = 'kubernetes.URL';
+  return env
+    .registerType(URL, CelURL)
+    .registerFunction(`url(string): ${URL}`, parseURL)
+    .registerFunction('isURL(string): bool', isURL)
+    .registerFunction(`${URL}.getScheme(): string`, (u: CelURL) => u.scheme)
+    .registerFunction(`${URL}.getHost(): string`, (u: CelURL) => u.host)
+    .registerFunction(`${URL}.getHostname(): string`, urlHostname)
+    .registerFunction(`${URL}.getPort(): string`, urlPort)
+    .registerFunction(`${URL}.getEscapedPath(): string`, urlEscapedPath)
+    .registerFunction(`${URL}.getQuery(): map<string, list<string>>`, urlQuery);
+}
+
+/** kube's Semver library (1.33, SemverVersion(1): with the normalize argument). */
+function registerSemverLibrary(env: Environment): Environment {
+  const S = 'kubernetes.Semver';
+  return env
+    .registerType(S, CelSemver)
+    .registerFunction(`semver(string): ${S}`, (s: string) => parseSemver(s))
+    .registerFunction(`semver(string, bool): ${S}`, (s: string, normalize: boolean) => (normalize ? normalizeAndParseSemver(s) : parseSemver(s)))
+    .registerFunction('isSemver(string): bool', (s: string) => isSemver(s))
+    .registerFunction('isSemver(string, bool): bool', (s: string, normalize: boolean) => isSemver(s, normalize))
+    .registerFunction(`${S}.major(): int`, (v: CelSemver) => semverInt(v.major))
+    .registerFunction(`${S}.minor(): int`, (v: CelSemver) => semverInt(v.minor))
+    .registerFunction(`${S}.patch(): int`, (v: CelSemver) => semverInt(v.patch))
+    .registerFunction(`${S}.isGreaterThan(${S}): bool`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === 1)
+    .registerFunction(`${S}.isLessThan(${S}): bool`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === -1)
+    .registerFunction(`${S}.compareTo(${S}): int`, (a: CelSemver, b: CelSemver) => BigInt(compareSemver(a, b)))
+    .registerOperator(`${S} == ${S}`, (a: CelSemver, b: CelSemver) => compareSemver(a, b) === 0);
+}
+
+/** The namespace of kube's format.named() and format.<name>(), as IPNamespace above. */
+class FormatNamespace {}
+
+/** kube's Format library (1.31): validate() gives optional.none() or optional.of(the messages). */
+function registerFormatLibrary(env: Environment): Environment {
+  const F = 'kubernetes.NamedFormat';
+  const NS = 'kubernetes.FormatNamespace';
+  const { Optional } = loadCelJs();
+  env
+    .registerType(F, CelFormat)
+    .registerType(NS, FormatNamespace)
+    .registerConstant('format', NS, new FormatNamespace())
+    .registerFunction(`${NS}.named(string): optional<${F}>`, (_: FormatNamespace, name: string) => {
+      const f = CEL_FORMATS.get(name);
+      return f ? Optional.of(f) : Optional.none();
+    })
+    .registerFunction(`${F}.validate(string): optional<list<string>>`, (f: CelFormat, s: string) => {
+      const errs = f.validate(s);
+      return errs.length === 0 ? Optional.none() : Optional.of(errs);
+    })
+    .registerOperator(`${F} == ${F}`, (a: CelFormat, b: CelFormat) => a.name === b.name);
+  for (const [name, f] of CEL_FORMATS) env.registerFunction(`${NS}.${name}(): ${F}`, () => f);
+  return env;
+}
+
+/** The namespace of ext.Strings' strings.quote(), as IPNamespace above. */
+class StringsNamespace {}
+
+const QUOTE_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', '"': '\\"' };
+
+/** cel-go ext.Strings (version 2 in kube 1.33) strings.quote: a CEL string literal of s (lone surrogates as U+FFFD, as Go's sanitize). */
+export function celQuote(s: string): string {
+  let out = '"';
+  for (const ch of s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')) out += QUOTE_ESCAPES[ch] ?? ch;
+  return `${out}"`;
+}
+
+function registerStringsQuote(env: Environment): Environment {
+  return env
+    .registerType('kubernetes.StringsNamespace', StringsNamespace)
+    .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
+    .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_: StringsNamespace, s: string) => celQuote(s));
+}
+
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide). */
+function registerKubeLibraries(env: Environment): Environment {
+  return registerStringsQuote(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
@@ -122,6 +336,26 @@ function registerKubeLibraries(env: Environment): Environment {
     .registerFunction('string.reverse(): string', (s: string) => [...s].reverse().join(''));
 }
 
+/**
+ * cel-js options of every environment: mixed list literals as kube's rules write them, and CEL's
+ * optional types (`self.?x.orValue(y)`, `m[?k]`, `optional.of/none`), which kube's environment has
+ * had since 1.28 (cel.OptionalTypes()). Without them cel-js accepted `optional.of(1)` when a CRD
+ * was written and failed every evaluation with "unknown variable: optional".
+ */
+const ENV_OPTIONS = { homogeneousAggregateLiterals: false, enableOptionalTypes: true } as const;
+
+let libraries: Environment | undefined;
+
+/**
+ * A new environment with kube's libraries: a child of one environment that holds them (cel-js's
+ * clone() shares its parent's registry), so the ~100 functions and types are registered once, not
+ * once per self type (registering them took ~0.8 ms of CPU per environment).
+ */
+function withKubeLibraries(): Environment {
+  libraries ??= registerKubeLibraries(new (loadCelJs().Environment)(ENV_OPTIONS));
+  return libraries.clone(ENV_OPTIONS);
+}
+
 const byVariables = new Map<string, Environment>();
 
 /**
@@ -132,7 +366,7 @@ export function celEnvironmentWithVariables(names: readonly string[]): Environme
   const key = names.join(',');
   let env = byVariables.get(key);
   if (!env) {
-    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    env = withKubeLibraries();
     for (const name of names) env.registerVariable(name, 'dyn');
     byVariables.set(key, env);
   }
@@ -143,7 +377,7 @@ let shared: Environment | undefined;
 
 /** The one environment every rule is parsed and checked in (self and oldSelf are dyn). */
 export function celEnvironment(): Environment {
-  shared ??= registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }))
+  shared ??= withKubeLibraries()
     .registerVariable('self', 'dyn')
     .registerVariable('oldSelf', 'dyn');
   return shared;
@@ -236,7 +470,7 @@ export function celEnvironmentForSelf(type: string, objects: readonly CelObjectT
   const key = JSON.stringify([type, objects, oldSelfType]);
   let env = bySelfType.get(key);
   if (!env) {
-    env = registerKubeLibraries(new (loadCelJs().Environment)({ homogeneousAggregateLiterals: false }));
+    env = withKubeLibraries();
     for (const o of objects) {
       env.registerType(o.name, { fields: o.fields });
       env.registerOperator(`${o.name} == ${o.name}`, celEquals);

@@ -10,6 +10,7 @@
  */
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { compileRule, type CompiledRule } from './cel-compile.js';
+import { KubeLibraryError } from './cel-errors.js';
 import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js';
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
 import { declTypeOfNode, toCelValue } from './cel-value.js';
@@ -185,6 +186,7 @@ function evaluate(program: ParseResult, activation: Record<string, unknown>): un
 
 /** cel-go's wording of evaluation errors ('no such key: x'), first line only. */
 function evaluationErrorDetail(err: Error, ruleText: string): string {
+  if (err instanceof KubeLibraryError) return `${err.message} evaluating rule: ${ruleText}`;
   const line = err.message.split('\n')[0]!.trim();
   const message = line.charAt(0).toLowerCase() + line.slice(1);
   if (message.startsWith('no such overload') || message.startsWith('found no matching overload')) {
