@@ -174,7 +174,7 @@ const SETTLE_MS = 15;
  * written is what a compile started after SETTLE_MS of quiet would write.
  */
 export function runWatch(options: GenerateOptions): void {
-  const session = newGenerateSession();
+  let session = newGenerateSession();
   runGenerate(options, session);
   const apis = resolve(options.apisDir);
   const changed = new Set<string>();
@@ -190,7 +190,21 @@ export function runWatch(options: GenerateOptions): void {
   const compileNow = (): void => {
     started ??= performance.now();
     since = new Set();
-    settle(stageGenerate(options, session));
+    let staged: StagedGeneration;
+    try {
+      staged = stageGenerate(options, session);
+    } catch (err) {
+      // A file that went away while the compile read it (a checkout, an editor's rename) has an
+      // event of its own: the compile runs again once quiet, with a new session, since this one
+      // may hold part of what the failed compile read. Without such an event the error is kgen's.
+      setImmediate(() => {
+        if (since?.size === 0) throw err;
+        session = newGenerateSession();
+        compileWhenQuiet();
+      });
+      return;
+    }
+    settle(staged);
   };
   const compileWhenQuiet = (): void => {
     const wait = lastEvent + SETTLE_MS - performance.now();

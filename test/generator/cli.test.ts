@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { REPO, copyTree, fixtureApis, listTree, snapshotTree, cleanedTempDirs } from './helpers.js';
@@ -250,6 +250,37 @@ describe('kgen generate --watch', () => {
         assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), new RegExp(`step${attempt}\\?: string;`));
       }
       assert.equal(conclusive, 1, 'no attempt wrote its two steps within 10 ms');
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  test('files removed while a regeneration reads them: it is run again once quiet, and the watch goes on', async () => {
+    // The compile starts on the first removal's event while the others are still being removed,
+    // so it meets files that are gone (ENOENT) or a half-removed group.
+    const dir = tmp('cli-watch-removed');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const bulk = join(apis, 'bulk.example.com', 'v1');
+    mkdirSync(bulk, { recursive: true });
+    writeFileSync(join(bulk, 'kind.ts'), '/** @kgen:resource */\nexport interface Bulk {\n  spec: BulkSpec;\n}\n\nexport interface BulkSpec {\n  a?: string;\n}\n');
+    for (let i = 0; i < 400; i++) writeFileSync(join(bulk, `t${i}.ts`), `export interface T${i} {\n  a?: string;\n}\n`);
+    const out = join(dir, 'generated');
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    try {
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout, 60_000);
+      assert.ok(existsSync(join(out, 'models/bulk.example.com/v1.ts')));
+      rmSync(join(apis, 'bulk.example.com'), { recursive: true });
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms/m, stdout, 60_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(child.exitCode, null, `still watching; stderr:\n${stderr}`);
+      assert.equal(existsSync(join(out, 'models/bulk.example.com/v1.ts')), false);
+      const check = kgen('generate', rel(apis), '--out', rel(out), '--check');
+      assert.equal(check.status, 0, check.stderr);
     } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
