@@ -8,10 +8,13 @@ import {
   newGenerateSession,
   OutputLockedError,
   relativeToCwd,
+  sourceUnchanged,
+  stageGenerate,
   writeAggregatedManifests,
   type GenerateOptions,
   type GenerateResult,
   type GenerateSession,
+  type StagedGeneration,
 } from '../generator/index.js';
 import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolve/index.js';
 import { evolutionReport, printFindings } from './evolution.js';
@@ -69,8 +72,17 @@ function warnBeforeOverwrite(options: GenerateOptions): GenerateOptions {
 
 /** generate(), with another kgen holding the output's lock past the wait reported as a failure (nothing written). */
 function generateLocked(options: GenerateOptions, session?: GenerateSession): GenerateResult | undefined {
+  return lockedWrite(() => generate(options, session));
+}
+
+/** A staged generation's write, with the lock held past the wait reported as generateLocked does. */
+function writeLocked(staged: StagedGeneration): GenerateResult | undefined {
+  return lockedWrite(() => staged.write());
+}
+
+function lockedWrite(write: () => GenerateResult): GenerateResult | undefined {
   try {
-    return generate(options, session);
+    return write();
   } catch (err) {
     if (!(err instanceof OutputLockedError)) throw err;
     console.error(`kgen generate: ${err.message}`);
@@ -140,37 +152,101 @@ export function runCheck(options: GenerateOptions, against?: string): number {
   return 1;
 }
 
-/** Debounce for bursts of events from one save (editors write, rename, touch). */
+/**
+ * How long the sources must have stayed unchanged, since the last event, before a regeneration is
+ * written or its errors printed: editors save in more than one step (truncate then write, a
+ * temporary file then a rename), and what was read between two steps must not reach the output.
+ */
 const SETTLE_MS = 15;
 
 /**
  * Regenerates on every change. One session lives across runs: only changed files are parsed
  * again, only the groups they reach are converted again, and output files are compared with what
  * was written last instead of being read back; diagnostics are those of a cold run.
+ *
+ * The first event of a change starts a compile at once (after the events fs.watch delivered with
+ * it), and the settle runs alongside it: its result is written, or its errors printed, only once
+ * SETTLE_MS have passed since the last event, and every event that arrived after the compile began
+ * reading is about a source file whose text is still the one the compile read (one save can be
+ * delivered as two events, truncate and write, the second after the compile began). Any other
+ * event means the compile may have read a save in the middle: the result is dropped, and the next
+ * compile waits for SETTLE_MS without events first, as every compile did before. So what is
+ * written is what a compile started after SETTLE_MS of quiet would write.
  */
 export function runWatch(options: GenerateOptions): void {
-  const session = newGenerateSession();
+  let session = newGenerateSession();
   runGenerate(options, session);
   const apis = resolve(options.apisDir);
-  let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
+  /** performance.now() of the last event. */
+  let lastEvent = 0;
+  /** The files of the events that arrived since the current compile began reading; undefined: one without a name. */
+  let since: Set<string> | undefined = new Set();
+  /** A compile is scheduled, or its result waits for the settle. */
+  let busy = false;
+  /** When the current regeneration's first compile began (the `regenerated in` figure). */
+  let started: number | undefined;
+
+  const compileNow = (): void => {
+    started ??= performance.now();
+    since = new Set();
+    let staged: StagedGeneration;
+    try {
+      staged = stageGenerate(options, session);
+    } catch (err) {
+      // A file that went away while the compile read it (a checkout, an editor's rename) has an
+      // event of its own: the compile runs again once quiet, with a new session, since this one
+      // may hold part of what the failed compile read. Without such an event the error is kgen's.
+      setImmediate(() => {
+        if (since?.size === 0) throw err;
+        session = newGenerateSession();
+        compileWhenQuiet();
+      });
+      return;
+    }
+    settle(staged);
+  };
+  const compileWhenQuiet = (): void => {
+    const wait = lastEvent + SETTLE_MS - performance.now();
+    if (wait > 0) setTimeout(compileWhenQuiet, wait);
+    else compileNow();
+  };
+  const settle = (staged: StagedGeneration): void => {
+    // setImmediate runs after the event loop has polled for I/O: events of writes made during the
+    // compile have been delivered by then.
+    setImmediate(() => {
+      if (!since || [...since].some((f) => !sourceUnchanged(session, resolve(apis, f)))) return compileWhenQuiet();
+      since.clear();
+      const wait = lastEvent + SETTLE_MS - performance.now();
+      if (wait > 0) setTimeout(() => settle(staged), wait);
+      else finish(staged);
+    });
+  };
+  const finish = (staged: StagedGeneration): void => {
+    busy = false;
+    const files = [...changed].sort();
+    changed.clear();
+    const began = started!;
+    started = undefined;
+    console.log(`\nchanged: ${files.join(', ')}`);
+    // Another kgen holding the output past the wait: this regeneration is skipped (the next edit retries).
+    const result = writeLocked(staged);
+    if (!result || printDiagnostics(result) > 0) return;
+    const diff = result.diff!;
+    const touched = [...diff.missing, ...diff.stale];
+    for (const f of touched) console.log(`  wrote   ${f}`);
+    for (const f of diff.extra) console.log(`  removed ${f}`);
+    console.log(`regenerated in ${Math.round(performance.now() - began)} ms (${touched.length} written, ${diff.extra.length} removed)`);
+  };
   watchFs(apis, { recursive: true }, (_event, file) => {
     if (file) changed.add(String(file));
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const files = [...changed].sort();
-      changed.clear();
-      console.log(`\nchanged: ${files.join(', ')}`);
-      const started = performance.now();
-      // Another kgen holding the output past the wait: this regeneration is skipped (the next edit retries).
-      const result = generateLocked(options, session);
-      if (!result || printDiagnostics(result) > 0) return;
-      const diff = result.diff!;
-      const touched = [...diff.missing, ...diff.stale];
-      for (const f of touched) console.log(`  wrote   ${f}`);
-      for (const f of diff.extra) console.log(`  removed ${f}`);
-      console.log(`regenerated in ${Math.round(performance.now() - started)} ms (${touched.length} written, ${diff.extra.length} removed)`);
-    }, SETTLE_MS);
+    if (!file) since = undefined;
+    else since?.add(String(file));
+    lastEvent = performance.now();
+    if (busy) return;
+    busy = true;
+    // After the other events fs.watch delivered in this round (one save often makes several).
+    setImmediate(compileNow);
   });
   // Only now: the watches are in place (fs.watch sets them up synchronously), so an edit made on
   // seeing this line is not missed.

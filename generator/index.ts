@@ -4,6 +4,7 @@
  * are the two ways to meet the disk, and write/ does all their writing: the output, and the cache
  * entries earlier stages proposed (generator/cache.ts).
  */
+import { readFileSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { derivedCache, type DerivedCache } from './cache.js';
@@ -124,12 +125,49 @@ export interface GenerateResult extends CompileResult {
 
 /** Compiles and, when there are no errors, replaces outDir with the result in one step. */
 export function generate(options: GenerateOptions, session?: GenerateSession): GenerateResult {
+  return stageGenerate(options, session).write();
+}
+
+/**
+ * True when `path` is a source file the session's last compile read and its text on disk is still
+ * the text that compile used: an event about it brought nothing that compile missed. False for
+ * anything else (a file it did not read, one that is gone or unreadable, another text).
+ */
+export function sourceUnchanged(session: GenerateSession, path: string): boolean {
+  const read = session.parse.files.texts.get(path);
+  if (read === undefined) return false;
+  try {
+    return readFileSync(path, 'utf8') === read;
+  } catch {
+    return false;
+  }
+}
+
+/** A compiled generation whose output is not written yet (see stageGenerate). */
+export interface StagedGeneration {
+  result: CompileResult;
+  /** What generate() does after compiling: beforeWrite and, when there are no errors, the write. Call it at most once. */
+  write(): GenerateResult;
+}
+
+/**
+ * generate() in two steps: compile now, write later or never. `--watch` compiles as soon as a
+ * change arrives and writes only once the sources have stayed unchanged since the compile read
+ * them; a staged generation it drops leaves the session as a compile with errors would (the
+ * session's write state changes only in write()).
+ */
+export function stageGenerate(options: GenerateOptions, session?: GenerateSession): StagedGeneration {
   const cache = derivedCache(options.cacheDir);
   const result = compileWith(options, session, cache);
   writeProposedEntries(cache);
-  if (!result.ok) return result;
-  options.beforeWrite?.(result);
-  return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
+  return {
+    result,
+    write: () => {
+      if (!result.ok) return result;
+      options.beforeWrite?.(result);
+      return { ...result, diff: writeOutput(resolve(options.outDir), result.files, session?.written) };
+    },
+  };
 }
 
 /** Compiles and compares with outDir without writing anything there (kgen's own cache may be written). */

@@ -3,7 +3,7 @@
  * program, no type checker, no lib files; see parseSource), and indexes each file's declarations
  * and imports. Nodes are TypeScript's (ts.Node).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type ts from 'typescript';
 import { typescript } from './typescript.js';
@@ -97,12 +97,37 @@ export interface FileSource {
 export interface FileCache {
   sources?: Map<string, ts.SourceFile>;
   texts: Map<string, string>;
+  /** The identity of each file whose text in `texts` is known to be current while its identity is unchanged (see Stamp). */
+  stamps?: Map<string, Stamp>;
   changed: Set<string>;
   layoutChanged: boolean;
 }
 
 export function newFileCache(): FileCache {
   return { texts: new Map(), changed: new Set(), layoutChanged: true };
+}
+
+/**
+ * A file's identity as stat reports it. A cached file whose identity is the recorded one is not
+ * read again. The identity is recorded only when the file's last change (ctime) is older than
+ * STAMP_MARGIN_MS before the stat: a file system stamps times from a clock that lags the real one
+ * by up to a tick (a few ms), so a change made after the stat gets a ctime newer than the recorded
+ * one, while a file changed within the margin could be changed again with the same ctime and size
+ * (it is read every time until it is older). A ctime cannot be set by hand; only the clock stepping
+ * back past the recorded ctime could repeat one.
+ */
+export interface Stamp {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+const STAMP_MARGIN_MS = 1000;
+
+function sameStamp(a: Stamp, b: Stats): boolean {
+  return a.ino === b.ino && a.ctimeMs === b.ctimeMs && a.mtimeMs === b.mtimeMs && a.size === b.size && a.dev === b.dev;
 }
 
 /**
@@ -118,10 +143,18 @@ export function parseSource(path: string, text: string): ts.SourceFile {
 /** The parsed file at `path`, re-parsed only when its text differs from the cached one. */
 function sourceFileAt(path: string, cache: FileCache | undefined, seen: Set<string>): ts.SourceFile {
   seen.add(path);
-  const text = readFileSync(path, 'utf8');
-  if (!cache) return parseSource(path, text);
+  if (!cache) return parseSource(path, readFileSync(path, 'utf8'));
   const sources = (cache.sources ??= new Map());
   const existing = sources.get(path);
+  const stamps = (cache.stamps ??= new Map());
+  const began = Date.now();
+  const st = statSync(path);
+  const known = stamps.get(path);
+  if (existing && known && sameStamp(known, st)) return existing;
+  const text = readFileSync(path, 'utf8');
+  // Stat before the read: a change between the two leaves a stamp that no longer matches.
+  if (st.ctimeMs < began - STAMP_MARGIN_MS) stamps.set(path, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs });
+  else stamps.delete(path);
   if (existing && cache.texts.get(path) === text) return existing;
   if (cache.texts.has(path)) cache.changed.add(path);
   else cache.layoutChanged = true;
@@ -174,6 +207,7 @@ export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCac
   if (cache) {
     for (const path of [...cache.texts.keys()].filter((p) => !seen.has(p))) {
       cache.texts.delete(path);
+      cache.stamps?.delete(path);
       cache.layoutChanged = true;
       cache.sources?.delete(path);
     }

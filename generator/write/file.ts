@@ -1,61 +1,82 @@
 /**
  * Writes one emitted file, and compares one with the disk. A file given as parts
- * (EmittedFile.parts) is encoded part by part into one buffer: no joined string is made, and only
- * the parts that hold characters beyond Latin-1 go through the two-byte path (one such part makes
- * a joined string two-byte as a whole: swagger.json, 6.7 MB for the 100-kind set, holds two curly
- * quotes from kgen's built-in descriptions). For its ~3,100 parts: 4.6 ms of CPU against 16.9 to
- * join and write the string, and 7.0 to write each part's buffer with writev.
+ * (EmittedFile.parts) is encoded part by part: no joined string is made, and only the parts that
+ * hold characters beyond Latin-1 go through the two-byte path (one such part makes a joined string
+ * two-byte as a whole: swagger.json, 6.7 MB for the 100-kind set, holds two curly quotes from
+ * kgen's built-in descriptions). For its ~3,100 parts: 4.6 ms of CPU against 16.9 to join and
+ * write the string, and 7.0 to write each part's buffer with writev.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync, writevSync } from 'node:fs';
 import type { EmittedFile } from '../emit/emitted.js';
 
 export function writeEmitted(path: string, file: EmittedFile, previous?: readonly string[]): void {
-  writeFileSync(path, (file.parts && encodeParts(file.parts, previous)) ?? file.content);
+  const chunks = file.parts && encodeParts(file.parts, previous);
+  if (!chunks) writeFileSync(path, file.content);
+  else if (chunks.length <= 1) writeFileSync(path, chunks[0] ?? '');
+  else writeChunks(path, chunks);
 }
 
 /** The file at `path` holds exactly `file`'s content (compared as UTF-8 bytes when it has parts). */
 export function sameOnDisk(path: string, file: EmittedFile): boolean {
   if (!file.parts) return readFileSync(path, 'utf8') === file.content;
-  const bytes = encodeParts(file.parts, undefined, false) ?? Buffer.from(file.content);
+  const bytes = encodeParts(file.parts, undefined, false)?.[0] ?? Buffer.from(file.content);
   return readFileSync(path).equals(bytes);
 }
 
+/** Writes the chunks in order into a new file at `path` (as writeFileSync would write them joined). */
+function writeChunks(path: string, chunks: Buffer[]): void {
+  const fd = openSync(path, 'w');
+  try {
+    let rest = chunks;
+    for (;;) {
+      const wrote = writevSync(fd, rest);
+      // A short write (which regular files do not do in practice): the rest from where it stopped.
+      let written = wrote;
+      let i = 0;
+      while (i < rest.length && written >= rest[i]!.length) written -= rest[i++]!.length;
+      if (i === rest.length) return;
+      if (wrote === 0) throw new Error(`${path}: nothing could be written`);
+      rest = [rest[i]!.subarray(written), ...rest.slice(i + 1)];
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
- * A parts array's UTF-8 bytes (the first `starts[n]` bytes of `bytes`), where each part starts in
- * them (one more entry: the end), and a spare buffer the next encoding may fill.
+ * A parts array's UTF-8 bytes, as chunks that are never written to again (a later encoding takes
+ * slices of them), and where each part starts in the bytes (one more entry: the end).
  */
 interface Encoded {
-  bytes: Buffer;
+  chunks: Buffer[];
+  /** Where each chunk starts in the bytes (one more entry: the end). */
+  chunkStarts: number[];
   starts: Uint32Array;
-  spare?: Buffer;
 }
 
 /**
  * The bytes parts arrays were last encoded to, while the array lives: a `--watch` session keeps the
- * parts of the files it wrote (WriteState), so the next write of such a file copies the bytes of
- * every part that is the same as the one at its index last time (for a kept version's parts, the
- * same string: compared by pointer) instead of encoding it again, into the buffer the write
- * before last used (two buffers per file take turns: a new ~10 MB of buffers per regeneration
- * made V8 collect more often, external memory counting towards its heap limits).
+ * parts of the files it wrote (WriteState), so the next write of such a file takes the bytes of
+ * every run of parts that are the same as the ones at their index last time (for a kept version's
+ * parts, the same strings: compared by pointer) as slices of the last chunks, encodes only the
+ * other parts, and writes the chunks with one writev: no copy of the unchanged ~10 MB in memory
+ * (3 ms of CPU per regeneration) and no new buffer of the file's size (external memory counts
+ * towards V8's heap limits). Chunks are never reused for other bytes, so an entry stays valid
+ * while its array lives, whichever files were written since.
  */
 const encodings = new WeakMap<readonly string[], Encoded>();
 
-/**
- * The parts array whose bytes each kept buffer holds now. A buffer is reused as a spare two writes
- * later, so an older array's entry may name a buffer that holds another array's bytes since: an
- * entry is used only while its buffer still holds its array's bytes (a parts array written again,
- * as an emitter that keeps its EmittedFile per version would, is encoded afresh).
- */
-const holders = new WeakMap<Buffer, readonly string[]>();
+/** Past this many chunks, one file's encoding is joined into one buffer (writev's cost grows with them). */
+const MAX_CHUNKS = 64;
 
 /**
- * The UTF-8 bytes of `parts` joined, or undefined when a character is split between two parts.
+ * The UTF-8 bytes of `parts` joined, as chunks (one, without a `previous` encoding), or undefined
+ * when a character is split between two parts.
  * `previous`: the parts this file was last written from, whose bytes are reused where they match;
  * `keep`: whether to keep the bytes for the next write (not for a comparison with the disk).
  */
-function encodeParts(parts: readonly string[], previous?: readonly string[], keep = true): Buffer | undefined {
-  const known = previous && previous.length === parts.length ? encodings.get(previous) : undefined;
-  const prior = known && holders.get(known.bytes) === previous ? known : undefined;
+function encodeParts(parts: readonly string[], previous?: readonly string[], keep = true): Buffer[] | undefined {
+  const prior = previous && previous.length === parts.length ? encodings.get(previous) : undefined;
   const starts = new Uint32Array(parts.length + 1);
   let size = 0;
   for (let i = 0; i < parts.length; i++) {
@@ -67,21 +88,47 @@ function encodeParts(parts: readonly string[], previous?: readonly string[], kee
     size += prior && previous![i] === part ? prior.starts[i + 1]! - prior.starts[i]! : Buffer.byteLength(part);
   }
   starts[parts.length] = size;
-  const spare = prior?.spare && prior.spare.length >= size ? prior.spare : undefined;
-  const buffer = spare ?? (keep ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size));
-  let at = 0;
-  for (let i = 0; i < parts.length; ) {
-    if (prior && previous![i] === parts[i]) {
-      // A run of parts as they were: one copy of their bytes.
+  let chunks: Buffer[] = [];
+  if (!prior) chunks.push(encodeRun(parts, starts, 0, parts.length, keep));
+  else {
+    for (let i = 0; i < parts.length; ) {
       let end = i + 1;
-      while (end < parts.length && previous![end] === parts[end]) end++;
-      at += prior.bytes.copy(buffer, at, prior.starts[i]!, prior.starts[end]!);
+      if (previous![i] === parts[i]) {
+        // A run of parts as they were: slices of the last chunks.
+        while (end < parts.length && previous![end] === parts[end]) end++;
+        sliceInto(prior, prior.starts[i]!, prior.starts[end]!, chunks);
+      } else {
+        while (end < parts.length && previous![end] !== parts[end]) end++;
+        if (starts[end]! > starts[i]!) chunks.push(encodeRun(parts, starts, i, end, keep));
+      }
       i = end;
-    } else at += buffer.write(parts[i++]!, at);
+    }
+    if (chunks.length > MAX_CHUNKS) chunks = [Buffer.concat(chunks, size)];
   }
   if (keep) {
-    encodings.set(parts, { bytes: buffer, starts, spare: prior?.bytes });
-    holders.set(buffer, parts);
+    const chunkStarts = [0];
+    for (const c of chunks) chunkStarts.push(chunkStarts.at(-1)! + c.length);
+    encodings.set(parts, { chunks, chunkStarts, starts });
   }
-  return buffer.length === size ? buffer : buffer.subarray(0, size);
+  return chunks;
+}
+
+/** parts[from..to) encoded into one new buffer. */
+function encodeRun(parts: readonly string[], starts: Uint32Array, from: number, to: number, keep: boolean): Buffer {
+  const size = starts[to]! - starts[from]!;
+  const buffer = keep ? Buffer.allocUnsafeSlow(size) : Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = from; i < to; i++) at += buffer.write(parts[i]!, at);
+  return buffer;
+}
+
+/** Appends to `out` the slices of `encoded`'s chunks that hold its bytes [from, to). */
+function sliceInto(encoded: Encoded, from: number, to: number, out: Buffer[]): void {
+  const { chunks, chunkStarts } = encoded;
+  let k = 0;
+  while (k < chunks.length && chunkStarts[k + 1]! <= from) k++;
+  for (; k < chunks.length && chunkStarts[k]! < to; k++) {
+    const start = chunkStarts[k]!;
+    out.push(chunks[k]!.subarray(Math.max(from, start) - start, Math.min(to, chunkStarts[k + 1]!) - start));
+  }
 }

@@ -4,7 +4,7 @@
  * run gives: the same files, the same diagnostics, the same output directory.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { compile, formatDiagnostic, generate, newGenerateSession, type GenerateOptions } from '../../generator/index.js';
@@ -261,6 +261,43 @@ describe('a generate session (kgen generate --watch)', () => {
     writeFileSync(widgetClass, originals.get(widgetClass)!);
     writeFileSync(policy, originals.get(policy)!);
     assert.equal(runAndCompare('conflict removed').ok, true);
+  });
+
+  test('a source whose stat identity is the recorded one is not read again; an edit, even of the same size, right after another, is seen', async () => {
+    const own = copyTree(join(REPO, 'apis'), join(dir, 'apis-stamps'));
+    const opts: GenerateOptions = { apisDir: own, outDir: join(dir, 'generated-stamps') };
+    const s = newGenerateSession();
+    const target = join(own, 'ops.example.org', 'v1beta1', 'policy.ts');
+    /** Whether the session's compile, which statted `target` at most at `until`, must have left it unstamped. */
+    let until = 0;
+    const recent = () => statSync(target).ctimeMs >= until - 1_000;
+    const same = (what: string) => {
+      const warm = compile(opts, s);
+      until = Date.now();
+      const cold = compile(opts);
+      assert.deepEqual(warm.diagnostics.map((d) => formatDiagnostic(d)), cold.diagnostics.map((d) => formatDiagnostic(d)), `${what}: diagnostics`);
+      assert.deepEqual(warm.files.map((f) => [f.path, f.content]), cold.files.map((f) => [f.path, f.content]), `${what}: emitted files`);
+    };
+    same('just copied');
+    // Changed within the margin before the stat (true unless the compile took over a second): not stamped, read every time.
+    if (recent()) assert.equal(s.parse.files.stamps!.has(target), false, 'a file changed within the margin is not stamped');
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older than the margin');
+    assert.equal(s.parse.files.stamps!.has(target), true, 'stamped once older than the margin');
+    const text = readFileSync(target, 'utf8');
+    const field = /^ {2}(\w+)\??:/m.exec(text.slice(text.indexOf('export interface')))![1]!;
+    const renamed = (c: string) => text.replace(new RegExp(`^( {2})${field}(\\??:)`, 'm'), `$1${c.repeat(field.length)}$2`);
+    assert.notEqual(renamed('x'), text);
+    assert.equal(renamed('x').length, text.length);
+    writeFileSync(target, renamed('x'));
+    same('an edit of the same size');
+    if (recent()) assert.equal(s.parse.files.stamps!.has(target), false);
+    writeFileSync(target, renamed('y'));
+    same('another one right after');
+    writeFileSync(target, text);
+    same('back');
+    unlinkSync(join(own, 'widgets.example.com', 'v1', 'widget.ts'));
+    same('a file removed');
   });
 
   test('an output file changed behind its back is rewritten', () => {

@@ -282,6 +282,9 @@ describe('a file given as parts, written again in a session (bytes of unchanged 
       [...base.slice(0, 100), 'inserted,', ...base.slice(100)].map((p, i) => (i === 2_999 ? '' : p)),
       base.map((p) => p), // the same texts in a new array
       base.map((p, i) => (i === 0 ? `${p}\u{1F600}` : p)),
+      base.map((p, i) => (i % 20 === 0 ? `changed ${i},` : p)), // changed all over: more chunks than are kept apart
+      base.map((p, i) => (i % 20 === 0 ? `changed ${i},` : i === 1_501 ? '“one more”,' : p)),
+      base.map((p, i) => (i === 1_501 ? '“one more”,' : p)),
     ];
     for (const parts of versions) {
       writeOutput(out, [partsFile(path, parts)], state);
