@@ -10,7 +10,7 @@ import type { UserInfo } from '../api/auth.js';
 import { ownValue, setOwnValue } from '../api/ownkeys.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { AuthenticationHeaders, RequestAuthenticator } from './authenticator.js';
-import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
+import { chainsToOneOf, CLIENT_AUTH_USAGE, parseCertificates } from './certificates.js';
 
 export interface RequestHeaderOptions {
   /** PEM bundle the proxy's client certificate must be signed by. */
@@ -114,7 +114,7 @@ export function requestHeaderAuthenticator(options: RequestHeaderOptions): Reque
     authenticate(request: IncomingAPIRequest) {
       const cert = request.clientCertificate;
       if (!cert) return undefined;
-      if (!cert.raw || !signedByOneOf(cert.raw, cas)) return { error: 'request-header: x509: certificate signed by unknown authority' };
+      if (!chainsToOneOf(cert, cas)) return { error: 'request-header: x509: certificate signed by unknown authority' };
       if (cert.extKeyUsage && !cert.extKeyUsage.includes(CLIENT_AUTH_USAGE)) {
         return { error: 'request-header: x509: certificate specifies an incompatible key usage' };
       }

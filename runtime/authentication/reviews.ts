@@ -18,6 +18,7 @@ import { newBadRequest } from '../api/status.js';
 import type { APIRequest } from '../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import { withAudiences, type RequestAuthenticator } from './authenticator.js';
+import { INVALID_BEARER_TOKEN } from './bearertoken.js';
 
 /** kube's rest.Creater for a virtual resource. */
 type Creater = (obj: KubeObject, req: APIRequest) => Promise<KubeObject>;
@@ -56,13 +57,17 @@ export function newTokenReviewCreater(opts: TokenReviewOptions): Creater {
       // An audience-aware authenticator says which asked audiences the token is valid for;
       // an agnostic one's token is valid for `valid`. None of those asked: not authenticated.
       const audiences = result.audiences ?? valid;
-      if (asked.length && !audiences.some((a) => asked.includes(a))) return { ...obj, status: { ...status, authenticated: false } };
+      // kube's WrapAudienceAgnosticToken answers "not mine" here, and the bearer-token wrapper
+      // turns that into its error.
+      if (asked.length && !audiences.some((a) => asked.includes(a))) return { ...obj, status: { ...status, error: INVALID_BEARER_TOKEN } };
       status.authenticated = true;
       status.user = userInfoObject(result.user);
       if (audiences.length) status.audiences = audiences;
-    } else if (result && 'error' in result) {
-      // kube reports the authenticators' error text; the token itself never appears in it.
-      status.error = result.error;
+    } else {
+      // kube reports the authenticators' error text (the token itself never appears in it); its
+      // TokenReview asks the request authenticator, whose bearer-token wrapper names a token no
+      // authenticator recognises "invalid bearer token" (request/bearertoken).
+      status.error = result && 'error' in result ? result.error : INVALID_BEARER_TOKEN;
     }
     return { ...obj, status };
   };

@@ -1,6 +1,8 @@
 /**
  * X.509 client certificate authentication (k8s.io/apiserver/pkg/authentication/request/x509):
- * the TLS layer verifies the chain against the client CA; a verified certificate with the
+ * the TLS layer verifies the chain (through the intermediates the client presents) against the
+ * client CA, and chainsToOneOf verifies it again against this authenticator's own bundle; a
+ * verified certificate with the
  * clientAuth usage names the user by its subject's CommonName and its groups by the
  * Organizations (CommonNameUserConversion). A certificate that does not verify is a 401, not
  * an anonymous request.
@@ -8,7 +10,7 @@
 import type { IncomingAPIRequest } from '../api/request.js';
 export type { ClientCertificate } from '../api/request.js';
 import type { RequestAuthenticator } from './authenticator.js';
-import { CLIENT_AUTH_USAGE, parseCertificates, signedByOneOf } from './certificates.js';
+import { chainsToOneOf, CLIENT_AUTH_USAGE, parseCertificates } from './certificates.js';
 
 /**
  * clientCA: when the TLS layer also trusts other CAs (the request-header CA), only certificates
@@ -21,7 +23,7 @@ export function x509Authenticator(clientCA?: string): RequestAuthenticator {
       const cert = request.clientCertificate;
       if (!cert) return undefined;
       if (!cert.verified) return { error: `verifying certificate failed: x509: ${cert.verifyError ?? 'certificate signed by unknown authority'}` };
-      if (cas && (!cert.raw || !signedByOneOf(cert.raw, cas))) return { error: 'verifying certificate failed: x509: certificate signed by unknown authority' };
+      if (cas && !chainsToOneOf(cert, cas)) return { error: 'verifying certificate failed: x509: certificate signed by unknown authority' };
       if (cert.extKeyUsage && !cert.extKeyUsage.includes(CLIENT_AUTH_USAGE)) {
         return { error: 'verifying certificate failed: x509: certificate specifies an incompatible key usage' };
       }

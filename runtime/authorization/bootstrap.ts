@@ -128,7 +128,11 @@ export function bootstrapClusterRoles(installed: readonly Installed[]): ClusterR
     clusterRole('admin', [], { aggregateFrom: AGGREGATE_TO('admin') }),
     clusterRole('edit', [], { labels: { [AGGREGATE_TO('admin')]: 'true' }, aggregateFrom: AGGREGATE_TO('edit') }),
     clusterRole('view', [], { labels: { [AGGREGATE_TO('edit')]: 'true' }, aggregateFrom: AGGREGATE_TO('view') }),
-    clusterRole('system:aggregate-to-admin', [{ apiGroups: [RBAC_GROUP], resources: ['rolebindings', 'roles'], verbs: [...WRITE, ...READ].sort() }], {
+    // kube's additional admin powers: asking what others may do in the namespace, and granting it.
+    clusterRole('system:aggregate-to-admin', [
+      { apiGroups: ['authorization.k8s.io'], resources: ['localsubjectaccessreviews'], verbs: ['create'] },
+      { apiGroups: [RBAC_GROUP], resources: ['rolebindings', 'roles'], verbs: [...WRITE, ...READ].sort() },
+    ], {
       labels: { [AGGREGATE_TO('admin')]: 'true' },
     }),
     clusterRole('system:aggregate-to-edit', [...rulesByGroup(writable, WRITE), ...editExtras], { labels: { [AGGREGATE_TO('edit')]: 'true' } }),

@@ -94,7 +94,6 @@ function coreProviders(options: ControlPlaneStorageOptions): GroupProviders {
       { ...NO_GENERATION, strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy, statusResets: SPEC } : {}) },
     ]),
     ['serviceaccounts', NO_GENERATION],
-    ['endpoints', NO_GENERATION],
     ['events', NO_GENERATION],
   ];
 }

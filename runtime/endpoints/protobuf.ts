@@ -213,13 +213,24 @@ const KINDS: ReadonlyMap<string, MessageDesc> = new Map([['authentication.k8s.io
 const MIN_TIME_SECONDS = -62135596800n; // 0001-01-01T00:00:00Z
 const MAX_TIME_SECONDS = 253402300799n; // 9999-12-31T23:59:59Z
 
-function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/**
+ * One message into `out` (a new object, or the one an earlier occurrence of the same field
+ * made: see below).
+ */
+function decodeMessage(r: Reader, desc: MessageDesc, out: Record<string, unknown> = {}): Record<string, unknown> {
   while (!r.done()) {
     const { field, wire } = r.tag();
     const fd = desc[field];
     if (fd === undefined) {
       r.skip(wire);
+      continue;
+    }
+    // A singular embedded message that occurs again is merged into the first (proto semantics;
+    // gogo's Unmarshal decodes into the same struct): its scalars replace, its repeated fields
+    // append, its maps gain entries, and what it does not set stays.
+    const earlier = out[fd.name];
+    if (isMessageDesc(fd.kind) && !fd.repeated && !fd.inline && wire === WIRE_BYTES && isRecord(earlier)) {
+      decodeMessage(r.sub(r.lengthDelimited()), fd.kind, earlier);
       continue;
     }
     const value = decodeField(r, fd, wire);
@@ -230,6 +241,14 @@ function decodeMessage(r: Reader, desc: MessageDesc): Record<string, unknown> {
     else out[fd.name] = value;
   }
   return omitEmpty(out, desc);
+}
+
+function isMessageDesc(kind: FieldDesc['kind']): kind is MessageDesc {
+  return typeof kind === 'object' && !('map' in kind);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function expectWire(fd: FieldDesc, wire: number, expected: number): void {
@@ -335,11 +354,41 @@ function decodeRawJSON(r: Reader, invalid = 'invalid JSON in a raw field'): unkn
     else r.skip(wire);
   }
   if (raw.length === 0) return undefined;
+  const text = utf8.decode(raw);
+  let value: unknown;
   try {
-    return JSON.parse(utf8.decode(raw));
+    value = JSON.parse(text);
   } catch {
     throw new WireError(invalid);
   }
+  checkRawNumbers(text, value);
+  return value;
+}
+
+/**
+ * The JSON body's number check (endpoints/serializer.ts checkNumbersInRange) for JSON bytes
+ * inside protobuf: a number beyond float64 (1e400) parses to Infinity, which would be stored as
+ * null; refused with the same message. Cheap text tests first, as there.
+ */
+function checkRawNumbers(text: string, value: unknown): void {
+  if (!/[0-9][eE][+-]?[0-9]{3}/.test(text) && (text.length < 309 || !/[0-9]{309}/.test(text))) return;
+  const stack: unknown[] = [value];
+  let finite = true;
+  while (stack.length > 0 && finite) {
+    const v = stack.pop();
+    if (typeof v === 'number') finite = Number.isFinite(v);
+    else if (typeof v === 'object' && v !== null) for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
+  }
+  if (finite) return;
+  const literal = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
+  let shown = 'out of range';
+  for (let m = literal.exec(text); m !== null; m = literal.exec(text)) {
+    if (!Number.isFinite(Number(m[0]))) {
+      shown = m[0].length > 40 ? `${m[0].slice(0, 40)}...` : m[0];
+      break;
+    }
+  }
+  throw new WireError(`json: cannot unmarshal number ${shown} into Go value of type float64`);
 }
 
 const EXTRA_VALUE: MessageDesc = { 1: f('items', 'string', { repeated: true }) };

@@ -5,7 +5,7 @@
  * released by finish() once the response is written.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../authentication/x509.js';
 import type { UpgradeRequest } from '../endpoints/handler.js';
 import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
@@ -21,6 +21,17 @@ function isProtobuf(contentType: string | undefined): boolean {
 function list(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+/** The DER of the certificates above the peer's own in its chain (the last one links to itself). */
+function issuersOf(peer: DetailedPeerCertificate): Buffer[] {
+  const out: Buffer[] = [];
+  const seen = new Set<object>([peer]);
+  for (let c = peer.issuerCertificate; c && !seen.has(c) && Object.keys(c).length > 0; c = c.issuerCertificate) {
+    seen.add(c);
+    out.push(c.raw);
+  }
+  return out;
 }
 
 /** The client certificate of a TLS connection, read once per connection. */
@@ -42,6 +53,10 @@ function clientCertificateOf(socket: TLSSocket): ClientCertificate | undefined {
       extKeyUsage: peer.ext_key_usage,
       raw: peer.raw,
     };
+    // The chain as the peer sent it (and as OpenSSL completed it from the trusted CAs), each
+    // certificate linked to its issuer: the authenticators look for intermediates in it.
+    let intermediates: Buffer[] | undefined;
+    cert.intermediates = () => (intermediates ??= issuersOf(socket.getPeerCertificate(true)));
     if (authorizationError) cert.verifyError = String(authorizationError instanceof Error ? authorizationError.message : authorizationError);
   }
   peerCertificates.set(socket, cert);

@@ -66,9 +66,9 @@ describe('RBAC bootstrap policy', () => {
       ]);
       // What that means for a namespace editor or admin (SubjectAccessReviews): they read Endpoints and
       // write ConfigMaps, but cannot write Endpoints, which would redirect an APIService or webhook.
-      const sar = async (user: string, verb: string, resource: string) => {
+      const sar = async (user: string, verb: string, resource: string, group = '') => {
         const res = await admin('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-          body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, resourceAttributes: { namespace: 'default', verb, resource } } },
+          body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, resourceAttributes: { namespace: 'default', verb, resource, group } } },
         });
         assert.equal(res.status, 201, JSON.stringify(res.body));
         return res.body.status.allowed === true;
@@ -82,8 +82,15 @@ describe('RBAC bootstrap policy', () => {
         for (const verb of ['create', 'update', 'patch', 'delete']) assert.equal(await sar(user, verb, 'endpoints'), false, `${role} may ${verb} endpoints`);
         assert.equal(await sar(user, 'get', 'endpoints'), true);
         assert.equal(await sar(user, 'create', 'configmaps'), true);
+        // kube's aggregate-to-admin: an admin asks what others may do in its namespace; an editor does not.
+        assert.equal(await sar(user, 'create', 'localsubjectaccessreviews', 'authorization.k8s.io'), role === 'admin', `${role} and localsubjectaccessreviews`);
         assert.equal((await admin('DELETE', `${R}/namespaces/default/rolebindings/${user}`)).status, 200);
       }
+      const toAdmin = (await admin('GET', `${R}/clusterroles/system:aggregate-to-admin`)).body;
+      assert.deepEqual(toAdmin.rules, [
+        { apiGroups: ['authorization.k8s.io'], resources: ['localsubjectaccessreviews'], verbs: ['create'] },
+        { apiGroups: [RBAC], resources: ['rolebindings', 'roles'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] },
+      ]);
       const publicInfo = (await admin('GET', `${R}/clusterrolebindings/system:public-info-viewer`)).body;
       assert.deepEqual(publicInfo.subjects.map((s: { name: string }) => s.name), ['system:authenticated', 'system:unauthenticated']);
       firstVersions = { ...versions(roles), ...versions(bindings) };

@@ -162,6 +162,36 @@ describe('decodeKubernetesProtobuf: kinds', () => {
     });
   });
 
+  it('merges a singular embedded message that occurs twice, as proto (gogo) does', () => {
+    const first = msg(1, str(1, 'demo'), entry(11, 'app', 'web'), str(14, 'a'), msg(8, int(1, 1704067200)));
+    const second = msg(1, str(2, 'demo-'), entry(11, 'tier', 'front'), str(14, 'b'), str(1, 'demo2'));
+    const obj = decodeKubernetesProtobuf(envelope('v1', 'Namespace', [...first, ...msg(2, str(1, 'kubernetes')), ...second]));
+    assert.deepEqual(obj.metadata, {
+      // Scalars of the later occurrence replace, maps gain entries, repeated fields append, the rest stays.
+      name: 'demo2',
+      generateName: 'demo-',
+      creationTimestamp: '2024-01-01T00:00:00Z',
+      labels: { app: 'web', tier: 'front' },
+      finalizers: ['a', 'b'],
+    });
+    assert.deepEqual(obj.spec, { finalizers: ['kubernetes'] });
+    // Nested: spec twice, its resourceAttributes twice.
+    const ssar = decodeKubernetesProtobuf(
+      envelope('authorization.k8s.io/v1', 'SelfSubjectAccessReview', [...msg(2, msg(1, str(1, 'ns1'), str(2, 'get'))), ...msg(2, msg(1, str(5, 'pods'), str(2, 'list')))]),
+    );
+    assert.deepEqual(ssar.spec, { resourceAttributes: { namespace: 'ns1', verb: 'list', resource: 'pods' } });
+  });
+
+  it('refuses numbers beyond float64 in raw JSON bytes (FieldsV1, RawExtension), as the JSON path does', () => {
+    const managed = (json: string) =>
+      envelope('v1', 'Namespace', msg(1, str(1, 'demo'), msg(17, str(1, 'kubectl'), str(2, 'Update'), str(3, 'v1'), str(6, 'FieldsV1'), msg(7, bytes(1, enc.encode(json))))));
+    assertStatus(() => decodeKubernetesProtobuf(managed('{"f:metadata":{"f:x":1e400}}')), 400, /json: cannot unmarshal number 1e400 into Go value of type float64/);
+    assertStatus(() => decodeKubernetesProtobuf(managed(`{"f:x":-${'9'.repeat(400)}}`)), 400, /json: cannot unmarshal number -9{39}\.\.\. into Go value of type float64/);
+    // In range: kept.
+    const ok = decodeKubernetesProtobuf(managed('{"f:x":1e300,"f:y":"1e400"}')) as { metadata: { managedFields: Array<{ fieldsV1: unknown }> } };
+    assert.deepEqual(ok.metadata.managedFields[0]!.fieldsV1, { 'f:x': 1e300, 'f:y': '1e400' });
+  });
+
   it('decodes negative int64 values (ten-byte varints)', () => {
     const obj = decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, -1)));
     assert.equal(obj.gracePeriodSeconds, -1);

@@ -1,17 +1,19 @@
 /**
  * The strategies of the core/v1 kinds a control plane serves (ConfigMap, Secret,
- * PersistentVolumeClaim), by resource:
+ * PersistentVolumeClaim, Endpoints), by resource:
  * what kube's per-kind registries add to the generic store. Other kinds keep the generic strategy.
  */
 import type { ResourceDefinition } from '../../api/resource.js';
 import type { RESTStrategy } from '../strategy.js';
 import { withConfigMapStrategy } from './configmaps.js';
+import { withEndpointsStrategy } from './endpoints.js';
 import { withPersistentVolumeClaimStrategy } from './persistentvolumeclaims.js';
 import { withSecretStrategy } from './secrets.js';
 
 export const CORE_STRATEGIES: Readonly<Record<string, (base: RESTStrategy) => RESTStrategy>> = {
   configmaps: withConfigMapStrategy,
   secrets: withSecretStrategy,
+  endpoints: withEndpointsStrategy,
   persistentvolumeclaims: withPersistentVolumeClaimStrategy,
 };
 

@@ -1,0 +1,95 @@
+/**
+ * core/v1 Endpoints over the HTTP API: kube's ValidateEndpoints (address syntax, names, the
+ * special ranges of CVE-2021-25737 less loopback, which kgen's single-host aggregation needs),
+ * and the address parser it rests on (IPv4-mapped IPv6 cannot dodge a range).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseIPSloppy } from '../../../runtime/validation/ip.js';
+import { startTestServer, type TestServer } from '../../server/testserver.js';
+
+const EP = '/api/v1/namespaces/default/endpoints';
+const endpoints = (name: string, subsets: unknown[]) => ({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name }, subsets });
+
+describe('core/v1 Endpoints validation', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  for (const [n, [ip, msg]] of ([
+    ['169.254.169.254', 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+    ['::ffff:169.254.169.254', 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+    ['fe80::1', 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+    ['224.0.0.251', 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'],
+    ['ff02::fb', 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'],
+    ['0.0.0.0', 'may not be unspecified (0.0.0.0)'],
+    ['::', 'may not be unspecified (::)'],
+  ] as const).entries()) {
+    it(`refuses the special address ${ip} as kube does`, async () => {
+      const res = await t.request('POST', EP, { body: endpoints('special', [{ addresses: [{ ip }], ports: [{ port: 443 }] }]) });
+      assert.equal(res.status, 422, res.text);
+      assert.equal(res.body.reason, 'Invalid');
+      assert.ok(res.body.message.includes(`subsets[0].addresses[0].ip: Invalid value: "${ip}": ${msg}`), res.body.message);
+      // Not on update either (nor in notReadyAddresses).
+      const ok = await t.request('POST', EP, { body: endpoints(`ok-${n}`, [{ addresses: [{ ip: '10.0.0.1' }] }]) });
+      assert.equal(ok.status, 201, ok.text);
+      const upd = await t.request('PATCH', `${EP}/${ok.body.metadata.name}`, {
+        body: { subsets: [{ notReadyAddresses: [{ ip }] }] },
+        contentType: 'application/merge-patch+json',
+      });
+      assert.equal(upd.status, 422, upd.text);
+      assert.ok(upd.body.message.includes(`subsets[0].notReadyAddresses[0].ip: Invalid value: "${ip}": ${msg}`), upd.body.message);
+    });
+  }
+
+  it('accepts ordinary and loopback addresses (kgen reaches local aggregated servers and webhooks at 127.0.0.1)', async () => {
+    for (const [name, ip] of [['v4', '10.1.2.3'], ['v6', '2001:db8::1'], ['lo', '127.0.0.1'], ['lo6', '::1'], ['zeros', '010.000.000.001']]) {
+      const res = await t.request('POST', EP, { body: endpoints(name, [{ addresses: [{ ip, hostname: 'a-b' }], ports: [{ name: 'https', port: 443, appProtocol: 'kubernetes.io/h2c' }] }]) });
+      assert.equal(res.status, 201, `${ip}: ${res.text}`);
+    }
+  });
+
+  it('refuses bad IPs, names, unnamed ports among several, and subsets without addresses', async () => {
+    const res = await t.request('POST', EP, {
+      body: endpoints('bad', [
+        { addresses: [{ ip: 'not-an-ip', hostname: 'Bad_Host', nodeName: 'no de' }], ports: [{ port: 80 }, { name: 'Bad_Name', port: 81, appProtocol: 'a/b/c' }] },
+        { ports: [{ port: 82 }] },
+      ]),
+    });
+    assert.equal(res.status, 422, res.text);
+    const fields = (res.body.details.causes as Array<{ field: string; message: string }>).map((c) => `${c.field}: ${c.message}`);
+    for (const expected of [
+      'subsets[0].addresses[0].ip: Invalid value: "not-an-ip": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+      'subsets[0].addresses[0].ip: Invalid value: "not-an-ip": must be a valid IP address',
+      'subsets[0].addresses[0].hostname: Invalid value: "Bad_Host": a lowercase RFC 1123 label',
+      'subsets[0].addresses[0].nodeName: Invalid value: "no de": a lowercase RFC 1123 subdomain',
+      'subsets[0].ports[0].name: Required value',
+      'subsets[0].ports[1].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label',
+      'subsets[0].ports[1].appProtocol: Invalid value: "a/b/c": a qualified name',
+      'subsets[1]: Required value: must specify `addresses` or `notReadyAddresses`',
+    ]) {
+      assert.ok(fields.some((f) => f.startsWith(expected)), `${expected}\n in ${fields.join('\n')}`);
+    }
+  });
+});
+
+describe('validation/ip: Go net.IP ranges', () => {
+  it('parses as ParseIPSloppy and reads IPv4-mapped addresses as IPv4', () => {
+    for (const bad of ['', '1.2.3', '1.2.3.4.5', '256.1.1.1', '1::2::3', 'fe80::1%eth0', '1.2.3.4::', ':::', '1:2:3:4:5:6:7:8:9', 'g::1']) {
+      assert.equal(parseIPSloppy(bad), undefined, bad);
+    }
+    assert.deepEqual(parseIPSloppy('010.0.0.1'), [10, 0, 0, 1]);
+    assert.ok(isLoopback(parseIPSloppy('::ffff:127.0.0.1')!));
+    assert.ok(isLoopback(parseIPSloppy('::1')!));
+    assert.ok(!isLoopback(parseIPSloppy('::2')!));
+    assert.ok(isUnspecified(parseIPSloppy('::ffff:0.0.0.0')!));
+    assert.ok(isLinkLocalUnicast(parseIPSloppy('::ffff:a9fe:a9fe')!)); // 169.254.169.254
+    assert.ok(isLinkLocalUnicast(parseIPSloppy('febf::1')!));
+    assert.ok(!isLinkLocalUnicast(parseIPSloppy('fec0::1')!));
+    assert.ok(isLinkLocalMulticast(parseIPSloppy('224.0.0.1')!));
+    assert.ok(!isLinkLocalMulticast(parseIPSloppy('224.0.1.1')!));
+    assert.ok(isLinkLocalMulticast(parseIPSloppy('ff12::1')!)); // Go: the scope nibble, any flags
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Client certificates through an intermediate CA, over real TLS: kube (Go's Verify with the
+ * certificates the client presented as intermediates) accepts leaf → intermediate → client CA,
+ * and so does kgen, without letting a chain to the front-proxy CA name a user through the
+ * client-CA path, and without accepting an intermediate that is no CA or that excludes client
+ * auth. The request-header path accepts chains to its own CA the same way.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { opensslCert, type PEMPair } from '../support/openssl-chain.js';
+import { startTestServer, type TestServer } from '../server/testserver.js';
+
+const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+describe('client certificates through intermediates (TLS server)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kgen-chain-'));
+  let t: TestServer;
+  let clientCA: PEMPair;
+  let frontProxyCA: PEMPair;
+  const pki = (name: string): PEMPair => ({ cert: readFileSync(join(dataDir, 'pki', name, 'tls.crt'), 'utf8'), key: readFileSync(join(dataDir, 'pki', name, 'tls.key'), 'utf8') });
+
+  /** The SelfSubjectReview's user, or the status code when there is none; `chain` is sent after the leaf. */
+  const whoAmI = async (leaf: PEMPair, chain: PEMPair[], headers: Record<string, string> = {}): Promise<{ username: string; groups?: string[] } | number> => {
+    const res = await t.fetchAs({ cert: [leaf, ...chain].map((c) => c.cert).join(''), key: leaf.key })(t.url + SSR, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    });
+    const body = (await res.json()) as { status?: { userInfo?: { username: string; groups?: string[] } } };
+    return res.status === 201 ? body.status!.userInfo! : res.status;
+  };
+
+  before(async () => {
+    t = await startTestServer({ tls: true, dataDir });
+    clientCA = pki('ca');
+    frontProxyCA = pki('front-proxy-ca');
+  });
+  after(async () => {
+    await t?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('names the leaf of leaf → intermediate → client CA when the client presents the intermediate', async () => {
+    const intermediate = opensslCert({ commonName: 'team-ca', ca: true }, clientCA);
+    const alice = opensslCert({ commonName: 'alice', organizations: ['devs'], ca: false, extKeyUsage: ['clientAuth'] }, intermediate);
+    assert.deepEqual(await whoAmI(alice, [intermediate]), { username: 'alice', groups: ['devs', 'system:authenticated'] });
+    // Two intermediates deep.
+    const sub = opensslCert({ commonName: 'sub-team-ca', ca: true, extKeyUsage: ['clientAuth'] }, intermediate);
+    const bob = opensslCert({ commonName: 'bob', ca: false, extKeyUsage: ['clientAuth'] }, sub);
+    assert.deepEqual(await whoAmI(bob, [sub, intermediate]), { username: 'bob', groups: ['system:authenticated'] });
+    // Without the intermediate nothing links the leaf to the client CA.
+    assert.equal(await whoAmI(alice, []), 401);
+    // A serving certificate under the intermediate names no one.
+    const server = opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['serverAuth'] }, intermediate);
+    assert.equal(await whoAmI(server, [intermediate]), 401);
+  });
+
+  it('a chain to the front-proxy CA never names its CN through the client-CA path', async () => {
+    const intermediate = opensslCert({ commonName: 'proxy-team-ca', ca: true }, frontProxyCA);
+    const admin = opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['clientAuth'] }, intermediate);
+    assert.equal(await whoAmI(admin, [intermediate]), 401);
+    // Presenting the front-proxy CA itself as an "intermediate" does not help either.
+    assert.equal(await whoAmI(admin, [intermediate, frontProxyCA]), 401);
+    // It is a request-header client only with an allowed name (kube verifies that path's chains the same way).
+    const proxy = opensslCert({ commonName: 'front-proxy-client', ca: false, extKeyUsage: ['clientAuth'] }, intermediate);
+    assert.deepEqual(await whoAmI(proxy, [intermediate], { 'X-Remote-User': 'carol', 'X-Remote-Group': 'g1' }), { username: 'carol', groups: ['g1', 'system:authenticated'] });
+    assert.equal(await whoAmI(admin, [intermediate], { 'X-Remote-User': 'carol' }), 401);
+  });
+
+  it('refuses an intermediate that is no CA or whose key usages exclude client auth', async () => {
+    const notCA = opensslCert({ commonName: 'not-a-ca', ca: false, extKeyUsage: ['clientAuth'] }, clientCA);
+    const underNotCA = opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['clientAuth'] }, notCA);
+    assert.equal(await whoAmI(underNotCA, [notCA]), 401);
+    const servingOnly = opensslCert({ commonName: 'serving-ca', ca: true, extKeyUsage: ['serverAuth'] }, clientCA);
+    const underServingOnly = opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['clientAuth'] }, servingOnly);
+    assert.equal(await whoAmI(underServingOnly, [servingOnly]), 401);
+  });
+});

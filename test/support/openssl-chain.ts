@@ -1,0 +1,49 @@
+/**
+ * Certificates made by the openssl CLI (on the machine; a test that needs it fails without it),
+ * signed by any CA, kgen's generated ECDSA CAs included: intermediates between a CA and a
+ * client certificate, for TLS tests of chain verification.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PEMPair {
+  cert: string;
+  key: string;
+}
+
+export interface OpenSSLCertSpec {
+  commonName: string;
+  organizations?: string[];
+  /** basicConstraints CA:TRUE (with keyCertSign), else CA:FALSE. */
+  ca: boolean;
+  /** extendedKeyUsage values (clientAuth, serverAuth); none when undefined. */
+  extKeyUsage?: string[];
+}
+
+/** A P-256 certificate signed by issuer, valid for a day. */
+export function opensslCert(spec: OpenSSLCertSpec, issuer: PEMPair): PEMPair {
+  const dir = mkdtempSync(join(tmpdir(), 'kgen-openssl-'));
+  try {
+    const file = (name: string) => join(dir, name);
+    writeFileSync(file('issuer.crt'), issuer.cert);
+    writeFileSync(file('issuer.key'), issuer.key);
+    const subject = [...(spec.organizations ?? []).map((o) => `/O=${o}`), `/CN=${spec.commonName}`].join('');
+    const ext = [
+      spec.ca ? 'basicConstraints=critical,CA:TRUE' : 'basicConstraints=critical,CA:FALSE',
+      spec.ca ? 'keyUsage=critical,keyCertSign,cRLSign,digitalSignature' : 'keyUsage=critical,digitalSignature',
+      'subjectKeyIdentifier=hash',
+      'authorityKeyIdentifier=keyid',
+      ...(spec.extKeyUsage ? [`extendedKeyUsage=${spec.extKeyUsage.join(',')}`] : []),
+    ];
+    writeFileSync(file('ext.cnf'), `${ext.join('\n')}\n`);
+    const run = (...args: string[]) => execFileSync('openssl', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    run('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', file('tls.key'));
+    run('req', '-new', '-key', file('tls.key'), '-subj', subject, '-out', file('tls.csr'));
+    run('x509', '-req', '-in', file('tls.csr'), '-CA', file('issuer.crt'), '-CAkey', file('issuer.key'), '-CAcreateserial', '-days', '1', '-sha256', '-extfile', file('ext.cnf'), '-out', file('tls.crt'));
+    return { cert: readFileSync(file('tls.crt'), 'utf8'), key: readFileSync(file('tls.key'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
