@@ -18,6 +18,7 @@
  * kind it has no table for. It never throws anything else.
  */
 import { StatusError, newBadRequest, statusError } from '../api/status.js';
+import { numberOutOfRangeError } from './json-numbers.js';
 import { registeredMessage } from './protobuf-registry.js';
 import type { FieldDesc, MessageDesc } from './protobuf-desc.js';
 
@@ -365,30 +366,10 @@ function decodeRawJSON(r: Reader, invalid = 'invalid JSON in a raw field'): unkn
   return value;
 }
 
-/**
- * The JSON body's number check (endpoints/serializer.ts checkNumbersInRange) for JSON bytes
- * inside protobuf: a number beyond float64 (1e400) parses to Infinity, which would be stored as
- * null; refused with the same message. Cheap text tests first, as there.
- */
+/** The JSON body's number check (json-numbers.ts) for JSON bytes inside protobuf. */
 function checkRawNumbers(text: string, value: unknown): void {
-  if (!/[0-9][eE][+-]?[0-9]{3}/.test(text) && (text.length < 309 || !/[0-9]{309}/.test(text))) return;
-  const stack: unknown[] = [value];
-  let finite = true;
-  while (stack.length > 0 && finite) {
-    const v = stack.pop();
-    if (typeof v === 'number') finite = Number.isFinite(v);
-    else if (typeof v === 'object' && v !== null) for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
-  }
-  if (finite) return;
-  const literal = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
-  let shown = 'out of range';
-  for (let m = literal.exec(text); m !== null; m = literal.exec(text)) {
-    if (!Number.isFinite(Number(m[0]))) {
-      shown = m[0].length > 40 ? `${m[0].slice(0, 40)}...` : m[0];
-      break;
-    }
-  }
-  throw new WireError(`json: cannot unmarshal number ${shown} into Go value of type float64`);
+  const message = numberOutOfRangeError(text, value);
+  if (message !== undefined) throw new WireError(message);
 }
 
 const EXTRA_VALUE: MessageDesc = { 1: f('items', 'string', { repeated: true }) };

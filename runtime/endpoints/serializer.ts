@@ -8,6 +8,7 @@ import type { KubeObject } from '../api/meta.js';
 import { newBadRequest, newInvalid, newUnsupportedMediaType, StatusError } from '../api/status.js';
 import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type DuplicateField } from './duplicatefields.js';
 import type { APIRequest } from './handler.js';
+import { firstNonFiniteNumber, numberOutOfRangeError } from './json-numbers.js';
 import { mediaTypeOf } from './negotiation.js';
 import { nestingDepthError, valueExceedsNestingDepth } from './nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
@@ -19,45 +20,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Number literals JSON.parse may turn into Infinity: an exponent of three digits or more, or an
- * integer of 309 digits or more. A cheap test of the raw text; only a body that passes it is
- * walked for the values themselves.
- */
-const EXPONENT_OF_THREE_DIGITS = /[0-9][eE][+-]?[0-9]{3}/;
-const DIGITS_309 = /[0-9]{309}/;
-
-/** The first number in value that is not finite (JSON beyond float64, YAML's .inf and .nan), without recursion. */
-export function firstNonFiniteNumber(value: unknown): number | undefined {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return v;
-    } else if (typeof v === 'object' && v !== null) {
-      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push(child);
-    }
-  }
-  return undefined;
-}
-
-/**
- * A JSON number beyond float64 (1e400) parses to Infinity, which JSON.stringify would store as
- * null: kube's decoder refuses it (400) instead of storing something the client did not send.
- */
+/** A JSON number beyond float64 is kube's decode 400 (json-numbers.ts). */
 function checkNumbersInRange(text: string, value: unknown): void {
-  if (!EXPONENT_OF_THREE_DIGITS.test(text) && (text.length < 309 || !DIGITS_309.test(text))) return;
-  if (firstNonFiniteNumber(value) === undefined) return;
-  const literal = /-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
-  let m: RegExpExecArray | null;
-  let shown = 'out of range';
-  while ((m = literal.exec(text)) !== null) {
-    if (!Number.isFinite(Number(m[0]))) {
-      shown = m[0].length > 40 ? `${m[0].slice(0, 40)}...` : m[0];
-      break;
-    }
-  }
-  throw newBadRequest(`json: cannot unmarshal number ${shown} into Go value of type float64`);
+  const message = numberOutOfRangeError(text, value);
+  if (message !== undefined) throw newBadRequest(message);
 }
 
 export function parseJSONBody(text: string): unknown {
