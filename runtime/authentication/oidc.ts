@@ -114,9 +114,9 @@ async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promis
     times[name] = seconds;
   }
   if (times.exp === undefined) return fail('oidc: token has no expiry');
-  if (now >= times.exp) return fail(`oidc: token is expired (Token Expiry: ${new Date(times.exp * 1000).toISOString()})`);
+  if (now >= times.exp) return fail(`oidc: token is expired (Token Expiry: ${timeText(times.exp)})`);
   if (times.nbf !== undefined && now + NBF_LEEWAY_S < times.nbf) {
-    return fail(`oidc: current time ${new Date(now * 1000).toISOString()} before the nbf (not before) time: ${new Date(times.nbf * 1000).toISOString()}`);
+    return fail(`oidc: current time ${timeText(now)} before the nbf (not before) time: ${timeText(times.nbf)}`);
   }
   const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
   if (!issuer.config.issuer.audiences.some((a) => audiences.includes(a))) {
@@ -137,14 +137,27 @@ async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promis
  * A NumericDate claim as go-oidc's jsonTime reads it (a json.Number, so a number or a string
  * holding one), in seconds; undefined when it is not one or is out of float64's range: JSON's
  * 1e400 parses to Infinity here, which Go refuses (ParseFloat's range error) and which would
- * otherwise be an `exp` that never comes.
+ * otherwise be an `exp` that never comes; undefined too beyond int64 seconds (below).
  */
 function jsonTime(value: unknown): number | undefined {
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) n = Number(value);
   else return undefined;
-  return Number.isFinite(n) ? n : undefined;
+  // Go converts with int64(f): beyond int64 the result depends on the CPU (amd64: the minimum,
+  // an expired token; arm64: saturated, one that never expires). Refused here: fail closed.
+  return Number.isFinite(n) && Math.abs(n) < INT64_SECONDS ? n : undefined;
+}
+
+const INT64_SECONDS = 2 ** 63;
+
+/**
+ * A claim's time for a message: ISO 8601 where a JavaScript Date holds it (±8.64e12 s), else the
+ * seconds (toISOString would throw, a 500 where the answer is a 401).
+ */
+function timeText(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} seconds since the epoch` : date.toISOString();
 }
 
 /** With the key the header names (fetching the set again when it is unknown), else any key. */

@@ -40,16 +40,28 @@ export function exceedsNestingDepth(body: Uint8Array, limit = MAX_NESTING_DEPTH)
   return false;
 }
 
-/** True when arrays and objects in value nest deeper than limit (iterative). */
+/**
+ * True when arrays and objects in value nest deeper than limit. Recursive, but it stops as soon
+ * as it is `limit` levels down, so it never uses more than `limit` stack frames however deep the
+ * value is; allocates nothing (it runs on every JSON patch's result).
+ */
 export function valueExceedsNestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  return typeof value === 'object' && value !== null && (limit <= 0 || containerExceeds(value, limit - 1));
+}
+
+/** Whether the container `v` holds containers more than `below` levels deep. */
+function containerExceeds(v: object, below: number): boolean {
+  if (Array.isArray(v)) {
+    for (const child of v) {
+      if (typeof child === 'object' && child !== null && (below === 0 || containerExceeds(child, below - 1))) return true;
     }
+    return false;
+  }
+  const o = v as Record<string, unknown>;
+  for (const key in o) {
+    if (!Object.hasOwn(o, key)) continue;
+    const child = o[key];
+    if (typeof child === 'object' && child !== null && (below === 0 || containerExceeds(child, below - 1))) return true;
   }
   return false;
 }

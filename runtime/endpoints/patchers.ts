@@ -10,6 +10,7 @@ import { strategicMergePatch } from './fieldmanager/strategicmerge.js';
 import { UNTYPED, type TypeNode } from './fieldmanager/typeschema.js';
 import { applyJSONPatch } from '../registry/jsonpatch.js';
 import { isPlainObject, parseJSONBody } from './serializer.js';
+import { MAX_NESTING_DEPTH, valueExceedsNestingDepth } from './nesting.js';
 
 export { applyJSONPatch } from '../registry/jsonpatch.js';
 
@@ -59,8 +60,14 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
  */
 export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patch: unknown, structure: TypeNode = UNTYPED): unknown {
   switch (patchType) {
-    case JSON_PATCH:
-      return applyJSONPatch(doc, patch);
+    case JSON_PATCH: {
+      // The only patch whose result can nest deeper than both the object and the body (an `add`
+      // or `copy` at a deep path): bounded as a body is (nesting.ts), else an object too deep for
+      // the recursive layers would be stored, and every later update of it would be a 500.
+      const result = applyJSONPatch(doc, patch);
+      if (valueExceedsNestingDepth(result)) throw patchedTooDeep();
+      return result;
+    }
     case MERGE_PATCH:
       if (!isPlainObject(patch)) throw newBadRequest('a merge patch must be a JSON object');
       return mergePatch(doc, patch);
@@ -72,6 +79,16 @@ export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patc
       throw newBadRequest(`unsupported patch type ${String(never)}`);
     }
   }
+}
+
+/**
+ * A patch result nested deeper than MAX_NESTING_DEPTH: kube's patcher answers a patched object
+ * that does not decode with 422 Invalid on the field `patch` (its decoder stops at 10,000 levels;
+ * kgen's bound is nesting.ts's).
+ */
+function patchedTooDeep() {
+  const message = `Invalid value: "": the patched object is nested deeper than the maximum depth of ${MAX_NESTING_DEPTH}`;
+  return statusError('Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }
 
 /** The patched document; `patchBody` is the raw request body. `doc` is not mutated. */

@@ -19,11 +19,22 @@
  */
 import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
 import { goTimeParseError } from '../api/time.js';
+import { parseQuantity } from './cel-quantity.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
 const QUANTITY_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const INT64_LIMIT = 2 ** 63;
+
+/** ParseQuantity's error for text, or undefined when it is a quantity. */
+function quantityError(text: string): string | undefined {
+  try {
+    parseQuantity(text);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
 
 /** The decoder's state: the first remembered type error. */
 interface Saved {
@@ -94,8 +105,11 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
   }
   if (node.intOrString) {
     if (node.pattern !== undefined) {
-      // resource.Quantity.UnmarshalJSON parses the bytes (quotes stripped): a number is a quantity.
+      // resource.Quantity.UnmarshalJSON: ParseQuantity(TrimSpace(the bytes, quotes stripped)), so a
+      // number is a quantity and a string that is none ends decoding with ParseQuantity's error.
       if (typeof v !== 'string' && typeof v !== 'number') throw new Fatal(QUANTITY_FORMAT_WRONG);
+      const err = quantityError(typeof v === 'string' ? v.trim() : String(v));
+      if (err !== undefined) throw new Fatal(err);
       return;
     }
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.

@@ -80,6 +80,27 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
     assert.ok('user' in ((await authn.authenticate(request(issuer.tokenFromJSON(payload(`"exp":"${now + 60}"`))))) as object));
   });
 
+  it('answers times beyond the calendar or int64 with a 401, never a 500 or a token that never expires', async () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig())]);
+    const now = Math.floor(Date.now() / 1000);
+    const payload = (times: string) => `{"iss":${JSON.stringify(issuer.url)},"sub":"s","aud":"kgen",${times}}`;
+    const outcome = async (times: string) => {
+      try {
+        return errorOf(await authn.authenticate(request(issuer.tokenFromJSON(payload(times)))));
+      } catch (err) {
+        return `threw ${(err as Error).message}`;
+      }
+    };
+    // Within int64 seconds but beyond what a JavaScript Date holds (±8.64e12 s): still the answer.
+    assert.match(await outcome(`"exp":${now + 7200},"nbf":1e13`), /^oidc: verify token: oidc: current time \S+ before the nbf \(not before\) time: 10000000000000 seconds since the epoch$/);
+    assert.match(await outcome(`"exp":-1e13`), /^oidc: verify token: oidc: token is expired \(Token Expiry: -10000000000000 seconds since the epoch\)$/);
+    // Beyond int64 seconds Go's int64(float64) conversion depends on the CPU (amd64 wraps to the
+    // minimum, an expired token; arm64 saturates, one that never expires): refused, fail closed.
+    for (const times of [`"exp":1e300`, `"exp":9223372036854775808`, `"exp":${now + 60},"nbf":-1e19`]) {
+      assert.match(await outcome(times), /^oidc: failed to unmarshal claims: "(exp|nbf)" is not a time in seconds/, times);
+    }
+  });
+
   it('accepts only the configured algorithms (RS256 by default)', async () => {
     const es = await TestIssuer.start('ES256');
     try {

@@ -92,6 +92,15 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
     // resource.Quantity.UnmarshalJSON.
     const containers = [{ name: 'c', image: 'nginx', resources: { limits: { cpu: { a: 1 } } } }];
     await badRequest('POST', DEPLOYMENTS, deployment('a', { template: { metadata: { labels: { app: 'a' } }, spec: { containers } } }), `${dep}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    // A string (or number) is ParseQuantity'd by UnmarshalJSON: its error ends decoding too, with
+    // apimachinery's text (ErrFormatWrong, ErrSuffix), whatever the field.
+    const withLimits = (limits: Record<string, unknown>) => deployment('a', { template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits } }] } } });
+    await badRequest('POST', DEPLOYMENTS, withLimits({ cpu: 'abc' }), `${dep}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    await badRequest('POST', DEPLOYMENTS, withLimits({ memory: '1Gm' }), `${dep}unable to parse quantity's suffix`);
+    await badRequest('POST', DEPLOYMENTS, withLimits({ memory: '1.2.3' }), `${dep}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    await badRequest('POST', DEPLOYMENTS, withLimits({ memory: '' }), `${dep}quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+    const created = await t.request('POST', DEPLOYMENTS, { body: withLimits({ cpu: ' 500m ', memory: 1.5e3 }) });
+    assert.equal(created.status === 400, false, created.text);
     // metav1.Time.UnmarshalJSON.
     await badRequest(
       'POST',
