@@ -33,9 +33,10 @@ const INT64_MIN = -(1n << 63n);
 const fitsInt64 = (v: bigint): boolean => v >= INT64_MIN && v <= INT64_MAX;
 
 /**
- * Digits a parsed value may grow to (its exponent and the nano rounding). apimachinery has no
- * bound (an exponent such as 1e2000000000 makes inf.Dec allocate ~1 GB); here such a quantity
- * is refused with ERR_NUMERIC instead of stopping the server.
+ * Digits a parsed value may hold or grow to (its significant digits, its exponent and the nano
+ * rounding). apimachinery has no bound (an exponent such as 1e2000000000 makes inf.Dec allocate
+ * ~1 GB, and a 3 MB string of digits is read); here such a quantity is refused with ERR_NUMERIC
+ * instead of stopping the server. Leading zeros, and a fraction's trailing zeros, do not count.
  */
 const MAX_DIGITS = 10_000;
 
@@ -106,6 +107,20 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; bina
 
 const pow10 = (k: number): bigint => 10n ** BigInt(k);
 
+/** text without its leading zeros (a loop: a regular expression such as /^0+/ is fine, /0+$/ is quadratic). */
+function stripLeadingZeros(text: string): string {
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) === 48) i++;
+  return i === 0 ? text : text.slice(i);
+}
+
+/** The length of text without its trailing zeros. */
+function significantLength(text: string): number {
+  let i = text.length;
+  while (i > 0 && text.charCodeAt(i - 1) === 48) i--;
+  return i;
+}
+
 /** resource.ParseQuantity; throws apimachinery's error text. */
 export function parseQuantity(str: string): CelQuantity {
   if (str.length === 0) throw new KubeLibraryError(ERR_FORMAT_WRONG);
@@ -139,8 +154,15 @@ export function parseQuantity(str: string): CelQuantity {
   // inf.Dec: SetString(value), the suffix applied, rounded up to nano, BinarySI capped at MaxInt64.
   const m = /^[+-]?([0-9]*)(?:\.([0-9]*))?$/.exec(value);
   if (!m || (m[1] ?? '') + (m[2] ?? '') === '') throw new KubeLibraryError(ERR_NUMERIC);
-  let n = BigInt((m[1] ?? '') + (m[2] ?? '') || '0');
-  let e = -(m[2] ?? '').length;
+  // The same value with the integer part's leading zeros and the fraction's trailing zeros left
+  // out, so that BigInt (whose parse is not linear in V8) reads at most MAX_DIGITS digits: a 3 MB
+  // quantity string cost seconds of CPU. More significant digits than that are refused, as the
+  // result's bound below refuses them.
+  const int = stripLeadingZeros(m[1] ?? '');
+  const frac = (m[2] ?? '').slice(0, significantLength(m[2] ?? ''));
+  if (stripLeadingZeros(int + frac).length > MAX_DIGITS) throw new KubeLibraryError(ERR_NUMERIC);
+  let n = BigInt(int + frac || '0');
+  let e = -frac.length;
   if (base === 10) e += exponent;
   else n *= 1n << BigInt(exponent);
   if (n !== 0n) {

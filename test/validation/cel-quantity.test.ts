@@ -9,7 +9,7 @@ import { compileSchemaValidator } from '../../runtime/validation/index.js';
 import { celEnvironment } from '../../runtime/validation/cel-env.js';
 import { celRuleErrors } from '../../runtime/validation/cel.js';
 import { estimateSchemaCost } from '../../runtime/validation/cel-cost.js';
-import { CelQuantity, ERR_FORMAT_WRONG, parseQuantity } from '../../runtime/validation/cel-quantity.js';
+import { CelQuantity, ERR_FORMAT_WRONG, ERR_NUMERIC, parseQuantity } from '../../runtime/validation/cel-quantity.js';
 
 const run = (expr: string): unknown => {
   const parsed = celEnvironment().parse(expr);
@@ -174,5 +174,44 @@ describe('quantity library in CRD rules', () => {
     // self (1) + 400 bytes (maxLength 100 × 4) × 0.1; a literal of 4 bytes costs ceil(0.4) = 1.
     assert.equal(cost('isQuantity(self)'), 1 + 40);
     assert.equal(cost("quantity(self).isLessThan(quantity('10Gi'))"), 1 + 40 + 1 + 1);
+  });
+});
+
+describe('ParseQuantity on very long text (a request body may hold a 3 MB quantity string)', () => {
+  const cpu = (text: string): number => {
+    const start = process.cpuUsage();
+    try {
+      parseQuantity(text);
+    } catch {
+      // refused or not: only the time counts here
+    }
+    const used = process.cpuUsage(start);
+    return used.user + used.system;
+  };
+
+  test("leading zeros and a fraction's trailing zeros are read as Go reads them", () => {
+    const pad = '0'.repeat(1_000_000);
+    // The value in nano units (a parsed quantity's exponent is -9 or more).
+    const nano = (text: string): bigint => {
+      const q = parseQuantity(text);
+      return q.n * 10n ** BigInt(q.e + 9);
+    };
+    assert.equal(nano(`${pad}5`), 5_000_000_000n);
+    assert.equal(nano(`1.${pad}`), 1_000_000_000n);
+    assert.equal(nano(`0.${pad}1`), 1n); // rounded up to 1n, as inf.Dec's RoundUp
+    assert.equal(nano(`1e${pad}5`), 100_000_000_000_000n);
+  });
+
+  test('more than 10,000 significant digits are refused (ERR_NUMERIC), in linear time', () => {
+    assert.throws(() => parseQuantity(`1${'0'.repeat(20_000)}`), { message: ERR_NUMERIC });
+    assert.throws(() => parseQuantity(`0.${'1'.repeat(20_000)}`), { message: ERR_NUMERIC });
+    // V8's BigInt parse is not linear: 3 M digits took 2 s before they were bounded. Linear is
+    // ×10 for ten times the text; the bound allows ×40 for noise, far below the ×100 of a square.
+    for (const make of [(n: number) => `1${'0'.repeat(n)}`, (n: number) => `9.${'9'.repeat(n)}`]) {
+      cpu(make(300_000));
+      const small = Math.min(cpu(make(300_000)), cpu(make(300_000)));
+      const large = Math.min(cpu(make(3_000_000)), cpu(make(3_000_000)));
+      assert.ok(large < Math.max(small, 2_000) * 40, `300k digits: ${small} µs, 3M digits: ${large} µs`);
+    }
   });
 });
