@@ -31,8 +31,13 @@ const NAME = 'kubernetes';
 const NAMESPACE = 'default';
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
-/** The address a server is reached at: an IP; a wildcard or a host name is 127.0.0.1. */
-export function advertisedIP(ip: string): string {
+/**
+ * The address a server is reached at: an IP, without the brackets a listen address such as
+ * `[::1]` carries (an Endpoints address is a bare IP, and is validated as one); a wildcard or a
+ * host name is 127.0.0.1.
+ */
+export function advertisedIP(listen: string): string {
+  const ip = listen.startsWith('[') && listen.endsWith(']') ? listen.slice(1, -1) : listen;
   return IPV4.test(ip) && ip !== '0.0.0.0' ? ip : ip.includes(':') && ip !== '::' ? ip : '127.0.0.1';
 }
 

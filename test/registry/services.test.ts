@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { advertisedIP } from '../../runtime/registry/kubernetes-service.js';
 import { FIXTURE_DIR, startTestServer, type TestServer } from '../server/testserver.js';
 
 const SVCS = '/api/v1/namespaces/default/services';
@@ -201,5 +202,16 @@ describe('Service validation', () => {
     assert.equal(changed.body.message, 'Service "fixed" is invalid: spec.clusterIP: Invalid value: "10.0.0.14": field is immutable');
     const other = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { ports: [{ port: 5353 }] } }, contentType: 'application/merge-patch+json' });
     assert.equal(other.status, 200, other.text);
+  });
+});
+
+describe('the address default/kubernetes advertises', () => {
+  // A listen address of `[::1]` reached the Endpoints with its brackets, which Endpoints
+  // validation (kube's ValidateEndpoints) refuses: the server then failed to start.
+  it('is the listen IP without brackets, and 127.0.0.1 for a wildcard or a host name', () => {
+    assert.equal(advertisedIP('[::1]'), '::1');
+    assert.equal(advertisedIP('::1'), '::1');
+    assert.equal(advertisedIP('10.1.2.3'), '10.1.2.3');
+    for (const wildcard of ['0.0.0.0', '::', '[::]', 'localhost', 'example.com']) assert.equal(advertisedIP(wildcard), '127.0.0.1', wildcard);
   });
 });
