@@ -46,6 +46,7 @@ import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
+import { homogeneousLiteralError, mayHaveLiterals, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
 
@@ -426,17 +427,29 @@ export function checkRule(parsed: Parsed): Checked {
  * Checks by environment and text, keyed `<environment's number>\0<text>`: one bound for every
  * environment's texts together (up to 512 environments are kept).
  */
-const checkedInSelfEnv = new TextKeyedCache<Checked>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
+const checkedInSelfEnv = new TextKeyedCache<CheckedInEnvironment>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
 const environmentNumbers = new WeakMap<Environment, number>();
 let environmentsNumbered = 0;
 
-/** env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and text. */
-export function checkInEnvironment(env: Environment, text: string): Checked {
+/** A check in a self-type environment, with what cel-go's AST validators found (cel-literals.ts). */
+export type CheckedInEnvironment = Checked & { literalError?: LiteralError | undefined };
+
+/**
+ * env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and
+ * text, with the literal validators run on the checked AST (which is not kept). `dynIsExact` is a
+ * property of the environment's self type (homogeneousLiteralError), the same at every call.
+ */
+export function checkInEnvironment(env: Environment, text: string, dynIsExact = false): CheckedInEnvironment {
   let n = environmentNumbers.get(env);
   if (n === undefined) environmentNumbers.set(env, (n = environmentsNumbered++));
   const key = `${n}\0${text}`;
   let checked = checkedInSelfEnv.get(key);
-  if (!checked) checkedInSelfEnv.set(key, (checked = env.parse(text).check()));
+  if (!checked) {
+    const parsed = env.parse(text);
+    const result: CheckedInEnvironment = parsed.check();
+    checked = result.valid && mayHaveLiterals(text) ? { ...result, literalError: homogeneousLiteralError(parsed.ast, dynIsExact) } : result;
+    checkedInSelfEnv.set(key, checked);
+  }
   return checked;
 }
 
