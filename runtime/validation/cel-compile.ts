@@ -6,8 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironmentForSelf, checkInEnvironment, checkRule, parseRule, type CelObjectType } from './cel-env.js';
-import { homogeneousLiteralError, mayHaveLiterals } from './cel-literals.js';
+import { celEnvironmentForSelf, checkInEnvironment, checkRule, literalErrors, parseRule, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -82,9 +81,9 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
         return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
       }
       if (check.literalError) return { error: errorText(text, check.literalError.message, check.literalError.pos), pos: check.literalError.pos };
-    } else if (typeCheck && mayHaveLiterals(text)) {
+    } else if (typeCheck) {
       // self is dyn as a whole: the literals' own types still count (`[1, 'a']`).
-      const literalError = homogeneousLiteralError(program.ast, exact && !optionalOldSelf);
+      const literalError = literalErrors(program.ast, text, exact && !optionalOldSelf);
       if (literalError) return { error: errorText(text, literalError.message, literalError.pos), pos: literalError.pos };
     }
     if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {

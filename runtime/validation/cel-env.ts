@@ -41,12 +41,12 @@ import {
   quantitySign,
   quantitySub,
 } from './cel-quantity.js';
-import { compileRE2, findAllRE2 } from './re2.js';
+import { compileRE2, findAllRE2, RE2SyntaxError, translateRE2 } from './re2.js';
 import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
-import { homogeneousLiteralError, mayHaveLiterals, type LiteralError } from './cel-literals.js';
+import { formatLiteralError, homogeneousLiteralError, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
 
@@ -447,10 +447,48 @@ export function checkInEnvironment(env: Environment, text: string, dynIsExact = 
   if (!checked) {
     const parsed = env.parse(text);
     const result: CheckedInEnvironment = parsed.check();
-    checked = result.valid && mayHaveLiterals(text) ? { ...result, literalError: homogeneousLiteralError(parsed.ast, dynIsExact) } : result;
+    const literalError = result.valid ? literalErrors(parsed.ast, text, dynIsExact) : undefined;
+    checked = literalError ? { ...result, literalError } : result;
     checkedInSelfEnv.set(key, checked);
   }
   return checked;
+}
+
+/** duration(x) and timestamp(x) over one literal, for formatLiteralError. */
+const conversions = new Map<string, (vars: { literal: unknown }) => unknown>();
+
+function converts(fn: 'duration' | 'timestamp', literal: unknown): boolean {
+  let program = conversions.get(fn);
+  if (!program) conversions.set(fn, (program = celEnvironmentWithVariables(['literal']).parse(`${fn}(literal)`) as unknown as (vars: { literal: unknown }) => unknown));
+  try {
+    program({ literal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function regexCompiles(pattern: string): boolean {
+  try {
+    translateRE2(pattern);
+    return true;
+  } catch (err) {
+    return !(err instanceof RE2SyntaxError);
+  }
+}
+
+/**
+ * What kube's AST validators (cel-literals.ts) refuse in a checked rule, the first by position
+ * as cel-go lists its issues; undefined when the rule passes them.
+ */
+export function literalErrors(ast: Parsed['ast'], text: string, dynIsExact: boolean): LiteralError | undefined {
+  const mixedWanted = mayHaveLiterals(text);
+  const formatWanted = mayHaveFormatLiterals(text);
+  if (!mixedWanted && !formatWanted) return undefined;
+  const nodes = nodesOf(ast);
+  const mixed = mixedWanted ? homogeneousLiteralError(nodes, dynIsExact) : undefined;
+  const format = formatWanted ? formatLiteralError(nodes, converts, regexCompiles) : undefined;
+  return mixed && format ? (format.pos < mixed.pos ? format : mixed) : (mixed ?? format);
 }
 
 /** Characters of rule text the two caches above hold (for tests of the bound). */

@@ -20,7 +20,7 @@ interface CheckedType {
   valueType?: CheckedType;
 }
 
-type Node = ASTNode & { checkedType?: CheckedType; pos?: number };
+export type Node = ASTNode & { checkedType?: CheckedType; pos?: number };
 
 const isNode = (x: unknown): x is Node => typeof x === 'object' && x !== null && 'op' in x && typeof (x as { op: unknown }).op === 'string';
 
@@ -31,9 +31,9 @@ const isFormatCall = (node: Node): boolean => (node.op === 'rcall' || node.op ==
  * whether it sits inside a call of `format` (cel-go exempts string format calls' literals from the
  * homogeneity check). No closures: this runs for every rule of every CRD written.
  */
-function nodesOf(root: Node): Array<[Node, boolean]> {
+export function nodesOf(root: ASTNode): Array<[Node, boolean]> {
   const out: Array<[Node, boolean]> = [];
-  const stack: Array<[unknown, boolean]> = [[root, false]];
+  const stack: Array<[unknown, boolean]> = [[root as Node, false]];
   while (stack.length > 0) {
     const [x, inFormat] = stack.pop()!;
     if (Array.isArray(x)) {
@@ -112,8 +112,8 @@ export function mayHaveLiterals(text: string): boolean {
  * refused as in kube (int-or-string is dyn there too). For the same reason `string` against bytes,
  * duration or timestamp is not reported (kgen types fields of those formats as string).
  */
-export function homogeneousLiteralError(ast: ASTNode, dynIsExact: boolean): LiteralError | undefined {
-  for (const [node, inFormat] of nodesOf(ast as Node)) {
+export function homogeneousLiteralError(nodes: Array<[Node, boolean]>, dynIsExact: boolean): LiteralError | undefined {
+  for (const [node, inFormat] of nodes) {
     if (inFormat || !Array.isArray(node.args)) continue;
     if (node.op === 'list') {
       let type: CheckedType | undefined;
@@ -149,4 +149,39 @@ function mismatch(expected: CheckedType | undefined, el: Node, dynIsExact: boole
   if (!dynIsExact && (mentionsDyn(expected) || mentionsDyn(actual))) return expected;
   if (stringFormatPair(expected, actual)) return expected;
   return `expected type '${formatType(expected)}' but found '${formatType(actual)}'`;
+}
+
+/** Functions whose literal argument cel-go checks after type-check, and which argument it checks. */
+const FORMAT_CHECKED: ReadonlyMap<string, 'duration' | 'timestamp' | 'matches'> = new Map([
+  ['duration', 'duration'],
+  ['timestamp', 'timestamp'],
+  ['matches', 'matches'],
+]);
+
+/** False when a rule's text calls none of duration(), timestamp() and matches(): most rules. */
+export function mayHaveFormatLiterals(text: string): boolean {
+  return text.includes('duration') || text.includes('timestamp') || text.includes('matches');
+}
+
+/**
+ * cel.ValidateDurationLiterals, ValidateTimestampLiterals and ValidateRegexLiterals (kube 1.29):
+ * a call of duration(), timestamp() or matches() whose first argument is a literal must succeed
+ * with it (`duration('1x')`, `timestamp('bad')`, `'a'.matches('[')` are refused with "invalid
+ * duration argument" and so on, at the literal). As in cel-go the first argument is the one in
+ * the call's argument list: the pattern of `s.matches(p)`, but the string of `matches(s, p)`.
+ * `converts` evaluates duration(x) or timestamp(x); the regex is checked as Go's regexp.Compile.
+ */
+export function formatLiteralError(nodes: Array<[Node, boolean]>, converts: (fn: 'duration' | 'timestamp', arg: unknown) => boolean, regexCompiles: (pattern: string) => boolean): LiteralError | undefined {
+  let first: LiteralError | undefined;
+  for (const [node] of nodes) {
+    if ((node.op !== 'call' && node.op !== 'rcall') || !Array.isArray(node.args)) continue;
+    const fn = FORMAT_CHECKED.get(node.args[0] as string);
+    const args: unknown = node.op === 'call' ? node.args[1] : node.args[2];
+    if (!fn || !Array.isArray(args) || !isNode(args[0]) || args[0].op !== 'value') continue;
+    const literal = args[0];
+    const ok = fn === 'matches' ? typeof literal.args !== 'string' || regexCompiles(literal.args) : converts(fn, literal.args);
+    const pos = literal.pos ?? 0;
+    if (!ok && (!first || pos < first.pos)) first = { message: `invalid ${fn} argument`, pos };
+  }
+  return first;
 }

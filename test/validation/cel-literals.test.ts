@@ -88,3 +88,29 @@ describe('HomogeneousAggregateLiterals (cel.ValidateHomogeneousAggregateLiterals
     assert.deepEqual(v.validate({ apiVersion: 'x/v1', kind: 'R', metadata: { name: 'a' }, spec: { i: 1 } }).map((e) => e.message), ['Invalid value: "object": m']);
   });
 });
+
+describe('ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLiterals (kube 1.29)', () => {
+  test('bad literals are refused at the literal with cel-go\'s message', () => {
+    assert.equal(compileError("duration('1x') > duration('1s')"), 'compilation failed: ERROR: <input>:1:10: invalid duration argument');
+    assert.equal(compileError("timestamp('bad') > timestamp('2020-01-01T00:00:00Z')"), 'compilation failed: ERROR: <input>:1:11: invalid timestamp argument');
+    assert.equal(compileError("self.s.matches('[')"), 'compilation failed: ERROR: <input>:1:16: invalid matches argument');
+    assert.equal(compileError("'a'.matches('(?=a)')"), 'compilation failed: ERROR: <input>:1:13: invalid matches argument');
+    // On a dyn node too, and the first by position when there are several.
+    assert.equal(compileError("duration('1x') > duration('?')", { onFree: true }), 'compilation failed: ERROR: <input>:1:10: invalid duration argument');
+    assert.equal(compileError("[1, 'a'].size() == 2 && duration('1x') > duration('1s')"), "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'");
+    assert.equal(compileError("duration('1x') > duration('1s') && [1, 'a'].size() == 2"), 'compilation failed: ERROR: <input>:1:10: invalid duration argument');
+  });
+
+  test('good literals and non-literal arguments compile', () => {
+    for (const rule of [
+      "duration('1h30m') > duration('-1.5s')",
+      "timestamp('2020-01-01T00:00:00Z') < timestamp('2021-06-01T10:00:00.5+02:00')",
+      "self.s.matches('^[a-z]+(?i)x$')",
+      "self.s.matches('\\\\p{L}+')",
+      'duration(self.s) > duration(self.s)',
+      "self.s.matches(self.s + '[')",
+    ]) {
+      assert.equal(compileError(rule), '', rule);
+    }
+  });
+});
