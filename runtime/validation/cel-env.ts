@@ -328,6 +328,9 @@ function registerKubeLibraries(env: Environment): Environment {
       for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], v)) return BigInt(i);
       return -1n;
     })
+    // CEL's global form of matches (cel-go's stdlib declares matches(string, string) beside
+    // string.matches(string)); cel-js has only the member form. Go's regexp, as find() below.
+    .registerFunction('matches(string, string): bool', (s: string, p: string) => compileRE2(p).test(s))
     .registerFunction('string.find(string): string', (s: string, p: string) => compileRE2(p).exec(s)?.[0] ?? '')
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
     .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))

@@ -95,6 +95,8 @@ describe('ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLite
     assert.equal(compileError("timestamp('bad') > timestamp('2020-01-01T00:00:00Z')"), 'compilation failed: ERROR: <input>:1:11: invalid timestamp argument');
     assert.equal(compileError("self.s.matches('[')"), 'compilation failed: ERROR: <input>:1:16: invalid matches argument');
     assert.equal(compileError("'a'.matches('(?=a)')"), 'compilation failed: ERROR: <input>:1:13: invalid matches argument');
+    // cel-go checks the call's first argument: the string, in the global form.
+    assert.equal(compileError("matches('[', 'a')"), 'compilation failed: ERROR: <input>:1:9: invalid matches argument');
     // On a dyn node too, and the first by position when there are several.
     assert.equal(compileError("duration('1x') > duration('?')", { onFree: true }), 'compilation failed: ERROR: <input>:1:10: invalid duration argument');
     assert.equal(compileError("[1, 'a'].size() == 2 && duration('1x') > duration('1s')"), "compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'");
@@ -107,10 +109,23 @@ describe('ValidateDurationLiterals, ValidateTimestampLiterals, ValidateRegexLite
       "timestamp('2020-01-01T00:00:00Z') < timestamp('2021-06-01T10:00:00.5+02:00')",
       "self.s.matches('^[a-z]+(?i)x$')",
       "self.s.matches('\\\\p{L}+')",
+      "matches(self.s, '[')", // the pattern is the second argument: not checked, as in cel-go
       'duration(self.s) > duration(self.s)',
       "self.s.matches(self.s + '[')",
     ]) {
       assert.equal(compileError(rule), '', rule);
     }
+  });
+});
+
+describe('matches(string, string): the global form of CEL\'s matches', () => {
+  test('compiles and matches as Go\'s regexp', () => {
+    assert.equal(compileError("matches(self.s, '^[a-z]+$')"), '');
+    const v = compileSchemaValidator({
+      R: { type: 'object', properties: { spec: { type: 'object', properties: { s: { type: 'string' } }, 'x-kubernetes-validations': [{ rule: "matches(self.s, '^(?i)[a-z]+$')", message: 'm' }] } } },
+    } as never, 'R');
+    const run = (s: string) => v.validate({ apiVersion: 'x/v1', kind: 'R', metadata: { name: 'a' }, spec: { s } }).map((e) => e.message);
+    assert.deepEqual(run('AbC'), []);
+    assert.deepEqual(run('ab1'), ['Invalid value: "object": m']);
   });
 });
