@@ -41,7 +41,7 @@ import {
   quantitySign,
   quantitySub,
 } from './cel-quantity.js';
-import { compileRE2, findAllRE2, RE2SyntaxError, translateRE2 } from './re2.js';
+import { compileRE2, findAllRE2, RE2SyntaxError } from './re2.js';
 import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
@@ -471,9 +471,13 @@ function converts(fn: 'duration' | 'timestamp', literal: unknown): boolean {
   }
 }
 
+/**
+ * Go's regexp.Compile, through re2.ts's cache: a pattern it refuses (not Go syntax, too large for
+ * V8, or one needing re2js when re2js is missing: fail closed, as for schema patterns) is refused.
+ */
 function regexCompiles(pattern: string): boolean {
   try {
-    translateRE2(pattern);
+    compileRE2(pattern);
     return true;
   } catch (err) {
     return !(err instanceof RE2SyntaxError);
