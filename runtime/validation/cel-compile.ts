@@ -6,7 +6,7 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironmentForSelf, checkInEnvironment, checkRule, parseRule, type CelObjectType } from './cel-env.js';
+import { celEnvironmentForSelf, checkInEnvironment, checkRule, literalErrors, parseRule, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
@@ -72,14 +72,19 @@ function compileExpression(text: string, want: 'bool' | 'string', self: DeclType
     if ('error' in access) return { error: errorText(text, access.error.message, access.error.pos), pos: access.error.pos };
     // Against self's declared type (objects as registered types, timestamps as dyn), as cel-go
     // checks: `self == true` on a string, or `self.name == 1`, has no matching overload.
-    const { typed, objects } = typeCheck ? celTypeOfSelf(self) : { typed: 'dyn', objects: [] };
+    const { typed, objects, exact } = typeCheck ? celTypeOfSelf(self) : { typed: 'dyn', objects: [], exact: false };
     if (typed !== 'dyn') {
-      const check = checkInEnvironment(celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed), text);
+      const check = checkInEnvironment(celEnvironmentForSelf(typed, objects, optionalOldSelf ? 'dyn' : typed), text, exact && !optionalOldSelf);
       if (!check.valid) {
         const e = check.error as { message?: string; node?: { pos?: number } } | undefined;
         const pos = e?.node?.pos ?? 0;
         return { error: errorText(text, firstLine(e?.message ?? 'type check failed'), pos), pos };
       }
+      if (check.literalError) return { error: errorText(text, check.literalError.message, check.literalError.pos), pos: check.literalError.pos };
+    } else if (typeCheck) {
+      // self is dyn as a whole: the literals' own types still count (`[1, 'a']`).
+      const literalError = literalErrors(program.ast, text, exact && !optionalOldSelf);
+      if (literalError) return { error: errorText(text, literalError.message, literalError.pos), pos: literalError.pos };
     }
     if (access.type.kind !== 'dyn' && declTypeName(access.type) !== want) {
       return { error: `cel expression must evaluate to a ${want}`, pos: 0 };
@@ -162,16 +167,34 @@ export function resolveFieldPath(jsonPath: string, self: DeclType | undefined): 
  * self's CEL type name and the object types it needs, once per declared type: the rules (and
  * messageExpressions) of one node share its `self`, and naming a large type takes a walk of it.
  */
-const selfTypes = new WeakMap<DeclType, { typed: string; objects: CelObjectType[] }>();
+const selfTypes = new WeakMap<DeclType, SelfType>();
 
-function celTypeOfSelf(self: DeclType): { typed: string; objects: readonly CelObjectType[] } {
+/**
+ * `exact`: every dyn in `typed` is dyn in kube too (no timestamp, no object cut off by depth), so
+ * a literal mixing dyn with another type is refused as kube refuses it (cel-literals.ts).
+ */
+interface SelfType {
+  typed: string;
+  objects: readonly CelObjectType[];
+  exact: boolean;
+}
+
+function celTypeOfSelf(self: DeclType): SelfType {
   let found = selfTypes.get(self);
   if (!found) {
     const objects: CelObjectType[] = [];
-    found = { typed: celTypeName(self, objects, new Map()), objects };
+    const approximated = { dyn: false };
+    const typed = celTypeName(self, objects, new Map(), 0, approximated);
+    found = { typed, objects, exact: !approximated.dyn };
     selfTypes.set(self, found);
   }
   return found;
+}
+
+/** A type kgen names dyn where kube names it precisely. */
+function cutOff(approximated: { dyn: boolean }): 'dyn' {
+  approximated.dyn = true;
+  return 'dyn';
 }
 
 /** Object types nested deeper than this are dyn to the checker (recursive schemas end there). */
@@ -181,18 +204,18 @@ const MAX_TYPED_DEPTH = 8;
  * The CEL type name of a declared type; object types are added to `objects` (dependencies first,
  * identical shapes shared). Timestamps and anything CEL cannot name here are dyn.
  */
-function celTypeName(decl: DeclType, objects: CelObjectType[], byShape: Map<string, string>, depth = 0): string {
+function celTypeName(decl: DeclType, objects: CelObjectType[], byShape: Map<string, string>, depth: number, approximated: { dyn: boolean }): string {
   switch (decl.kind) {
     case 'scalar':
-      return decl.name === 'timestamp' ? 'dyn' : decl.name;
+      return decl.name === 'timestamp' ? cutOff(approximated) : decl.name;
     case 'list':
-      return `list<${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.items(), objects, byShape, depth + 1)}>`;
+      return `list<${depth > MAX_TYPED_DEPTH ? cutOff(approximated) : celTypeName(decl.items(), objects, byShape, depth + 1, approximated)}>`;
     case 'map':
-      return `map<string, ${depth > MAX_TYPED_DEPTH ? 'dyn' : celTypeName(decl.values(), objects, byShape, depth + 1)}>`;
+      return `map<string, ${depth > MAX_TYPED_DEPTH ? cutOff(approximated) : celTypeName(decl.values(), objects, byShape, depth + 1, approximated)}>`;
     case 'object': {
-      if (depth > MAX_TYPED_DEPTH) return 'dyn';
+      if (depth > MAX_TYPED_DEPTH) return cutOff(approximated);
       const fields: Record<string, string> = {};
-      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, byShape, depth + 1);
+      for (const [name, type] of [...decl.fields.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) fields[name] = celTypeName(type(), objects, byShape, depth + 1, approximated);
       // Identical shapes share one type (`byShape`: the shapes of `objects`, by their JSON).
       const shape = JSON.stringify(fields);
       const known = byShape.get(shape);

@@ -41,11 +41,12 @@ import {
   quantitySign,
   quantitySub,
 } from './cel-quantity.js';
-import { compileRE2, findAllRE2 } from './re2.js';
+import { compileRE2, findAllRE2, RE2SyntaxError } from './re2.js';
 import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
+import { formatLiteralError, homogeneousLiteralError, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
 
@@ -327,6 +328,9 @@ function registerKubeLibraries(env: Environment): Environment {
       for (let i = l.length - 1; i >= 0; i--) if (celEquals(l[i], v)) return BigInt(i);
       return -1n;
     })
+    // CEL's global form of matches (cel-go's stdlib declares matches(string, string) beside
+    // string.matches(string)); cel-js has only the member form. Go's regexp, as find() below.
+    .registerFunction('matches(string, string): bool', (s: string, p: string) => compileRE2(p).test(s))
     .registerFunction('string.find(string): string', (s: string, p: string) => compileRE2(p).exec(s)?.[0] ?? '')
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
     .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))
@@ -426,18 +430,72 @@ export function checkRule(parsed: Parsed): Checked {
  * Checks by environment and text, keyed `<environment's number>\0<text>`: one bound for every
  * environment's texts together (up to 512 environments are kept).
  */
-const checkedInSelfEnv = new TextKeyedCache<Checked>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
+const checkedInSelfEnv = new TextKeyedCache<CheckedInEnvironment>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
 const environmentNumbers = new WeakMap<Environment, number>();
 let environmentsNumbered = 0;
 
-/** env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and text. */
-export function checkInEnvironment(env: Environment, text: string): Checked {
+/** A check in a self-type environment, with what cel-go's AST validators found (cel-literals.ts). */
+export type CheckedInEnvironment = Checked & { literalError?: LiteralError | undefined };
+
+/**
+ * env.parse(text).check() in an environment of celEnvironmentForSelf, once per environment and
+ * text, with the literal validators run on the checked AST (which is not kept). `dynIsExact` is a
+ * property of the environment's self type (homogeneousLiteralError), the same at every call.
+ */
+export function checkInEnvironment(env: Environment, text: string, dynIsExact = false): CheckedInEnvironment {
   let n = environmentNumbers.get(env);
   if (n === undefined) environmentNumbers.set(env, (n = environmentsNumbered++));
   const key = `${n}\0${text}`;
   let checked = checkedInSelfEnv.get(key);
-  if (!checked) checkedInSelfEnv.set(key, (checked = env.parse(text).check()));
+  if (!checked) {
+    const parsed = env.parse(text);
+    const result: CheckedInEnvironment = parsed.check();
+    const literalError = result.valid ? literalErrors(parsed.ast, text, dynIsExact) : undefined;
+    checked = literalError ? { ...result, literalError } : result;
+    checkedInSelfEnv.set(key, checked);
+  }
   return checked;
+}
+
+/** duration(x) and timestamp(x) over one literal, for formatLiteralError. */
+const conversions = new Map<string, (vars: { literal: unknown }) => unknown>();
+
+function converts(fn: 'duration' | 'timestamp', literal: unknown): boolean {
+  let program = conversions.get(fn);
+  if (!program) conversions.set(fn, (program = celEnvironmentWithVariables(['literal']).parse(`${fn}(literal)`) as unknown as (vars: { literal: unknown }) => unknown));
+  try {
+    program({ literal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Go's regexp.Compile, through re2.ts's cache: a pattern it refuses (not Go syntax, too large for
+ * V8, or one needing re2js when re2js is missing: fail closed, as for schema patterns) is refused.
+ */
+function regexCompiles(pattern: string): boolean {
+  try {
+    compileRE2(pattern);
+    return true;
+  } catch (err) {
+    return !(err instanceof RE2SyntaxError);
+  }
+}
+
+/**
+ * What kube's AST validators (cel-literals.ts) refuse in a checked rule, the first by position
+ * as cel-go lists its issues; undefined when the rule passes them.
+ */
+export function literalErrors(ast: Parsed['ast'], text: string, dynIsExact: boolean): LiteralError | undefined {
+  const mixedWanted = mayHaveLiterals(text);
+  const formatWanted = mayHaveFormatLiterals(text);
+  if (!mixedWanted && !formatWanted) return undefined;
+  const nodes = nodesOf(ast);
+  const mixed = mixedWanted ? homogeneousLiteralError(nodes, dynIsExact) : undefined;
+  const format = formatWanted ? formatLiteralError(nodes, converts, regexCompiles) : undefined;
+  return mixed && format ? (format.pos < mixed.pos ? format : mixed) : (mixed ?? format);
 }
 
 /** Characters of rule text the two caches above hold (for tests of the bound). */
