@@ -175,7 +175,6 @@ const SETTLE_MS = 15;
  */
 export function runWatch(options: GenerateOptions): void {
   let session = newGenerateSession();
-  runGenerate(options, session);
   const apis = resolve(options.apisDir);
   const changed = new Set<string>();
   /** performance.now() of the last event. */
@@ -238,6 +237,8 @@ export function runWatch(options: GenerateOptions): void {
     for (const f of diff.extra) console.log(`  removed ${f}`);
     console.log(`regenerated in ${Math.round(performance.now() - began)} ms (${touched.length} written, ${diff.extra.length} removed)`);
   };
+  // The watches go in before the first generation: an edit made while it runs (after it read the
+  // file, before it wrote) is an event delivered once it returns, and regenerates.
   watchFs(apis, { recursive: true }, (_event, file) => {
     if (file) changed.add(String(file));
     if (!file) since = undefined;
@@ -248,7 +249,8 @@ export function runWatch(options: GenerateOptions): void {
     // After the other events fs.watch delivered in this round (one save often makes several).
     setImmediate(compileNow);
   });
-  // Only now: the watches are in place (fs.watch sets them up synchronously), so an edit made on
-  // seeing this line is not missed.
+  runGenerate(options, session);
+  // The watches are in place (fs.watch sets them up synchronously), so an edit made on seeing this
+  // line is not missed, nor one made during the first generation.
   console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
 }
