@@ -1,5 +1,4 @@
 /** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
-import { watch as watchFs } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   checkGenerated,
@@ -20,6 +19,7 @@ import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolv
 import { evolutionReport, printFindings } from './evolution.js';
 import { pendingJournalMessage, physicalPath } from '../generator/write/journal.js';
 import { lockPathOf } from '../generator/write/lock.js';
+import { watchTree } from './watch-tree.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -238,8 +238,9 @@ export function runWatch(options: GenerateOptions): void {
     console.log(`regenerated in ${Math.round(performance.now() - began)} ms (${touched.length} written, ${diff.extra.length} removed)`);
   };
   // The watches go in before the first generation: an edit made while it runs (after it read the
-  // file, before it wrote) is an event delivered once it returns, and regenerates.
-  watchFs(apis, { recursive: true }, (_event, file) => {
+  // file, before it wrote) is an event delivered once it returns, and regenerates. One watch per
+  // folder (watch-tree.ts): node's recursive watch loses a file once an editor replaces it.
+  watchTree(apis, (file) => {
     if (file) changed.add(String(file));
     if (!file) since = undefined;
     else since?.add(String(file));
@@ -250,7 +251,7 @@ export function runWatch(options: GenerateOptions): void {
     setImmediate(compileNow);
   });
   runGenerate(options, session);
-  // The watches are in place (fs.watch sets them up synchronously), so an edit made on seeing this
+  // The watches are in place (watchTree sets them up synchronously), so an edit made on seeing this
   // line is not missed, nor one made during the first generation.
   console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
 }

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, test } from 'node:test';
@@ -328,6 +328,44 @@ describe('kgen generate --watch', () => {
       assert.equal(kgen('generate', rel(apis), '--out', rel(out), '--check').status, 0);
     } finally {
       rmSync(lock, { force: true });
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  test('a file replaced (an atomic save, a remove and create) is still watched: every later save regenerates', async () => {
+    // node's recursive fs.watch (Linux, node 20) kept watching the replaced inode: the second
+    // atomic save and every in-place write after a replacement went unreported.
+    const dir = tmp('cli-watch-replace');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const out = join(dir, 'generated');
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
+    try {
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout, 60_000);
+      const source = join(apis, 'names.example.com/v1/kinds.ts');
+      const original = readFileSync(source, 'utf8');
+      const model = join(out, 'models/names.example.com/v1.ts');
+      const withField = (name: string) => original.replace(/(\n}\n)/, `\n  ${name}?: string;$1`);
+      const saves: [string, (text: string) => void][] = [
+        ['atomic save 1', (text) => (writeFileSync(`${source}.tmp`, text), renameSync(`${source}.tmp`, source))],
+        ['atomic save 2', (text) => (writeFileSync(`${source}.tmp`, text), renameSync(`${source}.tmp`, source))],
+        ['in place after atomic saves', (text) => writeFileSync(source, text)],
+        ['remove and create', (text) => (unlinkSync(source), writeFileSync(source, text))],
+        ['in place after remove and create', (text) => writeFileSync(source, text)],
+      ];
+      for (const [i, [what, save]] of saves.entries()) {
+        save(withField(`field${i}`));
+        await waitFor(child, 'stdout', /^regenerated in \d+ ms/m, stdout, 30_000).catch((err: Error) => assert.fail(`${what}: ${err.message}`));
+        // A save regenerated in two steps (remove, then create) ends with the whole file.
+        for (const until = Date.now() + 30_000; !readFileSync(model, 'utf8').includes(`field${i}?: string;`) && Date.now() < until; ) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.match(readFileSync(model, 'utf8'), new RegExp(`field${i}\\?: string;`), what);
+      }
+      assert.equal(kgen('generate', rel(apis), '--out', rel(out), '--check').status, 0);
+    } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
     }
