@@ -8,8 +8,8 @@
  * constraints), and no certificate of the chain has extended key usages that exclude clientAuth
  * (Go's chain-wide key usage check; the leaf's own usage is the callers' check, with their
  * message). Read from the DER as Go does (certificate-extensions.ts): a signer's
- * pathLenConstraint, a root that is a v3 certificate without cA, a leaf's critical extension Go
- * does not handle; name constraints above a certificate with alternative names are refused
+ * pathLenConstraint, a root that is a v3 certificate without cA, a critical extension Go does not
+ * handle (on any certificate of the chain); name constraints above a certificate with alternative names are refused
  * (Go would check the names; fail closed). These matter where kgen verifies alone: the
  * request-header path does not require the TLS layer's verification (kube's does not either). Roots come only from the bundle: a presented certificate never becomes trusted by
  * being presented, so a chain to another CA (the front-proxy CA for the x509 authenticator)
@@ -63,7 +63,7 @@ const extensionsOf = (cert: X509Certificate) => {
 
 /**
  * Whether parent may sign the last certificate of below (leaf first), as Go's
- * CheckSignatureFrom and isValid: a v3 parent needs basicConstraints with cA (a v1 one is
+ * CheckSignatureFrom and isValid: no critical extension Go does not handle, a v3 parent needs basicConstraints with cA (a v1 one is
  * tolerated as a root only), an intermediate needs basicConstraints with cA, a pathLenConstraint
  * bounds the intermediates below it, and a parent with name constraints is refused when a
  * certificate below it has subject alternative names (Go checks those names against the
@@ -71,7 +71,7 @@ const extensionsOf = (cert: X509Certificate) => {
  */
 function mayIssue(parent: X509Certificate, below: readonly X509Certificate[], asRoot: boolean): boolean {
   const ext = extensionsOf(parent);
-  if (!ext) return false;
+  if (!ext || ext.unhandledCritical.length > 0) return false;
   if (ext.basicConstraints ? !ext.ca : ext.version >= 3 || !asRoot) return false;
   if (ext.maxPathLen !== undefined && below.length - 1 > ext.maxPathLen) return false;
   if (ext.nameConstraints && below.some((c) => extensionsOf(c)?.subjectAltName !== false)) return false;

@@ -102,9 +102,16 @@ describe('chainsToOneOf', () => {
       assert.equal(chainsToOneOf({ raw: raw(leafOf(three)), intermediates: () => [raw(three), raw(two), raw(one)] }, [x509(sslRoot)]), false);
     });
 
-    it('a leaf with a critical extension Go does not handle is refused', () => {
+    it('a certificate of the chain with a critical extension Go does not handle is refused', () => {
       assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['1.2.3.4=critical,ASN1:NULL'])) }, [x509(sslRoot)]), false);
       assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['1.2.3.4=ASN1:NULL'])) }, [x509(sslRoot)]), true);
+      // On an intermediate or a root too (Go's isValid checks every certificate of the chain).
+      const oddIntermediate = opensslCert({ commonName: 'odd-intermediate', ca: true, extensions: ['1.2.3.4=critical,ASN1:NULL'] }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(oddIntermediate)), intermediates: () => [raw(oddIntermediate)] }, [x509(sslRoot)]), false);
+      const oddRoot = opensslCert({ commonName: 'odd-root', ca: true, extensions: ['1.2.3.4=critical,ASN1:NULL'] });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(oddRoot)) }, [x509(oddRoot)]), false);
+      const plainIntermediate = opensslCert({ commonName: 'plain-intermediate', ca: true, extensions: ['1.2.3.4=ASN1:NULL'] }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(plainIntermediate)), intermediates: () => [raw(plainIntermediate)] }, [x509(sslRoot)]), true);
       // Extensions Go handles may be critical.
       assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['subjectAltName=critical,DNS:alice.example'])) }, [x509(sslRoot)]), true);
     });
