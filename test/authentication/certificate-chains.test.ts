@@ -122,6 +122,18 @@ describe('chainsToOneOf', () => {
       assert.equal(chainsToOneOf({ raw: raw(leafOf(constrainedRoot)) }, [x509(constrainedRoot)]), true);
     });
 
+    it('a name match is not a signature: an impostor CA of the same name, a self-signed leaf named as the CA', () => {
+      const impostor = opensslCert({ commonName: 'ssl-root', ca: true });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(impostor)) }, [x509(sslRoot)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(impostor)), intermediates: () => [raw(impostor)] }, [x509(sslRoot)]), false);
+      // A self-signed certificate with the CA's subject (and so the CA's name as its issuer).
+      const selfNamed = opensslCert({ commonName: 'ssl-root', ca: false, extKeyUsage: ['clientAuth'] });
+      assert.equal(chainsToOneOf({ raw: raw(selfNamed) }, [x509(sslRoot)]), false);
+      // An RSA CA of the same name against the ECDSA one.
+      const rsaImpostor = chainCert({ commonName: 'ssl-root', ca: true });
+      assert.equal(chainsToOneOf({ raw: der(leafUnder(rsaImpostor)), intermediates: () => [der(rsaImpostor)] }, [x509(sslRoot)]), false);
+    });
+
     it('reads the DER without throwing on garbage', () => {
       assert.equal(certificateExtensions(Buffer.from('nope')), undefined);
       assert.equal(certificateExtensions(Buffer.alloc(0)), undefined);
