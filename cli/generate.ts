@@ -1,5 +1,4 @@
 /** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
-import { watch as watchFs } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   checkGenerated,
@@ -20,6 +19,7 @@ import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolv
 import { evolutionReport, printFindings } from './evolution.js';
 import { pendingJournalMessage, physicalPath } from '../generator/write/journal.js';
 import { lockPathOf } from '../generator/write/lock.js';
+import { watchTree } from './watch-tree.js';
 
 function printDiagnostics(result: GenerateResult): number {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
@@ -175,7 +175,6 @@ const SETTLE_MS = 15;
  */
 export function runWatch(options: GenerateOptions): void {
   let session = newGenerateSession();
-  runGenerate(options, session);
   const apis = resolve(options.apisDir);
   const changed = new Set<string>();
   /** performance.now() of the last event. */
@@ -238,7 +237,10 @@ export function runWatch(options: GenerateOptions): void {
     for (const f of diff.extra) console.log(`  removed ${f}`);
     console.log(`regenerated in ${Math.round(performance.now() - began)} ms (${touched.length} written, ${diff.extra.length} removed)`);
   };
-  watchFs(apis, { recursive: true }, (_event, file) => {
+  // The watches go in before the first generation: an edit made while it runs (after it read the
+  // file, before it wrote) is an event delivered once it returns, and regenerates. One watch per
+  // folder (watch-tree.ts): node's recursive watch loses a file once an editor replaces it.
+  watchTree(apis, (file) => {
     if (file) changed.add(String(file));
     if (!file) since = undefined;
     else since?.add(String(file));
@@ -248,7 +250,8 @@ export function runWatch(options: GenerateOptions): void {
     // After the other events fs.watch delivered in this round (one save often makes several).
     setImmediate(compileNow);
   });
-  // Only now: the watches are in place (fs.watch sets them up synchronously), so an edit made on
-  // seeing this line is not missed.
+  runGenerate(options, session);
+  // The watches are in place (watchTree sets them up synchronously), so an edit made on seeing this
+  // line is not missed, nor one made during the first generation.
   console.log(`watching ${relativeToCwd(apis)}/ for changes (Ctrl-C to stop)`);
 }

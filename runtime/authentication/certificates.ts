@@ -7,11 +7,16 @@
  * certificate (the root too) is within its validity window, every intermediate is a CA (basic
  * constraints), and no certificate of the chain has extended key usages that exclude clientAuth
  * (Go's chain-wide key usage check; the leaf's own usage is the callers' check, with their
- * message). Roots come only from the bundle: a presented certificate never becomes trusted by
+ * message). Read from the DER as Go does (certificate-extensions.ts): a signer's
+ * pathLenConstraint, a root that is a v3 certificate without cA, a critical extension Go does not
+ * handle (on any certificate of the chain); name constraints above a certificate with alternative names are refused
+ * (Go would check the names; fail closed). These matter where kgen verifies alone: the
+ * request-header path does not require the TLS layer's verification (kube's does not either). Roots come only from the bundle: a presented certificate never becomes trusted by
  * being presented, so a chain to another CA (the front-proxy CA for the x509 authenticator)
  * fails here even when the TLS layer trusted it.
  */
 import { X509Certificate } from 'node:crypto';
+import { certificateExtensions, type CertificateExtensions } from './certificate-extensions.js';
 
 /** id-kp-clientAuth. */
 export const CLIENT_AUTH_USAGE = '1.3.6.1.5.5.7.3.2';
@@ -48,6 +53,31 @@ const signs = (issuer: X509Certificate, cert: X509Certificate) => {
   }
 };
 
+/** The DER-read extensions of a certificate, cached (roots are checked on every request). */
+const extensionsCache = new WeakMap<X509Certificate, CertificateExtensions | null>();
+const extensionsOf = (cert: X509Certificate) => {
+  let ext = extensionsCache.get(cert);
+  if (ext === undefined) extensionsCache.set(cert, (ext = certificateExtensions(cert.raw) ?? null));
+  return ext ?? undefined;
+};
+
+/**
+ * Whether parent may sign the last certificate of below (leaf first), as Go's
+ * CheckSignatureFrom and isValid: no critical extension Go does not handle, a v3 parent needs basicConstraints with cA (a v1 one is
+ * tolerated as a root only), an intermediate needs basicConstraints with cA, a pathLenConstraint
+ * bounds the intermediates below it, and a parent with name constraints is refused when a
+ * certificate below it has subject alternative names (Go checks those names against the
+ * constraints; not implemented here, so refused: fail closed).
+ */
+function mayIssue(parent: X509Certificate, below: readonly X509Certificate[], asRoot: boolean): boolean {
+  const ext = extensionsOf(parent);
+  if (!ext || ext.unhandledCritical.length > 0) return false;
+  if (ext.basicConstraints ? !ext.ca : ext.version >= 3 || !asRoot) return false;
+  if (ext.maxPathLen !== undefined && below.length - 1 > ext.maxPathLen) return false;
+  if (ext.nameConstraints && below.some((c) => extensionsOf(c)?.subjectAltName !== false)) return false;
+  return true;
+}
+
 /** Whether the presented certificate chains to one of cas (see the file comment). */
 export function chainsToOneOf(presented: PresentedChain, cas: readonly X509Certificate[]): boolean {
   if (!presented.raw) return false;
@@ -62,16 +92,24 @@ export function chainsToOneOf(presented: PresentedChain, cas: readonly X509Certi
   if (!leaf) return false;
   const now = Date.now();
   if (!withinValidity(leaf, now)) return false;
+  // Go's Verify refuses a leaf with a critical extension it does not handle.
+  const leafExtensions = extensionsOf(leaf);
+  if (!leafExtensions || leafExtensions.unhandledCritical.length > 0) return false;
   const roots = cas.filter((ca) => withinValidity(ca, now) && allowsClientAuth(ca));
+  const rootSigns = (chain: readonly X509Certificate[]) => {
+    const cert = chain[chain.length - 1];
+    return roots.some((root) => signs(root, cert) && mayIssue(root, chain, true));
+  };
   // Signed by a root directly: the usual case, and the presented chain is never read.
-  if (roots.some((root) => signs(root, leaf))) return true;
+  if (rootSigns([leaf])) return true;
   const intermediates = (presented.intermediates?.() ?? [])
     .map(parse)
-    .filter((c): c is X509Certificate => c !== undefined && c.ca && withinValidity(c, now) && allowsClientAuth(c));
-  const reaches = (cert: X509Certificate, used: ReadonlySet<X509Certificate>): boolean => {
-    if (roots.some((root) => signs(root, cert))) return true;
-    if (used.size >= MAX_INTERMEDIATES) return false;
-    return intermediates.some((next) => !used.has(next) && signs(next, cert) && reaches(next, new Set([...used, next])));
+    .filter((c): c is X509Certificate => c !== undefined && withinValidity(c, now) && allowsClientAuth(c));
+  const reaches = (chain: readonly X509Certificate[]): boolean => {
+    if (rootSigns(chain)) return true;
+    if (chain.length > MAX_INTERMEDIATES) return false;
+    const cert = chain[chain.length - 1];
+    return intermediates.some((next) => !chain.includes(next) && signs(next, cert) && mayIssue(next, chain, false) && reaches([...chain, next]));
   };
-  return reaches(leaf, new Set());
+  return reaches([leaf]);
 }

@@ -159,10 +159,13 @@ export function parseQuantity(str: string): CelQuantity {
   // quantity string cost seconds of CPU. More significant digits than that are refused, as the
   // result's bound below refuses them.
   const int = stripLeadingZeros(m[1] ?? '');
-  const frac = (m[2] ?? '').slice(0, significantLength(m[2] ?? ''));
+  const fraction = m[2] ?? '';
+  const frac = fraction.slice(0, significantLength(fraction));
   if (stripLeadingZeros(int + frac).length > MAX_DIGITS) throw new KubeLibraryError(ERR_NUMERIC);
   let n = BigInt(int + frac || '0');
-  let e = -frac.length;
+  // A zero keeps the scale all its fraction digits give it, as inf.Dec does (it is not rounded to
+  // nano below): AsApproximateFloat64 (0 × 10^scale, NaN past 10^308) and Add/Sub's result scale read it.
+  let e = n === 0n ? -fraction.length : -frac.length;
   if (base === 10) e += exponent;
   else n *= 1n << BigInt(exponent);
   if (n !== 0n) {

@@ -17,7 +17,8 @@ function parseIPv4(value: string): number[] | undefined {
   if (parts.length !== 4) return undefined;
   const bytes: number[] = [];
   for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return undefined;
+    // Any number of digits, leading zeros included (Go 1.16's dtoi, which k8s.io/utils keeps).
+    if (!/^\d+$/.test(p)) return undefined;
     const n = Number(p);
     if (n > 255) return undefined;
     bytes.push(n);
@@ -39,8 +40,12 @@ function parseIPv6(value: string): number[] | undefined {
         const v4 = parseIPv4(p);
         if (!v4) return undefined;
         out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(p)) out.push(parseInt(p, 16));
-      else return undefined;
+      } else if (/^[0-9a-fA-F]+$/.test(p)) {
+        // Any number of hex digits, leading zeros included, up to 0xffff (Go 1.16's xtoi).
+        const n = parseInt(p, 16);
+        if (n > 0xffff) return undefined;
+        out.push(n);
+      } else return undefined;
     }
     return out;
   };

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { chainsToOneOf } from '../../runtime/authentication/certificates.js';
+import { certificateExtensions } from '../../runtime/authentication/certificate-extensions.js';
 import { chainCert, type ChainCert } from '../support/cert-chain.js';
+import { opensslCert, type PEMPair } from '../support/openssl-chain.js';
 
 const der = (c: ChainCert) => new X509Certificate(c.cert).raw;
 const past = { notBefore: new Date(Date.now() - 2 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) };
@@ -66,5 +68,80 @@ describe('chainsToOneOf', () => {
     assert.equal(chainsToOneOf({}, roots), false);
     assert.equal(chainsToOneOf({ raw: Buffer.from('nope'), intermediates: () => [Buffer.from('nope')] }, roots), false);
     assert.equal(chainsToOneOf({ raw: der(leafUnder(intermediate)), intermediates: () => [Buffer.from('nope'), der(intermediate)] }, roots), true);
+  });
+
+  // What Go reads from the DER and node's X509Certificate does not expose (openssl-made certificates).
+  describe('checks read from the DER, as Go', () => {
+    const raw = (c: PEMPair) => new X509Certificate(c.cert).raw;
+    const x509 = (c: PEMPair) => new X509Certificate(c.cert);
+    const sslRoot = opensslCert({ commonName: 'ssl-root', ca: true });
+    const leafOf = (issuer: PEMPair, extensions?: string[]) => opensslCert({ commonName: 'alice', ca: false, extKeyUsage: ['clientAuth'], extensions }, issuer);
+
+    it('a v3 root must be a CA (CheckSignatureFrom), an intermediate must have basic constraints with cA', () => {
+      // Signs certificates by its key usage, but basicConstraints says no CA.
+      const notCARoot = opensslCert({ commonName: 'not-ca-root', ca: false, keyUsage: 'critical,keyCertSign,digitalSignature' });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(notCARoot)) }, [x509(notCARoot)]), false);
+      const noConstraintsRoot = opensslCert({ commonName: 'no-bc-root', ca: false, basicConstraints: false, keyUsage: '' });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(noConstraintsRoot)) }, [x509(noConstraintsRoot)]), false);
+      const notCA = opensslCert({ commonName: 'not-ca', ca: false, keyUsage: 'critical,keyCertSign,digitalSignature' }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(notCA)), intermediates: () => [raw(notCA)] }, [x509(sslRoot)]), false);
+      const noConstraints = opensslCert({ commonName: 'no-bc', ca: false, basicConstraints: false, keyUsage: '' }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(noConstraints)), intermediates: () => [raw(noConstraints)] }, [x509(sslRoot)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot)) }, [x509(sslRoot)]), true);
+    });
+
+    it('pathLenConstraint bounds the intermediates below, the root\'s too', () => {
+      const rootZero = opensslCert({ commonName: 'root-pathlen-0', ca: true, pathLen: 0 });
+      const under = opensslCert({ commonName: 'under-root-0', ca: true }, rootZero);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(under)), intermediates: () => [raw(under)] }, [x509(rootZero)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(rootZero)) }, [x509(rootZero)]), true);
+      const one = opensslCert({ commonName: 'pathlen-1', ca: true, pathLen: 1 }, sslRoot);
+      const two = opensslCert({ commonName: 'below-1', ca: true }, one);
+      const three = opensslCert({ commonName: 'below-below-1', ca: true }, two);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(two)), intermediates: () => [raw(two), raw(one)] }, [x509(sslRoot)]), true);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(three)), intermediates: () => [raw(three), raw(two), raw(one)] }, [x509(sslRoot)]), false);
+    });
+
+    it('a certificate of the chain with a critical extension Go does not handle is refused', () => {
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['1.2.3.4=critical,ASN1:NULL'])) }, [x509(sslRoot)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['1.2.3.4=ASN1:NULL'])) }, [x509(sslRoot)]), true);
+      // On an intermediate or a root too (Go's isValid checks every certificate of the chain).
+      const oddIntermediate = opensslCert({ commonName: 'odd-intermediate', ca: true, extensions: ['1.2.3.4=critical,ASN1:NULL'] }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(oddIntermediate)), intermediates: () => [raw(oddIntermediate)] }, [x509(sslRoot)]), false);
+      const oddRoot = opensslCert({ commonName: 'odd-root', ca: true, extensions: ['1.2.3.4=critical,ASN1:NULL'] });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(oddRoot)) }, [x509(oddRoot)]), false);
+      const plainIntermediate = opensslCert({ commonName: 'plain-intermediate', ca: true, extensions: ['1.2.3.4=ASN1:NULL'] }, sslRoot);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(plainIntermediate)), intermediates: () => [raw(plainIntermediate)] }, [x509(sslRoot)]), true);
+      // Extensions Go handles may be critical.
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(sslRoot, ['subjectAltName=critical,DNS:alice.example'])) }, [x509(sslRoot)]), true);
+    });
+
+    it('name constraints above a certificate with alternative names are refused (fail closed)', () => {
+      const constrainedRoot = opensslCert({ commonName: 'constrained-root', ca: true, extensions: ['nameConstraints=critical,permitted;DNS:example.com'] });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(constrainedRoot, ['subjectAltName=DNS:evil.org'])) }, [x509(constrainedRoot)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(constrainedRoot)) }, [x509(constrainedRoot)]), true);
+    });
+
+    it('a name match is not a signature: an impostor CA of the same name, a self-signed leaf named as the CA', () => {
+      const impostor = opensslCert({ commonName: 'ssl-root', ca: true });
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(impostor)) }, [x509(sslRoot)]), false);
+      assert.equal(chainsToOneOf({ raw: raw(leafOf(impostor)), intermediates: () => [raw(impostor)] }, [x509(sslRoot)]), false);
+      // A self-signed certificate with the CA's subject (and so the CA's name as its issuer).
+      const selfNamed = opensslCert({ commonName: 'ssl-root', ca: false, extKeyUsage: ['clientAuth'] });
+      assert.equal(chainsToOneOf({ raw: raw(selfNamed) }, [x509(sslRoot)]), false);
+      // An RSA CA of the same name against the ECDSA one.
+      const rsaImpostor = chainCert({ commonName: 'ssl-root', ca: true });
+      assert.equal(chainsToOneOf({ raw: der(leafUnder(rsaImpostor)), intermediates: () => [der(rsaImpostor)] }, [x509(sslRoot)]), false);
+    });
+
+    it('reads the DER without throwing on garbage', () => {
+      assert.equal(certificateExtensions(Buffer.from('nope')), undefined);
+      assert.equal(certificateExtensions(Buffer.alloc(0)), undefined);
+      const good = raw(leafOf(sslRoot));
+      for (let cut = 0; cut < good.length; cut += 7) assert.equal(certificateExtensions(good.subarray(0, cut)), undefined);
+      assert.deepEqual(certificateExtensions(raw(opensslCert({ commonName: 'c', ca: true, pathLen: 3 }, sslRoot))), {
+        version: 3, basicConstraints: true, ca: true, maxPathLen: 3, nameConstraints: false, subjectAltName: false, unhandledCritical: [],
+      });
+    });
   });
 });

@@ -3,10 +3,13 @@
  * and what it does (and does not do) to the output directory. Outputs go to test/.tmp/.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, test } from 'node:test';
+import { hostname } from 'node:os';
+import { lockPathOf } from '../../generator/write/lock.js';
 import { REPO, copyTree, fixtureApis, listTree, snapshotTree, cleanedTempDirs } from './helpers.js';
 
 const BIN = join(REPO, 'bin/kgen.js');
@@ -285,6 +288,83 @@ describe('kgen generate --watch', () => {
       assert.equal(child.exitCode, null, `still watching; stderr:\n${stderr}`);
       assert.equal(check.status, 0, check.stderr);
       assert.equal(existsSync(join(out, 'models/bulk.example.com/v1.ts')), false);
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  test('an edit made while the first generation runs (after it read the file, before it wrote) is regenerated', async () => {
+    // The first generation is held between its compile and its write: the output's lock is a FIFO,
+    // so the generation's read of the lock's holder blocks until this test writes one, and the
+    // test's open of the FIFO returns once that read began (the compile has read every source).
+    const dir = tmp('cli-watch-first');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const out = join(dir, 'generated');
+    const source = join(apis, 'names.example.com/v1/kinds.ts');
+    const original = readFileSync(source, 'utf8');
+    const lock = lockPathOf(out);
+    execFileSync('mkfifo', [lock]);
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
+    try {
+      const held = await Promise.race([
+        open(lock, 'w'),
+        new Promise<undefined>((r) => setTimeout(r, 60_000)),
+        new Promise<undefined>((r) => child.once('exit', () => r(undefined))),
+      ]);
+      if (!held) {
+        closeSync(openSync(lock, constants.O_RDONLY | constants.O_NONBLOCK)); // releases the pending open
+        assert.fail('the first generation never read the lock');
+      }
+      writeFileSync(source, original.replace(/(\n}\n)/, '\n  label?: string;$1'));
+      await held.write(`${process.pid} ${hostname()}\n`);
+      unlinkSync(lock);
+      await held.close();
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout, 60_000);
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms/m, stdout, 30_000);
+      assert.match(readFileSync(join(out, 'models/names.example.com/v1.ts'), 'utf8'), /label\?: string;/);
+      assert.equal(kgen('generate', rel(apis), '--out', rel(out), '--check').status, 0);
+    } finally {
+      rmSync(lock, { force: true });
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
+  test('a file replaced (an atomic save, a remove and create) is still watched: every later save regenerates', async () => {
+    // node's recursive fs.watch (Linux, node 20) kept watching the replaced inode: the second
+    // atomic save and every in-place write after a replacement went unreported.
+    const dir = tmp('cli-watch-replace');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const out = join(dir, 'generated');
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
+    try {
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout, 60_000);
+      const source = join(apis, 'names.example.com/v1/kinds.ts');
+      const original = readFileSync(source, 'utf8');
+      const model = join(out, 'models/names.example.com/v1.ts');
+      const withField = (name: string) => original.replace(/(\n}\n)/, `\n  ${name}?: string;$1`);
+      const saves: [string, (text: string) => void][] = [
+        ['atomic save 1', (text) => (writeFileSync(`${source}.tmp`, text), renameSync(`${source}.tmp`, source))],
+        ['atomic save 2', (text) => (writeFileSync(`${source}.tmp`, text), renameSync(`${source}.tmp`, source))],
+        ['in place after atomic saves', (text) => writeFileSync(source, text)],
+        ['remove and create', (text) => (unlinkSync(source), writeFileSync(source, text))],
+        ['in place after remove and create', (text) => writeFileSync(source, text)],
+      ];
+      for (const [i, [what, save]] of saves.entries()) {
+        save(withField(`field${i}`));
+        await waitFor(child, 'stdout', /^regenerated in \d+ ms/m, stdout, 30_000).catch((err: Error) => assert.fail(`${what}: ${err.message}`));
+        // A save regenerated in two steps (remove, then create) ends with the whole file.
+        for (const until = Date.now() + 30_000; !readFileSync(model, 'utf8').includes(`field${i}?: string;`) && Date.now() < until; ) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.match(readFileSync(model, 'utf8'), new RegExp(`field${i}\\?: string;`), what);
+      }
+      assert.equal(kgen('generate', rel(apis), '--out', rel(out), '--check').status, 0);
     } finally {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));

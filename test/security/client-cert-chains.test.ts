@@ -78,4 +78,34 @@ describe('client certificates through intermediates (TLS server)', () => {
     const underServingOnly = opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['clientAuth'] }, servingOnly);
     assert.equal(await whoAmI(underServingOnly, [servingOnly]), 401);
   });
+
+  // kgen verifies the request-header path alone (the TLS layer's verification is not required
+  // there, as kube's): what Go's Verify refuses from the certificate's DER, kgen must refuse too.
+  it('the request-header path refuses a broken pathlen, an unknown critical extension and names outside constraints', async () => {
+    const asProxy = { 'X-Remote-User': 'carol' };
+    const proxyUnder = (issuer: PEMPair, extensions?: string[]) =>
+      opensslCert({ commonName: 'front-proxy-client', ca: false, extKeyUsage: ['clientAuth'], extensions }, issuer);
+    // pathlen:0 allows no CA below it; pathlen:1 allows one.
+    const zero = opensslCert({ commonName: 'proxy-pathlen-0', ca: true, pathLen: 0 }, frontProxyCA);
+    const belowZero = opensslCert({ commonName: 'proxy-below-0', ca: true }, zero);
+    assert.equal(await whoAmI(proxyUnder(belowZero), [belowZero, zero], asProxy), 401);
+    assert.deepEqual(await whoAmI(proxyUnder(zero), [zero], asProxy), { username: 'carol', groups: ['system:authenticated'] });
+    const one = opensslCert({ commonName: 'proxy-pathlen-1', ca: true, pathLen: 1 }, frontProxyCA);
+    const belowOne = opensslCert({ commonName: 'proxy-below-1', ca: true }, one);
+    assert.deepEqual(await whoAmI(proxyUnder(belowOne), [belowOne, one], asProxy), { username: 'carol', groups: ['system:authenticated'] });
+    // A critical extension Go does not know makes the leaf unusable; a non-critical one does not.
+    assert.equal(await whoAmI(proxyUnder(frontProxyCA, ['1.2.3.4=critical,ASN1:NULL']), [], asProxy), 401);
+    assert.deepEqual(await whoAmI(proxyUnder(frontProxyCA, ['1.2.3.4=ASN1:NULL']), [], asProxy), { username: 'carol', groups: ['system:authenticated'] });
+    // Name constraints: Go checks the leaf's alternative names against them (kgen refuses any).
+    const constrained = opensslCert({ commonName: 'proxy-constrained', ca: true, extensions: ['nameConstraints=critical,permitted;DNS:example.com'] }, frontProxyCA);
+    assert.equal(await whoAmI(proxyUnder(constrained, ['subjectAltName=DNS:evil.org']), [constrained], asProxy), 401);
+    assert.deepEqual(await whoAmI(proxyUnder(constrained), [constrained], asProxy), { username: 'carol', groups: ['system:authenticated'] });
+    // The client-CA path: the TLS layer (OpenSSL) refuses these already, kgen's check too.
+    const adminUnder = (issuer: PEMPair, extensions?: string[]) =>
+      opensslCert({ commonName: 'kgen-admin', organizations: ['system:masters'], ca: false, extKeyUsage: ['clientAuth'], extensions }, issuer);
+    const clientZero = opensslCert({ commonName: 'client-pathlen-0', ca: true, pathLen: 0 }, clientCA);
+    const clientBelowZero = opensslCert({ commonName: 'client-below-0', ca: true }, clientZero);
+    assert.equal(await whoAmI(adminUnder(clientBelowZero), [clientBelowZero, clientZero]), 401);
+    assert.equal(await whoAmI(adminUnder(clientCA, ['1.2.3.4=critical,ASN1:NULL']), []), 401);
+  });
 });

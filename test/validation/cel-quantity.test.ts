@@ -215,3 +215,21 @@ describe('ParseQuantity on very long text (a request body may hold a 3 MB quanti
     }
   });
 });
+
+describe('ParseQuantity: a zero keeps its scale (inf.Dec does not round a zero to nano)', () => {
+  // Only the digits read into a BigInt were to be bounded (f306541); a zero's scale is all its
+  // fraction digits, trailing zeros included, and AsApproximateFloat64 and Add read it.
+  test('the scale of a zero in the inf.Dec form is its fraction digits, less the suffix exponent', () => {
+    assert.deepEqual(parseQuantity('0.0000000000000000000'), new CelQuantity(0n, -19, true));
+    assert.deepEqual(parseQuantity('0.000Ki'), new CelQuantity(0n, -3, true));
+    assert.deepEqual(parseQuantity('-0.00000000000000000000Mi'), new CelQuantity(0n, -20, true));
+    assert.deepEqual(parseQuantity('0.0000000000000000000e315'), new CelQuantity(0n, 296, true));
+  });
+
+  test('as kube answers in CEL', () => {
+    // Go: 0 × math.Pow10(296) = 0 (a scale of 315 would be 0 × +Inf = NaN).
+    assert.equal(run('quantity("0.0000000000000000000e315").asApproximateFloat() == 0.0'), true);
+    // Go: the sum keeps the larger scale, 10^21 × 10^-21 through math.Pow10's tables.
+    assert.equal(run('quantity("00000000000000000000000.000000000000000000000").add(quantity("1")).asApproximateFloat()'), 0.9999999999999999);
+  });
+});

@@ -81,6 +81,11 @@ describe('validation/ip: Go net.IP ranges', () => {
       assert.equal(parseIPSloppy(bad), undefined, bad);
     }
     assert.deepEqual(parseIPSloppy('010.0.0.1'), [10, 0, 0, 1]);
+    // Go 1.16's parser, which ParseIPSloppy keeps, reads any number of leading zeros.
+    assert.deepEqual(parseIPSloppy('0010.00000.0255.1'), [10, 0, 255, 1]);
+    assert.deepEqual(parseIPSloppy('00001::0000fe'), [0, 1, ...new Array<number>(13).fill(0), 0xfe]);
+    assert.deepEqual(parseIPSloppy('::ffff:0010.1.1.1')?.slice(12), [10, 1, 1, 1]);
+    for (const bad of ['0256.1.1.1', '1.2.3.-4', '1.2.3.+4', '10000::1', '1..2.3', '1.2.3.4 ', '0x1.2.3.4']) assert.equal(parseIPSloppy(bad), undefined, bad);
     assert.ok(isLoopback(parseIPSloppy('::ffff:127.0.0.1')!));
     assert.ok(isLoopback(parseIPSloppy('::1')!));
     assert.ok(!isLoopback(parseIPSloppy('::2')!));
