@@ -7,6 +7,7 @@ import {
   newGenerateSession,
   OutputLockedError,
   relativeToCwd,
+  sourceChangedSinceRead,
   sourceUnchanged,
   stageGenerate,
   writeAggregatedManifests,
@@ -212,13 +213,17 @@ export function runWatch(options: GenerateOptions): void {
   };
   const settle = (staged: StagedGeneration): void => {
     // setImmediate runs after the event loop has polled for I/O: events of writes made during the
-    // compile have been delivered by then.
+    // compile have usually been delivered by then. Not always (a loaded machine, an event the
+    // kernel queues late): so before writing, every file of this regeneration's events that the
+    // compile read is read again, and a text that is no longer the one the compile used (it read
+    // a save's truncation, say) drops the result too.
     setImmediate(() => {
       if (!since || [...since].some((f) => !sourceUnchanged(session, resolve(apis, f)))) return compileWhenQuiet();
       since.clear();
       const wait = lastEvent + SETTLE_MS - performance.now();
-      if (wait > 0) setTimeout(() => settle(staged), wait);
-      else finish(staged);
+      if (wait > 0) return void setTimeout(() => settle(staged), wait);
+      if ([...changed].some((f) => sourceChangedSinceRead(session, resolve(apis, f)))) return compileWhenQuiet();
+      finish(staged);
     });
   };
   const finish = (staged: StagedGeneration): void => {

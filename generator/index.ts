@@ -143,6 +143,15 @@ export function sourceUnchanged(session: GenerateSession, path: string): boolean
   }
 }
 
+/**
+ * True when `path` is a source file the session's last compile read, and its text on disk is no
+ * longer the text that compile used (or it is gone): the compile may have read it in the middle of
+ * a save. False for a file the compile did not read (a folder, an editor's swap file).
+ */
+export function sourceChangedSinceRead(session: GenerateSession, path: string): boolean {
+  return session.parse.files.texts.has(path) && !sourceUnchanged(session, path);
+}
+
 /** A compiled generation whose output is not written yet (see stageGenerate). */
 export interface StagedGeneration {
   result: CompileResult;

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { compile, formatDiagnostic, generate, newGenerateSession, type GenerateOptions } from '../../generator/index.js';
-import { REPO, copyTree, listTree, tempDir } from './helpers.js';
+import { compile, formatDiagnostic, generate, newGenerateSession, sourceChangedSinceRead, sourceUnchanged, type GenerateOptions } from '../../generator/index.js';
+import { REPO, copyTree, fixtureApis, listTree, tempDir } from './helpers.js';
 
 const dir = tempDir('session');
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -306,5 +306,33 @@ describe('a generate session (kgen generate --watch)', () => {
     writeFileSync(file, content + '// edited\n');
     const r = runAndCompare('output edited');
     assert.ok(r.diff!.stale.includes('index.ts'));
+  });
+});
+
+describe('what --watch checks before it writes a regeneration', () => {
+  const root = tempDir('kgen-session-read-');
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  // A compile may read a file in the middle of a save (after the truncation, before the write)
+  // whose event is delivered only after the settle's check of events: the text the compile read is
+  // compared with the file's, for the files of the regeneration's events.
+  test('sourceChangedSinceRead: true once a file the compile read has another text or is gone; false for unchanged files and files it did not read', () => {
+    const own = copyTree(fixtureApis('names'), join(root, 'apis'));
+    const s = newGenerateSession();
+    const kinds = join(own, 'names.example.com', 'v1', 'kinds.ts');
+    const original = readFileSync(kinds, 'utf8');
+    writeFileSync(kinds, ''); // what a compile reads between a save's truncation and its write
+    compile({ apisDir: own, outDir: join(root, 'out') }, s);
+    assert.equal(sourceUnchanged(s, kinds), true);
+    assert.equal(sourceChangedSinceRead(s, kinds), false);
+    writeFileSync(kinds, original); // the save's write, its event not yet seen
+    assert.equal(sourceChangedSinceRead(s, kinds), true);
+    writeFileSync(join(own, '.kinds.ts.swp'), 'x'); // an editor's file, never read
+    assert.equal(sourceChangedSinceRead(s, join(own, '.kinds.ts.swp')), false);
+    assert.equal(sourceChangedSinceRead(s, join(own, 'names.example.com')), false);
+    compile({ apisDir: own, outDir: join(root, 'out') }, s);
+    assert.equal(sourceChangedSinceRead(s, kinds), false);
+    unlinkSync(kinds);
+    assert.equal(sourceChangedSinceRead(s, kinds), true);
   });
 });
