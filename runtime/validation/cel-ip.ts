@@ -6,6 +6,7 @@
  * (::ffff:1.2.3.4). Error texts are netip's and kube's, so rule evaluation errors read the same.
  */
 
+import { goQuote } from './gofmt.js';
 import { KubeLibraryError } from './cel-errors.js';
 
 /** netip.Addr without a zone (kube refuses zones): 4 or 16 bytes. */
@@ -26,22 +27,6 @@ class AddrError extends KubeLibraryError {
   constructor(input: string, msg: string, at?: string) {
     super(`ParseAddr(${goQuote(input)}): ${msg}${at ? ` (at ${goQuote(at)})` : ''}`);
   }
-}
-
-/** strconv.Quote for the strings these errors show (printable ASCII as is, the rest escaped). */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (c >= 0x20 && c < 0x7f) out += ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
 
 /** parseIPv4Fields: in[off:end] into fields[at..at+3]. */

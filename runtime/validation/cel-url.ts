@@ -5,6 +5,7 @@
  * path); the components are url.Parse's (which, unlike ParseRequestURI, splits off a fragment).
  * Error texts are net/url's, wrapped as kube wraps them.
  */
+import { goQuote } from './gofmt.js';
 import { KubeLibraryError } from './cel-errors.js';
 
 /** url.URL, the fields the library reads. */
@@ -24,21 +25,6 @@ const isAlnum = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <
 const isHex = (c: string | undefined): boolean => c !== undefined && hexValue(c.charCodeAt(0)) >= 0;
 /** The value of a hexadecimal digit's char code, or -1. */
 const hexValue = (c: number): number => (c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1);
-
-/** strconv.Quote, for the ASCII these errors show (others as is). */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
 
 /** net/url shouldEscape, for one byte (through ESCAPE's tables, made from shouldEscapeByte). */
 const shouldEscape = (c: number, mode: Mode): boolean => ESCAPE[mode][c] === 1;

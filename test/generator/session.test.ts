@@ -322,7 +322,7 @@ describe('what --watch checks before it writes a regeneration', () => {
     const kinds = join(own, 'names.example.com', 'v1', 'kinds.ts');
     const original = readFileSync(kinds, 'utf8');
     writeFileSync(kinds, ''); // what a compile reads between a save's truncation and its write
-    compile({ apisDir: own, outDir: join(root, 'out') }, s);
+    compile({ apisDir: own }, s);
     assert.equal(sourceUnchanged(s, kinds), true);
     assert.equal(sourceChangedSinceRead(s, kinds), false);
     writeFileSync(kinds, original); // the save's write, its event not yet seen
@@ -330,7 +330,7 @@ describe('what --watch checks before it writes a regeneration', () => {
     writeFileSync(join(own, '.kinds.ts.swp'), 'x'); // an editor's file, never read
     assert.equal(sourceChangedSinceRead(s, join(own, '.kinds.ts.swp')), false);
     assert.equal(sourceChangedSinceRead(s, join(own, 'names.example.com')), false);
-    compile({ apisDir: own, outDir: join(root, 'out') }, s);
+    compile({ apisDir: own }, s);
     assert.equal(sourceChangedSinceRead(s, kinds), false);
     unlinkSync(kinds);
     assert.equal(sourceChangedSinceRead(s, kinds), true);
