@@ -17,7 +17,7 @@
  */
 import type { UserInfo } from '../api/auth.js';
 import type { IncomingAPIRequest } from '../api/request.js';
-import { celEnvironmentWithVariables } from '../validation/cel-env.js';
+import { celEnvironmentWithVariables, evaluationProgram } from '../validation/cel-env.js';
 import { toCelValue } from '../validation/cel-value.js';
 import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
 import type { JWTAuthenticatorConfig } from './jwt-config.js';
@@ -85,14 +85,15 @@ function compileIssuer(config: JWTAuthenticatorConfig, i: number): Issuer {
 
 function compile(expression: string, variable: 'claims' | 'user', path: string): Program {
   let program: Program;
+  const env = celEnvironmentWithVariables([variable]);
   try {
-    program = celEnvironmentWithVariables([variable]).parse(expression) as unknown as Program;
+    program = env.parse(expression) as unknown as Program;
   } catch (err) {
     throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ${(err as Error).message.split('\n')[0]}`);
   }
   const checked = program.check();
   if (!checked.valid) throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ${String((checked.error as Error | undefined)?.message ?? checked.error).split('\n')[0]}`);
-  return program;
+  return evaluationProgram(expression, program as never, env) as unknown as Program;
 }
 
 async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promise<AuthenticationResult> {

@@ -6,13 +6,15 @@
  */
 import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
-import { celEnvironmentForSelf, checkInEnvironment, checkRule, literalErrors, parseRule, type CelObjectType } from './cel-env.js';
+import { celEnvironmentForSelf, checkInEnvironment, checkRule, evaluationProgram, literalErrors, parseRule, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
 
 export interface CompiledRule {
   rule: RawValidationRule;
   /** Undefined when compilation failed (see error). */
   program?: ParseResult | undefined;
+  /** The program evaluated: program, or its twin whose matches() calls are Go's (cel-env.ts evaluationProgram). */
+  evaluated?: ParseResult | undefined;
   messageProgram?: ParseResult | undefined;
   /** A transition rule: evaluated only when an old value exists (unless optionalOldSelf). */
   usesOldSelf: boolean;
@@ -115,11 +117,12 @@ export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { ty
   const compiled = compileExpression(rule.rule, 'bool', self, opts.typeCheck, rule.optionalOldSelf === true);
   if (!compiled.program) return { ...out, error: compiled.error, errorPos: compiled.pos, errorIn: 'rule' };
   out.program = compiled.program;
+  out.evaluated = evaluationProgram(rule.rule, compiled.program);
   out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
   if (rule.messageExpression !== undefined) {
     const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck, rule.optionalOldSelf === true);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
-    out.messageProgram = message.program;
+    out.messageProgram = evaluationProgram(rule.messageExpression, message.program);
   }
   if (rule.fieldPath !== undefined) {
     const path = resolveFieldPath(rule.fieldPath, self);

@@ -331,6 +331,7 @@ function registerKubeLibraries(env: Environment): Environment {
     // CEL's global form of matches (cel-go's stdlib declares matches(string, string) beside
     // string.matches(string)); cel-js has only the member form. Go's regexp, as find() below.
     .registerFunction('matches(string, string): bool', (s: string, p: string) => compileRE2(p).test(s))
+    .registerFunction(`string.${GO_MATCHES}(string): bool`, (s: string, p: string) => compileRE2(p).test(s))
     .registerFunction('string.find(string): string', (s: string, p: string) => compileRE2(p).exec(s)?.[0] ?? '')
     .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1))
     .registerFunction('string.findAll(string, int): list<string>', (s: string, p: string, n: bigint) => findAll(s, p, Number(n)))
@@ -398,6 +399,35 @@ const MAX_CACHED_TEXTS = 10_000;
 export const MAX_CACHED_RULE_CHARS = 1_000_000;
 const parsedRules = new TextKeyedCache<{ parsed: Parsed } | { error: unknown }>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
 const checkedRules = new WeakMap<Parsed, Checked>();
+
+/**
+ * The name `s.matches(p)` is evaluated under. cel-js's own string.matches is a JavaScript RegExp
+ * (`(?i)x`, `\z` or `[[:alpha:]]` are refused, and the syntax differs); kube's is Go's RE2.
+ * cel-js does not let a built-in overload be replaced, so the program that is evaluated has its
+ * member calls of matches renamed to this function (evaluationProgram); the program that is
+ * checked, costed and reported on keeps the name.
+ */
+export const GO_MATCHES = 'kgenMatchesRE2';
+const evaluationPrograms = new TextKeyedCache<Parsed>(MAX_CACHED_TEXTS, MAX_CACHED_RULE_CHARS);
+
+/**
+ * The program to evaluate for a checked rule `parsed` of text: parsed itself, or, when the rule
+ * calls `s.matches(p)`, its own parse with those calls going to Go's regular expressions.
+ */
+export function evaluationProgram(text: string, parsed: Parsed, env: Environment = celEnvironment()): Parsed {
+  if (!text.includes('matches')) return parsed;
+  const memberMatches = (ast: CelJs.ASTNode) => nodesOf(ast).filter(([n]) => n.op === 'rcall' && Array.isArray(n.args) && n.args[0] === 'matches');
+  if (memberMatches(parsed.ast).length === 0) return parsed;
+  const cacheable = env === celEnvironment();
+  let program = cacheable ? evaluationPrograms.get(text) : undefined;
+  if (!program) {
+    program = env.parse(text);
+    for (const [node] of memberMatches(program.ast)) (node.args as unknown[])[0] = GO_MATCHES;
+    if (!program.check().valid) return parsed;
+    if (cacheable) evaluationPrograms.set(text, program);
+  }
+  return program;
+}
 
 /**
  * celEnvironment().parse(text), once per text (the same error thrown again for a text that does not

@@ -163,7 +163,7 @@ function evaluateRules(
       budget.stopped = true;
       return;
     }
-    const result = evaluate(compiled.program, activate());
+    const result = evaluate(compiled.evaluated ?? compiled.program, activate());
     if (result instanceof Error) {
       errs.push(invalid(fieldName(path), type, evaluationErrorDetail(result, ruleErrorString(rule))));
       continue;
