@@ -17,7 +17,7 @@
  */
 import type { UserInfo } from '../api/auth.js';
 import type { IncomingAPIRequest } from '../api/request.js';
-import { celEnvironmentWithVariables, evaluationProgram } from '../validation/cel-env.js';
+import { celEnvironmentWithVariables, evaluationProgram, literalErrors } from '../validation/cel-env.js';
 import { toCelValue } from '../validation/cel-value.js';
 import type { AuthenticationResult, RequestAuthenticator } from './authenticator.js';
 import type { JWTAuthenticatorConfig } from './jwt-config.js';
@@ -93,6 +93,14 @@ function compile(expression: string, variable: 'claims' | 'user', path: string):
   }
   const checked = program.check();
   if (!checked.valid) throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ${String((checked.error as Error | undefined)?.message ?? checked.error).split('\n')[0]}`);
+  // kube's base environment runs cel-go's AST validators here too (mixed list/map literals,
+  // literal arguments of duration(), timestamp() and matches() that do not convert or compile).
+  const literal = literalErrors((program as unknown as { ast: never }).ast, expression, true);
+  if (literal) {
+    const before = expression.slice(0, literal.pos);
+    const at = `<input>:${before.split('\n').length}:${literal.pos - (before.lastIndexOf('\n') + 1) + 1}`;
+    throw new Error(`${path}: Invalid value: ${JSON.stringify(expression)}: compilation failed: ERROR: ${at}: ${literal.message}`);
+  }
   return evaluationProgram(expression, program as never, env) as unknown as Program;
 }
 

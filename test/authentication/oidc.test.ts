@@ -210,5 +210,13 @@ describe('JWT authenticator (--authentication-config)', () => {
     });
     const badCEL = write('cel-bad.yaml', [{ issuer: { url: 'https://b.example', audiences: ['x'] }, claimMappings: { username: { expression: 'claims.sub +' } } }]);
     assert.throws(() => jwtAuthenticator(loadAuthenticationConfig(badCEL)), /^Error: jwt\[0\]\.claimMappings\.username\.expression: Invalid value: "claims\.sub \+": compilation failed: /);
+    // kube's base environment refuses mixed literals and bad literal arguments here too.
+    const mixed = write('cel-mixed.yaml', [{ issuer: { url: 'https://b.example', audiences: ['x'] }, claimMappings: { username: { expression: "[claims.sub, 1][0]" } } }]);
+    // claims.sub is dyn; cel-go's check refuses dyn beside a typed element as well.
+    assert.throws(() => jwtAuthenticator(loadAuthenticationConfig(mixed)), /compilation failed: ERROR: <input>:1:14: expected type 'dyn' but found 'int'/);
+    const literal = write('cel-literal.yaml', [{ issuer: { url: 'https://b.example', audiences: ['x'] }, claimMappings: { username: { expression: "[1, 'a'][1]" } } }]);
+    assert.throws(() => jwtAuthenticator(loadAuthenticationConfig(literal)), /^Error: jwt\[0\]\.claimMappings\.username\.expression: Invalid value: "\[1, 'a'\]\[1\]": compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'/);
+    const duration = write('cel-duration.yaml', [{ issuer: { url: 'https://b.example', audiences: ['x'] }, claimMappings: { username: { expression: "duration('1x') > duration('1s') ? 'a' : 'b'" } } }]);
+    assert.throws(() => jwtAuthenticator(loadAuthenticationConfig(duration)), /compilation failed: ERROR: <input>:1:10: invalid duration argument/);
   });
 });
