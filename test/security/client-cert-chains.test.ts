@@ -6,41 +6,21 @@
  * auth. The request-header path accepts chains to its own CA the same way.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { opensslCert, type PEMPair } from '../support/openssl-chain.js';
-import { startTestServer, type TestServer } from '../server/testserver.js';
-
-const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+import { useTLSWhoServer } from '../support/tls-who.js';
 
 describe('client certificates through intermediates (TLS server)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kgen-chain-'));
-  let t: TestServer;
+  const who = useTLSWhoServer('kgen-chain');
+  const pki = (name: string): PEMPair => who.pki(name);
   let clientCA: PEMPair;
   let frontProxyCA: PEMPair;
-  const pki = (name: string): PEMPair => ({ cert: readFileSync(join(dataDir, 'pki', name, 'tls.crt'), 'utf8'), key: readFileSync(join(dataDir, 'pki', name, 'tls.key'), 'utf8') });
-
   /** The SelfSubjectReview's user, or the status code when there is none; `chain` is sent after the leaf. */
-  const whoAmI = async (leaf: PEMPair, chain: PEMPair[], headers: Record<string, string> = {}): Promise<{ username: string; groups?: string[] } | number> => {
-    const res = await t.fetchAs({ cert: [leaf, ...chain].map((c) => c.cert).join(''), key: leaf.key })(t.url + SSR, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
-    });
-    const body = (await res.json()) as { status?: { userInfo?: { username: string; groups?: string[] } } };
-    return res.status === 201 ? body.status!.userInfo! : res.status;
-  };
+  const whoAmI = (leaf: PEMPair, chain: PEMPair[], headers: Record<string, string> = {}) => who.whoAmI({ cert: [leaf, ...chain].map((c) => c.cert).join(''), key: leaf.key }, headers);
 
-  before(async () => {
-    t = await startTestServer({ tls: true, dataDir });
+  before(() => {
     clientCA = pki('ca');
     frontProxyCA = pki('front-proxy-ca');
-  });
-  after(async () => {
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('names the leaf of leaf → intermediate → client CA when the client presents the intermediate', async () => {

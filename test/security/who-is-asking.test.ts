@@ -4,41 +4,21 @@
  * case asks a SelfSubjectReview (who am I?) or a health path.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { newCA, newSignedCertificate, type CertificateAndKey } from '../../runtime/controlplane/certs.js';
-import { startTestServer, type TestServer } from '../server/testserver.js';
-
-const SSR = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+import type { TestServer } from '../server/testserver.js';
+import { useTLSWhoServer } from '../support/tls-who.js';
 
 describe('who a request is (TLS server)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kgen-who-'));
+  const who = useTLSWhoServer('kgen-who');
+  const { pki, whoAmI } = who;
   let t: TestServer;
   let clientCA: CertificateAndKey;
   let frontProxyCA: CertificateAndKey;
-  const pki = (name: string): CertificateAndKey => ({ cert: readFileSync(join(dataDir, 'pki', name, 'tls.crt'), 'utf8'), key: readFileSync(join(dataDir, 'pki', name, 'tls.key'), 'utf8') });
-
-  /** The SelfSubjectReview's user, or the status code when there is none. */
-  const whoAmI = async (creds: { cert?: string; key?: string; token?: string }, headers: Record<string, string> = {}): Promise<{ username: string; groups?: string[] } | number> => {
-    const res = await t.fetchAs(creds)(t.url + SSR, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
-    });
-    const body = (await res.json()) as { status?: { userInfo?: { username: string; groups?: string[] } } };
-    return res.status === 201 ? body.status!.userInfo! : res.status;
-  };
-
-  before(async () => {
-    t = await startTestServer({ tls: true, dataDir });
+  before(() => {
+    t = who.server;
     clientCA = pki('ca');
     frontProxyCA = pki('front-proxy-ca');
-  });
-  after(async () => {
-    await t?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('a client certificate names its CN only when the client CA signed it for client auth', async () => {
