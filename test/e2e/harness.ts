@@ -5,7 +5,7 @@
  * direct requests. Every process started here is killed by stop().
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +152,16 @@ export function table(output: string): string[][] {
     .trim()
     .split('\n')
     .map((l) => l.trim().split(/\s{2,}/));
+}
+
+/**
+ * The path of kubectl `version` ("1.27" … "1.33") as this machine installs them; a missing one
+ * fails the test (never a skip).
+ */
+export function kubectlBinary(version: string): string {
+  const path = `/usr/lib/google-cloud-sdk/bin/kubectl.${version}`;
+  if (!existsSync(path)) throw new Error(`kubectl ${version} is missing at ${path}`);
+  return path;
 }
 
 export function removeDir(dir: string): void {

@@ -8,13 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REPO, removeDir, startKgen, type KgenServer, type RunResult } from './harness.js';
+import { kubectlBinary, REPO, removeDir, startKgen, type KgenServer, type RunResult } from './harness.js';
 
 const VERSIONS = ['1.27', '1.28', '1.33'];
-const binary = (v: string) => `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
 
 const deployment = (ns: string, maxSurge: string | number, cpu: string) => `apiVersion: apps/v1
 kind: Deployment
@@ -46,8 +44,7 @@ describe('kubectl apply, diff and patch of IntOrString and Quantity fields', () 
     describe(`kubectl ${v}`, () => {
       const ns = `ios${v.replace('.', '')}`;
       const k = (args: string[], input?: string): RunResult => {
-        const path = binary(v);
-        if (!existsSync(path)) throw new Error(`kubectl ${v} is missing at ${path}`);
+        const path = kubectlBinary(v);
         const r = spawnSync(path, args, { input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
         if (r.error) throw r.error;
         return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -9,13 +9,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REPO, removeDir, startKgen, type KgenServer } from './harness.js';
+import { kubectlBinary, REPO, removeDir, startKgen, type KgenServer } from './harness.js';
 
 const VERSIONS = ['1.27', '1.30', '1.33'];
-const binary = (v: string) => `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
 
 describe('kubectl explain: IntOrString and Quantity fields', () => {
   let server: KgenServer;
@@ -30,8 +28,7 @@ describe('kubectl explain: IntOrString and Quantity fields', () => {
   for (const v of VERSIONS) {
     describe(`kubectl ${v}`, () => {
       const explain = (...args: string[]) => {
-        const path = binary(v);
-        if (!existsSync(path)) throw new Error(`kubectl ${v} is missing at ${path}`);
+        const path = kubectlBinary(v);
         const r = spawnSync(path, ['explain', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
         if (r.error) throw r.error;
         assert.equal(r.status, 0, `kubectl ${v} explain ${args.join(' ')} exited ${r.status}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);

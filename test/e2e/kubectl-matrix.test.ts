@@ -21,17 +21,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { REPO, removeDir, startKgen, table, tempDir, type KgenServer, type RunResult } from './harness.js';
+import { kubectlBinary, REPO, removeDir, startKgen, table, tempDir, type KgenServer, type RunResult } from './harness.js';
 import { join } from 'node:path';
 
 const VERSIONS = ['1.27', '1.28', '1.29', '1.30', '1.31', '1.32', '1.33'];
-const binary = (v: string) => `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
 
 function run(v: string, kubeconfig: string, args: string[], input?: string): RunResult {
-  const path = binary(v);
-  if (!existsSync(path)) throw new Error(`kubectl ${v} is missing at ${path}`);
+  const path = kubectlBinary(v);
   const r = spawnSync(path, args, { input, encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: kubeconfig } });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
