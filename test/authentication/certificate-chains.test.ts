@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { chainsToOneOf } from '../../runtime/authentication/certificates.js';
 import { certificateExtensions } from '../../runtime/authentication/certificate-extensions.js';
 import { chainCert, type ChainCert } from '../support/cert-chain.js';
@@ -68,6 +68,45 @@ describe('chainsToOneOf', () => {
     assert.equal(chainsToOneOf({}, roots), false);
     assert.equal(chainsToOneOf({ raw: Buffer.from('nope'), intermediates: () => [Buffer.from('nope')] }, roots), false);
     assert.equal(chainsToOneOf({ raw: der(leafUnder(intermediate)), intermediates: () => [Buffer.from('nope'), der(intermediate)] }, roots), true);
+  });
+
+  // A TLS connection presents one chain object for its life: its signatures are checked once,
+  // its validity windows on every call.
+  describe('one verdict per presented chain, for as long as the clock allows', () => {
+    const at = (time: number, call: () => boolean) => {
+      const now = mock.method(Date, 'now', () => time);
+      try {
+        return call();
+      } finally {
+        now.mock.restore();
+      }
+    };
+
+    it('reads a presented chain once, and verifies a chain object again for another bundle', () => {
+      const leaf = leafUnder(intermediate);
+      let reads = 0;
+      const presented = { raw: der(leaf), intermediates: () => (reads++, [der(intermediate)]) };
+      for (let i = 0; i < 3; i++) assert.equal(chainsToOneOf(presented, roots), true);
+      assert.equal(reads, 1);
+      assert.equal(chainsToOneOf(presented, [new X509Certificate(other.cert)]), false);
+      assert.equal(reads, 2);
+    });
+
+    it('refuses a leaf that expires while its connection lasts, and accepts an intermediate once it becomes valid', () => {
+      const t0 = Date.now();
+      const expiring = { raw: der(leafUnder(root, { notBefore: new Date(t0 - 60_000), notAfter: new Date(t0 + 3_600_000) })) };
+      assert.equal(at(t0, () => chainsToOneOf(expiring, roots)), true);
+      assert.equal(at(t0 + 3_599_000, () => chainsToOneOf(expiring, roots)), true);
+      assert.equal(at(t0 + 3_601_000, () => chainsToOneOf(expiring, roots)), false);
+      // A refusal holds only as long as its reason: back inside the window, it verifies again.
+      assert.equal(at(t0 + 1_000, () => chainsToOneOf(expiring, roots)), true);
+
+      const later = chainCert({ commonName: 'later', ca: true, notBefore: new Date(t0 + 3_600_000), notAfter: new Date(t0 + 7_200_000) }, root);
+      const early = { raw: der(leafUnder(later)), intermediates: () => [der(later)] };
+      assert.equal(at(t0, () => chainsToOneOf(early, roots)), false);
+      assert.equal(at(t0 + 3_700_000, () => chainsToOneOf(early, roots)), true);
+      assert.equal(at(t0 + 7_300_000, () => chainsToOneOf(early, roots)), false);
+    });
   });
 
   // What Go reads from the DER and node's X509Certificate does not expose (openssl-made certificates).
