@@ -26,6 +26,7 @@ import {
   type ServiceAccountKey,
 } from './serviceaccount-jwt.js';
 import { bearerToken } from './tokenfile.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Reads the objects a token names; undefined when absent. */
 export interface ServiceAccountTokenGetter {
@@ -64,6 +65,7 @@ const alive = (obj: KubeObject | undefined, uid: string) => obj !== undefined &&
 export function serviceAccountAuthenticator(opts: ServiceAccountAuthenticatorOptions): ServiceAccountAuthenticator {
   let getter: ServiceAccountTokenGetter | undefined;
   const now = opts.now ?? (() => Math.floor(Date.now() / 1000));
+  const verified = new VerifiedTokens<ServiceAccountClaims>();
 
   async function validate(claims: ServiceAccountClaims, requested: readonly string[]): Promise<AuthenticationResult> {
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud as unknown as string];
@@ -93,7 +95,8 @@ export function serviceAccountAuthenticator(opts: ServiceAccountAuthenticatorOpt
     authenticate(request: IncomingAPIRequest) {
       const token = bearerToken(request);
       if (!token) return undefined;
-      const claims = verifyServiceAccountToken(opts.key(), opts.issuer, token);
+      const key = opts.key();
+      const claims = verified.claims(token, key, () => verifyServiceAccountToken(key, opts.issuer, token));
       if (!claims) return undefined;
       return validate(claims, audiencesOf(request) ?? opts.audiences).then((result) => {
         if (result && 'user' in result) delete request.headers.authorization;
