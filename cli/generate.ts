@@ -1,4 +1,5 @@
 /** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   checkGenerated,
@@ -85,8 +86,15 @@ function lockedWrite(write: () => GenerateResult): GenerateResult | undefined {
   try {
     return write();
   } catch (err) {
-    if (!(err instanceof OutputLockedError)) throw err;
-    console.error(`kgen generate: ${err.message}`);
+    if (err instanceof OutputLockedError) {
+      console.error(`kgen generate: ${err.message}`);
+      return undefined;
+    }
+    // The file system refused (an output path through a file, a read-only or full disk): its
+    // own words, not a stack trace. The writer replaces the output whole or not at all.
+    const fsError = err as NodeJS.ErrnoException;
+    if (typeof fsError.code !== 'string' || typeof fsError.syscall !== 'string') throw err;
+    console.error(`kgen generate: cannot write the output: ${fsError.message}`);
     return undefined;
   }
 }
@@ -174,6 +182,14 @@ const SETTLE_MS = 15;
  * compile waits for SETTLE_MS without events first, as every compile did before. So what is
  * written is what a compile started after SETTLE_MS of quiet would write.
  */
+const isFolder = (path: string) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 export function runWatch(options: GenerateOptions): void {
   let session = newGenerateSession();
   const apis = resolve(options.apisDir);
@@ -245,6 +261,11 @@ export function runWatch(options: GenerateOptions): void {
   // The watches go in before the first generation: an edit made while it runs (after it read the
   // file, before it wrote) is an event delivered once it returns, and regenerates. One watch per
   // folder (watch-tree.ts): node's recursive watch loses a file once an editor replaces it.
+  if (!isFolder(apis)) {
+    // Nothing to watch: the first generation's KG029 says why, and the command ends there.
+    process.exitCode = runGenerate(options, session);
+    return;
+  }
   watchTree(apis, (file) => {
     if (file) changed.add(String(file));
     if (!file) since = undefined;

@@ -134,7 +134,7 @@ export const DIAGNOSTICS = {
   },
   KG029: {
     severity: 'error',
-    message: 'no API files found under "{dir}"',
+    message: 'no API files found under "{dir}"{why}',
     hint: 'Put API types in <apis>/<group>/<version>/*.ts, e.g. apis/widgets.example.com/v1/widget.ts.',
   },
   // Idiomatic TypeScript: unions, enums, maps, utility types, shared types (KG03x)

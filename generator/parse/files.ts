@@ -70,6 +70,18 @@ export class FileIndex {
   }
 }
 
+/** Why an apis root cannot be listed (a mistyped path is the usual cause), or undefined. */
+function rootProblem(root: string): string | undefined {
+  let st;
+  try {
+    st = statSync(root);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? ': no such folder' : code === 'ENOTDIR' ? ': a part of the path is not a folder' : `: ${(err as Error).message}`;
+  }
+  return st.isDirectory() ? undefined : ': it is a file, not a folder';
+}
+
 function listSources(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir).sort()) {
@@ -173,8 +185,9 @@ export function loadFiles(roots: string[], diags: DiagnosticBag, cache?: FileCac
   const seen = new Set<string>();
   const index = new FileIndex();
   for (const root of roots.map((r) => resolve(r))) {
-    const sources = listSources(root);
-    if (sources.length === 0 && roots.length > 0) diags.add('KG029', { file: root, line: 1, col: 1 }, { dir: root });
+    const missing = rootProblem(root);
+    const sources = missing === undefined ? listSources(root) : [];
+    if (sources.length === 0 && roots.length > 0) diags.add('KG029', { file: root, line: 1, col: 1 }, { dir: root, why: missing ?? '' });
     const badFolders = new Set<string>();
     for (const path of sources) {
       const sourceFile = sourceFileAt(path, cache, seen);

@@ -103,6 +103,34 @@ describe('kgen generate', () => {
   });
 });
 
+describe('kgen generate: paths that are not what they should be', () => {
+  test('a mistyped apis folder, or a file in its place, is KG029 with the reason, for generate, --check and --watch', () => {
+    const out = join(tmp('cli-no-apis'), 'generated');
+    const missing = join(tmp('cli-no-apis'), 'apsi');
+    for (const extra of [[], ['--check'], ['--watch']]) {
+      const r = kgen('generate', rel(missing), '--out', rel(out), ...extra);
+      assert.equal(r.status, 1, `${extra.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /apsi:1:1 - error KG029: no API files found under "\S*apsi": no such folder\n  hint: \S/);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+      assert.doesNotMatch(r.stdout, /watching/);
+    }
+    const file = join(tmp('cli-no-apis'), 'widget.ts');
+    writeFileSync(file, 'export interface Widget {}\n');
+    const r = kgen('generate', rel(file), '--out', rel(out));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /error KG029: no API files found under "\S*widget\.ts": it is a file, not a folder\n/);
+    assert.equal(existsSync(out), false);
+  });
+
+  test('an output the file system refuses is one line with its reason, not a stack trace', () => {
+    const dir = tmp('cli-bad-out');
+    writeFileSync(join(dir, 'a-file'), '');
+    const r = kgen('generate', rel(fixtureApis('names')), '--out', rel(join(dir, 'a-file', 'generated')));
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^kgen generate: cannot write the output: ENOTDIR: not a directory, \S+ '\S*a-file\/\S+'\n$/);
+  });
+});
+
 describe('kgen generate --check', () => {
   test('exits 0 when up to date and writes nothing', () => {
     const out = join(tmp('cli-check'), 'generated');
