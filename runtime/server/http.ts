@@ -16,6 +16,7 @@ import { createServer as createHTTPServer, STATUS_CODES, type IncomingMessage, t
 import { createServer as createHTTPSServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { statusError } from '../api/status.js';
 import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
@@ -221,6 +222,10 @@ export class HTTPServer {
         : createHTTPServer(timeouts, listener);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.on(tls ? 'secureConnection' : 'connection', firstRequestDeadline);
+      // As Go's TLS server, no renegotiation (TLS 1.2): a connection's client certificate, read and
+      // verified once (http-request.ts, authentication/certificates.ts), cannot change under it,
+      // and a client cannot make the server redo handshakes on one connection.
+      if (tls) server.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
       // Without a listener node answers `Expect: 100-continue` itself, inviting the body before
       // the request is authenticated; here the continue is sent when the body is read.
       server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => this.serveRaw(req, res, true));

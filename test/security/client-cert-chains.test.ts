@@ -6,6 +6,7 @@
  * auth. The request-header path accepts chains to its own CA the same way.
  */
 import assert from 'node:assert/strict';
+import { connect } from 'node:tls';
 import { before, describe, it } from 'node:test';
 import { opensslCert, type PEMPair } from '../support/openssl-chain.js';
 import { useTLSWhoServer } from '../support/tls-who.js';
@@ -87,5 +88,25 @@ describe('client certificates through intermediates (TLS server)', () => {
     const clientBelowZero = opensslCert({ commonName: 'client-below-0', ca: true }, clientZero);
     assert.equal(await whoAmI(adminUnder(clientBelowZero), [clientBelowZero, clientZero]), 401);
     assert.equal(await whoAmI(adminUnder(clientCA, ['1.2.3.4=critical,ASN1:NULL']), []), 401);
+  });
+
+  // A connection's client certificate is read and verified once (authentication/certificates.ts):
+  // as Go's TLS server, kgen refuses renegotiation, so it cannot change under the connection.
+  it('refuses TLS 1.2 renegotiation', async () => {
+    const admin = pki('admin');
+    const url = new URL(who.server.url);
+    const socket = connect({ host: url.hostname, port: Number(url.port), ca: clientCA.cert, cert: admin.cert, key: admin.key, maxVersion: 'TLSv1.2', servername: 'localhost' });
+    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+    const outcome = await new Promise<string>((resolve) => {
+      socket.once('error', (err) => resolve(`error: ${err.message}`));
+      socket.once('close', () => resolve('closed'));
+      const started = socket.renegotiate({ rejectUnauthorized: false }, (err) => resolve(err ? `error: ${err.message}` : 'renegotiated'));
+      if (!started) resolve('not started');
+      // A request on the connection makes the server read the renegotiation's handshake.
+      socket.write('GET /version HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      socket.once('data', () => resolve('answered'));
+    });
+    socket.destroy();
+    assert.match(outcome, /^(error: |closed)/);
   });
 });
