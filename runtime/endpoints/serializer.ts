@@ -10,7 +10,7 @@ import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type 
 import type { APIRequest } from './handler.js';
 import { firstNonFiniteNumber, numberOutOfRangeError } from './json-numbers.js';
 import { mediaTypeOf } from './negotiation.js';
-import { nestingDepthError, valueExceedsNestingDepth } from './nesting.js';
+import { nestingDepthError, valueExceedsNestingDepth } from '../api/nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
