@@ -22,7 +22,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const namespace = namespaceFor(scope, req.info);
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
   const warnings = deprecatedFieldWarnings(obj, fm.structure);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkObjectNamespace(scope, obj, namespace);

@@ -41,12 +41,14 @@ export function parseJSONBody(text: string): unknown {
 export interface ParsedBody {
   value: unknown;
   duplicates: DuplicateField[];
+  /** The text of a JSON body (a built-in kind's decode judges its number literals: go-decode.ts). */
+  text?: string;
 }
 
 /** JSON text, with its repeated keys when `duplicates` (scanning costs one more pass). */
 export function parseJSONText(text: string, duplicates = false): ParsedBody {
   const value = parseJSONBody(text);
-  return { value, duplicates: duplicates ? findDuplicateJSONKeys(text) : [] };
+  return { value, duplicates: duplicates ? findDuplicateJSONKeys(text) : [], text };
 }
 
 /**

@@ -14,12 +14,15 @@
  *   ends decoding at once, with that error's own text and no context;
  * - null decodes into anything (Go's zero value); unknown fields are skipped (strict decoding is
  *   fieldvalidation's); a JSON number into an integer type must be a whole number in range
- *   (`number 1.5`, `number 3000000000`).
- * One walk of the body; no allocation unless there is an error.
+ *   (`number 1.5`, `number 3000000000`), judged on the literal's text as strconv.ParseInt judges
+ *   it: `1.0` and `1e3` are refused, and the error prints the literal (json-literals.ts finds the
+ *   few literals whose double is not the whole story; a body without any is not scanned).
+ * One walk of the body; no allocation unless there is an error or such a literal.
  */
 import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
+import { indexSegment, integerLiteralError, keySegment, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -36,9 +39,11 @@ function quantityError(text: string): string | undefined {
   }
 }
 
-/** The decoder's state: the first remembered type error. */
+/** The decoder's state: the first remembered type error; the body's literals that matter. */
 interface Saved {
   first: string | undefined;
+  /** Set only when the JSON text holds a literal whose double may mislead; then `at` paths are kept. */
+  literals?: NumberLiterals;
 }
 
 /** A fatal error: ends the walk. */
@@ -92,8 +97,27 @@ function integerError(v: number, goType: string): string | undefined {
   return ok ? undefined : `number ${v}`;
 }
 
-/** Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. */
-function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined): void {
+/**
+ * A number into a Go integer type: the `cannot unmarshal <kind>` kind, or undefined when it
+ * decodes. `literal` is its text when json-literals.ts kept it. A literal Go decodes whose double
+ * is another number (an int64 beyond 2^53) is not stored rounded: that is remembered as its own
+ * error (kgen keeps JSON numbers as doubles; kube would keep it exactly).
+ */
+function integerKind(v: number, literal: string | undefined, goType: 'int32' | 'int64', saved: Saved, struct: string, path: string, fieldType: string): string | undefined {
+  if (literal === undefined) return integerError(v, goType);
+  const err = integerLiteralError(literal, goType);
+  if (err !== 'exact') return err;
+  if (saved.first === undefined) {
+    saved.first = `json: number ${literal} for Go struct field ${struct}.${path} of type ${fieldType} cannot be kept exactly: kgen holds JSON numbers as float64, whole numbers exactly up to 2^53`;
+  }
+  return undefined;
+}
+
+/**
+ * Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. `at` is
+ * v's exact path (json-literals.ts) when saved.literals is set, else undefined.
+ */
+function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: string): void {
   if (v === null || v === undefined || node.preserveUnknown) return;
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
@@ -114,7 +138,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
-    const kind = typeof v === 'number' ? integerError(v, 'int32') : jsonKind(v);
+    const kind = typeof v === 'number' ? integerKind(v, at === undefined ? undefined : saved.literals!.get(at), 'int32', saved, struct, path, 'int32') : jsonKind(v);
     if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
     return;
   }
@@ -129,7 +153,8 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
       if (typeof v !== 'boolean') typeError(saved, jsonKind(v), struct, path, goType);
       return;
     case 'integer': {
-      const kind = typeof v === 'number' ? integerError(v, node.int32 || goType === 'int32' ? 'int32' : 'int64') : jsonKind(v);
+      const intType = node.int32 || goType === 'int32' ? 'int32' : 'int64';
+      const kind = typeof v === 'number' ? integerKind(v, at === undefined ? undefined : saved.literals!.get(at), intType, saved, struct, path, goType) : jsonKind(v);
       if (kind !== undefined) typeError(saved, kind, struct, path, goType);
       return;
     }
@@ -139,29 +164,31 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     case 'array': {
       if (!Array.isArray(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const items = node.items;
-      if (items !== undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      if (items === undefined) return;
+      if (at === undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      else for (let i = 0; i < v.length; i++) decodeValue(items, v[i], struct, path, saved, undefined, at + indexSegment(i));
       return;
     }
     case 'object': {
       if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const values = node.additional;
       if (typeof values === 'object') {
-        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined);
+        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at === undefined ? undefined : at + keySegment(key));
       } else if (node.properties !== undefined) {
         // A Go struct: its fields are named from it.
-        decodeStruct(node, v, structName(goType), `${path}.`, saved);
+        decodeStruct(node, v, structName(goType), `${path}.`, saved, at);
       }
       return;
     }
   }
 }
 
-function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved): void {
+function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved, at: string | undefined): void {
   const props = node.properties!;
   const times = node.goTimes;
   for (const key of Object.keys(v)) {
     const child = props.get(key);
-    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key));
+    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key), at === undefined ? undefined : at + keySegment(key));
   }
 }
 
@@ -181,9 +208,13 @@ function objectMetaTimeError(meta: unknown): string | undefined {
 /**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
+ * `jsonText` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
+ * as JSON re-encoded from its values, where `1.0` is `1`): number literals are judged on it.
  */
-export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): string | undefined {
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, jsonText?: string): string | undefined {
   const saved: Saved = { first: undefined };
+  const literals = jsonText === undefined ? undefined : numberLiteralsOf(jsonText);
+  if (literals !== undefined) saved.literals = literals;
   const props = root.properties;
   if (props === undefined) return undefined;
   const struct = structName(root.goType);
@@ -199,7 +230,7 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): s
         continue;
       }
       const child = props.get(key);
-      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key));
+      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), literals === undefined ? undefined : keySegment(key));
     }
   } catch (err) {
     if (err instanceof Fatal) return err.message;

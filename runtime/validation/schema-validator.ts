@@ -34,9 +34,10 @@ export interface SchemaValidator {
   /**
    * A built-in kind's (schema compiled with Go facts): what kube's JSON decoder answers for a body
    * that does not decode into the Go type (go-decode.ts), or undefined when it decodes. Absent
-   * where kube decodes into unstructured (custom resources).
+   * where kube decodes into unstructured (custom resources). `jsonText`: the JSON text obj was
+   * parsed from, when it was (its number literals are judged as Go judges them).
    */
-  decodeError?(obj: Record<string, unknown>): string | undefined;
+  decodeError?(obj: Record<string, unknown>, jsonText?: string): string | undefined;
   /**
    * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
@@ -85,7 +86,7 @@ export function compileSchemaValidator(
     },
   };
   if (goFields) {
-    validator.decodeError = (obj) => goDecodeError(root, obj);
+    validator.decodeError = (obj, jsonText) => goDecodeError(root, obj, jsonText);
     validator.convertError = (obj) => goConvertError(root, obj);
   }
   return validator;
