@@ -36,6 +36,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
     dryRun,
     // The decoded body (with its managedFields, as admission left it) is this request's own.
     handOver: true,
+    warnings: admission.warnings,
     createValidation: (o) => admission.validate('CREATE', o, undefined, options),
   });
   return objectResponse(201, created, target.format, [...warnings, ...admission.warnings]);

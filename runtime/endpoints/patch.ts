@@ -118,6 +118,7 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
       const options = patchOptionsFor('CREATE', ctx);
       const created = await ctx.store.create(ctx.namespace, await applied(undefined), {
         dryRun: ctx.dryRun,
+        warnings: ctx.admission.warnings,
         createValidation: (o) => ctx.admission.validate('CREATE', o, undefined, options),
       });
       return objectResponse(201, created, format, allWarnings());
@@ -137,5 +138,5 @@ function patchOptionsFor(operation: 'CREATE' | 'UPDATE', ctx: PatchContext): Rec
 /** The store options of a patch: dry run and validating admission of the result. */
 function admittedUpdate(ctx: PatchContext) {
   const options = patchOptionsFor('UPDATE', ctx);
-  return { dryRun: ctx.dryRun, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
+  return { dryRun: ctx.dryRun, warnings: ctx.admission.warnings, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
 }
