@@ -47,11 +47,12 @@ export function newDecodeError(expected: ExpectedKind, err: string) {
  * the decoder's); a strategic merge patch's result is a map converted by the unstructured
  * converter (the value is the patch printed with %+v, the error the converter's).
  */
-export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown): void {
+export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown, literalsText?: string): void {
   const smp = patchType === STRATEGIC_MERGE_PATCH;
   const check = smp ? validator.convertError : validator.decodeError;
   if (check === undefined) return;
-  const err = check(result as Record<string, unknown>);
+  // literalsText: JSON text whose number literals stand at the same paths in result (a merge patch's).
+  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, literalsText);
   if (err === undefined) return;
   const value = smp ? goPlusV(patch) : JSON.stringify(result);
   // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.

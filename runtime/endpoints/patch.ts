@@ -13,7 +13,7 @@ import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, ty
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
-import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
+import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
 import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkPatchResultDecodes } from './decodemeta.js';
@@ -80,7 +80,9 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     const result = applyPatchValue(current, patchType, body.patch, fm.structure);
     const patched = asObjectOfKind(result, expectedKind(scope));
-    checkPatchResultDecodes(scope.validator, patchType, body.patch, result);
+    // A merge patch's values land at their own paths, so its literals are the result's (kube's
+    // merge keeps the patch's number text); a JSON patch's are moved by its operations (not followed).
+    checkPatchResultDecodes(scope.validator, patchType, body.patch, result, patchType === MERGE_PATCH ? body.text : undefined);
     checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
     scope.validator.applyDefaults(patched);
     checkName(patched, ctx.name);
