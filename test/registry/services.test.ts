@@ -223,6 +223,14 @@ describe('Service validation', () => {
     assert.deepEqual(warnings(patched), as299('spec.externalName is ignored when spec.type is not "ExternalName"'));
   });
 
+  it('one address, however spelled, is one Service\'s: 10.0.0.078 after 10.0.0.78 is already allocated', async () => {
+    const first = await create('spelled-plain', { clusterIP: '10.0.0.78', ports: [{ port: 80 }] });
+    assert.equal(first.status, 201, first.text);
+    const second = await create('spelled-zeros', { clusterIP: '10.0.0.078', ports: [{ port: 80 }] });
+    assert.equal(second.status, 422, second.text);
+    assert.match(second.body.message, /spec\.clusterIPs: Invalid value: \[\]string\{"10\.0\.0\.078"\}: failed to allocate IP 10\.0\.0\.078: provided IP is already allocated/);
+  });
+
   it('keeps spec.clusterIP once set', async () => {
     assert.equal((await create('fixed', { clusterIP: '10.0.0.13', ports: [{ port: 53 }] })).status, 201);
     const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.0.0.14' } }, contentType: 'application/merge-patch+json' });
