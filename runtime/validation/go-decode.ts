@@ -22,7 +22,7 @@
 import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
-import { indexSegment, integerLiteralError, keySegment, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
+import { integerLiteralError, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -39,11 +39,9 @@ function quantityError(text: string): string | undefined {
   }
 }
 
-/** The decoder's state: the first remembered type error; the body's literals that matter. */
+/** The decoder's state: the first remembered type error. */
 interface Saved {
   first: string | undefined;
-  /** Set only when the JSON text holds a literal whose double may mislead; then `at` paths are kept. */
-  literals?: NumberLiterals;
 }
 
 /** A fatal error: ends the walk. */
@@ -115,9 +113,9 @@ function integerKind(v: number, literal: string | undefined, goType: 'int32' | '
 
 /**
  * Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. `at` is
- * v's exact path (json-literals.ts) when saved.literals is set, else undefined.
+ * v's place in the tree of number literals (json-literals.ts), undefined where none lies below.
  */
-function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: string): void {
+function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: NumberLiterals): void {
   if (v === null || v === undefined || node.preserveUnknown) return;
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
@@ -138,7 +136,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
-    const kind = typeof v === 'number' ? integerKind(v, at === undefined ? undefined : saved.literals!.get(at), 'int32', saved, struct, path, 'int32') : jsonKind(v);
+    const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32', saved, struct, path, 'int32') : jsonKind(v);
     if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
     return;
   }
@@ -154,7 +152,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
       return;
     case 'integer': {
       const intType = node.int32 || goType === 'int32' ? 'int32' : 'int64';
-      const kind = typeof v === 'number' ? integerKind(v, at === undefined ? undefined : saved.literals!.get(at), intType, saved, struct, path, goType) : jsonKind(v);
+      const kind = typeof v === 'number' ? integerKind(v, at?.literal, intType, saved, struct, path, goType) : jsonKind(v);
       if (kind !== undefined) typeError(saved, kind, struct, path, goType);
       return;
     }
@@ -165,15 +163,16 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
       if (!Array.isArray(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const items = node.items;
       if (items === undefined) return;
-      if (at === undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
-      else for (let i = 0; i < v.length; i++) decodeValue(items, v[i], struct, path, saved, undefined, at + indexSegment(i));
+      const below = at?.children;
+      if (below === undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      else for (let i = 0; i < v.length; i++) decodeValue(items, v[i], struct, path, saved, undefined, below.get(i));
       return;
     }
     case 'object': {
       if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const values = node.additional;
       if (typeof values === 'object') {
-        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at === undefined ? undefined : at + keySegment(key));
+        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at?.children?.get(key));
       } else if (node.properties !== undefined) {
         // A Go struct: its fields are named from it.
         decodeStruct(node, v, structName(goType), `${path}.`, saved, at);
@@ -183,12 +182,13 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
   }
 }
 
-function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved, at: string | undefined): void {
+function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved, at: NumberLiterals | undefined): void {
   const props = node.properties!;
   const times = node.goTimes;
+  const below = at?.children;
   for (const key of Object.keys(v)) {
     const child = props.get(key);
-    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key), at === undefined ? undefined : at + keySegment(key));
+    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key), below?.get(key));
   }
 }
 
@@ -213,8 +213,7 @@ function objectMetaTimeError(meta: unknown): string | undefined {
  */
 export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, jsonText?: string): string | undefined {
   const saved: Saved = { first: undefined };
-  const literals = jsonText === undefined ? undefined : numberLiteralsOf(jsonText);
-  if (literals !== undefined) saved.literals = literals;
+  const literals = jsonText === undefined ? undefined : numberLiteralsOf(jsonText)?.children;
   const props = root.properties;
   if (props === undefined) return undefined;
   const struct = structName(root.goType);
@@ -230,7 +229,7 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, js
         continue;
       }
       const child = props.get(key);
-      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), literals === undefined ? undefined : keySegment(key));
+      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), literals?.get(key));
     }
   } catch (err) {
     if (err instanceof Fatal) return err.message;

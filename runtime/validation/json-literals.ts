@@ -8,22 +8,28 @@
  * Most bodies hold no such literal, so the text is first tested with one regular expression (a
  * literal with a fraction or an exponent, or of 16 digits or more, standing as a value: after `:`,
  * `,` or `[`, before `,`, `}` or `]`); only a body that passes is scanned, once, for those
- * literals and where they are. Text inside strings can pass the test (`"a:1.0,"`), never fail it:
+ * literals and where they are (a tree the decoder walks beside the value: no paths are built). Text inside strings can pass the test (`"a:1.0,"`), never fail it:
  * the scan is what decides.
  */
 
-/** A literal that may not be what its double says, standing as a value. */
-const LITERAL_THAT_MATTERS = /[:,[][ \t\r\n]*-?[0-9]+(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+|[0-9]{15,})[ \t\r\n]*[,}\]]/;
+/**
+ * A literal that may not be what its double says, standing as a value. Each digit run is matched
+ * atomically (`(?=(D+))\1`), so the test is linear whatever the text holds (a plain `[0-9]+`
+ * followed by alternatives that also start with digits backtracks quadratically through a long
+ * run of digits inside a string).
+ */
+const LITERAL_THAT_MATTERS =
+  /[:,[][ \t\r\n]*-?(?=([0-9]+))\1(?:\.(?=([0-9]+))\2(?:[eE][+-]?(?=([0-9]+))\3)?|[eE][+-]?(?=([0-9]+))\4|(?<=[0-9]{16}))[ \t\r\n]*[,}\]]/;
 
 /**
- * Where a literal is: its path from the root, a key segment written `<length>:<key>` and a list
- * index `[<i>]` (a prefix code: no two paths collide whatever the keys hold).
+ * Where the literals are: a tree following the body's objects (by key) and lists (by index), only
+ * as deep as some literal is; `literal` is the text of the number at that place. The decoder
+ * walks it beside the value and leaves it as soon as no literal lies below.
  */
-export const keySegment = (key: string) => `${key.length}:${key}`;
-export const indexSegment = (i: number) => `[${i}]`;
-
-/** Literal text by path, for the literals of `text` whose double may differ from them. */
-export type NumberLiterals = ReadonlyMap<string, string>;
+export interface NumberLiterals {
+  literal?: string;
+  children?: Map<string | number, NumberLiterals>;
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -42,25 +48,40 @@ interface Frame {
   key: string | undefined;
   /** A list's current index. */
   index: number;
-  /** The path of the container itself. */
-  path: string;
+  /** Where this container stands in its parent (undefined at the root). */
+  at: string | number | undefined;
+  /** Its node in the tree, made when a literal is found below. */
+  node: NumberLiterals | undefined;
 }
 
+/** The child place of frame's current value. */
+const placeIn = (frame: Frame): string | number => (frame.key === undefined ? frame.index : frame.key);
+
 /**
- * The literals of `text` (a JSON text JSON.parse accepted) that JSON.parse may not keep, by path;
- * undefined when there is none (the common case, decided by one regular expression). A repeated
- * key's later value wins, as in JSON.parse.
+ * The literals of `text` (a JSON text JSON.parse accepted) that JSON.parse may not keep, as a
+ * tree; undefined when there is none (the common case, decided by one regular expression). A
+ * repeated key's later value replaces the earlier one's literals, as in JSON.parse. One pass;
+ * the tree holds only the places on the way to a literal.
  */
 export function numberLiteralsOf(text: string): NumberLiterals | undefined {
   if (!LITERAL_THAT_MATTERS.test(text)) return undefined;
-  const out = new Map<string, string>();
+  let root: NumberLiterals | undefined;
   const stack: Frame[] = [];
-  const here = (): string => {
-    const top = stack[stack.length - 1];
-    if (top === undefined) return '';
-    return top.path + (top.key === undefined ? indexSegment(top.index) : keySegment(top.key));
+  /** The node of stack[i], made (with its parents) when missing. */
+  const nodeOf = (i: number): NumberLiterals => {
+    const frame = stack[i]!;
+    if (frame.node !== undefined) return frame.node;
+    if (i === 0) return (frame.node = root = {});
+    const node: NumberLiterals = {};
+    (nodeOf(i - 1).children ??= new Map()).set(frame.at!, node);
+    frame.node = node;
+    return node;
   };
-  // After a key's string, the next string or value is that key's value.
+  /** A value starts at the top frame's current place: what an earlier value of a repeated key left there goes. */
+  const replaced = () => {
+    const top = stack[stack.length - 1];
+    if (top?.node?.children !== undefined) top.node.children.delete(placeIn(top));
+  };
   let expectKey = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -73,8 +94,9 @@ export function numberLiteralsOf(text: string): NumberLiterals | undefined {
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
       // { or [
-      const path = here();
-      stack.push({ key: undefined, index: 0, path });
+      replaced();
+      const top = stack[stack.length - 1];
+      stack.push({ key: undefined, index: 0, at: top === undefined ? undefined : placeIn(top), node: undefined });
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
@@ -89,12 +111,18 @@ export function numberLiteralsOf(text: string): NumberLiterals | undefined {
       let j = i + 1;
       while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
       const literal = text.slice(i, j);
-      if (matters(literal)) out.set(here(), literal);
-      else out.delete(here()); // a repeated key's later plain number
+      if (stack.length > 0) {
+        if (matters(literal)) {
+          const top = stack.length - 1;
+          (nodeOf(top).children ??= new Map()).set(placeIn(stack[top]!), { literal });
+        } else {
+          replaced();
+        }
+      }
       i = j - 1;
     }
   }
-  return out.size === 0 ? undefined : out;
+  return root;
 }
 
 function isNumberChar(c: number): boolean {
