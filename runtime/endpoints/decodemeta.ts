@@ -12,6 +12,7 @@ import { newBadRequest, statusError } from '../api/status.js';
 import { goPlusV, goQuote } from '../validation/gofmt.js';
 import { STRATEGIC_MERGE_PATCH } from './patchers.js';
 import type { SchemaValidator } from '../validation/index.js';
+import type { NumberLiterals } from '../validation/json-literals.js';
 import type { ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
@@ -47,12 +48,13 @@ export function newDecodeError(expected: ExpectedKind, err: string) {
  * the decoder's); a strategic merge patch's result is a map converted by the unstructured
  * converter (the value is the patch printed with %+v, the error the converter's).
  */
-export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown, literalsText?: string): void {
+export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown, literals?: string | NumberLiterals): void {
   const smp = patchType === STRATEGIC_MERGE_PATCH;
   const check = smp ? validator.convertError : validator.decodeError;
   if (check === undefined) return;
-  // literalsText: JSON text whose number literals stand at the same paths in result (a merge patch's).
-  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, literalsText);
+  // literals: a merge patch's text (its literals stand at the same places in result), or a JSON
+  // patch's literals at their places in result (jsonpatch-literals.ts).
+  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, literals);
   if (err === undefined) return;
   const value = smp ? goPlusV(patch) : JSON.stringify(result);
   // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.

@@ -15,6 +15,7 @@ import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarning
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
 import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
+import { jsonPatchResultLiterals } from './jsonpatch-literals.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkPatchResultDecodes } from './decodemeta.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
@@ -80,9 +81,11 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     const result = applyPatchValue(current, patchType, body.patch, fm.structure);
     const patched = asObjectOfKind(result, expectedKind(scope));
-    // A merge patch's values land at their own paths, so its literals are the result's (kube's
-    // merge keeps the patch's number text); a JSON patch's are moved by its operations (not followed).
-    checkPatchResultDecodes(scope.validator, patchType, body.patch, result, patchType === MERGE_PATCH ? body.text : undefined);
+    // kube keeps a patch's number text in the patched JSON: a merge patch's values land at their
+    // own places, so its text's literals are the result's; a JSON patch's are followed through its
+    // operations (only for built-in kinds, whose decode judges them, and a text that has any).
+    const literals = patchType === MERGE_PATCH ? body.text : patchType === JSON_PATCH && scope.validator.decodeError !== undefined ? jsonPatchResultLiterals(current, body.patch, body.text) : undefined;
+    checkPatchResultDecodes(scope.validator, patchType, body.patch, result, literals);
     checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
     scope.validator.applyDefaults(patched);
     checkName(patched, ctx.name);

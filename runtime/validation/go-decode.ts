@@ -208,12 +208,13 @@ function objectMetaTimeError(meta: unknown): string | undefined {
 /**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
- * `jsonText` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
- * as JSON re-encoded from its values, where `1.0` is `1`): number literals are judged on it.
+ * `literals` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
+ * as JSON re-encoded from its values, where `1.0` is `1`), or the literals found in it already
+ * (a JSON patch's, at their places in its result): number literals are judged on them.
  */
-export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, jsonText?: string): string | undefined {
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined {
   const saved: Saved = { first: undefined };
-  const literals = jsonText === undefined ? undefined : numberLiteralsOf(jsonText)?.children;
+  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
   const props = root.properties;
   if (props === undefined) return undefined;
   const struct = structName(root.goType);
@@ -229,7 +230,7 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, js
         continue;
       }
       const child = props.get(key);
-      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), literals?.get(key));
+      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), places?.get(key));
     }
   } catch (err) {
     if (err instanceof Fatal) return err.message;

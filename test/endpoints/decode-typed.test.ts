@@ -203,6 +203,14 @@ describe('a patch of a built-in kind whose result has a wrong type: kube\'s patc
     await invalidPatch('application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 2.5 }], patchedJSON(2.5), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
     // A merge patch's number text reaches the decoder (the patched JSON shown is kgen's, 2).
     await invalidPatch('application/merge-patch+json', '{"spec":{"replicas":2.0}}', patchedJSON(2), 'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    // A JSON patch's too, followed through its operations (here a move).
+    await invalidPatch('application/json-patch+json', '[{"op":"replace","path":"/spec/replicas","value":2.0}]', patchedJSON(2), 'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch(
+      'application/json-patch+json',
+      '[{"op":"add","path":"/spec/parked","value":{"n":3e0}},{"op":"test","path":"/spec/parked/n","value":3.0},{"op":"move","from":"/spec/parked/n","path":"/spec/replicas"}]',
+      patchedJSON(3),
+      'json: cannot unmarshal number 3e0 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
     await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     // Fields the update would carry over from the stored object are decoded first all the same.
     await invalidPatch('application/merge-patch+json', { metadata: { resourceVersion: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.resourceVersion, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
