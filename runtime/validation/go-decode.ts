@@ -206,6 +206,22 @@ function objectMetaTimeError(meta: unknown): string | undefined {
 }
 
 /**
+ * ObjectMeta's int64 fields (generation, deletionGracePeriodSeconds) judged on their literal text
+ * (`generation: 1.0` is refused), where objectmeta-decode.ts, which sees values only, took them.
+ */
+function objectMetaLiteralError(meta: unknown, at: NumberLiterals | undefined): string | undefined {
+  const below = at?.children;
+  if (below === undefined || !isObject(meta)) return undefined;
+  for (const key of Object.keys(meta)) {
+    const literal = below.get(key)?.literal;
+    if (literal === undefined || typeof meta[key] !== 'number' || objectMetaFieldType(key) !== 'int64') continue;
+    const err = integerLiteralError(literal, 'int64');
+    if (err !== undefined && err !== 'exact') return `json: cannot unmarshal ${err} into Go struct field ObjectMeta.metadata.${key} of type int64`;
+  }
+  return undefined;
+}
+
+/**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
  * `literals` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
@@ -226,7 +242,8 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, li
         const timeError = objectMetaTimeError(obj.metadata);
         if (timeError !== undefined) return timeError;
         const meta = objectMetaDecode(obj.metadata, 'metadata.');
-        if (meta !== undefined && saved.first === undefined) saved.first = meta.error;
+        const error = meta?.error ?? objectMetaLiteralError(obj.metadata, places?.get('metadata'));
+        if (error !== undefined && saved.first === undefined) saved.first = error;
         continue;
       }
       const child = props.get(key);

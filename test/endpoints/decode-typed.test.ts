@@ -122,6 +122,8 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
     // Through a list, by the element's own path (the first container's port is fine).
     const ports = '"containers":[{"name":"a","image":"nginx","ports":[{"containerPort":80}]},{"name":"b","image":"nginx","ports":[{"containerPort":81},{"containerPort":8.2e1}]}]';
     await badRequest('POST', DEPLOYMENTS, text('', ports), field('ContainerPort.spec.template.spec.containers.ports.containerPort').replace('%s', '8.2e1'));
+    // ObjectMeta's int64s too.
+    await badRequest('POST', DEPLOYMENTS, text('').replace('"name":"lit"', '"name":"lit","generation":2.0'), `${dep}json: cannot unmarshal number 2.0 into Go struct field ObjectMeta.metadata.generation of type int64`);
     // intstr.IntOrString's int32: its own UnmarshalJSON error.
     await badRequest('POST', DEPLOYMENTS, text('"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1.0}},'), `${dep}json: cannot unmarshal number 1.0 into Go value of type int32`);
     // int64 bounds are the literal's, not its double's (both ends of int64 round to ±2^63).
