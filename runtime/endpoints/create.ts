@@ -22,7 +22,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const namespace = namespaceFor(scope, req.info);
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
   const warnings = deprecatedFieldWarnings(obj, fm.structure);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkObjectNamespace(scope, obj, namespace);
@@ -36,6 +36,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
     dryRun,
     // The decoded body (with its managedFields, as admission left it) is this request's own.
     handOver: true,
+    warnings: admission.warnings,
     createValidation: (o) => admission.validate('CREATE', o, undefined, options),
   });
   return objectResponse(201, created, target.format, [...warnings, ...admission.warnings]);

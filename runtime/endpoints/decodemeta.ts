@@ -12,6 +12,7 @@ import { newBadRequest, statusError } from '../api/status.js';
 import { goPlusV, goQuote } from '../validation/gofmt.js';
 import { STRATEGIC_MERGE_PATCH } from './patchers.js';
 import type { SchemaValidator } from '../validation/index.js';
+import type { NumberLiterals } from '../validation/json-literals.js';
 import type { ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
@@ -23,13 +24,14 @@ export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind):
 /**
  * A create or update body of a built-in kind decodes into its Go type as a whole (a wrongly typed
  * field anywhere, `spec.replicas: "3"`, is the same 400: SchemaValidator.decodeError); other
- * kinds decode into unstructured, where only metadata is decoded into a Go type.
+ * kinds decode into unstructured, where only metadata is decoded into a Go type. `jsonText` is the
+ * body's text when it was JSON (Go judges number literals on their text: `replicas: 1.0` is refused).
  */
-export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator): void {
+export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator, jsonText?: string): void {
   if (validator.decodeError === undefined) return checkObjectMetaDecodes(obj, expected);
   // The body as sent (asObjectOfKind has checked it is an object of the kind): Go decodes the
   // fields in their order, and the first wrongly typed one is the answer.
-  const err = validator.decodeError(body as Record<string, unknown>);
+  const err = validator.decodeError(body as Record<string, unknown>, jsonText);
   if (err !== undefined) throw newDecodeError(expected, err);
 }
 
@@ -46,11 +48,13 @@ export function newDecodeError(expected: ExpectedKind, err: string) {
  * the decoder's); a strategic merge patch's result is a map converted by the unstructured
  * converter (the value is the patch printed with %+v, the error the converter's).
  */
-export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown): void {
+export function checkPatchResultDecodes(validator: SchemaValidator, patchType: string, patch: unknown, result: unknown, literals?: string | NumberLiterals): void {
   const smp = patchType === STRATEGIC_MERGE_PATCH;
   const check = smp ? validator.convertError : validator.decodeError;
   if (check === undefined) return;
-  const err = check(result as Record<string, unknown>);
+  // literals: a merge patch's text (its literals stand at the same places in result), or a JSON
+  // patch's literals at their places in result (jsonpatch-literals.ts).
+  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, literals);
   if (err === undefined) return;
   const value = smp ? goPlusV(patch) : JSON.stringify(result);
   // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.

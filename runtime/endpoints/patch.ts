@@ -13,8 +13,9 @@ import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, ty
 import type { APIRequest, APIResponse, RequestScope } from './handler.js';
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
-import { APPLY_PATCH, applyPatchValue, JSON_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
+import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
 import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
+import { jsonPatchResultLiterals } from './jsonpatch-literals.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkPatchResultDecodes } from './decodemeta.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
@@ -80,7 +81,11 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     const result = applyPatchValue(current, patchType, body.patch, fm.structure);
     const patched = asObjectOfKind(result, expectedKind(scope));
-    checkPatchResultDecodes(scope.validator, patchType, body.patch, result);
+    // kube keeps a patch's number text in the patched JSON: a merge patch's values land at their
+    // own places, so its text's literals are the result's; a JSON patch's are followed through its
+    // operations (only for built-in kinds, whose decode judges them, and a text that has any).
+    const literals = patchType === MERGE_PATCH ? body.text : patchType === JSON_PATCH && scope.validator.decodeError !== undefined ? jsonPatchResultLiterals(current, body.patch, body.text) : undefined;
+    checkPatchResultDecodes(scope.validator, patchType, body.patch, result, literals);
     checkUnknownFields(patched, decodeTarget(scope), ctx.directive, warnings, body.problems);
     scope.validator.applyDefaults(patched);
     checkName(patched, ctx.name);
@@ -118,6 +123,7 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
       const options = patchOptionsFor('CREATE', ctx);
       const created = await ctx.store.create(ctx.namespace, await applied(undefined), {
         dryRun: ctx.dryRun,
+        warnings: ctx.admission.warnings,
         createValidation: (o) => ctx.admission.validate('CREATE', o, undefined, options),
       });
       return objectResponse(201, created, format, allWarnings());
@@ -137,5 +143,5 @@ function patchOptionsFor(operation: 'CREATE' | 'UPDATE', ctx: PatchContext): Rec
 /** The store options of a patch: dry run and validating admission of the result. */
 function admittedUpdate(ctx: PatchContext) {
   const options = patchOptionsFor('UPDATE', ctx);
-  return { dryRun: ctx.dryRun, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
+  return { dryRun: ctx.dryRun, warnings: ctx.admission.warnings, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
 }

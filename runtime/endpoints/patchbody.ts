@@ -16,6 +16,8 @@ export interface DocumentPatch {
   patch: unknown;
   /** Strict-decoding problems of the patch itself, reported before the object's unknown fields. */
   problems: string[];
+  /** The patch's JSON text (a merge patch's number literals land in the result at their own paths). */
+  text: string;
 }
 
 const JSON_PATCH_FIELDS = new Set(['op', 'path', 'value', 'from']);
@@ -37,10 +39,11 @@ function jsonPatchProblems(ops: unknown, duplicates: DuplicateField[]): string[]
 }
 
 export function decodeDocumentPatch(body: Buffer | undefined, patchType: DocumentPatchType, directive: FieldValidationDirective): DocumentPatch {
-  const parsed = parseJSONText(bodyText(body), directive !== 'Ignore');
-  if (directive === 'Ignore') return { patch: parsed.value, problems: [] };
-  if (patchType === JSON_PATCH) return { patch: parsed.value, problems: jsonPatchProblems(parsed.value, parsed.duplicates) };
-  return { patch: parsed.value, problems: parsed.duplicates.map(jsonDuplicateMessage) };
+  const text = bodyText(body);
+  const parsed = parseJSONText(text, directive !== 'Ignore');
+  if (directive === 'Ignore') return { patch: parsed.value, problems: [], text };
+  if (patchType === JSON_PATCH) return { patch: parsed.value, problems: jsonPatchProblems(parsed.value, parsed.duplicates), text };
+  return { patch: parsed.value, problems: parsed.duplicates.map(jsonDuplicateMessage), text };
 }
 
 export interface ApplyConfiguration {

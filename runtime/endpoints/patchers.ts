@@ -10,7 +10,7 @@ import { strategicMergePatch } from './fieldmanager/strategicmerge.js';
 import { UNTYPED, type TypeNode } from './fieldmanager/typeschema.js';
 import { applyJSONPatch } from '../registry/jsonpatch.js';
 import { isPlainObject, parseJSONBody } from './serializer.js';
-import { MAX_NESTING_DEPTH, valueExceedsNestingDepth } from './nesting.js';
+import { MAX_NESTING_DEPTH, valueExceedsNestingDepth } from '../api/nesting.js';
 
 export { applyJSONPatch } from '../registry/jsonpatch.js';
 
@@ -62,7 +62,7 @@ export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patc
   switch (patchType) {
     case JSON_PATCH: {
       // The only patch whose result can nest deeper than both the object and the body (an `add`
-      // or `copy` at a deep path): bounded as a body is (nesting.ts), else an object too deep for
+      // or `copy` at a deep path): bounded as a body is (api/nesting.ts), else an object too deep for
       // the recursive layers would be stored, and every later update of it would be a 500.
       const result = applyJSONPatch(doc, patch);
       if (valueExceedsNestingDepth(result)) throw patchedTooDeep();
@@ -84,7 +84,7 @@ export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patc
 /**
  * A patch result nested deeper than MAX_NESTING_DEPTH: kube's patcher answers a patched object
  * that does not decode with 422 Invalid on the field `patch` (its decoder stops at 10,000 levels;
- * kgen's bound is nesting.ts's).
+ * kgen's bound is api/nesting.ts's).
  */
 function patchedTooDeep() {
   const message = `Invalid value: "": the patched object is nested deeper than the maximum depth of ${MAX_NESTING_DEPTH}`;

@@ -10,7 +10,7 @@ import { findDuplicateJSONKeys, findDuplicateYAMLKeys, parseYAMLDocuments, type 
 import type { APIRequest } from './handler.js';
 import { firstNonFiniteNumber, numberOutOfRangeError } from './json-numbers.js';
 import { mediaTypeOf } from './negotiation.js';
-import { nestingDepthError, valueExceedsNestingDepth } from './nesting.js';
+import { nestingDepthError, valueExceedsNestingDepth } from '../api/nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
@@ -41,12 +41,14 @@ export function parseJSONBody(text: string): unknown {
 export interface ParsedBody {
   value: unknown;
   duplicates: DuplicateField[];
+  /** The text of a JSON body (a built-in kind's decode judges its number literals: go-decode.ts). */
+  text?: string;
 }
 
 /** JSON text, with its repeated keys when `duplicates` (scanning costs one more pass). */
 export function parseJSONText(text: string, duplicates = false): ParsedBody {
   const value = parseJSONBody(text);
-  return { value, duplicates: duplicates ? findDuplicateJSONKeys(text) : [] };
+  return { value, duplicates: duplicates ? findDuplicateJSONKeys(text) : [], text };
 }
 
 /**

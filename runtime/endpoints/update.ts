@@ -25,7 +25,7 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   const namespace = namespaceFor(scope, req.info);
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
   const warnings = deprecatedFieldWarnings(obj, fm.structure);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkName(obj, req.info.name);
@@ -38,6 +38,7 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   // Each attempt records the update into its own copy of the body: a fresh object.
   const updated = await store.update(namespace, req.info.name, { updatedObject, fresh: true }, {
     dryRun,
+    warnings: admission.warnings,
     updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
   });
   return objectResponse(200, updated, target.format, [...warnings, ...admission.warnings]);

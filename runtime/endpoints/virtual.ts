@@ -22,7 +22,7 @@ export async function createVirtual(scope: RequestScope, req: APIRequest): Promi
   const directive = parseFieldValidation(req.query, 'CreateOptions');
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator);
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
   const warnings: string[] = [];
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   scope.validator.applyDefaults(obj);

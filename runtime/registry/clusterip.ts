@@ -17,6 +17,11 @@
  *   gone (or holds another address) and that is older than `staleAfterMs` is taken over with a
  *   resourceVersion precondition (kube's repair controller's job), so a crash leaks nothing for long.
  *
+ * Addresses are compared by value, not by spelling: a Service may ask for `10.0.0.077` (Go's
+ * sloppy parse reads it as 10.0.0.77, and kube keeps the spelling with a warning), which is the
+ * same address as `10.0.0.77`, so reservations are keyed, and stored Services' addresses
+ * compared, in canonical form (kube names its IPAddress objects by the parsed address).
+ *
  * IPv4 only.
  */
 import { newInvalid } from '../api/status.js';
@@ -42,6 +47,12 @@ export function parseIPv4(ip: string): number | undefined {
 }
 
 export const formatIPv4 = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
+
+/** The canonical spelling of an IPv4 address (leading zeros dropped); other text as it is. */
+export function canonicalIPv4(ip: string): string {
+  const n = parseIPv4(ip);
+  return n === undefined ? ip : formatIPv4(n);
+}
 
 /** Parses an IPv4 CIDR; throws an Error naming the flag's problem otherwise. */
 export function parseServiceCIDR(text: string): CIDR {
@@ -101,7 +112,10 @@ export class ClusterIPAllocator {
       storage: opts.storage,
       prefix: `${root}/ipaddresses/`,
       objectFor: reservationFor,
-      stillHeld: async (ref, ip) => (await opts.serviceIP(ref)) === ip,
+      stillHeld: async (ref, ip) => {
+        const held = await opts.serviceIP(ref);
+        return held !== undefined && canonicalIPv4(held) === ip;
+      },
       staleAfterMs: opts.staleAfterMs ?? 60_000,
     });
   }
@@ -118,13 +132,15 @@ export class ClusterIPAllocator {
       if (!this.inRange(requested)) {
         throw fail(`failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${this.cidr.text}`, requested);
       }
+      // Reserved and compared in canonical form; the Service keeps the spelling it asked for.
+      const ip = canonicalIPv4(requested);
       // Only a stored Service refuses outright; a reservation may be stale, which reserve() decides.
-      const held = await this.opts.inUse();
-      if (held.has(requested) || !(await this.reserveOrCheck(requested, ref, dryRun))) throw fail(`failed to allocate IP ${requested}: provided IP is already allocated`, requested);
-      return dryRun ? { ip: requested, ...NO_ALLOCATION } : this.allocation(requested, ref);
+      const held = await this.heldIPs();
+      if (held.has(ip) || !(await this.reserveOrCheck(ip, ref, dryRun))) throw fail(`failed to allocate IP ${requested}: provided IP is already allocated`, requested);
+      return dryRun ? { ip: requested, ...NO_ALLOCATION } : { ip: requested, done: this.allocation(ip, ref).done };
     }
     // As kube's iterator: a candidate whose create lost a race counts as used, and the next one is tried.
-    const [held, reserved] = await Promise.all([this.opts.inUse(), this.reservations.list()]);
+    const [held, reserved] = await Promise.all([this.heldIPs(), this.reservations.list()]);
     const used = new Set([...held, ...reserved]);
     for (let ip = this.pickFree(used); ip; ip = this.pickFree(used)) {
       if (dryRun) return { ip, ...NO_ALLOCATION };
@@ -140,7 +156,16 @@ export class ClusterIPAllocator {
 
   /** Releases ip when the reservation names ref (a Service deleted, or its address given back). */
   release(ip: string, ref: ServiceRef): Promise<void> {
-    return this.reservations.release(ip, ref);
+    return this.reservations.release(canonicalIPv4(ip), ref);
+  }
+
+  /** The stored Services' addresses, canonical. */
+  private async heldIPs(): Promise<Set<string>> {
+    const held = await this.opts.inUse();
+    for (const ip of held) {
+      if (canonicalIPv4(ip) !== ip) return new Set([...held].map(canonicalIPv4));
+    }
+    return held;
   }
 
   private reserveOrCheck(ip: string, ref: ServiceRef, dryRun: boolean): Promise<boolean> {

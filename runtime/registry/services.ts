@@ -13,6 +13,7 @@
 import type { KubeObject, StatusCause } from '../api/meta.js';
 import type { ResourceDefinition } from '../api/resource.js';
 import { field, isDNS1123Subdomain, toStatusCauses, type FieldError } from '../validation/index.js';
+import { ipWarnings } from '../validation/ip.js';
 import type { ClusterIPAllocator } from './clusterip.js';
 import type { NodePortAllocator } from './nodeport.js';
 import type { RESTStrategy } from './strategy.js';
@@ -76,6 +77,31 @@ export function validateServiceUpdate(spec: ServiceSpec, old: ServiceSpec): Fiel
   if (typeOf(spec) === 'ExternalName' || typeOf(old) === 'ExternalName' || !old.clusterIP) return [];
   if ((spec.clusterIP ?? '') === old.clusterIP) return [];
   return [field.invalid('spec.clusterIP', spec.clusterIP ?? '', 'field is immutable')];
+}
+
+const TOPOLOGY_AWARE_HINTS = 'service.kubernetes.io/topology-aware-hints';
+const TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode';
+
+/**
+ * kube's GetWarningsForService (pkg/api/service/warnings.go), for the fields kgen's Service has:
+ * the deprecated topology-aware-hints annotation, a cluster IP not in standard form (kube warns
+ * on clusterIPs, which its defaulting fills from clusterIP; an allocated one always is), and an
+ * externalName a type other than ExternalName ignores. (externalIPs, loadBalancerIP,
+ * loadBalancerSourceRanges, sessionAffinity and trafficDistribution, which kube also warns
+ * about, are not fields of kgen's Service.)
+ */
+export function serviceWarnings(obj: KubeObject): string[] {
+  const warnings: string[] = [];
+  const annotations = obj.metadata.annotations;
+  if (annotations !== undefined && annotations !== null && Object.hasOwn(annotations, TOPOLOGY_AWARE_HINTS)) {
+    warnings.push(`annotation ${TOPOLOGY_AWARE_HINTS} is deprecated, please use ${TOPOLOGY_MODE} instead`);
+  }
+  const spec = specOf(obj);
+  if (typeof spec.clusterIP === 'string' && spec.clusterIP !== '' && spec.clusterIP !== 'None') warnings.push(...ipWarnings('spec.clusterIPs[0]', spec.clusterIP));
+  if (typeOf(spec) !== 'ExternalName' && typeof spec.externalName === 'string' && spec.externalName !== '') {
+    warnings.push('spec.externalName is ignored when spec.type is not "ExternalName"');
+  }
+  return warnings;
 }
 
 /** Whether a Service of this spec gets node ports: NodePort and LoadBalancer. */
@@ -160,5 +186,7 @@ export function withServiceStrategy(base: RESTStrategy, allocator?: ClusterIPAll
       const spec = specOf(obj);
       return [...base.validateUpdate(obj, old), ...toStatusCauses([...validateServiceSpec(spec), ...validateServiceUpdate(spec, specOf(old))])];
     },
+    warningsOnCreate: serviceWarnings,
+    warningsOnUpdate: (obj) => serviceWarnings(obj),
   };
 }

@@ -87,6 +87,12 @@ export interface WriteOptions {
   updateValidation?: (obj: KubeObject, old: KubeObject) => Promise<void>;
   /** Admission of a delete (mutating and validating, with the object being deleted), before anything changes. */
   deleteValidation?: (old: KubeObject) => Promise<void>;
+  /**
+   * The request's warnings, in the order they arise (kube's warning.AddWarning on the request's
+   * context): the strategy's warningsOnCreate / warningsOnUpdate are appended once validation
+   * passed, after mutating and before validating admission's. Without it they are not computed.
+   */
+  warnings?: string[];
 }
 
 /** metav1.DeleteOptions as the store applies them. gracePeriodSeconds is accepted; kgen kinds delete without grace. */
@@ -216,6 +222,7 @@ export class Store {
     this.config.strategy.prepareForCreate(obj);
     fillCreateMetadata(meta);
     this.throwIfInvalid(obj, this.config.strategy.validate(obj));
+    if (opts.warnings !== undefined && this.config.strategy.warningsOnCreate !== undefined) opts.warnings.push(...this.config.strategy.warningsOnCreate(obj));
     this.config.strategy.canonicalize?.(obj);
     await opts.createValidation?.(obj);
     const key = this.keyFor(namespace, meta.name!);
@@ -239,7 +246,7 @@ export class Store {
       replaced = existing;
       const updated = objInfo.fresh ? await objInfo.updatedObject(existing) : deepCopy(await objInfo.updatedObject(deepCopy(existing)));
       this.checkPreconditions(updated, existing, name);
-      this.applyUpdateStrategy(updated, existing, name);
+      this.applyUpdateStrategy(updated, existing, name, opts.warnings);
       await opts.updateValidation?.(updated, existing);
       this.checkDeleteDuringUpdate(updated, existing);
       return updated;
@@ -363,12 +370,14 @@ export class Store {
     meta.resourceVersion = existing.metadata.resourceVersion;
   }
 
-  private applyUpdateStrategy(updated: KubeObject, existing: KubeObject, name: string): void {
+  private applyUpdateStrategy(updated: KubeObject, existing: KubeObject, name: string, warnings?: string[]): void {
     const strategy = this.updateStrategy;
     this.scopeNamespace(updated, existing.metadata.namespace);
     carryUpdateMetadata(updated.metadata, existing.metadata);
     strategy.prepareForUpdate(updated, existing);
     this.throwIfInvalid(updated, strategy.validateUpdate(updated, existing), name);
+    // Each attempt of a retried update adds its warnings; the response's headers drop repeats.
+    if (warnings !== undefined && strategy.warningsOnUpdate !== undefined) warnings.push(...strategy.warningsOnUpdate(updated, existing));
     strategy.canonicalize?.(updated);
   }
 

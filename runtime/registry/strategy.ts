@@ -29,6 +29,12 @@ export interface RESTCreateStrategy {
   /** Normalises a valid object just before it is stored (kube's Canonicalize). */
   canonicalize?(obj: KubeObject): void;
   /**
+   * kube's WarningsOnCreate: warnings for a valid object (a value kube takes but would rather not,
+   * such as an IP address with leading zeros), sent as `Warning: 299 - "…"` headers. Called once
+   * validation passed, before canonicalize; never mutates.
+   */
+  warningsOnCreate?(obj: KubeObject): string[];
+  /**
    * kube's BeginCreate: work that needs I/O before the object is prepared and stored (a Service's
    * cluster IP). Returns the function the store calls once the create finished, with whether the
    * object was stored (kube's transaction Commit or Revert); the store waits for it.
@@ -46,6 +52,8 @@ export interface RESTUpdateStrategy {
   prepareForUpdate(obj: KubeObject, old: KubeObject): void;
   validateUpdate(obj: KubeObject, old: KubeObject): StatusCause[];
   canonicalize?(obj: KubeObject): void;
+  /** kube's WarningsOnUpdate: as warningsOnCreate, for a valid update of old into obj. */
+  warningsOnUpdate?(obj: KubeObject, old: KubeObject): string[];
   /**
    * kube's AfterUpdate: runs once obj replaced old in storage (not on dry runs). A Service whose
    * update dropped its cluster IP or node ports gives them back here.

@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { ClientCertificate } from '../authentication/x509.js';
 import type { UpgradeRequest } from '../endpoints/handler.js';
-import { exceedsNestingDepth, nestingDepthError } from '../endpoints/nesting.js';
+import { exceedsNestingDepth, nestingDepthError } from '../api/nesting.js';
 import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { BodyMemoryBudget, declaredBody, readBody, type BodyRead } from './body.js';
 import { LazyAbort, type LazySignalRequest } from './filters/context.js';

@@ -14,12 +14,15 @@
  *   ends decoding at once, with that error's own text and no context;
  * - null decodes into anything (Go's zero value); unknown fields are skipped (strict decoding is
  *   fieldvalidation's); a JSON number into an integer type must be a whole number in range
- *   (`number 1.5`, `number 3000000000`).
- * One walk of the body; no allocation unless there is an error.
+ *   (`number 1.5`, `number 3000000000`), judged on the literal's text as strconv.ParseInt judges
+ *   it: `1.0` and `1e3` are refused, and the error prints the literal (json-literals.ts finds the
+ *   few literals whose double is not the whole story; a body without any is not scanned).
+ * One walk of the body; no allocation unless there is an error or such a literal.
  */
 import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.js';
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
+import { integerLiteralError, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -92,8 +95,27 @@ function integerError(v: number, goType: string): string | undefined {
   return ok ? undefined : `number ${v}`;
 }
 
-/** Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. */
-function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined): void {
+/**
+ * A number into a Go integer type: the `cannot unmarshal <kind>` kind, or undefined when it
+ * decodes. `literal` is its text when json-literals.ts kept it. A literal Go decodes whose double
+ * is another number (an int64 beyond 2^53) is not stored rounded: that is remembered as its own
+ * error (kgen keeps JSON numbers as doubles; kube would keep it exactly).
+ */
+function integerKind(v: number, literal: string | undefined, goType: 'int32' | 'int64', saved: Saved, struct: string, path: string, fieldType: string): string | undefined {
+  if (literal === undefined) return integerError(v, goType);
+  const err = integerLiteralError(literal, goType);
+  if (err !== 'exact') return err;
+  if (saved.first === undefined) {
+    saved.first = `json: number ${literal} for Go struct field ${struct}.${path} of type ${fieldType} cannot be kept exactly: kgen holds JSON numbers as float64, whole numbers exactly up to 2^53`;
+  }
+  return undefined;
+}
+
+/**
+ * Decodes `v` into the Go type of `node`, as the field `path` of the Go struct `struct`. `at` is
+ * v's place in the tree of number literals (json-literals.ts), undefined where none lies below.
+ */
+function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: NumberLiterals): void {
   if (v === null || v === undefined || node.preserveUnknown) return;
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
@@ -114,7 +136,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
-    const kind = typeof v === 'number' ? integerError(v, 'int32') : jsonKind(v);
+    const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32', saved, struct, path, 'int32') : jsonKind(v);
     if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
     return;
   }
@@ -129,7 +151,8 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
       if (typeof v !== 'boolean') typeError(saved, jsonKind(v), struct, path, goType);
       return;
     case 'integer': {
-      const kind = typeof v === 'number' ? integerError(v, node.int32 || goType === 'int32' ? 'int32' : 'int64') : jsonKind(v);
+      const intType = node.int32 || goType === 'int32' ? 'int32' : 'int64';
+      const kind = typeof v === 'number' ? integerKind(v, at?.literal, intType, saved, struct, path, goType) : jsonKind(v);
       if (kind !== undefined) typeError(saved, kind, struct, path, goType);
       return;
     }
@@ -139,29 +162,33 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     case 'array': {
       if (!Array.isArray(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const items = node.items;
-      if (items !== undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      if (items === undefined) return;
+      const below = at?.children;
+      if (below === undefined) for (const x of v) decodeValue(items, x, struct, path, saved, undefined);
+      else for (let i = 0; i < v.length; i++) decodeValue(items, v[i], struct, path, saved, undefined, below.get(i));
       return;
     }
     case 'object': {
       if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
       const values = node.additional;
       if (typeof values === 'object') {
-        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined);
+        for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at?.children?.get(key));
       } else if (node.properties !== undefined) {
         // A Go struct: its fields are named from it.
-        decodeStruct(node, v, structName(goType), `${path}.`, saved);
+        decodeStruct(node, v, structName(goType), `${path}.`, saved, at);
       }
       return;
     }
   }
 }
 
-function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved): void {
+function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: string, prefix: string, saved: Saved, at: NumberLiterals | undefined): void {
   const props = node.properties!;
   const times = node.goTimes;
+  const below = at?.children;
   for (const key of Object.keys(v)) {
     const child = props.get(key);
-    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key));
+    if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key), below?.get(key));
   }
 }
 
@@ -179,11 +206,31 @@ function objectMetaTimeError(meta: unknown): string | undefined {
 }
 
 /**
+ * ObjectMeta's int64 fields (generation, deletionGracePeriodSeconds) judged on their literal text
+ * (`generation: 1.0` is refused), where objectmeta-decode.ts, which sees values only, took them.
+ */
+function objectMetaLiteralError(meta: unknown, at: NumberLiterals | undefined): string | undefined {
+  const below = at?.children;
+  if (below === undefined || !isObject(meta)) return undefined;
+  for (const key of Object.keys(meta)) {
+    const literal = below.get(key)?.literal;
+    if (literal === undefined || typeof meta[key] !== 'number' || objectMetaFieldType(key) !== 'int64') continue;
+    const err = integerLiteralError(literal, 'int64');
+    if (err !== undefined && err !== 'exact') return `json: cannot unmarshal ${err} into Go struct field ObjectMeta.metadata.${key} of type int64`;
+  }
+  return undefined;
+}
+
+/**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
+ * `literals` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
+ * as JSON re-encoded from its values, where `1.0` is `1`), or the literals found in it already
+ * (a JSON patch's, at their places in its result): number literals are judged on them.
  */
-export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): string | undefined {
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined {
   const saved: Saved = { first: undefined };
+  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
   const props = root.properties;
   if (props === undefined) return undefined;
   const struct = structName(root.goType);
@@ -195,11 +242,12 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>): s
         const timeError = objectMetaTimeError(obj.metadata);
         if (timeError !== undefined) return timeError;
         const meta = objectMetaDecode(obj.metadata, 'metadata.');
-        if (meta !== undefined && saved.first === undefined) saved.first = meta.error;
+        const error = meta?.error ?? objectMetaLiteralError(obj.metadata, places?.get('metadata'));
+        if (error !== undefined && saved.first === undefined) saved.first = error;
         continue;
       }
       const child = props.get(key);
-      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key));
+      if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), places?.get(key));
     }
   } catch (err) {
     if (err instanceof Fatal) return err.message;

@@ -3,8 +3,11 @@
  * ParseIPSloppy: an IPv4 octet may have leading zeros, read as decimal), and the special ranges
  * of net.IP's IsUnspecified / IsLoopback / IsLinkLocalUnicast / IsLinkLocalMulticast. An
  * IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is its IPv4 address, as Go's To4 makes it: the
- * ranges cannot be dodged by writing an IPv4 address in IPv6 form.
+ * ranges cannot be dodged by writing an IPv4 address in IPv6 form. ipWarnings: kube's warnings
+ * for such addresses written in a form other than the standard one.
  */
+import { CelIP, ipString, parseIP } from './cel-ip.js';
+import { goQuote } from './gofmt.js';
 
 /** The 4 or 16 bytes of an address, undefined when it is none. */
 export function parseIPSloppy(value: string): number[] | undefined {
@@ -85,4 +88,36 @@ export function isLinkLocalUnicast(ip: number[]): boolean {
 export function isLinkLocalMulticast(ip: number[]): boolean {
   const v4 = to4(ip);
   return v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : ip[0] === 0xff && (ip[1]! & 0x0f) === 0x02;
+}
+
+/** net.IP.String(): dotted for an IPv4 or IPv4-mapped address, else RFC 5952 IPv6. */
+function netIPString(ip: number[]): string {
+  const v4 = to4(ip);
+  return v4 ? v4.join('.') : ipString(new CelIP(Uint8Array.from(ip)));
+}
+
+/**
+ * utilvalidation.GetWarningsForIP (apimachinery 1.33), for a field validated with Go's sloppy
+ * parse: an address netip.ParseAddr refuses (leading zeros: `010.001.002.003`) or an IPv4-mapped
+ * IPv6 one (`::ffff:1.2.3.4`) is to be written as net.IP prints it; an IPv6 address not in RFC
+ * 5952 form (`2001:DB8::1`, `2001:db8:0:0::1`) as netip prints it. None for a value that does not
+ * parse (validation refuses it).
+ */
+export function ipWarnings(path: string, value: string): string[] {
+  const ip = parseIPSloppy(value);
+  if (!ip) return [];
+  let strict: CelIP | undefined;
+  try {
+    strict = parseIP(value);
+  } catch {
+    strict = undefined;
+  }
+  if (strict === undefined) {
+    return [`${path}: non-standard IP address ${goQuote(value)} will be considered invalid in a future Kubernetes release: use ${goQuote(netIPString(ip))}`];
+  }
+  const canonical = ipString(strict);
+  if (strict.bytes.length === 16 && canonical !== value) {
+    return [`${path}: IPv6 address ${goQuote(value)} should be in RFC 5952 canonical format (${goQuote(canonical)})`];
+  }
+  return [];
 }

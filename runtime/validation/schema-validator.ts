@@ -17,6 +17,7 @@ import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
 import { goConvertError, goDecodeError } from './go-decode.js';
+import type { NumberLiterals } from './json-literals.js';
 
 export interface SchemaValidator {
   /**
@@ -34,9 +35,11 @@ export interface SchemaValidator {
   /**
    * A built-in kind's (schema compiled with Go facts): what kube's JSON decoder answers for a body
    * that does not decode into the Go type (go-decode.ts), or undefined when it decodes. Absent
-   * where kube decodes into unstructured (custom resources).
+   * where kube decodes into unstructured (custom resources). `literals`: the JSON text obj was
+   * parsed from, when it was, or the number literals found for it (json-literals.ts): they are
+   * judged as Go judges them.
    */
-  decodeError?(obj: Record<string, unknown>): string | undefined;
+  decodeError?(obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined;
   /**
    * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
@@ -85,7 +88,7 @@ export function compileSchemaValidator(
     },
   };
   if (goFields) {
-    validator.decodeError = (obj) => goDecodeError(root, obj);
+    validator.decodeError = (obj, literals) => goDecodeError(root, obj, literals);
     validator.convertError = (obj) => goConvertError(root, obj);
   }
   return validator;

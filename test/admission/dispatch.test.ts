@@ -75,6 +75,37 @@ describe('webhook dispatch', () => {
     );
   });
 
+  it('a patch whose result nests deeper than a body may is refused as kube refuses a patched object it cannot decode (500)', async () => {
+    const a = attrs();
+    const before = structuredClone(a.object);
+    await assert.rejects(
+      dispatchMutating(accessors(hook('deepen.example.com', '/deepen')), a, ctx(), noNamespaces),
+      (err: unknown) =>
+        err instanceof StatusError &&
+        err.code === 500 &&
+        err.status.reason === 'InternalError' &&
+        err.message === "Internal error occurred: couldn't get version/kind; json parse error: invalid character '{' exceeded max depth",
+    );
+    assert.deepEqual(a.object, before, 'the object is left as it was');
+  });
+
+  it('a patch nested deeper than a body may is undecodable: a call failure, under failurePolicy', async () => {
+    const a = attrs();
+    const before = structuredClone(a.object);
+    await assert.rejects(
+      dispatchMutating(accessors(hook('deep.example.com', '/deep-patch')), a, ctx(), noNamespaces),
+      (err: unknown) =>
+        err instanceof StatusError &&
+        err.code === 500 &&
+        err.message ===
+          'Internal error occurred: failed calling webhook "deep.example.com": received invalid webhook response: received undecodable patch in webhook response: invalid character \'{\' exceeded max depth',
+    );
+    const c = ctx();
+    await dispatchMutating(accessors(hook('deep.example.com', '/deep-patch', { failurePolicy: 'Ignore' })), a, c, noNamespaces);
+    assert.deepEqual(a.object, before, 'Ignore admits the object unchanged');
+    assert.equal(c.annotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0'], 'deep.example.com');
+  });
+
   it('dry run: sideEffects None/NoneOnDryRun are called, others refuse the request with 400', async () => {
     wh.reviews.length = 0;
     await dispatchValidating(accessors(hook('none.example.com', '/validate', { sideEffects: 'NoneOnDryRun' })), attrs({ dryRun: true }), ctx(), noNamespaces);

@@ -166,6 +166,17 @@ describe('admission webhooks over HTTPS', () => {
     assert.deepEqual(wh.reviews[0]!.request.options.dryRun, ['All']);
   });
 
+  it('a mutating webhook whose patch nests the object too deep: 500, nothing stored (dispatch.test.ts has the message)', async () => {
+    await namespace(ts, 'deepened', { deepen: 'on' });
+    await configuration(ts, 'Mutating', 'deepen-widgets', [hook('deepen.example.com', `${wh.url}/deepen`, wh.caBundle, { namespaceSelector: { matchLabels: { deepen: 'on' } } })]);
+    await eventually(async () => (await ts.request('POST', `${widgetsIn('deepened')}?dryRun=All`, { body: widget('probe', { replicas: 1 }) })).status === 500, 'the deepening webhook');
+    const res = await ts.request('POST', widgetsIn('deepened'), { body: widget('deep', { replicas: 1 }) });
+    assert.equal(res.status, 500, res.text);
+    assert.equal(res.body.reason, 'InternalError');
+    assert.match(res.body.message, /exceeded max depth$/);
+    assert.equal((await ts.request('GET', `${widgetsIn('deepened')}/deep`)).status, 404, 'nothing was stored');
+  });
+
   it('refuses invalid configurations (422); service references: test/admission/webhook-service.test.ts', async () => {
     const bad = (webhook: Record<string, unknown>) =>
       ts.request('POST', `${AR}/validatingwebhookconfigurations`, {

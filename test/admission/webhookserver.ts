@@ -7,6 +7,9 @@
  *              label makes the denial carry that code
  *   /tag       adds the label tagged=yes (the object must have labels)
  *   /patch-anyway  answers a patch even without an object
+ *   /deepen    a patch 493 levels deep whose result nests 982 levels (two adds, the second
+ *              inside the first's value): too deep to store
+ *   /deep-patch  a patch 603 levels deep: too deep to decode
  *   /slow      answers after 3 s (or never, when the caller gives up first)
  *   /garbage   answers something that is not an AdmissionReview
  */
@@ -34,6 +37,15 @@ const serving = newSignedCertificate(ca, { commonName: 'webhook', usage: 'server
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (request: any) => Record<string, unknown> | Promise<Record<string, unknown>>;
 
+/** `levels` objects nested through the key `a`, innermost {}. */
+function nestedA(levels: number): Record<string, unknown> {
+  let v: Record<string, unknown> = {};
+  for (let i = 1; i < levels; i++) v = { a: v };
+  return v;
+}
+
+const jsonPatch = (ops: unknown[]) => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') });
+
 const handlers: Record<string, Handler> = {
   '/mutate': (request) => {
     if (!request.object) return { allowed: true };
@@ -57,6 +69,12 @@ const handlers: Record<string, Handler> = {
     return { allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64') };
   },
   '/patch-anyway': () => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from('[{"op":"add","path":"/x","value":1}]').toString('base64') }),
+  '/deepen': () =>
+    jsonPatch([
+      { op: 'add', path: '/spec/deep', value: nestedA(490) },
+      { op: 'add', path: `/spec/deep${'/a'.repeat(489)}/b`, value: nestedA(490) },
+    ]),
+  '/deep-patch': () => jsonPatch([{ op: 'add', path: '/spec/deep', value: nestedA(600) }]),
   '/slow': () => new Promise((resolve) => setTimeout(() => resolve({ allowed: true }), 3000).unref()),
 };
 

@@ -110,6 +110,52 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
     );
   });
 
+  it('an integer field judges the number literal\'s text as strconv.ParseInt does (JSON; YAML reaches Go re-encoded)', async () => {
+    // JSON.stringify writes 1.0 as 1: the bodies are written as text.
+    const text = (spec: string, podSpec = '"containers":[{"name":"c","image":"nginx"}]') =>
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"lit","annotations":{"note":"a:1.0,"}},"spec":{${spec}"selector":{"matchLabels":{"app":"lit"}},"template":{"metadata":{"labels":{"app":"lit"}},"spec":{${podSpec}}}}}`;
+    const field = (f: string, type = 'int32') => `${dep}json: cannot unmarshal number %s into Go struct field ${f} of type ${type}`;
+    const replicas = field('DeploymentSpec.spec.replicas');
+    for (const literal of ['1.0', '1e3', '1E+2', '1.50', '-0.0', '3.0e0']) {
+      await badRequest('POST', DEPLOYMENTS, text(`"replicas":${literal},`), replicas.replace('%s', literal));
+    }
+    // Through a list, by the element's own path (the first container's port is fine).
+    const ports = '"containers":[{"name":"a","image":"nginx","ports":[{"containerPort":80}]},{"name":"b","image":"nginx","ports":[{"containerPort":81},{"containerPort":8.2e1}]}]';
+    await badRequest('POST', DEPLOYMENTS, text('', ports), field('ContainerPort.spec.template.spec.containers.ports.containerPort').replace('%s', '8.2e1'));
+    // ObjectMeta's int64s too.
+    await badRequest('POST', DEPLOYMENTS, text('').replace('"name":"lit"', '"name":"lit","generation":2.0'), `${dep}json: cannot unmarshal number 2.0 into Go struct field ObjectMeta.metadata.generation of type int64`);
+    // intstr.IntOrString's int32: its own UnmarshalJSON error.
+    await badRequest('POST', DEPLOYMENTS, text('"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1.0}},'), `${dep}json: cannot unmarshal number 1.0 into Go value of type int32`);
+    // int64 bounds are the literal's, not its double's (both ends of int64 round to ±2^63).
+    const grace = (n: string) => text('', `"terminationGracePeriodSeconds":${n},"containers":[{"name":"c","image":"nginx"}]`);
+    const graceField = field('PodSpec.spec.template.spec.terminationGracePeriodSeconds', 'int64');
+    await badRequest('POST', DEPLOYMENTS, grace('9223372036854775808'), graceField.replace('%s', '9223372036854775808'));
+    await badRequest('POST', DEPLOYMENTS, grace('-9223372036854775809'), graceField.replace('%s', '-9223372036854775809'));
+    // In int64 but not a double: kube keeps it exactly; kgen, holding numbers as doubles, would
+    // store another number (2^63 - 1 becomes 2^63, which no Go client can read back): refused.
+    await badRequest(
+      'POST',
+      DEPLOYMENTS,
+      grace('9223372036854775807'),
+      `${dep}json: number 9223372036854775807 for Go struct field PodSpec.spec.template.spec.terminationGracePeriodSeconds of type int64 cannot be kept exactly: kgen holds JSON numbers as float64, whole numbers exactly up to 2^53`,
+    );
+    // A whole number of 16 digits that is a double is kept as sent.
+    const exact = await t.request('POST', DEPLOYMENTS, { body: grace('9007199254740992').replace('"lit"', '"exact"') });
+    assert.equal(exact.status, 201, exact.text);
+    assert.match(exact.text, /"terminationGracePeriodSeconds":9007199254740992[,}]/);
+    // Plain integers, and the literal text in a string, decode.
+    const plain = await t.request('POST', DEPLOYMENTS, { body: text('"replicas":2,').replace('"lit"', '"plain"') });
+    assert.equal(plain.status, 201, plain.text);
+    // YAML is converted to JSON from its values before Go decodes it: 1.0 is 1, as in kube.
+    const yaml = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: yaml\nspec:\n  replicas: 1.0\n  selector:\n    matchLabels: {app: yaml}\n  template:\n    metadata:\n      labels: {app: yaml}\n    spec:\n      containers: [{name: c, image: nginx}]\n';
+    const fromYAML = await t.request('POST', DEPLOYMENTS, { body: yaml, contentType: 'application/yaml' });
+    assert.equal(fromYAML.status, 201, fromYAML.text);
+    assert.equal(fromYAML.body.spec.replicas, 1);
+    // An update is judged the same way.
+    const put = text(`"replicas":2.0,`).replace('"name":"plain"', '').replace('"name":"lit"', `"name":"plain","resourceVersion":"${plain.body.metadata.resourceVersion}"`);
+    await badRequest('PUT', `${DEPLOYMENTS}/plain`, put, replicas.replace('%s', '2.0'));
+  });
+
   it('nulls, unknown fields and right types decode; an update (PUT, also status) is checked the same way', async () => {
     const ok = deployment('ok', { paused: null, unknownField: 'x' });
     const created = await t.request('POST', DEPLOYMENTS, { body: ok });
@@ -157,6 +203,16 @@ describe('a patch of a built-in kind whose result has a wrong type: kube\'s patc
     const patchedJSON = (replicas: unknown) => (v: string) => assert.equal(JSON.parse(v).spec.replicas, replicas);
     await invalidPatch('application/merge-patch+json', { spec: { replicas: '3' } }, patchedJSON('3'), 'json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32');
     await invalidPatch('application/json-patch+json', [{ op: 'replace', path: '/spec/replicas', value: 2.5 }], patchedJSON(2.5), 'json: cannot unmarshal number 2.5 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    // A merge patch's number text reaches the decoder (the patched JSON shown is kgen's, 2).
+    await invalidPatch('application/merge-patch+json', '{"spec":{"replicas":2.0}}', patchedJSON(2), 'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    // A JSON patch's too, followed through its operations (here a move).
+    await invalidPatch('application/json-patch+json', '[{"op":"replace","path":"/spec/replicas","value":2.0}]', patchedJSON(2), 'json: cannot unmarshal number 2.0 into Go struct field DeploymentSpec.spec.replicas of type int32');
+    await invalidPatch(
+      'application/json-patch+json',
+      '[{"op":"add","path":"/spec/parked","value":{"n":3e0}},{"op":"test","path":"/spec/parked/n","value":3.0},{"op":"move","from":"/spec/parked/n","path":"/spec/replicas"}]',
+      patchedJSON(3),
+      'json: cannot unmarshal number 3e0 into Go struct field DeploymentSpec.spec.replicas of type int32',
+    );
     await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     // Fields the update would carry over from the stored object are decoded first all the same.
     await invalidPatch('application/merge-patch+json', { metadata: { resourceVersion: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.resourceVersion, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');

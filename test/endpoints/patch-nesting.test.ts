@@ -1,12 +1,12 @@
 /**
  * A JSON patch can nest its result deeper than both the stored object and its own body (an `add`
- * at a deep path): the result is bounded as a body is (endpoints/nesting.ts), a 422 on the field
+ * at a deep path): the result is bounded as a body is (api/nesting.ts), a 422 on the field
  * `patch`. Before, such results were stored, a few more patches later the object was too deep for
  * the recursive layers and every update of it was a 500 (Maximum call stack size exceeded).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MAX_NESTING_DEPTH } from '../../runtime/endpoints/nesting.js';
+import { MAX_NESTING_DEPTH } from '../../runtime/api/nesting.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';

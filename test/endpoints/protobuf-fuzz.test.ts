@@ -4,7 +4,7 @@
  * client would: truncated, bytes flipped, varints overflowing (ten or more continuation bytes),
  * lengths past the buffer, wrong wire types on known fields, unknown fields, groups nested a
  * million deep (no built-in message is recursive, so message nesting is bounded by the tables;
- * the JSON inside raw fields meets the nesting limit of endpoints/nesting.ts). The contract (runtime/endpoints/
+ * the JSON inside raw fields meets the nesting limit of api/nesting.ts). The contract (runtime/endpoints/
  * protobuf.ts): a JSON-form object, or a StatusError that is 400 BadRequest or 415
  * UnsupportedMediaType; nothing else thrown, no hang. Over HTTP: every answer a metav1.Status
  * (or the created object), never a 5xx, and the server still serves afterwards.

@@ -87,6 +87,22 @@ describe('ClusterIPAllocator', () => {
     assert.equal((await a.allocate(ref('three'), '10.0.0.5')).ip, '10.0.0.5');
   });
 
+  it('compares addresses by value: 10.0.0.077 is 10.0.0.77 (reserved, held and released so)', async () => {
+    const storage = new MemoryStorage();
+    const services = new Map<string, string>([['default/old', '010.0.0.5']]);
+    const a = allocatorOn(storage, '10.0.0.0/24', seeded(8), services);
+    const zeros = await a.allocate(ref('zeros'), '10.0.0.077');
+    assert.equal(zeros.ip, '10.0.0.077', 'the Service keeps the spelling it asked for');
+    await zeros.done(true);
+    services.set('default/zeros', '10.0.0.077');
+    await assert.rejects(a.allocate(ref('plain'), '10.0.0.77'), (err: StatusError) => err.message.includes('failed to allocate IP 10.0.0.77: provided IP is already allocated'));
+    await assert.rejects(a.allocate(ref('other'), '010.000.000.077'), /provided IP is already allocated/);
+    await assert.rejects(a.allocate(ref('legacy'), '10.0.0.5'), /provided IP is already allocated/, 'a stored Service spelled 010.0.0.5 holds 10.0.0.5');
+    services.delete('default/zeros');
+    await a.release('10.0.0.077', ref('zeros'));
+    assert.equal((await a.allocate(ref('plain'), '10.0.0.77')).ip, '10.0.0.77');
+  });
+
   it('a dry run reserves nothing', async () => {
     const storage = new MemoryStorage();
     const a = allocatorOn(storage, '10.0.0.0/24', seeded(5));

@@ -195,6 +195,43 @@ describe('Service validation', () => {
     assert.equal(updated.body.spec.ports[0].targetPort, 90);
   });
 
+  it('warns (299) as kube\'s GetWarningsForService: a cluster IP not in standard form, a deprecated annotation, an ignored externalName', async () => {
+    const warnings = (res: { headers: Headers }) => (res.headers.get('warning') ?? '').split(/, (?=299 )/).filter((w) => w !== '');
+    const as299 = (...ws: string[]) => ws.map((w) => `299 - ${JSON.stringify(w)}`);
+    // In kube's static band (below 10.0.0.17), which random allocation leaves to requests.
+    const zeros = await t.request('POST', SVCS, {
+      body: { ...svc('warn-zeros', { clusterIP: '10.0.0.015', externalName: 'ignored.example.com', ports: [{ port: 80 }] }), metadata: { name: 'warn-zeros', annotations: { 'service.kubernetes.io/topology-aware-hints': 'auto' } } },
+    });
+    assert.equal(zeros.status, 201, zeros.text);
+    assert.deepEqual(
+      warnings(zeros),
+      as299(
+        'annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead',
+        'spec.clusterIPs[0]: non-standard IP address "10.0.0.015" will be considered invalid in a future Kubernetes release: use "10.0.0.15"',
+        'spec.externalName is ignored when spec.type is not "ExternalName"',
+      ),
+    );
+    // An allocated address is in standard form; ExternalName uses its externalName.
+    const plain = await create('warn-none', { ports: [{ port: 80 }] });
+    assert.equal(plain.status, 201, plain.text);
+    assert.equal(plain.headers.get('warning'), null);
+    const external = await create('warn-external', { type: 'ExternalName', externalName: 'db.example.com' });
+    assert.equal(external.status, 201, external.text);
+    assert.equal(external.headers.get('warning'), null);
+    // On update too.
+    const patched = await t.request('PATCH', `${SVCS}/warn-none`, { body: { spec: { externalName: 'x.example.com' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(warnings(patched), as299('spec.externalName is ignored when spec.type is not "ExternalName"'));
+  });
+
+  it('one address, however spelled, is one Service\'s: 10.0.0.016 after 10.0.0.16 is already allocated', async () => {
+    const first = await create('spelled-plain', { clusterIP: '10.0.0.16', ports: [{ port: 80 }] });
+    assert.equal(first.status, 201, first.text);
+    const second = await create('spelled-zeros', { clusterIP: '10.0.0.016', ports: [{ port: 80 }] });
+    assert.equal(second.status, 422, second.text);
+    assert.match(second.body.message, /spec\.clusterIPs: Invalid value: \[\]string\{"10\.0\.0\.016"\}: failed to allocate IP 10\.0\.0\.016: provided IP is already allocated/);
+  });
+
   it('keeps spec.clusterIP once set', async () => {
     assert.equal((await create('fixed', { clusterIP: '10.0.0.13', ports: [{ port: 53 }] })).status, 201);
     const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.0.0.14' } }, contentType: 'application/merge-patch+json' });

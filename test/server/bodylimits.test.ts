@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { exceedsNestingDepth, MAX_NESTING_DEPTH, valueExceedsNestingDepth } from '../../runtime/endpoints/nesting.js';
+import { exceedsNestingDepth, MAX_NESTING_DEPTH, valueExceedsNestingDepth } from '../../runtime/api/nesting.js';
 import { startTestServer, widget, WIDGETS, type TestServer } from './testserver.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);

@@ -7,6 +7,7 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import type { KubeObject } from '../../api/meta.js';
 import { newInternalError } from '../../api/status.js';
+import { tooDeepContainer } from '../../api/nesting.js';
 import { applyJSONPatch } from '../../registry/jsonpatch.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
@@ -72,7 +73,13 @@ async function callMutatingHook(
   return changed;
 }
 
-/** The patched object; it must stay an object of the same kind (kube decodes it back). */
+/**
+ * The patched object; it must stay an object of the same kind (kube decodes it back), and nested
+ * no deeper than a request body may be (api/nesting.ts): the patch can nest it deeper than both
+ * the object and the webhook's answer, and a too-deep object, once stored, makes every later
+ * update of it fail in kgen's recursive layers. kube's decoder refuses the patched JSON the same
+ * way (at its own depth, 10,000): 500 InternalError with the decoder's message, nothing stored.
+ */
 function applyWebhookPatch(obj: KubeObject, patch: unknown[]): KubeObject {
   let patched: unknown;
   try {
@@ -83,6 +90,10 @@ function applyWebhookPatch(obj: KubeObject, patch: unknown[]): KubeObject {
   const out = patched as KubeObject;
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched) || typeof out.metadata !== 'object' || out.metadata === null) {
     throw newInternalError('the patched object is not an API object');
+  }
+  const tooDeep = tooDeepContainer(out);
+  if (tooDeep !== undefined) {
+    throw newInternalError(`couldn't get version/kind; json parse error: invalid character '${Array.isArray(tooDeep) ? '[' : '{'}' exceeded max depth`);
   }
   if (out.apiVersion !== obj.apiVersion || out.kind !== obj.kind) {
     throw newInternalError(`the patched object changed its kind from ${obj.apiVersion}, Kind=${obj.kind} to ${String(out.apiVersion)}, Kind=${String(out.kind)}`);

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AdmissionAttributes } from '../../api/auth.js';
+import { tooDeepOffset } from '../../api/nesting.js';
 import type { WebhookResultStatus } from '../errors.js';
 
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
@@ -105,9 +106,14 @@ export function verifyAdmissionResponse(uid: string, mutating: boolean, body: un
 /** response.patch is base64 of a JSON array of RFC 6902 operations. */
 function decodePatch(patch: unknown): unknown[] {
   if (typeof patch !== 'string') throw new Error('received undecodable patch in webhook response: patch is not a base64 string');
+  const bytes = Buffer.from(patch, 'base64');
+  // Go's decoder stops at its depth limit; kgen's is api/nesting.ts's (deeper patches would
+  // overflow the recursive patching and the audit annotation's encoding).
+  const tooDeep = tooDeepOffset(bytes);
+  if (tooDeep >= 0) throw new Error(`received undecodable patch in webhook response: invalid character '${String.fromCharCode(bytes[tooDeep]!)}' exceeded max depth`);
   let ops: unknown;
   try {
-    ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8'));
+    ops = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
     throw new Error(`received undecodable patch in webhook response: ${(err as Error).message}`);
   }

@@ -16,7 +16,7 @@
 import type { KubeObject } from '../../api/meta.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, toStatusCauses } from '../../validation/index.js';
 import { invalid, required } from '../../validation/field.js';
-import { isLinkLocalMulticast, isLinkLocalUnicast, isUnspecified, parseIPSloppy } from '../../validation/ip.js';
+import { ipWarnings, isLinkLocalMulticast, isLinkLocalUnicast, isUnspecified, parseIPSloppy } from '../../validation/ip.js';
 import type { FieldError } from '../../validation/types.js';
 import { hasWrongTypes, type RESTStrategy } from '../strategy.js';
 import { isObj } from './podtemplate-defaults.js';
@@ -75,6 +75,30 @@ export function validateEndpoints(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** The label kube's endpoints controller puts on the Endpoints it writes, and its value. */
+const MANAGED_BY = 'endpoints.kubernetes.io/managed-by';
+const ENDPOINTS_CONTROLLER = 'endpoint-controller';
+
+/**
+ * kube's endpointsWarnings (1.33): an address IP Go's sloppy parse takes but not in standard form
+ * (utilvalidation.GetWarningsForIP). None for the endpoints controller's own writes, which kube
+ * skips by their managed-by label.
+ */
+export function endpointsWarnings(obj: KubeObject): string[] {
+  const labels = obj.metadata.labels;
+  if (labels !== undefined && labels !== null && labels[MANAGED_BY] === ENDPOINTS_CONTROLLER) return [];
+  const warnings: string[] = [];
+  list(obj.subsets).forEach((subset, i) => {
+    if (!isObj(subset)) return;
+    for (const field of ['addresses', 'notReadyAddresses']) {
+      list(subset[field]).forEach((a, j) => {
+        if (isObj(a)) warnings.push(...ipWarnings(`subsets[${i}].${field}[${j}].ip`, str(a.ip)));
+      });
+    }
+  });
+  return warnings;
+}
+
 export function withEndpointsStrategy(base: RESTStrategy): RESTStrategy {
   return {
     ...base,
@@ -88,5 +112,7 @@ export function withEndpointsStrategy(base: RESTStrategy): RESTStrategy {
       if (hasWrongTypes(causes)) return causes;
       return [...causes, ...toStatusCauses(validateEndpoints(obj))];
     },
+    warningsOnCreate: endpointsWarnings,
+    warningsOnUpdate: (obj) => endpointsWarnings(obj),
   };
 }

@@ -1,11 +1,12 @@
 /**
  * core/v1 Endpoints over the HTTP API: kube's ValidateEndpoints (address syntax, names, the
  * special ranges of CVE-2021-25737 less loopback, which kgen's single-host aggregation needs),
- * and the address parser it rests on (IPv4-mapped IPv6 cannot dodge a range).
+ * and the address parser it rests on (IPv4-mapped IPv6 cannot dodge a range); kube 1.33's warnings
+ * (the strategy's WarningsOnCreate/OnUpdate) for addresses not in standard form.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseIPSloppy } from '../../../runtime/validation/ip.js';
+import { ipWarnings, isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseIPSloppy } from '../../../runtime/validation/ip.js';
 import { startTestServer, type TestServer } from '../../server/testserver.js';
 
 const EP = '/api/v1/namespaces/default/endpoints';
@@ -49,6 +50,51 @@ describe('core/v1 Endpoints validation', () => {
       const res = await t.request('POST', EP, { body: endpoints(name, [{ addresses: [{ ip, hostname: 'a-b' }], ports: [{ name: 'https', port: 443, appProtocol: 'kubernetes.io/h2c' }] }]) });
       assert.equal(res.status, 201, `${ip}: ${res.text}`);
     }
+  });
+
+  it('warns (299) for addresses not in standard form on create, update and patch, as kube 1.33 does', async () => {
+    const warningsOf = (res: { headers: Headers }) => (res.headers.get('warning') ?? '').split(/, (?=299 )/).filter((w) => w !== '');
+    const leading = 'subsets[0].addresses[0].ip: non-standard IP address "010.000.000.002" will be considered invalid in a future Kubernetes release: use "10.0.0.2"';
+    const mapped = 'subsets[0].notReadyAddresses[1].ip: non-standard IP address "::ffff:10.0.0.3" will be considered invalid in a future Kubernetes release: use "10.0.0.3"';
+    const upper = 'subsets[1].addresses[0].ip: IPv6 address "2001:DB8:0:0::1" should be in RFC 5952 canonical format ("2001:db8::1")';
+    const subsets = [
+      { addresses: [{ ip: '010.000.000.002' }, { ip: '10.0.0.9' }], notReadyAddresses: [{ ip: '2001:db8::2' }, { ip: '::ffff:10.0.0.3' }] },
+      { addresses: [{ ip: '2001:DB8:0:0::1' }] },
+    ];
+    const created = await t.request('POST', EP, { body: endpoints('warned', subsets) });
+    assert.equal(created.status, 201, created.text);
+    assert.deepEqual(warningsOf(created), [leading, mapped, upper].map((w) => `299 - ${JSON.stringify(w)}`));
+    // Stored as sent: a warning, not a change.
+    assert.equal(created.body.subsets[0].addresses[0].ip, '010.000.000.002');
+    const put = await t.request('PUT', `${EP}/warned`, { body: { ...endpoints('warned', [{ addresses: [{ ip: '010.0.0.4' }] }]), metadata: { name: 'warned', resourceVersion: created.body.metadata.resourceVersion } } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual(warningsOf(put), [`299 - ${JSON.stringify('subsets[0].addresses[0].ip: non-standard IP address "010.0.0.4" will be considered invalid in a future Kubernetes release: use "10.0.0.4"')}`]);
+    const patched = await t.request('PATCH', `${EP}/warned`, { body: { subsets: [{ addresses: [{ ip: 'fd00:0::1' }] }] }, contentType: 'application/merge-patch+json' });
+    assert.equal(patched.status, 200, patched.text);
+    assert.deepEqual(warningsOf(patched), [`299 - ${JSON.stringify('subsets[0].addresses[0].ip: IPv6 address "fd00:0::1" should be in RFC 5952 canonical format ("fd00::1")')}`]);
+    // Standard forms, a dry run's refusal and the endpoints controller's own writes: no warning.
+    const clean = await t.request('POST', EP, { body: endpoints('clean', [{ addresses: [{ ip: '10.0.0.1' }, { ip: '2001:db8::1' }] }]) });
+    assert.equal(clean.status, 201, clean.text);
+    assert.equal(clean.headers.get('warning'), null);
+    const controller = { ...endpoints('by-controller', subsets), metadata: { name: 'by-controller', labels: { 'endpoints.kubernetes.io/managed-by': 'endpoint-controller' } } };
+    const byController = await t.request('POST', EP, { body: controller });
+    assert.equal(byController.status, 201, byController.text);
+    assert.equal(byController.headers.get('warning'), null);
+    const invalid = await t.request('POST', EP, { body: endpoints('invalid', [{ addresses: [{ ip: '010.0.0.5' }, { ip: '169.254.169.254' }] }]) });
+    assert.equal(invalid.status, 422, invalid.text);
+    assert.equal(invalid.headers.get('warning'), null, 'no warnings for an object validation refused (kube warns only once it is valid)');
+  });
+
+  it('ipWarnings is utilvalidation.GetWarningsForIP', () => {
+    assert.deepEqual(ipWarnings('ip', '10.0.0.1'), []);
+    assert.deepEqual(ipWarnings('ip', 'not-an-ip'), []);
+    assert.deepEqual(ipWarnings('ip', '::ffff:1.2.3.4'), ['ip: non-standard IP address "::ffff:1.2.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"']);
+    assert.deepEqual(ipWarnings('ip', '1.02.3.4'), ['ip: non-standard IP address "1.02.3.4" will be considered invalid in a future Kubernetes release: use "1.2.3.4"']);
+    // More than four hex digits: Go's sloppy parse takes it, netip does not.
+    assert.deepEqual(ipWarnings('ip', '2001:00db8::1'), ['ip: non-standard IP address "2001:00db8::1" will be considered invalid in a future Kubernetes release: use "2001:db8::1"']);
+    assert.deepEqual(ipWarnings('ip', '2001:0db8::1'), ['ip: IPv6 address "2001:0db8::1" should be in RFC 5952 canonical format ("2001:db8::1")']);
+    assert.deepEqual(ipWarnings('ip', '2001:db8:0:0:1:0:0:1'), ['ip: IPv6 address "2001:db8:0:0:1:0:0:1" should be in RFC 5952 canonical format ("2001:db8::1:0:0:1")']);
+    assert.deepEqual(ipWarnings('ip', '::1'), []);
   });
 
   it('refuses bad IPs, names, unnamed ports among several, and subsets without addresses', async () => {

@@ -5,11 +5,13 @@
  * real object, far below the stack. Two checks:
  *   - exceedsNestingDepth scans raw bytes for `[`/`{` outside JSON strings, before any parsing,
  *     for every body (JSON, YAML flow style, protobuf's embedded JSON);
- *   - valueExceedsNestingDepth walks a decoded value without recursion, for YAML whose block
- *     style nests by indentation.
- * Either is a 400 BadRequest.
+ *   - valueExceedsNestingDepth walks a decoded value (recursion bounded by the limit), for YAML whose block
+ *     style nests by indentation, and for values no body bounded: a JSON patch's result (the
+ *     client's: endpoints/patchers.ts; a mutating webhook's: admission/webhook/mutating.ts).
+ * Bodies beyond it are a 400 BadRequest. It lives in api/ so that every layer that builds an
+ * object from outside input (server, endpoints, admission) checks the one bound.
  */
-import { newBadRequest, type StatusError } from '../api/status.js';
+import { newBadRequest, type StatusError } from './status.js';
 
 export const MAX_NESTING_DEPTH = 500;
 
@@ -20,6 +22,11 @@ const CLOSERS = new Set([0x5d, 0x7d]);
 
 /** True when `[`/`{` outside double-quoted strings nest deeper than limit. */
 export function exceedsNestingDepth(body: Uint8Array, limit = MAX_NESTING_DEPTH): boolean {
+  return tooDeepOffset(body, limit) >= 0;
+}
+
+/** The offset of the first `[`/`{` more than limit levels deep in body, or -1 when none is. */
+export function tooDeepOffset(body: Uint8Array, limit = MAX_NESTING_DEPTH): number {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -32,12 +39,12 @@ export function exceedsNestingDepth(body: Uint8Array, limit = MAX_NESTING_DEPTH)
     } else if (c === QUOTE) {
       inString = true;
     } else if (OPENERS.has(c)) {
-      if (++depth > limit) return true;
+      if (++depth > limit) return i;
     } else if (CLOSERS.has(c) && depth > 0) {
       depth--;
     }
   }
-  return false;
+  return -1;
 }
 
 /**
@@ -46,24 +53,38 @@ export function exceedsNestingDepth(body: Uint8Array, limit = MAX_NESTING_DEPTH)
  * value is; allocates nothing (it runs on every JSON patch's result).
  */
 export function valueExceedsNestingDepth(value: unknown, limit = MAX_NESTING_DEPTH): boolean {
-  return typeof value === 'object' && value !== null && (limit <= 0 || containerExceeds(value, limit - 1));
+  return tooDeepContainer(value, limit) !== undefined;
 }
 
-/** Whether the container `v` holds containers more than `below` levels deep. */
-function containerExceeds(v: object, below: number): boolean {
+/**
+ * The first container (in document order) that lies more than limit levels deep in value, or
+ * undefined when none does: valueExceedsNestingDepth's walk, for callers that name what was too
+ * deep as Go's decoder does (`invalid character '{' exceeded max depth`).
+ */
+export function tooDeepContainer(value: unknown, limit = MAX_NESTING_DEPTH): object | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return limit <= 0 ? value : containerExceeds(value, limit - 1);
+}
+
+/** The first container held by `v` more than `below` levels down. */
+function containerExceeds(v: object, below: number): object | undefined {
   if (Array.isArray(v)) {
     for (const child of v) {
-      if (typeof child === 'object' && child !== null && (below === 0 || containerExceeds(child, below - 1))) return true;
+      if (typeof child !== 'object' || child === null) continue;
+      const deep = below === 0 ? child : containerExceeds(child, below - 1);
+      if (deep !== undefined) return deep;
     }
-    return false;
+    return undefined;
   }
   const o = v as Record<string, unknown>;
   for (const key in o) {
     if (!Object.hasOwn(o, key)) continue;
     const child = o[key];
-    if (typeof child === 'object' && child !== null && (below === 0 || containerExceeds(child, below - 1))) return true;
+    if (typeof child !== 'object' || child === null) continue;
+    const deep = below === 0 ? child : containerExceeds(child, below - 1);
+    if (deep !== undefined) return deep;
   }
-  return false;
+  return undefined;
 }
 
 export function nestingDepthError(limit = MAX_NESTING_DEPTH): StatusError {
