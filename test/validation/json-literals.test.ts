@@ -66,5 +66,19 @@ describe('integerLiteralError', () => {
     assert.equal(integerLiteralError('9223372036854775807', 'int64'), 'exact');
     assert.equal(integerLiteralError('9007199254740993', 'int64'), 'exact');
     assert.equal(integerLiteralError('9007199254740992', 'int64'), undefined);
+    assert.equal(integerLiteralError('-' + '9'.repeat(20), 'int64'), 'number -' + '9'.repeat(20));
+  });
+
+  it('judges a literal of megabytes in linear time (no BigInt of it)', () => {
+    const cpu = (digits: number) => {
+      const literal = '1'.repeat(digits);
+      const start = process.cpuUsage();
+      assert.equal(integerLiteralError(literal, 'int32'), `number ${literal}`);
+      const used = process.cpuUsage(start);
+      return used.user + used.system;
+    };
+    cpu(1000);
+    // A BigInt of 3 M digits costs ~0.5 s; the length alone decides in microseconds.
+    assert.ok(cpu(3_000_000) < 100_000, 'a 3 MB literal took more than 100 ms');
   });
 });
