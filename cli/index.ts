@@ -25,4 +25,14 @@ registerTestConversion(program);
 registerValidate(program);
 registerInit(program);
 registerDocs(program);
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  // The file system refused a path the user gave (an output folder through a file, a missing
+  // input, a read-only disk): the system's words on one line, not a stack trace. Anything else
+  // is kgen's own failure, and its trace is what a bug report needs.
+  const fsError = err as NodeJS.ErrnoException;
+  if (typeof fsError?.code !== 'string' || typeof fsError.syscall !== 'string') throw err;
+  console.error(`kgen ${program.args[0] ?? ''}: ${fsError.message}`.replace('kgen : ', 'kgen: '));
+  process.exitCode = 1;
+}

@@ -161,7 +161,15 @@ export function registerMigrateStorage(program: Command): void {
     .option('--resource <plural.group>', 'also migrate this resource (repeatable)', (value: string, prev: string[]) => [...prev, value], [] as string[])
     .action(async (opts: MigrateStorageOptions) => {
       const { RestClient, loadKubeconfig } = await import('@kgen/client');
-      const rest = new RestClient(loadKubeconfig(opts.kubeconfig, opts.context));
+      let rest: InstanceType<typeof RestClient>;
+      try {
+        rest = new RestClient(loadKubeconfig(opts.kubeconfig, opts.context));
+      } catch (err) {
+        // A kubeconfig that is missing or names no such context: the user's to fix, not a trace.
+        console.error(`error: ${(err as Error).message}`);
+        process.exitCode = 1;
+        return;
+      }
       try {
         await migrateStorage(rest, opts.resource, (line) => console.log(line));
       } catch (err) {
