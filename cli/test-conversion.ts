@@ -22,7 +22,12 @@ export function registerTestConversion(program: Command): void {
     .option('--runs <n>', 'random objects per version pair', '200')
     .option('--seed <n>', 'fast-check seed, to replay a failure')
     .action(async (generatedDir: string, flags: Flags) => {
-      process.exitCode = await runTestConversion(resolve(generatedDir), Number(flags.runs), flags.seed === undefined ? undefined : Number(flags.seed));
+      // `--runs abc` was NaN, and fast-check then ran no object at all and called it proved.
+      const runs = Number(flags.runs);
+      if (!/^[0-9]+$/.test(flags.runs) || runs < 1) program.error(`--runs must be a positive integer, got "${flags.runs}"`);
+      const seed = flags.seed === undefined ? undefined : Number(flags.seed);
+      if (flags.seed !== undefined && (!/^-?[0-9]+$/.test(flags.seed) || !Number.isSafeInteger(seed))) program.error(`--seed must be an integer, got "${flags.seed}"`);
+      process.exitCode = await runTestConversion(resolve(generatedDir), runs, seed);
     });
 }
 

@@ -25,6 +25,15 @@ test('the bundled Widget v1/v1beta1 conversions pass both round trips', () => {
   assert.match(r.stdout, /^2 round trips proved, 0 failed$/m);
 });
 
+test('--runs and --seed must be numbers: no run of zero objects is called proved', () => {
+  for (const [flag, value, message] of [['--runs', 'abc', /--runs must be a positive integer, got "abc"/], ['--runs', '0', /--runs must be a positive integer/], ['--seed', 'x', /--seed must be an integer, got "x"/]] as const) {
+    const r = kgen(['test-conversion', 'generated', flag, value]);
+    assert.equal(r.status, 1, `${flag} ${value}: ${r.stdout}`);
+    assert.match(r.stderr, message);
+    assert.doesNotMatch(r.stdout, /proved/);
+  }
+});
+
 test('a planted lossy conversion is caught, with the object shrunk to the field it loses', () => {
   const out = join(tempDir('lossy'), 'generated');
   const gen = kgen(['generate', 'test/fixtures/conversion-lossy/apis', '--out', out, '--no-builtins']);
