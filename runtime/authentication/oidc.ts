@@ -24,6 +24,7 @@ import type { JWTAuthenticatorConfig } from './jwt-config.js';
 import { decodeJWT, SUPPORTED_ALGORITHMS, verifyJWS, type DecodedJWT } from './jwt.js';
 import { RemoteKeySet } from './oidc-keys.js';
 import { bearerToken } from './tokenfile.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 const NBF_LEEWAY_S = 5 * 60;
 
@@ -39,7 +40,12 @@ interface Issuer {
   uid?: { claim?: string; program?: Program; expression?: string };
   extra: { key: string; program: Program; expression: string }[];
   userRules: { expression: string; program: Program; message?: string }[];
+  /** Tokens whose signature verified under the key set held then (verified-tokens.ts). */
+  verified: VerifiedTokens<typeof SIGNED>;
 }
+
+/** What a verified token's entry holds: the verdict alone (the claims are read per request). */
+const SIGNED = Object.freeze({ signed: true as const });
 
 export interface JWTAuthenticatorOptions {
   /** Seconds since the epoch; default the clock. */
@@ -58,7 +64,7 @@ export function jwtAuthenticator(configs: readonly JWTAuthenticatorConfig[], opt
       const jwt = decodeJWT(token);
       const issuer = jwt && typeof jwt.payload.iss === 'string' ? issuers.get(jwt.payload.iss) : undefined;
       if (!jwt || !issuer) return undefined;
-      return verifyToken(issuer, jwt, now()).then((result) => {
+      return verifyToken(issuer, token, jwt, now()).then((result) => {
         if (result && 'user' in result) delete request.headers.authorization;
         return result;
       });
@@ -80,6 +86,7 @@ function compileIssuer(config: JWTAuthenticatorConfig, i: number): Issuer {
     uid: m.uid && { claim: m.uid.claim, expression: m.uid.expression, program: m.uid.expression !== undefined ? claims(m.uid.expression, 'claimMappings.uid.expression') : undefined },
     extra: (m.extra ?? []).map((e, j) => ({ key: e.key, expression: e.valueExpression, program: claims(e.valueExpression, `claimMappings.extra[${j}].valueExpression`) })),
     userRules: (config.userValidationRules ?? []).map((r, j) => ({ ...r, program: compile(r.expression, 'user', `${at}.userValidationRules[${j}].expression`) })),
+    verified: new VerifiedTokens(),
   };
 }
 
@@ -104,11 +111,11 @@ function compile(expression: string, variable: 'claims' | 'user', path: string):
   return evaluationProgram(expression, program as never, env) as unknown as Program;
 }
 
-async function verifyToken(issuer: Issuer, jwt: DecodedJWT, now: number): Promise<AuthenticationResult> {
+async function verifyToken(issuer: Issuer, token: string, jwt: DecodedJWT, now: number): Promise<AuthenticationResult> {
   const fail = (why: string): AuthenticationResult => ({ error: `oidc: verify token: ${why}` });
   let signed: boolean;
   try {
-    signed = await verifySignature(issuer, jwt);
+    signed = await verifySignature(issuer, token, jwt);
   } catch (err) {
     return { error: `oidc: authenticator for issuer ${JSON.stringify(issuer.config.issuer.url)} is not initialized: ${(err as Error).message}` };
   }
@@ -170,12 +177,21 @@ function timeText(seconds: number): string {
 }
 
 /** With the key the header names (fetching the set again when it is unknown), else any key. */
-async function verifySignature(issuer: Issuer, jwt: DecodedJWT): Promise<boolean> {
+/**
+ * Whether a key of the issuer's set signed the token. A token that verified under the set held now
+ * is remembered with that set (the array the key set holds until it fetches again), so its later
+ * requests skip the signature check; once the set is fetched again (rotation) it verifies again,
+ * and a token of a withdrawn key is refused as before.
+ */
+async function verifySignature(issuer: Issuer, token: string, jwt: DecodedJWT): Promise<boolean> {
   const attempt = (keys: { kid?: string; key: import('node:crypto').KeyObject }[]) => {
     const candidates = jwt.header.kid !== undefined ? keys.filter((k) => k.kid === jwt.header.kid) : keys;
     return { known: candidates.length > 0, ok: candidates.some((k) => verifyJWS(jwt, k.key, issuer.algorithms)) };
   };
-  const first = attempt(await issuer.keys.current());
+  const held = await issuer.keys.current();
+  let checked: { known: boolean; ok: boolean } | undefined;
+  if (issuer.verified.claims(token, held, () => ((checked = attempt(held)).ok ? SIGNED : undefined))) return true;
+  const first = checked ?? attempt(held);
   if (first.ok || (first.known && jwt.header.kid !== undefined)) return first.ok;
   return attempt(await issuer.keys.refreshForUnknownKey()).ok;
 }

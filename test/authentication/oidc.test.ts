@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { after, before, describe, it, mock } from 'node:test';
 import { stringify } from 'yaml';
 import type { AuthenticationResult } from '../../runtime/authentication/authenticator.js';
 import { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig } from '../../runtime/authentication/jwt-config.js';
@@ -132,6 +134,31 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
       }
       assert.equal(rotating.jwksFetches, 2, 'no fetch for the withdrawn key nor for made-up ones within 10 s of the last');
     } finally {
+      rotating.close();
+    }
+  });
+
+  it('checks a token\'s signature once per key set: again after a rotation, and never for a withdrawn key', async () => {
+    const rotating = await TestIssuer.start();
+    const verifies = mock.method(crypto, 'verify');
+    syncBuiltinESMExports();
+    try {
+      const authn = jwtAuthenticator([{ ...oidcFlagsConfig({ issuerURL: rotating.url, clientID: 'kgen' })!, issuer: { url: rotating.url, audiences: ['kgen'], certificateAuthority: rotating.ca.cert } }]);
+      const token = rotating.token({ sub: 's', aud: 'kgen' });
+      for (let i = 0; i < 3; i++) assert.ok('user' in ((await authn.authenticate(request(token))) as object));
+      assert.equal(verifies.mock.callCount(), 1, 'one signature check for three requests');
+      // Expiry is still the request's: the remembered signature does not keep a token alive.
+      const expiring = rotating.token({ sub: 's', aud: 'kgen', exp: Math.floor(Date.now() / 1000) + 1 });
+      assert.ok('user' in ((await authn.authenticate(request(expiring))) as object));
+      await new Promise((r) => setTimeout(r, 2100));
+      assert.match(errorOf(await authn.authenticate(request(expiring))), /token is expired/);
+      rotating.rotate();
+      const fresh = rotating.token({ sub: 's', aud: 'kgen' });
+      assert.ok('user' in ((await authn.authenticate(request(fresh))) as object));
+      assert.match(errorOf(await authn.authenticate(request(token))), /failed to verify signature/, 'a token of the withdrawn key is refused, though it verified before');
+    } finally {
+      verifies.mock.restore();
+      syncBuiltinESMExports();
       rotating.close();
     }
   });
