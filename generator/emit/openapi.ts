@@ -14,8 +14,9 @@ import { jsonFile, partsFile, versionDigest, type EmitOptions, type EmittedFile,
 import { codeKey } from './code-key.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
 import { operationSchemas, resourceOperations, type Operation, type QueryParam } from '../../runtime/endpoints/openapi/operations.js';
-import { definitionV2, toV2Schema, v2Paths, v2QueryParameter } from '../../runtime/endpoints/openapi/v2.js';
-import { v3Paths as printV3Paths, v3QueryParameter, type QueryPrinter } from '../../runtime/endpoints/openapi/v3.js';
+import { definitionV2, toV2Schema, v2Paths, v2QueryParameter, type ParameterPrinter } from '../../runtime/endpoints/openapi/v2.js';
+import { PARAMETER_REF, ParameterKeys, shareParameters } from '../../runtime/endpoints/openapi/v2-parameters.js';
+import { v3Paths as printV3Paths, v3QueryParameter } from '../../runtime/endpoints/openapi/v3.js';
 import { resourceDefinition } from '../definitions.js';
 import { contextFor, versionSchemas, type SchemaOrRef } from './openapi-schemas.js';
 
@@ -52,11 +53,50 @@ const queryIds = { v2: new WeakMap<readonly QueryParam[], number>(), v3: new Wea
 const queryLists: { style: Style; query: readonly QueryParam[] }[] = [];
 const printedQuery = new Map<string, string>();
 
-function queryParameter(p: QueryParam, style: Style): Record<string, unknown> {
-  return style === 'v3' ? v3QueryParameter(p) : v2QueryParameter(p);
+/**
+ * swagger.json declares its parameters once, as kube's /openapi/v2 does (../../runtime/endpoints/openapi/v2-parameters.ts):
+ * an operation's or path's parameter prints as `{"$ref": "#/parameters/<key>"}`, and each version
+ * records the declarations it refers to. A key depends only on the parameter's content, so keys
+ * are remembered for the process (kgen generate --watch).
+ */
+type Json = Record<string, unknown>;
+type Declare = (key: string, p: Json) => void;
+const parameterKeys = new ParameterKeys();
+const v2QueryEntries = new WeakMap<QueryParam, { param: Json; key: string | undefined }>();
+
+function v2QueryEntry(p: QueryParam): { param: Json; key: string | undefined } {
+  let entry = v2QueryEntries.get(p);
+  if (entry === undefined) {
+    const param = v2QueryParameter(p);
+    entry = { param, key: parameterKeys.keyOf(param) };
+    v2QueryEntries.set(p, entry);
+  }
+  return entry;
 }
 
-function queryParameters(query: readonly QueryParam[], style: Style): unknown[] {
+function queryParameter(p: QueryParam, style: Style): Record<string, unknown> {
+  if (style === 'v3') return v3QueryParameter(p);
+  const { param, key } = v2QueryEntry(p);
+  return key === undefined ? param : { $ref: PARAMETER_REF + key };
+}
+
+/** Body and path parameters of swagger.json: references to their declarations, which `declare` records. */
+function sharedParameter(declare: Declare): ParameterPrinter {
+  return (p) => {
+    const key = parameterKeys.keyOf(p);
+    if (key === undefined) return p;
+    declare(key, p);
+    return { $ref: PARAMETER_REF + key };
+  };
+}
+
+function queryParameters(query: readonly QueryParam[], style: Style, declare?: Declare): unknown[] {
+  if (declare) {
+    for (const p of query) {
+      const { param, key } = v2QueryEntry(p);
+      if (key !== undefined) declare(key, param);
+    }
+  }
   // Short lists are built per operation ([pretty]), so not shared: printed in place.
   if (query.length < 3) return query.map((p) => queryParameter(p, style));
   let id = queryIds[style].get(query);
@@ -113,23 +153,28 @@ function v3Paths(spec: VersionSpec): OpenAPIV3.PathsObject {
   return printV3Paths(spec.operations, (query) => queryParameters(query, 'v3')) as OpenAPIV3.PathsObject;
 }
 
-const v2Query: QueryPrinter = (query) => queryParameters(query, 'v2');
-
+/**
+ * The whole Swagger document, built in place and its parameters then shared by kube's algorithm
+ * (shareParameters): what swaggerFile prints by parts, and prints this way when two versions
+ * share a path or two parameters' keys collide.
+ */
 function v2Document(specs: VersionSpec[]): OpenAPIV2.Document {
   const paths: Record<string, Record<string, unknown>> = {};
   const definitions: Record<string, unknown> = {};
   for (const spec of specs) {
-    for (const [path, item] of Object.entries(v2Paths(spec.operations, v2Query))) {
+    for (const [path, item] of Object.entries(v2Paths(spec.operations))) {
       const { parameters, ...operations } = item;
       Object.assign((paths[path] ??= { parameters }), operations);
     }
     for (const [name, schema] of Object.entries(spec.schemas)) definitions[name] = definitionV2(name, schema);
   }
+  const shared = shareParameters(Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!])));
   return {
     swagger: '2.0',
     info: INFO,
-    paths: Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!])) as OpenAPIV2.PathsObject,
+    paths: shared.paths as OpenAPIV2.PathsObject,
     definitions: Object.fromEntries(Object.keys(definitions).sort().map((k) => [k, definitions[k]])) as OpenAPIV2.DefinitionsObject,
+    ...(Object.keys(shared.parameters).length > 0 ? { parameters: shared.parameters as OpenAPIV2.ParametersDefinitionsObject } : {}),
   };
 }
 
@@ -140,6 +185,8 @@ interface VersionOutput {
   v3: EmittedFile;
   v2Paths: Map<string, string>;
   v2Definitions: Map<string, string>;
+  /** The declarations of the shared parameters its paths refer to, by key. */
+  v2Parameters: Map<string, string>;
 }
 
 /**
@@ -239,7 +286,11 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
   const kept = outputs.get(version);
   if (kept && kept.options === key) return kept.output;
   const spec = buildVersion(version, options);
-  const paths = v2Paths(spec.operations, v2Query);
+  const declared = new Map<string, Json>();
+  const declare: Declare = (key, p) => {
+    if (!declared.has(key)) declared.set(key, p);
+  };
+  const paths = v2Paths(spec.operations, (query) => queryParameters(query, 'v2', declare), sharedParameter(declare));
   const names = Object.keys(spec.schemas);
   const schemas = names.map((name) => schemaV3(name, spec.schemas[name]!));
   const output: VersionOutput = {
@@ -247,6 +298,7 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
     v3: v3File(openapiPath(version.group, version.name), spec, schemas),
     v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
     v2Definitions: new Map(names.map((name, i) => [name, schemaV2(name, spec.schemas[name]!, schemas[i]!)])),
+    v2Parameters: new Map([...declared].map(([k, p]) => [k, memberAt(2, k, p)])),
   };
   outputs.set(version, { options: key, output });
   return output;
@@ -256,22 +308,31 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
 function swaggerFile(versions: VersionOutput[]): EmittedFile {
   const paths = new Map<string, string>();
   const definitions = new Map<string, string>();
+  const parameters = new Map<string, string>();
+  // Two versions sharing a path would merge their operations, and two parameters under one key
+  // take numbered keys: print the whole document.
+  const whole = () => jsonFile(SWAGGER, v2Document(versions.map((o) => o.spec())));
+  if (parameterKeys.collided) return whole();
   for (const v of versions) {
     for (const [path, text] of v.v2Paths) {
-      // Two versions sharing a path would merge their operations: print the whole document.
-      if (paths.has(path)) {
-        const file = jsonFile(SWAGGER, v2Document(versions.map((o) => o.spec())));
-        return { path: file.path, content: expandQuery(file.content) };
-      }
+      if (paths.has(path)) return whole();
       paths.set(path, text);
     }
     for (const [name, text] of v.v2Definitions) definitions.set(name, text);
+    for (const [key, text] of v.v2Parameters) {
+      if (parameters.has(key) && parameters.get(key) !== text) return whole();
+      parameters.set(key, text);
+    }
   }
   const parts = [`{\n  "swagger": "2.0",\n  "info": ${INFO_TEXT},\n  "paths": `];
   const sorted = (members: Map<string, string>) => [...members.keys()].sort().map((k) => members.get(k)!);
   pushObject(parts, 1, sorted(paths));
   parts.push(',\n  "definitions": ');
   pushObject(parts, 1, sorted(definitions));
+  if (parameters.size > 0) {
+    parts.push(',\n  "parameters": ');
+    pushObject(parts, 1, sorted(parameters));
+  }
   parts.push('\n}\n');
   // Not joined here: the writer compares and writes the ~3,100 parts as they are (write/file.ts).
   return partsFile(SWAGGER, parts);
@@ -294,7 +355,7 @@ const SWAGGER = 'openapi/v2/swagger.json';
  * A hit puts the entry's printed texts into `outputs` (above), so versionOutput finds them; a miss
  * prints as before and proposes the entry for write/ to store. Either way the texts are the same.
  */
-const FORMAT = 1;
+const FORMAT = 2;
 const ENTRY_PREFIX = 'builtin-openapi-';
 const CODE = fileURLToPath(import.meta.url);
 export const KEYED_OPTIONS = ['maxDescriptionLength', 'crdMaxDescriptionLength'] as const;
@@ -309,7 +370,7 @@ export const KEYED_OPTIONS = ['maxDescriptionLength', 'crdMaxDescriptionLength']
 type Range = [start: number, end: number];
 interface Header {
   /** By version id: its OpenAPI 3 document, its Swagger paths and definitions, in printing order. */
-  versions: Record<string, { v3: [path: string, ...Range]; v2Paths: [string, ...Range][]; v2Definitions: [string, ...Range][] }>;
+  versions: Record<string, { v3: [path: string, ...Range]; v2Paths: [string, ...Range][]; v2Definitions: [string, ...Range][]; v2Parameters: [string, ...Range][] }>;
 }
 
 const versionId = (v: ApiVersion) => `${v.group}/${v.name}`;
@@ -345,7 +406,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
       const body = newline + 1;
       const found = versions.map((v) => header.versions[versionId(v)]);
       const ok = (r: [string, number, number]) => isRanged(r) && body + r[2] <= bytes.length;
-      if (found.every((o) => o && ok(o.v3) && Array.isArray(o.v2Paths) && o.v2Paths.every(ok) && Array.isArray(o.v2Definitions) && o.v2Definitions.every(ok))) {
+      if (found.every((o) => o && ok(o.v3) && Array.isArray(o.v2Paths) && o.v2Paths.every(ok) && Array.isArray(o.v2Definitions) && o.v2Definitions.every(ok) && Array.isArray(o.v2Parameters) && o.v2Parameters.every(ok))) {
         const text = (r: [string, number, number]) => bytes.toString('utf8', body + r[1], body + r[2]);
         const members = (rs: [string, number, number][]) => new Map(rs.map((r) => [r[0], text(r)]));
         versions.forEach((v, i) => {
@@ -356,6 +417,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
             v3: { path: o.v3[0], content: text(o.v3) },
             v2Paths: members(o.v2Paths),
             v2Definitions: members(o.v2Definitions),
+            v2Parameters: members(o.v2Parameters),
           };
           outputs.set(v, { options: key, output });
         });
@@ -381,6 +443,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
         v3: range(output.v3.path, output.v3.content),
         v2Paths: [...output.v2Paths].map(([path, text]) => range(path, text)),
         v2Definitions: [...output.v2Definitions].map(([name, text]) => range(name, text)),
+        v2Parameters: [...output.v2Parameters].map(([key, text]) => range(key, text)),
       };
     }
     proposeEntry(kept.cache, name, `${JSON.stringify(header)}\n${texts.join('')}`, ENTRY_PREFIX);

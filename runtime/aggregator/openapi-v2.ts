@@ -7,6 +7,7 @@
  */
 
 import { refV2, wrappedRefV2 } from '../endpoints/openapi/v2.js';
+import { shareParameters } from '../endpoints/openapi/v2-parameters.js';
 
 type JSONObject = Record<string, unknown>;
 
@@ -68,11 +69,14 @@ function operation(op: JSONObject): JSONObject {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
-/** The v2 paths and definitions of a v3 document. */
-export function v3ToV2(doc: unknown): { paths: JSONObject; definitions: JSONObject } {
+/**
+ * The v2 paths, definitions and shared parameters of a v3 document: its parameters shared as the
+ * server's own kube-openapi builder shares them in its /openapi/v2 (shareParameters).
+ */
+export function v3ToV2(doc: unknown): { paths: JSONObject; definitions: JSONObject; parameters: JSONObject } {
   const paths: JSONObject = {};
   const definitions: JSONObject = {};
-  if (!isObject(doc)) return { paths, definitions };
+  if (!isObject(doc)) return { paths, definitions, parameters: {} };
   if (isObject(doc.paths)) {
     for (const [path, item] of Object.entries(doc.paths)) {
       if (!isObject(item)) continue;
@@ -86,5 +90,5 @@ export function v3ToV2(doc: unknown): { paths: JSONObject; definitions: JSONObje
   }
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
   for (const [name, schema] of Object.entries(schemas)) definitions[name] = rewriteRefs(schema);
-  return { paths, definitions };
+  return { ...shareParameters(paths), definitions };
 }

@@ -9,6 +9,7 @@ import type { APIResponse } from '../endpoints/handler.js';
 import type { ServedGroupVersion } from '../server/delegation.js';
 import { openAPIDocument, v2Response, v3DocumentResponse, v3IndexResponse, v3Key, type OpenAPIDocument, type OpenAPIRequestHeaders } from '../server/openapi.js';
 import { v3ToV2 } from './openapi-v2.js';
+import { mergeParameters } from '../endpoints/openapi/v2-parameters.js';
 
 /** The v2 document a server already publishes, and which group/versions it covers. */
 export interface OpenAPIV2Source {
@@ -73,12 +74,14 @@ export class MergedOpenAPI {
       const merged = { swagger: '2.0', info: { title: 'Kubernetes', version: 'unversioned' }, ...base } as Record<string, unknown>;
       const paths = { ...((merged.paths as object) ?? {}) } as Record<string, unknown>;
       const definitions = { ...((merged.definitions as object) ?? {}) } as Record<string, unknown>;
+      // Shared parameters as kube-aggregator merges them: a key held with other content is renamed.
+      const parameters = { ...((merged.parameters as object) ?? {}) } as Record<string, unknown>;
       for (const { gv, doc: v3 } of extra) {
         const converted = gv.openapiV2?.() ?? v3ToV2(JSON.parse(v3.payload));
-        for (const [k, v] of Object.entries(converted.paths)) paths[k] ??= v;
+        for (const [k, v] of Object.entries(mergeParameters(parameters, converted))) paths[k] ??= v;
         for (const [k, v] of Object.entries(converted.definitions)) definitions[k] ??= v;
       }
-      doc = openAPIDocument(JSON.stringify({ ...merged, paths, definitions }));
+      doc = openAPIDocument(JSON.stringify({ ...merged, paths, definitions, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) }));
     }
     this.v2Cache = { signature, doc };
     return doc;

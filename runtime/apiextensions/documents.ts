@@ -10,6 +10,7 @@ import { apiVersionOf } from '../api/resource.js';
 import { aggregatedVersion as aggregatedVersionOf, apiResourceList } from '../endpoints/discovery/resources.js';
 import { resourceOperations, type Operation } from '../endpoints/openapi/operations.js';
 import { v2Definitions, v2Paths } from '../endpoints/openapi/v2.js';
+import { shareParameters } from '../endpoints/openapi/v2-parameters.js';
 import { v3Paths } from '../endpoints/openapi/v3.js';
 import type { ComponentSchemas, ServedVersion } from './definition.js';
 
@@ -46,8 +47,13 @@ export function openapiDocument(entries: VersionEntry[]): unknown {
   };
 }
 
-/** Their part of `/openapi/v2`: Swagger paths and definitions, printed as compiled kinds' are. */
-export function openapiV2(entries: VersionEntry[]): { paths: Record<string, unknown>; definitions: Record<string, unknown> } {
+/**
+ * Their part of `/openapi/v2`: Swagger paths, definitions and shared parameters, printed as
+ * compiled kinds' are (kube's CRD builder shares parameters as kube-openapi's builder does; the
+ * aggregator merges them with mergeParameters).
+ */
+export function openapiV2(entries: VersionEntry[]): { paths: Record<string, unknown>; definitions: Record<string, unknown>; parameters: Record<string, unknown> } {
   const { operations, schemas } = parts(entries);
-  return { paths: v2Paths(operations), definitions: v2Definitions(schemas) };
+  const { paths, parameters } = shareParameters(v2Paths(operations));
+  return { paths, definitions: v2Definitions(schemas), parameters };
 }

@@ -39,10 +39,11 @@ export interface ServedGroupVersion {
   /** The OpenAPI v3 document `/openapi/v3/apis/<g>/<v>` (or `api/v1`). */
   openapiV3(): unknown;
   /**
-   * This group/version's paths and definitions in `/openapi/v2`, when its server prints them
-   * (CRDs: the printer compiled kinds use); otherwise the aggregator converts the v3 document.
+   * This group/version's paths, definitions and shared parameters in `/openapi/v2`, when its
+   * server prints them (CRDs: the printer compiled kinds use); otherwise the aggregator converts
+   * the v3 document.
    */
-  openapiV2?(): { paths: Record<string, unknown>; definitions: Record<string, unknown> };
+  openapiV2?(): { paths: Record<string, unknown>; definitions: Record<string, unknown>; parameters?: Record<string, unknown> };
 }
 
 /** A server's answer (see DelegationTarget.serve): now, or its promise. */

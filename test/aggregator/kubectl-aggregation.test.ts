@@ -20,6 +20,7 @@ import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js
 import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
 import { FIXTURE_DIR } from '../server/testserver.js';
 import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
+import { checkSwagger2 } from '../generator/openapi-check.js';
 
 const run = promisify(execFile);
 /** The repository's generated APIs, which hold ops.example.org/v1beta1 (the fixture's do not). */
@@ -150,6 +151,18 @@ describe('APIService aggregation through kubectl', () => {
     assert.equal(explain.code, 0, explain.stderr);
     assert.match(explain.stdout, /GROUP:\s+ops\.example\.org/);
     assert.match(explain.stdout, /maxReplicas\s+<integer>/);
+    // The merged /openapi/v2: the backend's paths refer to shared parameters the front declares once.
+    const v2 = await k(['get', '--raw', '/openapi/v2']);
+    assert.equal(v2.code, 0, v2.stderr);
+    const doc = JSON.parse(v2.stdout);
+    assert.deepEqual(checkSwagger2(doc), []);
+    const item = doc.paths['/apis/ops.example.org/v1beta1/policies/{name}'];
+    assert.equal(item.parameters[0].name, 'name');
+    assert.ok(item.delete.parameters.some((p: { $ref?: string }) => p.$ref === '#/parameters/body-2Y1dVQaQ'));
+    assert.ok(doc.paths['/apis/ops.example.org/v1beta1/policies'].get.parameters.every((p: { $ref?: string }) => p.$ref?.startsWith('#/parameters/')));
+    const v2explain = await k(['explain', 'policies.spec', '--output=plaintext-openapiv2']);
+    assert.equal(v2explain.code, 0, v2explain.stderr);
+    assert.match(v2explain.stdout, /maxReplicas\s+<integer>/);
   });
 
   it('sends the user to the backend, which authorizes it with its own RBAC', async () => {

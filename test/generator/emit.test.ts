@@ -12,6 +12,7 @@ import { compile, generate, type EmittedFile } from '../../generator/index.js';
 import { checkOpenAPIv3, checkSwagger2, collectRefs, operations } from './openapi-check.js';
 import { REPO, copyTree, listTree, cleanedTempDirs } from './helpers.js';
 import { QUANTITY_PATTERN } from '../../runtime/endpoints/openapi/quantity.js';
+import { isShared, shareParameters } from '../../runtime/endpoints/openapi/v2-parameters.js';
 
 const APIS = join(REPO, 'apis');
 const result = compile({ apisDir: APIS });
@@ -296,6 +297,35 @@ describe('emit: Swagger 2.0', () => {
     const defs = Object.keys(swagger().definitions);
     for (const name of ['io.k8s.api.core.v1.Namespace', 'com.example.widgets.v1.Widget', 'org.example.ops.v1beta1.Runbook', 'io.k8s.api.autoscaling.v1.Scale']) {
       assert.ok(defs.includes(name), name);
+    }
+  });
+
+  test('parameters are declared once under parameters and referred to, as kube-openapi declares them', () => {
+    const doc = swagger();
+    const lists = Object.values<any>(doc.paths).flatMap((item) => [item.parameters ?? [], ...['get', 'put', 'post', 'delete', 'patch'].map((m) => item[m]?.parameters ?? [])]);
+    const refs = new Set<string>();
+    let inPlace = 0;
+    for (const p of lists.flat()) {
+      if (typeof p.$ref === 'string') refs.add(p.$ref);
+      else {
+        inPlace++;
+        // What kube keeps in place: name, dryRun and fieldValidation, a kind's body.
+        assert.ok(!isShared(p), `in place: ${JSON.stringify(p).slice(0, 120)}`);
+        if (p.in === 'query') assert.ok(['dryRun', 'fieldValidation'].includes(p.name), `query parameter ${p.name} in place`);
+      }
+    }
+    assert.ok(inPlace > 0 && refs.size > 10);
+    // Every reference resolves (checkSwagger2 above) and every declaration is referred to.
+    assert.deepEqual([...refs].sort(), Object.keys(doc.parameters).map((k) => `#/parameters/${k}`).sort());
+    for (const key of ['namespace-vgWSWtn3', 'body-2Y1dVQaQ', 'body-78PwaGsr']) assert.ok(key in doc.parameters, key);
+    // The same document as kube's algorithm makes of it with every parameter in place.
+    const inlined = JSON.parse(JSON.stringify(doc.paths), (_k, v) => (v && typeof v.$ref === 'string' && v.$ref.startsWith('#/parameters/') ? doc.parameters[v.$ref.slice(13)] : v));
+    assert.deepEqual(shareParameters(inlined), { paths: doc.paths, parameters: doc.parameters });
+    // OpenAPI v3 documents keep their parameters in place, as kube's (no components.parameters).
+    for (const path of V3_DOCS) {
+      const v3 = json(path);
+      assert.equal(v3.components.parameters, undefined, path);
+      for (const { parameters } of operations(v3)) for (const p of parameters) assert.equal(p.$ref, undefined, path);
     }
   });
 

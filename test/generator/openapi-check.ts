@@ -41,9 +41,15 @@ export function collectRefs(doc: Json): { at: string; ref: string }[] {
 export interface OperationInfo {
   path: string;
   method: string;
+  /** The operation, its parameters resolved (Swagger 2.0's `#/parameters/` references replaced by their declarations). */
   op: Json;
-  /** Path-level and operation-level parameters together. */
+  /** Path-level and operation-level parameters together, resolved. */
   parameters: Json[];
+}
+
+/** A parameter list with `{$ref: "#/parameters/<key>"}` replaced by the declaration (left as is when it does not resolve). */
+export function resolveParameters(doc: Json, list: Json[] | undefined): Json[] {
+  return (list ?? []).map((p) => (typeof p?.$ref === 'string' && p.$ref.startsWith('#/parameters/') ? (resolvePointer(doc, p.$ref) ?? p) : p));
 }
 
 export function operations(doc: Json): OperationInfo[] {
@@ -51,10 +57,22 @@ export function operations(doc: Json): OperationInfo[] {
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     for (const method of METHODS) {
       if (!item[method]) continue;
-      out.push({ path, method, op: item[method], parameters: [...(item.parameters ?? []), ...(item[method].parameters ?? [])] });
+      const op = item[method].parameters ? { ...item[method], parameters: resolveParameters(doc, item[method].parameters) } : item[method];
+      out.push({ path, method, op, parameters: [...resolveParameters(doc, item.parameters), ...(op.parameters ?? [])] });
     }
   }
   return out;
+}
+
+/** Swagger 2.0: a `$ref` in a parameter list names `#/parameters/`, and everything else `#/definitions/`. */
+function parameterRefs(doc: Json): Set<string> {
+  const at = new Set<string>();
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    const pointer = `#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    (item.parameters ?? []).forEach((_: Json, i: number) => at.add(`${pointer}/parameters/${i}`));
+    for (const method of METHODS) (item[method]?.parameters ?? []).forEach((_: Json, i: number) => at.add(`${pointer}/${method}/parameters/${i}`));
+  }
+  return at;
 }
 
 function checkSchema(schema: Json, at: string, problems: string[], v2: boolean): void {
@@ -159,8 +177,14 @@ export function checkSwagger2(doc: Json): string[] {
   if (doc.swagger !== '2.0') problems.push(`swagger must be "2.0", got ${JSON.stringify(doc.swagger)}`);
   if ('openapi' in doc || 'components' in doc) problems.push('Swagger 2.0 has no openapi or components keys');
   for (const [name, schema] of Object.entries<Json>(doc.definitions ?? {})) checkSchema(schema, `#/definitions/${name}`, problems, true);
+  for (const [key, p] of Object.entries<Json>(doc.parameters ?? {})) {
+    if (!p || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.in !== 'string') problems.push(`#/parameters/${key}: not a parameter`);
+    else if ('$ref' in p) problems.push(`#/parameters/${key}: a declaration is no reference`);
+  }
+  const inLists = parameterRefs(doc);
   for (const { at, ref } of collectRefs(doc)) {
-    if (!ref.startsWith('#/definitions/')) problems.push(`${at}: $ref ${ref} is not a #/definitions/ ref`);
+    const prefix = inLists.has(at) ? '#/parameters/' : '#/definitions/';
+    if (!ref.startsWith(prefix)) problems.push(`${at}: $ref ${ref} is not a ${prefix} ref`);
     else if (resolvePointer(doc, ref) === undefined) problems.push(`${at}: $ref ${ref} does not resolve`);
   }
   checkOperations(doc, problems, true);

@@ -79,10 +79,18 @@ function mediaTypes(op: Operation): { consumes: string[]; produces: string[] } {
   return { consumes: op.patchTypes ?? ['*/*'], produces: op.opaqueResponse ? ['*/*'] : [...JSON_TYPES, PROTOBUF] };
 }
 
-export function v2Operation(op: Operation, printQuery: QueryPrinter = inlineQuery): Record<string, unknown> {
+/**
+ * How a body or path parameter prints: in place (the default), or as a reference to its shared
+ * declaration (the generator's swagger.json, see ./v2-parameters.ts). Query parameters print
+ * through the QueryPrinter.
+ */
+export type ParameterPrinter = (p: Record<string, unknown>) => Record<string, unknown>;
+const inPlace: ParameterPrinter = (p) => p;
+
+export function v2Operation(op: Operation, printQuery: QueryPrinter = inlineQuery, share: ParameterPrinter = inPlace): Record<string, unknown> {
   const parameters = printQuery(op.query);
   if (op.body) {
-    parameters.unshift({ name: 'body', in: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema: { $ref: `#/definitions/${op.body}` } });
+    parameters.unshift(share({ name: 'body', in: 'body', required: op.action !== 'delete' && op.action !== 'deletecollection', schema: { $ref: `#/definitions/${op.body}` } }));
   }
   return {
     description: op.description,
@@ -101,14 +109,17 @@ export function v2Operation(op: Operation, printQuery: QueryPrinter = inlineQuer
   };
 }
 
-/** The Swagger `paths` of these operations, sorted by path. */
-export function v2Paths(operations: Operation[], printQuery: QueryPrinter = inlineQuery): Record<string, Record<string, unknown>> {
+/**
+ * The Swagger `paths` of these operations, sorted by path, every parameter in place unless the
+ * printers share them (the whole document's parameters shared as kube does: shareParameters).
+ */
+export function v2Paths(operations: Operation[], printQuery: QueryPrinter = inlineQuery, share: ParameterPrinter = inPlace): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const item = (paths[op.path] ??= {
-      parameters: op.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
+      parameters: op.pathParams.map((p) => share({ name: p.name, in: 'path', description: p.description, required: true, type: 'string', uniqueItems: true })),
     });
-    item[op.method] = v2Operation(op, printQuery);
+    item[op.method] = v2Operation(op, printQuery, share);
   }
   return Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]!]));
 }
