@@ -1,6 +1,7 @@
 /**
  * WatchCache: the in-memory state of one resource prefix (kube's watchCache): the current object
- * of every key, sorted keys for ordered and paged lists, and a bounded ring of recent changes.
+ * of every key, the entries sorted by key for ordered and paged lists, and a bounded ring of
+ * recent changes.
  *
  * Contracts:
  * - `revision` is the revision the cache is current at: every change at or below it has been
@@ -37,11 +38,13 @@ interface Waiter {
 
 export class WatchCache {
   private objects = new Map<string, CacheEntry>();
-  private keys: string[] = [];
-  /** The entry of each key in `keys`, at the same index (lists walk arrays, not the map). */
+  /**
+   * The entries in key order (lists walk an array, not the map). No array of the keys beside it:
+   * the binary search reads values[i].key (one load more per comparison, 8 bytes less per object).
+   */
   private values: CacheEntry[] = [];
   /**
-   * Keys created since `keys` was last brought up to date, not in it yet (their entries are in
+   * Keys created since `values` was last brought up to date, not in it yet (their entries are in
    * `objects`). A create costs a set insert instead of two array splices (a memmove of the whole
    * array: ~9 µs at 25,000 keys); the first ordered read merges them in (settle()).
    */
@@ -72,8 +75,7 @@ export class WatchCache {
   replace(entries: CacheEntry[], revision: number): void {
     this.objects = new Map();
     for (const entry of entries) this.objects.set(entry.key, entry);
-    this.keys = [...this.objects.keys()].sort(compareKeys);
-    this.values = this.keys.map((key) => this.objects.get(key) as CacheEntry);
+    this.values = [...this.objects.values()].sort(compareEntries);
     this.added.clear();
     this.ring.clear();
     this.current = revision;
@@ -92,7 +94,7 @@ export class WatchCache {
       throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
     }
     const prev = this.objects.get(event.key);
-    // One string per key: the map, the sorted keys, the entries and the ring share the first
+    // One string per key: the map, the entries and the ring share the first
     // entry's flat key (the event's key is often a tree of concatenated parts).
     let key: string;
     if (event.type === 'DELETED') {
@@ -103,7 +105,7 @@ export class WatchCache {
       key = entry.key;
       this.objects.set(key, entry);
       if (!prev) this.added.add(key);
-      else if (!this.added.has(key)) this.values[lowerBound(this.keys, key)] = entry;
+      else if (!this.added.has(key)) this.values[lowerBound(this.values, key)] = entry;
     }
     const cached = new CachedEvent(event.type, key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
@@ -191,16 +193,16 @@ export class WatchCache {
     return { entries, lastKey, more: false };
   }
 
-  /** list() at the current revision: a plain walk of the sorted keys (the hot path of LIST). */
+  /** list() at the current revision: a plain walk of the sorted entries (the hot path of LIST). */
   private listCurrent(range: KeyRange, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
     this.settle();
-    const { keys, values } = this;
-    const first = lowerBound(keys, startKey);
-    const end = lowerBound(keys, range.end);
+    const { values } = this;
+    const first = lowerBound(values, startKey);
+    const end = lowerBound(values, range.end);
     if (!predicate) {
       // Without a predicate a page is a slice: `limit` keys, and whether any follow.
       const last = limit > 0 && end - first > limit ? first + limit : end;
-      return { entries: values.slice(first, last), lastKey: last > first ? keys[last - 1] : undefined, more: last < end };
+      return { entries: values.slice(first, last), lastKey: last > first ? values[last - 1]!.key : undefined, more: last < end };
     }
     const entries: CacheEntry[] = [];
     let lastKey: string | undefined;
@@ -209,7 +211,7 @@ export class WatchCache {
       const entry = values[i]!;
       if (!entryMatches(entry, predicate)) continue;
       entries.push(entry);
-      lastKey = keys[i];
+      lastKey = entry.key;
     }
     return { entries, lastKey, more: false };
   }
@@ -217,7 +219,7 @@ export class WatchCache {
   /** The number of live keys in [startKey, end) at `revision`. */
   count(revision: number, startKey: string, end: string): number {
     this.settle();
-    if (revision >= this.current) return lowerBound(this.keys, end) - lowerBound(this.keys, startKey);
+    if (revision >= this.current) return lowerBound(this.values, end) - lowerBound(this.values, startKey);
     let n = 0;
     for (const _ of this.entriesAt(revision, startKey, end)) n++;
     return n;
@@ -231,16 +233,18 @@ export class WatchCache {
     this.settle();
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
-      for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) yield this.values[i]!;
+      const values = this.values;
+      for (let i = lowerBound(values, startKey); i < values.length && values[i]!.key < end; i++) yield values[i]!;
       return;
     }
     const undo = new Map<string, CacheEntry | null>();
     for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prev ?? null);
     const gone = [...undo.keys()].filter((k) => k >= startKey && k < end && !this.objects.has(k)).sort(compareKeys);
-    let i = lowerBound(this.keys, startKey);
+    const values = this.values;
+    let i = lowerBound(values, startKey);
     let j = 0;
     for (;;) {
-      const a = i < this.keys.length && this.keys[i] < end ? this.keys[i] : undefined;
+      const a = i < values.length && values[i]!.key < end ? values[i]!.key : undefined;
       const b = j < gone.length ? gone[j] : undefined;
       if (a === undefined && b === undefined) return;
       const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
@@ -250,7 +254,7 @@ export class WatchCache {
   }
 
   /**
-   * Brings `keys` and `values` up to date with the keys created since: a few are spliced in, more
+   * Brings `values` up to date with the keys created since: a few are spliced in, more
    * are sorted and merged in one pass (O(n + k log k) for k keys, instead of k splices of n).
    */
   private settle(): void {
@@ -258,44 +262,31 @@ export class WatchCache {
     if (added.size === 0) return;
     if (added.size <= SPLICE_LIMIT) {
       for (const key of added) {
-        const i = lowerBound(this.keys, key);
-        this.keys.splice(i, 0, key);
-        this.values.splice(i, 0, this.objects.get(key)!);
+        this.values.splice(lowerBound(this.values, key), 0, this.objects.get(key)!);
       }
       added.clear();
       return;
     }
     const fresh = [...added].sort(compareKeys);
     added.clear();
-    const { keys, values, objects } = this;
-    const n = keys.length + fresh.length;
-    const mergedKeys: string[] = new Array(n);
-    const mergedValues: CacheEntry[] = new Array(n);
+    const { values, objects } = this;
+    const n = values.length + fresh.length;
+    const merged: CacheEntry[] = new Array(n);
     let i = 0;
     let j = 0;
     for (let k = 0; k < n; k++) {
-      if (j >= fresh.length || (i < keys.length && keys[i]! < fresh[j]!)) {
-        mergedKeys[k] = keys[i]!;
-        mergedValues[k] = values[i++]!;
-      } else {
-        const key = fresh[j++]!;
-        mergedKeys[k] = key;
-        mergedValues[k] = objects.get(key)!;
-      }
+      if (j >= fresh.length || (i < values.length && values[i]!.key < fresh[j]!)) merged[k] = values[i++]!;
+      else merged[k] = objects.get(fresh[j++]!)!;
     }
-    this.keys = mergedKeys;
-    this.values = mergedValues;
+    this.values = merged;
   }
 
   private removeKey(key: string): void {
     this.objects.delete(key);
     // A key created since the last ordered read is not in the arrays.
     if (this.added.delete(key)) return;
-    const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) {
-      this.keys.splice(i, 1);
-      this.values.splice(i, 1);
-    }
+    const i = lowerBound(this.values, key);
+    if (this.values[i]?.key === key) this.values.splice(i, 1);
   }
 
   private wake(): void {
@@ -316,13 +307,17 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The first index whose key is ≥ key. */
-function lowerBound(keys: string[], key: string): number {
+function compareEntries(a: CacheEntry, b: CacheEntry): number {
+  return compareKeys(a.key, b.key);
+}
+
+/** The first index whose entry's key is ≥ key. */
+function lowerBound(values: CacheEntry[], key: string): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
+    if (values[mid]!.key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
