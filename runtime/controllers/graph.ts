@@ -16,21 +16,49 @@ const DELETING_DEPENDENTS = 2;
 const ORPHANING = 4;
 
 /**
+ * What many nodes share: the store their object was last seen in and its three deletion flags
+ * (one small integer). At most eight per store, so a node holds one field for both.
+ */
+class NodeScope {
+  constructor(
+    readonly store: Store,
+    readonly flags: number,
+  ) {}
+}
+
+const scopes = new WeakMap<Store, NodeScope[]>();
+
+function scopeOf(store: Store, flags: number): NodeScope {
+  let byFlags = scopes.get(store);
+  if (!byFlags) scopes.set(store, (byFlags = []));
+  return (byFlags[flags] ??= new NodeScope(store, flags));
+}
+
+/**
  * One object of the graph (kube's node: uid, coordinates, owners, deletion state). Kept per
- * object for as long as it exists, so it holds its three deletion flags in one small integer.
+ * object for as long as it exists, so it is small: six fields (72 bytes of heap).
  */
 export class GraphNode {
   constructor(
     /** The uid's key (uidKey), the graph map's key too. */
     readonly id: string,
-    public store: Store,
+    /** The store and the deletion flags (shared: see NodeScope). */
+    private scope: NodeScope,
     readonly namespace: string | undefined,
     readonly name: string,
     readonly owners: OwnerReference[],
-    private readonly flags: number,
     /** The resourceVersion last observed (compactVersion): the graph is its informers' index. */
     readonly version: number | string | undefined,
   ) {}
+
+  get store(): Store {
+    return this.scope.store;
+  }
+
+  /** The object's resource was rebuilt over the same storage: `store` serves it now. */
+  moveTo(store: Store): void {
+    this.scope = scopeOf(store, this.scope.flags);
+  }
 
   /** The object's uid (a new string per read: the node keeps only its key). */
   get uid(): string {
@@ -39,17 +67,17 @@ export class GraphNode {
 
   /** Has a deletionTimestamp. */
   get beingDeleted(): boolean {
-    return (this.flags & BEING_DELETED) !== 0;
+    return (this.scope.flags & BEING_DELETED) !== 0;
   }
 
   /** Being deleted in foreground (`foregroundDeletion`). */
   get deletingDependents(): boolean {
-    return (this.flags & DELETING_DEPENDENTS) !== 0;
+    return (this.scope.flags & DELETING_DEPENDENTS) !== 0;
   }
 
   /** Being deleted with the `orphan` finalizer. */
   get orphaning(): boolean {
-    return (this.flags & ORPHANING) !== 0;
+    return (this.scope.flags & ORPHANING) !== 0;
   }
 }
 
@@ -75,7 +103,7 @@ export function nodeOf(store: Store, obj: KubeObject): GraphNode {
     (beingDeleted && hasFinalizer(obj, FINALIZER_ORPHAN) ? ORPHANING : 0);
   const namespace = store.namespaceScoped ? obj.metadata.namespace : undefined;
   const version = compactVersion(obj.metadata.resourceVersion);
-  return new GraphNode(uidKey(obj.metadata.uid ?? ''), store, namespace, obj.metadata.name ?? '', ownersOf(obj), flags, version);
+  return new GraphNode(uidKey(obj.metadata.uid ?? ''), scopeOf(store, flags), namespace, obj.metadata.name ?? '', ownersOf(obj), version);
 }
 
 /**
@@ -109,7 +137,7 @@ export class DependencyGraph implements InformerIndex {
 
   /** A resource rebuilt over the same storage: its nodes are served by the new store. */
   replaceStore(old: Store, store: Store): void {
-    for (const node of this.nodes.values()) if (node.store === old) node.store = store;
+    for (const node of this.nodes.values()) if (node.store === old) node.moveTo(store);
   }
 
   /** Inserts or replaces a node; returns the previous one. */
