@@ -2,7 +2,9 @@
  * WatchCache keeps keys created since the last ordered read aside and merges them in when a list
  * or count needs order (a splice per create cost a memmove of the whole key array). Seeded random
  * creates, updates and deletes, with lists, counts and lists at older revisions in between (some
- * after a few creates: spliced in; some after many: merged), always agree with a plain model.
+ * after a few creates: spliced in; some after many: merged), always agree with a plain model;
+ * with the cache keeping its keys whole or without its prefix (as Cacher's does), whose methods
+ * still take and give whole keys.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -25,10 +27,10 @@ const object = (name: string, rv: number, gen: number): KubeObject =>
   ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: 'ns', resourceVersion: String(rv) }, spec: { gen } }) as KubeObject;
 
 describe('WatchCache key order with deferred inserts', () => {
-  for (const seed of [1, 7, 42, 1234]) {
-    test(`seed ${seed}: lists and counts match a model through creates, updates and deletes`, () => {
+  for (const [seed, cachePrefix] of [[1, ''], [7, ''], [42, '/registry/example.com/gadgets/'], [1234, '/registry/example.com/gadgets/'], [5, PREFIX]] as const) {
+    test(`seed ${seed}, prefix '${cachePrefix}': lists and counts match a model through creates, updates and deletes`, () => {
       const random = rng(seed);
-      const cache = new WatchCache(50);
+      const cache = new WatchCache(50, cachePrefix);
       cache.replace([], 1);
       let rv = 1;
       const model = new Map<string, number>();
@@ -70,6 +72,13 @@ describe('WatchCache key order with deferred inserts', () => {
           assert.equal(cache.count(cache.revision, PREFIX, RANGE.end), model.size);
           const limited = cache.list(RANGE, cache.revision, PREFIX, 5);
           assert.deepEqual(limited.entries.map((e) => PREFIX + e.object().metadata.name), expected.slice(0, 5).map(([k]) => k));
+          if (limited.more) {
+            // lastKey is whole; the next page (continue) starts after it.
+            assert.equal(limited.lastKey, expected[4]![0]);
+            const next = cache.list(RANGE, cache.revision, `${limited.lastKey}\u0000`, 5);
+            assert.deepEqual(next.entries.map((e) => PREFIX + e.object().metadata.name), expected.slice(5, 10).map(([k]) => k));
+            assert.equal(cache.count(cache.revision, `${limited.lastKey}\u0000`, RANGE.end), model.size - 5);
+          }
           // A list at an older revision still in the ring.
           const older = Math.max(cache.historyStart, rv - 10);
           const then = [...states.get(older)!.keys()].sort();
@@ -80,4 +89,51 @@ describe('WatchCache key order with deferred inserts', () => {
       assert.deepEqual(final, [...model.keys()].sort());
     });
   }
+});
+
+describe('WatchCache keys without its prefix', () => {
+  const cachePrefix = '/registry/example.com/gadgets/';
+  const event = (type: StorageEvent['type'], name: string, rv: number): StorageEvent => ({ type, key: PREFIX + name, object: object(name, rv, rv), resourceVersion: String(rv) });
+
+  test('takes and gives whole keys; ranges reaching past the prefix on either side hold every key', () => {
+    const cache = new WatchCache(10, cachePrefix);
+    cache.replace([], 1);
+    cache.apply(event('ADDED', 'b', 2));
+    cache.apply(event('ADDED', 'a', 3));
+    cache.apply(event('ADDED', 'c', 4));
+    assert.equal(cache.entry(PREFIX + 'a')?.key, 'ns/a', 'kept without the prefix');
+    assert.equal(cache.get(PREFIX + 'b')?.metadata.name, 'b');
+    assert.equal(cache.get('/registry/example.com/other/ns/b'), undefined);
+    assert.equal(cache.get('ns/b'), undefined, 'a local key is not a key');
+    const names = (page: { entries: { object(): KubeObject }[] }) => page.entries.map((e) => e.object().metadata.name);
+    const wide = { start: '/registry/', end: '/registry0' };
+    assert.deepEqual(names(cache.list(wide, 4, '/registry/', 0)), ['a', 'b', 'c']);
+    assert.equal(cache.count(4, '/registry/', '/registry0'), 3);
+    assert.deepEqual(cache.snapshot(wide).map((e) => cache.keyOf(e)), [PREFIX + 'a', PREFIX + 'b', PREFIX + 'c']);
+    const page = cache.list(wide, 4, '/', 2);
+    assert.deepEqual(names(page), ['a', 'b']);
+    assert.equal(page.lastKey, PREFIX + 'b');
+    assert.equal(page.more, true);
+    // A start past the prefix: nothing; an end below it: nothing.
+    assert.deepEqual(names(cache.list(wide, 4, '/registry1', 0)), []);
+    assert.deepEqual(names(cache.list({ start: '/a', end: '/registry/example.com/gadgets' }, 4, '/a', 0)), []);
+    assert.equal(cache.count(4, '/registry1', '/registry2'), 0);
+    // At an older revision (the ring's changes undone), with the same whole keys.
+    cache.apply(event('DELETED', 'a', 5));
+    cache.apply(event('MODIFIED', 'b', 6));
+    assert.deepEqual(names(cache.list(wide, 3, '/registry/', 0)), ['a', 'b']);
+    const older = cache.list(wide, 4, '/registry/', 2);
+    assert.deepEqual(names(older), ['a', 'b']);
+    assert.equal(older.lastKey, PREFIX + 'b');
+    assert.equal(cache.count(4, '/registry/', '/registry0'), 3);
+    assert.equal(cache.count(6, '/registry/', '/registry0'), 2);
+    // The ring keeps whole keys: watchers compare them with their ranges.
+    assert.deepEqual(cache.eventsSince(4).map((c) => c.key), [PREFIX + 'a', PREFIX + 'b']);
+  });
+
+  test('a change outside the prefix is refused', () => {
+    const cache = new WatchCache(10, cachePrefix);
+    cache.replace([], 1);
+    assert.throws(() => cache.apply({ type: 'ADDED', key: '/registry/example.com/other/ns/x', object: object('x', 2, 0), resourceVersion: '2' }), /outside/);
+  });
 });

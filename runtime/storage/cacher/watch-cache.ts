@@ -14,6 +14,10 @@
  *   read); objects are decoded on demand, frozen (./cached-object.ts), shared with the ring and
  *   handed out as they are. Selectors are evaluated on the entries' attributes, so only the
  *   objects a list returns are decoded.
+ * - Keys are kept without the cache's prefix (every key under it shares it: `/registry/<group>/
+ *   <resource>/`, ~40 bytes a key): the entries, the map and the order hold `<namespace>/<name>`.
+ *   The methods take and give whole keys, as the backends do; a change's key in the ring stays
+ *   whole (watchers compare it with their ranges; the ring is bounded).
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent } from '../interface.js';
@@ -54,8 +58,28 @@ export class WatchCache {
   private oldest = 0;
   private readonly waiters = new Set<Waiter>();
 
-  constructor(capacity: number) {
+  /** With `prefix`, the one every key of the cache starts with (see the contracts above). */
+  constructor(
+    capacity: number,
+    readonly prefix = '',
+  ) {
     this.ring = new EventRing(capacity);
+  }
+
+  /** The key as the cache keeps it (without the prefix); undefined for a key outside the prefix. */
+  localKey(key: string): string | undefined {
+    return key.startsWith(this.prefix) ? key.slice(this.prefix.length) : undefined;
+  }
+
+  /** The whole key of an entry of this cache. */
+  keyOf(entry: CacheEntry): string {
+    return this.prefix + entry.key;
+  }
+
+  /** A bound of a key range as a local key: '' below the prefix, PAST beyond it. */
+  private bound(key: string): string | Past {
+    if (key.startsWith(this.prefix)) return key.slice(this.prefix.length);
+    return key < this.prefix ? '' : PAST;
   }
 
   get revision(): number {
@@ -71,7 +95,7 @@ export class WatchCache {
     return this.objects.size;
   }
 
-  /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace). */
+  /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace); the entries' keys are local (localKey). */
   replace(entries: CacheEntry[], revision: number): void {
     this.objects = new Map();
     for (const entry of entries) this.objects.set(entry.key, entry);
@@ -93,21 +117,21 @@ export class WatchCache {
     if (!(revision > this.current)) {
       throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
     }
-    const prev = this.objects.get(event.key);
-    // One string per key: the map, the entries and the ring share the first
-    // entry's flat key (the event's key is often a tree of concatenated parts).
-    let key: string;
+    const local = this.localKey(event.key);
+    if (local === undefined) throw new Error(`watch cache: change of ${event.key}, outside ${this.prefix}`);
+    const prev = this.objects.get(local);
+    // One string per key: the map, the sorted entries and the entries share the first entry's
+    // flat key (the event's key is often a tree of concatenated parts).
     if (event.type === 'DELETED') {
-      key = prev?.key ?? event.key;
-      if (prev) this.removeKey(key);
+      if (prev) this.removeKey(prev.key);
     } else {
-      const entry = entryOf(prev ? prev.key : event.key, event.object, true, prev !== undefined);
-      key = entry.key;
+      const entry = entryOf(prev ? prev.key : local, event.object, true, prev !== undefined);
+      const key = entry.key;
       this.objects.set(key, entry);
       if (!prev) this.added.add(key);
       else if (!this.added.has(key)) this.values[lowerBound(this.values, key)] = entry;
     }
-    const cached = new CachedEvent(event.type, key, event.object, revision, prev);
+    const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
     if (evicted) this.oldest = evicted.revision;
     this.current = revision;
@@ -130,19 +154,20 @@ export class WatchCache {
   /** The current live entries in `range` that pass `predicate`, in key order. */
   snapshot(range: KeyRange, predicate?: (obj: KubeObject) => boolean): CacheEntry[] {
     const out: CacheEntry[] = [];
-    for (const entry of this.entriesAt(this.current, range.start, range.end)) {
+    for (const entry of this.entriesAt(this.current, this.bound(range.start), this.bound(range.end))) {
       if (!predicate || entryMatches(entry, predicate)) out.push(entry);
     }
     return out;
   }
 
   get(key: string): KubeObject | undefined {
-    return this.objects.get(key)?.object();
+    return this.entry(key)?.object();
   }
 
   /** The current entry of key. */
   entry(key: string): CacheEntry | undefined {
-    return this.objects.get(key);
+    const local = this.localKey(key);
+    return local === undefined ? undefined : this.objects.get(local);
   }
 
   /** Changes after `revision` (which must be ≥ historyStart), oldest first. */
@@ -181,70 +206,77 @@ export class WatchCache {
    * in [startKey, range.end) in key order, up to `limit` that pass `predicate` (0: no limit).
    */
   list(range: KeyRange, revision: number, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
-    if (revision >= this.current) return this.listCurrent(range, startKey, limit, predicate);
+    const start = this.bound(startKey);
+    const end = this.bound(range.end);
+    if (revision >= this.current) return this.listCurrent(start, end, limit, predicate);
     const entries: CacheEntry[] = [];
-    let lastKey: string | undefined;
-    for (const entry of this.entriesAt(revision, startKey, range.end)) {
-      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
+    let last: CacheEntry | undefined;
+    for (const entry of this.entriesAt(revision, start, end)) {
+      if (limit > 0 && entries.length === limit) return { entries, lastKey: this.keyOf(last!), more: true };
       if (predicate && !entryMatches(entry, predicate)) continue;
       entries.push(entry);
-      lastKey = entry.key;
+      last = entry;
     }
-    return { entries, lastKey, more: false };
+    return { entries, lastKey: last && this.keyOf(last), more: false };
   }
 
   /** list() at the current revision: a plain walk of the sorted entries (the hot path of LIST). */
-  private listCurrent(range: KeyRange, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+  private listCurrent(startKey: string | Past, endKey: string | Past, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
     this.settle();
     const { values } = this;
     const first = lowerBound(values, startKey);
-    const end = lowerBound(values, range.end);
+    const end = lowerBound(values, endKey);
     if (!predicate) {
       // Without a predicate a page is a slice: `limit` keys, and whether any follow.
       const last = limit > 0 && end - first > limit ? first + limit : end;
-      return { entries: values.slice(first, last), lastKey: last > first ? values[last - 1]!.key : undefined, more: last < end };
+      return { entries: values.slice(first, last), lastKey: last > first ? this.keyOf(values[last - 1]!) : undefined, more: last < end };
     }
     const entries: CacheEntry[] = [];
-    let lastKey: string | undefined;
+    let lastEntry: CacheEntry | undefined;
     for (let i = first; i < end; i++) {
-      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
+      if (limit > 0 && entries.length === limit) return { entries, lastKey: this.keyOf(lastEntry!), more: true };
       const entry = values[i]!;
       if (!entryMatches(entry, predicate)) continue;
       entries.push(entry);
-      lastKey = entry.key;
+      lastEntry = entry;
     }
-    return { entries, lastKey, more: false };
+    return { entries, lastKey: lastEntry && this.keyOf(lastEntry), more: false };
   }
 
   /** The number of live keys in [startKey, end) at `revision`. */
-  count(revision: number, startKey: string, end: string): number {
+  count(revision: number, startKey: string, endKey: string): number {
     this.settle();
-    if (revision >= this.current) return lowerBound(this.values, end) - lowerBound(this.values, startKey);
+    const start = this.bound(startKey);
+    const end = this.bound(endKey);
+    if (revision >= this.current) return lowerBound(this.values, end) - lowerBound(this.values, start);
     let n = 0;
-    for (const _ of this.entriesAt(revision, startKey, end)) n++;
+    for (const _ of this.entriesAt(revision, start, end)) n++;
     return n;
   }
 
   /**
-   * Live entries in [startKey, end) at `revision`, in key order: the current state with the
-   * ring's later changes undone (each key takes the state before its earliest later change).
+   * Live entries in [startKey, end) (local bounds) at `revision`, in key order: the current state
+   * with the ring's later changes undone (each key takes the state before its earliest later change).
    */
-  private *entriesAt(revision: number, startKey: string, end: string): Generator<CacheEntry> {
+  private *entriesAt(revision: number, startKey: string | Past, end: string | Past): Generator<CacheEntry> {
     this.settle();
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
       const values = this.values;
-      for (let i = lowerBound(values, startKey); i < values.length && values[i]!.key < end; i++) yield values[i]!;
+      for (let i = lowerBound(values, startKey); i < values.length && below(values[i]!.key, end); i++) yield values[i]!;
       return;
     }
     const undo = new Map<string, CacheEntry | null>();
-    for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prev ?? null);
-    const gone = [...undo.keys()].filter((k) => k >= startKey && k < end && !this.objects.has(k)).sort(compareKeys);
+    for (let i = later.length - 1; i >= 0; i--) {
+      const local = this.localKey(later[i].key);
+      if (local !== undefined) undo.set(local, later[i].prev ?? null);
+    }
+    const gone = [...undo.keys()].filter((k) => !below(k, startKey) && below(k, end) && !this.objects.has(k)).sort(compareKeys);
     const values = this.values;
     let i = lowerBound(values, startKey);
     let j = 0;
     for (;;) {
-      const a = i < values.length && values[i]!.key < end ? values[i]!.key : undefined;
+      const a = i < values.length && below(values[i]!.key, end) ? values[i]!.key : undefined;
       const b = j < gone.length ? gone[j] : undefined;
       if (a === undefined && b === undefined) return;
       const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
@@ -311,8 +343,18 @@ function compareEntries(a: CacheEntry, b: CacheEntry): number {
   return compareKeys(a.key, b.key);
 }
 
+/** A local bound past every key of the cache (a range ending beyond the prefix). */
+const PAST = null;
+type Past = typeof PAST;
+
+/** key < bound. */
+function below(key: string, bound: string | Past): boolean {
+  return bound === PAST || key < bound;
+}
+
 /** The first index whose entry's key is ≥ key. */
-function lowerBound(values: CacheEntry[], key: string): number {
+function lowerBound(values: CacheEntry[], key: string | Past): number {
+  if (key === PAST) return values.length;
   let lo = 0;
   let hi = values.length;
   while (lo < hi) {
