@@ -61,6 +61,12 @@ describe('WatchCache key order with deferred inserts', () => {
         }
         cache.apply(event);
         states.set(rv, new Map(model));
+        // Point reads (by binary search, or among the keys not merged in yet) agree with the model.
+        for (const key of [event.key, PREFIX + `g-${Math.floor(random() * 5000)}`]) {
+          const got = cache.get(key) as unknown as { spec: { gen: number } } | undefined;
+          assert.equal(got?.spec.gen, model.get(key), key);
+        }
+        assert.equal(cache.size, model.size);
         // Reads now and then: after 1-8 creates the pending keys are spliced in, after more merged.
         if (random() < (step % 200 < 100 ? 0.3 : 0.01)) {
           const expected = [...model.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
