@@ -16,35 +16,47 @@ const DELETING_DEPENDENTS = 2;
 const ORPHANING = 4;
 
 /**
- * What many nodes share: the store their object was last seen in and its three deletion flags
- * (one small integer). At most eight per store, so a node holds one field for both.
+ * What many nodes share: the store their object was last seen in, its namespace and its three
+ * deletion flags (one small integer). At most eight per store and namespace, so a node holds one
+ * field for the three.
  */
 class NodeScope {
   constructor(
     readonly store: Store,
+    readonly namespace: string | undefined,
     readonly flags: number,
   ) {}
 }
 
-const scopes = new WeakMap<Store, NodeScope[]>();
+/** Scopes by store, then namespace, then flags. */
+const scopes = new WeakMap<Store, Map<string | undefined, NodeScope[]>>();
+/**
+ * Namespaces with scopes kept per store; past it the store's table starts afresh (nodes keep the
+ * scopes they hold: only sharing is lost), so namespaces that come and go never pile up.
+ */
+export const MAX_SCOPED_NAMESPACES = 4096;
 
-function scopeOf(store: Store, flags: number): NodeScope {
-  let byFlags = scopes.get(store);
-  if (!byFlags) scopes.set(store, (byFlags = []));
-  return (byFlags[flags] ??= new NodeScope(store, flags));
+function scopeOf(store: Store, namespace: string | undefined, flags: number): NodeScope {
+  let byNamespace = scopes.get(store);
+  if (!byNamespace) scopes.set(store, (byNamespace = new Map()));
+  let byFlags = byNamespace.get(namespace);
+  if (!byFlags) {
+    if (byNamespace.size >= MAX_SCOPED_NAMESPACES) byNamespace.clear();
+    byNamespace.set(namespace, (byFlags = []));
+  }
+  return (byFlags[flags] ??= new NodeScope(store, namespace, flags));
 }
 
 /**
  * One object of the graph (kube's node: uid, coordinates, owners, deletion state). Kept per
- * object for as long as it exists, so it is small: six fields (72 bytes of heap).
+ * object for as long as it exists, so it is small: five fields (64 bytes of heap).
  */
 export class GraphNode {
   constructor(
     /** The uid's key (uidKey), the graph map's key too. */
     readonly id: string,
-    /** The store and the deletion flags (shared: see NodeScope). */
+    /** The store, the namespace and the deletion flags (shared: see NodeScope). */
     private scope: NodeScope,
-    readonly namespace: string | undefined,
     readonly name: string,
     readonly owners: OwnerReference[],
     /** The resourceVersion last observed (compactVersion): the graph is its informers' index. */
@@ -55,9 +67,14 @@ export class GraphNode {
     return this.scope.store;
   }
 
+  /** Undefined for a cluster-scoped object. */
+  get namespace(): string | undefined {
+    return this.scope.namespace;
+  }
+
   /** The object's resource was rebuilt over the same storage: `store` serves it now. */
   moveTo(store: Store): void {
-    this.scope = scopeOf(store, this.scope.flags);
+    this.scope = scopeOf(store, this.scope.namespace, this.scope.flags);
   }
 
   /** The object's uid (a new string per read: the node keeps only its key). */
@@ -103,7 +120,7 @@ export function nodeOf(store: Store, obj: KubeObject): GraphNode {
     (beingDeleted && hasFinalizer(obj, FINALIZER_ORPHAN) ? ORPHANING : 0);
   const namespace = store.namespaceScoped ? obj.metadata.namespace : undefined;
   const version = compactVersion(obj.metadata.resourceVersion);
-  return new GraphNode(uidKey(obj.metadata.uid ?? ''), scopeOf(store, flags), namespace, obj.metadata.name ?? '', ownersOf(obj), version);
+  return new GraphNode(uidKey(obj.metadata.uid ?? ''), scopeOf(store, namespace, flags), obj.metadata.name ?? '', ownersOf(obj), version);
 }
 
 /**
