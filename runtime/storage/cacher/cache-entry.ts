@@ -26,11 +26,16 @@ const ASCII = 1;
 const HOT = 2;
 /** Decoded once before: the next decode is remembered. */
 const SEEN = 4;
+/** A state at or above this: the entry is in the decoded set, at slot state − IN_SET. */
+const IN_SET = 8;
 
 export class CacheEntry {
-  /** The decoded object while the entry is in the decoded set. */
-  decoded: KubeObject | undefined = undefined;
-  flags: number;
+  /**
+   * One small integer (a field less per entry than an object field beside the flags): the flags
+   * (ASCII, HOT, SEEN) while the entry is not in the decoded set; IN_SET + its slot while it is,
+   * its flags and decoded object then kept by the slot. Internal to this module.
+   */
+  state: number;
 
   constructor(
     readonly key: string,
@@ -41,24 +46,28 @@ export class CacheEntry {
     readonly namespace: string | undefined,
     readonly labels: Readonly<Record<string, string>> | undefined,
   ) {
-    this.flags = ascii ? ASCII : 0;
+    this.state = ascii ? ASCII : 0;
+  }
+
+  /** The decoded object while the entry is in the decoded set. */
+  get decoded(): KubeObject | undefined {
+    const state = this.state;
+    return state >= IN_SET ? slotObjects[state - IN_SET] : undefined;
   }
 
   /** The object (adopted: frozen, shared), decoded on demand. */
   object(): KubeObject {
-    const decoded = this.decoded;
-    if (decoded !== undefined) {
-      this.flags |= HOT;
-      return decoded;
+    const state = this.state;
+    if (state >= IN_SET) {
+      slotFlags[state - IN_SET] |= HOT;
+      return slotObjects[state - IN_SET]!;
     }
-    const json = this.flags & ASCII ? this.encoded : Buffer.from(this.encoded, 'latin1').toString('utf8');
+    const json = state & ASCII ? this.encoded : Buffer.from(this.encoded, 'latin1').toString('utf8');
     const parsed = JSON.parse(json) as KubeObject;
     shareAttributes(parsed, this);
     const obj = adoptEncoded(parsed, this.encoded);
-    if (this.flags & SEEN) {
-      this.decoded = obj;
-      remember(this);
-    } else this.flags |= SEEN;
+    if (state & SEEN) remember(this, obj);
+    else this.state = state | SEEN;
     return obj;
   }
 
@@ -91,10 +100,7 @@ export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = f
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
   const labels = shareLabels(meta?.labels);
   const entry = new CacheEntry(flatKey ? key : flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
-  if (keep) {
-    entry.decoded = obj;
-    remember(entry);
-  }
+  if (keep) remember(entry, obj);
   return entry;
 }
 
@@ -128,22 +134,30 @@ function shareLabels(labels: Readonly<Record<string, string>> | undefined): Read
 
 /** How many decoded objects are kept across every cache (a LIST of 500 objects is served without decoding). */
 export const DECODED_CAPACITY = 1024;
+/** Per slot: the entry, its decoded object, and its flags while it is in the set. */
 const slots: Array<CacheEntry | undefined> = new Array(DECODED_CAPACITY);
+const slotObjects: Array<KubeObject | undefined> = new Array(DECODED_CAPACITY);
+const slotFlags = new Uint8Array(DECODED_CAPACITY);
 let hand = 0;
 
-function remember(entry: CacheEntry): void {
+/** Puts an entry that is not in the set (state < IN_SET) into it, with its decoded object. */
+function remember(entry: CacheEntry, obj: KubeObject): void {
   for (let passed = 0; ; passed++) {
     const victim = slots[hand];
     if (victim === undefined) break;
-    if (victim.flags & HOT && passed < DECODED_CAPACITY) {
-      victim.flags &= ~HOT;
+    if (slotFlags[hand]! & HOT && passed < DECODED_CAPACITY) {
+      slotFlags[hand]! &= ~HOT;
       hand = (hand + 1) % DECODED_CAPACITY;
       continue;
     }
-    if (victim !== entry) victim.decoded = undefined;
+    // The victim leaves the set with its flags (HOT too, when the hand passed every slot).
+    victim.state = slotFlags[hand]!;
     break;
   }
   slots[hand] = entry;
+  slotObjects[hand] = obj;
+  slotFlags[hand] = entry.state;
+  entry.state = IN_SET + hand;
   hand = (hand + 1) % DECODED_CAPACITY;
 }
 
@@ -151,8 +165,10 @@ function remember(entry: CacheEntry): void {
 export function forgetDecoded(): void {
   for (let i = 0; i < DECODED_CAPACITY; i++) {
     const entry = slots[i];
-    if (entry) entry.decoded = undefined;
+    if (entry) entry.state = slotFlags[i]!;
     slots[i] = undefined;
+    slotObjects[i] = undefined;
+    slotFlags[i] = 0;
   }
   hand = 0;
 }
@@ -218,7 +234,8 @@ const objectHandler = strictHandler(
  * predicate reads, else (or when it throws) on the decoded object.
  */
 export function entryMatches(entry: CacheEntry, predicate: (obj: KubeObject) => boolean): boolean {
-  if (entry.decoded !== undefined) return predicate(entry.decoded);
+  const decoded = entry.decoded;
+  if (decoded !== undefined) return predicate(decoded);
   missed = false;
   let result: boolean;
   try {
