@@ -143,3 +143,85 @@ describe('WatchCache keys without its prefix', () => {
     assert.throws(() => cache.apply({ type: 'ADDED', key: '/registry/example.com/other/ns/x', object: object('x', 2, 0), resourceVersion: '2' }), /outside/);
   });
 });
+
+describe('WatchCache keys kept as namespace and name', () => {
+  // Namespaces that start one another ('a', 'a-b', 'a.b': '-' and '.' sort before '/'), no
+  // namespace, names with '/', '-', '.', and keys that are not their object's namespace and name
+  // (kept as strings): lists, pages, counts, point reads and older revisions agree with a model.
+  const cachePrefix = '/registry/example.com/gadgets/';
+  const namespaces = ['a', 'a-b', 'a.b', 'ab', 'a0', 'b', ''];
+  const chars = ['a', '-', '.', '0', 'z', '/', 'é'];
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  const gadget = (namespace: string, name: string, rv: number, gen: number): KubeObject =>
+    ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: namespace ? { name, namespace, resourceVersion: String(rv) } : { name, resourceVersion: String(rv) }, spec: { gen } }) as KubeObject;
+
+  for (const seed of [3, 17, 99]) {
+    test(`seed ${seed}`, () => {
+      const random = rng(seed);
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+      const cache = new WatchCache(40, cachePrefix);
+      cache.replace([], 1);
+      let rv = 1;
+      /** local key → [namespace, name, gen] */
+      const model = new Map<string, [string, string, number]>();
+      const states = new Map<number, Map<string, number>>([[1, new Map()]]);
+      const genOf = (o: KubeObject | undefined) => (o as unknown as { spec: { gen: number } } | undefined)?.spec.gen;
+      for (let step = 0; step < 2500; step++) {
+        const r = random();
+        rv++;
+        let event: StorageEvent;
+        const keys = [...model.keys()];
+        if (r < 0.5 || keys.length === 0) {
+          const namespace = pick(namespaces);
+          const name = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(chars)).join('');
+          // Mostly the object's own key; now and then another one (kept as a string).
+          const local = random() < 0.1 ? `x${name}/${namespace}` : namespace ? `${namespace}/${name}` : name;
+          const prev = model.get(local);
+          const gen = prev ? prev[2] + 1 : 0;
+          model.set(local, [namespace, name, gen]);
+          event = { type: prev ? 'MODIFIED' : 'ADDED', key: cachePrefix + local, object: gadget(namespace, name, rv, gen), resourceVersion: String(rv) };
+        } else if (r < 0.75) {
+          const local = pick(keys);
+          const [namespace, name, gen] = model.get(local)!;
+          model.set(local, [namespace, name, gen + 1]);
+          event = { type: 'MODIFIED', key: cachePrefix + local, object: gadget(namespace, name, rv, gen + 1), resourceVersion: String(rv) };
+        } else {
+          const local = pick(keys);
+          const [namespace, name] = model.get(local)!;
+          model.delete(local);
+          event = { type: 'DELETED', key: cachePrefix + local, object: gadget(namespace, name, rv, -1), resourceVersion: String(rv) };
+        }
+        cache.apply(event);
+        states.set(rv, new Map([...model].map(([k, v]) => [k, v[2]])));
+        assert.equal(genOf(cache.get(event.key)), model.get(event.key.slice(cachePrefix.length))?.[2]);
+        assert.equal(cache.size, model.size);
+        if (random() < (step % 300 < 150 ? 0.25 : 0.02)) {
+          const expected = [...model.keys()].sort(compare).map((k) => cachePrefix + k);
+          const all = { start: cachePrefix, end: '/registry/example.com/gadgets0' };
+          const page = cache.list(all, cache.revision, cachePrefix, 0);
+          assert.deepEqual(page.entries.map((e) => cache.keyOf(e)), expected);
+          assert.deepEqual(page.entries.map((e) => genOf(e.object())), expected.map((k) => model.get(k.slice(cachePrefix.length))![2]));
+          // Pages of 7 with continue, within one namespace's range too.
+          for (const range of [all, { start: `${cachePrefix}a/`, end: `${cachePrefix}a0` }, { start: `${cachePrefix}a-b/`, end: `${cachePrefix}a-b0` }]) {
+            const want = expected.filter((k) => k >= range.start && k < range.end);
+            const got: string[] = [];
+            let start = range.start;
+            for (;;) {
+              const p = cache.list(range, cache.revision, start, 7);
+              got.push(...p.entries.map((e) => cache.keyOf(e)));
+              assert.equal(cache.count(cache.revision, start, range.end), want.length - got.length + p.entries.length);
+              if (!p.more) break;
+              assert.equal(p.lastKey, got[got.length - 1]);
+              start = `${p.lastKey}\u0000`;
+            }
+            assert.deepEqual(got, want);
+          }
+          const older = Math.max(cache.historyStart, rv - 8);
+          const then = [...states.get(older)!.keys()].sort(compare).map((k) => cachePrefix + k);
+          assert.deepEqual(cache.list(all, older, cachePrefix, 0).entries.map((e) => cache.keyOf(e)), then);
+          assert.deepEqual(cache.snapshot(all).map((e) => cache.keyOf(e)), expected);
+        }
+      }
+    });
+  }
+});

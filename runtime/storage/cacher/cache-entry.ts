@@ -38,7 +38,11 @@ export class CacheEntry {
   state: number;
 
   constructor(
-    readonly key: string,
+    /**
+     * The key, when it is not `<namespace>/<name>` (or `<name>` without a namespace) of the
+     * entry's own attributes; undefined (no string kept) when it is, which is nearly always.
+     */
+    readonly ownKey: string | undefined,
     /** UTF-8 JSON bytes, one latin1 char per byte. */
     readonly encoded: string,
     ascii: boolean,
@@ -47,6 +51,13 @@ export class CacheEntry {
     readonly labels: Readonly<Record<string, string>> | undefined,
   ) {
     this.state = ascii ? ASCII : 0;
+  }
+
+  /** The key the entry is kept under (a new string per read when it is derived). */
+  get key(): string {
+    const own = this.ownKey;
+    if (own !== undefined) return own;
+    return this.namespace ? `${this.namespace}/${this.name}` : this.name!;
   }
 
   /** The decoded object while the entry is in the decoded set. */
@@ -93,13 +104,17 @@ function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
 /**
  * The entry of an adopted object under key. With `keep`, the object itself is remembered as the
  * entry's decoded object (a change just applied: watchers and readers share it). With `flatKey`,
- * key is already a flat string another entry holds (the key's previous entry), and is shared.
+ * key is already a flat string another entry holds (the key's previous entry), and is shared
+ * when the entry must keep its key (see ownKey).
  */
 export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = false): CacheEntry {
   const { encoded, ascii } = encodedLatin1(obj);
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
   const labels = shareLabels(meta?.labels);
-  const entry = new CacheEntry(flatKey ? key : flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
+  const name = meta?.name;
+  const namespace = intern(meta?.namespace);
+  const ownKey = isDerivedKey(key, namespace, name) ? undefined : flatKey ? key : flat(key);
+  const entry = new CacheEntry(ownKey, encoded, ascii, name, namespace, labels);
   if (keep) remember(entry, obj);
   return entry;
 }
@@ -171,6 +186,19 @@ export function forgetDecoded(): void {
     slotFlags[i] = 0;
   }
   hand = 0;
+}
+
+/**
+ * Whether key is `<namespace>/<name>` (`<name>` for no or an empty namespace), so that splitting
+ * it at its first '/' gives them back: the namespace holds no '/', nor does a name without one.
+ */
+export function isDerivedKey(key: string, namespace: string | undefined, name: string | undefined): boolean {
+  if (typeof name !== 'string') return false;
+  if (typeof namespace === 'string' && namespace !== '') {
+    const n = namespace.length;
+    return key.length === n + 1 + name.length && key.charCodeAt(n) === 47 && key.startsWith(namespace) && key.endsWith(name) && !namespace.includes('/');
+  }
+  return (namespace === undefined || namespace === '') && key === name && !name.includes('/');
 }
 
 /**

@@ -15,7 +15,9 @@
  *   handed out as they are. Selectors are evaluated on the entries' attributes, so only the
  *   objects a list returns are decoded.
  * - Keys are kept without the cache's prefix (every key under it shares it: `/registry/<group>/
- *   <resource>/`, ~40 bytes a key): the entries, the map and the order hold `<namespace>/<name>`.
+ *   <resource>/`): `<namespace>/<name>`. And as no string: an entry whose key is that of its own
+ *   namespace and name (nearly all; see CacheEntry.ownKey) is found by namespace, then name, and
+ *   ordered by comparing those with the key, char by char. Only other entries keep their key.
  *   The methods take and give whole keys, as the backends do; a change's key in the ring stays
  *   whole (watchers compare it with their ranges; the ring is bounded).
  */
@@ -41,18 +43,21 @@ interface Waiter {
 }
 
 export class WatchCache {
-  private objects = new Map<string, CacheEntry>();
+  /** The entries with a derived key (ownKey undefined), by namespace ('' and none: undefined), then name. */
+  private byNamespace = new Map<string | undefined, Map<string, CacheEntry>>();
+  /** The entries that keep their key (ownKey), by key. */
+  private keyed = new Map<string, CacheEntry>();
   /**
-   * The entries in key order (lists walk an array, not the map). No array of the keys beside it:
-   * the binary search reads values[i].key (one load more per comparison, 8 bytes less per object).
+   * The entries in key order (lists walk an array, not the maps), but those in `added`. No array
+   * of the keys beside it: the binary search compares with the entries (compareToKey).
    */
   private values: CacheEntry[] = [];
   /**
-   * Keys created since `values` was last brought up to date, not in it yet (their entries are in
-   * `objects`). A create costs a set insert instead of two array splices (a memmove of the whole
-   * array: ~9 µs at 25,000 keys); the first ordered read merges them in (settle()).
+   * Entries of keys created since `values` was last brought up to date, not in it yet. A create
+   * costs a set insert instead of an array splice (a memmove of the whole array: ~9 µs at 25,000
+   * keys); the first ordered read merges them in (settle()).
    */
-  private added = new Set<string>();
+  private added = new Set<CacheEntry>();
   private readonly ring: EventRing;
   private current = 0;
   private oldest = 0;
@@ -92,14 +97,22 @@ export class WatchCache {
   }
 
   get size(): number {
-    return this.objects.size;
+    return this.values.length + this.added.size;
   }
 
   /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace); the entries' keys are local (localKey). */
   replace(entries: CacheEntry[], revision: number): void {
-    this.objects = new Map();
-    for (const entry of entries) this.objects.set(entry.key, entry);
-    this.values = [...this.objects.values()].sort(compareEntries);
+    // Sorted (stably); of entries with one key (a list has none) the last is kept, as a map would.
+    const sorted = [...entries].sort(compareEntries);
+    const values: CacheEntry[] = [];
+    for (const entry of sorted) {
+      if (values.length > 0 && compareEntries(values[values.length - 1]!, entry) === 0) values[values.length - 1] = entry;
+      else values.push(entry);
+    }
+    this.byNamespace = new Map();
+    this.keyed = new Map();
+    for (const entry of values) this.index(entry);
+    this.values = values;
     this.added.clear();
     this.ring.clear();
     this.current = revision;
@@ -119,17 +132,23 @@ export class WatchCache {
     }
     const local = this.localKey(event.key);
     if (local === undefined) throw new Error(`watch cache: change of ${event.key}, outside ${this.prefix}`);
-    const prev = this.objects.get(local);
-    // One string per key: the map, the sorted entries and the entries share the first entry's
-    // flat key (the event's key is often a tree of concatenated parts).
+    const prev = this.lookup(local);
+    if (prev) this.unindex(prev);
+    // Where prev sits in `values` (-1: in `added`, or no prev).
+    const at = prev && !this.added.has(prev) ? lowerBound(this.values, local) : -1;
     if (event.type === 'DELETED') {
-      if (prev) this.removeKey(prev.key);
+      if (prev && at < 0) this.added.delete(prev);
+      else if (prev) this.values.splice(at, 1);
     } else {
-      const entry = entryOf(prev ? prev.key : local, event.object, true, prev !== undefined);
-      const key = entry.key;
-      this.objects.set(key, entry);
-      if (!prev) this.added.add(key);
-      else if (!this.added.has(key)) this.values[lowerBound(this.values, key)] = entry;
+      // An entry that keeps its key shares its previous entry's (the event's key is often a
+      // tree of concatenated parts).
+      const entry = entryOf(prev?.ownKey ?? local, event.object, true, prev?.ownKey !== undefined);
+      this.index(entry);
+      if (at >= 0) this.values[at] = entry;
+      else {
+        if (prev) this.added.delete(prev);
+        this.added.add(entry);
+      }
     }
     const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
@@ -167,7 +186,39 @@ export class WatchCache {
   /** The current entry of key. */
   entry(key: string): CacheEntry | undefined {
     const local = this.localKey(key);
-    return local === undefined ? undefined : this.objects.get(local);
+    return local === undefined ? undefined : this.lookup(local);
+  }
+
+  /** The current entry of a local key. */
+  private lookup(local: string): CacheEntry | undefined {
+    if (this.keyed.size > 0) {
+      const entry = this.keyed.get(local);
+      if (entry) return entry;
+    }
+    const slash = local.indexOf('/');
+    if (slash < 0) return this.byNamespace.get(undefined)?.get(local);
+    return this.byNamespace.get(local.slice(0, slash))?.get(local.slice(slash + 1));
+  }
+
+  private index(entry: CacheEntry): void {
+    if (entry.ownKey !== undefined) {
+      this.keyed.set(entry.ownKey, entry);
+      return;
+    }
+    const namespace = entry.namespace || undefined;
+    let names = this.byNamespace.get(namespace);
+    if (!names) this.byNamespace.set(namespace, (names = new Map()));
+    names.set(entry.name!, entry);
+  }
+
+  private unindex(entry: CacheEntry): void {
+    if (entry.ownKey !== undefined) {
+      this.keyed.delete(entry.ownKey);
+      return;
+    }
+    const namespace = entry.namespace || undefined;
+    const names = this.byNamespace.get(namespace);
+    if (names?.delete(entry.name!) && names.size === 0) this.byNamespace.delete(namespace);
   }
 
   /** Changes after `revision` (which must be ≥ historyStart), oldest first. */
@@ -263,7 +314,7 @@ export class WatchCache {
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
       const values = this.values;
-      for (let i = lowerBound(values, startKey); i < values.length && below(values[i]!.key, end); i++) yield values[i]!;
+      for (let i = lowerBound(values, startKey); i < values.length && entryBelow(values[i]!, end); i++) yield values[i]!;
       return;
     }
     const undo = new Map<string, CacheEntry | null>();
@@ -271,17 +322,25 @@ export class WatchCache {
       const local = this.localKey(later[i].key);
       if (local !== undefined) undo.set(local, later[i].prev ?? null);
     }
-    const gone = [...undo.keys()].filter((k) => !below(k, startKey) && below(k, end) && !this.objects.has(k)).sort(compareKeys);
+    const gone = [...undo.keys()].filter((k) => !below(k, startKey) && below(k, end) && this.lookup(k) === undefined).sort(compareKeys);
     const values = this.values;
     let i = lowerBound(values, startKey);
     let j = 0;
     for (;;) {
-      const a = i < values.length && below(values[i]!.key, end) ? values[i]!.key : undefined;
+      const current = i < values.length && entryBelow(values[i]!, end) ? values[i]! : undefined;
       const b = j < gone.length ? gone[j] : undefined;
-      if (a === undefined && b === undefined) return;
-      const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
-      const entry = undo.has(key) ? undo.get(key) : this.objects.get(key);
-      if (entry) yield entry;
+      if (current === undefined && b === undefined) return;
+      if (b === undefined || (current !== undefined && compareToKey(current, b) < 0)) {
+        i++;
+        const key = current!.key;
+        const entry = undo.has(key) ? undo.get(key) : current;
+        if (entry) yield entry;
+      } else {
+        j++;
+        // A key gone since: its state then is the undone one.
+        const entry = undo.get(b);
+        if (entry) yield entry;
+      }
     }
   }
 
@@ -293,32 +352,22 @@ export class WatchCache {
     const added = this.added;
     if (added.size === 0) return;
     if (added.size <= SPLICE_LIMIT) {
-      for (const key of added) {
-        this.values.splice(lowerBound(this.values, key), 0, this.objects.get(key)!);
-      }
+      for (const entry of added) this.values.splice(lowerBoundOf(this.values, entry), 0, entry);
       added.clear();
       return;
     }
-    const fresh = [...added].sort(compareKeys);
+    const fresh = [...added].sort(compareEntries);
     added.clear();
-    const { values, objects } = this;
+    const { values } = this;
     const n = values.length + fresh.length;
     const merged: CacheEntry[] = new Array(n);
     let i = 0;
     let j = 0;
     for (let k = 0; k < n; k++) {
-      if (j >= fresh.length || (i < values.length && values[i]!.key < fresh[j]!)) merged[k] = values[i++]!;
-      else merged[k] = objects.get(fresh[j++]!)!;
+      if (j >= fresh.length || (i < values.length && compareEntries(values[i]!, fresh[j]!) < 0)) merged[k] = values[i++]!;
+      else merged[k] = fresh[j++]!;
     }
     this.values = merged;
-  }
-
-  private removeKey(key: string): void {
-    this.objects.delete(key);
-    // A key created since the last ordered read is not in the arrays.
-    if (this.added.delete(key)) return;
-    const i = lowerBound(this.values, key);
-    if (this.values[i]?.key === key) this.values.splice(i, 1);
   }
 
   private wake(): void {
@@ -339,8 +388,60 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * An entry's key against a local key, in code-unit order, without building the entry's key: its
+ * namespace, a '/', then its name are compared char by char.
+ */
+function compareToKey(entry: CacheEntry, key: string): number {
+  const own = entry.ownKey;
+  if (own !== undefined) return compareKeys(own, key);
+  let at = 0;
+  const namespace = entry.namespace;
+  if (namespace) {
+    for (let i = 0; i < namespace.length; i++, at++) {
+      if (at === key.length) return 1;
+      const d = namespace.charCodeAt(i) - key.charCodeAt(at);
+      if (d !== 0) return d;
+    }
+    if (at === key.length) return 1;
+    const d = 47 - key.charCodeAt(at++);
+    if (d !== 0) return d;
+  }
+  const name = entry.name!;
+  for (let i = 0; i < name.length; i++, at++) {
+    if (at === key.length) return 1;
+    const d = name.charCodeAt(i) - key.charCodeAt(at);
+    if (d !== 0) return d;
+  }
+  return at < key.length ? -1 : 0;
+}
+
+/** Two entries' keys, in code-unit order: the names when the namespaces are equal, the namespaces when neither starts the other. */
 function compareEntries(a: CacheEntry, b: CacheEntry): number {
-  return compareKeys(a.key, b.key);
+  if (a.ownKey === undefined && b.ownKey === undefined) {
+    const an = a.namespace || undefined;
+    const bn = b.namespace || undefined;
+    if (an === bn) return compareKeys(a.name!, b.name!);
+    if (an !== undefined && bn !== undefined && !an.startsWith(bn) && !bn.startsWith(an)) return compareKeys(an, bn);
+  }
+  return compareToKey(a, b.key);
+}
+
+/** entry's key < bound. */
+function entryBelow(entry: CacheEntry, bound: string | Past): boolean {
+  return bound === PAST || compareToKey(entry, bound) < 0;
+}
+
+/** The first index whose entry's key is ≥ entry's. */
+function lowerBoundOf(values: CacheEntry[], entry: CacheEntry): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareEntries(values[mid]!, entry) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A local bound past every key of the cache (a range ending beyond the prefix). */
@@ -359,7 +460,7 @@ function lowerBound(values: CacheEntry[], key: string | Past): number {
   let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (values[mid]!.key < key) lo = mid + 1;
+    if (compareToKey(values[mid]!, key) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
