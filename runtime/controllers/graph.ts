@@ -2,50 +2,126 @@
  * The garbage collector's dependency graph (kube's GraphBuilder uidToNode): every object seen by
  * the informers, by uid, with its owner references, and the reverse index owner uid → dependents.
  * An owner that was never seen (or is gone) still indexes its dependents, so they can be found
- * when the owner turns out to be absent.
+ * when the owner turns out to be absent. Inside, uids are the 16-byte keys of ./uid-key.ts (a
+ * node per object: 24 bytes less each); the methods take and give uids as text.
  */
 import type { KubeObject, OwnerReference } from '../api/meta.js';
 import { hasFinalizer, isBeingDeleted, isDeletingDependents, FINALIZER_ORPHAN } from '../registry/deletion.js';
 import type { Store } from '../registry/store.js';
 import { compactVersion, type InformerIndex } from './known.js';
+import { uidKey, uidOf } from './uid-key.js';
 
 const BEING_DELETED = 1;
 const DELETING_DEPENDENTS = 2;
 const ORPHANING = 4;
 
 /**
- * One object of the graph (kube's node: uid, coordinates, owners, deletion state). Kept per
- * object for as long as it exists, so it holds its three deletion flags in one small integer.
+ * What many nodes share: the store their object was last seen in, its namespace and its three
+ * deletion flags (one small integer). At most eight per store and namespace, so a node holds one
+ * field for the three.
  */
-export class GraphNode {
+class NodeScope {
   constructor(
-    readonly uid: string,
-    public store: Store,
+    readonly store: Store,
     readonly namespace: string | undefined,
+    readonly flags: number,
+  ) {}
+}
+
+/** Scopes by store, then namespace, then flags. */
+const scopes = new WeakMap<Store, Map<string | undefined, NodeScope[]>>();
+/**
+ * Namespaces with scopes kept per store; past it the store's table starts afresh (nodes keep the
+ * scopes they hold: only sharing is lost), so namespaces that come and go never pile up.
+ */
+export const MAX_SCOPED_NAMESPACES = 4096;
+
+function scopeOf(store: Store, namespace: string | undefined, flags: number): NodeScope {
+  let byNamespace = scopes.get(store);
+  if (!byNamespace) scopes.set(store, (byNamespace = new Map()));
+  let byFlags = byNamespace.get(namespace);
+  if (!byFlags) {
+    if (byNamespace.size >= MAX_SCOPED_NAMESPACES) byNamespace.clear();
+    byNamespace.set(namespace, (byFlags = []));
+  }
+  return (byFlags[flags] ??= new NodeScope(store, namespace, flags));
+}
+
+/**
+ * One object of the graph (kube's node: uid, coordinates, owners, deletion state). Kept per
+ * object for as long as it exists, so it is small: four fields (56 bytes of heap) for an object
+ * without owner references (most: nothing owns a namespace, a CRD, a Deployment...), five (64)
+ * for one with (OwnedNode).
+ */
+export abstract class GraphNode {
+  /** The usable owner references (never mutated: the object's own array, frozen). */
+  abstract readonly owners: OwnerReference[];
+
+  constructor(
+    /** The uid's key (uidKey), the graph map's key too. */
+    readonly id: string,
+    /** The store, the namespace and the deletion flags (shared: see NodeScope). */
+    private scope: NodeScope,
     readonly name: string,
-    readonly owners: OwnerReference[],
-    private readonly flags: number,
     /** The resourceVersion last observed (compactVersion): the graph is its informers' index. */
     readonly version: number | string | undefined,
   ) {}
 
+  get store(): Store {
+    return this.scope.store;
+  }
+
+  /** Undefined for a cluster-scoped object. */
+  get namespace(): string | undefined {
+    return this.scope.namespace;
+  }
+
+  /** The object's resource was rebuilt over the same storage: `store` serves it now. */
+  moveTo(store: Store): void {
+    this.scope = scopeOf(store, this.scope.namespace, this.scope.flags);
+  }
+
+  /** The object's uid (a new string per read: the node keeps only its key). */
+  get uid(): string {
+    return uidOf(this.id);
+  }
+
   /** Has a deletionTimestamp. */
   get beingDeleted(): boolean {
-    return (this.flags & BEING_DELETED) !== 0;
+    return (this.scope.flags & BEING_DELETED) !== 0;
   }
 
   /** Being deleted in foreground (`foregroundDeletion`). */
   get deletingDependents(): boolean {
-    return (this.flags & DELETING_DEPENDENTS) !== 0;
+    return (this.scope.flags & DELETING_DEPENDENTS) !== 0;
   }
 
   /** Being deleted with the `orphan` finalizer. */
   get orphaning(): boolean {
-    return (this.flags & ORPHANING) !== 0;
+    return (this.scope.flags & ORPHANING) !== 0;
   }
 }
 
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[];
+
+/** A node without owners: none kept. */
+class UnownedNode extends GraphNode {
+  get owners(): OwnerReference[] {
+    return NO_OWNERS;
+  }
+}
+
+class OwnedNode extends GraphNode {
+  constructor(
+    id: string,
+    scope: NodeScope,
+    name: string,
+    version: number | string | undefined,
+    readonly owners: OwnerReference[],
+  ) {
+    super(id, scope, name, version);
+  }
+}
 
 function usableReference(r: OwnerReference): boolean {
   return !!r && typeof r.uid === 'string' && r.uid !== '';
@@ -67,7 +143,11 @@ export function nodeOf(store: Store, obj: KubeObject): GraphNode {
     (beingDeleted && hasFinalizer(obj, FINALIZER_ORPHAN) ? ORPHANING : 0);
   const namespace = store.namespaceScoped ? obj.metadata.namespace : undefined;
   const version = compactVersion(obj.metadata.resourceVersion);
-  return new GraphNode(obj.metadata.uid ?? '', store, namespace, obj.metadata.name ?? '', ownersOf(obj), flags, version);
+  const id = uidKey(obj.metadata.uid ?? '');
+  const scope = scopeOf(store, namespace, flags);
+  const name = obj.metadata.name ?? '';
+  const owners = ownersOf(obj);
+  return owners === NO_OWNERS ? new UnownedNode(id, scope, name, version) : new OwnedNode(id, scope, name, version, owners);
 }
 
 /**
@@ -79,12 +159,12 @@ export class DependencyGraph implements InformerIndex {
   private readonly dependents = new Map<string, Set<string>>();
 
   get(uid: string): GraphNode | undefined {
-    return this.nodes.get(uid);
+    return this.nodes.get(uidKey(uid));
   }
 
   /** The node of uid when its object was last seen in `store`. */
   find(store: Store, uid: string): GraphNode | undefined {
-    const node = this.nodes.get(uid);
+    const node = this.nodes.get(uidKey(uid));
     return node?.store === store ? node : undefined;
   }
 
@@ -101,34 +181,36 @@ export class DependencyGraph implements InformerIndex {
 
   /** A resource rebuilt over the same storage: its nodes are served by the new store. */
   replaceStore(old: Store, store: Store): void {
-    for (const node of this.nodes.values()) if (node.store === old) node.store = store;
+    for (const node of this.nodes.values()) if (node.store === old) node.moveTo(store);
   }
 
   /** Inserts or replaces a node; returns the previous one. */
   upsert(node: GraphNode): GraphNode | undefined {
-    const prev = this.nodes.get(node.uid);
+    const prev = this.nodes.get(node.id);
     if (prev) this.unindex(prev);
-    this.nodes.set(node.uid, node);
+    this.nodes.set(node.id, node);
     for (const ref of node.owners) {
-      let set = this.dependents.get(ref.uid);
-      if (!set) this.dependents.set(ref.uid, (set = new Set()));
-      set.add(node.uid);
+      const owner = uidKey(ref.uid);
+      let set = this.dependents.get(owner);
+      if (!set) this.dependents.set(owner, (set = new Set()));
+      set.add(node.id);
     }
     return prev;
   }
 
   remove(uid: string): GraphNode | undefined {
-    const node = this.nodes.get(uid);
+    const id = uidKey(uid);
+    const node = this.nodes.get(id);
     if (!node) return undefined;
     this.unindex(node);
-    this.nodes.delete(uid);
+    this.nodes.delete(id);
     return node;
   }
 
   /** The known dependents of an owner uid. */
   dependentsOf(uid: string): GraphNode[] {
     const out: GraphNode[] = [];
-    for (const dep of this.dependents.get(uid) ?? []) {
+    for (const dep of this.dependents.get(uidKey(uid)) ?? []) {
       const node = this.nodes.get(dep);
       if (node) out.push(node);
     }
@@ -145,17 +227,18 @@ export class DependencyGraph implements InformerIndex {
    * coordinates; anything else needs a check against the API.
    */
   resolves(dependent: GraphNode, ref: OwnerReference): boolean {
-    const owner = this.nodes.get(ref.uid);
+    const owner = this.nodes.get(uidKey(ref.uid));
     if (!owner || owner.name !== ref.name || owner.store.definition.kind !== ref.kind) return false;
     return !owner.store.namespaceScoped || owner.namespace === dependent.namespace;
   }
 
   private unindex(node: GraphNode): void {
     for (const ref of node.owners) {
-      const set = this.dependents.get(ref.uid);
+      const owner = uidKey(ref.uid);
+      const set = this.dependents.get(owner);
       if (!set) continue;
-      set.delete(node.uid);
-      if (set.size === 0) this.dependents.delete(ref.uid);
+      set.delete(node.id);
+      if (set.size === 0) this.dependents.delete(owner);
     }
   }
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { KubeObject } from '../../runtime/api/meta.js';
-import { entryMatches, entryOf, forgetDecoded } from '../../runtime/storage/cacher/cache-entry.js';
+import { DECODED_CAPACITY, entryMatches, entryOf, forgetDecoded, type CacheEntry } from '../../runtime/storage/cacher/cache-entry.js';
 import { adoptObject, encodedObject, isCachedObject } from '../../runtime/storage/cacher/cached-object.js';
 import { Cacher } from '../../runtime/storage/cacher/index.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
@@ -167,5 +167,71 @@ describe('cache entries', () => {
       await cacher.close();
       await backend.close();
     }
+  });
+
+  it('the decoded set is a CLOCK of DECODED_CAPACITY: which reads decode, and which entries stay decoded, follow the model', () => {
+    // The model: per entry HOT (read while in the set) and SEEN (decoded once); a hand over the
+    // slots passes (and clears) HOT entries, at most once round, and evicts the first other one;
+    // an evicted entry keeps its flags.
+    interface Model { decoded: boolean; hot: boolean; seen: boolean }
+    const slots: Array<Model | undefined> = new Array(DECODED_CAPACITY);
+    let hand = 0;
+    const remember = (m: Model) => {
+      for (let passed = 0; ; passed++) {
+        const victim = slots[hand];
+        if (victim === undefined) break;
+        if (victim.hot && passed < DECODED_CAPACITY) {
+          victim.hot = false;
+          hand = (hand + 1) % DECODED_CAPACITY;
+          continue;
+        }
+        victim.decoded = false;
+        break;
+      }
+      m.decoded = true;
+      slots[hand] = m;
+      hand = (hand + 1) % DECODED_CAPACITY;
+    };
+    const entries: Array<{ entry: CacheEntry; model: Model; name: string }> = [];
+    const add = (keep: boolean) => {
+      const name = `w-${entries.length}`;
+      const source = object(name, entries.length % 2 ? { app: 'ü' } : { app: 'plain' });
+      const model: Model = { decoded: false, hot: false, seen: false };
+      const entry = entryOf(key('ns1', name), adoptObject(source), keep);
+      if (keep) remember(model);
+      entries.push({ entry, model, name });
+    };
+    for (let i = 0; i < 3000; i++) add(false);
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    for (let step = 0; step < 40_000; step++) {
+      if (random() < 0.03) {
+        add(true);
+        continue;
+      }
+      // Skewed: a few hundred hot entries, a long tail.
+      const i = random() < 0.7 ? Math.floor(random() * 600) : Math.floor(random() * entries.length);
+      const { entry, model, name } = entries[i]!;
+      const { result, count } = parses(() => entry.object());
+      assert.equal(result.metadata.name, name);
+      assert.equal(result.metadata.labels?.app, i % 2 ? 'ü' : 'plain', 'UTF-8 decoded right, also after leaving the set');
+      if (model.decoded) {
+        model.hot = true;
+        assert.equal(count, 0, `step ${step}: entry ${i} is in the set`);
+      } else {
+        assert.equal(count, 1, `step ${step}: entry ${i} is decoded`);
+        if (model.seen) remember(model);
+        else model.seen = true;
+      }
+      if (step % 5000 === 0) {
+        for (const { entry: e, model: m } of entries) assert.equal(e.decoded !== undefined, m.decoded);
+      }
+    }
+    for (const { entry: e, model: m } of entries) assert.equal(e.decoded !== undefined, m.decoded);
+    forgetDecoded();
+    assert.ok(entries.every(({ entry: e }) => e.decoded === undefined));
+    // Out of the set, each keeps its flags: an entry seen before is remembered at its next decode.
+    const seen = entries.find(({ model }) => model.seen)!;
+    assert.equal(parses(() => [seen.entry.object(), seen.entry.object()]).count, 1);
   });
 });

@@ -26,14 +26,23 @@ const ASCII = 1;
 const HOT = 2;
 /** Decoded once before: the next decode is remembered. */
 const SEEN = 4;
+/** A state at or above this: the entry is in the decoded set, at slot state − IN_SET. */
+const IN_SET = 8;
 
 export class CacheEntry {
-  /** The decoded object while the entry is in the decoded set. */
-  decoded: KubeObject | undefined = undefined;
-  flags: number;
+  /**
+   * One small integer (a field less per entry than an object field beside the flags): the flags
+   * (ASCII, HOT, SEEN) while the entry is not in the decoded set; IN_SET + its slot while it is,
+   * its flags and decoded object then kept by the slot. Internal to this module.
+   */
+  state: number;
 
   constructor(
-    readonly key: string,
+    /**
+     * The key, when it is not `<namespace>/<name>` (or `<name>` without a namespace) of the
+     * entry's own attributes; undefined (no string kept) when it is, which is nearly always.
+     */
+    readonly ownKey: string | undefined,
     /** UTF-8 JSON bytes, one latin1 char per byte. */
     readonly encoded: string,
     ascii: boolean,
@@ -41,24 +50,35 @@ export class CacheEntry {
     readonly namespace: string | undefined,
     readonly labels: Readonly<Record<string, string>> | undefined,
   ) {
-    this.flags = ascii ? ASCII : 0;
+    this.state = ascii ? ASCII : 0;
+  }
+
+  /** The key the entry is kept under (a new string per read when it is derived). */
+  get key(): string {
+    const own = this.ownKey;
+    if (own !== undefined) return own;
+    return this.namespace ? `${this.namespace}/${this.name}` : this.name!;
+  }
+
+  /** The decoded object while the entry is in the decoded set. */
+  get decoded(): KubeObject | undefined {
+    const state = this.state;
+    return state >= IN_SET ? slotObjects[state - IN_SET] : undefined;
   }
 
   /** The object (adopted: frozen, shared), decoded on demand. */
   object(): KubeObject {
-    const decoded = this.decoded;
-    if (decoded !== undefined) {
-      this.flags |= HOT;
-      return decoded;
+    const state = this.state;
+    if (state >= IN_SET) {
+      slotFlags[state - IN_SET] |= HOT;
+      return slotObjects[state - IN_SET]!;
     }
-    const json = this.flags & ASCII ? this.encoded : Buffer.from(this.encoded, 'latin1').toString('utf8');
+    const json = state & ASCII ? this.encoded : Buffer.from(this.encoded, 'latin1').toString('utf8');
     const parsed = JSON.parse(json) as KubeObject;
     shareAttributes(parsed, this);
     const obj = adoptEncoded(parsed, this.encoded);
-    if (this.flags & SEEN) {
-      this.decoded = obj;
-      remember(this);
-    } else this.flags |= SEEN;
+    if (state & SEEN) remember(this, obj);
+    else this.state = state | SEEN;
     return obj;
   }
 
@@ -84,17 +104,18 @@ function shareAttributes(obj: KubeObject, entry: CacheEntry): void {
 /**
  * The entry of an adopted object under key. With `keep`, the object itself is remembered as the
  * entry's decoded object (a change just applied: watchers and readers share it). With `flatKey`,
- * key is already a flat string another entry holds (the key's previous entry), and is shared.
+ * key is already a flat string another entry holds (the key's previous entry), and is shared
+ * when the entry must keep its key (see ownKey).
  */
 export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = false): CacheEntry {
   const { encoded, ascii } = encodedLatin1(obj);
   const meta = obj.metadata as KubeObject['metadata'] | undefined;
   const labels = shareLabels(meta?.labels);
-  const entry = new CacheEntry(flatKey ? key : flat(key), encoded, ascii, meta?.name, intern(meta?.namespace), labels);
-  if (keep) {
-    entry.decoded = obj;
-    remember(entry);
-  }
+  const name = meta?.name;
+  const namespace = intern(meta?.namespace);
+  const ownKey = isDerivedKey(key, namespace, name) ? undefined : flatKey ? key : flat(key);
+  const entry = new CacheEntry(ownKey, encoded, ascii, name, namespace, labels);
+  if (keep) remember(entry, obj);
   return entry;
 }
 
@@ -128,22 +149,30 @@ function shareLabels(labels: Readonly<Record<string, string>> | undefined): Read
 
 /** How many decoded objects are kept across every cache (a LIST of 500 objects is served without decoding). */
 export const DECODED_CAPACITY = 1024;
+/** Per slot: the entry, its decoded object, and its flags while it is in the set. */
 const slots: Array<CacheEntry | undefined> = new Array(DECODED_CAPACITY);
+const slotObjects: Array<KubeObject | undefined> = new Array(DECODED_CAPACITY);
+const slotFlags = new Uint8Array(DECODED_CAPACITY);
 let hand = 0;
 
-function remember(entry: CacheEntry): void {
+/** Puts an entry that is not in the set (state < IN_SET) into it, with its decoded object. */
+function remember(entry: CacheEntry, obj: KubeObject): void {
   for (let passed = 0; ; passed++) {
     const victim = slots[hand];
     if (victim === undefined) break;
-    if (victim.flags & HOT && passed < DECODED_CAPACITY) {
-      victim.flags &= ~HOT;
+    if (slotFlags[hand]! & HOT && passed < DECODED_CAPACITY) {
+      slotFlags[hand]! &= ~HOT;
       hand = (hand + 1) % DECODED_CAPACITY;
       continue;
     }
-    if (victim !== entry) victim.decoded = undefined;
+    // The victim leaves the set with its flags (HOT too, when the hand passed every slot).
+    victim.state = slotFlags[hand]!;
     break;
   }
   slots[hand] = entry;
+  slotObjects[hand] = obj;
+  slotFlags[hand] = entry.state;
+  entry.state = IN_SET + hand;
   hand = (hand + 1) % DECODED_CAPACITY;
 }
 
@@ -151,10 +180,25 @@ function remember(entry: CacheEntry): void {
 export function forgetDecoded(): void {
   for (let i = 0; i < DECODED_CAPACITY; i++) {
     const entry = slots[i];
-    if (entry) entry.decoded = undefined;
+    if (entry) entry.state = slotFlags[i]!;
     slots[i] = undefined;
+    slotObjects[i] = undefined;
+    slotFlags[i] = 0;
   }
   hand = 0;
+}
+
+/**
+ * Whether key is `<namespace>/<name>` (`<name>` for no or an empty namespace), so that splitting
+ * it at its first '/' gives them back: the namespace holds no '/', nor does a name without one.
+ */
+export function isDerivedKey(key: string, namespace: string | undefined, name: string | undefined): boolean {
+  if (typeof name !== 'string') return false;
+  if (typeof namespace === 'string' && namespace !== '') {
+    const n = namespace.length;
+    return key.length === n + 1 + name.length && key.charCodeAt(n) === 47 && key.startsWith(namespace) && key.endsWith(name) && !namespace.includes('/');
+  }
+  return (namespace === undefined || namespace === '') && key === name && !name.includes('/');
 }
 
 /**
@@ -218,7 +262,8 @@ const objectHandler = strictHandler(
  * predicate reads, else (or when it throws) on the decoded object.
  */
 export function entryMatches(entry: CacheEntry, predicate: (obj: KubeObject) => boolean): boolean {
-  if (entry.decoded !== undefined) return predicate(entry.decoded);
+  const decoded = entry.decoded;
+  if (decoded !== undefined) return predicate(decoded);
   missed = false;
   let result: boolean;
   try {

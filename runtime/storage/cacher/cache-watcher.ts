@@ -278,7 +278,8 @@ export class CacheWatcher implements AsyncIterable<CacheEvent> {
 export function toStorageEvent(change: CachedEvent): StorageEvent {
   const event: StorageEvent = { type: change.type, key: change.key, object: change.object, resourceVersion: String(change.revision) };
   const prev = change.prev;
-  if (prev?.decoded) event.prevObject = prev.decoded;
+  const decoded = prev?.decoded;
+  if (decoded) event.prevObject = decoded;
   else if (prev) withLazyPrevObject(event, () => prev.object());
   return event;
 }

@@ -93,12 +93,13 @@ export class Cacher implements Storage {
     options: CacherOptions,
   ) {
     this.prefix = options.prefix.endsWith('/') ? options.prefix : `${options.prefix}/`;
-    this.cache = new WatchCache(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY);
+    this.cache = new WatchCache(options.eventCapacity ?? DEFAULT_EVENT_CAPACITY, this.prefix);
     this.progressNotify = options.progressNotify ?? backend instanceof LogStorage;
     this.watcherBufferSize = options.watcherBufferSize ?? DEFAULT_WATCHER_BUFFER_SIZE;
     this.waitTimeoutMs = options.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
     this.keyFunc = options.keyFunc ?? defaultKeyFunc(this.prefix);
-    this.reflector = new Reflector(backend, this.prefix, this.keyFunc, {
+    // The cache keeps keys without its prefix; an object keyed outside it could never be read from it.
+    this.reflector = new Reflector(backend, this.prefix, (obj) => this.cache.localKey(this.keyFunc(obj)), {
       onReplace: (entries, revision) => this.replace(entries, revision),
       onEvent: (event) => this.processEvent(event),
       onBroken: () => this.becomeUnready(),
@@ -449,7 +450,7 @@ export class Cacher implements Storage {
       else if (requested > 0) await this.waitUntilFresh(keyPrefix, requested);
       this.ensureOpen(keyPrefix);
       const revision = this.cache.revision;
-      const initial = this.cache.snapshot(keyRangeOf(keyPrefix), opts.predicate).map((entry) => addedEvent(entry.key, entry.object()));
+      const initial = this.cache.snapshot(keyRangeOf(keyPrefix), opts.predicate).map((entry) => addedEvent(this.cache.keyOf(entry), entry.object()));
       watcher.fedByCache = true;
       watcher.start(initial, revision, opts.initialEventsEndBookmark ? revision : undefined);
       return;

@@ -39,7 +39,8 @@ export class Reflector {
   constructor(
     private readonly backend: Storage,
     private readonly prefix: string,
-    private readonly keyFunc: (obj: KubeObject) => string,
+    /** The key an entry is kept under (the watch cache's local key); undefined: not kept (outside the cache's prefix). */
+    private readonly keyFunc: (obj: KubeObject) => string | undefined,
     private readonly hooks: ReflectorHooks,
   ) {}
 
@@ -125,7 +126,10 @@ export class Reflector {
       // A predicate (passing everything) spares the backend counting the remaining keys for every page.
       const page = await this.backend.getList(this.prefix, { limit: LIST_PAGE_SIZE, continue: token, predicate: everything });
       if (this.stopped) return { entries, resourceVersion: page.resourceVersion };
-      for (const obj of page.items) entries.push(entryOf(this.keyFunc(obj), obj, false));
+      for (const obj of page.items) {
+        const key = this.keyFunc(obj);
+        if (key !== undefined) entries.push(entryOf(key, obj, false));
+      }
       resourceVersion = page.resourceVersion;
       token = page.continue;
     } while (token);

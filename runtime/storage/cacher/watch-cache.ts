@@ -1,6 +1,7 @@
 /**
  * WatchCache: the in-memory state of one resource prefix (kube's watchCache): the current object
- * of every key, sorted keys for ordered and paged lists, and a bounded ring of recent changes.
+ * of every key, the entries sorted by key for ordered and paged lists, and a bounded ring of
+ * recent changes.
  *
  * Contracts:
  * - `revision` is the revision the cache is current at: every change at or below it has been
@@ -13,6 +14,12 @@
  *   read); objects are decoded on demand, frozen (./cached-object.ts), shared with the ring and
  *   handed out as they are. Selectors are evaluated on the entries' attributes, so only the
  *   objects a list returns are decoded.
+ * - Keys are kept without the cache's prefix (every key under it shares it: `/registry/<group>/
+ *   <resource>/`): `<namespace>/<name>`. And as no string: an entry whose key is that of its own
+ *   namespace and name (nearly all; see CacheEntry.ownKey) is found by namespace, then name, and
+ *   ordered by comparing those with the key, char by char. Only other entries keep their key.
+ *   The methods take and give whole keys, as the backends do; a change's key in the ring stays
+ *   whole (watchers compare it with their ranges; the ring is bounded).
  */
 import type { KubeObject } from '../../api/meta.js';
 import type { StorageEvent } from '../interface.js';
@@ -36,23 +43,48 @@ interface Waiter {
 }
 
 export class WatchCache {
-  private objects = new Map<string, CacheEntry>();
-  private keys: string[] = [];
-  /** The entry of each key in `keys`, at the same index (lists walk arrays, not the map). */
+  /** The entries with a derived key (ownKey undefined), by namespace ('' and none: undefined), then name. */
+  private byNamespace = new Map<string | undefined, Map<string, CacheEntry>>();
+  /** The entries that keep their key (ownKey), by key. */
+  private keyed = new Map<string, CacheEntry>();
+  /**
+   * The entries in key order (lists walk an array, not the maps), but those in `added`. No array
+   * of the keys beside it: the binary search compares with the entries (compareToKey).
+   */
   private values: CacheEntry[] = [];
   /**
-   * Keys created since `keys` was last brought up to date, not in it yet (their entries are in
-   * `objects`). A create costs a set insert instead of two array splices (a memmove of the whole
-   * array: ~9 µs at 25,000 keys); the first ordered read merges them in (settle()).
+   * Entries of keys created since `values` was last brought up to date, not in it yet. A create
+   * costs a set insert instead of an array splice (a memmove of the whole array: ~9 µs at 25,000
+   * keys); the first ordered read merges them in (settle()).
    */
-  private added = new Set<string>();
+  private added = new Set<CacheEntry>();
   private readonly ring: EventRing;
   private current = 0;
   private oldest = 0;
   private readonly waiters = new Set<Waiter>();
 
-  constructor(capacity: number) {
+  /** With `prefix`, the one every key of the cache starts with (see the contracts above). */
+  constructor(
+    capacity: number,
+    readonly prefix = '',
+  ) {
     this.ring = new EventRing(capacity);
+  }
+
+  /** The key as the cache keeps it (without the prefix); undefined for a key outside the prefix. */
+  localKey(key: string): string | undefined {
+    return key.startsWith(this.prefix) ? key.slice(this.prefix.length) : undefined;
+  }
+
+  /** The whole key of an entry of this cache. */
+  keyOf(entry: CacheEntry): string {
+    return this.prefix + entry.key;
+  }
+
+  /** A bound of a key range as a local key: '' below the prefix, PAST beyond it. */
+  private bound(key: string): string | Past {
+    if (key.startsWith(this.prefix)) return key.slice(this.prefix.length);
+    return key < this.prefix ? '' : PAST;
   }
 
   get revision(): number {
@@ -65,15 +97,22 @@ export class WatchCache {
   }
 
   get size(): number {
-    return this.objects.size;
+    return this.values.length + this.added.size;
   }
 
-  /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace). */
+  /** Replaces the whole state with a list read at `revision` (kube's watchCache.Replace); the entries' keys are local (localKey). */
   replace(entries: CacheEntry[], revision: number): void {
-    this.objects = new Map();
-    for (const entry of entries) this.objects.set(entry.key, entry);
-    this.keys = [...this.objects.keys()].sort(compareKeys);
-    this.values = this.keys.map((key) => this.objects.get(key) as CacheEntry);
+    // Sorted (stably); of entries with one key (a list has none) the last is kept, as a map would.
+    const sorted = [...entries].sort(compareEntries);
+    const values: CacheEntry[] = [];
+    for (const entry of sorted) {
+      if (values.length > 0 && compareEntries(values[values.length - 1]!, entry) === 0) values[values.length - 1] = entry;
+      else values.push(entry);
+    }
+    this.byNamespace = new Map();
+    this.keyed = new Map();
+    for (const entry of values) this.index(entry);
+    this.values = values;
     this.added.clear();
     this.ring.clear();
     this.current = revision;
@@ -91,21 +130,27 @@ export class WatchCache {
     if (!(revision > this.current)) {
       throw new Error(`watch cache: change at revision ${event.resourceVersion} arrived at revision ${this.current}`);
     }
-    const prev = this.objects.get(event.key);
-    // One string per key: the map, the sorted keys, the entries and the ring share the first
-    // entry's flat key (the event's key is often a tree of concatenated parts).
-    let key: string;
+    const local = this.localKey(event.key);
+    if (local === undefined) throw new Error(`watch cache: change of ${event.key}, outside ${this.prefix}`);
+    const prev = this.lookup(local);
+    if (prev) this.unindex(prev);
+    // Where prev sits in `values` (-1: in `added`, or no prev).
+    const at = prev && !this.added.has(prev) ? lowerBound(this.values, local) : -1;
     if (event.type === 'DELETED') {
-      key = prev?.key ?? event.key;
-      if (prev) this.removeKey(key);
+      if (prev && at < 0) this.added.delete(prev);
+      else if (prev) this.values.splice(at, 1);
     } else {
-      const entry = entryOf(prev ? prev.key : event.key, event.object, true, prev !== undefined);
-      key = entry.key;
-      this.objects.set(key, entry);
-      if (!prev) this.added.add(key);
-      else if (!this.added.has(key)) this.values[lowerBound(this.keys, key)] = entry;
+      // An entry that keeps its key shares its previous entry's (the event's key is often a
+      // tree of concatenated parts).
+      const entry = entryOf(prev?.ownKey ?? local, event.object, true, prev?.ownKey !== undefined);
+      this.index(entry);
+      if (at >= 0) this.values[at] = entry;
+      else {
+        if (prev) this.added.delete(prev);
+        this.added.add(entry);
+      }
     }
-    const cached = new CachedEvent(event.type, key, event.object, revision, prev);
+    const cached = new CachedEvent(event.type, event.key, event.object, revision, prev);
     const evicted = this.ring.push(cached);
     if (evicted) this.oldest = evicted.revision;
     this.current = revision;
@@ -128,19 +173,52 @@ export class WatchCache {
   /** The current live entries in `range` that pass `predicate`, in key order. */
   snapshot(range: KeyRange, predicate?: (obj: KubeObject) => boolean): CacheEntry[] {
     const out: CacheEntry[] = [];
-    for (const entry of this.entriesAt(this.current, range.start, range.end)) {
+    for (const entry of this.entriesAt(this.current, this.bound(range.start), this.bound(range.end))) {
       if (!predicate || entryMatches(entry, predicate)) out.push(entry);
     }
     return out;
   }
 
   get(key: string): KubeObject | undefined {
-    return this.objects.get(key)?.object();
+    return this.entry(key)?.object();
   }
 
   /** The current entry of key. */
   entry(key: string): CacheEntry | undefined {
-    return this.objects.get(key);
+    const local = this.localKey(key);
+    return local === undefined ? undefined : this.lookup(local);
+  }
+
+  /** The current entry of a local key. */
+  private lookup(local: string): CacheEntry | undefined {
+    if (this.keyed.size > 0) {
+      const entry = this.keyed.get(local);
+      if (entry) return entry;
+    }
+    const slash = local.indexOf('/');
+    if (slash < 0) return this.byNamespace.get(undefined)?.get(local);
+    return this.byNamespace.get(local.slice(0, slash))?.get(local.slice(slash + 1));
+  }
+
+  private index(entry: CacheEntry): void {
+    if (entry.ownKey !== undefined) {
+      this.keyed.set(entry.ownKey, entry);
+      return;
+    }
+    const namespace = entry.namespace || undefined;
+    let names = this.byNamespace.get(namespace);
+    if (!names) this.byNamespace.set(namespace, (names = new Map()));
+    names.set(entry.name!, entry);
+  }
+
+  private unindex(entry: CacheEntry): void {
+    if (entry.ownKey !== undefined) {
+      this.keyed.delete(entry.ownKey);
+      return;
+    }
+    const namespace = entry.namespace || undefined;
+    const names = this.byNamespace.get(namespace);
+    if (names?.delete(entry.name!) && names.size === 0) this.byNamespace.delete(namespace);
   }
 
   /** Changes after `revision` (which must be ≥ historyStart), oldest first. */
@@ -179,123 +257,117 @@ export class WatchCache {
    * in [startKey, range.end) in key order, up to `limit` that pass `predicate` (0: no limit).
    */
   list(range: KeyRange, revision: number, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
-    if (revision >= this.current) return this.listCurrent(range, startKey, limit, predicate);
+    const start = this.bound(startKey);
+    const end = this.bound(range.end);
+    if (revision >= this.current) return this.listCurrent(start, end, limit, predicate);
     const entries: CacheEntry[] = [];
-    let lastKey: string | undefined;
-    for (const entry of this.entriesAt(revision, startKey, range.end)) {
-      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
+    let last: CacheEntry | undefined;
+    for (const entry of this.entriesAt(revision, start, end)) {
+      if (limit > 0 && entries.length === limit) return { entries, lastKey: this.keyOf(last!), more: true };
       if (predicate && !entryMatches(entry, predicate)) continue;
       entries.push(entry);
-      lastKey = entry.key;
+      last = entry;
     }
-    return { entries, lastKey, more: false };
+    return { entries, lastKey: last && this.keyOf(last), more: false };
   }
 
-  /** list() at the current revision: a plain walk of the sorted keys (the hot path of LIST). */
-  private listCurrent(range: KeyRange, startKey: string, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
+  /** list() at the current revision: a plain walk of the sorted entries (the hot path of LIST). */
+  private listCurrent(startKey: string | Past, endKey: string | Past, limit: number, predicate?: (obj: KubeObject) => boolean): CachePage {
     this.settle();
-    const { keys, values } = this;
-    const first = lowerBound(keys, startKey);
-    const end = lowerBound(keys, range.end);
+    const { values } = this;
+    const first = lowerBound(values, startKey);
+    const end = lowerBound(values, endKey);
     if (!predicate) {
       // Without a predicate a page is a slice: `limit` keys, and whether any follow.
       const last = limit > 0 && end - first > limit ? first + limit : end;
-      return { entries: values.slice(first, last), lastKey: last > first ? keys[last - 1] : undefined, more: last < end };
+      return { entries: values.slice(first, last), lastKey: last > first ? this.keyOf(values[last - 1]!) : undefined, more: last < end };
     }
     const entries: CacheEntry[] = [];
-    let lastKey: string | undefined;
+    let lastEntry: CacheEntry | undefined;
     for (let i = first; i < end; i++) {
-      if (limit > 0 && entries.length === limit) return { entries, lastKey, more: true };
+      if (limit > 0 && entries.length === limit) return { entries, lastKey: this.keyOf(lastEntry!), more: true };
       const entry = values[i]!;
       if (!entryMatches(entry, predicate)) continue;
       entries.push(entry);
-      lastKey = keys[i];
+      lastEntry = entry;
     }
-    return { entries, lastKey, more: false };
+    return { entries, lastKey: lastEntry && this.keyOf(lastEntry), more: false };
   }
 
   /** The number of live keys in [startKey, end) at `revision`. */
-  count(revision: number, startKey: string, end: string): number {
+  count(revision: number, startKey: string, endKey: string): number {
     this.settle();
-    if (revision >= this.current) return lowerBound(this.keys, end) - lowerBound(this.keys, startKey);
+    const start = this.bound(startKey);
+    const end = this.bound(endKey);
+    if (revision >= this.current) return lowerBound(this.values, end) - lowerBound(this.values, start);
     let n = 0;
-    for (const _ of this.entriesAt(revision, startKey, end)) n++;
+    for (const _ of this.entriesAt(revision, start, end)) n++;
     return n;
   }
 
   /**
-   * Live entries in [startKey, end) at `revision`, in key order: the current state with the
-   * ring's later changes undone (each key takes the state before its earliest later change).
+   * Live entries in [startKey, end) (local bounds) at `revision`, in key order: the current state
+   * with the ring's later changes undone (each key takes the state before its earliest later change).
    */
-  private *entriesAt(revision: number, startKey: string, end: string): Generator<CacheEntry> {
+  private *entriesAt(revision: number, startKey: string | Past, end: string | Past): Generator<CacheEntry> {
     this.settle();
     const later = revision < this.current ? this.ring.since(revision) : [];
     if (later.length === 0) {
-      for (let i = lowerBound(this.keys, startKey); i < this.keys.length && this.keys[i] < end; i++) yield this.values[i]!;
+      const values = this.values;
+      for (let i = lowerBound(values, startKey); i < values.length && entryBelow(values[i]!, end); i++) yield values[i]!;
       return;
     }
     const undo = new Map<string, CacheEntry | null>();
-    for (let i = later.length - 1; i >= 0; i--) undo.set(later[i].key, later[i].prev ?? null);
-    const gone = [...undo.keys()].filter((k) => k >= startKey && k < end && !this.objects.has(k)).sort(compareKeys);
-    let i = lowerBound(this.keys, startKey);
+    for (let i = later.length - 1; i >= 0; i--) {
+      const local = this.localKey(later[i].key);
+      if (local !== undefined) undo.set(local, later[i].prev ?? null);
+    }
+    const gone = [...undo.keys()].filter((k) => !below(k, startKey) && below(k, end) && this.lookup(k) === undefined).sort(compareKeys);
+    const values = this.values;
+    let i = lowerBound(values, startKey);
     let j = 0;
     for (;;) {
-      const a = i < this.keys.length && this.keys[i] < end ? this.keys[i] : undefined;
+      const current = i < values.length && entryBelow(values[i]!, end) ? values[i]! : undefined;
       const b = j < gone.length ? gone[j] : undefined;
-      if (a === undefined && b === undefined) return;
-      const key = b === undefined || (a !== undefined && a < b) ? (i++, a as string) : (j++, b);
-      const entry = undo.has(key) ? undo.get(key) : this.objects.get(key);
-      if (entry) yield entry;
+      if (current === undefined && b === undefined) return;
+      if (b === undefined || (current !== undefined && compareToKey(current, b) < 0)) {
+        i++;
+        const key = current!.key;
+        const entry = undo.has(key) ? undo.get(key) : current;
+        if (entry) yield entry;
+      } else {
+        j++;
+        // A key gone since: its state then is the undone one.
+        const entry = undo.get(b);
+        if (entry) yield entry;
+      }
     }
   }
 
   /**
-   * Brings `keys` and `values` up to date with the keys created since: a few are spliced in, more
+   * Brings `values` up to date with the keys created since: a few are spliced in, more
    * are sorted and merged in one pass (O(n + k log k) for k keys, instead of k splices of n).
    */
   private settle(): void {
     const added = this.added;
     if (added.size === 0) return;
     if (added.size <= SPLICE_LIMIT) {
-      for (const key of added) {
-        const i = lowerBound(this.keys, key);
-        this.keys.splice(i, 0, key);
-        this.values.splice(i, 0, this.objects.get(key)!);
-      }
+      for (const entry of added) this.values.splice(lowerBoundOf(this.values, entry), 0, entry);
       added.clear();
       return;
     }
-    const fresh = [...added].sort(compareKeys);
+    const fresh = [...added].sort(compareEntries);
     added.clear();
-    const { keys, values, objects } = this;
-    const n = keys.length + fresh.length;
-    const mergedKeys: string[] = new Array(n);
-    const mergedValues: CacheEntry[] = new Array(n);
+    const { values } = this;
+    const n = values.length + fresh.length;
+    const merged: CacheEntry[] = new Array(n);
     let i = 0;
     let j = 0;
     for (let k = 0; k < n; k++) {
-      if (j >= fresh.length || (i < keys.length && keys[i]! < fresh[j]!)) {
-        mergedKeys[k] = keys[i]!;
-        mergedValues[k] = values[i++]!;
-      } else {
-        const key = fresh[j++]!;
-        mergedKeys[k] = key;
-        mergedValues[k] = objects.get(key)!;
-      }
+      if (j >= fresh.length || (i < values.length && compareEntries(values[i]!, fresh[j]!) < 0)) merged[k] = values[i++]!;
+      else merged[k] = fresh[j++]!;
     }
-    this.keys = mergedKeys;
-    this.values = mergedValues;
-  }
-
-  private removeKey(key: string): void {
-    this.objects.delete(key);
-    // A key created since the last ordered read is not in the arrays.
-    if (this.added.delete(key)) return;
-    const i = lowerBound(this.keys, key);
-    if (this.keys[i] === key) {
-      this.keys.splice(i, 1);
-      this.values.splice(i, 1);
-    }
+    this.values = merged;
   }
 
   private wake(): void {
@@ -316,13 +388,79 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The first index whose key is ≥ key. */
-function lowerBound(keys: string[], key: string): number {
+/**
+ * An entry's key against a local key, in code-unit order, without building the entry's key: its
+ * namespace, a '/', then its name are compared char by char.
+ */
+function compareToKey(entry: CacheEntry, key: string): number {
+  const own = entry.ownKey;
+  if (own !== undefined) return compareKeys(own, key);
+  let at = 0;
+  const namespace = entry.namespace;
+  if (namespace) {
+    for (let i = 0; i < namespace.length; i++, at++) {
+      if (at === key.length) return 1;
+      const d = namespace.charCodeAt(i) - key.charCodeAt(at);
+      if (d !== 0) return d;
+    }
+    if (at === key.length) return 1;
+    const d = 47 - key.charCodeAt(at++);
+    if (d !== 0) return d;
+  }
+  const name = entry.name!;
+  for (let i = 0; i < name.length; i++, at++) {
+    if (at === key.length) return 1;
+    const d = name.charCodeAt(i) - key.charCodeAt(at);
+    if (d !== 0) return d;
+  }
+  return at < key.length ? -1 : 0;
+}
+
+/** Two entries' keys, in code-unit order: the names when the namespaces are equal, the namespaces when neither starts the other. */
+function compareEntries(a: CacheEntry, b: CacheEntry): number {
+  if (a.ownKey === undefined && b.ownKey === undefined) {
+    const an = a.namespace || undefined;
+    const bn = b.namespace || undefined;
+    if (an === bn) return compareKeys(a.name!, b.name!);
+    if (an !== undefined && bn !== undefined && !an.startsWith(bn) && !bn.startsWith(an)) return compareKeys(an, bn);
+  }
+  return compareToKey(a, b.key);
+}
+
+/** entry's key < bound. */
+function entryBelow(entry: CacheEntry, bound: string | Past): boolean {
+  return bound === PAST || compareToKey(entry, bound) < 0;
+}
+
+/** The first index whose entry's key is ≥ entry's. */
+function lowerBoundOf(values: CacheEntry[], entry: CacheEntry): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = values.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
+    if (compareEntries(values[mid]!, entry) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A local bound past every key of the cache (a range ending beyond the prefix). */
+const PAST = null;
+type Past = typeof PAST;
+
+/** key < bound. */
+function below(key: string, bound: string | Past): boolean {
+  return bound === PAST || key < bound;
+}
+
+/** The first index whose entry's key is ≥ key. */
+function lowerBound(values: CacheEntry[], key: string | Past): number {
+  if (key === PAST) return values.length;
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareToKey(values[mid]!, key) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
