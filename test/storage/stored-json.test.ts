@@ -296,6 +296,12 @@ describe('stored JSON', () => {
   ] as const) {
     it(`the watch cache over ${name} storage keeps created and updated objects without stringifying them, with the same bytes`, async () => {
       const { storage, done } = await open();
+      // A watch the reflector opens again (its stream broke: etcd under a loaded machine) comes
+      // after a list, whose objects the cache encodes itself; only watched changes are this
+      // test's subject, so the watches opened are counted.
+      let watches = 0;
+      const watch = storage.watch.bind(storage);
+      storage.watch = ((...args: Parameters<typeof watch>) => (watches++, watch(...args))) as typeof storage.watch;
       const cacher = new Cacher(storage, { prefix: PREFIX });
       const stringify = JSON.stringify;
       try {
@@ -320,7 +326,8 @@ describe('stored JSON', () => {
         const updated = await cacher.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { note: 'neu' } }) as KubeObject);
         const cached = await cachedAt(updated.metadata.resourceVersion!);
         JSON.stringify = stringify;
-        assert.equal(cacheStringified, 0, 'the cache derived both encodings from the stored values');
+        if (watches === 1) assert.equal(cacheStringified, 0, 'the cache derived both encodings from the stored values');
+        else assert.ok(cacheStringified <= watches - 1, `${cacheStringified} encodings for ${watches - 1} lists after a broken watch`);
         assert.equal(encodedObject(cached)?.toString('utf8'), stringify(updated), "the cache entry's bytes");
         assert.notEqual(created.metadata.resourceVersion, updated.metadata.resourceVersion);
         const listed = await cacher.getList(PREFIX, { resourceVersion: '0' });
