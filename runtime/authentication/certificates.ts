@@ -47,10 +47,24 @@ interface Span {
   until: number;
 }
 
-/** Whether cert is valid at now (Go: NotBefore <= now <= NotAfter); narrows span to how long that answer holds. */
+/**
+ * A validity bound as OpenSSL prints it ("Nov 27 14:01:39 2026 GMT"), in ms; NaN for anything
+ * else. OpenSSL prints "Bad time value" for a malformed time (Go refuses such a certificate), and
+ * a year below 1000 without padding ("Jan  1 00:00:00 49 GMT"), which Date.parse would read as
+ * 2049: both are refused rather than guessed.
+ */
+const validityBound = (printed: string) =>
+  /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)? \d{4} GMT$/.test(printed) ? Date.parse(printed) : NaN;
+
+/**
+ * Whether cert is valid at now (Go: NotBefore <= now <= NotAfter); narrows span to how long that
+ * answer holds. A bound that cannot be read makes the certificate invalid at any time (fail
+ * closed; the span is left as it is, the answer does not depend on the clock).
+ */
 const withinValidity = (cert: X509Certificate, now: number, span: Span) => {
-  const notBefore = Date.parse(cert.validFrom);
-  const notAfter = Date.parse(cert.validTo);
+  const notBefore = validityBound(cert.validFrom);
+  const notAfter = validityBound(cert.validTo);
+  if (Number.isNaN(notBefore) || Number.isNaN(notAfter)) return false;
   if (now < notBefore) {
     span.until = Math.min(span.until, notBefore);
     return false;

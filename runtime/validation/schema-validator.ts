@@ -61,6 +61,14 @@ export function compileSchemaValidator(
   const objectMeta = objectMetaSchema();
   const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>, goFields);
   const compiled = compiler.compileNamed(rootName);
+  if (goFields) {
+    // A built-in kind is decoded into its Go type and validated there, not against the OpenAPI
+    // schema: resource.Quantity.UnmarshalJSON takes any JSON number (ParseQuantity of its text,
+    // `cpu: 0.5`), so a Quantity (int-or-string with kube's pattern, as go-decode.ts reads it)
+    // takes a fraction too. Custom resources and kgen's own kinds keep int-or-string, as kube's
+    // CRD validation does.
+    for (const node of compiler.nodes) if (node.intOrString && node.pattern !== undefined) node.types = ['integer', 'number', 'string'];
+  }
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
   const cel = newCelValidator(root, compiler.nodes);

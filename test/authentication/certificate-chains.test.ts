@@ -6,12 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { describe, it, mock } from 'node:test';
+import type forgeTypes from 'node-forge';
 import { chainsToOneOf } from '../../runtime/authentication/certificates.js';
 import { certificateExtensions } from '../../runtime/authentication/certificate-extensions.js';
 import { chainCert, type ChainCert } from '../support/cert-chain.js';
 import { opensslCert, type PEMPair } from '../support/openssl-chain.js';
 
+const forge = createRequire(import.meta.url)('node-forge') as typeof forgeTypes;
 const der = (c: ChainCert) => new X509Certificate(c.cert).raw;
 const past = { notBefore: new Date(Date.now() - 2 * 86_400_000), notAfter: new Date(Date.now() - 86_400_000) };
 const future = { notBefore: new Date(Date.now() + 86_400_000), notAfter: new Date(Date.now() + 2 * 86_400_000) };
@@ -68,6 +71,43 @@ describe('chainsToOneOf', () => {
     assert.equal(chainsToOneOf({}, roots), false);
     assert.equal(chainsToOneOf({ raw: Buffer.from('nope'), intermediates: () => [Buffer.from('nope')] }, roots), false);
     assert.equal(chainsToOneOf({ raw: der(leafUnder(intermediate)), intermediates: () => [Buffer.from('nope'), der(intermediate)] }, roots), true);
+  });
+
+  // Go refuses a certificate whose validity it cannot read (x509: malformed validity), and reads a
+  // GeneralizedTime year below 1000 as it is; OpenSSL prints the first as "Bad time value" and the
+  // second unpadded ("Jan  1 00:00:00 49 GMT", which Date.parse takes for 2049).
+  it('refuses a certificate whose validity cannot be read, or names a year below 1000', () => {
+    const { UTCTIME, GENERALIZEDTIME } = forge.asn1.Type;
+    const stamped = (notAfter: [number, string]) => {
+      const leaf = leafUnder(root);
+      // getTBSCertificate is public in node-forge but missing from its typings.
+      const tbs = (forge.pki as unknown as { getTBSCertificate(c: forgeTypes.pki.Certificate): forgeTypes.asn1.Asn1 }).getTBSCertificate(leaf.forgeCert);
+      const validity = (tbs.value as forgeTypes.asn1.Asn1[])[4];
+      (validity.value as forgeTypes.asn1.Asn1[])[1] = forge.asn1.create(forge.asn1.Class.UNIVERSAL, notAfter[0], false, notAfter[1]);
+      const md = forge.md.sha256.create();
+      md.update(forge.asn1.toDer(tbs).getBytes());
+      const { asn1 } = forge;
+      const signed = asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+        tbs,
+        asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, [
+          asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(forge.pki.oids.sha256WithRSAEncryption).getBytes()),
+          asn1.create(asn1.Class.UNIVERSAL, asn1.Type.NULL, false, ''),
+        ]),
+        asn1.create(asn1.Class.UNIVERSAL, asn1.Type.BITSTRING, false, String.fromCharCode(0) + root.forgeKey.sign(md)),
+      ]);
+      return Buffer.from(asn1.toDer(signed).getBytes(), 'binary');
+    };
+    // The same stamping with a readable time verifies (the test's signing is sound).
+    assert.equal(chainsToOneOf({ raw: stamped([GENERALIZEDTIME, '29991231235959Z']) }, roots), true);
+    for (const notAfter of [
+      [UTCTIME, 'zzzzzzzzzzzzZ'],
+      [UTCTIME, '301399000000Z'],
+      [GENERALIZEDTIME, '00490101000000Z'],
+    ] as [number, string][]) {
+      const raw = stamped(notAfter);
+      assert.match(new X509Certificate(raw).validTo, /^(Bad time value|Jan  1 00:00:00 49 GMT)$/);
+      assert.equal(chainsToOneOf({ raw }, roots), false, notAfter[1]);
+    }
   });
 
   // A TLS connection presents one chain object for its life: its signatures are checked once,

@@ -281,6 +281,23 @@ describe('compileSchemaValidator: kube extensions', () => {
     ]);
   });
 
+  // kube validates a built-in kind's Go value, where resource.Quantity took any JSON number; a
+  // custom resource's int-or-string stays integer or string.
+  it('a Quantity (int-or-string with a pattern) takes a fractional number in a built-in kind only', () => {
+    const quantity = { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' };
+    const schemas = {
+      Thing: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, spec: { type: 'object', properties: { cpu: quantity, port: { 'x-kubernetes-int-or-string': true } } } } },
+    } as unknown as Schemas;
+    const thing = (spec: unknown) => ({ apiVersion: 'x.io/v1', kind: 'Thing', metadata: { name: 'a' }, spec });
+    const builtIn = compileSchemaValidator(schemas, 'Thing', { Thing: { apiVersion: 1, kind: 2, spec: 3 } });
+    assert.deepEqual(builtIn.validate(thing({ cpu: 0.5 })), []);
+    assert.deepEqual(builtIn.validate(thing({ cpu: '500m' })), []);
+    // An IntOrString is an int32 or a string in Go too.
+    assert.deepEqual(builtIn.validate(thing({ port: 1.5 })).map((e) => e.message), ['Invalid value: "number": spec.port in body must be of type integer,string: "number"']);
+    const custom = compileSchemaValidator(schemas, 'Thing');
+    assert.deepEqual(custom.validate(thing({ cpu: 0.5 })).map((e) => e.message), ['Invalid value: "number": spec.cpu in body must be of type integer,string: "number"']);
+  });
+
   it('list-type set: Duplicate value at the first repeat', () => {
     const v = validatorFor({
       tags: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
