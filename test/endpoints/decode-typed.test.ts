@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, WIDGETS, type TestServer } from '../server/testserver.js';
+import { expectBadRequest, startTestServer, WIDGETS, type TestServer } from '../server/testserver.js';
 
 const NS = '/api/v1/namespaces/default';
 const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
@@ -30,11 +30,7 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
   });
   after(() => t.close());
 
-  async function badRequest(method: string, path: string, body: unknown, message: string) {
-    const r = await t.request(method, path, { body });
-    assert.equal(r.status, 400, r.text);
-    assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-  }
+  const badRequest = (method: string, path: string, body: unknown, message: string) => expectBadRequest(t, method, path, message, body);
 
   const dep = 'Deployment in version "v1" cannot be handled as a Deployment: ';
   it('create: scalars, lists, maps and structs, named from the root', async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, WIDGETS, type TestServer } from '../server/testserver.js';
+import { expectBadRequest, startTestServer, WIDGETS, type TestServer } from '../server/testserver.js';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const cm = (metadata: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata });
@@ -17,11 +17,7 @@ describe('metadata that does not decode into ObjectMeta', () => {
   });
   after(() => t.close());
 
-  async function badRequest(method: string, path: string, body: unknown, message: string) {
-    const r = await t.request(method, path, { body });
-    assert.equal(r.status, 400, r.text);
-    assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-  }
+  const badRequest = (method: string, path: string, body: unknown, message: string) => expectBadRequest(t, method, path, message, body);
 
   const prefix = 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal';
   it('built-in kind, create: the first wrongly typed field, named from the root', async () => {

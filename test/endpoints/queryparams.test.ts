@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../server/testserver.js';
+import { expectBadRequest, startTestServer, type TestServer } from '../server/testserver.js';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 const BEYOND = '99999999999999999999';
@@ -18,11 +18,7 @@ describe('int64 query parameters: limit, timeoutSeconds, gracePeriodSeconds', ()
   });
   after(() => t.close());
 
-  async function badRequest(method: string, path: string, message: string) {
-    const r = await t.request(method, path);
-    assert.equal(r.status, 400, r.text);
-    assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-  }
+  const badRequest = (method: string, path: string, message: string) => expectBadRequest(t, method, path, message);
 
   it('beyond int64: value out of range', async () => {
     const message = `strconv.ParseInt: parsing "${BEYOND}": value out of range`;

@@ -3,6 +3,7 @@
  * memory storage on a free port, and a small HTTP helper for tests. Shared by test/registry,
  * test/endpoints and test/server.
  */
+import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { formatDiagnostic, generate } from '../../generator/index.js';
@@ -52,6 +53,13 @@ export interface TestServer {
   /** Over HTTPS: a fetch with other credentials (a token, another client certificate, none). */
   fetchAs(credentials: Omit<ClientCredentials, 'ca'>): Fetch;
   close(): Promise<void>;
+}
+
+/** Asserts kube's 400 BadRequest Status with exactly this message for the request. */
+export async function expectBadRequest(t: TestServer, method: string, path: string, message: string, body?: unknown): Promise<void> {
+  const r = await t.request(method, path, body === undefined ? undefined : { body });
+  assert.equal(r.status, 400, r.text);
+  assert.deepEqual(r.body, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
 }
 
 /**
