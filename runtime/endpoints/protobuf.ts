@@ -19,6 +19,7 @@
  */
 import { StatusError, newBadRequest, statusError } from '../api/status.js';
 import { numberOutOfRangeError } from './json-numbers.js';
+import { inexactIntegerMessage, inexactIntegerOf, isInexactInt64 } from '../validation/json-literals.js';
 import { registeredMessage } from './protobuf-registry.js';
 import type { FieldDesc, MessageDesc } from './protobuf-desc.js';
 
@@ -260,7 +261,7 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
   switch (fd.kind) {
     case 'int64':
       expectWire(fd, wire, WIRE_VARINT);
-      return Number(BigInt.asIntN(64, r.varint()));
+      return int64Value(fd, BigInt.asIntN(64, r.varint()));
     case 'int32':
       expectWire(fd, wire, WIRE_VARINT);
       return Number(BigInt.asIntN(32, r.varint()));
@@ -366,10 +367,18 @@ function decodeRawJSON(r: Reader, invalid = 'invalid JSON in a raw field'): unkn
   return value;
 }
 
-/** The JSON body's number check (json-numbers.ts) for JSON bytes inside protobuf. */
+/** The JSON body's number checks (json-numbers.ts, json-literals.ts) for JSON bytes inside protobuf. */
 function checkRawNumbers(text: string, value: unknown): void {
   const message = numberOutOfRangeError(text, value);
   if (message !== undefined) throw new WireError(message);
+  const inexact = inexactIntegerOf(text);
+  if (inexact !== undefined) throw new WireError(inexactIntegerMessage(inexact));
+}
+
+/** An int64 field's value as a number; one whose double is another number is refused, not rounded. */
+function int64Value(fd: FieldDesc, n: bigint): number {
+  if (isInexactInt64(n)) throw new WireError(inexactIntegerMessage({ literal: String(n), path: fd.name }, 'proto'));
+  return Number(n);
 }
 
 const EXTRA_VALUE: MessageDesc = { 1: f('items', 'string', { repeated: true }) };

@@ -12,6 +12,8 @@ import { firstNonFiniteNumber, numberOutOfRangeError } from './json-numbers.js';
 import { mediaTypeOf } from './negotiation.js';
 import { nestingDepthError, valueExceedsNestingDepth } from '../api/nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
+import { inexactIntegerMessage, inexactIntegerOf } from '../validation/json-literals.js';
+import { inexactYAMLIntegerOf } from './yaml-integers.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
 export const MAX_YAML_ALIAS_COUNT = 100;
@@ -34,6 +36,9 @@ export function parseJSONBody(text: string): unknown {
     throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
   }
   checkNumbersInRange(text, value);
+  // An integer JSON.parse rounded (beyond 2^53) is refused, not stored as another number.
+  const inexact = inexactIntegerOf(text);
+  if (inexact !== undefined) throw newBadRequest(inexactIntegerMessage(inexact));
   return value;
 }
 
@@ -69,6 +74,8 @@ export function parseYAMLText(text: string, duplicates = false, what = "couldn't
     // .inf, .nan and 1e400 have no JSON form (kube: sigs.k8s.io/yaml's JSON conversion fails).
     const bad = firstNonFiniteNumber(value);
     if (bad !== undefined) throw newBadRequest(`error converting YAML to JSON: json: unsupported value: ${Number.isNaN(bad) ? 'NaN' : bad > 0 ? '+Inf' : '-Inf'}`);
+    const inexact = inexactYAMLIntegerOf(text, first);
+    if (inexact !== undefined) throw newBadRequest(inexactIntegerMessage(inexact, 'yaml'));
     return { value, duplicates: duplicates ? findDuplicateYAMLKeys([first], lines) : [] };
   } catch (err) {
     if (err instanceof StatusError) throw err;

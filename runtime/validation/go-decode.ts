@@ -98,17 +98,13 @@ function integerError(v: number, goType: string): string | undefined {
 /**
  * A number into a Go integer type: the `cannot unmarshal <kind>` kind, or undefined when it
  * decodes. `literal` is its text when json-literals.ts kept it. A literal Go decodes whose double
- * is another number (an int64 beyond 2^53) is not stored rounded: that is remembered as its own
- * error (kgen keeps JSON numbers as doubles; kube would keep it exactly).
+ * is another number (an int64 beyond 2^53) never gets here: every body's decode refuses it first
+ * (serializer.ts, inexactIntegerOf), as kgen keeps JSON numbers as doubles.
  */
-function integerKind(v: number, literal: string | undefined, goType: 'int32' | 'int64', saved: Saved, struct: string, path: string, fieldType: string): string | undefined {
+function integerKind(v: number, literal: string | undefined, goType: 'int32' | 'int64'): string | undefined {
   if (literal === undefined) return integerError(v, goType);
   const err = integerLiteralError(literal, goType);
-  if (err !== 'exact') return err;
-  if (saved.first === undefined) {
-    saved.first = `json: number ${literal} for Go struct field ${struct}.${path} of type ${fieldType} cannot be kept exactly: kgen holds JSON numbers as float64, whole numbers exactly up to 2^53`;
-  }
-  return undefined;
+  return err === 'exact' ? undefined : err;
 }
 
 /**
@@ -136,7 +132,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
-    const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32', saved, struct, path, 'int32') : jsonKind(v);
+    const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32') : jsonKind(v);
     if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
     return;
   }
@@ -152,7 +148,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
       return;
     case 'integer': {
       const intType = node.int32 || goType === 'int32' ? 'int32' : 'int64';
-      const kind = typeof v === 'number' ? integerKind(v, at?.literal, intType, saved, struct, path, goType) : jsonKind(v);
+      const kind = typeof v === 'number' ? integerKind(v, at?.literal, intType) : jsonKind(v);
       if (kind !== undefined) typeError(saved, kind, struct, path, goType);
       return;
     }

@@ -106,6 +106,20 @@ describe('webhook dispatch', () => {
     assert.equal(c.annotations['failed-open.mutation.webhook.admission.k8s.io/round_0_index_0'], 'deep.example.com');
   });
 
+  it('a patch with an integer a double cannot hold is undecodable, not applied rounded', async () => {
+    const a = attrs();
+    const before = structuredClone(a.object);
+    await assert.rejects(
+      dispatchMutating(accessors(hook('big.example.com', '/big-int-patch')), a, ctx(), noNamespaces),
+      (err: unknown) =>
+        err instanceof StatusError &&
+        err.code === 500 &&
+        err.message ===
+          'Internal error occurred: failed calling webhook "big.example.com": received invalid webhook response: received undecodable patch in webhook response: json: number 9007199254740993 at [0].value cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number',
+    );
+    assert.deepEqual(a.object, before, 'the object is left as it was');
+  });
+
   it('dry run: sideEffects None/NoneOnDryRun are called, others refuse the request with 400', async () => {
     wh.reviews.length = 0;
     await dispatchValidating(accessors(hook('none.example.com', '/validate', { sideEffects: 'NoneOnDryRun' })), attrs({ dryRun: true }), ctx(), noNamespaces);

@@ -10,6 +10,7 @@
  *   /deepen    a patch 493 levels deep whose result nests 982 levels (two adds, the second
  *              inside the first's value): too deep to store
  *   /deep-patch  a patch 603 levels deep: too deep to decode
+ *   /big-int-patch  a patch adding 9007199254740993, which a double cannot hold
  *   /slow      answers after 3 s (or never, when the caller gives up first)
  *   /garbage   answers something that is not an AdmissionReview
  */
@@ -75,6 +76,7 @@ const handlers: Record<string, Handler> = {
       { op: 'add', path: `/spec/deep${'/a'.repeat(489)}/b`, value: nestedA(490) },
     ]),
   '/deep-patch': () => jsonPatch([{ op: 'add', path: '/spec/deep', value: nestedA(600) }]),
+  '/big-int-patch': () => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from('[{"op":"add","path":"/spec/big","value":9007199254740993}]').toString('base64') }),
   '/slow': () => new Promise((resolve) => setTimeout(() => resolve({ allowed: true }), 3000).unref()),
 };
 

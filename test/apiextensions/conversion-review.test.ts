@@ -153,6 +153,19 @@ describe('conversion review', () => {
     );
   });
 
+  it('refuses a converted object with an integer a double cannot hold, rather than round it', async () => {
+    const wh = await startConversionWebhook();
+    try {
+      const converter = new WebhookConverter({ clientConfig: { url: `${wh.url}/big-int`, caBundle: wh.caBundle }, conversionReviewVersions: ['v1'] }, {});
+      assert.equal(
+        (await failure(converter, [{ ...W1, spec: { size: 1 } } as KubeObject])).message,
+        'conversion webhook for ex.com/v1, Kind=W failed: received invalid webhook response: json: number 9007199254740993 at response.convertedObjects[0].spec.big cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number',
+      );
+    } finally {
+      await wh.close();
+    }
+  });
+
   it('calls clientConfig.service at an address of its Endpoints, checking the certificate for <name>.<namespace>.svc', async () => {
     const wh = await startConversionWebhook();
     try {

@@ -7,6 +7,7 @@
  *   /bad-uid    answers another uid
  *   /rename     changes metadata.name
  *   /fail       result Failure with a message
+ *   /big-int    converts, adding spec.big: 9007199254740993 (which a double cannot hold)
  */
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -79,7 +80,8 @@ export async function startConversionWebhook(): Promise<ConversionWebhookServer>
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       reviews.push({ path: url.pathname, query: url.search, apiVersion: review.apiVersion, request: review.request });
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'ConversionReview', response: respond(url.pathname, review.request) }));
+      const text = JSON.stringify({ apiVersion: review.apiVersion, kind: 'ConversionReview', response: respond(url.pathname, review.request) });
+      res.end(url.pathname === '/big-int' ? text.replace('"spec":{', '"spec":{"big":9007199254740993,') : text);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

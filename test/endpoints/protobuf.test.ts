@@ -197,6 +197,16 @@ describe('decodeKubernetesProtobuf: kinds', () => {
     assert.equal(obj.gracePeriodSeconds, -1);
   });
 
+  it('refuses an int64 a double cannot hold, rather than round it; keeps one it can', () => {
+    assert.throws(
+      () => decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, 2n ** 53n + 1n))),
+      { message: 'proto: number 9007199254740993 at gracePeriodSeconds cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number' },
+    );
+    assert.throws(() => decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, -(2n ** 63n) + 1n))), /number -9223372036854775807 at gracePeriodSeconds cannot be kept exactly/);
+    assert.equal(decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, 2n ** 53n))).gracePeriodSeconds, 2 ** 53);
+    assert.equal(decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, -(2n ** 63n)))).gracePeriodSeconds, -(2 ** 63));
+  });
+
   it('skips unknown fields of every wire type, including groups', () => {
     const unknown = [
       ...int(99, 12345),

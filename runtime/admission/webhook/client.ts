@@ -10,6 +10,7 @@
  * for `<name>.<namespace>.svc`.
  */
 import { request as httpsRequest } from 'node:https';
+import { inexactIntegerMessage, inexactIntegerOf } from '../../validation/json-literals.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** The most of a webhook's answer read (kube's default request body limit). */
@@ -123,7 +124,11 @@ function post(target: Target, payload: Buffer, call: WebhookCall, deadline: Abor
             return;
           }
           try {
-            resolve(JSON.parse(text));
+            const value: unknown = JSON.parse(text);
+            // A converted object's integer beyond 2^53 is refused, not stored as another number.
+            const inexact = inexactIntegerOf(text);
+            if (inexact !== undefined) throw new Error(inexactIntegerMessage(inexact));
+            resolve(value);
           } catch (err) {
             reject(new Error(`received invalid webhook response: ${(err as Error).message}`));
           }

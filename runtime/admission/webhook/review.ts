@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { tooDeepOffset } from '../../api/nesting.js';
+import { inexactIntegerMessage, inexactIntegerOf } from '../../validation/json-literals.js';
 import type { WebhookResultStatus } from '../errors.js';
 
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
@@ -113,7 +114,10 @@ function decodePatch(patch: unknown): unknown[] {
   if (tooDeep >= 0) throw new Error(`received undecodable patch in webhook response: invalid character '${String.fromCharCode(bytes[tooDeep]!)}' exceeded max depth`);
   let ops: unknown;
   try {
-    ops = JSON.parse(bytes.toString('utf8'));
+    const text = bytes.toString('utf8');
+    ops = JSON.parse(text);
+    const inexact = inexactIntegerOf(text);
+    if (inexact !== undefined) throw new Error(inexactIntegerMessage(inexact));
   } catch (err) {
     throw new Error(`received undecodable patch in webhook response: ${(err as Error).message}`);
   }
