@@ -5,7 +5,7 @@
  */
 import { ANONYMOUS_USER, type AdmissionAttributes, type AdmissionOperation, type UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
-import type { APIRequest, RequestScope } from './handler.js';
+import { requestWarnings, type APIRequest, type RequestScope } from './handler.js';
 import type { AdmissionContext } from '../api/admission.js';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
@@ -38,14 +38,17 @@ export function operationOptions(kind: OptionsKind, query: URLSearchParams, extr
 }
 
 export class RequestAdmission implements AdmissionContext {
-  readonly warnings: string[] = [];
+  /** The request's warnings (requestWarnings): a webhook's reach the client with its denial too. */
+  readonly warnings: string[];
   readonly annotations: Record<string, string> = {};
 
   constructor(
     private readonly scope: RequestScope,
     private readonly req: APIRequest,
     private readonly config: RequestAdmissionConfig,
-  ) {}
+  ) {
+    this.warnings = requestWarnings(req);
+  }
 
   /**
    * The request's signal, read only when a plugin asks for it (a webhook call): the request

@@ -4,7 +4,7 @@
  */
 import { RequestAdmission, operationOptions } from './admission.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
-import type { APIRequest, APIResponse, RequestScope } from './handler.js';
+import { requestWarnings, type APIRequest, type APIResponse, type RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
@@ -23,7 +23,8 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
   checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
-  const warnings = deprecatedFieldWarnings(obj, fm.structure);
+  const warnings = requestWarnings(req);
+  warnings.push(...deprecatedFieldWarnings(obj, fm.structure));
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkObjectNamespace(scope, obj, namespace);
   // Defaulted as kube's decoder defaults custom resources, so the creator owns the defaults.
@@ -39,5 +40,5 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
     warnings: admission.warnings,
     createValidation: (o) => admission.validate('CREATE', o, undefined, options),
   });
-  return objectResponse(201, created, target.format, [...warnings, ...admission.warnings]);
+  return objectResponse(201, created, target.format, warnings);
 }

@@ -139,8 +139,8 @@ function serve(scope: RequestScope, req: APIRequest): APIResponse | Promise<APIR
       return errorResponse(newMethodNotSupported({ group: scope.definition.group, resource }, verb));
     }
     const response = handler(scope, req);
-    return response instanceof Promise ? response.catch(errorResponse) : response;
+    return response instanceof Promise ? response.catch((err: unknown) => errorResponse(err, req.warnings)) : response;
   } catch (err) {
-    return errorResponse(err);
+    return errorResponse(err, req.warnings);
   }
 }

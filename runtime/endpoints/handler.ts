@@ -48,6 +48,17 @@ export interface APIRequest {
   user?: UserInfo;
   /** An HTTP upgrade (WebSocket) request's connection, for CONNECT subresources. */
   upgrade?: UpgradeRequest;
+  /**
+   * The warnings recorded while serving (kube's warning.AddWarning), made on first use by
+   * requestWarnings: sent with the response, an error's too (a webhook's warnings with its
+   * denial, an unknown field's with a 422).
+   */
+  warnings?: string[];
+}
+
+/** The request's warning recorder (APIRequest.warnings). */
+export function requestWarnings(req: APIRequest): string[] {
+  return (req.warnings ??= []);
 }
 
 

@@ -10,7 +10,7 @@ import { isAlreadyExists, isNotFound, newInvalid } from '../api/status.js';
 import { RequestAdmission, operationOptions } from './admission.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, fieldManagerParam, updateManager, type FieldManager, type Subresource } from './fieldmanager/index.js';
-import type { APIRequest, APIResponse, RequestScope } from './handler.js';
+import { requestWarnings, type APIRequest, type APIResponse, type RequestScope } from './handler.js';
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
@@ -64,13 +64,13 @@ export async function patchResource(scope: RequestScope, req: APIRequest, store:
     dryRun,
     directive: parseFieldValidation(req.query, PATCH_OPTIONS),
     fm: fieldManagerOf(scope),
-    warnings: [],
+    warnings: requestWarnings(req),
     admission: new RequestAdmission(scope, req, { subresource: req.info.subresource, dryRun }),
   };
   const { manager, force } = patchOptions(req, patchType === APPLY_PATCH);
   if (patchType === APPLY_PATCH) return serverSideApply(ctx, manager, force, target.format);
   const updated = await patchDocument(ctx, patchType, manager);
-  return objectResponse(200, updated, target.format, [...ctx.warnings, ...ctx.admission.warnings]);
+  return objectResponse(200, updated, target.format, ctx.warnings);
 }
 
 /** JSON, merge and strategic merge patches: patch the current object, then record the manager. */
@@ -111,7 +111,7 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
     const operation = current ? 'UPDATE' : 'CREATE';
     return (await ctx.admission.mutate(operation, obj, current, patchOptionsFor(operation, ctx)))!;
   };
-  const allWarnings = () => [...warnings, ...ctx.admission.warnings];
+  const allWarnings = () => warnings;
   for (let attempt = 0; ; attempt++) {
     try {
       const updated = await ctx.store.update(ctx.namespace, ctx.name, { updatedObject: applied }, admittedUpdate(ctx));

@@ -50,10 +50,13 @@ export function objectResponse(code: number, body: unknown, format: Format = 'js
   return { kind: 'object', code, contentType: contentTypeOf(format), headers: warningHeaders(warnings), payload: serialize(body, format) };
 }
 
-/** The metav1.Status for err, with a Retry-After header when the Status carries one. */
-export function errorResponse(err: unknown): ObjectResponse {
+/**
+ * The metav1.Status for err, with a Retry-After header when the Status carries one, and the
+ * request's warnings recorded before it failed.
+ */
+export function errorResponse(err: unknown, warnings: readonly string[] = []): ObjectResponse {
   const status: Status = toStatus(err);
-  const headers: ResponseHeaders = {};
+  const headers: ResponseHeaders = warningHeaders(warnings);
   const retry = status.details?.retryAfterSeconds;
   if (retry !== undefined) headers['Retry-After'] = String(retry);
   return { kind: 'object', code: status.code, contentType: JSON_CONTENT_TYPE, headers, payload: JSON.stringify(status) };

@@ -140,6 +140,7 @@ async function applyScale(scope: RequestScope, req: APIRequest, dryRun: boolean,
   const name = req.info.name;
   const config = decodeApplyPatch(req.body, SCALE_APPLY_TARGET, parseFieldValidation(req.query, 'PatchOptions'), namespace, name);
   const admit = scaleAdmission(scope, req, dryRun);
+  admit.admission.warnings.push(...config.warnings);
   const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
     // Inside the update, as kube's patcher: a missing object is 404 before a wrong name is 400.
     checkName({ ...config.object, metadata: { ...config.object.metadata, name: config.object.metadata.name ?? name } }, name);
@@ -157,5 +158,5 @@ async function applyScale(scope: RequestScope, req: APIRequest, dryRun: boolean,
     return applyScaleToObject(applied, scale, scaleConfig(scope));
   };
   const updated = await scope.store.update(namespace, name, { updatedObject }, admit.storeOptions);
-  return objectResponse(200, scaleOf(scope, updated), format, [...config.warnings, ...admit.admission.warnings]);
+  return objectResponse(200, scaleOf(scope, updated), format, admit.admission.warnings);
 }

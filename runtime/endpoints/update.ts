@@ -6,7 +6,7 @@ import { RequestAdmission, operationOptions } from './admission.js';
 import type { KubeObject } from '../api/meta.js';
 import type { Store } from '../registry/store.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
-import type { APIRequest, APIResponse, RequestScope } from './handler.js';
+import { requestWarnings, type APIRequest, type APIResponse, type RequestScope } from './handler.js';
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
@@ -26,7 +26,8 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
   checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
-  const warnings = deprecatedFieldWarnings(obj, fm.structure);
+  const warnings = requestWarnings(req);
+  warnings.push(...deprecatedFieldWarnings(obj, fm.structure));
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   checkName(obj, req.info.name);
   checkObjectNamespace(scope, obj, namespace);
@@ -41,5 +42,5 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
     warnings: admission.warnings,
     updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
   });
-  return objectResponse(200, updated, target.format, [...warnings, ...admission.warnings]);
+  return objectResponse(200, updated, target.format, warnings);
 }

@@ -6,7 +6,7 @@
 import { newInvalid, newMethodNotSupported } from '../api/status.js';
 import { toStatusCauses } from '../validation/index.js';
 import { bodyProblems, checkUnknownFields } from './fieldvalidation.js';
-import type { APIRequest, APIResponse, RequestScope } from './handler.js';
+import { requestWarnings, type APIRequest, type APIResponse, type RequestScope } from './handler.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { decodeTarget, expectedKind } from './requestscope.js';
@@ -23,7 +23,7 @@ export async function createVirtual(scope: RequestScope, req: APIRequest): Promi
   const body = decodeRequestBody(req, directive !== 'Ignore');
   const obj = asObjectOfKind(body.value, expectedKind(scope));
   checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
-  const warnings: string[] = [];
+  const warnings = requestWarnings(req);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   scope.validator.applyDefaults(obj);
   // The server fills status; what a client sends there is not part of the question.

@@ -111,6 +111,7 @@ describe('admission webhooks over HTTPS', () => {
   it('denies with kube\'s message; the webhook\'s warnings reach the client', async () => {
     const denied = await ts.request('POST', widgetsIn('plain'), { body: widget('big', { replicas: 20 }) });
     assert.equal(denied.status, 403);
+    assert.equal(denied.headers.get('warning'), '299 - "spec.replicas 20 is above 10"', 'a denial\'s warnings too, as kube\'s');
     assert.equal(denied.body.reason, 'Forbidden');
     assert.equal(
       denied.body.message,

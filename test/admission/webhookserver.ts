@@ -3,7 +3,7 @@
  * code), a serving certificate for 127.0.0.1 it signs, and handlers speaking AdmissionReview v1:
  *
  *   /mutate    adds the label admitted-by=webhook with a JSONPatch
- *   /validate  denies spec.replicas > 10 (no code: kube's 403), warns above 5; a `deny-code`
+ *   /validate  denies spec.replicas > 10 with a warning (no code: kube's 403), warns above 5; a `deny-code`
  *              label makes the denial carry that code
  *   /tag       adds the label tagged=yes (the object must have labels)
  *   /patch-anyway  answers a patch even without an object
@@ -60,7 +60,11 @@ const handlers: Record<string, Handler> = {
     const replicas = request.object?.spec?.replicas ?? 0;
     if (replicas > 10) {
       const code = request.object.metadata?.labels?.['deny-code'];
-      return { allowed: false, status: { message: `spec.replicas must be at most 10, got ${replicas}`, ...(code ? { code: Number(code), reason: 'Invalid' } : {}) } };
+      return {
+        allowed: false,
+        status: { message: `spec.replicas must be at most 10, got ${replicas}`, ...(code ? { code: Number(code), reason: 'Invalid' } : {}) },
+        warnings: [`spec.replicas ${replicas} is above 10`],
+      };
     }
     return replicas > 5 ? { allowed: true, warnings: [`spec.replicas ${replicas} is above 5`] } : { allowed: true };
   },

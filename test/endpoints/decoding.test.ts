@@ -49,6 +49,29 @@ describe('duplicate fields', () => {
     );
   });
 
+  it('the warnings recorded before a request fails reach the client with the error, as kube\'s', async () => {
+    // A 422 from validation after decoding warned (kube's decoder records them first).
+    const invalid = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w1').replace('"replicas": 2', '"replicas": 200') });
+    assert.equal(invalid.status, 422, invalid.text);
+    assert.deepEqual(warnings(invalid), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    // A 409 from storage, on create and on an update's conflict.
+    assert.equal((await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w2') })).status, 201);
+    const exists = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w2') });
+    assert.equal(exists.status, 409, exists.text);
+    assert.deepEqual(warnings(exists), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    const stale = await t.request('PUT', `${WIDGETS}/w2`, { body: DUPLICATE_JSON.replace('NAME', 'w2').replace('"name": "w2"', '"name": "w2", "resourceVersion": "1"') });
+    assert.equal(stale.status, 409, stale.text);
+    assert.deepEqual(warnings(stale), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    // A patch whose result is invalid.
+    const patch = await t.request('PATCH', `${WIDGETS}/w2`, { body: '{"spec":{"replicas":500,"nope":1}}', contentType: MERGE });
+    assert.equal(patch.status, 422, patch.text);
+    assert.deepEqual(warnings(patch), ['unknown field "spec.nope"']);
+    // An error before anything was recorded carries no Warning header.
+    const undecodable = await t.request('PUT', `${WIDGETS}/w2`, { body: '{"spec":' });
+    assert.equal(undecodable.status, 400, undecodable.text);
+    assert.equal(undecodable.headers.get('warning'), null);
+  });
+
   it('Warn answers with one Warning per problem and keeps the last value; Ignore says nothing', async () => {
     const r = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'd2') });
     assert.equal(r.status, 201, r.text);
