@@ -1,6 +1,6 @@
 /** What `kgen generate` runs: generate, --check and --watch over the generator's API. */
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import {
   checkGenerated,
   formatDiagnostic,
@@ -19,7 +19,7 @@ import {
 } from '../generator/index.js';
 import { BaselineError, loadBaseline, readSnapshotDir } from '../generator/evolve/index.js';
 import { evolutionReport, printFindings } from './evolution.js';
-import { pendingJournalMessage, physicalPath } from '../generator/write/journal.js';
+import { pendingJournalMessage, physicalPath, siblingPrefix } from '../generator/write/journal.js';
 import { lockPathOf } from '../generator/write/lock.js';
 import { watchTree } from './watch-tree.js';
 
@@ -190,6 +190,17 @@ const isFolder = (path: string) => {
   }
 };
 
+/**
+ * Whether a path is kgen's own writing: the output folder, or what the writer keeps beside it
+ * (its lock, journal and staging folders, journal.ts). With the output inside the apis folder,
+ * watching them made every generation's writes the next generation's change, forever.
+ */
+function outputOf(outDir: string): (path: string) => boolean {
+  const out = resolve(outDir);
+  const beside = join(dirname(out), siblingPrefix(out));
+  return (path) => path === out || path.startsWith(out + sep) || path.startsWith(beside);
+}
+
 export function runWatch(options: GenerateOptions): void {
   let session = newGenerateSession();
   const apis = resolve(options.apisDir);
@@ -275,7 +286,7 @@ export function runWatch(options: GenerateOptions): void {
     busy = true;
     // After the other events fs.watch delivered in this round (one save often makes several).
     setImmediate(compileNow);
-  });
+  }, outputOf(options.outDir));
   runGenerate(options, session);
   // The watches are in place (watchTree sets them up synchronously), so an edit made on seeing this
   // line is not missed, nor one made during the first generation.

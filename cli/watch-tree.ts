@@ -11,6 +11,9 @@
  * been written before the watch was in place); removed ones are dropped. A folder reached through
  * a symbolic link is watched once (by its real path), and a symbolic link to a file is watched
  * itself too, since a write to its target changes nothing in the folder holding the link.
+ *
+ * Paths `ignore` names (kgen's own output, when it lies inside the watched folder) are neither
+ * watched nor reported.
  */
 import { watch, readdirSync, realpathSync, statSync, type FSWatcher } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -20,7 +23,7 @@ export interface TreeWatch {
 }
 
 /** Calls onEvent with the changed path relative to root, or undefined when the system did not name one. */
-export function watchTree(root: string, onEvent: (file: string | undefined) => void): TreeWatch {
+export function watchTree(root: string, onEvent: (file: string | undefined) => void, ignore: (path: string) => boolean = () => false): TreeWatch {
   /** Watched folders (and linked files) by path, and the real paths of the folders. */
   const watchers = new Map<string, FSWatcher>();
   const realFolders = new Map<string, string>();
@@ -51,7 +54,7 @@ export function watchTree(root: string, onEvent: (file: string | undefined) => v
 
   /** Watches a folder and the folders under it; announce: report the entries found (a folder that just appeared). */
   const watchFolder = (dir: string, announce: boolean): void => {
-    if (closed || watchers.has(dir)) return;
+    if (closed || watchers.has(dir) || ignore(dir)) return;
     let real: string;
     try {
       real = realpathSync(dir);
@@ -83,6 +86,7 @@ export function watchTree(root: string, onEvent: (file: string | undefined) => v
 
   /** A folder entry seen for the first time (announce: report it), or named by an event (reported already); announceInside: report what a folder holds. */
   const examine = (path: string, announce: boolean, announceInside: boolean): void => {
+    if (ignore(path)) return;
     let isDir = false;
     let linkedFile = false;
     try {
@@ -103,6 +107,7 @@ export function watchTree(root: string, onEvent: (file: string | undefined) => v
       return;
     }
     const path = join(dir, name);
+    if (ignore(path)) return;
     report(path);
     if (watchers.has(path)) {
       // A folder (or linked file) watched already: removed or renamed away, or still there.

@@ -247,6 +247,30 @@ describe('kgen generate --watch', () => {
     }
   });
 
+  test('an output folder inside the apis folder is not watched: its own writes never regenerate', async () => {
+    const dir = tmp('cli-watch-inside');
+    const apis = copyTree(fixtureApis('names'), join(dir, 'apis'));
+    const out = join(apis, 'generated');
+    const child = spawn(process.execPath, [BIN, 'generate', apis, '--out', out, '--watch'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = { text: '' };
+    let all = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => ((stdout.text += d), (all += d)));
+    try {
+      await waitFor(child, 'stdout', /^watching .*apis\/ for changes/m, stdout);
+      assert.ok(existsSync(join(out, 'index.ts')), 'the first generation ran before watching');
+      const source = join(apis, 'names.example.com/v1/kinds.ts');
+      writeFileSync(source, readFileSync(source, 'utf8').replace('  size?: number;', '  size?: number;\n  label?: string;'));
+      await waitFor(child, 'stdout', /^regenerated in \d+ ms \(13 written, 0 removed\)$/m, stdout);
+      // The writes (output, lock, journal) were events under apis/ before: each write made the next run.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual(all.match(/^changed: .*$/gm), ['changed: names.example.com/v1/kinds.ts'], all);
+      assert.equal(child.exitCode, null, 'still watching');
+    } finally {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+  });
+
   test('a save in two steps a few ms apart is regenerated once, from the second step: the first is never reported or written', async () => {
     // The compile starts on the first event; what it read of the first step (an error here) must
     // neither be printed nor written once the second step arrives within the settle (15 ms).
