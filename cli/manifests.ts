@@ -3,6 +3,8 @@
  * YAML), and the items of a List (`kind: List` or `<Kind>List` with `items`), as kubectl reads them.
  */
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import { inexactYAMLIntegerOf } from '../runtime/endpoints/yaml-integers.js';
+import { inexactIntegerMessage } from '../runtime/validation/json-literals.js';
 
 export interface ManifestObject {
   line: number;
@@ -18,6 +20,12 @@ export function manifestObjects(text: string): ManifestObject[] {
     const start = lines.linePos(doc.contents?.range?.[0] ?? doc.range[0]).line;
     if (doc.errors.length > 0) {
       out.push({ line: start, error: doc.errors[0]!.message.split('\n')[0] });
+      continue;
+    }
+    // The server refuses an integer a double cannot hold (beyond 2^53) rather than store another number.
+    const inexact = inexactYAMLIntegerOf(text, doc);
+    if (inexact !== undefined) {
+      out.push({ line: start, error: inexactIntegerMessage(inexact, 'yaml') });
       continue;
     }
     const value = doc.toJS() as Record<string, unknown> | null;

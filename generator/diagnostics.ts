@@ -86,6 +86,11 @@ export const DIAGNOSTICS = {
     message: 'type "{type}" clashes with {other}',
     hint: 'Type names are unique in a group/version (declarations are not merged), and "<Kind>List" is reserved for the list of each kind; rename one.',
   },
+  KG019: {
+    severity: 'error',
+    message: 'integer {literal}{where} cannot be kept exactly: as a float64 it is {rounded}',
+    hint: 'kgen, kube clients that read JSON and OpenAPI tools hold numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); write a smaller number, or hold such a value in a string.',
+  },
   // Layout and names (KG02x)
   KG020: {
     severity: 'error',

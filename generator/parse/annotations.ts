@@ -2,6 +2,7 @@
  * Applies value tags (`@minimum`, `@default`, `@kgen:listType`, …) to a schema node, checking that
  * each fits the type it is written on.
  */
+import { inexactIntegerOf } from '../../runtime/validation/json-literals.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Schema, SchemaAnnotations } from '../model.js';
 import type { DocTag } from './jsdoc.js';
@@ -136,6 +137,12 @@ export function applyValueTags(schema: Schema, baseType: Schema['type'], tags: D
     const parsed = parseValue(tag, VALUE_TAGS[tag.name as ValueTagName]);
     if ('error' in parsed) {
       diags.add('KG004', tag.loc, { tag: `@${tag.name}`, problem: parsed.error, expect: parsed.expect });
+      continue;
+    }
+    // JSON.parse rounded an integer beyond 2^53: the schema would hold another number.
+    const inexact = VALUE_TAGS[tag.name as ValueTagName] === 'json' ? inexactIntegerOf(tag.text) : undefined;
+    if (inexact !== undefined) {
+      diags.add('KG019', tag.loc, { literal: inexact.literal, where: ` in "@${tag.name}"${inexact.path === '' ? '' : ` at ${inexact.path}`}`, rounded: String(Number(inexact.literal)) });
       continue;
     }
     if ((tag.name === 'default' || tag.name === 'example') && !jsonFits(parsed.value, schema, baseType)) {

@@ -6,6 +6,7 @@
 import type ts from 'typescript';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Schema, SourceLocation } from '../model.js';
+import { isInexactInt64 } from '../../runtime/validation/json-literals.js';
 import { nodeLocation } from './jsdoc.js';
 import { SyntaxKind } from './typescript.js';
 
@@ -61,6 +62,8 @@ export function enumSchema(decl: ts.EnumDeclaration, sf: ts.SourceFile, diags?: 
   if (members.length === 0) return bad('it has no members');
   const computed = members.find((m) => m.value === undefined);
   if (computed) return bad(`member ${computed.name} has a computed value`, nodeLocation(computed.node, sf));
+  const inexact = members.filter((m) => m.node.initializer !== undefined && reportInexactInteger(m.node.initializer, sf, diags));
+  if (inexact.length > 0) return undefined;
   const values = members.map((m) => m.value!);
   if (values.every((v) => typeof v === 'string')) return { type: 'string', enum: [...new Set(values as string[])], loc };
   if (values.every((v) => typeof v === 'number')) return numberEnum(values as number[], loc);
@@ -78,7 +81,35 @@ export function enumMemberSchema(decl: ts.EnumDeclaration, sf: ts.SourceFile, me
     diags.add('KG032', loc, { type: decl.name.getText(sf), problem: `member ${member} has a computed value` });
     return undefined;
   }
+  if (found.node.initializer !== undefined && reportInexactInteger(found.node.initializer, sf, diags)) return undefined;
   return typeof found.value === 'string' ? { type: 'string', enum: [found.value], loc } : numberEnum([found.value], loc);
+}
+
+/**
+ * A numeric literal (`9007199254740993`, `0x20_0000_0000_0001`, `-…`) of an integer a float64
+ * turns into another one (beyond 2^53, within int64), reported as KG019; false for any other node.
+ * TypeScript itself reads the literal as that other number, so the schema would hold it.
+ */
+export function reportInexactInteger(node: ts.Node, sf: ts.SourceFile, diags: DiagnosticBag | undefined): boolean {
+  let literal = node;
+  let negative = false;
+  while (literal.kind === SyntaxKind.ParenthesizedExpression || literal.kind === SyntaxKind.PrefixUnaryExpression) {
+    if (literal.kind === SyntaxKind.ParenthesizedExpression) {
+      literal = (literal as ts.ParenthesizedExpression).expression;
+      continue;
+    }
+    const unary = literal as ts.PrefixUnaryExpression;
+    if (unary.operator === SyntaxKind.MinusToken) negative = !negative;
+    else if (unary.operator !== SyntaxKind.PlusToken) return false;
+    literal = unary.operand;
+  }
+  if (literal.kind !== SyntaxKind.NumericLiteral) return false;
+  const text = literal.getText(sf).replace(/_/g, '');
+  if (!/^(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|[0-9]+)$/.test(text)) return false;
+  const n = negative ? -BigInt(text) : BigInt(text);
+  if (!isInexactInt64(n)) return false;
+  diags?.add('KG019', nodeLocation(node, sf), { literal: node.getText(sf), where: '', rounded: String(Number(n)) });
+  return true;
 }
 
 function numberEnum(values: number[], loc: SourceLocation): Schema {

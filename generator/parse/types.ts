@@ -9,7 +9,7 @@ import { isEnumDeclaration, isIndexSignatureDeclaration, isInterfaceDeclaration,
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { NamedType, ObjectSchema, Property, RefSchema, Schema, SourceLocation, TypeHome, WellKnownName } from '../model.js';
 import { discriminatedUnion, type UnionMember } from './unions.js';
-import { enumSchema, enumMemberSchema, literalSchema, mergeLiterals } from './enums.js';
+import { enumSchema, enumMemberSchema, literalSchema, mergeLiterals, reportInexactInteger } from './enums.js';
 import { utilityType, UTILITY_TYPES } from './utility.js';
 import { applyValueTags } from './annotations.js';
 import { memberName } from './declarations.js';
@@ -128,6 +128,7 @@ export class VersionTypes {
       case SyntaxKind.LiteralType: {
         const lit = (node as ts.LiteralTypeNode).literal;
         if (isStringLiteral(lit)) return { type: 'string', enum: [lit.text], loc };
+        if (reportInexactInteger(lit, sf, this.diags)) return undefined;
         return literalSchema(lit, sf, loc) ?? this.unsupported(node, sf, 'Literal types are strings, numbers or booleans (an enum of those values).');
       }
       case SyntaxKind.TypeOperator: {

@@ -18,10 +18,11 @@
  *
  * Contract: the input object is never mutated; the annotation is written on the output, whose
  * metadata the generated code has already copied (a user function must not put src's metadata
- * into out). Kept data counts toward kube's 256 KiB limit on annotations like any other. An annotation that is not kgen's JSON is read
- * as empty (and replaced); the annotation belongs to kgen, as Cluster API's does to it.
+ * into out). Kept data counts toward kube's 256 KiB limit on annotations like any other. An annotation that is not kgen's JSON (or holds
+ * an integer beyond 2^53, which kgen never writes and would restore rounded) is read as empty (and replaced); the annotation belongs to kgen, as Cluster API's does to it.
  */
 import type { KubeObject } from '../api/meta.js';
+import { inexactIntegerOf } from '../validation/json-literals.js';
 
 type Json = Record<string, unknown>;
 
@@ -38,7 +39,8 @@ export function readConversionData(obj: KubeObject, group: string): Record<strin
   if (typeof raw !== 'string') return {};
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (!isObject(parsed)) return {};
+    // An integer beyond 2^53 was not written by kgen (no body holds one) and would be restored rounded.
+    if (!isObject(parsed) || inexactIntegerOf(raw) !== undefined) return {};
     return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, Json] => isObject(e[1])));
   } catch {
     return {};

@@ -19,7 +19,7 @@
  */
 import { StatusError, newBadRequest, statusError } from '../api/status.js';
 import { numberOutOfRangeError } from './json-numbers.js';
-import { inexactIntegerMessage, inexactIntegerOf, isInexactInt64 } from '../validation/json-literals.js';
+import { inexactIntegerMessage, inexactIntegerOf, isInexactInt64, type InexactInteger } from '../validation/json-literals.js';
 import { registeredMessage } from './protobuf-registry.js';
 import type { FieldDesc, MessageDesc } from './protobuf-desc.js';
 
@@ -29,6 +29,27 @@ const MAGIC = [0x6b, 0x38, 0x73, 0x00]; // "k8s\0"
 
 /** A malformed body; turned into a BadRequest at the entry point. */
 class WireError extends Error {}
+
+/**
+ * An integer a double cannot hold (json-literals.ts), refused rather than rounded. Found with the
+ * path inside the innermost message (or raw JSON); each enclosing message puts its field in front
+ * as the error passes through it, so the message names the field's full path (`spec.x[1].y`).
+ */
+class InexactIntegerError extends WireError {
+  constructor(
+    readonly found: InexactInteger,
+    readonly language: string,
+  ) {
+    super(inexactIntegerMessage(found, language));
+  }
+
+  /** The same integer seen from one level up: `place` (a field name or a list index) in front. */
+  under(place: string | number): InexactIntegerError {
+    const below = this.found.path;
+    const path = typeof place === 'number' ? `[${place}]${below === '' || below.startsWith('[') ? below : `.${below}`}` : below === '' || below.startsWith('[') ? `${place}${below}` : `${place}.${below}`;
+    return new InexactIntegerError({ literal: this.found.literal, path }, this.language);
+  }
+}
 
 // ---- wire reader -------------------------------------------------------------------------------
 
@@ -220,27 +241,35 @@ const MAX_TIME_SECONDS = 253402300799n; // 9999-12-31T23:59:59Z
  * made: see below).
  */
 function decodeMessage(r: Reader, desc: MessageDesc, out: Record<string, unknown> = {}): Record<string, unknown> {
-  while (!r.done()) {
-    const { field, wire } = r.tag();
-    const fd = desc[field];
-    if (fd === undefined) {
-      r.skip(wire);
-      continue;
+  let fd: FieldDesc | undefined;
+  try {
+    while (!r.done()) {
+      const { field, wire } = r.tag();
+      fd = desc[field];
+      if (fd === undefined) {
+        r.skip(wire);
+        continue;
+      }
+      // A singular embedded message that occurs again is merged into the first (proto semantics;
+      // gogo's Unmarshal decodes into the same struct): its scalars replace, its repeated fields
+      // append, its maps gain entries, and what it does not set stays.
+      const earlier = out[fd.name];
+      if (isMessageDesc(fd.kind) && !fd.repeated && !fd.inline && wire === WIRE_BYTES && isRecord(earlier)) {
+        decodeMessage(r.sub(r.lengthDelimited()), fd.kind, earlier);
+        continue;
+      }
+      const value = decodeField(r, fd, wire);
+      if (value === undefined) continue;
+      if (fd.inline) Object.assign(out, value);
+      else if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
+      else if (isMapKind(fd.kind)) setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
+      else out[fd.name] = value;
     }
-    // A singular embedded message that occurs again is merged into the first (proto semantics;
-    // gogo's Unmarshal decodes into the same struct): its scalars replace, its repeated fields
-    // append, its maps gain entries, and what it does not set stays.
-    const earlier = out[fd.name];
-    if (isMessageDesc(fd.kind) && !fd.repeated && !fd.inline && wire === WIRE_BYTES && isRecord(earlier)) {
-      decodeMessage(r.sub(r.lengthDelimited()), fd.kind, earlier);
-      continue;
-    }
-    const value = decodeField(r, fd, wire);
-    if (value === undefined) continue;
-    if (fd.inline) Object.assign(out, value);
-    else if (fd.repeated) ((out[fd.name] ??= []) as unknown[]).push(value);
-    else if (isMapKind(fd.kind)) setEntry((out[fd.name] ??= {}) as object, value as MapEntry);
-    else out[fd.name] = value;
+  } catch (err) {
+    // The field being decoded (an inline one's fields are this message's own) goes in front of the path.
+    if (!(err instanceof InexactIntegerError) || fd === undefined || fd.inline) throw err;
+    const held = fd.repeated ? err.under(((out[fd.name] as unknown[] | undefined) ?? []).length) : err;
+    throw held.under(fd.name);
   }
   return omitEmpty(out, desc);
 }
@@ -261,7 +290,7 @@ function decodeField(r: Reader, fd: FieldDesc, wire: number): unknown {
   switch (fd.kind) {
     case 'int64':
       expectWire(fd, wire, WIRE_VARINT);
-      return int64Value(fd, BigInt.asIntN(64, r.varint()));
+      return int64Value(BigInt.asIntN(64, r.varint()));
     case 'int32':
       expectWire(fd, wire, WIRE_VARINT);
       return Number(BigInt.asIntN(32, r.varint()));
@@ -372,12 +401,12 @@ function checkRawNumbers(text: string, value: unknown): void {
   const message = numberOutOfRangeError(text, value);
   if (message !== undefined) throw new WireError(message);
   const inexact = inexactIntegerOf(text);
-  if (inexact !== undefined) throw new WireError(inexactIntegerMessage(inexact));
+  if (inexact !== undefined) throw new InexactIntegerError(inexact, 'json');
 }
 
 /** An int64 field's value as a number; one whose double is another number is refused, not rounded. */
-function int64Value(fd: FieldDesc, n: bigint): number {
-  if (isInexactInt64(n)) throw new WireError(inexactIntegerMessage({ literal: String(n), path: fd.name }, 'proto'));
+function int64Value(n: bigint): number {
+  if (isInexactInt64(n)) throw new InexactIntegerError({ literal: String(n), path: '' }, 'proto');
   return Number(n);
 }
 
@@ -411,7 +440,11 @@ function decodeMapEntry(r: Reader, value: (v: { bytes: Uint8Array; reader: Reade
   }
   const bytes = raw ? r.bytes(raw) : new Uint8Array(0);
   const reader = raw ? r.sub(raw) : new Reader(bytes, 0, 0);
-  return [key, value({ bytes, reader })];
+  try {
+    return [key, value({ bytes, reader })];
+  } catch (err) {
+    throw err instanceof InexactIntegerError ? err.under(key) : err;
+  }
 }
 
 /**

@@ -3,7 +3,9 @@
  * inexactIntegerOf. The yaml package resolves `9007199254740993` to the double 9007199254740992;
  * kube's YAML decoder hands the literal to its JSON decoder, which keeps an int64 exactly. The
  * scalar's source text is still on the parsed node, so only a body with a long enough run of
- * digits is visited (16 decimal digits, 14 for `0x…`), and nothing is parsed twice.
+ * digits is visited (16 decimal digits, 14 for `0x…`), and nothing is parsed twice. A `%YAML 1.1`
+ * document is always visited: its integers may be written with `_` (`9_007_199_254_740_993`),
+ * in base 60 (`1:30`), or as `0…` octal, so no run of digits need show them.
  */
 import type { Document } from 'yaml';
 import { yaml } from '../api/yaml.js';
@@ -14,24 +16,57 @@ const EXACT_LIMIT = 2 ** 53;
 
 /** The first integer of doc (parsed from text) whose double is another number, and where it stands. */
 export function inexactYAMLIntegerOf(text: string, doc: Document): InexactInteger | undefined {
-  if (!LONG_DIGITS.test(text)) return undefined;
+  if (!LONG_DIGITS.test(text) && doc.schema.name !== 'yaml-1.1') return undefined;
   let found: InexactInteger | undefined;
   yaml().visit(doc, {
     Scalar(_key, node, ancestors) {
       const v = node.value;
       if (typeof v !== 'number' || !Number.isInteger(v) || Math.abs(v) < EXACT_LIMIT || typeof node.source !== 'string') return undefined;
-      let n: bigint;
-      try {
-        n = BigInt(node.source); // decimal, 0x… and 0o… as YAML 1.2's core schema writes them
-      } catch {
-        return undefined;
-      }
-      if (!isInexactInt64(n)) return undefined;
+      const n = integerOfSource(node.source, node.format);
+      if (n === undefined || !isInexactInt64(n)) return undefined;
       found = { literal: node.source, path: pathOf([...ancestors, node]) };
       return yaml().visit.BREAK;
     },
   });
   return found;
+}
+
+/**
+ * The exact integer a scalar the yaml package read as an integer is written as, in every form of
+ * YAML 1.2's core schema and of YAML 1.1 (the package's `format` names the base): a sign, `_`
+ * between digits (1.1), `0x…`, `0o…` or `0…` (1.1) octal, `0b…` (1.1), and base 60 (1.1:
+ * `1:30:00`). Undefined for any other text (a float the package found whole).
+ */
+function integerOfSource(source: string, format: string | undefined): bigint | undefined {
+  const m = /^([-+]?)(.*)$/s.exec(source.replace(/_/g, ''))!;
+  const body = m[2]!;
+  let n: bigint;
+  try {
+    switch (format) {
+      case 'HEX':
+        n = BigInt(`0x${body.slice(2)}`);
+        break;
+      case 'OCT':
+        n = BigInt(`0o${body.replace(/^0o?/, '') || '0'}`);
+        break;
+      case 'BIN':
+        n = BigInt(`0b${body.slice(2)}`);
+        break;
+      case 'TIME':
+        n = 0n;
+        for (const part of body.split(':')) {
+          if (!/^[0-9]+$/.test(part)) return undefined;
+          n = n * 60n + BigInt(part);
+        }
+        break;
+      default:
+        if (!/^[0-9]+$/.test(body)) return undefined;
+        n = BigInt(body);
+    }
+  } catch {
+    return undefined;
+  }
+  return m[1] === '-' ? -n : n;
 }
 
 /** The field path (`spec.items[2].size`) of the last node of chain, from the document down. */

@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +42,23 @@ test('--crd validates against a CRD manifest without a generated folder; a folde
   assert.match(r.stdout, /widgets\.yaml:34: Nope\/x: no API/);
   // Namespace is not in the CRD: without the generated folder it has no API.
   assert.match(r.stdout, /widgets\.yaml:30: Namespace\/ok: no API for kind "Namespace" in version "v1"/);
+});
+
+test('an integer beyond 2^53, which the server refuses rather than round, is an error at its document', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kgen-validate-'));
+  try {
+    const file = join(dir, 'big.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ok\n---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: big\nspec:\n  size: 9007199254740993\n');
+    const r = kgen(['validate', file]);
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.equal(
+      r.stdout,
+      `${relative(REPO, file)}:6: cannot parse: yaml: number 9007199254740993 at spec.size cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number\n`,
+    );
+    assert.match(r.stderr, /^2 objects, 1 invalid\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('exit 0 when every object is valid', () => {

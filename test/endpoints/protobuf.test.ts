@@ -207,6 +207,20 @@ describe('decodeKubernetesProtobuf: kinds', () => {
     assert.equal(decodeKubernetesProtobuf(envelope('v1', 'DeleteOptions', int(1, -(2n ** 63n)))).gracePeriodSeconds, -(2 ** 63));
   });
 
+  it('names the full path of such an int64 through the messages that hold it', () => {
+    assertStatus(
+      () => decodeKubernetesProtobuf(envelope('v1', 'Namespace', msg(1, str(1, 'ns'), int(7, 2n ** 53n + 1n)))),
+      400,
+      /^proto: number 9007199254740993 at metadata\.generation cannot be kept exactly/,
+    );
+    // Deployment.spec(2).template(3).metadata(1).generation(7), after a first template that merges.
+    assertStatus(
+      () => decodeKubernetesProtobuf(envelope('apps/v1', 'Deployment', msg(2, msg(3, msg(1, str(1, 'a'))), msg(3, msg(1, int(7, -(2n ** 53n) - 1n)))))),
+      400,
+      /^proto: number -9007199254740993 at spec\.template\.metadata\.generation cannot be kept exactly/,
+    );
+  });
+
   it('skips unknown fields of every wire type, including groups', () => {
     const unknown = [
       ...int(99, 12345),

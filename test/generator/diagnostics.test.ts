@@ -69,6 +69,12 @@ const CASES: Record<string, Expected[]> = {
   'KG017-number-map-key': [e('KG017', X, 7, 18, 'map key type "number" is not string')],
   'KG018-duplicate-type-name': [e('KG018', 'widgets.example.com/v1/b.ts', 7, 1, 'type "Spec" clashes with the declaration at a.ts:6')],
   'KG018-kind-list-name': [e('KG018', X, 11, 1, 'type "WidgetList" clashes with the list type kgen generates for kind "Widget"')],
+  'KG019-integer-beyond-2-53': [
+    e('KG019', X, 8, 10, 'integer 9007199254740993 cannot be kept exactly: as a float64 it is 9007199254740992'),
+    e('KG019', X, 12, 7, 'integer 9007199254740993 in "@default" cannot be kept exactly: as a float64 it is 9007199254740992'),
+    e('KG019', X, 14, 7, 'integer -9007199254740995 in "@example" at ids[1] cannot be kept exactly: as a float64 it is -9007199254740996'),
+    e('KG019', X, 17, 14, 'integer 0x20000000000001 cannot be kept exactly: as a float64 it is 9007199254740992'),
+  ],
   'KG020-bad-group-folder': [
     e('KG020', 'widgets/v1/x.ts', 1, 1, 'invalid API group folder "widgets": must contain a dot, like "widgets.example.com"'),
   ],
