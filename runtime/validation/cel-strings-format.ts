@@ -15,7 +15,8 @@ import { CelCIDR, CelIP } from './cel-ip.js';
 import { CelQuantity } from './cel-quantity.js';
 import { CelSemver } from './cel-semver.js';
 import { CelURL } from './cel-url.js';
-import { goFixed, goShortestFixed, goShortestG, textFixed, textScientific } from './go-float-format.js';
+import { goFixed, goShortestFixed, textFixed, textScientific } from './go-float-format.js';
+import { goFloat, goQuote } from './gofmt.js';
 
 /** cel-go's formatError: a message, and the argument (an AST node, for the checker) it is about. */
 export class FormatError extends KubeLibraryError {
@@ -194,24 +195,6 @@ export function celValueTypeName(v: unknown): string {
 
 const uintValue = (v: unknown): bigint => (v as { value: bigint }).value;
 
-/** Go's strconv.Quote (what `%q` prints): printable characters as they are, the rest escaped. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += `\\${ch}`;
-    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\ufffd';
-    else if (GO_PRINTABLE.test(ch)) out += ch;
-    else out += GO_ESCAPES[ch] ?? (cp < 0x80 ? `\\x${hex2(cp)}` : cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`);
-  }
-  return `${out}"`;
-}
-
-/** unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const GO_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
-const hex2 = (n: number) => n.toString(16).padStart(2, '0');
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Timestamp's string form: RFC 3339 with the fraction's trailing zeros dropped (time.RFC3339Nano), in UTC. */
@@ -256,7 +239,7 @@ function formatString(v: unknown): string {
     case 'uint':
       return String(uintValue(v));
     case 'double':
-      return goShortestG(v as number);
+      return goFloat(v as number);
     case 'google.protobuf.Timestamp':
       return timestampString(v as Date);
     case 'google.protobuf.Duration':

@@ -1,6 +1,6 @@
 /**
- * How Go prints a float64, for ext.Strings' format() (cel-strings-format.ts): strconv's `%g`
- * (shortest) and `%.Nf`, and golang.org/x/text/message's locale-aware `%.Nf` and `%e` in en-US,
+ * How Go prints a float64, for ext.Strings' format() (cel-strings-format.ts): strconv's `%.Nf` and
+ * shortest `'f'` (gofmt.ts has `%g`), and golang.org/x/text/message's locale-aware `%.Nf` and `%e` in en-US,
  * the locale kube's CEL environment leaves format() with. Rounding is Go's: the exact binary value,
  * half to even (JavaScript's toFixed rounds exact halves up: 0.125 → "0.13" where Go prints
  * "0.12").
@@ -91,20 +91,6 @@ export function goFixed(x: number, prec: number): string {
 export function goShortestFixed(x: number): string {
   if (x === 0) return sign(x) + '0';
   const d = shortestDecimal(x);
-  return sign(x) + fixedBody(d, Math.max(d.digits.length - d.exp, 0));
-}
-
-/** fmt.Sprintf("%g", x): the shortest digits, with an exponent below 1e-4 or from 1e6 on. */
-export function goShortestG(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
-  if (x === 0) return sign(x) + '0';
-  const d = shortestDecimal(x);
-  const exp = d.exp - 1;
-  if (exp < -4 || exp >= 6) {
-    const mantissa = d.digits.length > 1 ? `${d.digits[0]}.${d.digits.slice(1)}` : d.digits;
-    return `${sign(x)}${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
   return sign(x) + fixedBody(d, Math.max(d.digits.length - d.exp, 0));
 }
 

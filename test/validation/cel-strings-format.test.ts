@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import { celEnvironment, celEnvironmentWithVariables } from '../../runtime/validation/cel-env.js';
 import { celRuleErrors } from '../../runtime/validation/cel.js';
 import { estimateSchemaCost } from '../../runtime/validation/cel-cost.js';
-import { goFixed, goShortestG, textFixed } from '../../runtime/validation/go-float-format.js';
+import { goFixed, textFixed } from '../../runtime/validation/go-float-format.js';
+import { goFloat } from '../../runtime/validation/gofmt.js';
 
 /** `"<format>".format([<args>])` evaluated, with dyn variables `vars` (cel-go's dynArgs). */
 function format(fmt: string, args: string, vars: Record<string, unknown> = {}): string {
@@ -163,7 +164,7 @@ describe('format(): how Go and golang.org/x/text print', () => {
     assert.equal(format('%e', '0.0'), '0.000000\u202f\u00d7\u202f10\u2070\u2070');
   });
   test('%s of doubles is Go\'s %g; list members are %.6f', () => {
-    assert.deepEqual([1e6, 123456, 1.5e-5, 0.0001, -0, 1e21].map(goShortestG), ['1e+06', '123456', '1.5e-05', '0.0001', '-0', '1e+21']);
+    assert.deepEqual([1e6, 123456, 1.5e-5, 0.0001, -0, 1e21].map(goFloat), ['1e+06', '123456', '1.5e-05', '0.0001', '-0', '1e+21']);
     assert.deepEqual([0.125, 1e21, -0].map((x) => goFixed(x, 2)), ['0.12', '1000000000000000000000.00', '-0.00']);
   });
   test('strings in lists and map keys are Go-quoted; maps sorted by key', () => {
