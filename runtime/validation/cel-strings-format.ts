@@ -298,8 +298,17 @@ function formatList(list: readonly unknown[]): string {
 /** Byte order of the UTF-8 forms, as Go compares strings. */
 const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
+/**
+ * A schema object's field named with a CEL keyword is visible as `__namespace__` and as `namespace`
+ * (cel-value.ts); kube iterates it once, under the escaped name.
+ */
+function isUnescapedTwin(map: Record<string, unknown>, key: string, value: unknown): boolean {
+  const escaped = `__${key}__`;
+  return Object.prototype.hasOwnProperty.call(map, escaped) && map[escaped] === value;
+}
+
 function formatMap(map: Map<unknown, unknown> | Record<string, unknown>): string {
-  const entries = map instanceof Map ? [...map.entries()] : Object.entries(map);
+  const entries = map instanceof Map ? [...map.entries()] : Object.entries(map).filter(([k, v]) => !isUnescapedTwin(map, k, v));
   const pairs = entries.map(([key, value]): [string, string] => {
     const keyType = celValueTypeName(key);
     let keyText: string;

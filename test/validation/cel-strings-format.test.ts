@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { celEnvironment, celEnvironmentWithVariables } from '../../runtime/validation/cel-env.js';
 import { celRuleErrors } from '../../runtime/validation/cel.js';
 import { estimateSchemaCost } from '../../runtime/validation/cel-cost.js';
+import { compileSchemaValidator } from '../../runtime/validation/index.js';
 import { goFixed, textFixed } from '../../runtime/validation/go-float-format.js';
 import { goFloat } from '../../runtime/validation/gofmt.js';
 
@@ -216,5 +217,32 @@ describe('format(): cost', () => {
     assert.equal(costOf("'no substitution'.format([])"), 12);
     assert.equal(costOf("'%%%s%%'.format(['text'])"), 11);
     assert.equal(costOf("'%d %d %d, %s %s %s, %d %d %d, %s %s %s'.format([1, 2, 3, 'A', 'B', 'C', 4, 5, 6, 'D', 'E', 'F'])"), 14);
+  });
+});
+
+describe('format(): CRD values as rules see them', () => {
+  test('objects print as maps under their CEL names (a keyword field once, escaped, as kube iterates it); numbers by schema type', () => {
+    const v = compileSchemaValidator(
+      {
+        R: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: {
+                items: { type: 'array', items: { type: 'object', properties: { namespace: { type: 'string' }, 'x-y': { type: 'integer' }, w: { type: 'number' } } } },
+              },
+              'x-kubernetes-validations': [{ rule: 'false', messageExpression: "'%s'.format([self.items])" }],
+            },
+          },
+        },
+      } as never,
+      'R',
+    );
+    const errs = v.validate({ apiVersion: 'x.example.com/v1', kind: 'W', metadata: { name: 'w1', namespace: 'default' }, spec: { items: [{ namespace: 'ns', 'x-y': 2, w: 3 }] } }, undefined);
+    assert.deepEqual(
+      errs.map((e) => e.message),
+      ['Invalid value: "object": [{"__namespace__":"ns", "w":3.000000, "x__dash__y":2}]'],
+    );
   });
 });
