@@ -259,13 +259,28 @@ function backTo(text: string, from: number, want: string): number | undefined {
   return undefined;
 }
 
-/** Where cel-go places an expression: a select at its '.', a global call at its '('. */
+/** The largest offset cel-js noted in a subtree (inside its last token). */
+function lastPos(node: Node): number {
+  let max = node.pos ?? 0;
+  for (const [n] of nodesOf(node)) max = Math.max(max, n.pos ?? 0);
+  return max;
+}
+
+/** Where cel-go places an expression: a select at its '.', a call (global or member) at its '('. */
 function celGoOffset(node: Node, text: string): number {
   const pos = node.pos ?? 0;
   if (node.op === '.' || node.op === '.?') return backTo(text, pos - 1, '.') ?? pos;
   if (node.op === 'call') {
     const open = text.slice(pos).search(/\(/);
     return open < 0 ? pos : pos + open;
+  }
+  if (node.op === 'rcall' && Array.isArray(node.args) && typeof node.args[0] === 'string' && isNode(node.args[1])) {
+    // The first `.name(` after the receiver's last token.
+    const from = lastPos(node.args[1]);
+    const m = new RegExp(`\\.\\s*${node.args[0]}\\s*\\(`, 'g');
+    m.lastIndex = from;
+    const found = m.exec(text);
+    if (found) return found.index + found[0].length - 1;
   }
   return pos;
 }

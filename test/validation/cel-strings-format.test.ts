@@ -190,10 +190,13 @@ describe('format(): compile-time check of literal calls (stringFormatValidator)'
     assert.match(compileError("'an octal: %o'.format([3.14]) != ''"), /octal clause can only be used on integers, was given double$/);
   });
 
-  test('the declared types of fields: a select is placed at its dot; an object is no %s argument', () => {
+  test('the declared types of fields: a select is placed at its dot, a call at its paren; an object is no %s argument', () => {
     assert.equal(compileError("'%d'.format([self.s]) != ''"), 'compilation failed: ERROR: <input>:1:18: error during formatting: decimal clause can only be used on integers, was given string');
     assert.match(compileError("'%s'.format([[1, self.o]]) != ''"), /1:22: error during formatting: string clause can only be used on .*, was given kgen_object_\d+$/);
     assert.match(compileError("'%f'.format([int(self.d)]) != ''"), /1:17: error during formatting: fixed-point clause/);
+    // A member call at its '(' (optional.of is a namespaced function in cel-go, a member call here).
+    assert.match(compileError("'%f'.format([self.s.size()]) != ''"), /1:25: error during formatting: fixed-point clause can only be used on doubles, was given int$/);
+    assert.match(compileError("'%d'.format([optional.of(1)]) != ''"), /1:25: error during formatting: decimal clause can only be used on integers, was given optional_type$/);
   });
 
   test('what passes: matching types, dyn arguments, format strings or arguments that are not literals', () => {
