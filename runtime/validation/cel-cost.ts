@@ -307,7 +307,6 @@ class Estimator {
       case 'substring':
       case 'charAt':
       case 'reverse':
-      case 'format':
       case 'quantity':
       case 'isQuantity':
       case 'url':
@@ -324,6 +323,12 @@ class Estimator {
       case 'duration':
       case 'timestamp':
         return { cost: base + (subject?.type.kind === 'string' ? strCost(subject) : 1), type: subject?.type.kind === 'string' && name.endsWith('Ascii') ? subject.type : DYN, size: subject?.size ?? 0, unbounded };
+      case 'format':
+        // ext.Strings' format (cel-go checker/cost.go, ExtFormatString; kube's library adds no
+        // cost of its own): a traversal of the format string, no call cost; cel-go bounds no size
+        // of the result, so it is priced as unbounded, as a conversion's below.
+        if (t?.type.kind === 'string') return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR), type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
+        return { cost: base + 1, type: DYN, size: 0, unbounded };
       case 'string':
         // cel-go knows no size of a conversion's result: its estimate is unbounded, so
         // concatenating it is priced at cel-go's maximum (kube: MaxUint64 saturates the limits).

@@ -44,9 +44,10 @@ import {
 import { compileRE2, findAllRE2, RE2SyntaxError } from './re2.js';
 import { CEL_FORMATS, CelFormat } from './cel-format.js';
 import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemver, semverInt } from './cel-semver.js';
+import { stringFormat } from './cel-strings-format.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
-import { formatLiteralError, homogeneousLiteralError, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, type LiteralError } from './cel-literals.js';
+import { formatLiteralError, homogeneousLiteralError, mayHaveFormatCalls, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, stringFormatCallError, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
 
@@ -309,16 +310,18 @@ export function celQuote(s: string): string {
   return `${out}"`;
 }
 
-function registerStringsQuote(env: Environment): Environment {
+/** ext.Strings (version 2) beyond cel-js's own string functions: strings.quote() and format() (cel-strings-format.ts). */
+function registerStringsLibrary(env: Environment): Environment {
   return env
     .registerType('kubernetes.StringsNamespace', StringsNamespace)
     .registerConstant('strings', 'kubernetes.StringsNamespace', new StringsNamespace())
-    .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_: StringsNamespace, s: string) => celQuote(s));
+    .registerFunction('kubernetes.StringsNamespace.quote(string): string', (_: StringsNamespace, s: string) => celQuote(s))
+    .registerFunction('string.format(list): string', (s: string, args: unknown[]) => stringFormat(s, args));
 }
 
 /** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerStringsQuote(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))
+  return registerStringsLibrary(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))
@@ -521,11 +524,18 @@ function regexCompiles(pattern: string): boolean {
 export function literalErrors(ast: Parsed['ast'], text: string, dynIsExact: boolean): LiteralError | undefined {
   const mixedWanted = mayHaveLiterals(text);
   const formatWanted = mayHaveFormatLiterals(text);
+  const formatCallWanted = mixedWanted && mayHaveFormatCalls(text);
   if (!mixedWanted && !formatWanted) return undefined;
   const nodes = nodesOf(ast);
-  const mixed = mixedWanted ? homogeneousLiteralError(nodes, dynIsExact) : undefined;
-  const format = formatWanted ? formatLiteralError(nodes, converts, regexCompiles) : undefined;
-  return mixed && format ? (format.pos < mixed.pos ? format : mixed) : (mixed ?? format);
+  let first: LiteralError | undefined;
+  for (const found of [
+    mixedWanted ? homogeneousLiteralError(nodes, dynIsExact) : undefined,
+    formatWanted ? formatLiteralError(nodes, converts, regexCompiles) : undefined,
+    formatCallWanted ? stringFormatCallError(nodes, text) : undefined,
+  ]) {
+    if (found && (!first || found.pos < first.pos)) first = found;
+  }
+  return first;
 }
 
 /** Characters of rule text the two caches above hold (for tests of the bound). */

@@ -5,6 +5,7 @@
  * `checkedType`); evaluation does not use them, so CRDs stored before keep evaluating as before.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { CLAUSE_ERRORS, FormatError, parseFormatString, type FormatClauses } from './cel-strings-format.js';
 
 /** The first problem found: cel-go's message and the offset of the offending expression. */
 export interface LiteralError {
@@ -182,6 +183,142 @@ export function formatLiteralError(nodes: Array<[Node, boolean]>, converts: (fn:
     const ok = fn === 'matches' ? typeof literal.args !== 'string' || regexCompiles(literal.args) : converts(fn, literal.args);
     const pos = literal.pos ?? 0;
     if (!ok && (!first || pos < first.pos)) first = { message: `invalid ${fn} argument`, pos };
+  }
+  return first;
+}
+
+/** False when a rule's text calls no format(): most rules. */
+export function mayHaveFormatCalls(text: string): boolean {
+  return text.includes('format');
+}
+
+/** The cel-go kind an argument's checked type has for the format clauses (dyn matches every clause). */
+const FORMAT_KINDS = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'null', 'type', 'google.protobuf.Timestamp', 'google.protobuf.Duration']);
+function formatKind(node: Node | undefined): string {
+  const t = node?.checkedType;
+  if (!t || t.kind === 'dyn' || t.kind === 'param') return 'dyn';
+  if (t.kind === 'list' || t.kind === 'map') return t.kind;
+  return FORMAT_KINDS.has(t.name) ? t.name : 'other';
+}
+
+/** cel-go's Type.TypeName() of an argument's checked type. */
+function formatTypeName(node: Node | undefined): string {
+  const t = node?.checkedType;
+  if (!t) return 'dyn';
+  if (t.kind === 'list' || t.kind === 'map' || t.kind === 'dyn') return t.kind;
+  if (t.kind === 'optional') return 'optional_type';
+  return t.name === 'null' ? 'null_type' : t.name;
+}
+
+/** verifyString: the node (or, in a list or map literal, the first element) %s cannot print. */
+function unprintable(node: Node): Node | undefined {
+  if (formatKind(node) === 'other') return node;
+  if (node.op === 'list' && Array.isArray(node.args)) {
+    for (const el of node.args) if (isNode(el)) {
+      const bad = unprintable(el);
+      if (bad) return bad;
+    }
+  } else if (node.op === 'map' && Array.isArray(node.args)) {
+    for (const entry of node.args) if (Array.isArray(entry)) for (const part of entry) if (isNode(part)) {
+      const bad = unprintable(part);
+      if (bad) return bad;
+    }
+  }
+  return undefined;
+}
+
+function clauseCheck(kinds: readonly string[], error: (type: string, at?: unknown) => FormatError): (node: Node) => string {
+  return (node) => {
+    const kind = formatKind(node);
+    if (kind !== 'dyn' && !kinds.includes(kind)) throw error(formatTypeName(node), node);
+    return '';
+  };
+}
+
+/** cel-go's stringFormatChecker: each clause against the checked type of its argument. */
+const CHECKER_CLAUSES: FormatClauses<Node> = {
+  string: (node) => {
+    const bad = unprintable(node);
+    if (bad) throw CLAUSE_ERRORS.stringClauseError(formatTypeName(bad), bad);
+    return '';
+  },
+  decimal: clauseCheck(['int', 'uint'], CLAUSE_ERRORS.decimalClauseError),
+  fixed: () => clauseCheck(['double', 'string'], CLAUSE_ERRORS.fixedClauseError),
+  scientific: () => clauseCheck(['double', 'string'], CLAUSE_ERRORS.scientificClauseError),
+  binary: clauseCheck(['int', 'uint', 'bool'], CLAUSE_ERRORS.binaryClauseError),
+  hex: () => clauseCheck(['int', 'uint', 'string', 'bytes'], CLAUSE_ERRORS.hexClauseError),
+  octal: clauseCheck(['int', 'uint'], CLAUSE_ERRORS.octalClauseError),
+};
+
+/** Offset of the character at or before `from` that is `want`, past whitespace (and '?' of `.?`). */
+function backTo(text: string, from: number, want: string): number | undefined {
+  for (let i = from; i >= 0; i--) {
+    if (text[i] === want) return i;
+    if (!/[\s?]/.test(text[i]!)) return undefined;
+  }
+  return undefined;
+}
+
+/** The largest offset cel-js noted in a subtree (inside its last token). */
+function lastPos(node: Node): number {
+  let max = node.pos ?? 0;
+  for (const [n] of nodesOf(node)) max = Math.max(max, n.pos ?? 0);
+  return max;
+}
+
+/** Where cel-go places an expression: a select at its '.', a call (global or member) at its '('. */
+function celGoOffset(node: Node, text: string): number {
+  const pos = node.pos ?? 0;
+  if (node.op === '.' || node.op === '.?') return backTo(text, pos - 1, '.') ?? pos;
+  if (node.op === 'call') {
+    const open = text.slice(pos).search(/\(/);
+    return open < 0 ? pos : pos + open;
+  }
+  if (node.op === 'rcall' && Array.isArray(node.args) && typeof node.args[0] === 'string' && isNode(node.args[1])) {
+    // The first `.name(` after the receiver's last token.
+    const from = lastPos(node.args[1]);
+    const m = new RegExp(`\\.\\s*${node.args[0]}\\s*\\(`, 'g');
+    m.lastIndex = from;
+    const found = m.exec(text);
+    if (found) return found.index + found[0].length - 1;
+  }
+  return pos;
+}
+
+/**
+ * ext.Strings' stringFormatValidator (cel-go v0.23, kube 1.29 on): a format() call on a string
+ * literal with a list literal argument is checked when the rule is compiled, with the runtime's
+ * parser: a bad clause, too few or too many arguments, and a clause whose argument's type can
+ * never suit it (`'%d'.format(['a'])`) are refused with cel-go's message, at the argument or at
+ * the call's '('. Arguments of type dyn pass, as in cel-go.
+ */
+export function stringFormatCallError(nodes: Array<[Node, boolean]>, text: string): LiteralError | undefined {
+  let first: LiteralError | undefined;
+  for (const [node] of nodes) {
+    if (node.op !== 'rcall' || !Array.isArray(node.args) || node.args[0] !== 'format') continue;
+    const target: unknown = node.args[1];
+    const args: unknown = node.args[2];
+    if (!isNode(target) || target.op !== 'value' || typeof target.args !== 'string') continue;
+    if (!Array.isArray(args) || args.length !== 1 || !isNode(args[0]) || args[0].op !== 'list' || !Array.isArray(args[0].args)) continue;
+    const list = args[0];
+    const elements = (list.args as unknown[]).filter(isNode);
+    let requested = 0;
+    let error: LiteralError | undefined;
+    const callPos = () => backTo(text, (list.pos ?? 1) - 1, '(') ?? node.pos ?? 0;
+    try {
+      parseFormatString(target.args, CHECKER_CLAUSES, {
+        arg: (index) => {
+          requested++;
+          return elements[index]!;
+        },
+        size: () => elements.length,
+      });
+      if (elements.length > requested) error = { message: `too many arguments supplied to string.format (expected ${requested}, got ${elements.length})`, pos: callPos() };
+    } catch (err) {
+      if (!(err instanceof FormatError)) throw err;
+      error = { message: err.message, pos: isNode(err.at) ? celGoOffset(err.at, text) : callPos() };
+    }
+    if (error && (!first || error.pos < first.pos)) first = error;
   }
   return first;
 }

@@ -1,5 +1,5 @@
 /**
- * kube's CEL libraries (quantity, ip) in a CRD's x-kubernetes-validations, through real kubectl
+ * kube's CEL libraries (quantity, ip, ext.Strings' format) in a CRD's x-kubernetes-validations, through real kubectl
  * against `kgen serve`: the CRD is accepted, a good object is created, bad ones are refused with
  * the 422 message kubectl prints for kube-apiserver 1.33.
  */
@@ -38,6 +38,11 @@ spec:
                 maxLength: 45
                 x-kubernetes-validations:
                 - rule: ip(self).family() == 4
+              replicas:
+                type: integer
+                x-kubernetes-validations:
+                - rule: self <= 5
+                  messageExpression: "'%d replicas, more than %d (%.1f%%)'.format([self, 5, double(self) / 5.0 * 100.0])"
 `;
 
 const disk = (name: string, size: string, addr: string) => `apiVersion: storage.example.com/v1
@@ -50,7 +55,7 @@ spec:
   addr: ${JSON.stringify(addr)}
 `;
 
-describe('kubectl and kube CEL libraries (quantity, ip) in CRD rules', () => {
+describe('kubectl and kube CEL libraries (quantity, ip, format) in CRD rules', () => {
   let server: KgenServer;
   before(async () => {
     server = await startKgen({ generatedDir: join(REPO, 'generated'), storage: 'memory:' });
@@ -85,5 +90,12 @@ describe('kubectl and kube CEL libraries (quantity, ip) in CRD rules', () => {
       'The Disk "bad" is invalid: spec.addr: Invalid value: "string": IP Address "10.0.0.256" parse error during conversion from string: ParseAddr("10.0.0.256"): IPv4 field has value >255 evaluating rule: ip(self).family() == 4',
     );
     assert.equal(kubectlOk(server.kubeconfig, ['get', 'disks', '-o', 'name']).trim(), 'disk.storage.example.com/good');
+  });
+
+  it('prints a messageExpression built with format() for a failed rule', () => {
+    const many = kubectl(server.kubeconfig, ['apply', '-f', '-'], `${disk('many', '1Gi', '10.0.0.1')}  replicas: 7\n`);
+    assert.equal(many.code, 1);
+    assert.equal(many.stderr.trim(), 'The Disk "many" is invalid: spec.replicas: Invalid value: "integer": 7 replicas, more than 5 (140.0%)');
+    assert.equal(kubectlOk(server.kubeconfig, ['apply', '-f', '-'], `${disk('few', '1Gi', '10.0.0.1')}  replicas: 5\n`).trim(), 'disk.storage.example.com/few created');
   });
 });
