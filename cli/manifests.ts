@@ -4,7 +4,7 @@
  */
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
 import { inexactYAMLIntegerOf } from '../runtime/endpoints/yaml-integers.js';
-import { inexactIntegerMessage } from '../runtime/validation/json-literals.js';
+import { inexactIntegerMessage } from '../runtime/api/json-integers.js';
 
 export interface ManifestObject {
   line: number;

@@ -2,7 +2,7 @@
  * Applies value tags (`@minimum`, `@default`, `@kgen:listType`, …) to a schema node, checking that
  * each fits the type it is written on.
  */
-import { inexactIntegerOf } from '../../runtime/validation/json-literals.js';
+import { inexactIntegerOf } from '../../runtime/api/json-integers.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Schema, SchemaAnnotations } from '../model.js';
 import type { DocTag } from './jsdoc.js';

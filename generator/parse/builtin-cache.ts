@@ -28,7 +28,7 @@ const ENTRY_PREFIX = 'builtin-parse-';
 
 const PARSE_DIR = fileURLToPath(new URL('./', import.meta.url));
 /** The modules outside this folder that the parse stage imports (without extension, from this folder). */
-export const PARSE_IMPORTS = ['../model', '../diagnostics', '../names', '../../runtime/endpoints/openapi/names', '../../runtime/api/kube-groups', '../../runtime/api/resource', '../../runtime/validation/json-literals'];
+export const PARSE_IMPORTS = ['../model', '../diagnostics', '../names', '../../runtime/endpoints/openapi/names', '../../runtime/api/kube-groups', '../../runtime/api/resource', '../../runtime/api/json-integers'];
 
 /** Module files (.ts in a checkout, .js in dist/) of a folder, sorted. */
 function moduleFiles(dir: string): string[] {

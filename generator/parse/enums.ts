@@ -6,7 +6,7 @@
 import type ts from 'typescript';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { Schema, SourceLocation } from '../model.js';
-import { isInexactInt64 } from '../../runtime/validation/json-literals.js';
+import { isInexactInt64 } from '../../runtime/api/json-integers.js';
 import { nodeLocation } from './jsdoc.js';
 import { SyntaxKind } from './typescript.js';
 

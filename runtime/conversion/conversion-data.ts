@@ -22,7 +22,7 @@
  * an integer beyond 2^53, which kgen never writes and would restore rounded) is read as empty (and replaced); the annotation belongs to kgen, as Cluster API's does to it.
  */
 import type { KubeObject } from '../api/meta.js';
-import { inexactIntegerOf } from '../validation/json-literals.js';
+import { inexactIntegerOf } from '../api/json-integers.js';
 
 type Json = Record<string, unknown>;
 

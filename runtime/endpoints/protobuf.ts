@@ -19,7 +19,7 @@
  */
 import { StatusError, newBadRequest, statusError } from '../api/status.js';
 import { numberOutOfRangeError } from './json-numbers.js';
-import { inexactIntegerMessage, inexactIntegerOf, isInexactInt64, type InexactInteger } from '../validation/json-literals.js';
+import { inexactIntegerMessage, inexactIntegerOf, isInexactInt64, type InexactInteger } from '../api/json-integers.js';
 import { registeredMessage } from './protobuf-registry.js';
 import type { FieldDesc, MessageDesc } from './protobuf-desc.js';
 
@@ -31,7 +31,7 @@ const MAGIC = [0x6b, 0x38, 0x73, 0x00]; // "k8s\0"
 class WireError extends Error {}
 
 /**
- * An integer a double cannot hold (json-literals.ts), refused rather than rounded. Found with the
+ * An integer a double cannot hold (api/json-integers.ts), refused rather than rounded. Found with the
  * path inside the innermost message (or raw JSON); each enclosing message puts its field in front
  * as the error passes through it, so the message names the field's full path (`spec.x[1].y`).
  */
@@ -396,7 +396,7 @@ function decodeRawJSON(r: Reader, invalid = 'invalid JSON in a raw field'): unkn
   return value;
 }
 
-/** The JSON body's number checks (json-numbers.ts, json-literals.ts) for JSON bytes inside protobuf. */
+/** The JSON body's number checks (json-numbers.ts, api/json-integers.ts) for JSON bytes inside protobuf. */
 function checkRawNumbers(text: string, value: unknown): void {
   const message = numberOutOfRangeError(text, value);
   if (message !== undefined) throw new WireError(message);

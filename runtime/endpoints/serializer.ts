@@ -12,7 +12,7 @@ import { firstNonFiniteNumber, numberOutOfRangeError } from './json-numbers.js';
 import { mediaTypeOf } from './negotiation.js';
 import { nestingDepthError, valueExceedsNestingDepth } from '../api/nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
-import { inexactIntegerMessage, inexactIntegerOf } from '../validation/json-literals.js';
+import { inexactIntegerMessage, inexactIntegerOf } from '../api/json-integers.js';
 import { inexactYAMLIntegerOf } from './yaml-integers.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */

@@ -1,5 +1,5 @@
 /**
- * A YAML body's integers that a double would change: YAML's side of json-literals.ts'
+ * A YAML body's integers that a double would change: YAML's side of api/json-integers.ts'
  * inexactIntegerOf. The yaml package resolves `9007199254740993` to the double 9007199254740992;
  * kube's YAML decoder hands the literal to its JSON decoder, which keeps an int64 exactly. The
  * scalar's source text is still on the parsed node, so only a body with a long enough run of
@@ -9,7 +9,7 @@
  */
 import type { Document } from 'yaml';
 import { yaml } from '../api/yaml.js';
-import { isInexactInt64, type InexactInteger } from '../validation/json-literals.js';
+import { isInexactInt64, type InexactInteger } from '../api/json-integers.js';
 
 const LONG_DIGITS = /[0-9a-fA-F]{14}/;
 const EXACT_LIMIT = 2 ** 53;

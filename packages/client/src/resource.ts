@@ -29,6 +29,7 @@ import {
   type UpdateOptions,
   type WatchOptions,
 } from './types.js';
+import { refuseRoundedWrite } from './rounded-reads.js';
 import { decodeWatchStream } from './watch.js';
 
 export class ResourceClient<T extends APIObject> {
@@ -105,6 +106,7 @@ export class ResourceClient<T extends APIObject> {
   /** Server-side apply of obj (named by its metadata) as opts.fieldManager. */
   apply(obj: T, opts: ApplyOptions): Promise<T> {
     if (!opts?.fieldManager) throw new Error('apply: fieldManager is required for server-side apply');
+    refuseRoundedWrite(obj);
     const namespace = this.objectNamespace(obj);
     return this.rest.request<T>({
       method: 'PATCH',

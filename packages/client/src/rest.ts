@@ -9,6 +9,7 @@ import type { CredentialSource, Credentials } from './credentials.js';
 import { credentialSource, defaultTransport } from './platform.js';
 import { TokenBucketRateLimiter, abortableSleep, unlimited, type RateLimiter } from './rate-limiter.js';
 import { responseError } from './response-error.js';
+import { noteRoundedReads, refuseRoundedWrite } from './rounded-reads.js';
 import { connectionErrorDelay, responseDelay, retryAfterSeconds } from './retry.js';
 import type { Exchange, ResponseStream, Transport } from './transport.js';
 
@@ -190,7 +191,9 @@ const encoder = new TextEncoder();
 function encodeBody(body: unknown): Uint8Array | undefined {
   if (body === undefined) return undefined;
   if (body instanceof Uint8Array) return body;
-  return encoder.encode(typeof body === 'string' ? body : JSON.stringify(body));
+  if (typeof body === 'string') return encoder.encode(body);
+  refuseRoundedWrite(body);
+  return encoder.encode(JSON.stringify(body));
 }
 
 function decodeBody<T>(result: Exchange): T {
@@ -206,5 +209,6 @@ function decodeBody<T>(result: Exchange): T {
   if (isStatus(value) && value.status !== 'Success') {
     throw new StatusError(value.code ? value : { ...value, code: result.statusCode });
   }
+  noteRoundedReads(result.body, value);
   return value as T;
 }

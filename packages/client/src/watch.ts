@@ -5,6 +5,7 @@
  */
 import type { KubeObject, Status, WatchEvent } from '../../../runtime/api/meta.js';
 import { StatusError, isStatus, newStatus } from '../../../runtime/api/status.js';
+import { noteRoundedReads } from './rounded-reads.js';
 
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -42,6 +43,7 @@ export function decodeWatchEvent<T = KubeObject>(line: string): WatchEvent<T> {
     throw new Error(`watch stream: not a watch event: ${line.slice(0, 200)}`);
   }
   if (event.type === 'ERROR') throw new StatusError(errorStatus(event.object));
+  noteRoundedReads(line, event);
   return event as WatchEvent<T>;
 }
 

@@ -10,7 +10,7 @@
  * for `<name>.<namespace>.svc`.
  */
 import { request as httpsRequest } from 'node:https';
-import { inexactIntegerMessage, inexactIntegerOf } from '../../validation/json-literals.js';
+import { inexactIntegerMessage, inexactIntegerOf } from '../../api/json-integers.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** The most of a webhook's answer read (kube's default request body limit). */

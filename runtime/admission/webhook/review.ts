@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { tooDeepOffset } from '../../api/nesting.js';
-import { inexactIntegerMessage, inexactIntegerOf } from '../../validation/json-literals.js';
+import { inexactIntegerMessage, inexactIntegerOf } from '../../api/json-integers.js';
 import type { WebhookResultStatus } from '../errors.js';
 
 export const ADMISSION_API_VERSION = 'admission.k8s.io/v1';
