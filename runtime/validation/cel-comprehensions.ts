@@ -55,7 +55,6 @@ type Kind = 'all' | 'exists' | 'existsOne' | 'transformList' | 'transformMap' | 
 
 interface TwoVarMacro {
   kind: Kind;
-  desc: string;
   receiver: Node;
   vars: [Node, Node];
   filter: Node | undefined;
@@ -73,10 +72,32 @@ function simpleName(checker: Checker, node: Node): string {
   return node.args;
 }
 
-function boolOrDyn(checker: Checker, node: Node, ctx: Ctx, what: string): void {
+/** A type as cel-go prints it in an overload error (`list(int)`, `map(string, int)`). */
+const goTypeName = (checker: Checker, t: CelType): string => checker.formatType(t).replace(/</g, '(').replace(/>/g, ')');
+
+/**
+ * A predicate or filter must be bool (or dyn, decided at run time). cel-go reports the call its
+ * expansion makes with it: `_&&_` (all), `_||_` (exists), `_?_:_` (existsOne, filters).
+ */
+function boolOrDyn(checker: Checker, node: Node, ctx: Ctx, call: string, others: string): void {
   const t = checker.check(node, ctx);
-  if (!t.isDynOrBool()) throw checker.createError('invalid_condition_type', `${what} must return bool, got '${checker.formatType(t)}'`, node);
+  if (t.isDynOrBool()) return;
+  const types = call === '_?_:_' ? `${goTypeName(checker, t)}, ${others}, ${others}` : `bool, ${goTypeName(checker, t)}`;
+  throw checker.createError('no_matching_overload', `found no matching overload for '${call}' applied to '(${types})'`, node);
 }
+
+/** cel-go's extractIterVars: simple names, distinct, not the accumulator's. */
+function iterVars(checker: Checker, macro: TwoVarMacro): [string, string] {
+  const first = simpleName(checker, macro.vars[0]);
+  const second = simpleName(checker, macro.vars[1]);
+  if (first === second) throw checker.createError('invalid_macro_argument', `duplicate variable name: ${first}`, macro.vars[1]);
+  if (first === ACCUMULATOR) throw checker.createError('invalid_macro_argument', 'iteration variable overwrites accumulator variable', macro.vars[0]);
+  if (second === ACCUMULATOR) throw checker.createError('invalid_macro_argument', 'iteration variable overwrites accumulator variable', macro.vars[1]);
+  return [first, second];
+}
+
+/** cel-go's parser.AccumulatorName (its hidden name, `@result`, is no CEL identifier). */
+const ACCUMULATOR = '__result__';
 
 function typeCheck(checker: Checker, macro: TwoVarMacro, ctx: Ctx): CelType {
   const range = checker.check(macro.receiver, ctx);
@@ -91,14 +112,21 @@ function typeCheck(checker: Checker, macro: TwoVarMacro, ctx: Ctx): CelType {
       macro.receiver,
     );
   }
-  const inner = ctx.forkWithVariable(simpleName(checker, macro.vars[0]), types[0]).forkWithVariable(simpleName(checker, macro.vars[1]), types[1]);
+  const [first, second] = iterVars(checker, macro);
+  const inner = ctx.forkWithVariable(first, types[0]).forkWithVariable(second, types[1]);
   macro.types = types;
-  if (macro.filter) boolOrDyn(checker, macro.filter, inner, `${macro.desc} filter predicate`);
+  // What the accumulator holds, for the `_?_:_` of a filter: cel-go prints it as the result type.
+  const accu = (): string => (macro.kind === 'existsOne' ? 'int' : macro.kind === 'transformList' ? 'list(dyn)' : 'map(dyn, dyn)');
+  if (macro.filter) boolOrDyn(checker, macro.filter, inner, '_?_:_', accu());
   switch (macro.kind) {
     case 'all':
+      boolOrDyn(checker, macro.body, inner, '_&&_', '');
+      return checker.boolType;
     case 'exists':
+      boolOrDyn(checker, macro.body, inner, '_||_', '');
+      return checker.boolType;
     case 'existsOne':
-      boolOrDyn(checker, macro.body, inner, `${macro.desc} predicate`);
+      boolOrDyn(checker, macro.body, inner, '_?_:_', accu());
       return checker.boolType;
     case 'transformList':
       return checker.registry.getListType(checker.check(macro.body, inner));
@@ -260,11 +288,9 @@ export function isTwoVarComprehension(name: string, argc: number): boolean {
 export function registerTwoVarComprehensions(env: Environment): Environment {
   for (const [name, kind, argc, returns] of MACROS) {
     const params = argc === 3 ? 'ast, ast, ast' : 'ast, ast, ast, ast';
-    const desc = `${name}(${argc === 3 ? 'var1, var2, ' : 'var1, var2, filter, '}${kind === 'all' || kind === 'exists' || kind === 'existsOne' ? 'predicate' : 'transform'})`;
     env.registerFunction(`dyn.${name}(${params}): ${returns}`, (({ args, receiver }: { args: Node[]; receiver: Node }) => {
       const macro: TwoVarMacro = {
         kind,
-        desc,
         receiver,
         vars: [args[0]!, args[1]!],
         filter: argc === 4 ? args[2] : undefined,
