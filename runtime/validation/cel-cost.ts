@@ -18,6 +18,7 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { parseRule } from './cel-env.js';
+import { isTwoVarComprehension } from './cel-comprehensions.js';
 
 /** celconfig.MaxRequestSizeBytes: the 3 MiB a request body may hold. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
@@ -246,6 +247,7 @@ class Estimator {
   }
 
   private call(name: string, target: ASTNode | undefined, args: ASTNode[], env: Map<string, SizedType>): Estimate {
+    if (target && isTwoVarComprehension(name, args.length) && args[0]!.op === 'id' && args[1]!.op === 'id') return this.twoVarComprehension(name, target, args, env);
     if (target && MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') return this.comprehension(name, target, args, env);
     // A function of a namespace (ip.isCanonical): cel-go resolves the qualified name, no variable is read.
     if (target?.op === 'id' && !env.has(target.args) && NAMESPACED_FUNCTIONS.has(`${target.args}.${name}`)) {
@@ -395,6 +397,62 @@ class Estimator {
         ? { kind: 'list', maxElements: n, minSerializedSize: 2, elem: name === 'map' ? (bodies[bodies.length - 1]?.type ?? DYN) : elem }
         : { kind: name === 'exists_one' || name === 'all' || name === 'exists' ? 'bool' : 'dyn', maxElements: 0, minSerializedSize: 1 };
     return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' ? n : 0, unbounded };
+  }
+
+  /**
+   * The two-variable comprehensions (cel-comprehensions.ts), as cel-go expands and prices them
+   * (ext/comprehensions.go, checker/cost.go): the first variable is a list's index (int) or a map's
+   * key, the second the item or value. all/exists/existsOne loop as their one-variable forms;
+   * transformList as map(); transformMap's step is `cel.@mapInsert(__result__, k, t)` and
+   * transformMapEntry's `cel.@mapInsert(__result__, t)` (a call kube's estimator leaves to
+   * cel-go's default: 1 plus its arguments), each behind `filter ? step : __result__` when filtered.
+   */
+  private twoVarComprehension(name: string, target: ASTNode, args: ASTNode[], env: Map<string, SizedType>): Estimate {
+    const range = this.estimate(target, env);
+    const [k, v] = [(args[0] as Extract<ASTNode, { op: 'id' }>).args, (args[1] as Extract<ASTNode, { op: 'id' }>).args];
+    const int: SizedType = { kind: 'int', maxElements: 0, minSerializedSize: 1 };
+    const key = range.type.kind === 'list' ? int : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const value = range.type.kind === 'list' || range.type.kind === 'map' ? (range.type.elem ?? DYN) : DYN;
+    const inner = new Map(env).set(k, key).set(v, value);
+    const bodies = args.slice(2).map((n) => this.estimate(n, inner));
+    const body = bodies.reduce((s, e) => s + e.cost, 0);
+    const transform = bodies[bodies.length - 1]!;
+    const n = Math.max(0, range.size);
+    let init = 0;
+    let perElement: number;
+    let result = 1;
+    let type: SizedType;
+    switch (name) {
+      case 'all':
+      case 'exists':
+        perElement = 2 + 1 + body; // @not_strictly_false(__result__), then __result__ && / || body
+        type = { kind: 'bool', maxElements: 0, minSerializedSize: 1 };
+        break;
+      case 'existsOne':
+      case 'exists_one':
+        perElement = body + 2; // body ? __result__ + 1 : __result__
+        result = 2; // __result__ == 1
+        type = { kind: 'bool', maxElements: 0, minSerializedSize: 1 };
+        break;
+      case 'transformList':
+        init = LIST_CREATE_BASE_COST;
+        perElement = body + 1 + LIST_CREATE_BASE_COST + 1; // __result__ + [t]
+        type = { kind: 'list', maxElements: n, minSerializedSize: 2, elem: transform.type };
+        break;
+      case 'transformMap':
+        init = MAP_CREATE_BASE_COST;
+        perElement = body + 3; // cel.@mapInsert(__result__, k, t)
+        type = { kind: 'map', maxElements: n, minSerializedSize: 2, elem: transform.type };
+        break;
+      default: // transformMapEntry
+        init = MAP_CREATE_BASE_COST;
+        perElement = body + 2; // cel.@mapInsert(__result__, t)
+        type = { kind: 'map', maxElements: n, minSerializedSize: 2, elem: transform.type.elem ?? DYN };
+        break;
+    }
+    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
+    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' || type.kind === 'map' ? n : 0, unbounded };
   }
 }
 

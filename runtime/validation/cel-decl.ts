@@ -5,6 +5,7 @@
  * `foo-bar` is `self.foo__dash__bar` in a rule.
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { isTwoVarComprehension } from './cel-comprehensions.js';
 
 /** Object fields are thunks so recursive and shared schemas cost nothing until a rule walks them. */
 export type DeclType =
@@ -131,6 +132,16 @@ function typeOf(node: ASTNode, scope: Map<string, DeclType>): DeclType {
     case 'rcall': {
       const [name, receiver, args] = node.args;
       const range = typeOf(receiver, scope);
+      if (isTwoVarComprehension(name, args.length) && args[0]!.op === 'id' && args[1]!.op === 'id') {
+        // (index, item) of a list, (key, value) of a map (cel-comprehensions.ts).
+        const inner = new Map(scope);
+        inner.set(args[0]!.args as string, range.kind === 'list' ? { kind: 'scalar', name: 'int' } : elementOf(range));
+        inner.set(args[1]!.args as string, range.kind === 'list' ? range.items() : range.kind === 'map' ? range.values() : DYN);
+        for (const arg of args.slice(2)) typeOf(arg, inner);
+        if (name === 'transformList') return { kind: 'list', items: () => DYN };
+        if (name === 'transformMap' || name === 'transformMapEntry') return { kind: 'map', values: () => DYN };
+        return DYN;
+      }
       if (MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') {
         const inner = new Map(scope);
         inner.set(args[0]!.args as string, elementOf(range));

@@ -47,6 +47,7 @@ import { CelSemver, compareSemver, isSemver, normalizeAndParseSemver, parseSemve
 import { stringFormat } from './cel-strings-format.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
+import { registerTwoVarComprehensions } from './cel-comprehensions.js';
 import { formatLiteralError, homogeneousLiteralError, mayHaveFormatCalls, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, stringFormatCallError, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
@@ -319,9 +320,9 @@ function registerStringsLibrary(env: Environment): Environment {
     .registerFunction('string.format(list): string', (s: string, args: unknown[]) => stringFormat(s, args));
 }
 
-/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide). */
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide), and cel-go's two-variable comprehensions (cel-comprehensions.ts). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerStringsLibrary(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))
+  return registerTwoVarComprehensions(registerStringsLibrary(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))))))
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))

@@ -1,5 +1,5 @@
 /**
- * kube's CEL libraries (quantity, ip, ext.Strings' format) in a CRD's x-kubernetes-validations, through real kubectl
+ * kube's CEL libraries (quantity, ip, ext.Strings' format, two-variable comprehensions) in a CRD's x-kubernetes-validations, through real kubectl
  * against `kgen serve`: the CRD is accepted, a good object is created, bad ones are refused with
  * the 422 message kubectl prints for kube-apiserver 1.33.
  */
@@ -43,6 +43,13 @@ spec:
                 x-kubernetes-validations:
                 - rule: self <= 5
                   messageExpression: "'%d replicas, more than %d (%.1f%%)'.format([self, 5, double(self) / 5.0 * 100.0])"
+              tags:
+                type: object
+                maxProperties: 8
+                additionalProperties: {type: string, maxLength: 63}
+                x-kubernetes-validations:
+                - rule: self.all(k, v, v.startsWith(k))
+                  message: every tag value must start with its key
 `;
 
 const disk = (name: string, size: string, addr: string) => `apiVersion: storage.example.com/v1
@@ -55,7 +62,7 @@ spec:
   addr: ${JSON.stringify(addr)}
 `;
 
-describe('kubectl and kube CEL libraries (quantity, ip, format) in CRD rules', () => {
+describe('kubectl and kube CEL libraries (quantity, ip, format, two-variable comprehensions) in CRD rules', () => {
   let server: KgenServer;
   before(async () => {
     server = await startKgen({ generatedDir: join(REPO, 'generated'), storage: 'memory:' });
@@ -97,5 +104,12 @@ describe('kubectl and kube CEL libraries (quantity, ip, format) in CRD rules', (
     assert.equal(many.code, 1);
     assert.equal(many.stderr.trim(), 'The Disk "many" is invalid: spec.replicas: Invalid value: "integer": 7 replicas, more than 5 (140.0%)');
     assert.equal(kubectlOk(server.kubeconfig, ['apply', '-f', '-'], `${disk('few', '1Gi', '10.0.0.1')}  replicas: 5\n`).trim(), 'disk.storage.example.com/few created');
+  });
+
+  it('enforces a two-variable comprehension over a map (key and value)', () => {
+    const bad = kubectl(server.kubeconfig, ['apply', '-f', '-'], `${disk('tagbad', '1Gi', '10.0.0.1')}  tags: {a: abc, b: xyz}\n`);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr.trim(), 'The Disk "tagbad" is invalid: spec.tags: Invalid value: "object": every tag value must start with its key');
+    assert.equal(kubectlOk(server.kubeconfig, ['apply', '-f', '-'], `${disk('tagged', '1Gi', '10.0.0.1')}  tags: {a: abc, b: bcd}\n`).trim(), 'disk.storage.example.com/tagged created');
   });
 });
