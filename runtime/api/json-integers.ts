@@ -122,12 +122,13 @@ export function inexactIntegerMessage(found: InexactInteger, language = 'json'):
   return `${language}: number ${found.literal}${at} cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number`;
 }
 
-function isNumberChar(c: number): boolean {
+/** A character of a JSON number literal (the scanners here and in validation/json-literals.ts). */
+export function isNumberChar(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
 }
 
 /** The index of the closing quote of the string opening at i. */
-function stringEnd(text: string, i: number): number {
+export function stringEnd(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
     const c = text.charCodeAt(j);
     if (c === BACKSLASH) j++;
@@ -136,7 +137,8 @@ function stringEnd(text: string, i: number): number {
   return text.length;
 }
 
-function decodeString(text: string, start: number, end: number): string {
+/** The JSON string between the quotes at start and end, decoded. */
+export function decodeString(text: string, start: number, end: number): string {
   const raw = text.slice(start + 1, end);
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw;
 }

@@ -11,6 +11,7 @@
  * literals and where they are (a tree the decoder walks beside the value: no paths are built). Text inside strings can pass the test (`"a:1.0,"`), never fail it:
  * the scan is what decides.
  */
+import { decodeString, isNumberChar, stringEnd } from '../api/json-integers.js';
 
 /**
  * A literal that may not be what its double says, standing as a value. Each digit run is matched
@@ -32,7 +33,6 @@ export interface NumberLiterals {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** A literal JSON.parse may not keep: a fraction, an exponent, or 16 digits and more. */
 function matters(literal: string): boolean {
@@ -123,25 +123,6 @@ export function numberLiteralsOf(text: string): NumberLiterals | undefined {
     }
   }
   return root;
-}
-
-function isNumberChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
-}
-
-/** The index of the closing quote of the string opening at i. */
-function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j;
-  }
-  return text.length;
-}
-
-function decodeString(text: string, start: number, end: number): string {
-  const raw = text.slice(start + 1, end);
-  return raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw;
 }
 
 const INT32_MIN = -(2n ** 31n);
