@@ -18,6 +18,12 @@ export interface InformerHandlers {
   onAdd?(obj: KubeObject): void;
   onUpdate?(old: KubeObject, obj: KubeObject): void;
   onDelete?(obj: KubeObject): void;
+  /**
+   * The informer relisted after its watch broke (not called for the first list). Over a partial
+   * index (InformerIndex.partial) the deletions meanwhile of objects the index did not hold went
+   * unreported: a handler that wakes on deletions looks again at what it waits for.
+   */
+  onRelist?(): void;
 }
 
 export type Log = (line: string) => void;
@@ -150,10 +156,13 @@ export class ResourceInformer {
   }
 
   private async run(): Promise<void> {
+    let listed = false;
     while (!this.stopped) {
       try {
         const rv = await this.relist();
         this.markSynced();
+        if (listed && !this.stopped) this.dispatch((h) => h.onRelist?.());
+        listed = true;
         await this.watchFrom(rv);
         this.failures = 0;
       } catch (err) {
@@ -235,7 +244,8 @@ export class ResourceInformer {
         }
         if (event.type === 'BOOKMARK') continue;
         this.failures = 0;
-        if (event.type === 'DELETED') this.remove(event.object);
+        if (this.known.partial) this.deliver(event.type, event.object);
+        else if (event.type === 'DELETED') this.remove(event.object);
         else this.upsert(event.object, this.known.find(event.object));
       }
     } finally {
@@ -259,6 +269,30 @@ export class ResourceInformer {
     this.known.set(obj);
     if (previous) this.dispatch((h) => h.onUpdate?.(previous, obj));
     else this.dispatch((h) => h.onAdd?.(obj));
+  }
+
+  /**
+   * A watch event over a partial index: the event's type tells an add from an update, as the
+   * index may not hold the object (its last state is then a stub without resourceVersion), and
+   * every deletion is handed over as received.
+   */
+  private deliver(type: 'ADDED' | 'MODIFIED' | 'DELETED', received: KubeObject): void {
+    const old = this.known.find(received);
+    if (type === 'DELETED') {
+      if (old) this.known.delete(old);
+      const obj = this.transform ? this.transform(received) : received;
+      this.dispatch((h) => h.onDelete?.(obj));
+      return;
+    }
+    if (old && old.resourceVersion === received.metadata.resourceVersion) return;
+    const obj = this.transform ? this.transform(received) : received;
+    this.known.set(obj);
+    if (type === 'ADDED') {
+      this.dispatch((h) => h.onAdd?.(obj));
+      return;
+    }
+    const previous = old ? old.object() : stubOf(obj);
+    this.dispatch((h) => h.onUpdate?.(previous, obj));
   }
 
   /** A DELETED event: handlers get the object received. */
@@ -297,6 +331,15 @@ export class ResourceInformer {
       this.wakeTimer = undefined;
     });
   }
+}
+
+/** The previous state of an object an index did not hold: its coordinates and uid, no resourceVersion. */
+function stubOf(obj: KubeObject): KubeObject {
+  const { name, namespace, uid } = obj.metadata;
+  const metadata: KubeObject['metadata'] = { name };
+  if (namespace !== undefined) metadata.namespace = namespace;
+  if (uid !== undefined) metadata.uid = uid;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
 }
 
 /** Told when an informer joins or leaves (a resource served or gone at run time). */
