@@ -102,6 +102,8 @@ export class ResourceInformer {
   private wakeTimer: (() => void) | undefined;
   private stopped = false;
   private failures = 0;
+  /** Took over another informer's state (seed): its first list is a relist. */
+  private seeded = false;
   private loop: Promise<void> | undefined;
   private markSynced!: () => void;
   /** Resolves once the first list has been delivered to the handlers. */
@@ -131,10 +133,12 @@ export class ResourceInformer {
   /**
    * Takes over another informer's last known state before starting (its resource was rebuilt
    * over the same storage): the first list then reports only what changed since, not every
-   * object as new. Over an index, its owner moves the objects to the new store.
+   * object as new. Over an index, its owner moves the objects to the new store. That first list
+   * follows a gap (the other informer's watch ended), so handlers get onRelist after it too.
    */
   seed(from: ResourceInformer): void {
     for (const known of from.known.all()) this.known.set(known.object());
+    this.seeded = true;
   }
 
   /** The resource is no longer served: every object it held is reported deleted. */
@@ -156,7 +160,7 @@ export class ResourceInformer {
   }
 
   private async run(): Promise<void> {
-    let listed = false;
+    let listed = this.seeded;
     while (!this.stopped) {
       try {
         const rv = await this.relist();

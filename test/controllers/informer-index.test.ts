@@ -150,6 +150,25 @@ describe('ResourceInformer over an index', () => {
     ]);
   });
 
+  it('an informer that took over from another reports its first list as a relist', async () => {
+    const store = scriptedStore([[obj('a', '1')]], []);
+    const graph = new DependencyGraph({ partial: true });
+    const first = new ResourceInformer(store, () => undefined, { index: graph });
+    const second = new ResourceInformer(store, () => undefined, { index: graph });
+    const seen: string[] = [];
+    for (const [name, informer] of [['first', first], ['second', second]] as const) {
+      informer.addHandlers({ onAdd: (o) => seen.push(`${name} add ${o.metadata.name}`), onRelist: () => seen.push(`${name} relisted`) });
+    }
+    first.start();
+    await first.synced;
+    await first.stop();
+    second.seed(first);
+    second.start();
+    await eventually(() => seen.includes('second relisted'), 'the relist of the informer that took over');
+    await second.stop();
+    assert.deepEqual(seen, ['first add a', 'second add a', 'second relisted']);
+  });
+
   it('compacts only canonical small decimals', () => {
     for (const rv of ['0', '7', '123456789']) assert.equal(expandVersion(compactVersion(rv)), rv);
     assert.equal(compactVersion('123456789'), 123456789);
