@@ -235,10 +235,14 @@ export class GarbageCollector {
         continue;
       }
       if (ownerStore.namespaceScoped && !node.store.namespaceScoped) return undefined;
+      const seen = this.graph.before(ref.uid);
       const owner = await this.getOrUndefined(ownerStore, ownerStore.namespaceScoped ? node.namespace : undefined, ref.name);
       if (!owner || owner.metadata.uid !== ref.uid) out.dangling.push(ref);
-      else if (isDeletingDependents(owner)) out.waiting.push(ref);
-      else out.solid.push(ref);
+      else {
+        if (this.graph.partial) this.graph.confirm(seen, ownerStore, owner);
+        if (isDeletingDependents(owner)) out.waiting.push(ref);
+        else out.solid.push(ref);
+      }
     }
     return out;
   }

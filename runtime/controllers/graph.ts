@@ -251,7 +251,33 @@ export class DependencyGraph implements InformerIndex {
     if (!node) return undefined;
     this.unindex(node);
     this.nodes.delete(id);
+    this.removals++;
     return node;
+  }
+
+  /** Nodes removed so far (a counter: see confirm). */
+  private removals = 0;
+
+  /** The graph's state of uid before an API read, for confirm. */
+  before(uid: string): { node: GraphNode | undefined; removals: number } {
+    return { node: this.nodes.get(uidKey(uid)), removals: this.removals };
+  }
+
+  /**
+   * The API showed `owner` (read from `store` by a reference's name, with the reference's uid)
+   * while dependents name it: its node, when it has only a virtual one or none, is made from the
+   * owner's own coordinates and vouches for references that match them (kube's virtual node once
+   * verified). Only when the graph did not change that uid meanwhile (`seen`, taken before the
+   * read): a node the informer replaced stays, and an owner whose node was removed meanwhile
+   * (deleted) never comes back. Its state stays the one last delivered (no deletion flags,
+   * resourceVersion unknown), so the owner's next event is seen as a change.
+   */
+  confirm(seen: { node: GraphNode | undefined; removals: number }, store: Store, owner: KubeObject): void {
+    const id = uidKey(owner.metadata.uid ?? '');
+    const node = this.nodes.get(id);
+    if (node !== seen.node || (node !== undefined && !node.virtual) || !this.dependents.has(id)) return;
+    if (node === undefined && this.removals !== seen.removals) return;
+    this.nodes.set(id, new UnownedNode(id, scopeOf(store, store.namespaceScoped ? owner.metadata.namespace : undefined, 0), owner.metadata.name ?? '', undefined));
   }
 
   /** The known dependents of an owner uid. */

@@ -127,6 +127,36 @@ describe('the GC graph keeps nodes only where needed', () => {
     assert.deepEqual(logs, []);
   });
 
+  it('a virtual owner node vouches for references only once the API showed the owner where they say', async () => {
+    await start();
+    await api.namespaces.create(undefined, NS('a'));
+    await api.namespaces.create(undefined, NS('b'));
+    const owner = await api.widgets.create('b', W('owner'));
+    await settled();
+    // Named first from namespace a: the virtual node is made in a (kube's rule), where no such
+    // owner is; that reference is dangling and its dependent goes. The one from b finds the
+    // owner: its node is then made where the API showed it.
+    await api.widgets.create('a', W('wrong-ns', { ownerReferences: [ownerRef(owner)] }));
+    await api.widgets.create('b', W('right-ns', { ownerReferences: [ownerRef(owner)] }));
+    await gone(api.widgets, 'a', 'wrong-ns');
+    await settled();
+    const node = graph().get(owner.metadata.uid!);
+    assert.equal(node?.virtual, false, 'confirmed by the API');
+    assert.equal(node?.namespace, 'b');
+    assert.equal(node?.version, undefined, 'the state last delivered: no resourceVersion known');
+    // Confirmed in b: a later reference from a is still checked, and still dangling.
+    await api.widgets.create('a', W('wrong-again', { ownerReferences: [ownerRef(owner)] }));
+    await gone(api.widgets, 'a', 'wrong-again');
+    assert.ok(await getOrNone(api.widgets, 'b', 'right-ns'));
+    // A reference with the right uid but another name is dangling too.
+    await api.widgets.create('b', W('wrong-name', { ownerReferences: [{ ...ownerRef(owner), name: 'other' }] }));
+    await gone(api.widgets, 'b', 'wrong-name');
+    assert.ok(await getOrNone(api.widgets, 'b', 'right-ns'));
+    await api.widgets.deleteObject('b', 'owner');
+    await gone(api.widgets, 'b', 'right-ns');
+    assert.deepEqual(logs, []);
+  });
+
   it('a dependent listed before its owner: the owner is found, then collected with it', async () => {
     // Listed in key order: a-dep comes before z-owner in the first list.
     const owner = await api.widgets.create('default', W('z-owner'));
