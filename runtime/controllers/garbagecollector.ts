@@ -30,7 +30,7 @@ import {
   type PropagationPolicy,
 } from '../registry/deletion.js';
 import type { Store } from '../registry/store.js';
-import { DependencyGraph, nodeOf, type GraphNode } from './graph.js';
+import { DependencyGraph, nodeOf, virtualNodeOf, type GraphNode } from './graph.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
 import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
@@ -83,8 +83,10 @@ export class GarbageCollector {
   /** A kind served from now on: every reference to it is checked against the API. */
   private recheckReferencesTo(store: Store): void {
     const { group, kind } = store.definition;
-    for (const node of this.graph.all()) {
-      if (node.owners.some((ref) => ref.kind === kind && groupOf(ref.apiVersion ?? '') === group)) this.attemptToDelete.add(node.uid);
+    for (const node of [...this.graph.all()]) {
+      if (!node.owners.some((ref) => ref.kind === kind && groupOf(ref.apiVersion ?? '') === group)) continue;
+      this.ensureOwnerNodes(node);
+      this.attemptToDelete.add(node.uid);
     }
   }
 
@@ -113,7 +115,14 @@ export class GarbageCollector {
   private observe(store: Store, obj: KubeObject): void {
     if (!obj.metadata.uid) return;
     const node = nodeOf(store, obj);
-    const prev = this.graph.upsert(node);
+    let prev: GraphNode | undefined;
+    if (!this.graph.partial || this.needsNode(node)) {
+      prev = this.graph.upsert(node);
+      if (this.graph.partial) this.ensureOwnerNodes(node);
+    } else {
+      prev = this.graph.remove(obj.metadata.uid);
+    }
+    if (prev && this.graph.partial) this.dropIdleOwners(prev, node);
     if (node.deletingDependents && !prev?.deletingDependents) {
       for (const dep of this.graph.dependentsOf(node.uid)) this.attemptToDelete.add(dep.uid);
       this.attemptToDelete.add(node.uid);
@@ -130,6 +139,44 @@ export class GarbageCollector {
     for (const dep of this.graph.dependentsOf(uid)) this.attemptToDelete.add(dep.uid);
     for (const ref of node?.owners ?? []) {
       if (this.graph.get(ref.uid)?.deletingDependents) this.attemptToDelete.add(ref.uid);
+    }
+    if (node && this.graph.partial) this.dropIdleOwners(node, undefined);
+  }
+
+  // ---- which objects have a node (over a partial graph: see DependencyGraph) ----
+
+  /**
+   * An object needs a node when the collector may act on it or for it: it has owner references,
+   * is being deleted (foreground, orphan, or finalizers pending), some dependent names it as its
+   * owner, or its store is indexed whole for the other controllers (namespaces, service accounts).
+   * Any other object is neither collected nor waited for; its informer follows it by its watch.
+   */
+  private needsNode(node: GraphNode): boolean {
+    return node.owners.length > 0 || node.beingDeleted || this.graph.isOwnerNode(node) || this.graph.keepAll(node.store);
+  }
+
+  /**
+   * Every owner a node names gets a node: a virtual one (kube's) from the reference when the graph
+   * has none, so the owner's informer reports its deletion (also one found by a relist) and its
+   * later changes as updates. A virtual node vouches for nothing: the reference is checked against
+   * the API (attemptToDelete), as for an owner never seen.
+   */
+  private ensureOwnerNodes(node: GraphNode): void {
+    for (const ref of node.owners) {
+      if (this.graph.get(ref.uid)) continue;
+      const ownerStore = this.catalog.forReference(ref.apiVersion ?? '', ref.kind ?? '');
+      // Not served (counts as solid), or a namespaced owner of a cluster-scoped object (never valid).
+      if (!ownerStore || (ownerStore.namespaceScoped && !node.store.namespaceScoped)) continue;
+      this.graph.upsert(virtualNodeOf(ownerStore, ref, node.namespace));
+    }
+  }
+
+  /** Owners `prev` named that `now` no longer does: a virtual node no dependent names any more goes. */
+  private dropIdleOwners(prev: GraphNode, now: GraphNode | undefined): void {
+    for (const ref of prev.owners) {
+      if (now?.owners.some((r) => r.uid === ref.uid)) continue;
+      const owner = this.graph.get(ref.uid);
+      if (owner?.virtual && !this.graph.isOwner(ref.uid)) this.graph.remove(ref.uid);
     }
   }
 
@@ -188,10 +235,14 @@ export class GarbageCollector {
         continue;
       }
       if (ownerStore.namespaceScoped && !node.store.namespaceScoped) return undefined;
+      const seen = this.graph.before(ref.uid);
       const owner = await this.getOrUndefined(ownerStore, ownerStore.namespaceScoped ? node.namespace : undefined, ref.name);
       if (!owner || owner.metadata.uid !== ref.uid) out.dangling.push(ref);
-      else if (isDeletingDependents(owner)) out.waiting.push(ref);
-      else out.solid.push(ref);
+      else {
+        if (this.graph.partial) this.graph.confirm(seen, ownerStore, owner);
+        if (isDeletingDependents(owner)) out.waiting.push(ref);
+        else out.solid.push(ref);
+      }
     }
     return out;
   }

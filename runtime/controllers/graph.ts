@@ -100,6 +100,14 @@ export abstract class GraphNode {
   get orphaning(): boolean {
     return (this.scope.flags & ORPHANING) !== 0;
   }
+
+  /**
+   * Made from an owner reference, not from the object (kube's virtual node): its coordinates are
+   * the reference's, its resourceVersion unknown, and it vouches for no reference (resolves).
+   */
+  get virtual(): boolean {
+    return false;
+  }
 }
 
 const NO_OWNERS: OwnerReference[] = Object.freeze([]) as unknown as OwnerReference[];
@@ -109,6 +117,21 @@ class UnownedNode extends GraphNode {
   get owners(): OwnerReference[] {
     return NO_OWNERS;
   }
+}
+
+/** An owner known only from a reference (see GraphNode.virtual). */
+class VirtualNode extends UnownedNode {
+  override get virtual(): boolean {
+    return true;
+  }
+}
+
+/**
+ * The node of an owner named by a reference but not (yet) in the graph: in the dependent's
+ * namespace when the owner's store is namespaced (kube's rule), else cluster-wide.
+ */
+export function virtualNodeOf(store: Store, ref: OwnerReference, dependentNamespace: string | undefined): GraphNode {
+  return new VirtualNode(uidKey(ref.uid), scopeOf(store, store.namespaceScoped ? dependentNamespace : undefined, 0), ref.name ?? '', undefined);
 }
 
 class OwnedNode extends GraphNode {
@@ -158,6 +181,30 @@ export class DependencyGraph implements InformerIndex {
   private readonly nodes = new Map<string, GraphNode>();
   private readonly dependents = new Map<string, Set<string>>();
 
+  /**
+   * With `partial`, the garbage collector keeps a node only for an object it needs one for
+   * (GarbageCollector.observe: owner references, being deleted, named as an owner, or a store
+   * `keepAll` says to index whole); the informers then rely on their watch for the rest
+   * (InformerIndex.partial). Without, a node per object (every object upserted).
+   */
+  constructor(opts: { partial?: boolean; keepAll?: (store: Store) => boolean } = {}) {
+    this.partial = opts.partial === true;
+    this.keepAll = opts.keepAll ?? (() => false);
+  }
+
+  readonly partial: boolean;
+  readonly keepAll: (store: Store) => boolean;
+
+  /** Whether some known dependent names uid as its owner. */
+  isOwner(uid: string): boolean {
+    return this.dependents.has(uidKey(uid));
+  }
+
+  /** Whether some known dependent names node's object as its owner. */
+  isOwnerNode(node: GraphNode): boolean {
+    return this.dependents.has(node.id);
+  }
+
   get(uid: string): GraphNode | undefined {
     return this.nodes.get(uidKey(uid));
   }
@@ -204,7 +251,33 @@ export class DependencyGraph implements InformerIndex {
     if (!node) return undefined;
     this.unindex(node);
     this.nodes.delete(id);
+    this.removals++;
     return node;
+  }
+
+  /** Nodes removed so far (a counter: see confirm). */
+  private removals = 0;
+
+  /** The graph's state of uid before an API read, for confirm. */
+  before(uid: string): { node: GraphNode | undefined; removals: number } {
+    return { node: this.nodes.get(uidKey(uid)), removals: this.removals };
+  }
+
+  /**
+   * The API showed `owner` (read from `store` by a reference's name, with the reference's uid)
+   * while dependents name it: its node, when it has only a virtual one or none, is made from the
+   * owner's own coordinates and vouches for references that match them (kube's virtual node once
+   * verified). Only when the graph did not change that uid meanwhile (`seen`, taken before the
+   * read): a node the informer replaced stays, and an owner whose node was removed meanwhile
+   * (deleted) never comes back. Its state stays the one last delivered (no deletion flags,
+   * resourceVersion unknown), so the owner's next event is seen as a change.
+   */
+  confirm(seen: { node: GraphNode | undefined; removals: number }, store: Store, owner: KubeObject): void {
+    const id = uidKey(owner.metadata.uid ?? '');
+    const node = this.nodes.get(id);
+    if (node !== seen.node || (node !== undefined && !node.virtual) || !this.dependents.has(id)) return;
+    if (node === undefined && this.removals !== seen.removals) return;
+    this.nodes.set(id, new UnownedNode(id, scopeOf(store, store.namespaceScoped ? owner.metadata.namespace : undefined, 0), owner.metadata.name ?? '', undefined));
   }
 
   /** The known dependents of an owner uid. */
@@ -228,7 +301,7 @@ export class DependencyGraph implements InformerIndex {
    */
   resolves(dependent: GraphNode, ref: OwnerReference): boolean {
     const owner = this.nodes.get(uidKey(ref.uid));
-    if (!owner || owner.name !== ref.name || owner.store.definition.kind !== ref.kind) return false;
+    if (!owner || owner.virtual || owner.name !== ref.name || owner.store.definition.kind !== ref.kind) return false;
     return !owner.store.namespaceScoped || owner.namespace === dependent.namespace;
   }
 

@@ -13,6 +13,7 @@ import { NamespaceController } from './namespace.js';
 import { DEFAULT_EVENT_TTL_MS, EventTTLController } from './eventttl.js';
 import { ServiceAccountsController } from './serviceaccounts.js';
 import type { WorkQueueOptions } from './queue.js';
+import type { Store } from '../registry/store.js';
 import { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
 
 export { GarbageCollector } from './garbagecollector.js';
@@ -52,9 +53,11 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
   const log = opts.log ?? (() => undefined);
   const catalog = new ResourceCatalog(opts.apis, opts.dynamic);
   // Neither controller reads the informers' copies (the namespace controller lists a namespace's
-  // content when deleting it, as kube's does): the GC's graph, which holds a node per object as
-  // kube's does, is the informers' only index.
-  const graph = new DependencyGraph();
+  // content when deleting it, as kube's does): the GC's graph is the informers' only index. It is
+  // partial (DependencyGraph): a node only for the objects the GC needs one for, and for every
+  // namespace and service account (the namespace and service account controllers act on their
+  // deletions, also those a relist finds); the namespace controller looks again after a relist.
+  const graph = new DependencyGraph({ partial: true, keepAll: indexedWhole });
   const informers = new SharedInformers(catalog.stores, log, { index: graph });
   const garbageCollector = new GarbageCollector(catalog, informers, log, opts.queue, graph);
   const namespaces = catalog.namespaces;
@@ -95,6 +98,12 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
       return stopping;
     },
   };
+}
+
+/** The core resources whose every object has a node (see startControllers). */
+function indexedWhole(store: Store): boolean {
+  const { group, plural } = store.definition;
+  return group === '' && (plural === 'namespaces' || plural === 'serviceaccounts');
 }
 
 /** The informers follow the catalog: rebuilt resources hand over, new ones start, gone ones stop. */

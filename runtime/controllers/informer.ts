@@ -18,6 +18,12 @@ export interface InformerHandlers {
   onAdd?(obj: KubeObject): void;
   onUpdate?(old: KubeObject, obj: KubeObject): void;
   onDelete?(obj: KubeObject): void;
+  /**
+   * The informer relisted after its watch broke (not called for the first list). Over a partial
+   * index (InformerIndex.partial) the deletions meanwhile of objects the index did not hold went
+   * unreported: a handler that wakes on deletions looks again at what it waits for.
+   */
+  onRelist?(): void;
 }
 
 export type Log = (line: string) => void;
@@ -96,6 +102,8 @@ export class ResourceInformer {
   private wakeTimer: (() => void) | undefined;
   private stopped = false;
   private failures = 0;
+  /** Took over another informer's state (seed): its first list is a relist. */
+  private seeded = false;
   private loop: Promise<void> | undefined;
   private markSynced!: () => void;
   /** Resolves once the first list has been delivered to the handlers. */
@@ -125,10 +133,12 @@ export class ResourceInformer {
   /**
    * Takes over another informer's last known state before starting (its resource was rebuilt
    * over the same storage): the first list then reports only what changed since, not every
-   * object as new. Over an index, its owner moves the objects to the new store.
+   * object as new. Over an index, its owner moves the objects to the new store. That first list
+   * follows a gap (the other informer's watch ended), so handlers get onRelist after it too.
    */
   seed(from: ResourceInformer): void {
     for (const known of from.known.all()) this.known.set(known.object());
+    this.seeded = true;
   }
 
   /** The resource is no longer served: every object it held is reported deleted. */
@@ -150,10 +160,13 @@ export class ResourceInformer {
   }
 
   private async run(): Promise<void> {
+    let listed = this.seeded;
     while (!this.stopped) {
       try {
         const rv = await this.relist();
         this.markSynced();
+        if (listed && !this.stopped) this.dispatch((h) => h.onRelist?.());
+        listed = true;
         await this.watchFrom(rv);
         this.failures = 0;
       } catch (err) {
@@ -235,7 +248,8 @@ export class ResourceInformer {
         }
         if (event.type === 'BOOKMARK') continue;
         this.failures = 0;
-        if (event.type === 'DELETED') this.remove(event.object);
+        if (this.known.partial) this.deliver(event.type, event.object);
+        else if (event.type === 'DELETED') this.remove(event.object);
         else this.upsert(event.object, this.known.find(event.object));
       }
     } finally {
@@ -259,6 +273,30 @@ export class ResourceInformer {
     this.known.set(obj);
     if (previous) this.dispatch((h) => h.onUpdate?.(previous, obj));
     else this.dispatch((h) => h.onAdd?.(obj));
+  }
+
+  /**
+   * A watch event over a partial index: the event's type tells an add from an update, as the
+   * index may not hold the object (its last state is then a stub without resourceVersion), and
+   * every deletion is handed over as received.
+   */
+  private deliver(type: 'ADDED' | 'MODIFIED' | 'DELETED', received: KubeObject): void {
+    const old = this.known.find(received);
+    if (type === 'DELETED') {
+      if (old) this.known.delete(old);
+      const obj = this.transform ? this.transform(received) : received;
+      this.dispatch((h) => h.onDelete?.(obj));
+      return;
+    }
+    if (old && old.resourceVersion === received.metadata.resourceVersion) return;
+    const obj = this.transform ? this.transform(received) : received;
+    this.known.set(obj);
+    if (type === 'ADDED') {
+      this.dispatch((h) => h.onAdd?.(obj));
+      return;
+    }
+    const previous = old ? old.object() : stubOf(obj);
+    this.dispatch((h) => h.onUpdate?.(previous, obj));
   }
 
   /** A DELETED event: handlers get the object received. */
@@ -297,6 +335,15 @@ export class ResourceInformer {
       this.wakeTimer = undefined;
     });
   }
+}
+
+/** The previous state of an object an index did not hold: its coordinates and uid, no resourceVersion. */
+function stubOf(obj: KubeObject): KubeObject {
+  const { name, namespace, uid } = obj.metadata;
+  const metadata: KubeObject['metadata'] = { name };
+  if (namespace !== undefined) metadata.namespace = namespace;
+  if (uid !== undefined) metadata.uid = uid;
+  return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
 }
 
 /** Told when an informer joins or leaves (a resource served or gone at run time). */

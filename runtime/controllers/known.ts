@@ -32,6 +32,14 @@ export interface IndexedObject {
  * synchronously every object added or updated (by uid) and forget every object deleted.
  */
 export interface InformerIndex {
+  /**
+   * The consumer records only some of the objects delivered (the GC's graph keeps nodes only for
+   * the objects it needs: see DependencyGraph). The informer then tells an add from an update by
+   * the watch event's type (an in-process watch from a resourceVersion misses no event), hands
+   * every watch deletion over, and, as a relist can report deleted only what the index held,
+   * calls its handlers' onRelist after every relist that follows a broken watch.
+   */
+  readonly partial?: boolean;
   /** The object of this uid, when it was last delivered by `store`'s informer. */
   find(store: Store, uid: string): IndexedObject | undefined;
   /** Every object last delivered by `store`'s informer. */
@@ -54,6 +62,8 @@ export function keyOf(namespace: string | undefined, name: string | undefined): 
 
 /** Where an informer's last known states live: its own cache, or its consumer's index. */
 export interface KnownStates {
+  /** Holds only some of the objects delivered (see InformerIndex.partial). */
+  readonly partial: boolean;
   /** The state of received's object (by key in a cache, by uid in an index). */
   find(received: KubeObject): Known | undefined;
   all(): Known[];
@@ -67,6 +77,7 @@ export interface KnownStates {
  * without a key string per object: the names are the objects' own).
  */
 export class ObjectCache implements KnownStates {
+  readonly partial = false;
   private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
 
   find(obj: KubeObject): Known | undefined {
@@ -105,7 +116,11 @@ export class IndexedStates implements KnownStates {
   constructor(
     private readonly index: InformerIndex,
     private readonly store: Store,
-  ) {}
+  ) {
+    this.partial = index.partial === true;
+  }
+
+  readonly partial: boolean;
 
   find(received: KubeObject): Known | undefined {
     const uid = received.metadata.uid;

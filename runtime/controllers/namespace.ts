@@ -47,7 +47,17 @@ export class NamespaceController {
       onDelete: (ns) => this.terminating.delete(ns.metadata.name ?? ''),
     });
     for (const informer of informers.all) this.watchContent(informer);
-    informers.onChange({ added: (informer) => this.watchContent(informer) });
+    informers.onChange({ added: (informer) => this.watchContent(informer), removed: (informer) => this.wakeAllIf(informer) });
+  }
+
+  /**
+   * After a relist, or when a resource goes, every terminating namespace looks again: over the
+   * GC's partial index an informer reports no deletion, found by a relist, of an object it did not
+   * index (InformerIndex.partial), and a namespace may have waited for nothing else.
+   */
+  private wakeAllIf(informer: ResourceInformer): void {
+    if (!informer.store.namespaceScoped) return;
+    for (const ns of this.terminating) this.queue.add(ns);
   }
 
   /** Any change to an object of a terminating namespace brings the namespace back. */
@@ -57,7 +67,7 @@ export class NamespaceController {
       const ns = obj.metadata.namespace;
       if (ns && this.terminating.has(ns)) this.queue.add(ns);
     };
-    informer.addHandlers({ onUpdate: (_old, obj) => wake(obj), onDelete: wake });
+    informer.addHandlers({ onUpdate: (_old, obj) => wake(obj), onDelete: wake, onRelist: () => this.wakeAllIf(informer) });
   }
 
   run(): void {

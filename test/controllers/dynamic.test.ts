@@ -92,6 +92,10 @@ describe('controllers over custom resources', () => {
 
   it('keeps following a CRD whose spec changed (the informer hands over, no object is lost)', async () => {
     const kept = await create(CRONTABS('default'), cronTab('kept'));
+    // A dependent from before the change: the graph holds a node for its owner (the GC's graph
+    // keeps nodes only for objects it needs, see DependencyGraph), which the handover must keep.
+    await create(WIDGETS('default'), widget('dep-w1', [ownerRefTo(kept)]));
+    await c.settle();
     const before = controllers.informers.all.find((i) => i.resource === RESOURCE)!;
     const crd = (await c.request('GET', `${CRDS}/${RESOURCE}`)).body;
     crd.spec.versions[0].additionalPrinterColumns.push({ name: 'Image', type: 'string', jsonPath: '.spec.image' });
@@ -107,6 +111,7 @@ describe('controllers over custom resources', () => {
     await create(WIDGETS('default'), widget('dep-w2', [ownerRefTo(kept)]));
     assert.equal((await c.request('DELETE', `${CRONTABS('default')}/kept`)).code, 200);
     await eventually(gone(`${WIDGETS('default')}/dep-w2`), 'the dependent of the rebuilt resource to be collected');
+    await eventually(gone(`${WIDGETS('default')}/dep-w1`), 'the dependent from before the change to be collected');
   });
 
   it('stops the monitor when the CRD is deleted', async () => {

@@ -68,3 +68,41 @@ test('every node reads back its own coordinates, state and owners, past the scop
   assert.equal(graph.objectsOf(namespaced).length, 0);
   assert.equal(graph.objectsOf(rebuilt).length, objects.filter(([s]) => s === namespaced).length);
 });
+
+test('confirm: an owner the API showed gets a node at its own coordinates, unless the graph changed that uid meanwhile', () => {
+  const store = storeOf('gadgets', true);
+  const graph = new DependencyGraph({ partial: true });
+  const owner: KubeObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'o', namespace: 'b', uid: randomUUID(), resourceVersion: '5' } };
+  const ref = { apiVersion: 'example.com/v1', kind: 'Gadget', name: 'o', uid: owner.metadata.uid! };
+  const dependent: KubeObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'd', namespace: 'b', uid: randomUUID(), resourceVersion: '6', ownerReferences: [ref] } };
+  const uid = owner.metadata.uid!;
+
+  // Nobody names it: no node.
+  graph.confirm(graph.before(uid), store, owner);
+  assert.equal(graph.get(uid), undefined);
+
+  graph.upsert(nodeOf(store, dependent));
+  // No node before the read, and a removal meanwhile (it may have been this owner's): none made.
+  let seen = graph.before(uid);
+  graph.upsert(nodeOf(store, { ...owner, metadata: { ...owner.metadata, uid: randomUUID(), name: 'other' } }));
+  graph.remove([...graph.all()].find((n) => n.name === 'other')!.uid);
+  graph.confirm(seen, store, owner);
+  assert.equal(graph.get(uid), undefined);
+
+  // No node and no removal meanwhile: a node where the API showed the owner, vouching for the reference.
+  seen = graph.before(uid);
+  graph.confirm(seen, store, owner);
+  const confirmed = graph.get(uid)!;
+  assert.equal(confirmed.virtual, false);
+  assert.equal(confirmed.namespace, 'b');
+  assert.equal(confirmed.name, 'o');
+  assert.equal(confirmed.version, undefined);
+  assert.equal(graph.resolves(graph.get(dependent.metadata.uid!)!, ref), true);
+
+  // The informer's own node replaced it meanwhile: it stays.
+  seen = graph.before(uid);
+  const real = nodeOf(store, owner);
+  graph.upsert(real);
+  graph.confirm(seen, store, owner);
+  assert.equal(graph.get(uid), real);
+});

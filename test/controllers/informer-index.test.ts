@@ -103,6 +103,72 @@ describe('ResourceInformer over an index', () => {
     assert.deepEqual(informer.list(), []);
   });
 
+  it('over a partial index: tells adds from updates by the event type, hands every deletion over, and reports relists', async () => {
+    // The index holds only objects labelled kept=yes (as the GC's partial graph holds only some).
+    const store = scriptedStore(
+      [
+        [obj('plain', '1'), { ...obj('indexed', '2'), metadata: { ...obj('indexed', '2').metadata, labels: { kept: 'yes' } } }],
+        [obj('plain', '5')],
+      ],
+      [
+        [
+          { type: 'MODIFIED', object: obj('plain', '3') },
+          { type: 'ADDED', object: obj('fresh', '4') },
+          { type: 'DELETED', object: obj('plain', '5') },
+          { type: 'ERROR', object: { kind: 'Status', message: 'too old resource version' } as never },
+        ],
+      ],
+    );
+    const graph = new DependencyGraph({ partial: true });
+    const informer = new ResourceInformer(store, () => undefined, { index: graph });
+    const seen: string[] = [];
+    informer.addHandlers({
+      onAdd: (o) => {
+        if (o.metadata.labels?.kept === 'yes') graph.upsert(nodeOf(store, o));
+        seen.push(`add ${o.metadata.name}`);
+      },
+      onUpdate: (old, o) => seen.push(`update ${o.metadata.name} from ${JSON.stringify(old.metadata)}`),
+      onDelete: (o) => {
+        graph.remove(o.metadata.uid!);
+        seen.push(`delete ${o.metadata.name}`);
+      },
+      onRelist: () => seen.push('relisted'),
+    });
+    informer.start();
+    await eventually(() => seen.includes('relisted'), 'the relist');
+    await informer.stop();
+    assert.deepEqual(seen, [
+      'add plain',
+      'add indexed',
+      'update plain from {"name":"plain","namespace":"default","uid":"uid-plain"}',
+      'add fresh',
+      'delete plain',
+      // The relist: what the index held and the list lacks is deleted; what it did not hold is added.
+      'add plain',
+      'delete indexed',
+      'relisted',
+    ]);
+  });
+
+  it('an informer that took over from another reports its first list as a relist', async () => {
+    const store = scriptedStore([[obj('a', '1')]], []);
+    const graph = new DependencyGraph({ partial: true });
+    const first = new ResourceInformer(store, () => undefined, { index: graph });
+    const second = new ResourceInformer(store, () => undefined, { index: graph });
+    const seen: string[] = [];
+    for (const [name, informer] of [['first', first], ['second', second]] as const) {
+      informer.addHandlers({ onAdd: (o) => seen.push(`${name} add ${o.metadata.name}`), onRelist: () => seen.push(`${name} relisted`) });
+    }
+    first.start();
+    await first.synced;
+    await first.stop();
+    second.seed(first);
+    second.start();
+    await eventually(() => seen.includes('second relisted'), 'the relist of the informer that took over');
+    await second.stop();
+    assert.deepEqual(seen, ['first add a', 'second add a', 'second relisted']);
+  });
+
   it('compacts only canonical small decimals', () => {
     for (const rv of ['0', '7', '123456789']) assert.equal(expandVersion(compactVersion(rv)), rv);
     assert.equal(compactVersion('123456789'), 123456789);
