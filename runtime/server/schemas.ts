@@ -81,7 +81,7 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
   // Kubernetes' own kinds decode into their Go types (a wrongly typed field is the decoder's 400);
   // kgen's other compiled kinds are served as kube serves custom resources, unstructured.
   if (definition.protobuf !== undefined && definition.customResource !== true && isKubeGroup(definition.group)) {
-    validator.decodeError = (obj, literals) => compiled.get().decodeError?.(obj, literals);
+    validator.decodeError = (obj, literals, repeatedKeys) => compiled.get().decodeError?.(obj, literals, repeatedKeys);
     validator.convertError = (obj) => compiled.get().convertError?.(obj);
   }
   return { validator, compiled };

@@ -23,6 +23,7 @@ import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
 import { integerLiteralError, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
+import { parseEveryOccurrence, RepeatedKeys } from './json-occurrences.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -42,6 +43,11 @@ function quantityError(text: string): string | undefined {
 /** The decoder's state: the first remembered type error. */
 interface Saved {
   first: string | undefined;
+  /**
+   * Whether objects may be RepeatedKeys (json-occurrences.ts): tested before `instanceof`, which
+   * costs the common body ~7% of its decode (a prototype walk per object).
+   */
+  repeatedKeys: boolean;
 }
 
 /** A fatal error: ends the walk. */
@@ -166,6 +172,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     case 'object': {
       if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
+      if (saved.repeatedKeys && v instanceof RepeatedKeys) return decodeRepeated(node, v, goType, struct, path, saved, at);
       const values = node.additional;
       if (typeof values === 'object') {
         for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at?.children?.get(key));
@@ -186,6 +193,27 @@ function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: stri
     const child = props.get(key);
     if (child !== undefined) decodeValue(child, v[key], struct, prefix + key, saved, times?.get(key), below?.get(key));
   }
+}
+
+/**
+ * An object that repeats a key (json-occurrences.ts), into a map or a struct: every occurrence is
+ * decoded in turn, in the text's order, as Go decodes them into the same field.
+ */
+function decodeRepeated(node: SchemaNode, v: RepeatedKeys, goType: string, struct: string, path: string, saved: Saved, at: NumberLiterals | undefined): void {
+  const below = at?.children;
+  const values = node.additional;
+  if (typeof values === 'object') {
+    v.pairs.forEach(([, x], i) => decodeValue(values, x, struct, path, saved, undefined, below?.get(i)));
+    return;
+  }
+  const props = node.properties;
+  if (props === undefined) return;
+  const fieldsOf = structName(goType);
+  const times = node.goTimes;
+  v.pairs.forEach(([key, x], i) => {
+    const child = props.get(key);
+    if (child !== undefined) decodeValue(child, x, fieldsOf, `${path}.${key}`, saved, times?.get(key), below?.get(i));
+  });
 }
 
 /** The first metav1.Time of ObjectMeta that does not decode: not a string, or text time.Parse(RFC3339) refuses. */
@@ -218,33 +246,107 @@ function objectMetaLiteralError(meta: unknown, at: NumberLiterals | undefined): 
 }
 
 /**
+ * ObjectMeta decoded as objectmeta-decode.ts knows it: a metav1.Time's error ends decoding
+ * (whichever comes first in metadata), another error is remembered when it is the first.
+ */
+function decodeMetadata(meta: unknown, at: NumberLiterals | undefined, saved: Saved): void {
+  const timeError = objectMetaTimeError(meta);
+  if (timeError !== undefined) throw new Fatal(timeError);
+  const error = objectMetaDecode(meta, 'metadata.')?.error ?? objectMetaLiteralError(meta, at);
+  if (error !== undefined && saved.first === undefined) saved.first = error;
+}
+
+/**
+ * A value of json-occurrences.ts as JSON.parse makes it (a repeated key's last value wins), for
+ * objectmeta-decode.ts, which knows plain objects only.
+ */
+function lastWins(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(lastWins);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  const pairs = v instanceof RepeatedKeys ? v.pairs : Object.entries(v);
+  for (const [key, x] of pairs) Object.defineProperty(out, key, { value: lastWins(x), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * Metadata read with every occurrence of its repeated keys: field by field in the text's order,
+ * each as a one-field ObjectMeta, and a labels or annotations map that repeats a key entry by
+ * entry. Keys repeated deeper (in ownerReferences, managedFields) count once, with their last
+ * value (what JSON.parse keeps): objectmeta-decode.ts sees plain values.
+ */
+function decodeRepeatedMetadata(meta: unknown, at: NumberLiterals | undefined, saved: Saved): void {
+  if (!isObject(meta)) return decodeMetadata(meta, at, saved);
+  const repeated = meta instanceof RepeatedKeys;
+  const fields = repeated ? meta.pairs : Object.entries(meta);
+  fields.forEach(([key, x], i) => {
+    const literal = at?.children?.get(repeated ? i : key);
+    const literals = literal && { children: new Map([[key, literal]]) };
+    if (x instanceof RepeatedKeys && objectMetaFieldType(key) === 'map[string]string') {
+      for (const [k, v] of x.pairs) decodeMetadata({ [key]: lastWins(new RepeatedKeys([[k, v]])) }, undefined, saved);
+    } else {
+      decodeMetadata(lastWins(new RepeatedKeys([[key, x]])), literals, saved);
+    }
+  });
+}
+
+/**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
  * `literals` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
  * as JSON re-encoded from its values, where `1.0` is `1`), or the literals found in it already
  * (a JSON patch's, at their places in its result): number literals are judged on them.
+ * `repeatedKeys`: the JSON text repeats a key somewhere (findDuplicateJSONKeys found one); then
+ * the text is read again keeping every occurrence (json-occurrences.ts), and each is decoded in
+ * turn, as Go decodes them, where obj (JSON.parse's) holds only the last.
  */
-export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined {
-  const saved: Saved = { first: undefined };
-  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals, repeatedKeys = false): string | undefined {
   const props = root.properties;
   if (props === undefined) return undefined;
+  if (repeatedKeys && typeof literals === 'string') {
+    const every = parseEveryOccurrence(literals);
+    if (every !== undefined && isObject(every.value)) return decodeEveryOccurrence(root, every.value, every.literals);
+  }
+  const saved: Saved = { first: undefined, repeatedKeys: false };
+  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
   const struct = structName(root.goType);
   const times = root.goTimes;
   try {
     for (const key of Object.keys(obj)) {
       if (key === 'metadata') {
-        // metav1.Time's errors end decoding, whichever comes first in metadata.
-        const timeError = objectMetaTimeError(obj.metadata);
-        if (timeError !== undefined) return timeError;
-        const meta = objectMetaDecode(obj.metadata, 'metadata.');
-        const error = meta?.error ?? objectMetaLiteralError(obj.metadata, places?.get('metadata'));
-        if (error !== undefined && saved.first === undefined) saved.first = error;
+        decodeMetadata(obj.metadata, places?.get('metadata'), saved);
         continue;
       }
       const child = props.get(key);
       if (child !== undefined) decodeValue(child, obj[key], struct, key, saved, times?.get(key), places?.get(key));
     }
+  } catch (err) {
+    if (err instanceof Fatal) return err.message;
+    throw err;
+  }
+  return saved.first;
+}
+
+/**
+ * goDecodeError for a body read with every occurrence of its repeated keys (json-occurrences.ts):
+ * the root's fields in the text's order, each occurrence of a repeated one in turn.
+ */
+function decodeEveryOccurrence(root: SchemaNode, body: object, literals: NumberLiterals | undefined): string | undefined {
+  const saved: Saved = { first: undefined, repeatedKeys: true };
+  const props = root.properties!;
+  const struct = structName(root.goType);
+  const times = root.goTimes;
+  const repeated = body instanceof RepeatedKeys;
+  // A RepeatedKeys' literals are by pair index, a plain object's by key.
+  const fields = repeated ? body.pairs : Object.entries(body);
+  const places = literals?.children;
+  try {
+    fields.forEach(([key, x], i) => {
+      const at = places?.get(repeated ? i : key);
+      if (key === 'metadata') return decodeRepeatedMetadata(x, at, saved);
+      const child = props.get(key);
+      if (child !== undefined) decodeValue(child, x, struct, key, saved, times?.get(key), at);
+    });
   } catch (err) {
     if (err instanceof Fatal) return err.message;
     throw err;
@@ -299,7 +401,7 @@ function convertValue(node: SchemaNode, v: unknown, time: 'time' | 'microTime' |
   if (v === null || v === undefined || node.preserveUnknown) return;
   // Types with their own UnmarshalJSON get the value re-marshalled: the same errors as decoding.
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime' || node.intOrString) {
-    decodeValue(node, v, '', '', { first: undefined }, time);
+    decodeValue(node, v, '', '', { first: undefined, repeatedKeys: false }, time);
     return;
   }
   const goType = goTypeOf(node);

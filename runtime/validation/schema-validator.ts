@@ -37,9 +37,10 @@ export interface SchemaValidator {
    * that does not decode into the Go type (go-decode.ts), or undefined when it decodes. Absent
    * where kube decodes into unstructured (custom resources). `literals`: the JSON text obj was
    * parsed from, when it was, or the number literals found for it (json-literals.ts): they are
-   * judged as Go judges them.
+   * judged as Go judges them. `repeatedKeys`: that JSON text repeats a key (Go decodes every
+   * occurrence; JSON.parse kept the last).
    */
-  decodeError?(obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined;
+  decodeError?(obj: Record<string, unknown>, literals?: string | NumberLiterals, repeatedKeys?: boolean): string | undefined;
   /**
    * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
@@ -96,7 +97,7 @@ export function compileSchemaValidator(
     },
   };
   if (goFields) {
-    validator.decodeError = (obj, literals) => goDecodeError(root, obj, literals);
+    validator.decodeError = (obj, literals, repeatedKeys) => goDecodeError(root, obj, literals, repeatedKeys);
     validator.convertError = (obj) => goConvertError(root, obj);
   }
   return validator;
