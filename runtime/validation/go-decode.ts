@@ -40,9 +40,17 @@ function quantityError(text: string): string | undefined {
   }
 }
 
-/** The decoder's state: the first remembered type error. */
+/** A `cannot unmarshal <kind> into … of type <goType>` error's parts (Go's UnmarshalTypeError). */
+interface TypeErrorParts {
+  kind: string;
+  goType: string;
+}
+
+/** The decoder's state: the first remembered error. */
 interface Saved {
   first: string | undefined;
+  /** The parts of `first` when it is a type error (a decoder around this one names it anew). */
+  firstType: TypeErrorParts | undefined;
   /**
    * Whether objects may be RepeatedKeys (json-occurrences.ts): tested before `instanceof`, which
    * costs the common body ~7% of its decode (a prototype walk per object).
@@ -50,9 +58,16 @@ interface Saved {
   repeatedKeys: boolean;
 }
 
-/** A fatal error: ends the walk. */
+/**
+ * A fatal error: ends the walk. `type`: the parts of a type error from a decoder that a type's own
+ * UnmarshalJSON started (sigs.k8s.io/json's own error type, which the outer decoder names anew);
+ * undefined for other errors (Time, IntOrString and Quantity fail with errors of their own).
+ */
 class Fatal {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly type?: TypeErrorParts,
+  ) {}
 }
 
 /** encoding/json's name for a JSON value's kind in `cannot unmarshal <kind>`. */
@@ -89,7 +104,12 @@ const structName = (goType: string | undefined) => (goType === undefined ? '' : 
 
 function typeError(saved: Saved, kind: string, struct: string, path: string, goType: string): void {
   if (saved.first !== undefined) return;
-  saved.first = struct === '' && path === ''
+  saved.first = typeErrorMessage(kind, struct, path, goType);
+  saved.firstType = { kind, goType };
+}
+
+function typeErrorMessage(kind: string, struct: string, path: string, goType: string): string {
+  return struct === '' && path === ''
     ? `json: cannot unmarshal ${kind} into Go value of type ${goType}`
     : `json: cannot unmarshal ${kind} into Go struct field ${struct}.${path} of type ${goType}`;
 }
@@ -118,7 +138,11 @@ function integerKind(v: number, literal: string | undefined, goType: 'int32' | '
  * v's place in the tree of number literals (json-literals.ts), undefined where none lies below.
  */
 function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: NumberLiterals): void {
-  if (v === null || v === undefined || node.preserveUnknown) return;
+  if (v === null || v === undefined) return;
+  if (node.preserveUnknown) {
+    if (node.goSchemaProps !== undefined) decodeSchemaPropsStandIn(node, node.goSchemaProps, v, struct, path, saved, at);
+    return;
+  }
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
     if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
@@ -216,6 +240,72 @@ function decodeRepeated(node: SchemaNode, v: RepeatedKeys, goType: string, struc
   });
 }
 
+/**
+ * A CustomResourceDefinition's nested schema, which kgen keeps as JSON (SchemaNode.goSchemaProps)
+ * and Go decodes into JSONSchemaProps (apiextensions v1 marshal.go): a NestedJSONSchemaProps
+ * (properties, allOf, not, …) by the same decoder; JSONSchemaPropsOrArray (items), …OrBool
+ * (additionalProperties, additionalItems) and …OrStringArray (dependencies) by their own
+ * UnmarshalJSON, whose error ends decoding.
+ */
+function decodeSchemaPropsStandIn(node: SchemaNode, props: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, at: NumberLiterals | undefined): void {
+  const list = Array.isArray(v);
+  switch (node.goType) {
+    case 'v1.JSONSchemaPropsOrArray':
+      // `{…}` into a JSONSchemaProps, `[…]` into a []JSONSchemaProps; any other value is left zero.
+      if (isObject(v) || list) decodeAlone(saved, struct, path, (inner) => decodeSchemas(props, v, inner, at));
+      return;
+    case 'v1.JSONSchemaPropsOrBool':
+      if (isObject(v)) decodeAlone(saved, struct, path, (inner) => decodeValue(props, v, '', '', inner, undefined, at));
+      else if (typeof v !== 'boolean') throw new Fatal('boolean or JSON schema expected');
+      return;
+    case 'v1.JSONSchemaPropsOrStringArray':
+      // `{…}` into a JSONSchemaProps, `[…]` into a []string; any other value is left zero.
+      if (isObject(v)) decodeAlone(saved, struct, path, (inner) => decodeValue(props, v, '', '', inner, undefined, at));
+      else if (list) decodeAlone(saved, struct, path, (inner) => decodeStrings(v, inner));
+      return;
+    default:
+      // NestedJSONSchemaProps: a JSONSchemaProps field like any other.
+      decodeValue(props, v, struct, path, saved, undefined, at);
+  }
+}
+
+/** A []string decoded alone. */
+function decodeStrings(v: unknown[], inner: Saved): void {
+  for (const x of v) if (x !== null && typeof x !== 'string') typeError(inner, jsonKind(x), '', '', 'string');
+}
+
+/** A JSONSchemaProps, or a list of them, as json.Unmarshal decodes them into a JSONSchemaPropsOrArray. */
+function decodeSchemas(props: SchemaNode, v: unknown, inner: Saved, at: NumberLiterals | undefined): void {
+  if (!Array.isArray(v)) return decodeValue(props, v, '', '', inner, undefined, at);
+  v.forEach((x, i) => {
+    if (x === null || isObject(x)) decodeValue(props, x, '', '', inner, undefined, at?.children?.get(i));
+    else typeError(inner, jsonKind(x), '', '', 'v1.JSONSchemaProps');
+  });
+}
+
+/**
+ * A value a type's own UnmarshalJSON decodes with json.Unmarshal: a decoder of its own, whose
+ * first error (fatal or remembered) ends the outer decoding. A type error is named anew from the
+ * outer decoder's place (its addErrorContext: the struct and path of the field being decoded), so
+ * kube names `…openAPIV3Schema.items` for a `maxLength: 1.0` anywhere below `items`.
+ */
+function decodeAlone(saved: Saved, struct: string, path: string, decode: (inner: Saved) => void): void {
+  const inner: Saved = { first: undefined, firstType: undefined, repeatedKeys: saved.repeatedKeys };
+  let message: string | undefined;
+  let type: TypeErrorParts | undefined;
+  try {
+    decode(inner);
+    message = inner.first;
+    type = inner.firstType;
+  } catch (err) {
+    if (!(err instanceof Fatal)) throw err;
+    message = err.message;
+    type = err.type;
+  }
+  if (message === undefined) return;
+  throw type === undefined ? new Fatal(message) : new Fatal(typeErrorMessage(type.kind, struct, path, type.goType), type);
+}
+
 /** The first metav1.Time of ObjectMeta that does not decode: not a string, or text time.Parse(RFC3339) refuses. */
 function objectMetaTimeError(meta: unknown): string | undefined {
   if (!isObject(meta)) return undefined;
@@ -307,7 +397,7 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, li
     const every = parseEveryOccurrence(literals);
     if (every !== undefined && isObject(every.value)) return decodeEveryOccurrence(root, every.value, every.literals);
   }
-  const saved: Saved = { first: undefined, repeatedKeys: false };
+  const saved: Saved = { first: undefined, firstType: undefined, repeatedKeys: false };
   const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
   const struct = structName(root.goType);
   const times = root.goTimes;
@@ -332,7 +422,7 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, li
  * the root's fields in the text's order, each occurrence of a repeated one in turn.
  */
 function decodeEveryOccurrence(root: SchemaNode, body: object, literals: NumberLiterals | undefined): string | undefined {
-  const saved: Saved = { first: undefined, repeatedKeys: true };
+  const saved: Saved = { first: undefined, firstType: undefined, repeatedKeys: true };
   const props = root.properties!;
   const struct = structName(root.goType);
   const times = root.goTimes;
@@ -352,6 +442,19 @@ function decodeEveryOccurrence(root: SchemaNode, body: object, literals: NumberL
     throw err;
   }
   return saved.first;
+}
+
+/** kgen's stand-ins for JSONSchemaProps' recursive fields, by Go type (decodeSchemaPropsStandIn). */
+const SCHEMA_PROPS_STAND_INS = new Set(['v1.NestedJSONSchemaProps', 'v1.JSONSchemaPropsOrArray', 'v1.JSONSchemaPropsOrBool', 'v1.JSONSchemaPropsOrStringArray']);
+
+/**
+ * Links each stand-in for JSONSchemaProps' recursive fields among a compiled kind's nodes (a
+ * CustomResourceDefinition's) to the JSONSchemaProps node, which Go decodes them into.
+ */
+export function linkSchemaPropsStandIns(nodes: readonly SchemaNode[]): void {
+  const props = nodes.find((node) => node.goType === 'v1.JSONSchemaProps' && node.properties !== undefined);
+  if (props === undefined) return;
+  for (const node of nodes) if (node.goType !== undefined && SCHEMA_PROPS_STAND_INS.has(node.goType)) node.goSchemaProps = props;
 }
 
 /** reflect's Kind of a value as runtime.DefaultUnstructuredConverter sees the unstructured map. */
@@ -401,7 +504,7 @@ function convertValue(node: SchemaNode, v: unknown, time: 'time' | 'microTime' |
   if (v === null || v === undefined || node.preserveUnknown) return;
   // Types with their own UnmarshalJSON get the value re-marshalled: the same errors as decoding.
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime' || node.intOrString) {
-    decodeValue(node, v, '', '', { first: undefined, repeatedKeys: false }, time);
+    decodeValue(node, v, '', '', { first: undefined, firstType: undefined, repeatedKeys: false }, time);
     return;
   }
   const goType = goTypeOf(node);

@@ -16,7 +16,7 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
-import { goConvertError, goDecodeError } from './go-decode.js';
+import { goConvertError, goDecodeError, linkSchemaPropsStandIns } from './go-decode.js';
 import type { NumberLiterals } from './json-literals.js';
 
 export interface SchemaValidator {
@@ -69,6 +69,7 @@ export function compileSchemaValidator(
     // takes a fraction too. Custom resources and kgen's own kinds keep int-or-string, as kube's
     // CRD validation does.
     for (const node of compiler.nodes) if (node.intOrString && node.pattern !== undefined) node.types = ['integer', 'number', 'string'];
+    linkSchemaPropsStandIns(compiler.nodes);
   }
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
