@@ -93,6 +93,11 @@ export interface SchemaNode {
    * recurse), the JSONSchemaProps node Go decodes them into (go-decode.ts); set with Go facts only.
    */
   goSchemaProps: SchemaNode | undefined;
+  /**
+   * A resource.Quantity of one of Kubernetes' own kinds: the defaulting walk writes it as kube's
+   * MarshalJSON does (quantityString: `0.5` is `500m`), where a custom resource keeps what was sent.
+   */
+  goQuantity: boolean;
 
   /** apiVersion, kind and metadata are known here (the resource root and embedded resources). */
   keepsTypeMeta: boolean;
@@ -141,6 +146,7 @@ export function emptyNode(): SchemaNode {
     goTimes: undefined,
     goType: undefined,
     goSchemaProps: undefined,
+    goQuantity: false,
     keepsTypeMeta: false,
     needsStructuralPass: false,
   };

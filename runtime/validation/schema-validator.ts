@@ -52,12 +52,15 @@ const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: '
 
 /**
  * Compiles `schemas[rootName]` and everything it references. Throws an Error when a $ref names a
- * schema that does not exist (a bad schema, not bad input).
+ * schema that does not exist (a bad schema, not bad input). `canonicalQuantities` (one of
+ * Kubernetes' own kinds, compiled with its Go facts): applyDefaults writes its Quantities as kube
+ * writes them back (SchemaNode.goQuantity).
  */
 export function compileSchemaValidator(
   schemas: Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>,
   rootName: string,
   goFields?: GoFields,
+  canonicalQuantities = false,
 ): SchemaValidator {
   const objectMeta = objectMetaSchema();
   const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>, goFields);
@@ -68,7 +71,11 @@ export function compileSchemaValidator(
     // `cpu: 0.5`), so a Quantity (int-or-string with kube's pattern, as go-decode.ts reads it)
     // takes a fraction too. Custom resources and kgen's own kinds keep int-or-string, as kube's
     // CRD validation does.
-    for (const node of compiler.nodes) if (node.intOrString && node.pattern !== undefined) node.types = ['integer', 'number', 'string'];
+    for (const node of compiler.nodes) {
+      if (!node.intOrString || node.pattern === undefined) continue;
+      node.types = ['integer', 'number', 'string'];
+      node.goQuantity = canonicalQuantities;
+    }
     linkSchemaPropsStandIns(compiler.nodes);
   }
   finalizeNodes(compiler.nodes, objectMeta);
