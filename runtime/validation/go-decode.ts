@@ -11,7 +11,9 @@
  *   Go struct and the JSON field path from the root, without map keys or list indexes:
  *   `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`;
  * - an error from a type's own UnmarshalJSON (metav1.Time, intstr.IntOrString, resource.Quantity)
- *   ends decoding at once, with that error's own text and no context;
+ *   ends decoding at once, with that error's own text, except that a type error of the
+ *   encoding/json call inside (Time's into a string, IntOrString's into an int32) is named from the
+ *   field, as sigs.k8s.io/json aliases encoding/json's UnmarshalTypeError (fatalTypeError);
  * - null decodes into anything (Go's zero value); unknown fields are skipped (strict decoding is
  *   fieldvalidation's); a JSON number into an integer type must be a whole number in range
  *   (`number 1.5`, `number 3000000000`), judged on the literal's text as strconv.ParseInt judges
@@ -108,6 +110,17 @@ function typeError(saved: Saved, kind: string, struct: string, path: string, goT
   saved.firstType = { kind, goType };
 }
 
+/**
+ * A type error of the json.Unmarshal a type's own UnmarshalJSON calls (metav1.Time's into a string,
+ * IntOrString's into an int32): encoding/json's UnmarshalTypeError, which sigs.k8s.io/json aliases,
+ * so the decoder around it names it from the field being decoded (its addErrorContext):
+ * `cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge
+ * of type int32`. Decoded alone (the unstructured converter's re-marshalled value), `Go value of type int32`.
+ */
+function fatalTypeError(kind: string, struct: string, path: string, goType: string): Fatal {
+  return new Fatal(typeErrorMessage(kind, struct, path, goType), { kind, goType });
+}
+
 function typeErrorMessage(kind: string, struct: string, path: string, goType: string): string {
   return struct === '' && path === ''
     ? `json: cannot unmarshal ${kind} into Go value of type ${goType}`
@@ -145,7 +158,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
   }
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
-    if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    if (typeof v !== 'string') throw fatalTypeError(jsonKind(v), struct, path, 'string');
     // Then time.Parse(RFC3339) or, for a MicroTime, time.Parse(RFC3339Micro): six fraction digits.
     const err = goTimeParseError(v, time === 'microTime' || (time === undefined && node.goType === 'v1.MicroTime'));
     if (err !== undefined) throw new Fatal(err);
@@ -163,7 +176,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
     const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32') : jsonKind(v);
-    if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
+    if (kind !== undefined) throw fatalTypeError(kind, struct, path, 'int32');
     return;
   }
   const goType = goTypeOf(node);
@@ -312,7 +325,7 @@ function objectMetaTimeError(meta: unknown): string | undefined {
   for (const key of Object.keys(meta)) {
     const v = meta[key];
     if (v === null || objectMetaFieldType(key) !== 'time') continue;
-    if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+    if (typeof v !== 'string') return typeErrorMessage(jsonKind(v), 'ObjectMeta', `metadata.${key}`, 'string');
     const err = goTimeParseError(v, false);
     if (err !== undefined) return err;
   }
