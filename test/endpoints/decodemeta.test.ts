@@ -69,5 +69,8 @@ describe('metadata that does not decode into ObjectMeta', () => {
   it('a compiled kind of yours decodes as a typed kind', async () => {
     const w = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w', resourceVersion: 5 }, spec: { replicas: 1 } };
     await badRequest('POST', WIDGETS, w, 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
+    // metav1.Time's error too is named from the field (encoding/json's error type is sigs.k8s.io/json's).
+    const timed = { ...w, metadata: { name: 'w', creationTimestamp: true } };
+    await badRequest('POST', WIDGETS, timed, 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.creationTimestamp of type string');
   });
 });
