@@ -109,7 +109,9 @@ export function objectMetaDecode(meta: unknown, path: string, sorted = false): {
     if (type === undefined || v === null) continue;
     if (type === 'time') {
       const kind = notString(v);
-      if (kind) return { error: `json: cannot unmarshal ${kind} into Go value of type string`, fatal: true };
+      // metav1.Time's UnmarshalJSON fails with encoding/json's error, which sigs.k8s.io/json's
+      // decoder (the same type: an alias) names from the field.
+      if (kind) return { error: `json: cannot unmarshal ${kind} into Go struct field ObjectMeta.${path}${k} of type string`, fatal: true };
       continue;
     }
     if (first !== undefined) continue;

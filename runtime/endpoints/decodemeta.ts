@@ -25,13 +25,15 @@ export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind):
  * A create or update body of a built-in kind decodes into its Go type as a whole (a wrongly typed
  * field anywhere, `spec.replicas: "3"`, is the same 400: SchemaValidator.decodeError); other
  * kinds decode into unstructured, where only metadata is decoded into a Go type. `jsonText` is the
- * body's text when it was JSON (Go judges number literals on their text: `replicas: 1.0` is refused).
+ * body's text when it was JSON (Go judges number literals on their text: `replicas: 1.0` is refused);
+ * `repeatedKeys`, that the text repeats a key (Go decodes every occurrence in turn, and an earlier
+ * one's type error is the answer though JSON.parse kept only the last).
  */
-export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator, jsonText?: string): void {
+export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: ExpectedKind, validator: SchemaValidator, jsonText?: string, repeatedKeys = false): void {
   if (validator.decodeError === undefined) return checkObjectMetaDecodes(obj, expected);
   // The body as sent (asObjectOfKind has checked it is an object of the kind): Go decodes the
   // fields in their order, and the first wrongly typed one is the answer.
-  const err = validator.decodeError(body as Record<string, unknown>, jsonText);
+  const err = validator.decodeError(body as Record<string, unknown>, jsonText, repeatedKeys);
   if (err !== undefined) throw newDecodeError(expected, err);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Duplicate keys in request bodies, which JSON.parse and YAML-to-JS conversion silently collapse
  * (the last one wins, as in Go). kube's strict decoding reports them: `duplicate field "x"` for
- * JSON, `line N: key "x" already set in map` for YAML. Used only on request bodies, and only when
+ * JSON, named by its path from the root as sigs.k8s.io/json's strict field stack names it
+ * (`spec.replicas`, `spec.ports[0].port`), and `line N: key "x" already set in map` for YAML. Used only on request bodies, and only when
  * the fieldValidation directive asks for it.
  */
 import type { Document, LineCounter } from 'yaml';
@@ -9,6 +10,8 @@ import { yaml } from '../api/yaml.js';
 
 export interface DuplicateField {
   key: string;
+  /** JSON: the key's path from the root (`spec.ports[0].port`); YAML: the key. */
+  path: string;
   /** 1-based line of the repeated key. */
   line: number;
   /** Nesting depth of the object holding it: 1 for the top-level object (or array). */
@@ -23,6 +26,23 @@ interface Frame {
   object: boolean;
   keys?: Set<string>;
   expectKey: boolean;
+  /** An object's current key. */
+  current?: string;
+  /** A list's current index. */
+  index: number;
+}
+
+/**
+ * The path of `key` in the innermost frame: sigs.k8s.io/json's strict field stack, keys joined by
+ * `.` and list indexes as `[i]` (newFieldError). Built only for a repeated key.
+ */
+function pathOf(stack: readonly Frame[], key: string): string {
+  let path = '';
+  for (let j = 0; j < stack.length - 1; j++) {
+    const frame = stack[j]!;
+    path = frame.object ? (path === '' ? frame.current! : `${path}.${frame.current!}`) : `${path}[${frame.index}]`;
+  }
+  return path === '' ? key : `${path}.${key}`;
 }
 
 /** The end index (of the closing quote) of the string starting at i. */
@@ -67,18 +87,19 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         const top = stack[stack.length - 1];
         if (top?.object && top.expectKey) {
           const key = decodeKey(text, i, end);
-          if (top.keys!.has(key)) out.push({ key, line, depth: stack.length });
+          if (top.keys!.has(key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
           else top.keys!.add(key);
+          top.current = key;
           top.expectKey = false;
         }
         i = end;
         break;
       }
       case 0x7b: // {
-        stack.push({ object: true, keys: new Set(), expectKey: true });
+        stack.push({ object: true, keys: new Set(), expectKey: true, index: 0 });
         break;
       case 0x5b: // [
-        stack.push({ object: false, expectKey: false });
+        stack.push({ object: false, expectKey: false, index: 0 });
         break;
       case 0x7d: // }
       case 0x5d: // ]
@@ -88,6 +109,7 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         // ,
         const top = stack[stack.length - 1];
         if (top?.object) top.expectKey = true;
+        else if (top !== undefined) top.index++;
         break;
       }
       default:
@@ -109,7 +131,7 @@ export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCoun
           const key = yaml().isScalar(k) ? String(k.value) : String(k);
           if (seen.has(key)) {
             const offset = yaml().isScalar(k) && k.range ? k.range[0] : 0;
-            out.push({ key, line: lines.linePos(offset).line, depth: path.filter((p) => yaml().isMap(p)).length + 1 });
+            out.push({ key, path: key, line: lines.linePos(offset).line, depth: path.filter((p) => yaml().isMap(p)).length + 1 });
           } else {
             seen.add(key);
           }
@@ -133,7 +155,7 @@ export function parseYAMLDocuments(text: string): { docs: Document[]; lines: Lin
 }
 
 export function jsonDuplicateMessage(d: DuplicateField): string {
-  return `duplicate field ${JSON.stringify(d.key)}`;
+  return `duplicate field ${JSON.stringify(d.path)}`;
 }
 
 export function yamlDuplicateMessage(d: DuplicateField): string {

@@ -20,9 +20,11 @@ export async function createVirtual(scope: RequestScope, req: APIRequest): Promi
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   parseDryRun(req.query, 'CreateOptions');
   const directive = parseFieldValidation(req.query, 'CreateOptions');
-  const body = decodeRequestBody(req, directive !== 'Ignore');
+  // Repeated keys are found for fieldValidation, and for a built-in kind's decode, which judges
+  // every occurrence (go-decode.ts) whatever the directive.
+  const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text);
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
   const warnings = requestWarnings(req);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   scope.validator.applyDefaults(obj);

@@ -17,9 +17,9 @@
  *   gone (or holds another address) and that is older than `staleAfterMs` is taken over with a
  *   resourceVersion precondition (kube's repair controller's job), so a crash leaks nothing for long.
  *
- * Addresses are compared by value, not by spelling: a Service may ask for `10.0.0.077` (Go's
- * sloppy parse reads it as 10.0.0.77, and kube keeps the spelling with a warning), which is the
- * same address as `10.0.0.77`, so reservations are keyed, and stored Services' addresses
+ * Addresses are compared by value, not by spelling: a Service may ask for `10.0.0.077`,
+ * `10.0.0.0077` or `::ffff:10.0.0.77` (Go's sloppy parse reads each as 10.0.0.77, and kube keeps
+ * the spelling with a warning), which is the same address as `10.0.0.77`, so reservations are keyed, and stored Services' addresses
  * compared, in canonical form (kube names its IPAddress objects by the parsed address).
  *
  * IPv4 only.
@@ -28,6 +28,7 @@ import { newInvalid } from '../api/status.js';
 import type { KubeObject } from '../api/meta.js';
 import type { Storage } from '../storage/interface.js';
 import { DEFAULT_STORAGE_PREFIX } from '../storage/keys.js';
+import { parseIPSloppy, to4 } from '../validation/ip.js';
 import { nowTimestamp, randomFree, Reservations, type ServiceRef } from './reservations.js';
 
 export type { ServiceRef } from './reservations.js';
@@ -40,15 +41,20 @@ interface CIDR {
   text: string;
 }
 
+/**
+ * An IPv4 address as a number, read as kube reads a Service's cluster IP (netutils.ParseIPSloppy,
+ * then To4): an octet may have leading zeros and any number of digits (`10.0.0.0077`), and an
+ * IPv4-mapped IPv6 address is its IPv4 address (`::ffff:10.0.0.77`); undefined for anything else.
+ */
 export function parseIPv4(ip: string): number | undefined {
-  const parts = ip.split('.');
-  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return undefined;
-  return parts.reduce((n, p) => n * 256 + Number(p), 0);
+  const bytes = parseIPSloppy(ip);
+  const v4 = bytes && to4(bytes);
+  return v4 === undefined ? undefined : v4.reduce((n, b) => n * 256 + b, 0);
 }
 
 export const formatIPv4 = (n: number) => [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
 
-/** The canonical spelling of an IPv4 address (leading zeros dropped); other text as it is. */
+/** The canonical spelling of an IPv4 address (net.IP.String: leading zeros dropped, IPv4-mapped IPv6 as IPv4); other text as it is. */
 export function canonicalIPv4(ip: string): string {
   const n = parseIPv4(ip);
   return n === undefined ? ip : formatIPv4(n);
@@ -57,7 +63,8 @@ export function canonicalIPv4(ip: string): string {
 /** Parses an IPv4 CIDR; throws an Error naming the flag's problem otherwise. */
 export function parseServiceCIDR(text: string): CIDR {
   const [ip = '', bits = ''] = text.split('/');
-  const addr = parseIPv4(ip);
+  // The flag is dotted IPv4 (an IPv6 form would change what the prefix counts).
+  const addr = ip.includes(':') ? undefined : parseIPv4(ip);
   const prefix = Number(bits);
   if (addr === undefined || !/^\d+$/.test(bits) || prefix < 8 || prefix > 30) {
     throw new Error(`invalid --service-cluster-ip-range ${JSON.stringify(text)}: an IPv4 CIDR with a prefix from /8 to /30 is required`);

@@ -65,11 +65,20 @@ function resourceName(definition: ResourceDefinition): string {
   return definition.group ? `${definition.plural}.${definition.group}` : definition.plural;
 }
 
+/**
+ * Kubernetes' own kinds decode into their Go types (a wrongly typed field is the decoder's 400, a
+ * Quantity is written back canonically); kgen's other compiled kinds are served as kube serves
+ * custom resources, unstructured.
+ */
+function decodesTyped(definition: ResourceDefinition): boolean {
+  return definition.protobuf !== undefined && definition.customResource !== true && isKubeGroup(definition.group);
+}
+
 /** A SchemaValidator compiled from the kind's schema on its first call. */
 export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Schemas>): { validator: SchemaValidator; compiled: Lazy<SchemaValidator> } {
   const compiled = new Lazy(
     // A built-in kind's protobuf table names its Go types' plain fields, whose zero a default replaces.
-    () => compileSchemaValidator(schemas.get(), definition.schemaName, definition.protobuf),
+    () => compileSchemaValidator(schemas.get(), definition.schemaName, definition.protobuf, decodesTyped(definition)),
     () => `cannot compile the schema ${definition.schemaName} of ${resourceName(definition)}`,
   );
   const validator: SchemaValidator = {
@@ -78,10 +87,8 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
     prune: (obj) => compiled.get().prune(obj),
     applyDefaults: (obj) => compiled.get().applyDefaults(obj),
   };
-  // Kubernetes' own kinds decode into their Go types (a wrongly typed field is the decoder's 400);
-  // kgen's other compiled kinds are served as kube serves custom resources, unstructured.
-  if (definition.protobuf !== undefined && definition.customResource !== true && isKubeGroup(definition.group)) {
-    validator.decodeError = (obj, literals) => compiled.get().decodeError?.(obj, literals);
+  if (decodesTyped(definition)) {
+    validator.decodeError = (obj, literals, repeatedKeys) => compiled.get().decodeError?.(obj, literals, repeatedKeys);
     validator.convertError = (obj) => compiled.get().convertError?.(obj);
   }
   return { validator, compiled };

@@ -9,16 +9,28 @@
  * as an int64 amount (value × 10^scale, the fast path of ParseQuantity and of Add) or as an
  * arbitrary-precision decimal (inf.Dec); AsInt64 succeeds only for the int64 form with a scale
  * ≥ 0 that fits. So `quantity("1000m").isInteger()` is false in kube, and so it is here.
+ *
+ * Also Quantity's canonical text (quantityString: String/MarshalJSON over CanonicalizeBytes),
+ * which kube writes for every Quantity of a built-in kind: `0.5` is `500m`, `1.5Gi` is `1536Mi`.
  */
 
 import { KubeLibraryError } from './cel-errors.js';
 
-/** value = n × 10^e; `dec` is apimachinery's inf.Dec form (AsInt64 fails on it). */
+/** apimachinery's Quantity.Format: how the canonical text is written. */
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+
+/**
+ * value = n × 10^e; `dec` is apimachinery's inf.Dec form (AsInt64 fails on it). `format` and `s`
+ * are ParseQuantity's (arithmetic results keep the defaults): `s` is the text parsed when
+ * ParseQuantity found it canonical already (Quantity.s, which String and MarshalJSON then return).
+ */
 export class CelQuantity {
   constructor(
     readonly n: bigint,
     readonly e: number,
     readonly dec: boolean,
+    readonly format: QuantityFormat = 'DecimalSI',
+    readonly s?: string,
   ) {}
 }
 
@@ -90,16 +102,16 @@ function splitQuantity(str: string): Split {
   throw new KubeLibraryError(ERR_FORMAT_WRONG);
 }
 
-/** suffixHandler.interpret: base, exponent, and whether the format is BinarySI. */
-function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; binary: boolean } {
-  if (suffix in DECIMAL_SUFFIXES) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix]!, binary: false };
-  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix]!, binary: true };
+/** suffixHandler.interpret: base, exponent, and the format (BinarySI for a binary suffix). */
+function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; binary: boolean; format: QuantityFormat } {
+  if (suffix in DECIMAL_SUFFIXES) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix]!, binary: false, format: 'DecimalSI' };
+  if (suffix in BINARY_SUFFIXES) return { base: 2, exponent: BINARY_SUFFIXES[suffix]!, binary: true, format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     const digits = suffix.slice(1);
     // strconv.ParseInt(s, 10, 64): an optional sign, then decimal digits, within int64.
     if (/^[+-]?[0-9]+$/.test(digits)) {
       const parsed = BigInt(digits);
-      if (fitsInt64(parsed)) return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), binary: false };
+      if (fitsInt64(parsed)) return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), binary: false, format: 'DecimalExponent' };
     }
   }
   throw new KubeLibraryError(ERR_SUFFIX);
@@ -124,9 +136,11 @@ function significantLength(text: string): number {
 /** resource.ParseQuantity; throws apimachinery's error text. */
 export function parseQuantity(str: string): CelQuantity {
   if (str.length === 0) throw new KubeLibraryError(ERR_FORMAT_WRONG);
-  if (str === '0') return new CelQuantity(0n, 0, false);
+  if (str === '0') return new CelQuantity(0n, 0, false, 'DecimalSI', str);
   const { positive, value, num, denom, suffix } = splitQuantity(str);
-  const { base, exponent, binary } = interpretSuffix(suffix);
+  const interpreted = interpretSuffix(suffix);
+  const { base, exponent, binary } = interpreted;
+  let format = interpreted.format;
 
   // The int64 fast path.
   let precision: number;
@@ -144,10 +158,15 @@ export function parseQuantity(str: string): CelQuantity {
   if (precision >= 0) {
     scale -= denom.length;
     if (scale >= -9) {
-      const shifted = BigInt(num + denom);
+      const digits = num + denom;
+      const shifted = BigInt(digits);
       if (!fitsInt64(shifted)) throw new KubeLibraryError(ERR_NUMERIC);
       const result = shifted * mantissa;
-      if (fitsInt64(result)) return new CelQuantity(positive ? result : -result, scale, false);
+      if (fitsInt64(result)) {
+        // The text is kept as the canonical one when it is already.
+        const canonical = binary ? exponent % 10 === 0 && (shifted & 7n) !== 0n : scale % 3 === 0 && !digits.endsWith('000') && digits[0] !== '0';
+        return new CelQuantity(positive ? result : -result, scale, false, format, canonical ? str : undefined);
+      }
     }
   }
 
@@ -186,7 +205,9 @@ export function parseQuantity(str: string): CelQuantity {
     n = INT64_MAX;
     e = 0;
   }
-  return new CelQuantity(positive ? n : -n, e, true);
+  // Between 0 and 1 a binary quantity is written as a decimal one.
+  if (format === 'BinarySI' && n !== 0n && e < 0 && n < pow10(-e)) format = 'DecimalSI';
+  return new CelQuantity(positive ? n : -n, e, true, format);
 }
 
 /** positiveScaleInt64: base × 10^scale, or undefined when it overflows int64. */
@@ -297,3 +318,73 @@ export function quantityAsApproximateFloat(q: CelQuantity): number {
   const base = Number(q.n);
   return q.e === 0 ? base : base * goPow10(q.e);
 }
+
+const DECIMAL_SUFFIX_OF = new Map(Object.entries(DECIMAL_SUFFIXES).map(([suffix, exponent]) => [exponent, suffix]));
+const BINARY_SUFFIX_OF = new Map(Object.entries(BINARY_SUFFIXES).map(([suffix, exponent]) => [exponent, suffix]));
+
+/**
+ * Quantity.String (and MarshalJSON): the text ParseQuantity kept, else CanonicalizeBytes. A
+ * BinarySI value below 1024 in magnitude, or not whole, is written as DecimalSI; a decimal one as
+ * the fewest digits whose exponent is a multiple of 3, with its SI suffix (none past E, as in
+ * apimachinery, whose suffix table stops there) or `e<exponent>`; a binary one in the largest
+ * power of 1024 that divides it.
+ */
+export function quantityString(q: CelQuantity): string {
+  if (q.s !== undefined) return q.s;
+  if (q.n === 0n) return '0';
+  let format = q.format;
+  let { n, e } = q;
+  const magnitude = n < 0n ? -n : n;
+  if (format === 'BinarySI') {
+    if (e >= 0 ? magnitude * pow10(e) < 1024n : magnitude < 1024n * pow10(-e)) format = 'DecimalSI';
+    else if (e < 0) {
+      // AsScale(0): a fraction is not written in base 1024.
+      if (n % pow10(-e) !== 0n) format = 'DecimalSI';
+      else {
+        n /= pow10(-e);
+        e = 0;
+      }
+    }
+  }
+  if (format === 'BinarySI') {
+    let value = n * pow10(e);
+    let exponent = 0;
+    while (value % 1024n === 0n) {
+      value /= 1024n;
+      exponent += 10;
+    }
+    return `${value}${BINARY_SUFFIX_OF.get(exponent) ?? ''}`;
+  }
+  // AsCanonicalBytes: the factors of 10 into the exponent, then down to a multiple of 3.
+  let exponent = e;
+  while (n % 10n === 0n) {
+    n /= 10n;
+    exponent++;
+  }
+  while (exponent % 3 !== 0) {
+    n *= 10n;
+    exponent--;
+  }
+  if (format === 'DecimalExponent') return exponent === 0 ? `${n}` : `${n}e${exponent}`;
+  return `${n}${DECIMAL_SUFFIX_OF.get(exponent) ?? ''}`;
+}
+
+/**
+ * Whether text is its own canonical form, decided without parsing for the common texts (`500m`,
+ * `2`, `128Mi`): whole digits without a leading zero and an SI suffix (ParseQuantity keeps such
+ * text unless its digits end in `000`, or there are more than 18), or up to 6 digits with Ki…Ti
+ * that 1024 does not divide. False says nothing: quantityString(parseQuantity(text)) decides.
+ */
+export function isCanonicalQuantity(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (!(first >= 0x31 && first <= 0x39)) return false;
+  let digits = 1;
+  while (digits < text.length && isDigitCode(text.charCodeAt(digits))) digits++;
+  const rest = text.length - digits;
+  if (rest === 0 || (rest === 1 && DECIMAL_SUFFIX_CHARS.includes(text[digits]!))) return digits <= 18 && !(digits >= 3 && text.endsWith('000', digits));
+  if (rest === 2 && text[digits + 1] === 'i' && 'KMGT'.includes(text[digits]!) && digits <= 6) return Number(text.slice(0, digits)) % 1024 !== 0;
+  return false;
+}
+
+const DECIMAL_SUFFIX_CHARS = 'numkMGTPE';
+const isDigitCode = (c: number): boolean => c >= 0x30 && c <= 0x39;

@@ -4,10 +4,12 @@
  * and has no default is dropped, as Go's decoder would read it as the zero value), then Default (an
  * absent field, or a null where not nullable, gets a deep copy of its default; children are
  * defaulted after their parent, so a default value is itself defaulted). The same walk writes a
- * built-in kind's metav1.Time / MicroTime fields as kube's round trip through Go writes them.
+ * built-in kind's metav1.Time / MicroTime fields and its resource.Quantity fields as kube's round
+ * trip through Go writes them.
  */
 import { setOwnValue } from '../api/ownkeys.js';
 import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../api/time.js';
+import { isCanonicalQuantity, parseQuantity, quantityString, type CelQuantity } from './cel-quantity.js';
 import { deepCopyJSON, isPlainObject, type SchemaNode } from './node.js';
 
 function isNonNullableNull(x: unknown, s: SchemaNode | undefined): boolean {
@@ -96,6 +98,7 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
     if (child === undefined) continue;
     if (!isNonNullableNull(x[key], child)) {
       if (times !== undefined && typeof x[key] === 'string') writeGoTime(x, key, times.get(key));
+      else if (child.goQuantity) writeGoQuantity(x, key);
       else pruneNullsAndApplyDefaults(x[key], child);
     } else if (!child.hasDefault) {
       delete x[key];
@@ -120,6 +123,26 @@ function writeGoTime(x: Record<string, unknown>, key: string, kind: 'time' | 'mi
   if (hasCanonicalShape(text, kind === 'microTime')) return;
   const canonical = kind === 'time' ? canonicalTime(text) : canonicalMicroTime(text);
   if (canonical !== undefined && canonical !== text) x[key] = canonical;
+}
+
+/**
+ * A Quantity of one of Kubernetes' own kinds written as kube writes it back (SchemaNode.goQuantity):
+ * UnmarshalJSON's ParseQuantity (of a string's trimmed text, or of a number's), then MarshalJSON,
+ * always a string. A number is read from its double's text (kube reads the literal: `1e3` sent as
+ * a JSON number is `1e3` there, `1k` here). What ParseQuantity refuses stays for the decoder's error.
+ */
+function writeGoQuantity(x: Record<string, unknown>, key: string): void {
+  const v = x[key];
+  if (typeof v !== 'string' && typeof v !== 'number') return;
+  if (typeof v === 'string' && isCanonicalQuantity(v)) return;
+  let q: CelQuantity;
+  try {
+    q = parseQuantity(typeof v === 'string' ? v.trim() : String(v));
+  } catch {
+    return;
+  }
+  const canonical = quantityString(q);
+  if (canonical !== v) x[key] = canonical;
 }
 
 /** A plain Go field of `s` holding its Go zero value: absent, for Go's defaulters (SchemaNode.zeroIsUnset). */

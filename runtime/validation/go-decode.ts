@@ -11,7 +11,9 @@
  *   Go struct and the JSON field path from the root, without map keys or list indexes:
  *   `json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`;
  * - an error from a type's own UnmarshalJSON (metav1.Time, intstr.IntOrString, resource.Quantity)
- *   ends decoding at once, with that error's own text and no context;
+ *   ends decoding at once, with that error's own text, except that a type error of the
+ *   encoding/json call inside (Time's into a string, IntOrString's into an int32) is named from the
+ *   field, as sigs.k8s.io/json aliases encoding/json's UnmarshalTypeError (fatalTypeError);
  * - null decodes into anything (Go's zero value); unknown fields are skipped (strict decoding is
  *   fieldvalidation's); a JSON number into an integer type must be a whole number in range
  *   (`number 1.5`, `number 3000000000`), judged on the literal's text as strconv.ParseInt judges
@@ -23,6 +25,7 @@ import { objectMetaDecode, objectMetaFieldType } from '../api/objectmeta-decode.
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
 import { integerLiteralError, numberLiteralsOf, type NumberLiterals } from './json-literals.js';
+import { parseEveryOccurrence, RepeatedKeys } from './json-occurrences.js';
 import type { SchemaNode } from './node.js';
 
 /** resource.Quantity's UnmarshalJSON error (ErrFormatWrong) for text ParseQuantity cannot split. */
@@ -39,14 +42,34 @@ function quantityError(text: string): string | undefined {
   }
 }
 
-/** The decoder's state: the first remembered type error. */
-interface Saved {
-  first: string | undefined;
+/** A `cannot unmarshal <kind> into … of type <goType>` error's parts (Go's UnmarshalTypeError). */
+interface TypeErrorParts {
+  kind: string;
+  goType: string;
 }
 
-/** A fatal error: ends the walk. */
+/** The decoder's state: the first remembered error. */
+interface Saved {
+  first: string | undefined;
+  /** The parts of `first` when it is a type error (a decoder around this one names it anew). */
+  firstType: TypeErrorParts | undefined;
+  /**
+   * Whether objects may be RepeatedKeys (json-occurrences.ts): tested before `instanceof`, which
+   * costs the common body ~7% of its decode (a prototype walk per object).
+   */
+  repeatedKeys: boolean;
+}
+
+/**
+ * A fatal error: ends the walk. `type`: the parts of a type error from a decoder that a type's own
+ * UnmarshalJSON started (sigs.k8s.io/json's own error type, which the outer decoder names anew);
+ * undefined for other errors (Time, IntOrString and Quantity fail with errors of their own).
+ */
 class Fatal {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly type?: TypeErrorParts,
+  ) {}
 }
 
 /** encoding/json's name for a JSON value's kind in `cannot unmarshal <kind>`. */
@@ -83,7 +106,23 @@ const structName = (goType: string | undefined) => (goType === undefined ? '' : 
 
 function typeError(saved: Saved, kind: string, struct: string, path: string, goType: string): void {
   if (saved.first !== undefined) return;
-  saved.first = struct === '' && path === ''
+  saved.first = typeErrorMessage(kind, struct, path, goType);
+  saved.firstType = { kind, goType };
+}
+
+/**
+ * A type error of the json.Unmarshal a type's own UnmarshalJSON calls (metav1.Time's into a string,
+ * IntOrString's into an int32): encoding/json's UnmarshalTypeError, which sigs.k8s.io/json aliases,
+ * so the decoder around it names it from the field being decoded (its addErrorContext):
+ * `cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge
+ * of type int32`. Decoded alone (the unstructured converter's re-marshalled value), `Go value of type int32`.
+ */
+function fatalTypeError(kind: string, struct: string, path: string, goType: string): Fatal {
+  return new Fatal(typeErrorMessage(kind, struct, path, goType), { kind, goType });
+}
+
+function typeErrorMessage(kind: string, struct: string, path: string, goType: string): string {
+  return struct === '' && path === ''
     ? `json: cannot unmarshal ${kind} into Go value of type ${goType}`
     : `json: cannot unmarshal ${kind} into Go struct field ${struct}.${path} of type ${goType}`;
 }
@@ -112,10 +151,14 @@ function integerKind(v: number, literal: string | undefined, goType: 'int32' | '
  * v's place in the tree of number literals (json-literals.ts), undefined where none lies below.
  */
 function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, time: 'time' | 'microTime' | undefined, at?: NumberLiterals): void {
-  if (v === null || v === undefined || node.preserveUnknown) return;
+  if (v === null || v === undefined) return;
+  if (node.preserveUnknown) {
+    if (node.goSchemaProps !== undefined) decodeSchemaPropsStandIn(node, node.goSchemaProps, v, struct, path, saved, at);
+    return;
+  }
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') {
     // metav1.Time/MicroTime.UnmarshalJSON: json.Unmarshal into a string first.
-    if (typeof v !== 'string') throw new Fatal(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+    if (typeof v !== 'string') throw fatalTypeError(jsonKind(v), struct, path, 'string');
     // Then time.Parse(RFC3339) or, for a MicroTime, time.Parse(RFC3339Micro): six fraction digits.
     const err = goTimeParseError(v, time === 'microTime' || (time === undefined && node.goType === 'v1.MicroTime'));
     if (err !== undefined) throw new Fatal(err);
@@ -133,7 +176,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     // intstr.IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
     if (typeof v === 'string') return;
     const kind = typeof v === 'number' ? integerKind(v, at?.literal, 'int32') : jsonKind(v);
-    if (kind !== undefined) throw new Fatal(`json: cannot unmarshal ${kind} into Go value of type int32`);
+    if (kind !== undefined) throw fatalTypeError(kind, struct, path, 'int32');
     return;
   }
   const goType = goTypeOf(node);
@@ -166,6 +209,7 @@ function decodeValue(node: SchemaNode, v: unknown, struct: string, path: string,
     }
     case 'object': {
       if (!isObject(v)) return typeError(saved, jsonKind(v), struct, path, goType);
+      if (saved.repeatedKeys && v instanceof RepeatedKeys) return decodeRepeated(node, v, goType, struct, path, saved, at);
       const values = node.additional;
       if (typeof values === 'object') {
         for (const key of Object.keys(v)) decodeValue(values, v[key], struct, path, saved, undefined, at?.children?.get(key));
@@ -188,13 +232,100 @@ function decodeStruct(node: SchemaNode, v: Record<string, unknown>, struct: stri
   }
 }
 
+/**
+ * An object that repeats a key (json-occurrences.ts), into a map or a struct: every occurrence is
+ * decoded in turn, in the text's order, as Go decodes them into the same field.
+ */
+function decodeRepeated(node: SchemaNode, v: RepeatedKeys, goType: string, struct: string, path: string, saved: Saved, at: NumberLiterals | undefined): void {
+  const below = at?.children;
+  const values = node.additional;
+  if (typeof values === 'object') {
+    v.pairs.forEach(([, x], i) => decodeValue(values, x, struct, path, saved, undefined, below?.get(i)));
+    return;
+  }
+  const props = node.properties;
+  if (props === undefined) return;
+  const fieldsOf = structName(goType);
+  const times = node.goTimes;
+  v.pairs.forEach(([key, x], i) => {
+    const child = props.get(key);
+    if (child !== undefined) decodeValue(child, x, fieldsOf, `${path}.${key}`, saved, times?.get(key), below?.get(i));
+  });
+}
+
+/**
+ * A CustomResourceDefinition's nested schema, which kgen keeps as JSON (SchemaNode.goSchemaProps)
+ * and Go decodes into JSONSchemaProps (apiextensions v1 marshal.go): a NestedJSONSchemaProps
+ * (properties, allOf, not, …) by the same decoder; JSONSchemaPropsOrArray (items), …OrBool
+ * (additionalProperties, additionalItems) and …OrStringArray (dependencies) by their own
+ * UnmarshalJSON, whose error ends decoding.
+ */
+function decodeSchemaPropsStandIn(node: SchemaNode, props: SchemaNode, v: unknown, struct: string, path: string, saved: Saved, at: NumberLiterals | undefined): void {
+  const list = Array.isArray(v);
+  switch (node.goType) {
+    case 'v1.JSONSchemaPropsOrArray':
+      // `{…}` into a JSONSchemaProps, `[…]` into a []JSONSchemaProps; any other value is left zero.
+      if (isObject(v) || list) decodeAlone(saved, struct, path, (inner) => decodeSchemas(props, v, inner, at));
+      return;
+    case 'v1.JSONSchemaPropsOrBool':
+      if (isObject(v)) decodeAlone(saved, struct, path, (inner) => decodeValue(props, v, '', '', inner, undefined, at));
+      else if (typeof v !== 'boolean') throw new Fatal('boolean or JSON schema expected');
+      return;
+    case 'v1.JSONSchemaPropsOrStringArray':
+      // `{…}` into a JSONSchemaProps, `[…]` into a []string; any other value is left zero.
+      if (isObject(v)) decodeAlone(saved, struct, path, (inner) => decodeValue(props, v, '', '', inner, undefined, at));
+      else if (list) decodeAlone(saved, struct, path, (inner) => decodeStrings(v, inner));
+      return;
+    default:
+      // NestedJSONSchemaProps: a JSONSchemaProps field like any other.
+      decodeValue(props, v, struct, path, saved, undefined, at);
+  }
+}
+
+/** A []string decoded alone. */
+function decodeStrings(v: unknown[], inner: Saved): void {
+  for (const x of v) if (x !== null && typeof x !== 'string') typeError(inner, jsonKind(x), '', '', 'string');
+}
+
+/** A JSONSchemaProps, or a list of them, as json.Unmarshal decodes them into a JSONSchemaPropsOrArray. */
+function decodeSchemas(props: SchemaNode, v: unknown, inner: Saved, at: NumberLiterals | undefined): void {
+  if (!Array.isArray(v)) return decodeValue(props, v, '', '', inner, undefined, at);
+  v.forEach((x, i) => {
+    if (x === null || isObject(x)) decodeValue(props, x, '', '', inner, undefined, at?.children?.get(i));
+    else typeError(inner, jsonKind(x), '', '', 'v1.JSONSchemaProps');
+  });
+}
+
+/**
+ * A value a type's own UnmarshalJSON decodes with json.Unmarshal: a decoder of its own, whose
+ * first error (fatal or remembered) ends the outer decoding. A type error is named anew from the
+ * outer decoder's place (its addErrorContext: the struct and path of the field being decoded), so
+ * kube names `…openAPIV3Schema.items` for a `maxLength: 1.0` anywhere below `items`.
+ */
+function decodeAlone(saved: Saved, struct: string, path: string, decode: (inner: Saved) => void): void {
+  const inner: Saved = { first: undefined, firstType: undefined, repeatedKeys: saved.repeatedKeys };
+  let message: string | undefined;
+  let type: TypeErrorParts | undefined;
+  try {
+    decode(inner);
+    message = inner.first;
+    type = inner.firstType;
+  } catch (err) {
+    if (!(err instanceof Fatal)) throw err;
+    message = err.message;
+    type = err.type;
+  }
+  if (message === undefined) return;
+  throw type === undefined ? new Fatal(message) : new Fatal(typeErrorMessage(type.kind, struct, path, type.goType), type);
+}
+
 /** The first metav1.Time of ObjectMeta that does not decode: not a string, or text time.Parse(RFC3339) refuses. */
 function objectMetaTimeError(meta: unknown): string | undefined {
   if (!isObject(meta)) return undefined;
   for (const key of Object.keys(meta)) {
     const v = meta[key];
     if (v === null || objectMetaFieldType(key) !== 'time') continue;
-    if (typeof v !== 'string') return `json: cannot unmarshal ${jsonKind(v)} into Go value of type string`;
+    if (typeof v !== 'string') return typeErrorMessage(jsonKind(v), 'ObjectMeta', `metadata.${key}`, 'string');
     const err = goTimeParseError(v, false);
     if (err !== undefined) return err;
   }
@@ -218,28 +349,75 @@ function objectMetaLiteralError(meta: unknown, at: NumberLiterals | undefined): 
 }
 
 /**
+ * ObjectMeta decoded as objectmeta-decode.ts knows it: a metav1.Time's error ends decoding
+ * (whichever comes first in metadata), another error is remembered when it is the first.
+ */
+function decodeMetadata(meta: unknown, at: NumberLiterals | undefined, saved: Saved): void {
+  const timeError = objectMetaTimeError(meta);
+  if (timeError !== undefined) throw new Fatal(timeError);
+  const error = objectMetaDecode(meta, 'metadata.')?.error ?? objectMetaLiteralError(meta, at);
+  if (error !== undefined && saved.first === undefined) saved.first = error;
+}
+
+/**
+ * A value of json-occurrences.ts as JSON.parse makes it (a repeated key's last value wins), for
+ * objectmeta-decode.ts, which knows plain objects only.
+ */
+function lastWins(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(lastWins);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  const pairs = v instanceof RepeatedKeys ? v.pairs : Object.entries(v);
+  for (const [key, x] of pairs) Object.defineProperty(out, key, { value: lastWins(x), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * Metadata read with every occurrence of its repeated keys: field by field in the text's order,
+ * each as a one-field ObjectMeta, and a labels or annotations map that repeats a key entry by
+ * entry. Keys repeated deeper (in ownerReferences, managedFields) count once, with their last
+ * value (what JSON.parse keeps): objectmeta-decode.ts sees plain values.
+ */
+function decodeRepeatedMetadata(meta: unknown, at: NumberLiterals | undefined, saved: Saved): void {
+  if (!isObject(meta)) return decodeMetadata(meta, at, saved);
+  const repeated = meta instanceof RepeatedKeys;
+  const fields = repeated ? meta.pairs : Object.entries(meta);
+  fields.forEach(([key, x], i) => {
+    const literal = at?.children?.get(repeated ? i : key);
+    const literals = literal && { children: new Map([[key, literal]]) };
+    if (x instanceof RepeatedKeys && objectMetaFieldType(key) === 'map[string]string') {
+      for (const [k, v] of x.pairs) decodeMetadata({ [key]: lastWins(new RepeatedKeys([[k, v]])) }, undefined, saved);
+    } else {
+      decodeMetadata(lastWins(new RepeatedKeys([[key, x]])), literals, saved);
+    }
+  });
+}
+
+/**
  * The decoder's error for a built-in kind's body, or undefined when it decodes. `root` is the
  * kind's compiled resource root; its metadata is checked as objectmeta-decode.ts knows ObjectMeta.
  * `literals` is the JSON text obj was parsed from, when there is one (YAML reaches kube's decoder
  * as JSON re-encoded from its values, where `1.0` is `1`), or the literals found in it already
  * (a JSON patch's, at their places in its result): number literals are judged on them.
+ * `repeatedKeys`: the JSON text repeats a key somewhere (findDuplicateJSONKeys found one); then
+ * the text is read again keeping every occurrence (json-occurrences.ts), and each is decoded in
+ * turn, as Go decodes them, where obj (JSON.parse's) holds only the last.
  */
-export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined {
-  const saved: Saved = { first: undefined };
-  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
+export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, literals?: string | NumberLiterals, repeatedKeys = false): string | undefined {
   const props = root.properties;
   if (props === undefined) return undefined;
+  if (repeatedKeys && typeof literals === 'string') {
+    const every = parseEveryOccurrence(literals);
+    if (every !== undefined && isObject(every.value)) return decodeEveryOccurrence(root, every.value, every.literals);
+  }
+  const saved: Saved = { first: undefined, firstType: undefined, repeatedKeys: false };
+  const places = (typeof literals === 'string' ? numberLiteralsOf(literals) : literals)?.children;
   const struct = structName(root.goType);
   const times = root.goTimes;
   try {
     for (const key of Object.keys(obj)) {
       if (key === 'metadata') {
-        // metav1.Time's errors end decoding, whichever comes first in metadata.
-        const timeError = objectMetaTimeError(obj.metadata);
-        if (timeError !== undefined) return timeError;
-        const meta = objectMetaDecode(obj.metadata, 'metadata.');
-        const error = meta?.error ?? objectMetaLiteralError(obj.metadata, places?.get('metadata'));
-        if (error !== undefined && saved.first === undefined) saved.first = error;
+        decodeMetadata(obj.metadata, places?.get('metadata'), saved);
         continue;
       }
       const child = props.get(key);
@@ -250,6 +428,46 @@ export function goDecodeError(root: SchemaNode, obj: Record<string, unknown>, li
     throw err;
   }
   return saved.first;
+}
+
+/**
+ * goDecodeError for a body read with every occurrence of its repeated keys (json-occurrences.ts):
+ * the root's fields in the text's order, each occurrence of a repeated one in turn.
+ */
+function decodeEveryOccurrence(root: SchemaNode, body: object, literals: NumberLiterals | undefined): string | undefined {
+  const saved: Saved = { first: undefined, firstType: undefined, repeatedKeys: true };
+  const props = root.properties!;
+  const struct = structName(root.goType);
+  const times = root.goTimes;
+  const repeated = body instanceof RepeatedKeys;
+  // A RepeatedKeys' literals are by pair index, a plain object's by key.
+  const fields = repeated ? body.pairs : Object.entries(body);
+  const places = literals?.children;
+  try {
+    fields.forEach(([key, x], i) => {
+      const at = places?.get(repeated ? i : key);
+      if (key === 'metadata') return decodeRepeatedMetadata(x, at, saved);
+      const child = props.get(key);
+      if (child !== undefined) decodeValue(child, x, struct, key, saved, times?.get(key), at);
+    });
+  } catch (err) {
+    if (err instanceof Fatal) return err.message;
+    throw err;
+  }
+  return saved.first;
+}
+
+/** kgen's stand-ins for JSONSchemaProps' recursive fields, by Go type (decodeSchemaPropsStandIn). */
+const SCHEMA_PROPS_STAND_INS = new Set(['v1.NestedJSONSchemaProps', 'v1.JSONSchemaPropsOrArray', 'v1.JSONSchemaPropsOrBool', 'v1.JSONSchemaPropsOrStringArray']);
+
+/**
+ * Links each stand-in for JSONSchemaProps' recursive fields among a compiled kind's nodes (a
+ * CustomResourceDefinition's) to the JSONSchemaProps node, which Go decodes them into.
+ */
+export function linkSchemaPropsStandIns(nodes: readonly SchemaNode[]): void {
+  const props = nodes.find((node) => node.goType === 'v1.JSONSchemaProps' && node.properties !== undefined);
+  if (props === undefined) return;
+  for (const node of nodes) if (node.goType !== undefined && SCHEMA_PROPS_STAND_INS.has(node.goType)) node.goSchemaProps = props;
 }
 
 /** reflect's Kind of a value as runtime.DefaultUnstructuredConverter sees the unstructured map. */
@@ -299,7 +517,7 @@ function convertValue(node: SchemaNode, v: unknown, time: 'time' | 'microTime' |
   if (v === null || v === undefined || node.preserveUnknown) return;
   // Types with their own UnmarshalJSON get the value re-marshalled: the same errors as decoding.
   if (time !== undefined || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime' || node.intOrString) {
-    decodeValue(node, v, '', '', { first: undefined }, time);
+    decodeValue(node, v, '', '', { first: undefined, firstType: undefined, repeatedKeys: false }, time);
     return;
   }
   const goType = goTypeOf(node);

@@ -64,7 +64,7 @@ function parseIPv6(value: string): number[] | undefined {
 }
 
 /** Go's net.IP.To4: the IPv4 bytes of an IPv4 or IPv4-mapped address. */
-function to4(ip: number[]): number[] | undefined {
+export function to4(ip: number[]): number[] | undefined {
   if (ip.length === 4) return ip;
   if (ip.slice(0, 10).every((b) => b === 0) && ip[10] === 0xff && ip[11] === 0xff) return ip.slice(12);
   return undefined;

@@ -35,7 +35,7 @@ export interface NumberLiterals {
 const QUOTE = 0x22;
 
 /** A literal JSON.parse may not keep: a fraction, an exponent, or 16 digits and more. */
-function matters(literal: string): boolean {
+export function matters(literal: string): boolean {
   for (let i = 0; i < literal.length; i++) {
     const c = literal.charCodeAt(i);
     if (c === 0x2e || c === 0x65 || c === 0x45) return true;

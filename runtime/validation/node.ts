@@ -87,6 +87,17 @@ export interface SchemaNode {
    * with Go facts (go-decode.ts; lists and maps are named from their elements).
    */
   goType: string | undefined;
+  /**
+   * On kgen's stand-ins for JSONSchemaProps' recursive fields (NestedJSONSchemaProps,
+   * JSONSchemaPropsOrArray, …OrBool, …OrStringArray: kept as JSON, since a structural schema cannot
+   * recurse), the JSONSchemaProps node Go decodes them into (go-decode.ts); set with Go facts only.
+   */
+  goSchemaProps: SchemaNode | undefined;
+  /**
+   * A resource.Quantity of one of Kubernetes' own kinds: the defaulting walk writes it as kube's
+   * MarshalJSON does (quantityString: `0.5` is `500m`), where a custom resource keeps what was sent.
+   */
+  goQuantity: boolean;
 
   /** apiVersion, kind and metadata are known here (the resource root and embedded resources). */
   keepsTypeMeta: boolean;
@@ -134,6 +145,8 @@ export function emptyNode(): SchemaNode {
     zeroIsUnset: undefined,
     goTimes: undefined,
     goType: undefined,
+    goSchemaProps: undefined,
+    goQuantity: false,
     keepsTypeMeta: false,
     needsStructuralPass: false,
   };

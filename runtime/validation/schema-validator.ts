@@ -16,7 +16,7 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
-import { goConvertError, goDecodeError } from './go-decode.js';
+import { goConvertError, goDecodeError, linkSchemaPropsStandIns } from './go-decode.js';
 import type { NumberLiterals } from './json-literals.js';
 
 export interface SchemaValidator {
@@ -37,9 +37,10 @@ export interface SchemaValidator {
    * that does not decode into the Go type (go-decode.ts), or undefined when it decodes. Absent
    * where kube decodes into unstructured (custom resources). `literals`: the JSON text obj was
    * parsed from, when it was, or the number literals found for it (json-literals.ts): they are
-   * judged as Go judges them.
+   * judged as Go judges them. `repeatedKeys`: that JSON text repeats a key (Go decodes every
+   * occurrence; JSON.parse kept the last).
    */
-  decodeError?(obj: Record<string, unknown>, literals?: string | NumberLiterals): string | undefined;
+  decodeError?(obj: Record<string, unknown>, literals?: string | NumberLiterals, repeatedKeys?: boolean): string | undefined;
   /**
    * The same kinds: what runtime.DefaultUnstructuredConverter answers when the object, held as a
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
@@ -51,12 +52,15 @@ const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: '
 
 /**
  * Compiles `schemas[rootName]` and everything it references. Throws an Error when a $ref names a
- * schema that does not exist (a bad schema, not bad input).
+ * schema that does not exist (a bad schema, not bad input). `canonicalQuantities` (one of
+ * Kubernetes' own kinds, compiled with its Go facts): applyDefaults writes its Quantities as kube
+ * writes them back (SchemaNode.goQuantity).
  */
 export function compileSchemaValidator(
   schemas: Record<string, OpenAPIV3.SchemaObject | OpenAPIV3.ReferenceObject>,
   rootName: string,
   goFields?: GoFields,
+  canonicalQuantities = false,
 ): SchemaValidator {
   const objectMeta = objectMetaSchema();
   const compiler = new SchemaCompiler(schemas as Record<string, SchemaInput>, goFields);
@@ -67,7 +71,12 @@ export function compileSchemaValidator(
     // `cpu: 0.5`), so a Quantity (int-or-string with kube's pattern, as go-decode.ts reads it)
     // takes a fraction too. Custom resources and kgen's own kinds keep int-or-string, as kube's
     // CRD validation does.
-    for (const node of compiler.nodes) if (node.intOrString && node.pattern !== undefined) node.types = ['integer', 'number', 'string'];
+    for (const node of compiler.nodes) {
+      if (!node.intOrString || node.pattern === undefined) continue;
+      node.types = ['integer', 'number', 'string'];
+      node.goQuantity = canonicalQuantities;
+    }
+    linkSchemaPropsStandIns(compiler.nodes);
   }
   finalizeNodes(compiler.nodes, objectMeta);
   const root = resourceRoot(compiled, objectMeta);
@@ -96,7 +105,7 @@ export function compileSchemaValidator(
     },
   };
   if (goFields) {
-    validator.decodeError = (obj, literals) => goDecodeError(root, obj, literals);
+    validator.decodeError = (obj, literals, repeatedKeys) => goDecodeError(root, obj, literals, repeatedKeys);
     validator.convertError = (obj) => goConvertError(root, obj);
   }
   return validator;

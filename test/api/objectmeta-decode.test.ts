@@ -28,6 +28,6 @@ describe('objectMetaDecodeError with keys named like Object.prototype members', 
 
   it('still reports its real fields', () => {
     assert.equal(objectMetaDecodeError({ name: 5 }, 'metadata.'), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string');
-    assert.equal(objectMetaDecodeError({ creationTimestamp: 5 }, ''), 'json: cannot unmarshal number into Go value of type string');
+    assert.equal(objectMetaDecodeError({ creationTimestamp: 5 }, ''), 'json: cannot unmarshal number into Go struct field ObjectMeta.creationTimestamp of type string');
   });
 });

@@ -83,7 +83,7 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
       'POST',
       DEPLOYMENTS,
       deployment('a', { replicas: '3', strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: true } } }),
-      `${dep}json: cannot unmarshal bool into Go value of type int32`,
+      `${dep}json: cannot unmarshal bool into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32`,
     );
     // resource.Quantity.UnmarshalJSON.
     const containers = [{ name: 'c', image: 'nginx', resources: { limits: { cpu: { a: 1 } } } }];
@@ -102,7 +102,7 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
       'POST',
       `${NS}/events`,
       { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: { kind: 'Pod', name: 'p' }, lastTimestamp: 5 },
-      'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal number into Go value of type string',
+      'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal number into Go struct field Event.lastTimestamp of type string',
     );
   });
 
@@ -115,7 +115,8 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
       deployment(name, { template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits } }] } } });
     const created = await t.request('POST', DEPLOYMENTS, { body: withLimits('half-cpu', { cpu: 0.5, memory: 1.5e9 }) });
     assert.equal(created.status, 201, created.text);
-    assert.deepEqual(created.body.spec.template.spec.containers[0].resources.limits, { cpu: 0.5, memory: 1.5e9 });
+    // Written back canonically, as kube's MarshalJSON writes a Quantity (test/endpoints/quantity-canonical.test.ts).
+    assert.deepEqual(created.body.spec.template.spec.containers[0].resources.limits, { cpu: '500m', memory: '1500M' });
     const negative = await t.request('POST', DEPLOYMENTS, { body: withLimits('minus-cpu', { cpu: -0.5 }) });
     assert.equal(negative.status, 422, negative.text);
   });
@@ -135,7 +136,7 @@ describe('a built-in kind\'s field of the wrong JSON type is the decoder\'s 400'
     // ObjectMeta's int64s too.
     await badRequest('POST', DEPLOYMENTS, text('').replace('"name":"lit"', '"name":"lit","generation":2.0'), `${dep}json: cannot unmarshal number 2.0 into Go struct field ObjectMeta.metadata.generation of type int64`);
     // intstr.IntOrString's int32: its own UnmarshalJSON error.
-    await badRequest('POST', DEPLOYMENTS, text('"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1.0}},'), `${dep}json: cannot unmarshal number 1.0 into Go value of type int32`);
+    await badRequest('POST', DEPLOYMENTS, text('"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1.0}},'), `${dep}json: cannot unmarshal number 1.0 into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32`);
     // int64 bounds are the literal's, not its double's (both ends of int64 round to ±2^63).
     const grace = (n: string) => text('', `"terminationGracePeriodSeconds":${n},"containers":[{"name":"c","image":"nginx"}]`);
     const graceField = field('PodSpec.spec.template.spec.terminationGracePeriodSeconds', 'int64');
@@ -227,7 +228,7 @@ describe('a patch of a built-in kind whose result has a wrong type: kube\'s patc
     await invalidPatch('application/merge-patch+json', { metadata: { labels: 'x' } }, (v) => assert.equal(JSON.parse(v).metadata.labels, 'x'), 'json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
     // Fields the update would carry over from the stored object are decoded first all the same.
     await invalidPatch('application/merge-patch+json', { metadata: { resourceVersion: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.resourceVersion, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
-    await invalidPatch('application/merge-patch+json', { metadata: { creationTimestamp: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, 5), 'json: cannot unmarshal number into Go value of type string');
+    await invalidPatch('application/merge-patch+json', { metadata: { creationTimestamp: 5 } }, (v) => assert.equal(JSON.parse(v).metadata.creationTimestamp, 5), 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string');
     await invalidPatch(
       'application/json-patch+json',
       [{ op: 'replace', path: '/metadata/creationTimestamp', value: '2024-01-01' }],

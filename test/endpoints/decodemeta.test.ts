@@ -29,8 +29,9 @@ describe('metadata that does not decode into ObjectMeta', () => {
     await badRequest('POST', CONFIGMAPS, cm({ name: 'a', generation: 1.5 }), `${prefix} number 1.5 into Go struct field ObjectMeta.metadata.generation of type int64`);
     await badRequest('POST', CONFIGMAPS, cm({ name: 'a', finalizers: [true] }), `${prefix} bool into Go struct field ObjectMeta.metadata.finalizers of type string`);
     await badRequest('POST', CONFIGMAPS, cm({ name: 'a', ownerReferences: 'x' }), `${prefix} string into Go struct field ObjectMeta.metadata.ownerReferences of type []v1.OwnerReference`);
-    // metav1.Time's own UnmarshalJSON fails, which ends decoding with encoding/json's bare error.
-    await badRequest('POST', CONFIGMAPS, cm({ name: 5, creationTimestamp: 5 }), `${prefix} number into Go value of type string`);
+    // metav1.Time's own UnmarshalJSON fails, which ends decoding; its encoding/json error is
+    // sigs.k8s.io/json's type (an alias), so the decoder names it from the field.
+    await badRequest('POST', CONFIGMAPS, cm({ name: 5, creationTimestamp: 5 }), `${prefix} number into Go struct field ObjectMeta.metadata.creationTimestamp of type string`);
   });
 
   it('nulls and correct types pass; an update is checked the same way', async () => {
@@ -68,5 +69,8 @@ describe('metadata that does not decode into ObjectMeta', () => {
   it('a compiled kind of yours decodes as a typed kind', async () => {
     const w = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'w', resourceVersion: 5 }, spec: { replicas: 1 } };
     await badRequest('POST', WIDGETS, w, 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.resourceVersion of type string');
+    // metav1.Time's error too is named from the field (encoding/json's error type is sigs.k8s.io/json's).
+    const timed = { ...w, metadata: { name: 'w', creationTimestamp: true } };
+    await badRequest('POST', WIDGETS, timed, 'Widget in version "v1" cannot be handled as a Widget: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.creationTimestamp of type string');
   });
 });

@@ -45,7 +45,7 @@ describe('duplicate fields', () => {
     assert.equal(r.status, 400);
     assert.equal(
       r.body.message,
-      'Widget in version "v1" cannot be handled as a Widget: strict decoding error: duplicate field "replicas", duplicate field "port", unknown field "spec.bogus"',
+      'Widget in version "v1" cannot be handled as a Widget: strict decoding error: duplicate field "spec.replicas", duplicate field "spec.ports[0].port", unknown field "spec.bogus"',
     );
   });
 
@@ -75,7 +75,8 @@ describe('duplicate fields', () => {
   it('Warn answers with one Warning per problem and keeps the last value; Ignore says nothing', async () => {
     const r = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'd2') });
     assert.equal(r.status, 201, r.text);
-    assert.deepEqual(warnings(r), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    // Named by their path, as sigs.k8s.io/json's strict field stack names them.
+    assert.deepEqual(warnings(r), ['duplicate field "spec.replicas"', 'duplicate field "spec.ports[0].port"', 'unknown field "spec.bogus"']);
     assert.equal(r.body.spec.replicas, 2);
     assert.deepEqual(r.body.spec.ports, [{ name: 'a', port: 2 }]);
     const quiet = await t.request('POST', `${WIDGETS}?fieldValidation=Ignore`, { body: DUPLICATE_JSON.replace('NAME', 'd3') });
@@ -98,10 +99,10 @@ describe('duplicate fields', () => {
     const text = JSON.stringify(current).replace('"replicas":1', '"replicas":1,"replicas":3');
     const put = await t.request('PUT', `${WIDGETS}/d6?fieldValidation=Strict`, { body: text });
     assert.equal(put.status, 400);
-    assert.match(put.body.message, /strict decoding error: duplicate field "replicas"$/);
+    assert.match(put.body.message, /strict decoding error: duplicate field "spec\.replicas"$/);
     const patch = await t.request('PATCH', `${WIDGETS}/d6`, { body: '{"spec": {"color": "red", "color": "blue"}}', contentType: MERGE });
     assert.equal(patch.status, 200);
-    assert.deepEqual(warnings(patch), ['duplicate field "color"']);
+    assert.deepEqual(warnings(patch), ['duplicate field "spec.color"']);
     assert.equal(patch.body.spec.color, 'blue');
   });
 
@@ -259,11 +260,16 @@ describe('findDuplicateJSONKeys', () => {
   it('sees repeated keys at any depth, with their line, ignoring look-alikes inside strings', () => {
     const text = '{"a": "{\\"a\\": 1, \\"a\\": 2}", "b": [{"c": 1}, {"c": 2, "c": 3}],\n "a\\u0062": 1, "ab": 2, "k\\"q": 1, "k\\"q": 2}';
     assert.deepEqual(findDuplicateJSONKeys(text), [
-      { key: 'c', line: 1, depth: 3 },
-      { key: 'ab', line: 2, depth: 1 },
-      { key: 'k"q', line: 2, depth: 1 },
+      { key: 'c', path: 'b[1].c', line: 1, depth: 3 },
+      { key: 'ab', path: 'ab', line: 2, depth: 1 },
+      { key: 'k"q', path: 'k"q', line: 2, depth: 1 },
     ]);
     assert.deepEqual(findDuplicateJSONKeys('[1, "x", {"y": {"y": 1}}]'), []);
+    // The path as sigs.k8s.io/json's strict field stack writes it: keys by `.`, list indexes as `[i]`.
+    assert.deepEqual(
+      findDuplicateJSONKeys('{"a": [1, [{"x": 1}, {"x": 1, "x": 2}]], "m": {"k,": {"z": [], "z": {}}}}').map((d) => d.path),
+      ['a[1][1].x', 'm.k,.z'],
+    );
   });
 
   it('scans a large body quickly', () => {

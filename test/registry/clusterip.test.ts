@@ -97,6 +97,9 @@ describe('ClusterIPAllocator', () => {
     services.set('default/zeros', '10.0.0.077');
     await assert.rejects(a.allocate(ref('plain'), '10.0.0.77'), (err: StatusError) => err.message.includes('failed to allocate IP 10.0.0.77: provided IP is already allocated'));
     await assert.rejects(a.allocate(ref('other'), '010.000.000.077'), /provided IP is already allocated/);
+    // netutils.ParseIPSloppy: any number of digits, and an IPv4-mapped IPv6 address is IPv4.
+    await assert.rejects(a.allocate(ref('digits'), '0010.0000.0000.0077'), /provided IP is already allocated/);
+    await assert.rejects(a.allocate(ref('mapped'), '::ffff:10.0.0.77'), /provided IP is already allocated/);
     await assert.rejects(a.allocate(ref('legacy'), '10.0.0.5'), /provided IP is already allocated/, 'a stored Service spelled 010.0.0.5 holds 10.0.0.5');
     services.delete('default/zeros');
     await a.release('10.0.0.077', ref('zeros'));

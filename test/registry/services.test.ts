@@ -232,6 +232,25 @@ describe('Service validation', () => {
     assert.match(second.body.message, /spec\.clusterIPs: Invalid value: \[\]string\{"10\.0\.0\.016"\}: failed to allocate IP 10\.0\.0\.016: provided IP is already allocated/);
   });
 
+  it('reads a cluster IP as netutils.ParseIPSloppy does: IPv4-mapped IPv6 and 4-digit octets are IPv4', async () => {
+    // In kube's static band (below 10.0.0.17), which random allocation leaves to requests.
+    const mapped = await create('mapped', { clusterIP: '::ffff:10.0.0.10', ports: [{ port: 80 }] });
+    assert.equal(mapped.status, 201, mapped.text);
+    assert.equal(mapped.body.spec.clusterIP, '::ffff:10.0.0.10', 'kept as sent, as kube keeps it');
+    assert.equal(
+      mapped.headers.get('warning'),
+      `299 - ${JSON.stringify('spec.clusterIPs[0]: non-standard IP address "::ffff:10.0.0.10" will be considered invalid in a future Kubernetes release: use "10.0.0.10"')}`,
+    );
+    const again = await create('mapped-again', { clusterIP: '10.0.0.0010', ports: [{ port: 80 }] });
+    assert.equal(again.status, 422, again.text);
+    assert.match(again.body.message, /failed to allocate IP 10\.0\.0\.0010: provided IP is already allocated/);
+    const digits = await create('four-digits', { clusterIP: '010.0000.000.0011', ports: [{ port: 80 }] });
+    assert.equal(digits.status, 201, digits.text);
+    const outside = await create('mapped-outside', { clusterIP: '::ffff:10.0.1.1', ports: [{ port: 80 }] });
+    assert.equal(outside.status, 422, outside.text);
+    assert.match(outside.body.message, /the provided IP \(::ffff:10\.0\.1\.1\) is not in the valid range/);
+  });
+
   it('keeps spec.clusterIP once set', async () => {
     assert.equal((await create('fixed', { clusterIP: '10.0.0.13', ports: [{ port: 53 }] })).status, 201);
     const changed = await t.request('PATCH', `${SVCS}/fixed`, { body: { spec: { clusterIP: '10.0.0.14' } }, contentType: 'application/merge-patch+json' });

@@ -92,15 +92,15 @@ describe('quantity library: kube quantity_test.go and doc examples', () => {
 describe('ParseQuantity, as apimachinery', () => {
   const q = (s: string) => parseQuantity(s);
   test('the int64 form keeps value and scale; the decimal form is rounded up to nano', () => {
-    assert.deepEqual(q('12Mi'), new CelQuantity(12n * 2n ** 20n, 0, false));
-    assert.deepEqual(q('1.5G'), new CelQuantity(15n, 8, false));
-    assert.deepEqual(q('0.5'), new CelQuantity(5n, -1, false));
-    assert.deepEqual(q('1e-12'), new CelQuantity(1n, -9, true)); // rounded up: some is not none
-    assert.deepEqual(q('-1e-12'), new CelQuantity(-1n, -9, true));
-    assert.deepEqual(q('1.5Ki'), new CelQuantity(1536n * 10n ** 9n, -9, true));
+    assert.deepEqual(q('12Mi'), new CelQuantity(12n * 2n ** 20n, 0, false, 'BinarySI', '12Mi')) // canonical text: kept;
+    assert.deepEqual(q('1.5G'), new CelQuantity(15n, 8, false, 'DecimalSI'));
+    assert.deepEqual(q('0.5'), new CelQuantity(5n, -1, false, 'DecimalSI'));
+    assert.deepEqual(q('1e-12'), new CelQuantity(1n, -9, true, 'DecimalExponent')); // rounded up: some is not none
+    assert.deepEqual(q('-1e-12'), new CelQuantity(-1n, -9, true, 'DecimalExponent'));
+    assert.deepEqual(q('1.5Ki'), new CelQuantity(1536n * 10n ** 9n, -9, true, 'BinarySI'));
   });
   test('BinarySI above MaxInt64 is capped at MaxInt64; decimal is not', () => {
-    assert.deepEqual(q('9999999999Ei'), new CelQuantity((1n << 63n) - 1n, 0, true));
+    assert.deepEqual(q('9999999999Ei'), new CelQuantity((1n << 63n) - 1n, 0, true, 'BinarySI'));
     assert.equal(q('9999999999999999999999999999999999999').n, 9999999999999999999999999999999999999n * 10n ** 9n);
   });
   test('1000m is not an integer for kube (the int64 form has a negative scale)', () => {
@@ -119,7 +119,7 @@ describe('ParseQuantity, as apimachinery', () => {
     assert.throws(() => q('-Ei'), /numeric/);
   });
   test('a huge exponent: the int64 form keeps it as a scale (as kube); compared without expanding it', () => {
-    assert.deepEqual(q('1.5e2000000000'), new CelQuantity(15n, 1999999999, false));
+    assert.deepEqual(q('1.5e2000000000'), new CelQuantity(15n, 1999999999, false, 'DecimalExponent'));
     assert.equal(run('quantity("1.5e2000000000").isGreaterThan(quantity("1e1999999999"))'), true);
     assert.equal(run('quantity("-1.5e2000000000").isLessThan(quantity("1m"))'), true);
     assert.equal(run('quantity("1.5e2000000000").isInteger()'), false);
@@ -220,10 +220,10 @@ describe('ParseQuantity: a zero keeps its scale (inf.Dec does not round a zero t
   // Only the digits read into a BigInt were to be bounded (f306541); a zero's scale is all its
   // fraction digits, trailing zeros included, and AsApproximateFloat64 and Add read it.
   test('the scale of a zero in the inf.Dec form is its fraction digits, less the suffix exponent', () => {
-    assert.deepEqual(parseQuantity('0.0000000000000000000'), new CelQuantity(0n, -19, true));
-    assert.deepEqual(parseQuantity('0.000Ki'), new CelQuantity(0n, -3, true));
-    assert.deepEqual(parseQuantity('-0.00000000000000000000Mi'), new CelQuantity(0n, -20, true));
-    assert.deepEqual(parseQuantity('0.0000000000000000000e315'), new CelQuantity(0n, 296, true));
+    assert.deepEqual(parseQuantity('0.0000000000000000000'), new CelQuantity(0n, -19, true, 'DecimalSI'));
+    assert.deepEqual(parseQuantity('0.000Ki'), new CelQuantity(0n, -3, true, 'BinarySI'));
+    assert.deepEqual(parseQuantity('-0.00000000000000000000Mi'), new CelQuantity(0n, -20, true, 'BinarySI'));
+    assert.deepEqual(parseQuantity('0.0000000000000000000e315'), new CelQuantity(0n, 296, true, 'DecimalExponent'));
   });
 
   test('as kube answers in CEL', () => {
