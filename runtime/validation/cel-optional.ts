@@ -144,6 +144,29 @@ function unwrap(Optional: OptionalClass, list: unknown[]): unknown[] {
   return out;
 }
 
+/** What cel-js hands an operator handler as its evaluator (the parts used here). */
+interface OperatorEvaluator {
+  debugType(v: unknown): unknown;
+  registry: { findBinaryOverload(op: string, l: unknown, r: unknown): { handler(a: unknown, b: unknown, ast: unknown, ev: OperatorEvaluator): unknown } | undefined };
+}
+
+/** CEL equality of two values, as cel-js compares list elements (its isEqual): by the `==` overload of their runtime type. */
+function valuesEqual(a: unknown, b: unknown, ast: unknown, ev: OperatorEvaluator): boolean {
+  if (a === b) return true;
+  if ((typeof a === 'bigint' && typeof b === 'number') || (typeof a === 'number' && typeof b === 'bigint')) return Number(a) === Number(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const left = ev.debugType(a);
+  const right = ev.debugType(b);
+  if (left !== right) return false;
+  return ev.registry.findBinaryOverload('==', left, right)?.handler(a, b, ast, ev) === true;
+}
+
+/** cel-go's Optional.Equal: two nones are equal, a none and a value are not, two values compare as values. */
+function optionalsEqual(a: Optional, b: Optional, ast: unknown, ev: OperatorEvaluator): boolean {
+  if (!a.hasValue() || !b.hasValue()) return a.hasValue() === b.hasValue();
+  return valuesEqual(a.value(), b.value(), ast, ev);
+}
+
 /** Registers what cel-js lacks of cel-go v0.23.2's optional library (version 2, kube 1.33's). */
 export function registerOptionalLibrary(env: Environment, Optional: OptionalClass): Environment {
   const evaluate = makeEvaluate(Optional);
@@ -154,6 +177,7 @@ export function registerOptionalLibrary(env: Environment, Optional: OptionalClas
     }) as unknown as CelJs.RegisteredFunctionHandler);
   }
   return env
+    .registerOperator('optional<A> == optional<A>', optionalsEqual as never)
     .registerFunction('OptionalNamespace.ofNonZeroValue(A): optional<A>', (_: unknown, v: unknown) => (isCelZeroValue(v) ? Optional.none() : Optional.of(v)))
     .registerFunction('list<A>.first(): optional<A>', (l: unknown[]) => (l.length === 0 ? Optional.none() : Optional.of(l[0])))
     .registerFunction('list<A>.last(): optional<A>', (l: unknown[]) => (l.length === 0 ? Optional.none() : Optional.of(l[l.length - 1])))

@@ -117,6 +117,30 @@ describe('cel-go v0.23.2 TestOptionalValues: optMap, optFlatMap, ofNonZeroValue'
   });
 });
 
+describe("optional equality (cel-go's Optional.Equal)", () => {
+  const cases: [string, boolean][] = [
+    ['optional.of(1) == optional.of(1)', true],
+    ['optional.none() == optional.none()', true],
+    ['optional.of(1) != optional.none()', true],
+    ['optional.none() == optional.of(1)', false],
+    ["{'a': 1}[?'a'] == optional.of(1)", true],
+    ["{'a': 1}[?'b'] == optional.none()", true],
+    ["optional.of([1, {'a': 2}]) == optional.of([1, {'a': 2}])", true],
+    ['optional.of([1]) == optional.of([2])', false],
+    ['optional.of(optional.of(1)) == optional.of(optional.of(1))', true],
+    ["optional.of(duration('1s')) == optional.of(duration('1s'))", true],
+    ["optional.of(b'a') != optional.of(b'b')", true],
+    ['dyn(optional.of(1)) == optional.of(1)', true],
+    ['[optional.of(1), optional.none()] == [optional.of(1), optional.none()]', true],
+  ];
+  for (const [expr, want] of cases) test(expr, () => assert.equal(run(expr), want));
+
+  test('an optional compared with another type does not compile, as `_==_` takes (A, A)', () => {
+    assert.match(checkError("optional.of(1) == optional.of('a')"), /no such overload: optional<int> == optional<string>/);
+    assert.match(checkError('optional.of(1) == 1'), /no such overload/);
+  });
+});
+
 describe('cel-go v0.23.2 optional library version 2: first, last, unwrap, unwrapOpt', () => {
   const cases: [string, unknown][] = [
     ['[].first()', none],
