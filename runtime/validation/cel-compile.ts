@@ -8,6 +8,7 @@ import type { ASTNode, ParseResult } from '@marcbachmann/cel-js';
 import { checkFieldAccess, declTypeName, escapeName, type DeclType } from './cel-decl.js';
 import { celEnvironmentForSelf, checkInEnvironment, checkRule, evaluationProgram, literalErrors, parseRule, type CelObjectType } from './cel-env.js';
 import type { RawValidationRule } from './cel-rules.js';
+import { mayUseOfNonZeroValue } from './cel-optional.js';
 
 export interface CompiledRule {
   rule: RawValidationRule;
@@ -18,6 +19,8 @@ export interface CompiledRule {
   messageProgram?: ParseResult | undefined;
   /** A transition rule: evaluated only when an old value exists (unless optionalOldSelf). */
   usesOldSelf: boolean;
+  /** The rule or its message may call optional.ofNonZeroValue: its data is marked first (cel-optional.ts markDataValues). */
+  marksData?: boolean | undefined;
   /** rule.fieldPath as a field.Path string relative to the rule's node ('spec.x', 'labels[a]'). */
   fieldPath?: string | undefined;
   /** `ERROR: <input>:1:6: undefined field 'foo'` (cel-go's wording and position style). */
@@ -119,6 +122,7 @@ export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { ty
   out.program = compiled.program;
   out.evaluated = evaluationProgram(rule.rule, compiled.program);
   out.usesOldSelf = mentionsOldSelf(compiled.program.ast);
+  if (mayUseOfNonZeroValue(rule.rule) || mayUseOfNonZeroValue(rule.messageExpression)) out.marksData = true;
   if (rule.messageExpression !== undefined) {
     const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck, rule.optionalOldSelf === true);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };

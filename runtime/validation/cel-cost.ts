@@ -19,6 +19,7 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { parseRule } from './cel-env.js';
 import { isTwoVarComprehension } from './cel-comprehensions.js';
+import { OPTIONAL_MACROS } from './cel-optional.js';
 
 /** celconfig.MaxRequestSizeBytes: the 3 MiB a request body may hold. */
 export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
@@ -43,6 +44,10 @@ const NAMESPACED_FUNCTIONS = new Set([
   'sets.intersects',
   'format.named',
   'strings.quote',
+  'optional.of',
+  'optional.none',
+  'optional.ofNonZeroValue',
+  'optional.unwrap',
   ...['dns1123Label', 'dns1123Subdomain', 'dns1035Label', 'qualifiedName', 'dns1123LabelPrefix', 'dns1123SubdomainPrefix', 'dns1035LabelPrefix', 'labelValue', 'uri', 'uuid', 'byte', 'date', 'datetime'].map((n) => `format.${n}`),
 ]);
 /** cel.MaxNameFormatRegexSize: the regex size kube assumes when it estimates a format's validate(). */
@@ -249,6 +254,7 @@ class Estimator {
   private call(name: string, target: ASTNode | undefined, args: ASTNode[], env: Map<string, SizedType>): Estimate {
     if (target && isTwoVarComprehension(name, args.length) && args[0]!.op === 'id' && args[1]!.op === 'id') return this.twoVarComprehension(name, target, args, env);
     if (target && MACROS.has(name) && args.length >= 2 && args[0]!.op === 'id') return this.comprehension(name, target, args, env);
+    if (target && OPTIONAL_MACROS.has(name) && args.length === 2 && args[0]!.op === 'id') return this.optionalMacro(name, target, args, env);
     // A function of a namespace (ip.isCanonical): cel-go resolves the qualified name, no variable is read.
     if (target?.op === 'id' && !env.has(target.args) && NAMESPACED_FUNCTIONS.has(`${target.args}.${name}`)) {
       name = `${target.args}.${name}`;
@@ -352,9 +358,37 @@ class Estimator {
         }
         return { cost: base + strCost(t), type: int, size: 0, unbounded };
       }
+      // The optional library (cel-optional.ts), at cel-go's default call cost. An optional is
+      // priced as the value it holds, as `.?` is above.
+      case 'optional.of':
+      case 'optional.ofNonZeroValue':
+        return { cost: base + 1, type: a[0]?.type ?? DYN, size: a[0]?.size ?? 0, unbounded };
+      case 'first':
+      case 'last':
+        if (t?.type.kind === 'list') return withType(base + 1, t.type.elem ?? DYN, unbounded);
+        return { cost: base + 1, type: DYN, size: 0, unbounded };
+      case 'optional.unwrap':
+      case 'unwrapOpt':
+        return { cost: base + 1, type: subject?.type ?? DYN, size: subject?.size ?? 0, unbounded };
       default:
         return { cost: base + 1, type: DYN, size: 0, unbounded };
     }
+  }
+
+  /**
+   * optMap and optFlatMap (cel-optional.ts), as cel-go expands and prices them:
+   * `t.hasValue() ? optional.of(<comprehension over [] whose accumulator v is t.value(), result e>)
+   * : optional.none()` (optFlatMap without the optional.of). The target is priced twice (cel-go
+   * copies it into value()), hasValue and value 1 each, the empty list 10, the loop never runs;
+   * the ternary takes the costlier branch.
+   */
+  private optionalMacro(name: string, target: ASTNode, args: ASTNode[], env: Map<string, SizedType>): Estimate {
+    const t = this.estimate(target, env);
+    const inner = new Map(env).set((args[0] as Extract<ASTNode, { op: 'id' }>).args, t.type);
+    const e = this.estimate(args[1]!, inner);
+    const comprehension = LIST_CREATE_BASE_COST + t.cost + 1 + e.cost;
+    const present = name === 'optMap' ? 1 + comprehension : comprehension;
+    return { cost: t.cost + 1 + Math.max(present, 1), type: e.type, size: e.size, unbounded: union(t.unbounded, e.unbounded) };
   }
 
   /**

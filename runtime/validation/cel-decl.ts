@@ -6,6 +6,7 @@
  */
 import type { ASTNode } from '@marcbachmann/cel-js';
 import { isTwoVarComprehension } from './cel-comprehensions.js';
+import { OPTIONAL_MACROS } from './cel-optional.js';
 
 /** Object fields are thunks so recursive and shared schemas cost nothing until a rule walks them. */
 export type DeclType =
@@ -148,7 +149,14 @@ function typeOf(node: ASTNode, scope: Map<string, DeclType>): DeclType {
         for (const arg of args.slice(1)) typeOf(arg, inner);
         return name === 'map' || name === 'filter' ? { kind: 'list', items: () => DYN } : DYN;
       }
+      if (OPTIONAL_MACROS.has(name) && args.length === 2 && args[0]!.op === 'id') {
+        // opt.optMap(v, e): v is the optional's value (`.?` selections are typed as their field).
+        typeOf(args[1]!, new Map(scope).set(args[0]!.args as string, range));
+        return DYN;
+      }
       for (const arg of args) typeOf(arg, scope);
+      // list.first()/last() (cel-optional.ts): an optional of an item.
+      if ((name === 'first' || name === 'last') && args.length === 0 && range.kind === 'list') return range.items();
       return DYN;
     }
     case '[]':

@@ -48,6 +48,7 @@ import { stringFormat } from './cel-strings-format.js';
 import { CelURL, isURL, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery } from './cel-url.js';
 import { TextKeyedCache } from './text-cache.js';
 import { registerTwoVarComprehensions } from './cel-comprehensions.js';
+import { registerOptionalLibrary } from './cel-optional.js';
 import { formatLiteralError, homogeneousLiteralError, mayHaveFormatCalls, mayHaveFormatLiterals, mayHaveLiterals, nodesOf, stringFormatCallError, type LiteralError } from './cel-literals.js';
 
 type Environment = CelJs.Environment;
@@ -320,9 +321,9 @@ function registerStringsLibrary(env: Environment): Environment {
     .registerFunction('string.format(list): string', (s: string, args: unknown[]) => stringFormat(s, args));
 }
 
-/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide), and cel-go's two-variable comprehensions (cel-comprehensions.ts). */
+/** kube's lists, regex, strings, URL, quantity, IP, CIDR, sets, format and semver libraries (the functions cel-js does not already provide), cel-go's two-variable comprehensions (cel-comprehensions.ts) and what cel-js lacks of cel-go's optional library (cel-optional.ts). */
 function registerKubeLibraries(env: Environment): Environment {
-  return registerTwoVarComprehensions(registerStringsLibrary(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env))))))))
+  return registerOptionalLibrary(registerTwoVarComprehensions(registerStringsLibrary(registerFormatLibrary(registerSemverLibrary(registerSetsLibrary(registerIPLibraries(registerQuantityLibrary(registerURLLibrary(env)))))))), loadCelJs().Optional)
     .registerFunction('list.isSorted(): bool', (l: unknown[]) => l.every((x, i) => i === 0 || compare(l[i - 1], x) <= 0))
     .registerFunction('list.sum(): dyn', (l: unknown[]) => sum(l))
     .registerFunction('list.min(): dyn', (l: unknown[]) => extreme(l, -1, 'min'))

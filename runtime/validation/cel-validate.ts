@@ -14,6 +14,7 @@ import { KubeLibraryError } from './cel-errors.js';
 import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js';
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
 import { declTypeOfNode, toCelValue } from './cel-value.js';
+import { markDataValues } from './cel-optional.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
 import { deepEqualJSON, isPlainObject, type SchemaNode } from './node.js';
 import type { FieldError } from './types.js';
@@ -163,6 +164,10 @@ function evaluateRules(
       budget.stopped = true;
       return;
     }
+    if (compiled.marksData) {
+      markDataValues(activate().self);
+      markDataValues(activate().oldSelf);
+    }
     const result = evaluate(compiled.evaluated ?? compiled.program, activate());
     if (result instanceof Error) {
       errs.push(invalid(fieldName(path), type, evaluationErrorDetail(result, ruleErrorString(rule))));
@@ -187,6 +192,8 @@ function evaluate(program: ParseResult, activation: Record<string, unknown>): un
 /** cel-go's wording of evaluation errors ('no such key: x'), first line only. */
 function evaluationErrorDetail(err: Error, ruleText: string): string {
   if (err instanceof KubeLibraryError) return `${err.message} evaluating rule: ${ruleText}`;
+  // cel-js's `optional.none().value()` ("Optional value is not present"): cel-go's text.
+  if ((err as { code?: unknown }).code === 'optional_value_missing') return `optional.none() dereference evaluating rule: ${ruleText}`;
   const line = err.message.split('\n')[0]!.trim();
   const message = line.charAt(0).toLowerCase() + line.slice(1);
   if (message.startsWith('no such overload') || message.startsWith('found no matching overload')) {

@@ -1,5 +1,5 @@
 /**
- * kube's CEL libraries (quantity, ip, ext.Strings' format, two-variable comprehensions) in a CRD's x-kubernetes-validations, through real kubectl
+ * kube's CEL libraries (quantity, ip, ext.Strings' format, two-variable comprehensions, optional types' optMap/optFlatMap) in a CRD's x-kubernetes-validations, through real kubectl
  * against `kgen serve`: the CRD is accepted, a good object is created, bad ones are refused with
  * the 422 message kubectl prints for kube-apiserver 1.33.
  */
@@ -26,6 +26,9 @@ spec:
         properties:
           spec:
             type: object
+            x-kubernetes-validations:
+            - rule: self.?tags.optFlatMap(t, t[?'tier']).optMap(x, x != 'tier-none').orValue(true)
+              message: a tier tag must not be tier-none
             properties:
               size:
                 type: string
@@ -111,5 +114,12 @@ describe('kubectl and kube CEL libraries (quantity, ip, format, two-variable com
     assert.equal(bad.code, 1);
     assert.equal(bad.stderr.trim(), 'The Disk "tagbad" is invalid: spec.tags: Invalid value: "object": every tag value must start with its key');
     assert.equal(kubectlOk(server.kubeconfig, ['apply', '-f', '-'], `${disk('tagged', '1Gi', '10.0.0.1')}  tags: {a: abc, b: bcd}\n`).trim(), 'disk.storage.example.com/tagged created');
+  });
+
+  it('enforces optFlatMap and optMap over a map key that may be absent', () => {
+    const bad = kubectl(server.kubeconfig, ['apply', '-f', '-'], `${disk('tierbad', '1Gi', '10.0.0.1')}  tags: {tier: tier-none}\n`);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr.trim(), 'The Disk "tierbad" is invalid: spec: Invalid value: "object": a tier tag must not be tier-none');
+    assert.equal(kubectlOk(server.kubeconfig, ['apply', '-f', '-'], `${disk('tiered', '1Gi', '10.0.0.1')}  tags: {tier: tier-gold}\n`).trim(), 'disk.storage.example.com/tiered created');
   });
 });

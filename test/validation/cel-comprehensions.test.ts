@@ -26,17 +26,17 @@ const checkError = (expr: string): string => {
 
 describe('two-variable comprehensions: cel-go TestTwoVarComprehensions', () => {
   // cel-go's table, word for word but where it uses what kgen's CEL lacks apart from these macros
-  // (noted in README): `optMap` is written with orValue, `flatten()` and `.sort()` are left out,
-  // and the optional map entry `{?k: v}` is written with a conditional.
+  // (noted in README): `flatten()` and `.sort()` are left out, and the optional map entry `{?k: v}`
+  // is written with a conditional.
   const cases = [
     '[1, 2, 3, 4].all(i, v, i < 5 && v > 0)',
     '[1, 2, 3, 4].all(i, v, i < v)',
     '[1, 2, 3, 4].all(i, v, i > v) == false',
     'cel.bind(listA, [1, 2, 3, 4], cel.bind(listB, [1, 2, 3, 4, 5], listA.all(i, v, listB[?i].hasValue() && listB[i] == v)))',
     'cel.bind(listA, [1, 2, 3, 4, 5, 6], cel.bind(listB, [1, 2, 3, 4, 5], listA.all(i, v, listB[?i].hasValue() && listB[i] == v))) == false',
-    "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.exists(i, v, v.startsWith('hello') && l[?(i+1)].orValue('').endsWith('world')))",
-    "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.existsOne(i, v, v.startsWith('hello') && l[?(i+1)].orValue('').endsWith('world')))",
-    `cel.bind(l, ['hello', 'goodbye', 'hello!', 'goodbye'], l.exists_one(i, v, v.startsWith('hello') && l[?(i+1)].orValue('') == 'goodbye')) == false`,
+    "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.exists(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next.endsWith('world')).orValue(false)))",
+    "cel.bind(l, ['hello', 'world', 'hello!', 'worlds'], l.existsOne(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next.endsWith('world')).orValue(false)))",
+    `cel.bind(l, ['hello', 'goodbye', 'hello!', 'goodbye'], l.exists_one(i, v, v.startsWith('hello') && l[?(i+1)].optMap(next, next == "goodbye").orValue(false))) == false`,
     `['Hello', 'world'].transformList(i, v, "[%d]%s".format([i, v.lowerAscii()])) == ["[0]hello", "[1]world"]`,
     `['hello', 'world'].transformList(i, v, v.startsWith('greeting'), "[%d]%s".format([i, v])) == []`,
     '[1, 2, 3].transformList(indexVar, valueVar, (indexVar * valueVar) + valueVar) == [1, 4, 9]',
