@@ -45,13 +45,6 @@ function isInexactIntegerLiteral(literal: string): boolean {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-interface Place {
-  /** An object's current key, or undefined for a list. */
-  key: string | undefined;
-  /** A list's current index. */
-  index: number;
-}
-
 /**
  * The integer literals of `text` (a JSON text JSON.parse accepted) that kube keeps exactly (an
  * int64) and a double cannot (beyond 2^53), in text order, at most `limit`; none for most texts,
@@ -62,9 +55,46 @@ interface Place {
 export function inexactIntegersOf(text: string, limit = Infinity): InexactInteger[] {
   const found: InexactInteger[] = [];
   if (!SIXTEEN_DIGITS.test(text)) return found;
-  const stack: Place[] = [];
+  scanJSON<ScanFrame>(text, [], () => ({ key: undefined, index: 0 }), {
+    literal(start, end, stack) {
+      if (end - start < 16) return false;
+      const literal = text.slice(start, end);
+      if (!isInexactIntegerLiteral(literal)) return false;
+      const places = stack.map(placeIn);
+      found.push({ literal, path: pathOf(places), places });
+      return found.length >= limit;
+    },
+  });
+  return found;
+}
+
+/** A container being scanned: its current key (an object's) or index (a list's). */
+export interface ScanFrame {
+  /** An object's current key, or undefined for a list. */
+  key: string | undefined;
+  /** A list's current index. */
+  index: number;
+}
+
+/** The place of frame's current value in it. */
+export const placeIn = (frame: ScanFrame): string | number => (frame.key === undefined ? frame.index : frame.key);
+
+/**
+ * One pass over `text` (a JSON text JSON.parse accepted) keeping the stack of containers in
+ * `stack` (the caller's, empty), for the scanners of number literals (here and
+ * validation/json-literals.ts). `frame` makes a
+ * container's frame (`parent` is the enclosing one); `open` is called as a container starts at
+ * the top frame's current place, before its frame is pushed; `literal` for each number literal
+ * (text.slice(start, end)) standing as a value, and the scan stops when it answers true.
+ */
+export function scanJSON<F extends ScanFrame>(
+  text: string,
+  stack: F[],
+  frame: (parent: F | undefined) => F,
+  hooks: { open?(stack: F[]): void; literal(start: number, end: number, stack: F[]): boolean },
+): void {
   let expectKey = false;
-  for (let i = 0; i < text.length && found.length < limit; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
@@ -74,7 +104,9 @@ export function inexactIntegersOf(text: string, limit = Infinity): InexactIntege
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      stack.push({ key: undefined, index: 0 });
+      // { or [
+      hooks.open?.(stack);
+      stack.push(frame(stack[stack.length - 1]));
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
@@ -88,17 +120,10 @@ export function inexactIntegersOf(text: string, limit = Infinity): InexactIntege
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let j = i + 1;
       while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
-      if (j - i >= 16) {
-        const literal = text.slice(i, j);
-        if (isInexactIntegerLiteral(literal)) {
-          const places = stack.map((p) => (p.key === undefined ? p.index : p.key));
-          found.push({ literal, path: pathOf(places), places });
-        }
-      }
+      if (hooks.literal(i, j, stack)) return;
       i = j - 1;
     }
   }
-  return found;
 }
 
 /** The first of inexactIntegersOf(text), or undefined. */

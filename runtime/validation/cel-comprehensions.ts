@@ -17,39 +17,7 @@
  * refuses a key it already inserted ("insert failed: key … already exists").
  */
 import type * as CelJs from '@marcbachmann/cel-js';
-
-type Environment = CelJs.Environment;
-type Node = CelJs.ASTNode;
-
-/** What cel-js hands its macro hooks (the parts used here; they are not in its type declarations). */
-interface CelType {
-  kind: string;
-  name: string;
-  valueType?: CelType;
-  keyType?: CelType;
-  isDynOrBool(): boolean;
-}
-interface Registry {
-  getListType(t: CelType): CelType;
-  getMapType(k: CelType, v: CelType): CelType;
-}
-interface Ctx {
-  forkWithVariable(name: string, type: CelType): Ctx & { setIterValue(v: unknown, ev: Evaluator): unknown };
-}
-interface Checker {
-  check(node: Node, ctx: Ctx): CelType;
-  getType(name: string): CelType;
-  formatType(t: CelType): string;
-  createError(code: string, message: string, node: Node): Error;
-  registry: Registry;
-  dynType: CelType;
-  boolType: CelType;
-}
-interface Evaluator {
-  run(node: Node, ctx: unknown): unknown;
-  tryEval(node: Node, ctx: unknown): unknown;
-  createError(code: string, message: string, node: Node): Error;
-}
+import type { Checker, CelType, Ctx, Environment, Evaluator, Node } from './cel-macro-hooks.js';
 
 type Kind = 'all' | 'exists' | 'existsOne' | 'transformList' | 'transformMap' | 'transformMapEntry';
 

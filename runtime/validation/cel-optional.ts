@@ -14,31 +14,7 @@
  * (optFlatMap without the optional.of); the variable's type is the optional's value type.
  */
 import type * as CelJs from '@marcbachmann/cel-js';
-
-type Environment = CelJs.Environment;
-type Node = CelJs.ASTNode;
-
-/** What cel-js hands its macro hooks (the parts used here; they are not in its type declarations). */
-interface CelType {
-  kind: string;
-  name: string;
-  valueType?: CelType;
-}
-interface Ctx {
-  forkWithVariable(name: string, type: CelType): Ctx & { setIterValue(v: unknown, ev: Evaluator): unknown };
-}
-interface Checker {
-  check(node: Node, ctx: Ctx): CelType;
-  getType(name: string): CelType;
-  formatType(t: CelType): string;
-  createError(code: string, message: string, node: Node): Error;
-  registry: { getOptionalType(t: CelType): CelType };
-  dynType: CelType;
-}
-interface Evaluator {
-  run(node: Node, ctx: unknown): unknown;
-  createError(code: string, message: string, node: Node): Error;
-}
+import type { Checker, CelType, Ctx, Environment, Evaluator, Node } from './cel-macro-hooks.js';
 
 type OptionalClass = typeof CelJs.Optional;
 type Optional = InstanceType<OptionalClass>;

@@ -11,7 +11,7 @@
  * literals and where they are (a tree the decoder walks beside the value: no paths are built). Text inside strings can pass the test (`"a:1.0,"`), never fail it:
  * the scan is what decides.
  */
-import { decodeString, isNumberChar, stringEnd } from '../api/json-integers.js';
+import { placeIn, scanJSON, type ScanFrame } from '../api/json-integers.js';
 
 /**
  * A literal that may not be what its double says, standing as a value. Each digit run is matched
@@ -32,8 +32,6 @@ export interface NumberLiterals {
   children?: Map<string | number, NumberLiterals>;
 }
 
-const QUOTE = 0x22;
-
 /** A literal JSON.parse may not keep: a fraction, an exponent, or 16 digits and more. */
 export function matters(literal: string): boolean {
   for (let i = 0; i < literal.length; i++) {
@@ -43,19 +41,12 @@ export function matters(literal: string): boolean {
   return literal.length - (literal.charCodeAt(0) === 0x2d ? 1 : 0) >= 16;
 }
 
-interface Frame {
-  /** An object's current key, or undefined for a list. */
-  key: string | undefined;
-  /** A list's current index. */
-  index: number;
+interface Frame extends ScanFrame {
   /** Where this container stands in its parent (undefined at the root). */
   at: string | number | undefined;
   /** Its node in the tree, made when a literal is found below. */
   node: NumberLiterals | undefined;
 }
-
-/** The child place of frame's current value. */
-const placeIn = (frame: Frame): string | number => (frame.key === undefined ? frame.index : frame.key);
 
 /**
  * The literals of `text` (a JSON text JSON.parse accepted) that JSON.parse may not keep, as a
@@ -82,46 +73,20 @@ export function numberLiteralsOf(text: string): NumberLiterals | undefined {
     const top = stack[stack.length - 1];
     if (top?.node?.children !== undefined) top.node.children.delete(placeIn(top));
   };
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      const end = stringEnd(text, i);
-      if (expectKey) {
-        stack[stack.length - 1]!.key = decodeString(text, i, end);
-        expectKey = false;
+  scanJSON<Frame>(text, stack, (top) => ({ key: undefined, index: 0, at: top === undefined ? undefined : placeIn(top), node: undefined }), {
+    open: replaced,
+    literal(start, end) {
+      if (stack.length === 0) return false;
+      const literal = text.slice(start, end);
+      if (matters(literal)) {
+        const top = stack.length - 1;
+        (nodeOf(top).children ??= new Map()).set(placeIn(stack[top]!), { literal });
+      } else {
+        replaced();
       }
-      i = end;
-    } else if (c === 0x7b || c === 0x5b) {
-      // { or [
-      replaced();
-      const top = stack[stack.length - 1];
-      stack.push({ key: undefined, index: 0, at: top === undefined ? undefined : placeIn(top), node: undefined });
-      expectKey = c === 0x7b;
-    } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
-      expectKey = false;
-    } else if (c === 0x2c) {
-      const top = stack[stack.length - 1];
-      if (top !== undefined) {
-        if (top.key === undefined) top.index++;
-        else expectKey = true;
-      }
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      let j = i + 1;
-      while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
-      const literal = text.slice(i, j);
-      if (stack.length > 0) {
-        if (matters(literal)) {
-          const top = stack.length - 1;
-          (nodeOf(top).children ??= new Map()).set(placeIn(stack[top]!), { literal });
-        } else {
-          replaced();
-        }
-      }
-      i = j - 1;
-    }
-  }
+      return false;
+    },
+  });
   return root;
 }
 

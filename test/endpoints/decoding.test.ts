@@ -53,15 +53,15 @@ describe('duplicate fields', () => {
     // A 422 from validation after decoding warned (kube's decoder records them first).
     const invalid = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w1').replace('"replicas": 2', '"replicas": 200') });
     assert.equal(invalid.status, 422, invalid.text);
-    assert.deepEqual(warnings(invalid), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    assert.deepEqual(warnings(invalid), ['duplicate field "spec.replicas"', 'duplicate field "spec.ports[0].port"', 'unknown field "spec.bogus"']);
     // A 409 from storage, on create and on an update's conflict.
     assert.equal((await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w2') })).status, 201);
     const exists = await t.request('POST', WIDGETS, { body: DUPLICATE_JSON.replace('NAME', 'w2') });
     assert.equal(exists.status, 409, exists.text);
-    assert.deepEqual(warnings(exists), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    assert.deepEqual(warnings(exists), ['duplicate field "spec.replicas"', 'duplicate field "spec.ports[0].port"', 'unknown field "spec.bogus"']);
     const stale = await t.request('PUT', `${WIDGETS}/w2`, { body: DUPLICATE_JSON.replace('NAME', 'w2').replace('"name": "w2"', '"name": "w2", "resourceVersion": "1"') });
     assert.equal(stale.status, 409, stale.text);
-    assert.deepEqual(warnings(stale), ['duplicate field "replicas"', 'duplicate field "port"', 'unknown field "spec.bogus"']);
+    assert.deepEqual(warnings(stale), ['duplicate field "spec.replicas"', 'duplicate field "spec.ports[0].port"', 'unknown field "spec.bogus"']);
     // A patch whose result is invalid.
     const patch = await t.request('PATCH', `${WIDGETS}/w2`, { body: '{"spec":{"replicas":500,"nope":1}}', contentType: MERGE });
     assert.equal(patch.status, 422, patch.text);
