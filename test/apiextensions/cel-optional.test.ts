@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { crontabCRD, startChain, type Chain } from './chain.js';
+import { crontabCRD, specSchemaOf, startChain, type Chain } from './chain.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -15,8 +15,7 @@ const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 /** The CronTab CRD with an optional object `limits` and a list `ports` in spec, and rules on spec. */
 function crdWithRules(rules: unknown[]): Record<string, unknown> {
   const crd = crontabCRD();
-  const version = ((crd.spec as { versions: Array<Record<string, unknown>> }).versions)[0]!;
-  const spec = (version.schema as { openAPIV3Schema: { properties: { spec: Record<string, unknown> & { properties: Record<string, unknown> } } } }).openAPIV3Schema.properties.spec;
+  const spec = specSchemaOf(crd);
   spec.properties.limits = { type: 'object', properties: { cpu: { type: 'integer' }, owner: { type: 'string', maxLength: 64 } } };
   spec.properties.ports = { type: 'array', maxItems: 8, items: { type: 'integer' } };
   spec['x-kubernetes-validations'] = rules;

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { crontabCRD, startChain, type Chain } from './chain.js';
+import { crontabCRD, specSchemaOf, startChain, type Chain } from './chain.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
@@ -13,9 +13,7 @@ const CRONTABS = '/apis/stable.example.com/v1/namespaces/default/crontabs';
 /** The CronTab CRD with `validations` on spec. */
 function crdWithRules(validations: unknown[]): Record<string, unknown> {
   const crd = crontabCRD();
-  const version = ((crd.spec as { versions: Array<Record<string, unknown>> }).versions)[0]!;
-  const schema = (version.schema as { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } }).openAPIV3Schema;
-  schema.properties.spec['x-kubernetes-validations'] = validations;
+  specSchemaOf(crd)['x-kubernetes-validations'] = validations;
   return crd;
 }
 

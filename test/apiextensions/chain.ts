@@ -116,3 +116,24 @@ export function crontabCRD(overrides: { versions?: unknown[]; shortNames?: strin
     },
   };
 }
+
+/** The spec schema of a CRD's first version, for tests that add fields and rules to it. */
+export function specSchemaOf(crd: Record<string, unknown>): Record<string, unknown> & { properties: Record<string, unknown> } {
+  const version = (crd.spec as { versions: Array<Record<string, unknown>> }).versions[0]!;
+  return (version.schema as { openAPIV3Schema: { properties: { spec: Record<string, unknown> & { properties: Record<string, unknown> } } } }).openAPIV3Schema.properties.spec;
+}
+
+/** A namespaced CRD of one served and stored version, v1, whose spec has `properties` (no subresources, no columns). */
+export function crdWithSpec(group: string, plural: string, kind: string, properties: Record<string, unknown>): Record<string, unknown> {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: kind.toLowerCase(), kind },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties } } } } }],
+    },
+  };
+}

@@ -8,41 +8,17 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startChain, type Chain } from '../apiextensions/chain.js';
+import { crdWithSpec, startChain, type Chain } from '../apiextensions/chain.js';
 
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const LEDGERS = '/apis/integers.example.com/v1/namespaces/default/ledgers';
 const MESSAGE = (lang: string, literal: string, at: string) =>
   `${lang}: number ${literal} at ${at} cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number`;
 
-const ledgerCRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'ledgers.integers.example.com' },
-  spec: {
-    group: 'integers.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'ledgers', singular: 'ledger', kind: 'Ledger' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { count: { type: 'integer', format: 'int64' }, payload: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const ledgerCRD = crdWithSpec('integers.example.com', 'ledgers', 'Ledger', {
+  count: { type: 'integer', format: 'int64' },
+  payload: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+});
 
 /** A Ledger's JSON text with spec's members as written (literals stay literals). */
 const ledger = (name: string, spec: string) => `{"apiVersion":"integers.example.com/v1","kind":"Ledger","metadata":{"name":"${name}"},"spec":{${spec}}}`;

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { crdWithSpec } from '../apiextensions/chain.js';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 
@@ -67,29 +68,9 @@ describe('a built-in kind\'s Quantity is stored and answered in canonical form',
   });
 
   it('a custom resource keeps its quantities as sent (kube decodes it unstructured)', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'racks.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'racks', singular: 'rack', kind: 'Rack', listKind: 'RackList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', properties: { cpu: { 'x-kubernetes-int-or-string': true, pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' } } } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const crd = crdWithSpec('example.com', 'racks', 'Rack', {
+      cpu: { 'x-kubernetes-int-or-string': true, pattern: '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$' },
+    });
     const created = await t.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd });
     assert.equal(created.status, 201, created.text);
     let r = await t.request('POST', '/apis/example.com/v1/namespaces/default/racks', { body: { apiVersion: 'example.com/v1', kind: 'Rack', metadata: { name: 'r' }, spec: { cpu: '0.5' } } });
