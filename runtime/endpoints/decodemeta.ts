@@ -13,7 +13,10 @@ import { goPlusV, goQuote } from '../validation/gofmt.js';
 import { STRATEGIC_MERGE_PATCH } from './patchers.js';
 import type { SchemaValidator } from '../validation/index.js';
 import type { NumberLiterals } from '../validation/json-literals.js';
-import type { ExpectedKind } from './serializer.js';
+import type { APIRequest, RequestScope } from './handler.js';
+import type { FieldValidationDirective } from './queryparams.js';
+import { expectedKind } from './requestscope.js';
+import { asObjectOfKind, decodeRequestBody, type DecodedBody, type ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
   const custom = expected.customResource === true;
@@ -35,6 +38,19 @@ export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: Exp
   // fields in their order, and the first wrongly typed one is the answer.
   const err = validator.decodeError(body as Record<string, unknown>, jsonText, repeatedKeys);
   if (err !== undefined) throw newDecodeError(expected, err);
+}
+
+/**
+ * A create or update body as kube's handlers decode it: parsed, an object of the endpoint's kind,
+ * and decoded into its Go type (checkObjectDecodes). Repeated keys are found for fieldValidation,
+ * and for a built-in kind's decode, which judges every occurrence (go-decode.ts) whatever the
+ * directive.
+ */
+export function decodeObjectBody(scope: RequestScope, req: APIRequest, directive: FieldValidationDirective): { obj: KubeObject; body: DecodedBody } {
+  const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
+  const obj = asObjectOfKind(body.value, expectedKind(scope));
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
+  return { obj, body };
 }
 
 /** kube's transformDecodeError: `Deployment in version "v1" cannot be handled as a Deployment: <err>`. */

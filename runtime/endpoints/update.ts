@@ -10,10 +10,9 @@ import { requestWarnings, type APIRequest, type APIResponse, type RequestScope }
 import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fieldvalidation.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
-import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
+import { checkName, checkObjectNamespace, decodeTarget, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
-import { asObjectOfKind, decodeRequestBody } from './serializer.js';
-import { checkObjectDecodes } from './decodemeta.js';
+import { decodeObjectBody } from './decodemeta.js';
 
 export async function updateResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
@@ -23,11 +22,7 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   const fm = fieldManagerOf(scope);
   const subresource = req.info.subresource === 'status' ? 'status' : '';
   const namespace = namespaceFor(scope, req.info);
-  // Repeated keys are found for fieldValidation, and for a built-in kind's decode, which judges
-  // every occurrence (go-decode.ts) whatever the directive.
-  const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
-  const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
+  const { obj, body } = decodeObjectBody(scope, req, directive);
   const warnings = requestWarnings(req);
   warnings.push(...deprecatedFieldWarnings(obj, fm.structure));
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));

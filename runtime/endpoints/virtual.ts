@@ -9,10 +9,9 @@ import { bodyProblems, checkUnknownFields } from './fieldvalidation.js';
 import { requestWarnings, type APIRequest, type APIResponse, type RequestScope } from './handler.js';
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
-import { decodeTarget, expectedKind } from './requestscope.js';
+import { decodeTarget } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
-import { asObjectOfKind, decodeRequestBody } from './serializer.js';
-import { checkObjectDecodes } from './decodemeta.js';
+import { decodeObjectBody } from './decodemeta.js';
 
 export async function createVirtual(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const { definition } = scope;
@@ -20,11 +19,7 @@ export async function createVirtual(scope: RequestScope, req: APIRequest): Promi
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false });
   parseDryRun(req.query, 'CreateOptions');
   const directive = parseFieldValidation(req.query, 'CreateOptions');
-  // Repeated keys are found for fieldValidation, and for a built-in kind's decode, which judges
-  // every occurrence (go-decode.ts) whatever the directive.
-  const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
-  const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
+  const { obj, body } = decodeObjectBody(scope, req, directive);
   const warnings = requestWarnings(req);
   checkUnknownFields(obj, decodeTarget(scope), directive, warnings, bodyProblems(body));
   scope.validator.applyDefaults(obj);
