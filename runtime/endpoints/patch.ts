@@ -34,6 +34,7 @@ interface PatchContext {
   dryRun: boolean;
   directive: FieldValidationDirective;
   fm: FieldManager;
+  /** The request's warnings (requestWarnings; admission.warnings is the same array). */
   warnings: string[];
   admission: RequestAdmission;
 }
@@ -111,11 +112,10 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
     const operation = current ? 'UPDATE' : 'CREATE';
     return (await ctx.admission.mutate(operation, obj, current, patchOptionsFor(operation, ctx)))!;
   };
-  const allWarnings = () => warnings;
   for (let attempt = 0; ; attempt++) {
     try {
       const updated = await ctx.store.update(ctx.namespace, ctx.name, { updatedObject: applied }, admittedUpdate(ctx));
-      return objectResponse(200, updated, format, allWarnings());
+      return objectResponse(200, updated, format, warnings);
     } catch (err) {
       if (!isNotFound(err) || ctx.subresource !== '' || attempt > 0) throw err;
     }
@@ -123,10 +123,10 @@ async function serverSideApply(ctx: PatchContext, manager: string, force: boolea
       const options = patchOptionsFor('CREATE', ctx);
       const created = await ctx.store.create(ctx.namespace, await applied(undefined), {
         dryRun: ctx.dryRun,
-        warnings: ctx.admission.warnings,
+        warnings,
         createValidation: (o) => ctx.admission.validate('CREATE', o, undefined, options),
       });
-      return objectResponse(201, created, format, allWarnings());
+      return objectResponse(201, created, format, warnings);
     } catch (err) {
       // Created meanwhile by someone else: apply to it instead.
       if (!isAlreadyExists(err)) throw err;
@@ -143,5 +143,5 @@ function patchOptionsFor(operation: 'CREATE' | 'UPDATE', ctx: PatchContext): Rec
 /** The store options of a patch: dry run and validating admission of the result. */
 function admittedUpdate(ctx: PatchContext) {
   const options = patchOptionsFor('UPDATE', ctx);
-  return { dryRun: ctx.dryRun, warnings: ctx.admission.warnings, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
+  return { dryRun: ctx.dryRun, warnings: ctx.warnings, updateValidation: (o: KubeObject, old: KubeObject) => ctx.admission.validate('UPDATE', o, old, options) };
 }
