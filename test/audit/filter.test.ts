@@ -182,6 +182,20 @@ describe('audit filter', () => {
     assert.equal(nested.sink.events[1].requestObject, undefined);
   });
 
+  it('records no body holding an integer a double would change (the server refuses it; kube records what it cannot decode as nothing)', async () => {
+    const text = '{"apiVersion":"widgets.example.com/v1","kind":"Widget","metadata":{"name":"w1"},"spec":{"count":9007199254740993}}';
+    const yamlText = 'apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w1\nspec:\n  count: 9007199254740993\n';
+    for (const [body, contentType] of [[text, 'application/json'], [yamlText, 'application/yaml'], [text, 'application/merge-patch+json']]) {
+      const method = contentType.includes('patch') ? 'PATCH' : 'POST';
+      const { sink } = await run(policyOf('Request'), context(method, method === 'PATCH' ? `${WIDGETS}/w1` : WIDGETS, { body, contentType }), async () => json(400, {}));
+      assert.equal(sink.events[1].requestObject, undefined, contentType);
+    }
+    // A whole number a double holds is recorded as sent.
+    const exact = text.replace('9007199254740993', '9007199254740992');
+    const { sink } = await run(policyOf('Request'), context('POST', WIDGETS, { body: exact, contentType: 'application/json' }), async () => json(201, {}));
+    assert.deepEqual((sink.events[1].requestObject as { spec: unknown }).spec, { count: 9007199254740992 });
+  });
+
   it('records nothing at level None, but still sends Audit-Id; keeps a client-sent Audit-ID', async () => {
     const policy = parsePolicy('apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: None\n  namespaces: [default]\n- level: Metadata\n');
     let called = false;
