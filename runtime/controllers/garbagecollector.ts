@@ -129,7 +129,22 @@ export class GarbageCollector {
     }
     if (node.orphaning && !prev?.orphaning) this.attemptToOrphan.add(node.uid);
     const refsChanged = !prev || JSON.stringify(prev.owners) !== JSON.stringify(node.owners);
-    if (refsChanged && node.owners.some((ref) => this.needsCheck(node, ref))) this.attemptToDelete.add(node.uid);
+    if (!refsChanged) return;
+    if (prev) this.requeueUnblockedOwners(prev, node);
+    if (node.owners.some((ref) => this.needsCheck(node, ref))) this.attemptToDelete.add(node.uid);
+  }
+
+  /**
+   * kube's addUnblockedOwnersToDeleteQueue: a reference with blockOwnerDeletion that was removed,
+   * or no longer blocks, may be what an owner deleting in foreground waits for: the owner looks
+   * again (the dependent itself may stay, e.g. held by a finalizer).
+   */
+  private requeueUnblockedOwners(prev: GraphNode, now: GraphNode): void {
+    for (const ref of prev.owners) {
+      if (ref.blockOwnerDeletion !== true) continue;
+      if (now.owners.some((r) => r.uid === ref.uid && r.blockOwnerDeletion === true)) continue;
+      if (this.graph.get(ref.uid)) this.attemptToDelete.add(ref.uid);
+    }
   }
 
   private forget(obj: KubeObject): void {
