@@ -79,9 +79,12 @@ for (const backend of backends) {
       let otherApi: FixtureAPIs | undefined;
       let controllers: RunningControllers | undefined;
       const logs: string[] = [];
+      /** Relists after a broken watch, per store (onRelist). */
+      const relists = new Map<Store, number>();
 
       const start = async () => {
         controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue: FAST });
+        for (const informer of controllers.informers.all) informer.addHandlers({ onRelist: () => relists.set(informer.store, (relists.get(informer.store) ?? 0) + 1) });
         await controllers.synced;
         return controllers;
       };
@@ -128,10 +131,13 @@ for (const backend of backends) {
         }
         await eventually(() => relisted.every(Boolean), 'the relists to complete');
         for (const r of restore) r();
+        await eventually(() => stores.every((s) => (relists.get(s) ?? 0) > 0), 'onRelist after the relists');
       }
 
       async function etcdGap(during: (w: FixtureAPIs) => Promise<void>): Promise<void> {
         await settled();
+        const stores = controllers!.informers.all.map((i) => i.store);
+        const before = stores.map((s) => relists.get(s) ?? 0);
         await proxy!.cut();
         try {
           await during(otherApi!);
@@ -139,9 +145,12 @@ for (const backend of backends) {
         } finally {
           await proxy!.resume();
         }
+        // Every informer's watch ended with the cacher's: each lists again.
+        await eventually(() => stores.every((s, i) => (relists.get(s) ?? 0) > before[i]), 'every informer to relist');
       }
 
       beforeEach(async () => {
+        relists.clear();
         const opened = await backend.open();
         storage = opened.storage;
         otherStorage = opened.other;
@@ -166,6 +175,148 @@ for (const backend of backends) {
           },
         });
       const widgets = (w: FixtureAPIs) => w.widgets;
+
+      it('objects that gain an ownerReference by update: collected exactly when the owner is not there', async () => {
+        await api.namespaces.create(undefined, NS('a'));
+        await api.namespaces.create(undefined, NS('b'));
+        await start();
+        const alive = await api.widgets.create('a', W('alive'));
+        const doomed = await api.widgets.create('a', W('doomed'));
+        const elsewhere = await api.widgets.create('b', W('elsewhere'));
+        const cluster = await api.gadgets.create(undefined, G('cluster-owner'));
+        for (const name of ['to-alive', 'to-doomed', 'to-nothing', 'to-elsewhere', 'to-cluster']) await api.widgets.create('a', W(name));
+        await api.gadgets.create(undefined, G('gadget-to-widget'));
+        await api.gadgets.create(undefined, G('gadget-to-gadget'));
+        await settled();
+        assert.equal(graph().get(alive.metadata.uid!), undefined, 'no node yet: nothing names it');
+        const never = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', name: 'never', uid: randomUUID() };
+        await gap([api.widgets, api.gadgets], async (w) => {
+          const own = (store: Store, ns: string | undefined, name: string, ref: KubeObject['metadata']['ownerReferences']) =>
+            update(store, ns, name, (o) => (o.metadata.ownerReferences = ref));
+          await own(w.widgets, 'a', 'to-alive', [ownerRef(alive)]);
+          await own(w.widgets, 'a', 'to-doomed', [ownerRef(doomed)]);
+          await w.widgets.deleteObject('a', 'doomed');
+          await own(w.widgets, 'a', 'to-nothing', [never]);
+          // A namespaced owner is looked up in the dependent's namespace (kube): not there.
+          await own(w.widgets, 'a', 'to-elsewhere', [ownerRef(elsewhere)]);
+          await own(w.widgets, 'a', 'to-cluster', [ownerRef(cluster)]);
+          // A cluster-scoped object cannot have a namespaced owner: kube leaves it alone.
+          await own(w.gadgets, undefined, 'gadget-to-widget', [ownerRef(alive)]);
+          await own(w.gadgets, undefined, 'gadget-to-gadget', [ownerRef(cluster)]);
+        });
+        await gone(api.widgets, 'a', 'to-doomed');
+        await gone(api.widgets, 'a', 'to-nothing');
+        await gone(api.widgets, 'a', 'to-elsewhere');
+        await settled();
+        for (const name of ['to-alive', 'to-cluster']) assert.ok(await getOrNone(api.widgets, 'a', name), `${name} stays`);
+        assert.ok(await getOrNone(api.gadgets, undefined, 'gadget-to-widget'), 'a namespaced owner of a cluster-scoped object: left alone');
+        assert.ok(await getOrNone(api.gadgets, undefined, 'gadget-to-gadget'));
+        assert.ok(await getOrNone(api.widgets, 'b', 'elsewhere'), 'the owner in another namespace is not touched');
+        // The owners now named: their deletion takes the dependents.
+        await api.widgets.deleteObject('a', 'alive');
+        await gone(api.widgets, 'a', 'to-alive');
+        await api.gadgets.deleteObject(undefined, 'cluster-owner');
+        await gone(api.widgets, 'a', 'to-cluster');
+        await gone(api.gadgets, undefined, 'gadget-to-gadget');
+        await settled();
+        assert.ok(await getOrNone(api.gadgets, undefined, 'gadget-to-widget'));
+        assert.deepEqual(logs, []);
+      });
+
+      it('owner references removed, and an owner re-created under the same name', async () => {
+        await start();
+        const kept = await api.widgets.create('default', W('kept-owner'));
+        const replaced = await api.widgets.create('default', W('replaced-owner'));
+        const cluster = await api.gadgets.create(undefined, G('replaced-gadget'));
+        await api.widgets.create('default', W('released', { ownerReferences: [ownerRef(kept)] }));
+        await api.widgets.create('default', W('half-released', { ownerReferences: [ownerRef(kept), ownerRef(replaced)] }));
+        await api.widgets.create('default', W('of-replaced', { ownerReferences: [ownerRef(replaced)] }));
+        await api.widgets.create('default', W('of-replaced-gadget', { ownerReferences: [ownerRef(cluster)] }));
+        await settled();
+        await gap([api.widgets, api.gadgets], async (w) => {
+          await update(w.widgets, 'default', 'released', (o) => delete o.metadata.ownerReferences);
+          await update(w.widgets, 'default', 'half-released', (o) => (o.metadata.ownerReferences = o.metadata.ownerReferences!.slice(1)));
+          // Deleted and created again: same name, another uid. The dependents name the old uid.
+          await w.widgets.deleteObject('default', 'replaced-owner');
+          await w.widgets.create('default', W('replaced-owner'));
+          await w.gadgets.deleteObject(undefined, 'replaced-gadget');
+          await w.gadgets.create(undefined, G('replaced-gadget'));
+        });
+        await gone(api.widgets, 'default', 'of-replaced');
+        await gone(api.widgets, 'default', 'of-replaced-gadget');
+        await gone(api.widgets, 'default', 'half-released');
+        await settled();
+        assert.ok(await getOrNone(api.widgets, 'default', 'replaced-owner'), 'the new owner stays');
+        assert.ok(await getOrNone(api.gadgets, undefined, 'replaced-gadget'));
+        await api.widgets.deleteObject('default', 'kept-owner');
+        await settled();
+        assert.ok(await getOrNone(api.widgets, 'default', 'released'), 'no owner any more: not collected');
+        assert.equal(graph().get((await api.widgets.get('default', 'released')).metadata.uid!), undefined, 'and no node');
+        assert.deepEqual(logs, []);
+      });
+
+      it('foreground deletion through two levels, orphaning, and dependents created while owners are deleting', async () => {
+        await start();
+        const top = await api.widgets.create('default', W('top'));
+        const mid = await api.widgets.create('default', W('mid', { ownerReferences: [ownerRef(top, { blockOwnerDeletion: true })] }));
+        await api.widgets.create('default', W('leaf', { finalizers: ['example.com/hold'], ownerReferences: [ownerRef(mid, { blockOwnerDeletion: true })] }));
+        const orphaner = await api.gadgets.create(undefined, G('orphaner'));
+        await api.widgets.create('default', W('orphan-1', { ownerReferences: [ownerRef(orphaner, { blockOwnerDeletion: true })] }));
+        await api.widgets.create('default', W('orphan-2', { ownerReferences: [ownerRef(orphaner)] }));
+        const bg = await api.widgets.create('default', W('bg-owner'));
+        await settled();
+        await gap([api.widgets, api.gadgets], async (w) => {
+          await w.widgets.deleteObject('default', 'top', { propagationPolicy: 'Foreground' });
+          await w.gadgets.deleteObject(undefined, 'orphaner', { propagationPolicy: 'Orphan' });
+          await w.widgets.deleteObject('default', 'bg-owner', { propagationPolicy: 'Background' });
+          // Named after their owners started deleting (or went).
+          await w.widgets.create('default', W('late-fg', { ownerReferences: [ownerRef(top, { blockOwnerDeletion: true })] }));
+          await w.widgets.create('default', W('late-bg', { ownerReferences: [ownerRef(bg)] }));
+        });
+        await gone(api.widgets, 'default', 'late-bg');
+        await gone(api.widgets, 'default', 'late-fg');
+        await gone(api.gadgets, undefined, 'orphaner');
+        await eventually(async () => (await api.widgets.get('default', 'leaf')).metadata.deletionTimestamp, 'the leaf to be deleted');
+        await eventually(async () => (await api.widgets.get('default', 'mid')).metadata.deletionTimestamp, 'mid to be deleted');
+        await settled();
+        assert.ok(await getOrNone(api.widgets, 'default', 'mid'), 'mid waits for its held leaf');
+        assert.ok(await getOrNone(api.widgets, 'default', 'top'), 'top waits for mid');
+        for (const name of ['orphan-1', 'orphan-2']) {
+          const o = await api.widgets.get('default', name);
+          assert.ok(!o.metadata.ownerReferences?.some((r) => r.uid === orphaner.metadata.uid), `${name} is orphaned, not deleted`);
+        }
+        await update(api.widgets, 'default', 'leaf', (o) => (o.metadata.finalizers = []));
+        await gone(api.widgets, 'default', 'leaf');
+        await gone(api.widgets, 'default', 'mid');
+        await gone(api.widgets, 'default', 'top');
+        for (const name of ['orphan-1', 'orphan-2']) assert.ok(await getOrNone(api.widgets, 'default', name));
+        assert.equal(mid.metadata.name, 'mid');
+        assert.deepEqual(logs, []);
+      });
+
+      it('a namespace deleted with content of several kinds while the controllers could not see it', async () => {
+        await api.namespaces.create(undefined, NS('team'));
+        await start();
+        const owner = await api.widgets.create('team', W('owner'));
+        await api.widgets.create('team', W('dep', { ownerReferences: [ownerRef(owner)] }));
+        await api.widgets.create('team', W('held', { finalizers: ['example.com/hold'] }));
+        for (let i = 0; i < 20; i++) await api.widgets.create('team', W(`plain-${i}`));
+        const sas = controllers!.informers.all.find((i) => i.resource === 'serviceaccounts')?.store;
+        if (sas) await eventually(() => getOrNone(sas, 'team', 'default'), 'the default service account');
+        await settled();
+        await gap(controllers!.informers.all.map((i) => i.store), async (w) => {
+          await w.namespaces.delete(undefined, 'team');
+        });
+        await eventually(async () => (await api.widgets.get('team', 'held')).metadata.deletionTimestamp, 'the held widget to be deleted');
+        await settled();
+        assert.ok(await getOrNone(api.namespaces, undefined, 'team'), 'the namespace waits for its content');
+        await gap([api.widgets], async (w) => {
+          await update(w.widgets, 'team', 'held', (o) => (o.metadata.finalizers = []));
+        });
+        await gone(api.namespaces, undefined, 'team');
+        for (let i = 0; i < 20; i++) assert.equal(await getOrNone(api.widgets, 'team', `plain-${i}`), undefined);
+        assert.deepEqual(logs, []);
+      });
 
       it('a held dependent of an owner deleting in foreground stops blocking it: the owner goes', async () => {
         await start();
