@@ -255,6 +255,30 @@ for (const backend of backends) {
         assert.deepEqual(logs, []);
       });
 
+      it('an owner that shares its name with a stale reference (virtual node) is still seen deleted', async () => {
+        await start();
+        const owner = await api.widgets.create('default', W('o'));
+        await api.widgets.create('default', W('dep', { ownerReferences: [ownerRef(owner)] }));
+        await settled();
+        // A reference to an older object of the same name (another uid): its virtual node has the
+        // owner's coordinates. The dependent is deleted at once, and stays while a finalizer holds it.
+        const stale = { ...ownerRef(owner), uid: randomUUID() };
+        await api.widgets.create('default', W('stale-dep', { finalizers: ['example.com/hold'], ownerReferences: [stale] }));
+        await eventually(async () => (await api.widgets.get('default', 'stale-dep')).metadata.deletionTimestamp, 'stale-dep to be deleted');
+        await settled();
+        assert.equal(graph().get(stale.uid)?.virtual, true);
+        await gap([api.widgets], async (w) => {
+          await w.widgets.deleteObject('default', 'o');
+        });
+        await gone(api.widgets, 'default', 'dep');
+        await update(api.widgets, 'default', 'stale-dep', (o) => (o.metadata.finalizers = []));
+        await gone(api.widgets, 'default', 'stale-dep');
+        await settled();
+        assert.equal(graph().get(stale.uid), undefined);
+        assert.equal(graph().get(owner.metadata.uid!), undefined);
+        assert.deepEqual(logs, []);
+      });
+
       it('foreground deletion through two levels, orphaning, and dependents created while owners are deleting', async () => {
         await start();
         const top = await api.widgets.create('default', W('top'));
