@@ -104,6 +104,7 @@ for (const backend of backends) {
       async function gap(stores: Store[], during: (w: FixtureAPIs) => Promise<void>): Promise<void> {
         if (gapKind === 'none') return during(api);
         if (gapKind === 'etcd') return etcdGap(during);
+        const counted = stores.map((s) => relists.get(s) ?? 0);
         const releases: Array<() => void> = [];
         const relisted: boolean[] = [];
         const restore: Array<() => void> = [];
@@ -131,7 +132,7 @@ for (const backend of backends) {
         }
         await eventually(() => relisted.every(Boolean), 'the relists to complete');
         for (const r of restore) r();
-        await eventually(() => stores.every((s) => (relists.get(s) ?? 0) > 0), 'onRelist after the relists');
+        await eventually(() => stores.every((s, i) => (relists.get(s) ?? 0) > counted[i]), 'onRelist after the relists');
       }
 
       async function etcdGap(during: (w: FixtureAPIs) => Promise<void>): Promise<void> {
@@ -309,7 +310,10 @@ for (const backend of backends) {
           const o = await api.widgets.get('default', name);
           assert.ok(!o.metadata.ownerReferences?.some((r) => r.uid === orphaner.metadata.uid), `${name} is orphaned, not deleted`);
         }
-        await update(api.widgets, 'default', 'leaf', (o) => (o.metadata.finalizers = []));
+        // The held leaf lets go while the controllers cannot see it: the relist finds it gone.
+        await gap([api.widgets], async (w) => {
+          await update(w.widgets, 'default', 'leaf', (o) => (o.metadata.finalizers = []));
+        });
         await gone(api.widgets, 'default', 'leaf');
         await gone(api.widgets, 'default', 'mid');
         await gone(api.widgets, 'default', 'top');
@@ -325,8 +329,16 @@ for (const backend of backends) {
         await api.widgets.create('team', W('dep', { ownerReferences: [ownerRef(owner)] }));
         await api.widgets.create('team', W('held', { finalizers: ['example.com/hold'] }));
         for (let i = 0; i < 20; i++) await api.widgets.create('team', W(`plain-${i}`));
-        const sas = controllers!.informers.all.find((i) => i.resource === 'serviceaccounts')?.store;
-        if (sas) await eventually(() => getOrNone(sas, 'team', 'default'), 'the default service account');
+        const storeOf = (resource: string) => controllers!.informers.all.find((i) => i.resource === resource)!.store;
+        const kinds: Array<[Store, KubeObject]> = [
+          [storeOf('configmaps'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', ownerReferences: [ownerRef(owner)] }, data: { a: 'b' } } as KubeObject],
+          [storeOf('configmaps'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-plain' } }],
+          [storeOf('secrets'), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'secret', finalizers: ['example.com/hold'] }, type: 'Opaque' } as KubeObject],
+          [storeOf('roles.rbac.authorization.k8s.io'), { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'role' }, rules: [] } as KubeObject],
+          [storeOf('leases.coordination.k8s.io'), { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'lease' }, spec: {} } as KubeObject],
+        ];
+        for (const [store, obj] of kinds) await store.create('team', obj);
+        await eventually(() => getOrNone(storeOf('serviceaccounts'), 'team', 'default'), 'the default service account');
         await settled();
         await gap(controllers!.informers.all.map((i) => i.store), async (w) => {
           await w.namespaces.delete(undefined, 'team');
@@ -334,11 +346,16 @@ for (const backend of backends) {
         await eventually(async () => (await api.widgets.get('team', 'held')).metadata.deletionTimestamp, 'the held widget to be deleted');
         await settled();
         assert.ok(await getOrNone(api.namespaces, undefined, 'team'), 'the namespace waits for its content');
-        await gap([api.widgets], async (w) => {
+        assert.ok((await storeOf('secrets').get('team', 'secret')).metadata.deletionTimestamp);
+        await gap([api.widgets, storeOf('secrets')], async (w) => {
           await update(w.widgets, 'team', 'held', (o) => (o.metadata.finalizers = []));
+          const secrets = w.installer.lookup('', 'v1', 'secrets')!.store;
+          await update(secrets, 'team', 'secret', (o) => (o.metadata.finalizers = []));
         });
         await gone(api.namespaces, undefined, 'team');
         for (let i = 0; i < 20; i++) assert.equal(await getOrNone(api.widgets, 'team', `plain-${i}`), undefined);
+        for (const [store, obj] of kinds) assert.equal(await getOrNone(store, 'team', obj.metadata.name!), undefined);
+        assert.equal(await getOrNone(storeOf('serviceaccounts'), 'team', 'default'), undefined);
         assert.deepEqual(logs, []);
       });
 
