@@ -347,9 +347,16 @@ export class ResourceInformer {
     this.dispatch((h) => h.onDelete?.(obj));
   }
 
-  /** A deletion the informer found itself (relist, re-creation, resource gone): handlers get what it knew. */
+  /**
+   * A deletion the informer found itself (relist, re-creation, resource gone): handlers get what it
+   * knew. Over a partial index, only a state the index still holds as it was: a virtual node (an
+   * owner known from a reference, with the reference's coordinates) may have been replaced during
+   * the relist by the object listed under its real key, with the same uid, and that object was
+   * not deleted.
+   */
   private forget(known: Known): void {
     const obj = known.object();
+    if (this.known.partial && this.known.find(obj)?.key !== known.key) return;
     this.known.delete(known);
     this.dispatch((h) => h.onDelete?.(obj));
   }

@@ -280,6 +280,38 @@ for (const backend of backends) {
         assert.deepEqual(logs, []);
       });
 
+      it('a virtual owner node made in the wrong namespace: the relist that lists the owner keeps its node', async () => {
+        await api.namespaces.create(undefined, NS('a'));
+        await api.namespaces.create(undefined, NS('b'));
+        await start();
+        const owner = await api.widgets.create('b', W('owner'));
+        // Named from namespace a first: the virtual node is made in a (kube's rule). The dependent is
+        // deleted at once (no such owner in a) and stays, held, so the virtual node stays too.
+        await api.widgets.create('a', W('wrong-ns', { finalizers: ['example.com/hold'], ownerReferences: [ownerRef(owner)] }));
+        await eventually(async () => (await api.widgets.get('a', 'wrong-ns')).metadata.deletionTimestamp, 'wrong-ns to be deleted');
+        await settled();
+        assert.equal(graph().get(owner.metadata.uid!)?.namespace, 'a');
+        await gap([api.widgets], async (w) => {
+          await w.widgets.create('b', W('right-ns', { ownerReferences: [ownerRef(owner)] }));
+        });
+        await settled();
+        const node = graph().get(owner.metadata.uid!);
+        assert.equal(node?.virtual, false);
+        assert.equal(node?.namespace, 'b');
+        if (gapKind !== 'none') {
+          // The relist listed the owner (its node replaced the virtual one): the node is the
+          // listed object's, not one rebuilt from an API read after the relist reported it deleted.
+          assert.equal(node?.version, Number(owner.metadata.resourceVersion));
+        }
+        await gap([api.widgets], async (w) => {
+          await w.widgets.deleteObject('b', 'owner');
+        });
+        await gone(api.widgets, 'b', 'right-ns');
+        await update(api.widgets, 'a', 'wrong-ns', (o) => (o.metadata.finalizers = []));
+        await gone(api.widgets, 'a', 'wrong-ns');
+        assert.deepEqual(logs, []);
+      });
+
       it('foreground deletion through two levels, orphaning, and dependents created while owners are deleting', async () => {
         await start();
         const top = await api.widgets.create('default', W('top'));
