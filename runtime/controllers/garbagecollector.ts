@@ -20,7 +20,7 @@
  * as solid while it was not served, are checked again; a resource that goes loses its monitor.
  */
 import type { KubeObject, OwnerReference } from '../api/meta.js';
-import { isConflict, isNotFound } from '../api/status.js';
+import { StatusError, isConflict, isNotFound } from '../api/status.js';
 import {
   FINALIZER_FOREGROUND,
   FINALIZER_ORPHAN,
@@ -34,6 +34,11 @@ import { DependencyGraph, nodeOf, virtualNodeOf, type GraphNode } from './graph.
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
 import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
+
+/** A failure that passes by itself: the storage unreachable or overloaded (503, 504, 429). */
+export function isTransient(err: unknown): boolean {
+  return err instanceof StatusError && (err.status.code === 503 || err.status.code === 504 || err.status.code === 429);
+}
 
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
@@ -355,6 +360,13 @@ export class GarbageCollector {
 
   private failed(queue: WorkQueue<string>, what: string, uid: string, err: unknown): void {
     if (queue.retry(uid)) return;
+    if (isTransient(err)) {
+      // The storage is away (an etcd outage outlasting the retries): kube's GC keeps retrying.
+      // Dropped, the work would wait for the object's next change, which may never come (the
+      // informers' relist after the outage reports only what changed).
+      queue.retryLater(uid);
+      return;
+    }
     const node = this.graph.get(uid);
     const name = node ? `${node.store.definition.plural} ${node.namespace ? `${node.namespace}/` : ''}${node.name}` : uid;
     this.log(`garbage collector: giving up on ${what} of ${name}: ${(err as Error).message}`);

@@ -75,6 +75,15 @@ export class WorkQueue<K> {
     return true;
   }
 
+  /**
+   * Adds a key again after the longest retry delay, whatever its failures (kube's controllers
+   * retry every failure for as long as it lasts): for an error that outlasted the retries but
+   * passes by itself, such as the storage being unreachable.
+   */
+  retryLater(key: K): void {
+    this.addAfter(key, this.maxDelayMs);
+  }
+
   /** Clears the failure count of a key that was processed successfully. */
   forget(key: K): void {
     this.failures.delete(key);
