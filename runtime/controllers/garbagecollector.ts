@@ -20,7 +20,7 @@
  * as solid while it was not served, are checked again; a resource that goes loses its monitor.
  */
 import type { KubeObject, OwnerReference } from '../api/meta.js';
-import { StatusError, isConflict, isNotFound } from '../api/status.js';
+import { isConflict, isNotFound } from '../api/status.js';
 import {
   FINALIZER_FOREGROUND,
   FINALIZER_ORPHAN,
@@ -32,13 +32,8 @@ import {
 import type { Store } from '../registry/store.js';
 import { DependencyGraph, nodeOf, virtualNodeOf, type GraphNode } from './graph.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
-import { WorkQueue, type WorkQueueOptions } from './queue.js';
+import { WorkQueue, isTransient, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
-
-/** A failure that passes by itself: the storage unreachable or overloaded (503, 504, 429). */
-export function isTransient(err: unknown): boolean {
-  return err instanceof StatusError && (err.status.code === 503 || err.status.code === 504 || err.status.code === 429);
-}
 
 function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');

@@ -4,6 +4,12 @@
  * retried with exponential backoff, a bounded number of times. shutDown() clears every timer and
  * ends run(), so a stopped controller leaves no handle behind.
  */
+import { StatusError } from '../api/status.js';
+
+/** A failure that passes by itself: the storage unreachable or overloaded (503, 504, 429). See WorkQueue.retryLater. */
+export function isTransient(err: unknown): boolean {
+  return err instanceof StatusError && (err.status.code === 503 || err.status.code === 504 || err.status.code === 429);
+}
 
 export interface WorkQueueOptions {
   /** First retry delay; doubles per failure. Default 20 ms. */

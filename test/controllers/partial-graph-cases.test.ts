@@ -420,6 +420,48 @@ for (const backend of backends) {
 }
 
 describe('GC work cut off from etcd in the middle', () => {
+  it('a namespace whose content was being deleted when etcd went away is finalized once etcd is back', async () => {
+    const { storage, other, proxy } = await backends[1].open();
+    const api = await installFixture(storage);
+    const logs: string[] = [];
+    await api.namespaces.create(undefined, NS('team'));
+    await api.widgets.create('team', W('content'));
+    const controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue: FAST });
+    const store = api.widgets as unknown as { deleteObject: Store['deleteObject'] };
+    try {
+      await controllers.synced;
+      await sleep(60);
+      await eventually(() => controllers.idle(), 'the controllers to be idle');
+      // The namespace controller's delete of the content waits until etcd is cut off, then fails
+      // (Unavailable) for longer than its retries last.
+      const del = api.widgets.deleteObject;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let held = false;
+      store.deleteObject = async (...args: Parameters<Store['deleteObject']>) => {
+        if (args[0] === 'team' && !held) {
+          held = true;
+          await gate;
+        }
+        return del.apply(api.widgets, args);
+      };
+      await api.namespaces.delete(undefined, 'team');
+      await eventually(() => held, 'the namespace controller to delete the content');
+      await proxy!.cut();
+      release();
+      await sleep(1500);
+      await proxy!.resume();
+      await eventually(async () => (await getOrNone(api.namespaces, undefined, 'team').catch(() => null)) === undefined, 'the namespace to be finalized');
+      assert.deepEqual(logs.filter((l) => l.includes('giving up')), []);
+    } finally {
+      delete (store as { deleteObject?: unknown }).deleteObject;
+      await controllers.stop();
+      await storage.close();
+      await other?.close();
+      await proxy?.close();
+    }
+  });
+
   it('a dependent the GC was deleting when etcd went away is collected once etcd is back', async () => {
     const { storage, other, proxy } = await backends[1].open();
     const api = await installFixture(storage);
