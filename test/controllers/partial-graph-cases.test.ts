@@ -9,7 +9,10 @@
  * - owner references removed, blockOwnerDeletion flipped, an owner re-created with the same name;
  * - foreground deletion of an owner whose dependents have dependents, orphan propagation, and
  *   dependents created after their owner started deleting;
+ * - virtual owner nodes with another object's coordinates (a stale uid, the wrong namespace)
+ *   across a relist;
  * - namespace deletion with content of several kinds.
+ * Last, over etcd only: GC and namespace work interrupted by etcd going away is done once it is back.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
