@@ -32,7 +32,7 @@ import {
 import type { Store } from '../registry/store.js';
 import { DependencyGraph, nodeOf, virtualNodeOf, type GraphNode } from './graph.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
-import { WorkQueue, type WorkQueueOptions } from './queue.js';
+import { WorkQueue, isTransient, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
 
 function groupOf(apiVersion: string): string {
@@ -129,7 +129,22 @@ export class GarbageCollector {
     }
     if (node.orphaning && !prev?.orphaning) this.attemptToOrphan.add(node.uid);
     const refsChanged = !prev || JSON.stringify(prev.owners) !== JSON.stringify(node.owners);
-    if (refsChanged && node.owners.some((ref) => this.needsCheck(node, ref))) this.attemptToDelete.add(node.uid);
+    if (!refsChanged) return;
+    if (prev) this.requeueUnblockedOwners(prev, node);
+    if (node.owners.some((ref) => this.needsCheck(node, ref))) this.attemptToDelete.add(node.uid);
+  }
+
+  /**
+   * kube's addUnblockedOwnersToDeleteQueue: a reference with blockOwnerDeletion that was removed,
+   * or no longer blocks, may be what an owner deleting in foreground waits for: the owner looks
+   * again (the dependent itself may stay, e.g. held by a finalizer).
+   */
+  private requeueUnblockedOwners(prev: GraphNode, now: GraphNode): void {
+    for (const ref of prev.owners) {
+      if (ref.blockOwnerDeletion !== true) continue;
+      if (now.owners.some((r) => r.uid === ref.uid && r.blockOwnerDeletion === true)) continue;
+      if (this.graph.get(ref.uid)) this.attemptToDelete.add(ref.uid);
+    }
   }
 
   private forget(obj: KubeObject): void {
@@ -340,6 +355,13 @@ export class GarbageCollector {
 
   private failed(queue: WorkQueue<string>, what: string, uid: string, err: unknown): void {
     if (queue.retry(uid)) return;
+    if (isTransient(err)) {
+      // The storage is away (an etcd outage outlasting the retries): kube's GC keeps retrying.
+      // Dropped, the work would wait for the object's next change, which may never come (the
+      // informers' relist after the outage reports only what changed).
+      queue.retryLater(uid);
+      return;
+    }
     const node = this.graph.get(uid);
     const name = node ? `${node.store.definition.plural} ${node.namespace ? `${node.namespace}/` : ''}${node.name}` : uid;
     this.log(`garbage collector: giving up on ${what} of ${name}: ${(err as Error).message}`);

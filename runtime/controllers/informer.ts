@@ -212,26 +212,65 @@ export class ResourceInformer {
       resourceVersion = list.metadata.resourceVersion ?? '';
       listed += list.items.length;
       for (const obj of list.items) {
-        if (before.size === 0) {
+        if (before.states.size === 0) {
           // Nothing known before (a first list): nothing to match or to find deleted.
           this.upsert(obj, undefined);
           continue;
         }
         const key = keyOf(obj.metadata.namespace, obj.metadata.name);
         seen.add(key);
-        this.upsert(obj, before.get(key));
+        this.upsert(obj, this.matching(before, key, obj));
       }
       token = list.metadata.continue || undefined;
     } while (token);
-    for (const [key, known] of before) {
-      if (!seen.has(key)) this.forget(known);
+    for (const [key, known] of before.states) {
+      if (seen.has(key)) continue;
+      this.forget(known);
+      for (const other of before.shared?.get(key) ?? []) this.forget(other);
     }
     loadedObjects(listed);
     return resourceVersion;
   }
 
-  private byKey(): Map<string, Known> {
-    return new Map(this.known.all().map((k) => [k.key, k]));
+  /**
+   * The last known states by key. An index may hold several under one key (the GC's virtual
+   * node of an owner named by a stale reference has the coordinates of the object that now has
+   * that name, with another uid): the first is in `states`, the others in `shared`, so that none
+   * is lost to the relist (a deletion found by it is a deletion of every uid under the key).
+   */
+  private byKey(): { states: Map<string, Known>; shared: Map<string, Known[]> | undefined } {
+    const states = new Map<string, Known>();
+    let shared: Map<string, Known[]> | undefined;
+    for (const known of this.known.all()) {
+      if (!states.has(known.key)) states.set(known.key, known);
+      else {
+        shared ??= new Map();
+        const more = shared.get(known.key);
+        if (more) more.push(known);
+        else shared.set(known.key, [known]);
+      }
+    }
+    return { states, shared };
+  }
+
+  /**
+   * The last known state of the listed `obj` under `key`. When several uids were known under the
+   * key, the one of obj's uid is it, and the others are reported deleted (their objects are not
+   * under that name any more, or never were).
+   */
+  private matching(before: { states: Map<string, Known>; shared: Map<string, Known[]> | undefined }, key: string, obj: KubeObject): Known | undefined {
+    const first = before.states.get(key);
+    const more = before.shared?.get(key);
+    if (!more) return first;
+    let match: Known | undefined;
+    for (const known of [first!, ...more]) {
+      if (match === undefined && known.uid === obj.metadata.uid) match = known;
+      else this.forget(known);
+    }
+    before.shared!.delete(key);
+    if (match) before.states.set(key, match);
+    else before.states.delete(key);
+    return match;
   }
 
   /** Follows the watch until it ends; throws on an ERROR event so run() relists. */
@@ -308,9 +347,16 @@ export class ResourceInformer {
     this.dispatch((h) => h.onDelete?.(obj));
   }
 
-  /** A deletion the informer found itself (relist, re-creation, resource gone): handlers get what it knew. */
+  /**
+   * A deletion the informer found itself (relist, re-creation, resource gone): handlers get what it
+   * knew. Over a partial index, only a state the index still holds as it was: a virtual node (an
+   * owner known from a reference, with the reference's coordinates) may have been replaced during
+   * the relist by the object listed under its real key, with the same uid, and that object was
+   * not deleted.
+   */
   private forget(known: Known): void {
     const obj = known.object();
+    if (this.known.partial && this.known.find(obj)?.key !== known.key) return;
     this.known.delete(known);
     this.dispatch((h) => h.onDelete?.(obj));
   }

@@ -16,7 +16,7 @@ import { finalizersOf, isBeingDeleted } from '../registry/deletion.js';
 import { FINALIZER_KUBERNETES, namespaceFinalizeStore, namespaceFinalizers } from '../registry/namespaces.js';
 import { nowRFC3339 } from '../registry/objectmeta.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
-import { WorkQueue, type WorkQueueOptions } from './queue.js';
+import { WorkQueue, isTransient, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
 import type { NamespaceCondition } from '../../generated/models/core/v1.js';
 
@@ -182,6 +182,12 @@ export class NamespaceController {
 
   private failed(name: string, err: unknown): void {
     if (this.queue.retry(name)) return;
+    if (isTransient(err)) {
+      // The storage is away (an outage outlasting the retries): kube's controller keeps retrying.
+      // Dropped, the namespace would wait for a change of its content, which may never come.
+      this.queue.retryLater(name);
+      return;
+    }
     this.log(`namespace controller: giving up on namespace ${name} for now: ${(err as Error).message}`);
   }
 }

@@ -4,6 +4,12 @@
  * retried with exponential backoff, a bounded number of times. shutDown() clears every timer and
  * ends run(), so a stopped controller leaves no handle behind.
  */
+import { StatusError } from '../api/status.js';
+
+/** A failure that passes by itself: the storage unreachable or overloaded (503, 504, 429). See WorkQueue.retryLater. */
+export function isTransient(err: unknown): boolean {
+  return err instanceof StatusError && (err.status.code === 503 || err.status.code === 504 || err.status.code === 429);
+}
 
 export interface WorkQueueOptions {
   /** First retry delay; doubles per failure. Default 20 ms. */
@@ -73,6 +79,15 @@ export class WorkQueue<K> {
     this.failures.set(key, n);
     this.addAfter(key, Math.min(this.baseDelayMs * 2 ** (n - 1), this.maxDelayMs));
     return true;
+  }
+
+  /**
+   * Adds a key again after the longest retry delay, whatever its failures (kube's controllers
+   * retry every failure for as long as it lasts): for an error that outlasted the retries but
+   * passes by itself, such as the storage being unreachable.
+   */
+  retryLater(key: K): void {
+    this.addAfter(key, this.maxDelayMs);
   }
 
   /** Clears the failure count of a key that was processed successfully. */
