@@ -12,7 +12,7 @@ import { versionDigest, type EmittedFile, type KeptOutput } from './emitted.js';
 import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
-import { render } from './templates.js';
+import { render, stringLiteral } from './templates.js';
 import { fileURLToPath } from 'node:url';
 import { entryKey, proposeEntry, readEntry, type DerivedCache } from '../cache.js';
 import { codeKey } from './code-key.js';
@@ -29,7 +29,7 @@ function tsType(s: Schema, imports: Set<string>): string {
   const base = ((): string => {
     switch (s.type) {
       case 'string':
-        return s.enum ? s.enum.map((e) => `'${e.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(' | ') : 'string';
+        return s.enum ? s.enum.map(stringLiteral).join(' | ') : 'string';
       case 'integer':
         if (s.enum) return s.enum.map((e) => String(e)).join(' | ');
         if (s.format === 'int32' || s.format === 'int64') {
@@ -72,7 +72,7 @@ function tsType(s: Schema, imports: Set<string>): string {
 }
 
 function propName(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : stringLiteral(name);
 }
 
 /**

@@ -1,0 +1,98 @@
+/**
+ * apis/ folders are input from elsewhere (pulled, vendored, contributed) and the generated code is
+ * committed and run by the server: no string in apis/ (a field name, an enum member, a doc comment)
+ * may become code in what `kgen generate` emits, or break a module it emits.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, describe, test } from 'node:test';
+import ts from 'typescript';
+import { generate } from '../../generator/index.js';
+import type { KindConversion } from '../../runtime/conversion/index.js';
+import { listTree, tempDir, writeApis } from './helpers.js';
+
+const tmp: string[] = [];
+after(() => tmp.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+declare global {
+  // Set by any injected code; the test asserts it stays unset.
+  var kgenInjected: string | undefined;
+}
+
+/** Field names that would be code if printed without escaping, in the models, in conversion code and in its notes. */
+const CONVERSION_FIELD = "a'+(globalThis.kgenInjected='conversion')+'";
+const MODELS_FIELD = "x'?: string; }; globalThis.kgenInjected = 'models'; export interface Z { 'z";
+const NOTE_FIELD = "n*/ globalThis.kgenInjected = 'note'; /*";
+/** Enum members with a quote, a backslash, line terminators and a control character. */
+const MEMBERS = ["q'uote\\", 'line\nbreak', 'cr\rlf', 'ls\u2028ps\u2029', 'nul\u0000tab\t'];
+
+const lit = (s: string) => JSON.stringify(s);
+const spec = (extra: string) => `export interface ThingSpec {
+  ${lit(CONVERSION_FIELD)}?: string;
+  ${lit(MODELS_FIELD)}?: string;
+  mode?: ${MEMBERS.map(lit).join(' | ')};
+  inner?: { ${lit(CONVERSION_FIELD)}?: string };
+${extra}}
+`;
+const thing = (version: string, marker: string, extra: string) =>
+  `/**\n * Thing ${version}.\n * @kgen:resource\n${marker}\n */\nexport interface Thing {\n  spec: ThingSpec;\n}\n\n${spec(extra)}`;
+
+function generateHostile(): string {
+  const dir = tempDir('hostile-apis');
+  tmp.push(dir);
+  const apis = writeApis(dir, {
+    'things.example.com/v1/thing.ts': thing('v1', ' * @kgen:storageversion', `  ${lit(NOTE_FIELD)}?: string;\n`),
+    'things.example.com/v1beta1/thing.ts': thing('v1beta1', ' *', ''),
+  });
+  const out = join(dir, 'generated');
+  const result = generate({ apisDir: apis, outDir: out, builtins: false });
+  assert.equal(result.ok, true, result.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+  return out;
+}
+
+describe('generator: strings from apis/ are data in the emitted TypeScript', () => {
+  const out = generateHostile();
+  globalThis.kgenInjected = undefined;
+
+  test('every emitted module parses; the models hold only imports, interfaces and type aliases', () => {
+    for (const path of listTree(out).filter((p) => p.endsWith('.ts'))) {
+      const text = readFileSync(join(out, path), 'utf8');
+      const sf = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+      const errors = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+      assert.deepEqual(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [], `${path} parses`);
+      if (path.startsWith('models/')) {
+        const other = sf.statements.filter((s) => !ts.isImportDeclaration(s) && !ts.isInterfaceDeclaration(s) && !ts.isTypeAliasDeclaration(s));
+        assert.deepEqual(other.map((s) => s.getText(sf)), [], `${path} holds only types`);
+      }
+    }
+  });
+
+  test('the models name the fields and enum members exactly as written', () => {
+    const text = readFileSync(join(out, 'models/things.example.com/v1.ts'), 'utf8');
+    const sf = ts.createSourceFile('v1.ts', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    const spec = sf.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'ThingSpec')!;
+    const names = spec.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text);
+    assert.deepEqual(names, [CONVERSION_FIELD, MODELS_FIELD, 'mode', 'inner', NOTE_FIELD]);
+    const mode = spec.members.find((m) => (m.name as ts.Identifier).text === 'mode') as ts.PropertySignature;
+    const members = (mode.type as ts.UnionTypeNode).types.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text);
+    assert.deepEqual(members, MEMBERS);
+  });
+
+  test('the conversion module runs no field name and converts those fields', async () => {
+    const path = join(out, 'conversion/things.example.com/things.ts');
+    const { thingsConversion: c } = (await import(pathToFileURL(path).href)) as { thingsConversion: KindConversion };
+    assert.equal(globalThis.kgenInjected, undefined, 'importing the module ran no injected code');
+    const v1 = {
+      apiVersion: 'things.example.com/v1',
+      kind: 'Thing',
+      metadata: { name: 't' },
+      spec: { [CONVERSION_FIELD]: 'c', [MODELS_FIELD]: 'm', mode: MEMBERS[1], inner: { [CONVERSION_FIELD]: 'i' }, [NOTE_FIELD]: 'kept' },
+    };
+    const beta = c.convert(v1 as never, 'v1', 'v1beta1') as typeof v1;
+    assert.equal(globalThis.kgenInjected, undefined, 'converting ran no injected code');
+    assert.deepEqual(beta.spec, { [CONVERSION_FIELD]: 'c', [MODELS_FIELD]: 'm', mode: MEMBERS[1], inner: { [CONVERSION_FIELD]: 'i' } });
+    assert.deepEqual(c.convert(beta as never, 'v1beta1', 'v1').spec, v1.spec, 'the field v1beta1 lacks comes back from the annotation');
+  });
+});
