@@ -12,7 +12,7 @@ import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumSchema, enumMemberSchema, literalSchema, mergeLiterals, reportInexactInteger } from './enums.js';
 import { utilityType, UTILITY_TYPES } from './utility.js';
 import { applyValueTags } from './annotations.js';
-import { memberName } from './declarations.js';
+import { propertyName } from './declarations.js';
 import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
 import { checkTag } from './markers.js';
 import type { Declaration, FileIndex } from './files.js';
@@ -75,7 +75,7 @@ export class VersionTypes {
     }
     for (const member of decl.members) {
       if (isPropertySignature(member)) {
-        const name = memberName(member, sf).replace(/^['"]|['"]$/g, '');
+        const name = propertyName(member, sf);
         if (skip.has(name)) continue;
         const prop = this.property(member, sf, name);
         if (prop) properties.push(prop);
@@ -232,7 +232,7 @@ export class VersionTypes {
     const properties: Property[] = [];
     for (const member of node.members) {
       if (isPropertySignature(member)) {
-        const prop = this.property(member, sf, memberName(member, sf).replace(/^['"]|['"]$/g, ''));
+        const prop = this.property(member, sf, propertyName(member, sf));
         if (prop) properties.push(prop);
       } else {
         this.diags.add('KG010', nodeLocation(member, sf), { type: member.getText(sf), hint: 'Object types hold named fields only; use Record<string, T> for maps.' });

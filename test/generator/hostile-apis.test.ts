@@ -34,6 +34,7 @@ const spec = (extra: string) => `export interface ThingSpec {
   ${lit(MODELS_FIELD)}?: string;
   mode?: ${MEMBERS.map(lit).join(' | ')};
   inner?: { ${lit(CONVERSION_FIELD)}?: string };
+  'it\\'s\\u0041'?: string;
 ${extra}}
 `;
 const thing = (version: string, marker: string, extra: string) =>
@@ -74,10 +75,18 @@ describe('generator: strings from apis/ are data in the emitted TypeScript', () 
     const sf = ts.createSourceFile('v1.ts', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
     const spec = sf.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'ThingSpec')!;
     const names = spec.members.map((m) => (m.name as ts.Identifier | ts.StringLiteral).text);
-    assert.deepEqual(names, [CONVERSION_FIELD, MODELS_FIELD, 'mode', 'inner', NOTE_FIELD]);
+    assert.deepEqual(names, [CONVERSION_FIELD, MODELS_FIELD, 'mode', 'inner', "it'sA", NOTE_FIELD]);
     const mode = spec.members.find((m) => (m.name as ts.Identifier).text === 'mode') as ts.PropertySignature;
     const members = (mode.type as ts.UnionTypeNode).types.map((t) => ((t as ts.LiteralTypeNode).literal as ts.StringLiteral).text);
     assert.deepEqual(members, MEMBERS);
+  });
+
+  test("a quoted field name is its value: 'it\\'s\\u0041' is the field it'sA in OpenAPI, the CRD and the model", () => {
+    const doc = JSON.parse(readFileSync(join(out, 'openapi/v3/apis/things.example.com/v1.json'), 'utf8'));
+    const props = Object.keys(doc.components.schemas['com.example.things.v1.ThingSpec'].properties);
+    assert.ok(props.includes("it'sA"), props.join(', '));
+    assert.ok(!props.some((p) => p.includes('\\')), 'no escape is part of a name');
+    assert.match(readFileSync(join(out, 'crds/things.example.com_things.yaml'), 'utf8'), /^ {16}it'sA:$/m);
   });
 
   test('the conversion module runs no field name and converts those fields', async () => {
