@@ -78,7 +78,9 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
       };
     }
     const body = await readBody(res);
-    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8') };
+    // The backend's bytes are what is written (a protobuf answer is not UTF-8: through a string
+    // it came back with U+FFFD in place of its bytes); payload is their text, for audit and logs.
+    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8'), body };
   } catch (err) {
     log(`aggregator: error while proxying request to ${remote.name}: ${(err as Error).message}`);
     return proxyError((err as Error).message, 503);

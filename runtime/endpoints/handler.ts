@@ -70,7 +70,11 @@ export interface ObjectResponse {
   contentType: string;
   headers: ResponseHeaders;
   payload: string;
-  /** payload's UTF-8 bytes, when the writer assembled them already (cached encodings). */
+  /**
+   * The bytes written: payload's UTF-8 bytes when the writer assembled them already (cached
+   * encodings), or bytes that are not text (a proxied protobuf answer; payload is then their
+   * UTF-8 reading, for logs only).
+   */
   readonly body?: Buffer;
 }
 
