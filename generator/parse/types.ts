@@ -91,6 +91,15 @@ export class VersionTypes {
   private property(member: ts.PropertySignature, sf: ts.SourceFile, name: string): Property | undefined {
     const typeNode = member.type;
     const loc = nodeLocation(member, sf);
+    if (name === '__proto__') {
+      // `out.__proto__ = v` in a conversion, `{"__proto__": …}` in a validator's schema literal and
+      // `obj.__proto__` in a client all reach the prototype, not the field.
+      this.diags.add('KG025', loc, {
+        problem: 'field name "__proto__" cannot be used',
+        hint: "JavaScript reads and writes __proto__ as an object's prototype: generated conversions, validators and clients would set the prototype instead of the field. Name the field otherwise.",
+      });
+      return undefined;
+    }
     if (!typeNode) {
       this.diags.add('KG010', loc, { type: name, hint: 'Give the field a type.' });
       return undefined;

@@ -105,3 +105,17 @@ describe('generator: strings from apis/ are data in the emitted TypeScript', () 
     assert.deepEqual(c.convert(beta as never, 'v1beta1', 'v1').spec, v1.spec, 'the field v1beta1 lacks comes back from the annotation');
   });
 });
+
+describe('generator: names JavaScript reads otherwise', () => {
+  test('a field named __proto__ is refused (KG025), in an interface and in an inline object type', () => {
+    const dir = tempDir('hostile-proto');
+    tmp.push(dir);
+    const apis = writeApis(dir, {
+      'things.example.com/v1/thing.ts': `/**\n * Thing.\n * @kgen:resource\n */\nexport interface Thing {\n  spec: ThingSpec;\n}\n\nexport interface ThingSpec {\n  '__proto__'?: string;\n  inner?: { __proto__?: { a?: string } };\n}\n`,
+    });
+    const result = generate({ apisDir: apis, outDir: join(dir, 'generated'), builtins: false });
+    assert.equal(result.ok, false);
+    const found = result.diagnostics.filter((d) => d.code === 'KG025').map((d) => `${d.loc?.line}: ${d.message}`);
+    assert.deepEqual(found, ['10: field name "__proto__" cannot be used', '11: field name "__proto__" cannot be used']);
+  });
+});
