@@ -3,7 +3,7 @@
  * a backend address (resolved through its Service and Endpoints) with the user's identity in the
  * front-proxy headers, and the answer streamed back (watches chunk by chunk). An APIService that
  * is not Available answers 503 "service unavailable", exactly as kube's; a backend that cannot
- * be reached answers 503 with the error.
+ * be reached answers 503 with the error. A redirect from the backend is not passed on (502).
  */
 import type { UserInfo } from '../api/auth.js';
 import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
@@ -37,6 +37,16 @@ function isWatch(url: URL): boolean {
   return watch === 'true' || watch === '1' || url.pathname.split('/').includes('watch');
 }
 
+/** A 3xx naming a Location (UpgradeAwareHandler.RejectForwardingRedirects' test). */
+function isRedirect(code: number | undefined, location: string | undefined): boolean {
+  return code !== undefined && code >= 300 && code <= 399 && !!location;
+}
+
+/** What UpgradeAwareHandler answers in place of a backend's redirect: 502, its text, no other header. */
+function rejectedRedirect(): ObjectResponse {
+  return { kind: 'object', code: 502, contentType: 'text/plain; charset=utf-8', headers: {}, payload: 'the backend attempted to redirect this request, which is not permitted' };
+}
+
 export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceListers, incoming: IncomingAPIRequest, user: UserInfo | undefined, log: (line: string) => void): Promise<APIResponse> {
   if (!user) return proxyError('missing user', 500);
   if (!remote.available) return proxyError('service unavailable', 503);
@@ -62,6 +72,12 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
       body: incoming.body,
       signal: abort.signal,
     });
+    if (isRedirect(res.statusCode, res.headers.location)) {
+      // kube-aggregator's --aggregator-reject-forwarding-redirect (on by default since 1.26,
+      // CVE-2022-3172): a backend must not send the client (with its credentials) elsewhere.
+      res.resume();
+      return rejectedRedirect();
+    }
     const contentType = res.headers['content-type'] ?? 'application/octet-stream';
     if (isWatch(url) && (res.statusCode ?? 500) < 300) {
       res.setEncoding('utf8');

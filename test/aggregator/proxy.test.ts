@@ -1,8 +1,8 @@
 /**
  * The aggregator's proxy to an APIService's backend (runtime/aggregator/proxy.ts) against a real
- * HTTPS backend: answers are passed back byte for byte (protobuf included), a redirect is passed
- * through and never followed, the backend's certificate is verified against the caBundle, and
- * the client's credentials never reach the backend.
+ * HTTPS backend: answers are passed back byte for byte (protobuf included), a redirect is
+ * neither followed nor passed on (kube's 502), the backend's certificate is verified against the
+ * caBundle, and the client's credentials never reach the backend.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
@@ -33,6 +33,9 @@ before(async () => {
     if (req.url?.startsWith('/apis/x.example.com/v1/protobuf')) {
       res.writeHead(200, { 'content-type': 'application/vnd.kubernetes.protobuf' });
       res.end(PROTOBUF);
+    } else if (req.url?.startsWith('/apis/x.example.com/v1/not-modified')) {
+      res.writeHead(304);
+      res.end();
     } else if (req.url?.startsWith('/apis/x.example.com/v1/redirect')) {
       res.writeHead(302, { location: 'https://127.0.0.1:1/elsewhere', 'content-type': 'text/plain' });
       res.end('moved');
@@ -82,14 +85,20 @@ describe('aggregator proxy', () => {
     r.agent.destroy();
   });
 
-  test('passes a redirect through without following it', async () => {
+  test("answers a backend's redirect with kube's 502, neither following nor forwarding it (CVE-2022-3172)", async () => {
     const r = remote(ca.cert);
     const before = seen.length;
     const res = await proxy(r, '/apis/x.example.com/v1/redirect');
-    assert.equal(res.code, 302);
-    assert.equal(res.headers.location, 'https://127.0.0.1:1/elsewhere');
-    assert.equal(res.payload, 'moved');
+    // k8s.io/apimachinery/pkg/util/proxy/upgradeaware.go, RejectForwardingRedirects (kube-apiserver's
+    // --aggregator-reject-forwarding-redirect, true by default).
+    assert.equal(res.code, 502);
+    assert.equal(res.contentType, 'text/plain; charset=utf-8');
+    assert.deepEqual(res.headers, {}, 'no Location reaches the client');
+    assert.equal(res.payload, 'the backend attempted to redirect this request, which is not permitted');
     assert.equal(seen.length, before + 1, 'one request reached the backend');
+    // A 3xx without a Location (304 Not Modified) is not a redirect: passed on.
+    const notModified = await proxy(r, '/apis/x.example.com/v1/not-modified');
+    assert.equal(notModified.code, 304);
     r.agent.destroy();
   });
 
