@@ -106,6 +106,27 @@ describe('generator: strings from apis/ are data in the emitted TypeScript', () 
   });
 });
 
+describe('generator: strings from apis/ are data in the storage module the server loads', () => {
+  test('a protobuf-numbered field name stays a key of the definition', async () => {
+    // Printed unescaped as a key of the definition's protobuf numbers, this ran when the server
+    // loaded the storage module.
+    const name = "x': 1, [(globalThis.kgenInjected = 'storage')]: 2, 'y";
+    const dir = tempDir('hostile-storage');
+    tmp.push(dir);
+    const apis = writeApis(dir, {
+      'protos.example.com/v1/proto.ts': `/**\n * Proto.\n * @kgen:resource\n */\nexport interface Proto {\n  /** @kgen:protobuf 2 */\n  ${lit(name)}?: string;\n}\n`,
+    });
+    const out = join(dir, 'generated');
+    const result = generate({ apisDir: apis, outDir: out, builtins: false });
+    assert.equal(result.ok, true, result.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+    globalThis.kgenInjected = undefined;
+    const mod = (await import(pathToFileURL(join(out, 'storage/protos.example.com/v1/protos.ts')).href)) as Record<string, { definition: { protobuf?: Record<string, Record<string, unknown>> } }>;
+    assert.equal(globalThis.kgenInjected, undefined, 'loading the storage module ran no injected code');
+    const numbers = Object.values(mod)[0]!.definition.protobuf!;
+    assert.deepEqual(Object.values(numbers).map((fields) => Object.keys(fields)), [['metadata', name]]);
+  });
+});
+
 describe('generator: names JavaScript reads otherwise', () => {
   test('a field named __proto__ is refused (KG025), in an interface and in an inline object type', () => {
     const dir = tempDir('hostile-proto');
