@@ -24,12 +24,21 @@ const client = chainCert({ commonName: 'front-proxy-client', ca: false, extKeyUs
 const PROTOBUF = Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x92, 0xff, 0xc3, 0x28, 0x80, 0x00, 0xfe]);
 
 let backend: Server;
+let endless = false;
 let port = 0;
 const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
 
 before(async () => {
   backend = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
+    if (endless && (req.url === '/apis/x.example.com/v1' || req.url === '/apis' || req.url === '/openapi/v3')) {
+      // A body that never ends: 64 KiB every few ms until the aggregator hangs up.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const timer = setInterval(() => res.write(chunk), 2);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (req.url?.startsWith('/apis/x.example.com/v1/protobuf')) {
       res.writeHead(200, { 'content-type': 'application/vnd.kubernetes.protobuf' });
       res.end(PROTOBUF);
@@ -121,5 +130,29 @@ describe('aggregator proxy', () => {
     assert.match(res.payload, /certificate/);
     assert.equal(seen.length, before, 'no request reached the backend');
     r.agent.destroy();
+  });
+});
+
+describe("aggregator: its own fetches from a backend are bounded", () => {
+  /** Rejects when `promise` takes longer than ms. */
+  const within = <T>(ms: number, promise: Promise<T>) =>
+    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not done after ${ms} ms`)), ms).unref())]);
+
+  test('the availability check reads the status alone, and discovery and OpenAPI reads stop at their deadline', async () => {
+    endless = true;
+    const r = remote(ca.cert);
+    const endpoint = new URL(`https://127.0.0.1:${port}`);
+    try {
+      // kube's check closes the body unread (available_controller.go); before, an endless body held the probe for ever.
+      await within(5_000, r.checkDiscovery(endpoint, 1_000));
+      const started = Date.now();
+      // refresh() keeps the last copy when a read fails: it resolves, and it does so at the deadline.
+      await within(10_000, r.refresh(endpoint, 1_000));
+      assert.ok(Date.now() - started < 5_000);
+      assert.equal(r.served.aggregated(), undefined, 'nothing was taken from a body that never ended');
+    } finally {
+      endless = false;
+      r.agent.destroy();
+    }
   });
 });
