@@ -80,13 +80,13 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
     }
     const contentType = res.headers['content-type'] ?? 'application/octet-stream';
     if (isWatch(url) && (res.statusCode ?? 500) < 300) {
-      res.setEncoding('utf8');
       return {
         kind: 'stream',
         code: res.statusCode ?? 200,
         contentType,
         headers: responseHeaders(res.headers),
-        chunks: res as AsyncIterable<string>,
+        // The backend's bytes as they come (a protobuf watch is not UTF-8).
+        chunks: res as AsyncIterable<Buffer>,
         close: () => {
           res.destroy();
           abort.abort();

@@ -78,13 +78,16 @@ export interface ObjectResponse {
   readonly body?: Buffer;
 }
 
-/** A long-running response (watch): chunks are written and flushed as they come. */
+/**
+ * A long-running response (watch): chunks are written and flushed as they come; a string is
+ * written as UTF-8, a Buffer as it is (a proxied backend's bytes, which may not be text).
+ */
 export interface StreamResponse {
   kind: 'stream';
   code: number;
   contentType: string;
   headers: ResponseHeaders;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<string | Buffer>;
   /** Ends the stream early (client gone); safe to call more than once. */
   close(): void;
 }

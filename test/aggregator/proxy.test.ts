@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { proxyToBackend } from '../../runtime/aggregator/proxy.js';
 import { RemoteAPIService } from '../../runtime/aggregator/remote.js';
 import type { ServiceListers } from '../../runtime/aggregator/resolver.js';
-import type { ObjectResponse } from '../../runtime/endpoints/handler.js';
+import type { ObjectResponse, StreamResponse } from '../../runtime/endpoints/handler.js';
 import { chainCert } from '../support/cert-chain.js';
 
 const ca = chainCert({ commonName: 'backend-ca', ca: true });
@@ -37,6 +37,13 @@ before(async () => {
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const timer = setInterval(() => res.write(chunk), 2);
       res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (req.url?.startsWith('/apis/x.example.com/v1/things?watch=true')) {
+      // The bytes in two writes, apart: the proxy passes them on as they come.
+      res.writeHead(200, { 'content-type': 'application/vnd.kubernetes.protobuf;stream=watch' });
+      res.write(PROTOBUF.subarray(0, 5));
+      setTimeout(() => res.end(PROTOBUF.subarray(5)), 20);
       return;
     }
     if (req.url?.startsWith('/apis/x.example.com/v1/protobuf')) {
@@ -91,6 +98,17 @@ describe('aggregator proxy', () => {
     const json = await proxy(r, '/apis/x.example.com/v1/things');
     assert.equal(json.payload, '{"kind":"Status","message":"ünïcode"}');
     assert.deepEqual(bytesOf(json), Buffer.from('{"kind":"Status","message":"ünïcode"}'));
+    r.agent.destroy();
+  });
+
+  test('passes a protobuf watch back byte for byte, as it streams', async () => {
+    const r = remote(ca.cert);
+    const response = await proxyToBackend(r, listers, { method: 'GET', url: '/apis/x.example.com/v1/things?watch=true', headers: { accept: 'application/vnd.kubernetes.protobuf;stream=watch' }, signal: new AbortController().signal }, { username: 'alice', groups: [] }, () => {});
+    assert.equal(response.kind, 'stream');
+    const chunks: Buffer[] = [];
+    for await (const chunk of (response as StreamResponse).chunks) chunks.push(Buffer.from(chunk));
+    (response as StreamResponse).close();
+    assert.deepEqual(Buffer.concat(chunks), PROTOBUF);
     r.agent.destroy();
   });
 
