@@ -228,8 +228,10 @@ function routesFile(version: ApiVersion, source: string): EmittedFile {
   };
 }
 
-const clientClass = (v: ApiVersion) => `${groupToPascal(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}Client`;
-const clientField = (v: ApiVersion) => `${groupToCamel(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}`;
+/** A group may start with a digit (`3scale.example.com`, a valid DNS subdomain), an identifier may not. */
+const identifier = (name: string) => (/^[0-9]/.test(name) ? `_${name}` : name);
+const clientClass = (v: ApiVersion) => identifier(`${groupToPascal(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}Client`);
+const clientField = (v: ApiVersion) => identifier(`${groupToCamel(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}`);
 
 /** The view of one resource's method in templates/client.ts.hbs. */
 interface ClientResourceView {

@@ -127,6 +127,23 @@ describe('generator: strings from apis/ are data in the storage module the serve
   });
 });
 
+describe('generator: a group starting with a digit', () => {
+  test('3scale.example.com (a valid DNS subdomain) makes identifiers that parse', () => {
+    const dir = tempDir('hostile-digit-group');
+    tmp.push(dir);
+    const apis = writeApis(dir, { '3scale.example.com/v1/thing.ts': `/**\n * Thing.\n * @kgen:resource\n */\nexport interface Thing {\n  spec: { a?: string };\n}\n` });
+    const out = join(dir, 'generated');
+    const result = generate({ apisDir: apis, outDir: out, builtins: false });
+    assert.equal(result.ok, true, result.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+    for (const path of listTree(out).filter((p) => p.endsWith('.ts'))) {
+      const sf = ts.createSourceFile(path, readFileSync(join(out, path), 'utf8'), ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+      const errors = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+      assert.deepEqual(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [], `${path} parses`);
+    }
+    assert.match(readFileSync(join(out, 'client/index.ts'), 'utf8'), /readonly _3scaleExampleComV1: _3scaleExampleComV1Client;/);
+  });
+});
+
 describe('generator: names JavaScript reads otherwise', () => {
   test('a field named __proto__ is refused (KG025), in an interface and in an inline object type', () => {
     const dir = tempDir('hostile-proto');
