@@ -245,7 +245,7 @@ interface ClientResourceView {
    * The custom subresources' methods (`logs(name, opts)` streams, `console(name)` connects), by
    * method name (camel case) and subresource name; null when the kind has none (a plain ResourceClient).
    */
-  subresources: { getters: { method: string; name: string }[]; connectors: { method: string; name: string }[] } | null;
+  subresources: { getters: { method: string; key: string; name: string }[]; connectors: { method: string; key: string; name: string }[] } | null;
 }
 
 function clientFile(version: ApiVersion, source: string): EmittedFile {
@@ -267,7 +267,8 @@ function clientFile(version: ApiVersion, source: string): EmittedFile {
 function clientResource(k: Kind): ClientResourceView {
   const custom = k.subresources.custom ?? [];
   const method = (name: string) => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-  const entries = (verb: 'get' | 'connect') => custom.filter((c) => c.verbs.includes(verb)).map((c) => ({ method: method(c.name), name: c.name }));
+  // `key`: the method as an object key (a name such as `a-` leaves a `-` in it: quoted).
+  const entries = (verb: 'get' | 'connect') => custom.filter((c) => c.verbs.includes(verb)).map((c) => ({ method: method(c.name), key: propName(method(c.name)), name: c.name }));
   return {
     method: exportName(k),
     group: k.group,

@@ -127,7 +127,7 @@ describe('generator: strings from apis/ are data in the storage module the serve
   });
 });
 
-describe('generator: a group starting with a digit', () => {
+describe('generator: names that are not identifiers', () => {
   test('3scale.example.com (a valid DNS subdomain) makes identifiers that parse', () => {
     const dir = tempDir('hostile-digit-group');
     tmp.push(dir);
@@ -141,6 +141,19 @@ describe('generator: a group starting with a digit', () => {
       assert.deepEqual(errors.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), [], `${path} parses`);
     }
     assert.match(readFileSync(join(out, 'client/index.ts'), 'utf8'), /readonly _3scaleExampleComV1: _3scaleExampleComV1Client;/);
+  });
+
+  test("a custom subresource named a- (a '-' the method keeps) makes a client that parses", () => {
+    const dir = tempDir('hostile-subresource');
+    tmp.push(dir);
+    const apis = writeApis(dir, { 'x.example.com/v1/thing.ts': `/**\n * Thing.\n * @kgen:resource\n * @kgen:subresource custom name=a- verbs=get\n * @kgen:subresource custom name=b--c verbs=connect\n */\nexport interface Thing {\n  spec: { a?: string };\n}\n` });
+    const out = join(dir, 'generated');
+    const result = generate({ apisDir: apis, outDir: out, builtins: false });
+    assert.equal(result.ok, true, result.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+    const text = readFileSync(join(out, 'client/x.example.com/v1.ts'), 'utf8');
+    const sf = ts.createSourceFile('v1.ts', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    assert.deepEqual((sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')), []);
+    assert.match(text, /\{ 'a-': 'a-' \}, \{ 'b-C': 'b--c' \}/);
   });
 });
 
