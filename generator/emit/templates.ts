@@ -84,8 +84,8 @@ function load(cache: DerivedCache | undefined): Map<string, TemplateDelegate> {
  * A single-quoted TypeScript string literal holding exactly `value`. Values come from apis/ (enum
  * members, property names, marker values) and may hold quotes, backslashes and line terminators:
  * every character that could end the literal or the line (quote, backslash, CR, LF, U+2028,
- * U+2029) and
- * every other control character is escaped, so no value can end the literal or break the module.
+ * U+2029) and every other control character is escaped, so no value can end the literal or break
+ * the module.
  */
 export function stringLiteral(value: string): string {
   return `'${UNSAFE_IN_LITERAL.test(value) ? value.replace(UNSAFE_IN_LITERAL_ALL, escapeInLiteral) : value}'`;
