@@ -7,6 +7,7 @@ import {
   generate,
   newGenerateSession,
   OutputLockedError,
+  ForeignOutputError,
   relativeToCwd,
   sourceChangedSinceRead,
   sourceUnchanged,
@@ -86,7 +87,7 @@ function lockedWrite(write: () => GenerateResult): GenerateResult | undefined {
   try {
     return write();
   } catch (err) {
-    if (err instanceof OutputLockedError) {
+    if (err instanceof OutputLockedError || err instanceof ForeignOutputError) {
       console.error(`kgen generate: ${err.message}`);
       return undefined;
     }
@@ -111,7 +112,14 @@ export function runGenerate(options: GenerateOptions, session?: GenerateSession)
   console.log(`wrote ${changed} changed, removed ${diff.extra.length}, kept ${diff.unchanged.length} in ${relativeToCwd(resolve(options.outDir))}/ in ${ms} ms`);
   if (options.aggregatedManifests) {
     const { dir, ...params } = options.aggregatedManifests;
-    const written = writeAggregatedManifests(result.model, dir, params);
+    let written;
+    try {
+      written = writeAggregatedManifests(result.model, dir, params);
+    } catch (err) {
+      if (!(err instanceof ForeignOutputError)) throw err;
+      console.error(`--aggregated-manifests: ${err.message}`);
+      return 1;
+    }
     if (!written) {
       console.error('--aggregated-manifests: no API group of its own to serve (only Kubernetes groups: core, *.k8s.io, *.kubernetes.io); nothing written');
       return 1;

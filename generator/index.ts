@@ -32,6 +32,7 @@ import { diffOutput, isUpToDate, newWriteState, writeOutput, type OutputDiff, ty
 import { pendingJournal, physicalPath } from './write/journal.js';
 import { holderRunning, lockPathOf, readLockHolder } from './write/lock.js';
 export { OutputLockedError } from './write/lock.js';
+export { ForeignOutputError } from './write/writer.js';
 
 export { formatDiagnostic, DIAGNOSTICS } from './diagnostics.js';
 export type { Diagnostic, DiagnosticCode } from './diagnostics.js';

@@ -12,7 +12,7 @@ import { autoName, convNeedsScope, type Conv, type ConversionUnit, type KindConv
 import { apiVersionOf, groupFolder } from '../names.js';
 import type { EmitOptions, EmittedFile } from './emitted.js';
 import { conversionExportName, conversionModulePath } from './layout.js';
-import { render } from './templates.js';
+import { render, stringLiteral } from './templates.js';
 
 export interface ConversionEmitOptions extends EmitOptions {
   /** Where the output is written: imports of the users' conversion files are relative to it. */
@@ -20,11 +20,12 @@ export interface ConversionEmitOptions extends EmitOptions {
 }
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-const access = (obj: string, name: string) => (IDENT.test(name) ? `${obj}.${name}` : `${obj}['${name}']`);
+/** `obj.name`, or `obj['name']` with the name as an escaped literal: a field name from apis/ is data, never code. */
+const access = (obj: string, name: string) => (IDENT.test(name) ? `${obj}.${name}` : `${obj}[${stringLiteral(name)}]`);
 
 /** `scope.field('spec')`: the scope of a field, for values that pass one on. */
 const fieldScope = (scope: string, name: string) => `${scope}.field(${quote(name)})`;
-const quote = (name: string) => `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const quote = stringLiteral;
 
 /**
  * An expression converting the value `v`; `d` numbers the nested parameters; `scope` is the
@@ -110,9 +111,9 @@ function unitFunction(plan: KindConversionPlan, unit: ConversionUnit): FunctionV
   };
 }
 
-/** `a`, `a and b`, `a, b and c`, as code. */
+/** `a`, `a and b`, `a, b and c`, as code in a doc comment (a `*\/` in a name cannot end it). */
 function list(names: string[]): string {
-  const quoted = names.map((n) => `\`${n}\``);
+  const quoted = names.map((n) => `\`${n.replace(/\*\//g, '*\\/')}\``);
   return quoted.length < 2 ? quoted.join('') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
 }
 

@@ -80,9 +80,23 @@ function load(cache: DerivedCache | undefined): Map<string, TemplateDelegate> {
   return out;
 }
 
-/** A single-quoted TypeScript string literal. */
+/**
+ * A single-quoted TypeScript string literal holding exactly `value`. Values come from apis/ (enum
+ * members, property names, marker values) and may hold quotes, backslashes and line terminators:
+ * every character that could end the literal or the line (quote, backslash, CR, LF, U+2028,
+ * U+2029) and every other control character is escaped, so no value can end the literal or break
+ * the module.
+ */
 export function stringLiteral(value: string): string {
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return `'${UNSAFE_IN_LITERAL.test(value) ? value.replace(UNSAFE_IN_LITERAL_ALL, escapeInLiteral) : value}'`;
+}
+
+const UNSAFE_IN_LITERAL = /[\\'\x00-\x1f\x7f\u2028\u2029]/;
+const UNSAFE_IN_LITERAL_ALL = new RegExp(UNSAFE_IN_LITERAL.source, 'g');
+const SHORT_ESCAPES: Record<string, string> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escapeInLiteral(c: string): string {
+  return SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** The precompiled specs of a cache entry, or undefined when it is missing or unreadable. */

@@ -12,7 +12,7 @@ import { versionDigest, type EmittedFile, type KeptOutput } from './emitted.js';
 import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
-import { render } from './templates.js';
+import { render, stringLiteral } from './templates.js';
 import { fileURLToPath } from 'node:url';
 import { entryKey, proposeEntry, readEntry, type DerivedCache } from '../cache.js';
 import { codeKey } from './code-key.js';
@@ -29,7 +29,7 @@ function tsType(s: Schema, imports: Set<string>): string {
   const base = ((): string => {
     switch (s.type) {
       case 'string':
-        return s.enum ? s.enum.map((e) => `'${e.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(' | ') : 'string';
+        return s.enum ? s.enum.map(stringLiteral).join(' | ') : 'string';
       case 'integer':
         if (s.enum) return s.enum.map((e) => String(e)).join(' | ');
         if (s.format === 'int32' || s.format === 'int64') {
@@ -72,7 +72,7 @@ function tsType(s: Schema, imports: Set<string>): string {
 }
 
 function propName(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name}'`;
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : stringLiteral(name);
 }
 
 /**
@@ -228,8 +228,10 @@ function routesFile(version: ApiVersion, source: string): EmittedFile {
   };
 }
 
-const clientClass = (v: ApiVersion) => `${groupToPascal(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}Client`;
-const clientField = (v: ApiVersion) => `${groupToCamel(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}`;
+/** A group may start with a digit (`3scale.example.com`, a valid DNS subdomain), an identifier may not. */
+const identifier = (name: string) => (/^[0-9]/.test(name) ? `_${name}` : name);
+const clientClass = (v: ApiVersion) => identifier(`${groupToPascal(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}Client`);
+const clientField = (v: ApiVersion) => identifier(`${groupToCamel(v.group)}${v.name[0]!.toUpperCase()}${v.name.slice(1)}`);
 
 /** The view of one resource's method in templates/client.ts.hbs. */
 interface ClientResourceView {
@@ -243,7 +245,7 @@ interface ClientResourceView {
    * The custom subresources' methods (`logs(name, opts)` streams, `console(name)` connects), by
    * method name (camel case) and subresource name; null when the kind has none (a plain ResourceClient).
    */
-  subresources: { getters: { method: string; name: string }[]; connectors: { method: string; name: string }[] } | null;
+  subresources: { getters: { method: string; key: string; name: string }[]; connectors: { method: string; key: string; name: string }[] } | null;
 }
 
 function clientFile(version: ApiVersion, source: string): EmittedFile {
@@ -265,7 +267,8 @@ function clientFile(version: ApiVersion, source: string): EmittedFile {
 function clientResource(k: Kind): ClientResourceView {
   const custom = k.subresources.custom ?? [];
   const method = (name: string) => name.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-  const entries = (verb: 'get' | 'connect') => custom.filter((c) => c.verbs.includes(verb)).map((c) => ({ method: method(c.name), name: c.name }));
+  // `key`: the method as an object key (a name such as `a-` leaves a `-` in it: quoted).
+  const entries = (verb: 'get' | 'connect') => custom.filter((c) => c.verbs.includes(verb)).map((c) => ({ method: method(c.name), key: propName(method(c.name)), name: c.name }));
   return {
     method: exportName(k),
     group: k.group,

@@ -33,6 +33,19 @@ const NOT_STRING: RegExp[] = (() => {
 const NOT_PLAIN = /^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u;
 const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
+/**
+ * YAML 1.1's line breaks beyond CR and LF (NEL, LS, PS). kubectl's reader (go-yaml, YAML 1.1)
+ * breaks a line at each, where the `yaml` package (YAML 1.2) prints them raw, even plain: a string
+ * of apis/ holding `\u2028metadata:` made a manifest kubectl could not read, or read as other
+ * keys. Such a string is printed here double-quoted with them escaped.
+ */
+const YAML11_BREAK = /[\u0085\u2028\u2029]/;
+const ESCAPED_IN_QUOTES = /[\x7f-\x9f\u2028\u2029\ufeff]/g;
+
+/** A double-quoted scalar on one line: JSON's escapes (YAML's are a superset), and the YAML 1.1 breaks, DEL, C1 and BOM as \uXXXX. */
+function doubleQuoted(value: string): string {
+  return JSON.stringify(value).replace(ESCAPED_IN_QUOTES, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 const plainCache = new Map<string, boolean>();
 
@@ -63,6 +76,11 @@ function quotedValue(value: string): string[] {
 }
 
 function keyText(key: string): string {
+  // go-yaml reads an implicit key of up to 1024 characters.
+  if (YAML11_BREAK.test(key)) {
+    if (key.length > 1000) throw new Unusual();
+    return doubleQuoted(key);
+  }
   // The package writes long keys in the explicit `? key` form; let it decide.
   if (key.length <= 64 && isPlain(key)) return key;
   let text = keyCache.get(key);
@@ -101,6 +119,10 @@ function writeValue(out: string[], lead: string, value: unknown, indent: string)
     return;
   }
   if (typeof value === 'string') {
+    if (YAML11_BREAK.test(value)) {
+      out.push(`${lead} ${doubleQuoted(value)}`);
+      return;
+    }
     if (isPlain(value)) {
       out.push(`${lead} ${value}`);
       return;
@@ -177,6 +199,29 @@ export function stringifyYaml(value: unknown): string {
     return out.join('\n') + '\n';
   } catch (err) {
     if (!(err instanceof Unusual)) throw err;
-    return yamlStringify(value, OPTIONS);
+    return packageStringify(value);
   }
+}
+
+/**
+ * The package's rendering, with every string holding a YAML 1.1 break (see YAML11_BREAK) put in
+ * as a plain placeholder and replaced by its double-quoted form afterwards.
+ */
+function packageStringify(value: unknown): string {
+  const quoted = new Map<string, string>();
+  const nonce = Math.random().toString(36).slice(2);
+  const hide = (s: string): string => {
+    if (!YAML11_BREAK.test(s)) return s;
+    const token = `kgen-yaml-break-${nonce}-${quoted.size}`;
+    quoted.set(token, doubleQuoted(s));
+    return token;
+  };
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return hide(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, e]) => [hide(k), walk(e)]));
+    return v;
+  };
+  const text = yamlStringify(walk(value), OPTIONS);
+  return quoted.size === 0 ? text : text.replace(new RegExp(`kgen-yaml-break-${nonce}-\\d+`, 'g'), (t) => quoted.get(t) ?? t);
 }

@@ -4,11 +4,25 @@
  */
 import type ts from 'typescript';
 import { SyntaxKind } from './typescript.js';
-import { isExportAssignment, isExportDeclaration, isIdentifier, isNamedExports } from './nodes.js';
+import { isExportAssignment, isExportDeclaration, isIdentifier, isNamedExports, isStringLiteral } from './nodes.js';
 
 /** A member's or declaration's name as written (quotes kept: `'a-b'`), '' when it has none. */
 export function memberName(node: { readonly name?: ts.Node }, sourceFile: ts.SourceFile): string {
   return node.name ? node.name.getText(sourceFile) : '';
+}
+
+/**
+ * A property's name as its value (`'a\\'b'` is the field `a'b`, `"x"` is `x`), as TypeScript and the
+ * wire read it: an identifier, a string or a number literal's text with its escapes applied. Any
+ * other name (computed) as written. The source text with its quotes trimmed is not the name: it
+ * kept the escapes, so the JSON field (OpenAPI, CRD) and the model's field differed.
+ */
+export function propertyName(node: { readonly name?: ts.Node }, sourceFile: ts.SourceFile): string {
+  const name = node.name;
+  if (name && (isIdentifier(name) || isStringLiteral(name) || name.kind === SyntaxKind.NumericLiteral || name.kind === SyntaxKind.NoSubstitutionTemplateLiteral)) {
+    return (name as ts.Identifier | ts.LiteralExpression).text;
+  }
+  return memberName(node, sourceFile).replace(/^['"]|['"]$/g, '');
 }
 
 /**

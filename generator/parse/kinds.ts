@@ -7,7 +7,7 @@ import { isPropertySignature } from './nodes.js';
 import type { DiagnosticBag } from '../diagnostics.js';
 import type { CustomSubresource, Kind, PrintColumn, Schema, SourceLocation } from '../model.js';
 import { pluralize } from '../names.js';
-import { isExported, memberName } from './declarations.js';
+import { isExported, propertyName } from './declarations.js';
 import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
 import { checkTag, listArg, readMarkerArgs, type MarkerArgs } from './markers.js';
 import type { VersionTypes } from './types.js';
@@ -176,7 +176,7 @@ function readColumn(args: MarkerArgs, loc: SourceLocation, bad: (problem: string
 function checkImpliedFields(decl: ts.InterfaceDeclaration, sourceFile: ts.SourceFile, types: VersionTypes, diags: DiagnosticBag): void {
   for (const member of decl.members) {
     if (!isPropertySignature(member)) continue;
-    const field = memberName(member, sourceFile);
+    const field = propertyName(member, sourceFile);
     if (!IMPLIED.has(field)) continue;
     const typeNode = member.type;
     const schema: Schema | undefined = typeNode ? types.convert(typeNode, sourceFile) : undefined;

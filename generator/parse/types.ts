@@ -12,7 +12,7 @@ import { discriminatedUnion, type UnionMember } from './unions.js';
 import { enumSchema, enumMemberSchema, literalSchema, mergeLiterals, reportInexactInteger } from './enums.js';
 import { utilityType, UTILITY_TYPES } from './utility.js';
 import { applyValueTags } from './annotations.js';
-import { memberName } from './declarations.js';
+import { propertyName } from './declarations.js';
 import { nodeLocation, readDoc, type DocTag } from './jsdoc.js';
 import { checkTag } from './markers.js';
 import type { Declaration, FileIndex } from './files.js';
@@ -75,7 +75,7 @@ export class VersionTypes {
     }
     for (const member of decl.members) {
       if (isPropertySignature(member)) {
-        const name = memberName(member, sf).replace(/^['"]|['"]$/g, '');
+        const name = propertyName(member, sf);
         if (skip.has(name)) continue;
         const prop = this.property(member, sf, name);
         if (prop) properties.push(prop);
@@ -91,6 +91,15 @@ export class VersionTypes {
   private property(member: ts.PropertySignature, sf: ts.SourceFile, name: string): Property | undefined {
     const typeNode = member.type;
     const loc = nodeLocation(member, sf);
+    if (name === '__proto__') {
+      // `out.__proto__ = v` in a conversion, `{"__proto__": …}` in a validator's schema literal and
+      // `obj.__proto__` in a client all reach the prototype, not the field.
+      this.diags.add('KG025', loc, {
+        problem: 'field name "__proto__" cannot be used',
+        hint: "JavaScript reads and writes __proto__ as an object's prototype: generated conversions, validators and clients would set the prototype instead of the field. Name the field otherwise.",
+      });
+      return undefined;
+    }
     if (!typeNode) {
       this.diags.add('KG010', loc, { type: name, hint: 'Give the field a type.' });
       return undefined;
@@ -232,7 +241,7 @@ export class VersionTypes {
     const properties: Property[] = [];
     for (const member of node.members) {
       if (isPropertySignature(member)) {
-        const prop = this.property(member, sf, memberName(member, sf).replace(/^['"]|['"]$/g, ''));
+        const prop = this.property(member, sf, propertyName(member, sf));
         if (prop) properties.push(prop);
       } else {
         this.diags.add('KG010', nodeLocation(member, sf), { type: member.getText(sf), hint: 'Object types hold named fields only; use Record<string, T> for maps.' });

@@ -139,6 +139,7 @@ function writeLocked(outDir: string, files: EmittedFile[], state?: WriteState, s
   recoverOutput(outDir);
   const dirsOnDisk: string[] = [];
   const diff = diffOutput(outDir, files, state, dirsOnDisk);
+  refuseForeignDirectory(outDir, diff);
   if (isUpToDate(diff)) {
     if (state && state.outDir !== outDir) remember(state, outDir, files);
     return diff;
@@ -151,6 +152,24 @@ function writeLocked(outDir: string, files: EmittedFile[], state?: WriteState, s
   else buildNewTree(outDir, files);
   if (state) remember(state, outDir, files, unchanged);
   return diff;
+}
+
+/**
+ * Thrown before anything is written when the output directory holds files but none of the output
+ * (not a previous kgen output): replacing it as a whole would delete them. `kgen generate ./apis
+ * -o .` (or a mistyped `-o src`) deleted the project, apis/ and .git/ included.
+ */
+export class ForeignOutputError extends Error {
+  constructor(readonly outDir: string, readonly found: string[]) {
+    const shown = found.slice(0, 3).join(', ') + (found.length > 3 ? `, … (${found.length} files)` : '');
+    super(`refusing to write ${outDir}: it holds files that are not kgen output (${shown}), and the output replaces the folder as a whole; choose a new or empty folder, or remove it first`);
+    this.name = 'ForeignOutputError';
+  }
+}
+
+/** A folder holding files of which none has an output file's path is not an earlier output of this kind. */
+function refuseForeignDirectory(outDir: string, diff: OutputDiff): void {
+  if (diff.extra.length > 0 && diff.stale.length === 0 && diff.unchanged.length === 0) throw new ForeignOutputError(outDir, diff.extra);
 }
 
 /** An existing output directory: only the changed files, through a journal (journal.ts). */

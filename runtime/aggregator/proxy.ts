@@ -3,7 +3,7 @@
  * a backend address (resolved through its Service and Endpoints) with the user's identity in the
  * front-proxy headers, and the answer streamed back (watches chunk by chunk). An APIService that
  * is not Available answers 503 "service unavailable", exactly as kube's; a backend that cannot
- * be reached answers 503 with the error.
+ * be reached answers 503 with the error. A redirect from the backend is not passed on (502).
  */
 import type { UserInfo } from '../api/auth.js';
 import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
@@ -37,6 +37,16 @@ function isWatch(url: URL): boolean {
   return watch === 'true' || watch === '1' || url.pathname.split('/').includes('watch');
 }
 
+/** A 3xx naming a Location (UpgradeAwareHandler.RejectForwardingRedirects' test). */
+function isRedirect(code: number | undefined, location: string | undefined): boolean {
+  return code !== undefined && code >= 300 && code <= 399 && !!location;
+}
+
+/** What UpgradeAwareHandler answers in place of a backend's redirect: 502, its text, no other header. */
+function rejectedRedirect(): ObjectResponse {
+  return { kind: 'object', code: 502, contentType: 'text/plain; charset=utf-8', headers: {}, payload: 'the backend attempted to redirect this request, which is not permitted' };
+}
+
 export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceListers, incoming: IncomingAPIRequest, user: UserInfo | undefined, log: (line: string) => void): Promise<APIResponse> {
   if (!user) return proxyError('missing user', 500);
   if (!remote.available) return proxyError('service unavailable', 503);
@@ -62,15 +72,21 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
       body: incoming.body,
       signal: abort.signal,
     });
+    if (isRedirect(res.statusCode, res.headers.location)) {
+      // kube-aggregator's --aggregator-reject-forwarding-redirect (on by default since 1.26,
+      // CVE-2022-3172): a backend must not send the client (with its credentials) elsewhere.
+      res.resume();
+      return rejectedRedirect();
+    }
     const contentType = res.headers['content-type'] ?? 'application/octet-stream';
     if (isWatch(url) && (res.statusCode ?? 500) < 300) {
-      res.setEncoding('utf8');
       return {
         kind: 'stream',
         code: res.statusCode ?? 200,
         contentType,
         headers: responseHeaders(res.headers),
-        chunks: res as AsyncIterable<string>,
+        // The backend's bytes as they come (a protobuf watch is not UTF-8).
+        chunks: res as AsyncIterable<Buffer>,
         close: () => {
           res.destroy();
           abort.abort();
@@ -78,7 +94,9 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
       };
     }
     const body = await readBody(res);
-    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8') };
+    // The backend's bytes are what is written (a protobuf answer is not UTF-8: through a string
+    // it came back with U+FFFD in place of its bytes); payload is their text, for audit and logs.
+    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8'), body };
   } catch (err) {
     log(`aggregator: error while proxying request to ${remote.name}: ${(err as Error).message}`);
     return proxyError((err as Error).message, 503);

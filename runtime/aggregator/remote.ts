@@ -14,6 +14,9 @@ import type { APIServiceSpec as GeneratedAPIServiceSpec } from '../../generated/
 import { authProxyHeaders, newBackendAgent, readBody, sendToBackend, type BackendTLS } from './transport.js';
 
 /** kube's discovery-check identity (the availability controller's requests). */
+/** The most of a discovery or OpenAPI document read from a backend (kube's largest per-version OpenAPI documents are a few MiB). */
+const MAX_FETCHED_BYTES = 64 * 1024 * 1024;
+
 export const AGGREGATOR_USER = { username: 'system:kube-aggregator', groups: ['system:masters'] };
 
 /** The spec as stored objects carry it: the generated model's fields, any of them possibly unset. */
@@ -91,9 +94,19 @@ export class RemoteAPIService {
     return this.group ? `/apis/${this.group}/${this.version}` : `/api/${this.version}`;
   }
 
-  private async get(endpoint: URL, path: string, accept: string, timeoutMs: number): Promise<{ status: number; body: Buffer }> {
+  /**
+   * A GET as system:kube-aggregator. These run unasked, every probe, so a backend's answer is
+   * bounded: at most MAX_FETCHED_BYTES, read within timeoutMs of its headers (an endless or
+   * trickled body held the probe, and grew the server's memory, for as long as it kept coming).
+   * `statusOnly` reads no body (kube's availability check looks at the status alone).
+   */
+  private async get(endpoint: URL, path: string, accept: string, timeoutMs: number, statusOnly = false): Promise<{ status: number; body: Buffer }> {
     const res = await sendToBackend(this.agent, this.tls, { method: 'GET', endpoint, path, headers: { accept, ...authProxyHeaders(AGGREGATOR_USER) }, timeoutMs });
-    return { status: res.statusCode ?? 0, body: await readBody(res) };
+    if (statusOnly) {
+      res.destroy();
+      return { status: res.statusCode ?? 0, body: Buffer.alloc(0) };
+    }
+    return { status: res.statusCode ?? 0, body: await readBody(res, { maxBytes: MAX_FETCHED_BYTES, deadlineMs: timeoutMs }) };
   }
 
   /**
@@ -104,7 +117,7 @@ export class RemoteAPIService {
     const url = new URL(this.discoveryPath(), endpoint).href;
     let status: number;
     try {
-      status = (await this.get(endpoint, this.discoveryPath(), 'application/json', timeoutMs)).status;
+      status = (await this.get(endpoint, this.discoveryPath(), 'application/json', timeoutMs, true)).status;
     } catch (err) {
       throw new Error(`Get "${url}": ${(err as Error).message}`);
     }

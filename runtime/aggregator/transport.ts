@@ -66,10 +66,26 @@ export function sendToBackend(agent: Agent, tls: BackendTLS, req: BackendRequest
   });
 }
 
-/** Reads a whole response body. */
-export async function readBody(res: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads a whole response body; with `limits`, at most `maxBytes` of it and within `deadlineMs`
+ * (the response is destroyed and the read rejects past either).
+ */
+export async function readBody(res: IncomingMessage, limits?: { maxBytes: number; deadlineMs: number }): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
+  let size = 0;
+  const timer = limits && setTimeout(() => res.destroy(new Error(`timeout reading the response body after ${limits.deadlineMs}ms`)), limits.deadlineMs);
+  try {
+    for await (const chunk of res) {
+      size += (chunk as Buffer).length;
+      if (limits && size > limits.maxBytes) {
+        res.destroy();
+        throw new Error(`response body larger than ${limits.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
   return Buffer.concat(chunks);
 }
 

@@ -70,17 +70,24 @@ export interface ObjectResponse {
   contentType: string;
   headers: ResponseHeaders;
   payload: string;
-  /** payload's UTF-8 bytes, when the writer assembled them already (cached encodings). */
+  /**
+   * The bytes written: payload's UTF-8 bytes when the writer assembled them already (cached
+   * encodings), or bytes that are not text (a proxied protobuf answer; payload is then their
+   * UTF-8 reading, for logs only).
+   */
   readonly body?: Buffer;
 }
 
-/** A long-running response (watch): chunks are written and flushed as they come. */
+/**
+ * A long-running response (watch): chunks are written and flushed as they come; a string is
+ * written as UTF-8, a Buffer as it is (a proxied backend's bytes, which may not be text).
+ */
 export interface StreamResponse {
   kind: 'stream';
   code: number;
   contentType: string;
   headers: ResponseHeaders;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<string | Buffer>;
   /** Ends the stream early (client gone); safe to call more than once. */
   close(): void;
 }

@@ -150,8 +150,8 @@ const RECENT_CHUNKS = 8;
 const recentChunks: Array<{ text: string; bytes: Buffer } | undefined> = new Array(RECENT_CHUNKS);
 let nextChunk = 0;
 
-function chunkBytes(chunk: string): string | Buffer {
-  if (chunk.length < 256) return chunk;
+function chunkBytes(chunk: string | Buffer): string | Buffer {
+  if (typeof chunk !== 'string' || chunk.length < 256) return chunk;
   for (const recent of recentChunks) if (recent !== undefined && recent.text === chunk) return recent.bytes;
   const bytes = Buffer.from(chunk, 'utf8');
   recentChunks[nextChunk] = { text: chunk, bytes };

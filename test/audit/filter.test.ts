@@ -240,7 +240,7 @@ describe('audit filter', () => {
     assert.deepEqual(sink.stages(), ['RequestReceived', 'ResponseStarted']);
     assert.equal(sink.events[1].verb, 'watch');
     assert.deepEqual(sink.events[1].responseStatus, { metadata: {}, code: 200 });
-    const chunks: string[] = [];
+    const chunks: (string | Buffer)[] = [];
     for await (const chunk of (response as StreamResponse).chunks) chunks.push(chunk);
     assert.deepEqual(chunks, ['{"type":"ADDED"}\n', '{"type":"MODIFIED"}\n']);
     (response as StreamResponse).close();

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -40,4 +40,23 @@ test('kgen migrate-storage with a kubeconfig that is not there: one line, exit 1
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^error: cannot read kubeconfig \S*nope: ENOENT: no such file or directory/);
   noTrace(r.stderr);
+});
+
+test('kgen docs refuses a folder whose pages it did not write, and deletes nothing', () => {
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeFileSync(join(site, 'index.html'), '<h1>my site</h1>');
+  writeFileSync(join(site, 'about.html'), '<h1>about</h1>');
+  const r = kgen('docs', 'apis', '--out', site);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^kgen docs: refusing to write \S*site: it holds about\.html, index\.html, which kgen docs would replace, but no reference kgen wrote \(its index\.html\); choose a new or empty folder\n$/);
+  assert.deepEqual(readdirSync(site).sort(), ['about.html', 'index.html']);
+  assert.equal(readFileSync(join(site, 'about.html'), 'utf8'), '<h1>about</h1>');
+  // A reference kgen wrote is rewritten as before, its stale pages removed.
+  const ref = join(work, 'ref');
+  assert.equal(kgen('docs', 'apis', '--out', ref).status, 0);
+  writeFileSync(join(ref, 'gone.example.com_v1.html'), 'old');
+  const again = kgen('docs', 'apis', '--out', ref);
+  assert.equal(again.status, 0, again.stderr);
+  assert.ok(!readdirSync(ref).includes('gone.example.com_v1.html'));
 });

@@ -34,6 +34,30 @@ function siblings(outDir: string): string[] {
 }
 
 describe('kgen generate', () => {
+  test('refuses an --out folder holding files none of which is kgen output, and deletes nothing', () => {
+    // `kgen generate ./apis -o .` from a project: the output replaces its folder as a whole, so
+    // this deleted apis/, package.json and .git/ (main 702dd17).
+    const project = tmp('cli-foreign-out');
+    const apis = join(project, 'apis');
+    copyTree(fixtureApis('versions'), apis);
+    mkdirSync(join(project, '.git'));
+    writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(project, 'package.json'), '{}\n');
+    const before = listTree(project);
+    const r = kgen('generate', rel(apis), '--out', rel(project));
+    assert.equal(r.status, 1, r.stdout);
+    assert.match(r.stderr, /^kgen generate: refusing to write .*cli-foreign-out[^:]*: it holds files that are not kgen output \(\.git\/HEAD, apis\/.*, … \(\d+ files\)\), and the output replaces the folder as a whole; choose a new or empty folder, or remove it first\n$/);
+    assert.deepEqual(listTree(project), before, 'nothing was deleted or written');
+    // An empty folder, and an earlier output, are written as before.
+    const empty = join(project, 'empty');
+    mkdirSync(empty);
+    assert.equal(kgen('generate', rel(apis), '--out', rel(empty)).status, 0);
+    writeFileSync(join(empty, 'leftover.txt'), 'x');
+    const again = kgen('generate', rel(apis), '--out', rel(empty));
+    assert.equal(again.status, 0, again.stderr);
+    assert.ok(!existsSync(join(empty, 'leftover.txt')), 'an earlier output is still replaced as a whole');
+  });
+
   test('prints one line per group/version and a summary, and writes the output', () => {
     const out = join(tmp('cli-gen'), 'generated');
     const r = kgen('generate', rel(fixtureApis('versions')), '--out', rel(out));

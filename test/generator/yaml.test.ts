@@ -1,8 +1,13 @@
 /**
  * generator/emit/yaml.ts prints CRD manifests: it must print exactly what the `yaml` package's
- * stringify(value, { lineWidth: 0, version: '1.1' }) prints, for any JSON document.
+ * stringify(value, { lineWidth: 0, version: '1.1' }) prints, for any JSON document, except strings
+ * holding U+0085, U+2028 or U+2029, which the package prints raw and kubectl's reader (go-yaml,
+ * YAML 1.1) takes as line breaks: those are double-quoted with the characters escaped.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -53,6 +58,41 @@ describe('stringifyYaml', () => {
         const value = doc.toJS();
         assert.equal(stringifyYaml(value), reference(value), file.path);
       }
+    }
+  });
+
+  test("strings holding YAML 1.1's other line breaks are escaped, and kubectl reads them back", () => {
+    // A string from apis/ (an enum member, a description, a field name) that, printed plain as the
+    // package prints it, kubectl reads as more keys (or refuses the file).
+    const evil = 'ctx\u2028kind:\u2028  x';
+    const config = {
+      apiVersion: 'v1',
+      kind: 'Config',
+      'current-context': evil,
+      contexts: [{ name: evil, context: { cluster: 'c\u2029d', user: 'u\u0085v', namespace: 'n' } }],
+      clusters: [],
+      users: [],
+      preferences: {},
+    };
+    // The same through the package's path (a document marker in another string sends it there).
+    const withMarker = { ...config, contexts: [...config.contexts, { name: 'a\n---\nb', context: { cluster: 'x' } }], ['k\u2028'.repeat(3)]: 'v' };
+    const dir = mkdtempSync(join(tmpdir(), 'kgen-yaml-'));
+    try {
+      for (const value of [config, withMarker]) {
+        const text = stringifyYaml(value);
+        assert.doesNotMatch(text, /[\u0085\u2028\u2029]/, text);
+        assert.deepEqual(parseAllDocuments(text, { version: '1.1' })[0]!.toJS(), value);
+        if (value === withMarker) continue; // kubectl's Config has no field for the extra key
+        const file = join(dir, 'config');
+        writeFileSync(file, text);
+        const view = spawnSync('kubectl', ['config', 'view', '--kubeconfig', file, '-o', 'json'], { encoding: 'utf8' });
+        assert.equal(view.status, 0, `kubectl config view: ${view.error ?? ''}${view.stderr}`);
+        const read = JSON.parse(view.stdout);
+        assert.equal(read['current-context'], evil);
+        assert.deepEqual(read.contexts, config.contexts);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -182,7 +182,7 @@ function auditedStream(audit: AuditContext, response: StreamResponse, longRunnin
     audit.emit('ResponseComplete');
   };
   const source = response.chunks;
-  async function* chunks(): AsyncGenerator<string> {
+  async function* chunks(): AsyncGenerator<string | Buffer> {
     try {
       yield* source;
     } finally {

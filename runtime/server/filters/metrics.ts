@@ -164,7 +164,7 @@ function trackLongRunning(response: StreamResponse, info: RequestInfo, verb: str
               return r;
             }),
           return: (value?: unknown) => (it.return ? it.return(value) : Promise.resolve({ done: true as const, value: undefined })),
-        } as AsyncIterator<string>;
+        } as AsyncIterator<string | Buffer>;
       },
     };
   }
