@@ -31,8 +31,9 @@ export class CachedEvent {
 export class EventRing {
   /**
    * Grown by push until it holds `capacity` events, then reused in place: a server keeps a ring
-   * per resource (126 in an empty one), most of which see few changes, and an array allocated at
-   * full capacity costs 8 bytes a slot from the start (~1 MB of old space for 126 rings of 1,000).
+   * per cached resource (124 in the bench's server of 100 kinds), most of which see few changes,
+   * and an array allocated at full capacity costs 8 bytes a slot from the start (~1 MB of old
+   * space for 124 rings of 1,000).
    * While the ring is not full, `start` is 0 and slot i holds the i-th oldest event.
    */
   private slots: (CachedEvent | undefined)[] = [];
