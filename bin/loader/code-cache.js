@@ -85,16 +85,18 @@ export function enableCodeCache({ minBytes = 256 * 1024 } = {}) {
  * for the rest of the process (twice that for trimming the free top of a heap). A server that
  * then loads 100,000 objects keeps ~4 MB more of freed malloc memory resident (measured with
  * `bench/run.js --only memory`; see bench/README.md, Memory). The text and the compiled module
- * are the same; only require() of a `.cjs` file inside `dir` is affected, every other file loads
- * as before. (Node 20 registers no `.cjs` handler: `.cjs` files load with the `.js` one.)
+ * are the same (Node's own handler compiles a `.cjs` file as `_compile(text, filename,
+ * 'commonjs')`); every other file loads through Node's handler as before. Node 20 loads `.cjs`
+ * files with the `.js` handler, which is wrapped rather than a `.cjs` one registered: a
+ * registered extension would also be tried when resolving require() paths without one.
  */
 function readChunksInPieces(dir) {
   const extensions = Module._extensions;
-  if (extensions['.cjs'] !== undefined || typeof extensions['.js'] !== 'function') return;
   const js = extensions['.js'];
+  if (typeof js !== 'function' || extensions['.cjs'] !== undefined) return;
   const inside = dir.endsWith(sep) ? dir : dir + sep;
-  extensions['.cjs'] = function (module, filename) {
-    if (!filename.startsWith(inside)) return js.call(this, module, filename);
+  extensions['.js'] = function (module, filename) {
+    if (!filename.endsWith('.cjs') || !filename.startsWith(inside)) return js.call(this, module, filename);
     module._compile(readTextInPieces(filename), filename, 'commonjs');
   };
 }

@@ -128,6 +128,8 @@ describe('CommonJS chunks in the cache directory', () => {
         same: inCache === text && other === text,
         chunkRead: read.some((p) => p.endsWith('bundle-test-chunk-1.cjs')),
         otherRead: read.some((p) => p.endsWith('other.cjs')),
+        // No extension registered: require() without one resolves as before.
+        extensions: Object.keys(createRequire(import.meta.url).extensions),
       }));
     `;
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, dir, outside], {
@@ -136,6 +138,6 @@ describe('CommonJS chunks in the cache directory', () => {
       timeout: 120_000,
     });
     assert.equal(child.status, 0, child.stderr);
-    assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()!), { same: true, chunkRead: false, otherRead: true });
+    assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()!), { same: true, chunkRead: false, otherRead: true, extensions: ['.js', '.json', '.node'] });
   });
 });
