@@ -38,11 +38,6 @@ export class CacheEntry {
   state: number;
 
   constructor(
-    /**
-     * The key, when it is not `<namespace>/<name>` (or `<name>` without a namespace) of the
-     * entry's own attributes; undefined (no string kept) when it is, which is nearly always.
-     */
-    readonly ownKey: string | undefined,
     /** UTF-8 JSON bytes, one latin1 char per byte. */
     readonly encoded: string,
     ascii: boolean,
@@ -53,10 +48,17 @@ export class CacheEntry {
     this.state = ascii ? ASCII : 0;
   }
 
+  /**
+   * The key, when it is not `<namespace>/<name>` (or `<name>` without a namespace) of the
+   * entry's own attributes (a KeyedCacheEntry); undefined (no string kept, and no field: 8 bytes
+   * an entry) when it is, which is nearly always.
+   */
+  get ownKey(): string | undefined {
+    return undefined;
+  }
+
   /** The key the entry is kept under (a new string per read when it is derived). */
   get key(): string {
-    const own = this.ownKey;
-    if (own !== undefined) return own;
     return this.namespace ? `${this.namespace}/${this.name}` : this.name!;
   }
 
@@ -88,6 +90,28 @@ export class CacheEntry {
   }
 }
 
+/** An entry whose key is not derived from its namespace and name: it keeps the key string. */
+class KeyedCacheEntry extends CacheEntry {
+  constructor(
+    private readonly keyString: string,
+    encoded: string,
+    ascii: boolean,
+    name: string | undefined,
+    namespace: string | undefined,
+    labels: Readonly<Record<string, string>> | undefined,
+  ) {
+    super(encoded, ascii, name, namespace, labels);
+  }
+
+  override get ownKey(): string {
+    return this.keyString;
+  }
+
+  override get key(): string {
+    return this.keyString;
+  }
+}
+
 /**
  * Lets a decoded object share the entry's name, namespace and labels (equal: both come from the
  * same bytes; the labels map may be another entry's with an equal set, see shareLabels), so that
@@ -113,8 +137,9 @@ export function entryOf(key: string, obj: KubeObject, keep: boolean, flatKey = f
   const labels = shareLabels(meta?.labels);
   const name = meta?.name;
   const namespace = intern(meta?.namespace);
-  const ownKey = isDerivedKey(key, namespace, name) ? undefined : flatKey ? key : flat(key);
-  const entry = new CacheEntry(ownKey, encoded, ascii, name, namespace, labels);
+  const entry = isDerivedKey(key, namespace, name)
+    ? new CacheEntry(encoded, ascii, name, namespace, labels)
+    : new KeyedCacheEntry(flatKey ? key : flat(key), encoded, ascii, name, namespace, labels);
   if (keep) remember(entry, obj);
   return entry;
 }

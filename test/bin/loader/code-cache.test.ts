@@ -8,7 +8,7 @@
  * loaded after the first one's write: when they load depends on the machine's load).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,5 +85,59 @@ describe('the V8 code cache of kgen serve', () => {
     await startAndKill('third', 4_000);
     const after = written();
     for (const [f, stamp] of before) assert.equal(after.get(f), stamp, `${f} kept as it was`);
+  });
+});
+
+/**
+ * The loader's CommonJS chunks (`.cjs` files in the cache directory) are read in pieces, not by
+ * require()'s fs.readFileSync(path, 'utf8'), whose growing C++ buffer raised glibc's mmap
+ * threshold to 4 MB for the rest of the server's life (bench/README.md, Memory). Checked in a
+ * child process (the handler is process-wide): the text is the file's, also where a multi-byte
+ * character straddles two pieces; other `.cjs` files load through Node's own read.
+ */
+describe('CommonJS chunks in the cache directory', () => {
+  it('are read in pieces, to the same text; other .cjs files as before', () => {
+    const dir = join(work, 'pieces-cache');
+    const outside = join(work, 'pieces-outside');
+    const script = `
+      import { mkdirSync, writeFileSync } from 'node:fs';
+      import fs from 'node:fs';
+      import { createRequire } from 'node:module';
+      import { join } from 'node:path';
+      const { enableCodeCache } = await import(${JSON.stringify(new URL('../../../bin/loader/code-cache.js', import.meta.url).href)});
+      const [dir, outside] = process.argv.slice(1);
+      mkdirSync(dir, { recursive: true });
+      mkdirSync(outside, { recursive: true });
+      // 'ü' (2 bytes) and '😀' (4 bytes) around every 64 KiB boundary of the file.
+      const filler = 'x'.repeat(65536 - 'module.exports = "'.length - 1);
+      const text = filler + 'ü' + 'y'.repeat(65533) + '😀' + 'z'.repeat(70000);
+      const source = 'module.exports = ' + JSON.stringify(text) + ';\\n';
+      writeFileSync(join(dir, 'bundle-test-chunk-1.cjs'), source);
+      writeFileSync(join(outside, 'other.cjs'), source);
+      enableCodeCache({ minBytes: 0 });
+      const read = [];
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = function (path, ...rest) {
+        read.push(String(path));
+        return readFileSync.call(this, path, ...rest);
+      };
+      const require = createRequire(import.meta.url);
+      const inCache = require(join(dir, 'bundle-test-chunk-1.cjs'));
+      const other = require(join(outside, 'other.cjs'));
+      console.log(JSON.stringify({
+        same: inCache === text && other === text,
+        chunkRead: read.some((p) => p.endsWith('bundle-test-chunk-1.cjs')),
+        otherRead: read.some((p) => p.endsWith('other.cjs')),
+        // No extension registered: require() without one resolves as before.
+        extensions: Object.keys(createRequire(import.meta.url).extensions),
+      }));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, dir, outside], {
+      env: { ...process.env, KGEN_CACHE_DIR: dir },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()!), { same: true, chunkRead: false, otherRead: true, extensions: ['.js', '.json', '.node'] });
   });
 });
