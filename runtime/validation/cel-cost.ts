@@ -142,7 +142,20 @@ interface Estimate {
 const union = (...sets: Set<string>[]) => new Set(sets.flatMap((s) => [...s]));
 const ceil = (n: number) => Math.ceil(n);
 
+/**
+ * The longest text string() gives for a value of a kind: a double in Go's shortest form
+ * ("-1.7976931348623157e+308", 24), longer than an int64's (20; a whole JSON number may be a double
+ * in the schema, so both get 24), a bool ("false").
+ */
+const CONVERSION_SIZE: Partial<Record<SizedType['kind'], number>> = { int: 24, double: 24, bool: 5 };
+
 class Estimator {
+  /**
+   * valueSizes: the types are a concrete value's (callCost), so string() of a scalar has a known
+   * longest text, where the static estimate (cel-go's) knows no size of a conversion's result.
+   */
+  constructor(private readonly valueSizes = false) {}
+
   estimate(node: ASTNode, env: Map<string, SizedType>): Estimate {
     switch (node.op) {
       case 'value': {
@@ -337,10 +350,15 @@ class Estimator {
         // of the result, so it is priced as unbounded, as a conversion's below.
         if (t?.type.kind === 'string') return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR), type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
         return { cost: base + 1, type: DYN, size: 0, unbounded };
-      case 'string':
+      case 'string': {
+        // On a concrete value (callCost), the result is at most the string itself or a scalar's
+        // longest text: kube's runtime cost prices what follows by the actual result's size.
+        const known = this.valueSizes && subject ? (subject.type.kind === 'string' ? subject.size : CONVERSION_SIZE[subject.type.kind]) : undefined;
+        if (known !== undefined) return { cost: base + 1, type: fixedString(known), size: known, unbounded };
         // cel-go knows no size of a conversion's result: its estimate is unbounded, so
         // concatenating it is priced at cel-go's maximum (kube: MaxUint64 saturates the limits).
         return { cost: base + 1, type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
+      }
       case 'split':
         return { cost: base + strCost(t), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
       case 'join':
@@ -606,7 +624,7 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
 export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
   const env = new Map<string, SizedType>([['self', valueType(self)]]);
   if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
-  return new Estimator().estimate(ast, env).cost;
+  return new Estimator(true).estimate(ast, env).cost;
 }
 
 /** Sizes of a concrete value; list items and map values merged to the largest, lazily. */

@@ -15,6 +15,7 @@ import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
 import { declTypeOfNode, toCelValue } from './cel-value.js';
 import { markDataValues } from './cel-optional.js';
+import { goQuote } from './gofmt.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
 import { deepEqualJSON, isPlainObject, type SchemaNode } from './node.js';
 import type { FieldError } from './types.js';
@@ -176,8 +177,25 @@ function evaluateRules(
     if (result === true) continue;
     if (!compiled.usesOldSelf && featureEnabled('CRDValidationRatcheting') && ratchet()) continue;
     const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
-    const detail = messageFrom(compiled, activate()) ?? ruleMessageOrDefault(rule);
-    errs.push(errorForReason(rule.reason, fieldName(at), type, detail));
+    let message: string | undefined;
+    if (compiled.messageProgram && compiled.messageAst) {
+      // kube's evalMessageExpression: the same per-call limit and budget as the rule's, and
+      // exceeding either stops the validation with its own error in place of the rule's.
+      const messageCost = callCost(compiled.messageAst, value, old);
+      if (messageCost > PER_CALL_LIMIT) {
+        errs.push(invalid(fieldName(at), type, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(rule.messageExpression ?? '')}`));
+        budget.stopped = true;
+        return;
+      }
+      budget.remaining -= messageCost;
+      if (budget.remaining < 0) {
+        errs.push(invalid(fieldName(at), type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
+        budget.stopped = true;
+        return;
+      }
+      message = messageFrom(compiled, activate());
+    }
+    errs.push(errorForReason(rule.reason, fieldName(at), type, message ?? ruleMessageOrDefault(rule)));
   }
 }
 

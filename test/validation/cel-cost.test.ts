@@ -65,4 +65,38 @@ describe('runtime cost limits', () => {
     const errs = v.validate(obj).map((e) => e.message);
     assert.deepEqual(errs, ['Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run']);
   });
+
+  // kube's evalMessageExpression prices a messageExpression as it prices its rule: a message that
+  // walks a long list twice over is cut at PerCallLimit, and messages share the object's budget.
+  const withMessage = (fields: number) =>
+    compileSchemaValidator(
+      {
+        R: {
+          type: 'object',
+          properties: Object.fromEntries(
+            Array.from({ length: fields }, (_, i) => [
+              `xs${i}`,
+              { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.size() < 5', messageExpression: "self.all(x, self.all(y, x == y)) ? 'all equal' : 'not all equal'" }] },
+            ]),
+          ),
+        },
+      } as never,
+      'R',
+    );
+
+  test('a messageExpression over PerCallLimit is refused in place of the rule\'s error, and no further rule runs', () => {
+    const v = withMessage(2);
+    assert.deepEqual(v.validate({ xs0: Array(10).fill(1), xs1: [1, 2] }).map((e) => `${e.field}: ${e.message}`), ['xs0: Invalid value: "array": all equal']);
+    assert.deepEqual(
+      v.validate({ xs0: Array(1000).fill(1), xs1: Array(10).fill(2) }).map((e) => `${e.field}: ${e.message}`),
+      ['xs0: Invalid value: "array": no further validation rules will be run due to call cost exceeds limit for messageExpression: "self.all(x, self.all(y, x == y)) ? \'all equal\' : \'not all equal\'"'],
+    );
+  });
+
+  test('messageExpressions within the limit that together use up RuntimeCELCostBudget stop the validation', () => {
+    const v = withMessage(25);
+    const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
+    assert.deepEqual(v.validate(obj).map((e) => e.message).slice(-1), ['Invalid value: "array": messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run']);
+    assert.ok(v.validate(obj).length < 25);
+  });
 });
