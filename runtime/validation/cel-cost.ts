@@ -361,8 +361,14 @@ class Estimator {
       }
       case 'split':
         return { cost: base + strCost(t), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
-      case 'join':
-        return { cost: base + strCost(t) , type: fixedString(t?.size ?? 0), size: t?.size ?? 0, unbounded };
+      case 'join': {
+        // kube's library/cost.go: the result is at most the items' size times their count, plus
+        // the separators; building it is a traversal of it (×2 at run time, where kube prices the
+        // actual result: a join's output is what a rule can make large from a short text).
+        const items = t?.size ?? 0;
+        const size = items * (t?.type.elem?.maxElements ?? 0) + (a[0]?.size ?? 0) * Math.max(0, items - 1);
+        return { cost: base + ceil(size * (this.valueSizes ? 2 : 1) * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded: t?.type.elem?.unboundedAt ? union(unbounded, new Set([t.type.elem.unboundedAt])) : unbounded };
+      }
       case 'indexOf':
       case 'lastIndexOf':
       case 'isSorted':

@@ -29,6 +29,17 @@ describe('static estimate', () => {
     assert.equal(unbounded.rules[0]!.cardinality, Math.floor((3 * 1024 * 1024) / 3));
   });
 
+  test('join() is priced by the text it builds (items × their size + separators), as kube\'s library/cost.go does', () => {
+    const rule = "self.map(x, self.join(',')).size() > 0";
+    const est = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 3000, items: { type: 'string', maxLength: 250 }, 'x-kubernetes-validations': [{ rule }] } }));
+    // Per item: the join of 3000 × 1000 bytes and 2999 commas, ×0.1 → 300,300; far over the limit.
+    assert.ok(est.rules[0]!.expressionCost > 3000 * 300_300, String(est.rules[0]!.expressionCost));
+    assert.deepEqual(est.rules[0]!.unbounded, []);
+    const one = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 5 }, 'x-kubernetes-validations': [{ rule: "self.join(', ').size() < 30" }] } }));
+    // self 1, join ceil((10 × 20 + 2 × 9) × 0.1) = 22, size 1, < 1.
+    assert.equal(one.rules[0]!.maxCost, 25);
+  });
+
   test('kube\'s wording of the factor', () => {
     assert.match(costErrorMessage('estimated rule cost', 3e9, 1e7), /exceeds budget by factor of more than 100x \(try simplifying the rule/);
     assert.match(costErrorMessage('estimated rule cost', 2.5e7, 1e7), /factor of 2\.5x/);
@@ -64,6 +75,16 @@ describe('runtime cost limits', () => {
     const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
     const errs = v.validate(obj).map((e) => e.message);
     assert.deepEqual(errs, ['Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run']);
+  });
+
+  test('a join() that builds a long text in a loop is cut at PerCallLimit (kube prices the result, ×0.2)', () => {
+    const v = compileSchemaValidator({ R: { type: 'object', properties: { xs: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.map(x, self.join(',')).size() > 0" }] } } } } as never, 'R');
+    assert.deepEqual(v.validate({ xs: Array(10).fill('a'.repeat(1000)) }), []);
+    // 100 joins of 100,099 characters: 100 × 20,020 > 1,000,000.
+    assert.deepEqual(
+      v.validate({ xs: Array(100).fill('a'.repeat(1000)) }).map((e) => e.message),
+      ['Invalid value: "array": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.map(x, self.join(\',\')).size() > 0'],
+    );
   });
 
   // kube's evalMessageExpression prices a messageExpression as it prices its rule: a message that
