@@ -348,6 +348,18 @@ class Estimator {
         // ext.Strings' format (cel-go checker/cost.go, ExtFormatString; kube's library adds no
         // cost of its own): a traversal of the format string, no call cost; cel-go bounds no size
         // of the result, so it is priced as unbounded, as a conversion's below.
+        if (t?.type.kind === 'string' && this.valueSizes && args[0]) {
+          // On a concrete value, kgen also charges the text it prints, as a concatenation of the
+          // same pieces is charged (a traversal of the result): cel-go charges the format string
+          // only, so '%s'.format([self]) inside a loop over self builds a list-sized text per item
+          // at a cost of ~1 (quadratic memory and time; kube is stopped by its request deadline,
+          // a synchronous evaluation here by nothing). The result's size is that bound.
+          const precision = args[0] && target?.op === 'value' && typeof target.args === 'string' ? maxPrecision(target!) : MAX_FORMAT_PRECISION;
+          const pieces = args[0].op === 'list' ? args[0].args.map((n) => this.estimate(n, env)) : undefined;
+          const printed = pieces ? pieces.reduce((s, e) => s + printedSize(e.type, e.size, precision), 0) : printedSize(a[0]!.type, a[0]!.size, precision);
+          const size = t.size + printed;
+          return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR) + ceil(size * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded };
+        }
         if (t?.type.kind === 'string') return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR), type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
         return { cost: base + 1, type: DYN, size: 0, unbounded };
       case 'string': {
@@ -511,6 +523,40 @@ class Estimator {
     const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
     if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
     return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' || type.kind === 'map' ? n : 0, unbounded };
+  }
+}
+
+/** cel-strings-format.ts refuses a precision above 1000. */
+const MAX_FORMAT_PRECISION = 1000;
+
+/** The largest precision (`%.3f`) a literal format string asks for. */
+function maxPrecision(format: ASTNode): number {
+  let max = 0;
+  for (const m of String(format.args).matchAll(/%\.(\d+)/g)) max = Math.max(max, Math.min(Number(m[1]), MAX_FORMAT_PRECISION));
+  return max;
+}
+
+/**
+ * A bound of the text format() prints for a value (callCost: the types are a concrete value's):
+ * a string as itself, quoted in a list or map; a number at most 24 characters, or a `%f` of
+ * 1e308 (309 digits) with the precision asked for; a list or map as its members, with their
+ * separators and a key's text.
+ */
+function printedSize(type: SizedType, size: number, precision: number, depth = 0): number {
+  if (depth > 64) return 0;
+  switch (type.kind) {
+    case 'string':
+      return size + 2;
+    case 'list':
+      return 2 + size * (printedSize(type.elem ?? DYN, type.elem?.maxElements ?? 0, precision, depth + 1) + 2);
+    case 'map':
+    case 'object': {
+      let total = 2;
+      for (const [key, field] of type.fields?.() ?? []) total += key.length + 6 + printedSize(field, field.maxElements, precision, depth + 1);
+      return total;
+    }
+    default:
+      return 24 + (precision > 0 ? 310 + precision : 0);
   }
 }
 
