@@ -136,10 +136,31 @@ interface Estimate {
   /** Size of a string, list or map value (characters, items, entries). */
   size: number;
   /** Paths of unbounded strings, lists and maps this cost depends on. */
-  unbounded: Set<string>;
+  unbounded: ReadonlySet<string>;
 }
 
-const union = (...sets: Set<string>[]) => new Set(sets.flatMap((s) => [...s]));
+/**
+ * No unbounded paths: shared, never written. A value's sizes (callCost) have none, so pricing a call
+ * allocates no set; union allocates only when one of its sets holds a path.
+ */
+const NONE: ReadonlySet<string> = new Set();
+
+function union(...sets: ReadonlySet<string>[]): ReadonlySet<string> {
+  let out: Set<string> | undefined;
+  let first: ReadonlySet<string> = NONE;
+  for (const s of sets) {
+    if (s.size === 0 || s === first) continue;
+    if (first === NONE) {
+      first = s;
+      continue;
+    }
+    out ??= new Set(first);
+    for (const p of s) out.add(p);
+  }
+  return out ?? first;
+}
+
+const withPath = (set: ReadonlySet<string>, path: string | undefined): ReadonlySet<string> => (path === undefined || set.has(path) ? set : union(set, new Set([path])));
 const ceil = (n: number) => Math.ceil(n);
 
 /**
@@ -168,7 +189,7 @@ class Estimator {
       }
       case 'id': {
         const type = env.get(node.args) ?? DYN;
-        return { cost: 1, type, size: type.maxElements, unbounded: new Set(type.unboundedAt ? [type.unboundedAt] : []) };
+        return { cost: 1, type, size: type.maxElements, unbounded: type.unboundedAt ? new Set([type.unboundedAt]) : NONE };
       }
       case '.':
       case '.?': {
@@ -276,16 +297,16 @@ class Estimator {
     const t = target ? this.estimate(target, env) : undefined;
     const a = args.map((n) => this.estimate(n, env));
     const base = (t?.cost ?? 0) + a.reduce((s, e) => s + e.cost, 0);
-    const unbounded = union(t?.unbounded ?? new Set(), ...a.map((e) => e.unbounded));
+    const unbounded = union(t?.unbounded ?? NONE, ...a.map((e) => e.unbounded));
     const subject = t ?? a[0];
     const strCost = (e: Estimate | undefined) => Math.max(1, ceil((e?.size ?? 0) * STRING_TRAVERSAL_COST_FACTOR));
     const bool = { kind: 'bool', maxElements: 0, minSerializedSize: 4 } as const;
     const int = { kind: 'int', maxElements: 0, minSerializedSize: 1 } as const;
     switch (name) {
       case 'has':
-        return { cost: base, type: bool, size: 0, unbounded: a[0]?.unbounded ?? new Set() };
+        return { cost: base, type: bool, size: 0, unbounded: a[0]?.unbounded ?? NONE };
       case 'size':
-        return { cost: base + 1, type: int, size: 0, unbounded: new Set() };
+        return { cost: base + 1, type: int, size: 0, unbounded: NONE };
       case 'matches':
       case 'find':
       case 'findAll': {
@@ -379,7 +400,7 @@ class Estimator {
         // actual result: a join's output is what a rule can make large from a short text).
         const items = t?.size ?? 0;
         const size = items * (t?.type.elem?.maxElements ?? 0) + (a[0]?.size ?? 0) * Math.max(0, items - 1);
-        return { cost: base + ceil(size * (this.valueSizes ? 2 : 1) * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded: t?.type.elem?.unboundedAt ? union(unbounded, new Set([t.type.elem.unboundedAt])) : unbounded };
+        return { cost: base + ceil(size * (this.valueSizes ? 2 : 1) * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded: withPath(unbounded, t?.type.elem?.unboundedAt) };
       }
       case 'indexOf':
       case 'lastIndexOf':
@@ -460,8 +481,7 @@ class Estimator {
         perElement = body + 1 + 1 + LIST_CREATE_BASE_COST + 1; // p ? __result__ + [x] : __result__
         break;
     }
-    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
-    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    const unbounded = withPath(union(range.unbounded, ...bodies.map((e) => e.unbounded)), range.type.unboundedAt);
     const type: SizedType =
       name === 'map' || name === 'filter'
         ? { kind: 'list', maxElements: n, minSerializedSize: 2, elem: name === 'map' ? (bodies[bodies.length - 1]?.type ?? DYN) : elem }
@@ -520,8 +540,7 @@ class Estimator {
         type = { kind: 'map', maxElements: n, minSerializedSize: 2, elem: transform.type.elem ?? DYN };
         break;
     }
-    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
-    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    const unbounded = withPath(union(range.unbounded, ...bodies.map((e) => e.unbounded)), range.type.unboundedAt);
     return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' || type.kind === 'map' ? n : 0, unbounded };
   }
 }
@@ -563,11 +582,11 @@ function printedSize(type: SizedType, size: number, precision: number, depth = 0
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 
 function leaf(cost: number, type: SizedType, size = 0): Estimate {
-  return { cost, type, size, unbounded: new Set() };
+  return { cost, type, size, unbounded: NONE };
 }
 
-function withType(cost: number, type: SizedType, unbounded: Set<string>): Estimate {
-  return { cost, type, size: type.maxElements, unbounded: type.unboundedAt ? union(unbounded, new Set([type.unboundedAt])) : unbounded };
+function withType(cost: number, type: SizedType, unbounded: ReadonlySet<string>): Estimate {
+  return { cost, type, size: type.maxElements, unbounded: withPath(unbounded, type.unboundedAt) };
 }
 
 /** One rule's estimate, where it sits, and what to bound. */
