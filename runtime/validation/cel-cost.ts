@@ -66,7 +66,10 @@ interface SizedType {
   /** Set when maxElements was estimated from the request size (no maxLength/maxItems/maxProperties). */
   unboundedAt?: string | undefined;
   elem?: SizedType;
-  fields?: () => Map<string, SizedType>;
+  /** An object's or a map's field by name (set when the type has named fields). */
+  field?: (name: string) => SizedType | undefined;
+  /** Every named field. */
+  fields?: () => Iterable<[string, SizedType]>;
 }
 
 const DYN: SizedType = { kind: 'dyn', maxElements: 0, minSerializedSize: 1 };
@@ -109,6 +112,10 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
       }
       const properties = isObject(schema.properties) ? schema.properties : {};
       let fields: Map<string, SizedType> | undefined;
+      const fieldMap = () =>
+        (fields ??= new Map(
+          Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
+        ));
       // kube's SchemaDeclType: {} plus, per required property without a default, "name":value and a comma.
       const required = new Set(Array.isArray(schema.required) ? schema.required : []);
       let minSerializedSize = 2;
@@ -119,10 +126,8 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
         kind: 'object',
         maxElements: 0,
         minSerializedSize,
-        fields: () =>
-          (fields ??= new Map(
-            Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
-          )),
+        field: (name) => fieldMap().get(name),
+        fields: fieldMap,
       };
     }
     default:
@@ -195,7 +200,7 @@ class Estimator {
       case '.?': {
         const [target, name] = node.args;
         const t = this.estimate(target, env);
-        const type = t.type.fields ? (t.type.fields().get(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
+        const type = t.type.field ? (t.type.field(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
         return withType(t.cost + 1, type, t.unbounded);
       }
       case '[]':
@@ -204,8 +209,8 @@ class Estimator {
         const t = this.estimate(target, env);
         const i = this.estimate(index, env);
         let type: SizedType = DYN;
-        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.fields && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
-        else if (t.type.fields && index.op === 'value' && typeof index.args === 'string') type = t.type.fields().get(index.args) ?? DYN;
+        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.field && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
+        else if (t.type.field && index.op === 'value' && typeof index.args === 'string') type = t.type.field(index.args) ?? DYN;
         return withType(t.cost + i.cost + 1, type, union(t.unbounded, i.unbounded));
       }
       case '!_':
@@ -242,7 +247,7 @@ class Estimator {
         const size = a.size + b.size;
         const unbounded = union(a.unbounded, b.unbounded);
         if (a.type.kind === 'string') return { cost: a.cost + b.cost + Math.max(1, ceil(size * STRING_TRAVERSAL_COST_FACTOR)), type: fixedString(size), size, unbounded };
-        if (a.type.kind === 'list') return { cost: a.cost + b.cost + 1, type: { ...a.type, maxElements: size, unboundedAt: undefined }, size, unbounded };
+        if (a.type.kind === 'list') return { cost: a.cost + b.cost + 1, type: { kind: 'list', maxElements: size, minSerializedSize: a.type.minSerializedSize, elem: a.type.elem }, size, unbounded };
         return { cost: a.cost + b.cost + 1, type: a.type, size: 0, unbounded };
       }
       case '-':
@@ -698,38 +703,104 @@ export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number 
   return new Estimator(true).estimate(ast, env).cost;
 }
 
-/** Sizes of a concrete value; list items and map values merged to the largest, lazily. */
+/**
+ * Sizes of a concrete value; list items and map values merged to the largest (the first of the
+ * largest), lazily: an object's fields are looked up by name, and a list's or map's largest member
+ * is found by its size before its type is built.
+ */
 function valueType(value: unknown, depth = 0): SizedType {
   if (depth > 64) return DYN;
   if (typeof value === 'string') return fixedString(value.length);
   if (typeof value === 'boolean') return { kind: 'bool', maxElements: 0, minSerializedSize: 4 };
   if (typeof value === 'number' || typeof value === 'bigint') return { kind: Number.isInteger(Number(value)) ? 'int' : 'double', maxElements: 0, minSerializedSize: 1 };
-  if (Array.isArray(value)) {
-    let elem: SizedType | undefined;
-    return {
-      kind: 'list',
-      maxElements: value.length,
-      minSerializedSize: 2,
-      get elem() {
-        return (elem ??= mergeTypes(value.map((v) => valueType(v, depth + 1))));
-      },
-    };
-  }
-  if (value instanceof Map || (value !== null && typeof value === 'object')) {
-    const entries: [string, unknown][] = value instanceof Map ? [...value.entries()].map(([k, v]) => [String(k), v]) : Object.entries(value);
-    let fields: Map<string, SizedType> | undefined;
-    let elem: SizedType | undefined;
-    return {
-      kind: 'map',
-      maxElements: entries.length,
-      minSerializedSize: 2,
-      fields: () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)]))),
-      get elem() {
-        return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
-      },
-    };
-  }
+  if (Array.isArray(value)) return new ValueList(value, depth);
+  if (value instanceof Map) return mapType(value, depth);
+  if (value !== null && typeof value === 'object') return new ValueObject(value as Json, depth);
   return DYN;
+}
+
+/** valueType(v, depth).maxElements, without building the type. */
+function sizeOf(v: unknown, depth: number): number {
+  if (depth > 64) return 0;
+  if (typeof v === 'string' || Array.isArray(v)) return v.length;
+  if (v instanceof Map) return v.size;
+  if (v !== null && typeof v === 'object') return Object.keys(v).length;
+  return 0;
+}
+
+class ValueList implements SizedType {
+  readonly kind = 'list';
+  readonly minSerializedSize = 2;
+  private merged: SizedType | undefined;
+  constructor(
+    private readonly items: readonly unknown[],
+    private readonly depth: number,
+  ) {}
+  get maxElements(): number {
+    return this.items.length;
+  }
+  get elem(): SizedType {
+    if (this.merged) return this.merged;
+    const depth = this.depth + 1;
+    let best = -1;
+    let max = -1;
+    for (let i = 0; i < this.items.length; i++) {
+      const size = sizeOf(this.items[i], depth);
+      if (size > max) [best, max] = [i, size];
+    }
+    return (this.merged = best < 0 ? DYN : valueType(this.items[best], depth));
+  }
+}
+
+/** A JSON object: a map of its keys (the same type whether the schema says object or map). */
+class ValueObject implements SizedType {
+  readonly kind = 'map';
+  readonly minSerializedSize = 2;
+  readonly maxElements: number;
+  private readonly keys: string[];
+  private merged: SizedType | undefined;
+  constructor(
+    private readonly value: Json,
+    private readonly depth: number,
+  ) {
+    this.keys = Object.keys(value);
+    this.maxElements = this.keys.length;
+  }
+  field(name: string): SizedType | undefined {
+    return Object.hasOwn(this.value, name) ? valueType(this.value[name], this.depth + 1) : undefined;
+  }
+  *fields(): Iterable<[string, SizedType]> {
+    for (const key of this.keys) yield [key, valueType(this.value[key], this.depth + 1)];
+  }
+  get elem(): SizedType {
+    if (this.merged) return this.merged;
+    const depth = this.depth + 1;
+    let best: string | undefined;
+    let max = -1;
+    for (const key of this.keys) {
+      const size = sizeOf(this.value[key], depth);
+      if (size > max) [best, max] = [key, size];
+    }
+    return (this.merged = best === undefined ? DYN : valueType(this.value[best], depth));
+  }
+}
+
+/** A Map (not a JSON value; kept for completeness): its keys as strings, the last of equal ones winning as a field. */
+function mapType(value: Map<unknown, unknown>, depth: number): SizedType {
+  const entries: [string, unknown][] = [...value.entries()].map(([k, v]) => [String(k), v]);
+  let fields: Map<string, SizedType> | undefined;
+  let elem: SizedType | undefined;
+  const fieldMap = () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)])));
+  return {
+    kind: 'map',
+    maxElements: entries.length,
+    minSerializedSize: 2,
+    field: (name) => fieldMap().get(name),
+    fields: fieldMap,
+    get elem() {
+      return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
+    },
+  };
 }
 
 function mergeTypes(types: SizedType[]): SizedType {
