@@ -75,6 +75,17 @@ function toCelNumber(node: SchemaNode | undefined, value: number): bigint | numb
   return Number.isSafeInteger(value) ? BigInt(value) : value;
 }
 
+/** celFieldNames of each property of a node (schema names: computed once per schema). */
+const fieldNames = new WeakMap<ReadonlyMap<string, SchemaNode>, Map<string, string[]>>();
+
+function namesOf(props: ReadonlyMap<string, SchemaNode>, key: string): string[] {
+  let names = fieldNames.get(props);
+  if (!names) fieldNames.set(props, (names = new Map()));
+  let found = names.get(key);
+  if (!found) names.set(key, (found = celFieldNames(key)));
+  return found;
+}
+
 function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown>, typeMeta: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const props = node?.properties;
@@ -87,7 +98,7 @@ function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown
     }
     const child = props?.get(key);
     if (child) {
-      const names = celFieldNames(key);
+      const names = namesOf(props!, key);
       if (names.length > 0) {
         const converted = toCelValue(child, v);
         for (const celName of names) out[celName] = converted;
