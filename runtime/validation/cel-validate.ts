@@ -13,7 +13,7 @@ import { compileRule, type CompiledRule } from './cel-compile.js';
 import { KubeLibraryError } from './cel-errors.js';
 import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js';
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
-import { declTypeOfNode, toCelValue } from './cel-value.js';
+import { declTypeOfNode, toCelValue, type CelValueCache } from './cel-value.js';
 import { markDataValues } from './cel-optional.js';
 import { goQuote } from './gofmt.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
@@ -33,6 +33,8 @@ export interface CelValidator {
 interface Budget {
   remaining: number;
   stopped: boolean;
+  /** The object's CEL values, converted once for the rules of every level (cel-value.ts). */
+  values: CelValueCache;
 }
 
 interface Compiled {
@@ -59,7 +61,7 @@ export function newCelValidator(root: SchemaNode, nodes: readonly SchemaNode[]):
   return {
     validate(obj, old) {
       const errs: FieldError[] = [];
-      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
+      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false, values: new Map() };
       walk(compiled, root, obj, old, '', () => false, errs, budget);
       return errs;
     },
@@ -144,7 +146,8 @@ function evaluateRules(
 ): void {
   const type = node.intOrString ? '' : (node.types?.[0] ?? '');
   let activation: { self: unknown; oldSelf?: unknown } | undefined;
-  const activate = () => (activation ??= { self: toCelValue(node, value, resourceRoot), oldSelf: old === undefined ? undefined : toCelValue(node, old, resourceRoot) });
+  const activate = () =>
+    (activation ??= { self: toCelValue(node, value, resourceRoot, budget.values), oldSelf: old === undefined ? undefined : toCelValue(node, old, resourceRoot, budget.values) });
   for (const compiled of rules) {
     const rule = compiled.rule;
     if (!compiled.program) {
