@@ -698,9 +698,101 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
  * ("actual cost limit exceeded"); cel-go counts the steps it takes, this prices them in advance.
  */
 export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
+  let known = constantCosts.get(ast);
+  if (known === undefined) {
+    known = hasConstantCost(ast) ? estimateCallCost(ast, self, oldSelf) : false;
+    constantCosts.set(ast, known);
+  }
+  return known === false ? estimateCallCost(ast, self, oldSelf) : known;
+}
+
+/** callCost without the figure kept for a rule whose cost cannot depend on the value (tests compare the two). */
+export function estimateCallCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
   const env = new Map<string, SizedType>([['self', valueType(self)]]);
   if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
   return new Estimator(true).estimate(ast, env).cost;
+}
+
+/** A rule's cost when hasConstantCost proved it the same for every value; false when it was not. */
+const constantCosts = new WeakMap<ASTNode, number | false>();
+
+/**
+ * Calls Estimator.call prices at its default, their operands plus 1, whatever their types and
+ * sizes (none is one of its cases).
+ */
+const FLAT_CALLS = new Set([
+  'hasValue', 'value', 'orValue', 'or', 'isLessThan', 'isGreaterThan', 'compareTo', 'sign', 'isInteger', 'asInteger', 'asApproximateFloat',
+  'add', 'sub', 'major', 'minor', 'patch', 'getScheme', 'getHostname', 'getHost', 'getPort', 'getEscapedPath', 'getQuery', 'dyn', 'type',
+]);
+/** Calls Estimator.call prices by their subject's (receiver's, else first argument's) kind and size. */
+const SUBJECT_CALLS = new Set([
+  'lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'reverse', 'quantity', 'isQuantity', 'url', 'isURL', 'ip', 'isIP',
+  'cidr', 'isCIDR', 'semver', 'isSemver', 'int', 'uint', 'double', 'duration', 'timestamp',
+]);
+
+/** A literal at most 10 characters long (a string) or sizeless: compared with anything, the comparison costs 1. */
+const shortLiteral = (n: ASTNode) => n.op === 'value' && (typeof n.args !== 'string' || n.args.length <= 10);
+
+/**
+ * Whether the Estimator gives `node` the same cost on every value, decided from the rule's text
+ * alone and conservatively (false when in doubt): literals and variables (cost 0 and 1),
+ * selections, indexing, logic, arithmetic other than '+', list and map literals, size() and has()
+ * cost the same whatever they read; a comparison does when one side is a short or sizeless literal
+ * (the traversal is of the smaller side); 'in' when the right side is a list or map literal; a
+ * string test or conversion when what it reads is a literal. No comprehension, no '+' (a string
+ * concatenation is priced by its operands' sizes), no other function.
+ */
+export function hasConstantCost(node: ASTNode): boolean {
+  const all = (nodes: readonly ASTNode[]) => nodes.every(hasConstantCost);
+  switch (node.op) {
+    case 'value':
+    case 'id':
+      return true;
+    case '.':
+    case '.?':
+      return hasConstantCost(node.args[0]);
+    case '[]':
+    case '[?]':
+    case '&&':
+    case '||':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+      return all(node.args);
+    case '!_':
+    case '-_':
+      return hasConstantCost(node.args);
+    case '?:':
+      return all(node.args);
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return all(node.args) && (shortLiteral(node.args[0]) || shortLiteral(node.args[1]));
+    case 'in':
+      return all(node.args) && (node.args[1].op === 'list' || node.args[1].op === 'map');
+    case 'list':
+      return all(node.args);
+    case 'map':
+      return node.args.every(([k, v]) => hasConstantCost(k) && hasConstantCost(v));
+    case 'call':
+    case 'rcall': {
+      const [name, target, args] = node.op === 'call' ? [node.args[0], undefined, node.args[1]] : node.args;
+      // A receiver that is neither a variable of the rule nor a value may be a namespace (optional.of).
+      if (target?.op === 'id' && target.args !== 'self' && target.args !== 'oldSelf') return false;
+      if (!(target === undefined || hasConstantCost(target)) || !all(args)) return false;
+      if (name === 'size' || FLAT_CALLS.has(name)) return true;
+      if (name === 'has') return target === undefined;
+      if (name === 'startsWith' || name === 'endsWith') return args[0]?.op === 'value';
+      if (SUBJECT_CALLS.has(name)) return (target ?? args[0])?.op === 'value';
+      return false;
+    }
+    default:
+      return false;
+  }
 }
 
 /**
