@@ -457,10 +457,26 @@ class Estimator {
    * all, exists, exists_one, map and filter, as cel-go expands and prices them: the range, the
    * accumulator's initial value, then per element the loop condition and step, then the result.
    */
+  /**
+   * On a value (callCost), a walk that answers a bool (all, exists, exists_one, existsOne) and
+   * whose bodies cost the same whatever their variables hold (hasConstantCost) is priced without
+   * its members' types: the largest member is not looked for (an O(n) search per call). Its cost
+   * is the same; the static estimate keeps the types for its hints of unbounded paths.
+   */
+  private memberBlind(name: string, bodies: ASTNode[]): boolean {
+    return this.valueSizes && BOOL_WALKS.has(name) && bodies.every(constantBody);
+  }
+
   private comprehension(name: string, target: ASTNode, args: ASTNode[], env: Map<string, SizedType>): Estimate {
     const range = this.estimate(target, env);
     const iterVar = (args[0] as Extract<ASTNode, { op: 'id' }>).args;
-    const elem = range.type.kind === 'list' ? (range.type.elem ?? DYN) : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const elem = this.memberBlind(name, args.slice(1))
+      ? DYN
+      : range.type.kind === 'list'
+        ? (range.type.elem ?? DYN)
+        : range.type.kind === 'map'
+          ? fixedString(range.type.elem ? 63 : 0)
+          : DYN;
     const inner = new Map(env).set(iterVar, elem);
     const bodies = args.slice(1).map((n) => this.estimate(n, inner));
     const body = bodies.reduce((s, e) => s + e.cost, 0);
@@ -506,8 +522,9 @@ class Estimator {
     const range = this.estimate(target, env);
     const [k, v] = [(args[0] as Extract<ASTNode, { op: 'id' }>).args, (args[1] as Extract<ASTNode, { op: 'id' }>).args];
     const int: SizedType = { kind: 'int', maxElements: 0, minSerializedSize: 1 };
-    const key = range.type.kind === 'list' ? int : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
-    const value = range.type.kind === 'list' || range.type.kind === 'map' ? (range.type.elem ?? DYN) : DYN;
+    const blind = this.memberBlind(name, args.slice(2));
+    const key = blind ? DYN : range.type.kind === 'list' ? int : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const value = blind ? DYN : range.type.kind === 'list' || range.type.kind === 'map' ? (range.type.elem ?? DYN) : DYN;
     const inner = new Map(env).set(k, key).set(v, value);
     const bodies = args.slice(2).map((n) => this.estimate(n, inner));
     const body = bodies.reduce((s, e) => s + e.cost, 0);
@@ -582,6 +599,16 @@ function printedSize(type: SizedType, size: number, precision: number, depth = 0
     default:
       return 24 + (precision > 0 ? 310 + precision : 0);
   }
+}
+
+const BOOL_WALKS = new Set(['all', 'exists', 'exists_one', 'existsOne']);
+
+/** hasConstantCost of a comprehension's body, once per AST. */
+const constantBodies = new WeakMap<ASTNode, boolean>();
+function constantBody(node: ASTNode): boolean {
+  let known = constantBodies.get(node);
+  if (known === undefined) constantBodies.set(node, (known = hasConstantCost(node)));
+  return known;
 }
 
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
