@@ -114,7 +114,8 @@ function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path:
     const items = node.items;
     if (!items || !c.reach.has(items)) return;
     const oldItems = Array.isArray(old) && node.listType === 'map' ? old : undefined;
-    value.forEach((item, i) => next(items, item, oldItems && correlatedItem(node.listMapKeys ?? [], item, oldItems), `${path}[${i}]`));
+    const correlate = oldItems && correlator(node.listMapKeys ?? [], oldItems);
+    value.forEach((item, i) => next(items, item, correlate?.(item), `${path}[${i}]`));
     return;
   }
   if (!isPlainObject(value)) return;
@@ -127,10 +128,46 @@ function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path:
   }
 }
 
-/** The old entry of a list-type=map with the same key fields, if any. */
-function correlatedItem(keys: string[], item: unknown, oldItems: unknown[]): unknown {
+/** The old entry of a list-type=map with the same key fields, if any (the first such). */
+export function correlatedItem(keys: string[], item: unknown, oldItems: unknown[]): unknown {
   if (!isPlainObject(item)) return undefined;
   return oldItems.find((o) => isPlainObject(o) && keys.every((k) => deepEqualJSON(o[k], item[k])));
+}
+
+/**
+ * correlatedItem over one list: the old entries indexed once by their key fields when those are
+ * all scalars or absent (deepEqualJSON of scalars is ===), so a list of n entries correlates in
+ * O(n), not O(n²); an entry whose key holds an object or list is looked up by correlatedItem.
+ */
+export function correlator(keys: string[], oldItems: unknown[]): (item: unknown) => unknown {
+  const index = new Map<string, unknown>();
+  for (const o of oldItems) {
+    if (!isPlainObject(o)) continue;
+    const key = scalarKey(keys, o);
+    if (key === undefined) return (item) => correlatedItem(keys, item, oldItems);
+    if (!index.has(key)) index.set(key, o);
+  }
+  return (item) => {
+    if (!isPlainObject(item)) return undefined;
+    const key = scalarKey(keys, item);
+    return key === undefined ? correlatedItem(keys, item, oldItems) : index.get(key);
+  };
+}
+
+/**
+ * The key fields' values as one string, each tagged with its type (two entries' strings are equal
+ * exactly when their values are ===); undefined when one is not a string, number (NaN aside),
+ * bool, bigint, null or absent.
+ */
+function scalarKey(keys: string[], entry: Record<string, unknown>): string | undefined {
+  let out = '';
+  for (const k of keys) {
+    const v = entry[k];
+    if (typeof v === 'string') out += `${JSON.stringify(v)},`;
+    else if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isNaN(v))) out += `${typeof v}:${String(v)},`;
+    else return undefined;
+  }
+  return out;
 }
 
 function evaluateRules(
