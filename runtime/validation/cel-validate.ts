@@ -41,6 +41,8 @@ interface Compiled {
   rules: Map<SchemaNode, CompiledRule[]>;
   /** Nodes with rules at or below them (the walk skips every other subtree). */
   reach: Set<SchemaNode>;
+  /** Nodes with a child in reach: the walk looks at no other node's members. */
+  descends: Set<SchemaNode>;
   root: SchemaNode;
 }
 
@@ -57,7 +59,9 @@ export function newCelValidator(root: SchemaNode, nodes: readonly SchemaNode[]):
     rules.set(node, node.validations.map((r) => compileRule(r, self)));
   }
   if (rules.size === 0) return undefined;
-  const compiled: Compiled = { rules, reach: reachOf(all, rules), root };
+  const reach = reachOf(all, rules);
+  const descends = new Set(all.filter((node) => children(node).some((c) => reach.has(c))));
+  const compiled: Compiled = { rules, reach, descends, root };
   return {
     validate(obj, old) {
       const errs: FieldError[] = [];
@@ -108,6 +112,7 @@ function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path:
   if (value === null || value === undefined || !c.reach.has(node) || budget.stopped) return;
   const rules = c.rules.get(node);
   if (rules) evaluateRules(node, rules, value, old === null ? undefined : old, path, node === c.root, ratchet, errs, budget);
+  if (!c.descends.has(node)) return;
   const next = (n: SchemaNode, v: unknown, o: unknown, p: string) =>
     walk(c, n, v, o, p, o === undefined ? ratchet : once(() => deepEqualJSON(v, o)), errs, budget);
   if (Array.isArray(value)) {
@@ -122,9 +127,11 @@ function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path:
   const oldMap = isPlainObject(old) && node.mapType !== 'atomic' ? old : undefined;
   const additional = typeof node.additional === 'object' ? node.additional : undefined;
   for (const [key, v] of Object.entries(value)) {
+    // A member outside reach would return at once: no path or ratchet is made for it.
     const prop = node.properties?.get(key);
-    if (prop) next(prop, v, oldMap?.[key], child(path, key));
-    else if (additional) next(additional, v, oldMap?.[key], `${path}[${key}]`);
+    if (prop) {
+      if (c.reach.has(prop)) next(prop, v, oldMap?.[key], child(path, key));
+    } else if (additional && c.reach.has(additional)) next(additional, v, oldMap?.[key], `${path}[${key}]`);
   }
 }
 
