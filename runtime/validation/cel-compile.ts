@@ -17,6 +17,8 @@ export interface CompiledRule {
   /** The program evaluated: program, or its twin whose matches() calls are Go's (cel-env.ts evaluationProgram). */
   evaluated?: ParseResult | undefined;
   messageProgram?: ParseResult | undefined;
+  /** The messageExpression's checked AST, which its runtime cost is priced from (cel-cost.ts callCost). */
+  messageAst?: ASTNode | undefined;
   /** A transition rule: evaluated only when an old value exists (unless optionalOldSelf). */
   usesOldSelf: boolean;
   /** The rule or its message may call optional.ofNonZeroValue: its data is marked first (cel-optional.ts markDataValues). */
@@ -127,6 +129,7 @@ export function compileRule(rule: RawValidationRule, self?: DeclType, opts: { ty
     const message = compileExpression(rule.messageExpression, 'string', self, opts.typeCheck, rule.optionalOldSelf === true);
     if (!message.program) return { ...out, program: undefined, error: message.error, errorPos: message.pos, errorIn: 'messageExpression' };
     out.messageProgram = evaluationProgram(rule.messageExpression, message.program);
+    out.messageAst = message.program.ast;
   }
   if (rule.fieldPath !== undefined) {
     const path = resolveFieldPath(rule.fieldPath, self);

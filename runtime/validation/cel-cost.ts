@@ -66,7 +66,10 @@ interface SizedType {
   /** Set when maxElements was estimated from the request size (no maxLength/maxItems/maxProperties). */
   unboundedAt?: string | undefined;
   elem?: SizedType;
-  fields?: () => Map<string, SizedType>;
+  /** An object's or a map's field by name (set when the type has named fields). */
+  field?: (name: string) => SizedType | undefined;
+  /** Every named field. */
+  fields?: () => Iterable<[string, SizedType]>;
 }
 
 const DYN: SizedType = { kind: 'dyn', maxElements: 0, minSerializedSize: 1 };
@@ -109,6 +112,10 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
       }
       const properties = isObject(schema.properties) ? schema.properties : {};
       let fields: Map<string, SizedType> | undefined;
+      const fieldMap = () =>
+        (fields ??= new Map(
+          Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
+        ));
       // kube's SchemaDeclType: {} plus, per required property without a default, "name":value and a comma.
       const required = new Set(Array.isArray(schema.required) ? schema.required : []);
       let minSerializedSize = 2;
@@ -119,10 +126,8 @@ export function sizedType(schema: Json, path: string, depth = 0): SizedType {
         kind: 'object',
         maxElements: 0,
         minSerializedSize,
-        fields: () =>
-          (fields ??= new Map(
-            Object.entries(properties).filter(([, s]) => isObject(s)).map(([name, s]) => [name, sizedType(s as Json, `${path}.${name}`, depth + 1)]),
-          )),
+        field: (name) => fieldMap().get(name),
+        fields: fieldMap,
       };
     }
     default:
@@ -136,13 +141,47 @@ interface Estimate {
   /** Size of a string, list or map value (characters, items, entries). */
   size: number;
   /** Paths of unbounded strings, lists and maps this cost depends on. */
-  unbounded: Set<string>;
+  unbounded: ReadonlySet<string>;
 }
 
-const union = (...sets: Set<string>[]) => new Set(sets.flatMap((s) => [...s]));
+/**
+ * No unbounded paths: shared, never written. A value's sizes (callCost) have none, so pricing a call
+ * allocates no set; union allocates only when one of its sets holds a path.
+ */
+const NONE: ReadonlySet<string> = new Set();
+
+function union(...sets: ReadonlySet<string>[]): ReadonlySet<string> {
+  let out: Set<string> | undefined;
+  let first: ReadonlySet<string> = NONE;
+  for (const s of sets) {
+    if (s.size === 0 || s === first) continue;
+    if (first === NONE) {
+      first = s;
+      continue;
+    }
+    out ??= new Set(first);
+    for (const p of s) out.add(p);
+  }
+  return out ?? first;
+}
+
+const withPath = (set: ReadonlySet<string>, path: string | undefined): ReadonlySet<string> => (path === undefined || set.has(path) ? set : union(set, new Set([path])));
 const ceil = (n: number) => Math.ceil(n);
 
+/**
+ * The longest text string() gives for a value of a kind: a double in Go's shortest form
+ * ("-1.7976931348623157e+308", 24), longer than an int64's (20; a whole JSON number may be a double
+ * in the schema, so both get 24), a bool ("false").
+ */
+const CONVERSION_SIZE: Partial<Record<SizedType['kind'], number>> = { int: 24, double: 24, bool: 5 };
+
 class Estimator {
+  /**
+   * valueSizes: the types are a concrete value's (callCost), so string() of a scalar has a known
+   * longest text, where the static estimate (cel-go's) knows no size of a conversion's result.
+   */
+  constructor(private readonly valueSizes = false) {}
+
   estimate(node: ASTNode, env: Map<string, SizedType>): Estimate {
     switch (node.op) {
       case 'value': {
@@ -155,13 +194,13 @@ class Estimator {
       }
       case 'id': {
         const type = env.get(node.args) ?? DYN;
-        return { cost: 1, type, size: type.maxElements, unbounded: new Set(type.unboundedAt ? [type.unboundedAt] : []) };
+        return { cost: 1, type, size: type.maxElements, unbounded: type.unboundedAt ? new Set([type.unboundedAt]) : NONE };
       }
       case '.':
       case '.?': {
         const [target, name] = node.args;
         const t = this.estimate(target, env);
-        const type = t.type.fields ? (t.type.fields().get(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
+        const type = t.type.field ? (t.type.field(name) ?? t.type.elem ?? DYN) : t.type.kind === 'map' ? (t.type.elem ?? DYN) : DYN;
         return withType(t.cost + 1, type, t.unbounded);
       }
       case '[]':
@@ -170,8 +209,8 @@ class Estimator {
         const t = this.estimate(target, env);
         const i = this.estimate(index, env);
         let type: SizedType = DYN;
-        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.fields && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
-        else if (t.type.fields && index.op === 'value' && typeof index.args === 'string') type = t.type.fields().get(index.args) ?? DYN;
+        if ((t.type.kind === 'list' || t.type.kind === 'map') && !(t.type.field && index.op === 'value' && typeof index.args === 'string')) type = t.type.elem ?? DYN;
+        else if (t.type.field && index.op === 'value' && typeof index.args === 'string') type = t.type.field(index.args) ?? DYN;
         return withType(t.cost + i.cost + 1, type, union(t.unbounded, i.unbounded));
       }
       case '!_':
@@ -208,7 +247,7 @@ class Estimator {
         const size = a.size + b.size;
         const unbounded = union(a.unbounded, b.unbounded);
         if (a.type.kind === 'string') return { cost: a.cost + b.cost + Math.max(1, ceil(size * STRING_TRAVERSAL_COST_FACTOR)), type: fixedString(size), size, unbounded };
-        if (a.type.kind === 'list') return { cost: a.cost + b.cost + 1, type: { ...a.type, maxElements: size, unboundedAt: undefined }, size, unbounded };
+        if (a.type.kind === 'list') return { cost: a.cost + b.cost + 1, type: { kind: 'list', maxElements: size, minSerializedSize: a.type.minSerializedSize, elem: a.type.elem }, size, unbounded };
         return { cost: a.cost + b.cost + 1, type: a.type, size: 0, unbounded };
       }
       case '-':
@@ -263,16 +302,16 @@ class Estimator {
     const t = target ? this.estimate(target, env) : undefined;
     const a = args.map((n) => this.estimate(n, env));
     const base = (t?.cost ?? 0) + a.reduce((s, e) => s + e.cost, 0);
-    const unbounded = union(t?.unbounded ?? new Set(), ...a.map((e) => e.unbounded));
+    const unbounded = union(t?.unbounded ?? NONE, ...a.map((e) => e.unbounded));
     const subject = t ?? a[0];
     const strCost = (e: Estimate | undefined) => Math.max(1, ceil((e?.size ?? 0) * STRING_TRAVERSAL_COST_FACTOR));
     const bool = { kind: 'bool', maxElements: 0, minSerializedSize: 4 } as const;
     const int = { kind: 'int', maxElements: 0, minSerializedSize: 1 } as const;
     switch (name) {
       case 'has':
-        return { cost: base, type: bool, size: 0, unbounded: a[0]?.unbounded ?? new Set() };
+        return { cost: base, type: bool, size: 0, unbounded: a[0]?.unbounded ?? NONE };
       case 'size':
-        return { cost: base + 1, type: int, size: 0, unbounded: new Set() };
+        return { cost: base + 1, type: int, size: 0, unbounded: NONE };
       case 'matches':
       case 'find':
       case 'findAll': {
@@ -335,16 +374,39 @@ class Estimator {
         // ext.Strings' format (cel-go checker/cost.go, ExtFormatString; kube's library adds no
         // cost of its own): a traversal of the format string, no call cost; cel-go bounds no size
         // of the result, so it is priced as unbounded, as a conversion's below.
+        if (t?.type.kind === 'string' && this.valueSizes && args[0]) {
+          // On a concrete value, kgen also charges the text it prints, as a concatenation of the
+          // same pieces is charged (a traversal of the result): cel-go charges the format string
+          // only, so '%s'.format([self]) inside a loop over self builds a list-sized text per item
+          // at a cost of ~1 (quadratic memory and time; kube is stopped by its request deadline,
+          // a synchronous evaluation here by nothing). The result's size is that bound.
+          const precision = args[0] && target?.op === 'value' && typeof target.args === 'string' ? maxPrecision(target!) : MAX_FORMAT_PRECISION;
+          const pieces = args[0].op === 'list' ? args[0].args.map((n) => this.estimate(n, env)) : undefined;
+          const printed = pieces ? pieces.reduce((s, e) => s + printedSize(e.type, e.size, precision), 0) : printedSize(a[0]!.type, a[0]!.size, precision);
+          const size = t.size + printed;
+          return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR) + ceil(size * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded };
+        }
         if (t?.type.kind === 'string') return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR), type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
         return { cost: base + 1, type: DYN, size: 0, unbounded };
-      case 'string':
+      case 'string': {
+        // On a concrete value (callCost), the result is at most the string itself or a scalar's
+        // longest text: kube's runtime cost prices what follows by the actual result's size.
+        const known = this.valueSizes && subject ? (subject.type.kind === 'string' ? subject.size : CONVERSION_SIZE[subject.type.kind]) : undefined;
+        if (known !== undefined) return { cost: base + 1, type: fixedString(known), size: known, unbounded };
         // cel-go knows no size of a conversion's result: its estimate is unbounded, so
         // concatenating it is priced at cel-go's maximum (kube: MaxUint64 saturates the limits).
         return { cost: base + 1, type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
+      }
       case 'split':
         return { cost: base + strCost(t), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
-      case 'join':
-        return { cost: base + strCost(t) , type: fixedString(t?.size ?? 0), size: t?.size ?? 0, unbounded };
+      case 'join': {
+        // kube's library/cost.go: the result is at most the items' size times their count, plus
+        // the separators; building it is a traversal of it (×2 at run time, where kube prices the
+        // actual result: a join's output is what a rule can make large from a short text).
+        const items = t?.size ?? 0;
+        const size = items * (t?.type.elem?.maxElements ?? 0) + (a[0]?.size ?? 0) * Math.max(0, items - 1);
+        return { cost: base + ceil(size * (this.valueSizes ? 2 : 1) * STRING_TRAVERSAL_COST_FACTOR), type: fixedString(size), size, unbounded: withPath(unbounded, t?.type.elem?.unboundedAt) };
+      }
       case 'indexOf':
       case 'lastIndexOf':
       case 'isSorted':
@@ -395,10 +457,26 @@ class Estimator {
    * all, exists, exists_one, map and filter, as cel-go expands and prices them: the range, the
    * accumulator's initial value, then per element the loop condition and step, then the result.
    */
+  /**
+   * On a value (callCost), a walk that answers a bool (all, exists, exists_one, existsOne) and
+   * whose bodies cost the same whatever their variables hold (hasConstantCost) is priced without
+   * its members' types: the largest member is not looked for (an O(n) search per call). Its cost
+   * is the same; the static estimate keeps the types for its hints of unbounded paths.
+   */
+  private memberBlind(name: string, bodies: ASTNode[]): boolean {
+    return this.valueSizes && BOOL_WALKS.has(name) && bodies.every(constantBody);
+  }
+
   private comprehension(name: string, target: ASTNode, args: ASTNode[], env: Map<string, SizedType>): Estimate {
     const range = this.estimate(target, env);
     const iterVar = (args[0] as Extract<ASTNode, { op: 'id' }>).args;
-    const elem = range.type.kind === 'list' ? (range.type.elem ?? DYN) : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const elem = this.memberBlind(name, args.slice(1))
+      ? DYN
+      : range.type.kind === 'list'
+        ? (range.type.elem ?? DYN)
+        : range.type.kind === 'map'
+          ? fixedString(range.type.elem ? 63 : 0)
+          : DYN;
     const inner = new Map(env).set(iterVar, elem);
     const bodies = args.slice(1).map((n) => this.estimate(n, inner));
     const body = bodies.reduce((s, e) => s + e.cost, 0);
@@ -424,8 +502,7 @@ class Estimator {
         perElement = body + 1 + 1 + LIST_CREATE_BASE_COST + 1; // p ? __result__ + [x] : __result__
         break;
     }
-    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
-    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    const unbounded = withPath(union(range.unbounded, ...bodies.map((e) => e.unbounded)), range.type.unboundedAt);
     const type: SizedType =
       name === 'map' || name === 'filter'
         ? { kind: 'list', maxElements: n, minSerializedSize: 2, elem: name === 'map' ? (bodies[bodies.length - 1]?.type ?? DYN) : elem }
@@ -445,8 +522,9 @@ class Estimator {
     const range = this.estimate(target, env);
     const [k, v] = [(args[0] as Extract<ASTNode, { op: 'id' }>).args, (args[1] as Extract<ASTNode, { op: 'id' }>).args];
     const int: SizedType = { kind: 'int', maxElements: 0, minSerializedSize: 1 };
-    const key = range.type.kind === 'list' ? int : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
-    const value = range.type.kind === 'list' || range.type.kind === 'map' ? (range.type.elem ?? DYN) : DYN;
+    const blind = this.memberBlind(name, args.slice(2));
+    const key = blind ? DYN : range.type.kind === 'list' ? int : range.type.kind === 'map' ? fixedString(range.type.elem ? 63 : 0) : DYN;
+    const value = blind ? DYN : range.type.kind === 'list' || range.type.kind === 'map' ? (range.type.elem ?? DYN) : DYN;
     const inner = new Map(env).set(k, key).set(v, value);
     const bodies = args.slice(2).map((n) => this.estimate(n, inner));
     const body = bodies.reduce((s, e) => s + e.cost, 0);
@@ -484,20 +562,63 @@ class Estimator {
         type = { kind: 'map', maxElements: n, minSerializedSize: 2, elem: transform.type.elem ?? DYN };
         break;
     }
-    const unbounded = union(range.unbounded, ...bodies.map((e) => e.unbounded));
-    if (range.type.unboundedAt) unbounded.add(range.type.unboundedAt);
+    const unbounded = withPath(union(range.unbounded, ...bodies.map((e) => e.unbounded)), range.type.unboundedAt);
     return { cost: range.cost + init + n * perElement + result, type, size: type.kind === 'list' || type.kind === 'map' ? n : 0, unbounded };
   }
+}
+
+/** cel-strings-format.ts refuses a precision above 1000. */
+const MAX_FORMAT_PRECISION = 1000;
+
+/** The largest precision (`%.3f`) a literal format string asks for. */
+function maxPrecision(format: ASTNode): number {
+  let max = 0;
+  for (const m of String(format.args).matchAll(/%\.(\d+)/g)) max = Math.max(max, Math.min(Number(m[1]), MAX_FORMAT_PRECISION));
+  return max;
+}
+
+/**
+ * A bound of the text format() prints for a value (callCost: the types are a concrete value's):
+ * a string as itself, quoted in a list or map; a number at most 24 characters, or a `%f` of
+ * 1e308 (309 digits) with the precision asked for; a list or map as its members, with their
+ * separators and a key's text.
+ */
+function printedSize(type: SizedType, size: number, precision: number, depth = 0): number {
+  if (depth > 64) return 0;
+  switch (type.kind) {
+    case 'string':
+      return size + 2;
+    case 'list':
+      return 2 + size * (printedSize(type.elem ?? DYN, type.elem?.maxElements ?? 0, precision, depth + 1) + 2);
+    case 'map':
+    case 'object': {
+      let total = 2;
+      for (const [key, field] of type.fields?.() ?? []) total += key.length + 6 + printedSize(field, field.maxElements, precision, depth + 1);
+      return total;
+    }
+    default:
+      return 24 + (precision > 0 ? 310 + precision : 0);
+  }
+}
+
+const BOOL_WALKS = new Set(['all', 'exists', 'exists_one', 'existsOne']);
+
+/** hasConstantCost of a comprehension's body, once per AST. */
+const constantBodies = new WeakMap<ASTNode, boolean>();
+function constantBody(node: ASTNode): boolean {
+  let known = constantBodies.get(node);
+  if (known === undefined) constantBodies.set(node, (known = hasConstantCost(node)));
+  return known;
 }
 
 const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
 
 function leaf(cost: number, type: SizedType, size = 0): Estimate {
-  return { cost, type, size, unbounded: new Set() };
+  return { cost, type, size, unbounded: NONE };
 }
 
-function withType(cost: number, type: SizedType, unbounded: Set<string>): Estimate {
-  return { cost, type, size: type.maxElements, unbounded: type.unboundedAt ? union(unbounded, new Set([type.unboundedAt])) : unbounded };
+function withType(cost: number, type: SizedType, unbounded: ReadonlySet<string>): Estimate {
+  return { cost, type, size: type.maxElements, unbounded: withPath(unbounded, type.unboundedAt) };
 }
 
 /** One rule's estimate, where it sits, and what to bound. */
@@ -604,43 +725,201 @@ export function costErrorMessage(costName: string, cost: number, limit: number):
  * ("actual cost limit exceeded"); cel-go counts the steps it takes, this prices them in advance.
  */
 export function callCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
-  const env = new Map<string, SizedType>([['self', valueType(self)]]);
-  if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
-  return new Estimator().estimate(ast, env).cost;
+  let known = constantCosts.get(ast);
+  if (known === undefined) {
+    known = hasConstantCost(ast) ? estimateCallCost(ast, self, oldSelf) : false;
+    constantCosts.set(ast, known);
+  }
+  return known === false ? estimateCallCost(ast, self, oldSelf) : known;
 }
 
-/** Sizes of a concrete value; list items and map values merged to the largest, lazily. */
+/** callCost without the figure kept for a rule whose cost cannot depend on the value (tests compare the two). */
+export function estimateCallCost(ast: ASTNode, self: unknown, oldSelf: unknown): number {
+  const env = new Map<string, SizedType>([['self', valueType(self)]]);
+  if (oldSelf !== undefined) env.set('oldSelf', valueType(oldSelf));
+  return new Estimator(true).estimate(ast, env).cost;
+}
+
+/** A rule's cost when hasConstantCost proved it the same for every value; false when it was not. */
+const constantCosts = new WeakMap<ASTNode, number | false>();
+
+/**
+ * Calls Estimator.call prices at its default, their operands plus 1, whatever their types and
+ * sizes (none is one of its cases).
+ */
+const FLAT_CALLS = new Set([
+  'hasValue', 'value', 'orValue', 'or', 'isLessThan', 'isGreaterThan', 'compareTo', 'sign', 'isInteger', 'asInteger', 'asApproximateFloat',
+  'add', 'sub', 'major', 'minor', 'patch', 'getScheme', 'getHostname', 'getHost', 'getPort', 'getEscapedPath', 'getQuery', 'dyn', 'type',
+]);
+/** Calls Estimator.call prices by their subject's (receiver's, else first argument's) kind and size. */
+const SUBJECT_CALLS = new Set([
+  'lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'reverse', 'quantity', 'isQuantity', 'url', 'isURL', 'ip', 'isIP',
+  'cidr', 'isCIDR', 'semver', 'isSemver', 'int', 'uint', 'double', 'duration', 'timestamp',
+]);
+
+/** A literal at most 10 characters long (a string) or sizeless: compared with anything, the comparison costs 1. */
+const shortLiteral = (n: ASTNode) => n.op === 'value' && (typeof n.args !== 'string' || n.args.length <= 10);
+
+/**
+ * Whether the Estimator gives `node` the same cost on every value, decided from the rule's text
+ * alone and conservatively (false when in doubt): literals and variables (cost 0 and 1),
+ * selections, indexing, logic, arithmetic other than '+', list and map literals, size() and has()
+ * cost the same whatever they read; a comparison does when one side is a short or sizeless literal
+ * (the traversal is of the smaller side); 'in' when the right side is a list or map literal; a
+ * string test or conversion when what it reads is a literal. No comprehension, no '+' (a string
+ * concatenation is priced by its operands' sizes), no other function.
+ */
+export function hasConstantCost(node: ASTNode): boolean {
+  const all = (nodes: readonly ASTNode[]) => nodes.every(hasConstantCost);
+  switch (node.op) {
+    case 'value':
+    case 'id':
+      return true;
+    case '.':
+    case '.?':
+      return hasConstantCost(node.args[0]);
+    case '[]':
+    case '[?]':
+    case '&&':
+    case '||':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+      return all(node.args);
+    case '!_':
+    case '-_':
+      return hasConstantCost(node.args);
+    case '?:':
+      return all(node.args);
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return all(node.args) && (shortLiteral(node.args[0]) || shortLiteral(node.args[1]));
+    case 'in':
+      return all(node.args) && (node.args[1].op === 'list' || node.args[1].op === 'map');
+    case 'list':
+      return all(node.args);
+    case 'map':
+      return node.args.every(([k, v]) => hasConstantCost(k) && hasConstantCost(v));
+    case 'call':
+    case 'rcall': {
+      const [name, target, args] = node.op === 'call' ? [node.args[0], undefined, node.args[1]] : node.args;
+      // A receiver that is neither a variable of the rule nor a value may be a namespace (optional.of).
+      if (target?.op === 'id' && target.args !== 'self' && target.args !== 'oldSelf') return false;
+      if (!(target === undefined || hasConstantCost(target)) || !all(args)) return false;
+      if (name === 'size' || FLAT_CALLS.has(name)) return true;
+      if (name === 'has') return target === undefined;
+      if (name === 'startsWith' || name === 'endsWith') return args[0]?.op === 'value';
+      if (SUBJECT_CALLS.has(name)) return (target ?? args[0])?.op === 'value';
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Sizes of a concrete value; list items and map values merged to the largest (the first of the
+ * largest), lazily: an object's fields are looked up by name, and a list's or map's largest member
+ * is found by its size before its type is built.
+ */
 function valueType(value: unknown, depth = 0): SizedType {
   if (depth > 64) return DYN;
   if (typeof value === 'string') return fixedString(value.length);
   if (typeof value === 'boolean') return { kind: 'bool', maxElements: 0, minSerializedSize: 4 };
   if (typeof value === 'number' || typeof value === 'bigint') return { kind: Number.isInteger(Number(value)) ? 'int' : 'double', maxElements: 0, minSerializedSize: 1 };
-  if (Array.isArray(value)) {
-    let elem: SizedType | undefined;
-    return {
-      kind: 'list',
-      maxElements: value.length,
-      minSerializedSize: 2,
-      get elem() {
-        return (elem ??= mergeTypes(value.map((v) => valueType(v, depth + 1))));
-      },
-    };
-  }
-  if (value instanceof Map || (value !== null && typeof value === 'object')) {
-    const entries: [string, unknown][] = value instanceof Map ? [...value.entries()].map(([k, v]) => [String(k), v]) : Object.entries(value);
-    let fields: Map<string, SizedType> | undefined;
-    let elem: SizedType | undefined;
-    return {
-      kind: 'map',
-      maxElements: entries.length,
-      minSerializedSize: 2,
-      fields: () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)]))),
-      get elem() {
-        return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
-      },
-    };
-  }
+  if (Array.isArray(value)) return new ValueList(value, depth);
+  if (value instanceof Map) return mapType(value, depth);
+  if (value !== null && typeof value === 'object') return new ValueObject(value as Json, depth);
   return DYN;
+}
+
+/** valueType(v, depth).maxElements, without building the type. */
+function sizeOf(v: unknown, depth: number): number {
+  if (depth > 64) return 0;
+  if (typeof v === 'string' || Array.isArray(v)) return v.length;
+  if (v instanceof Map) return v.size;
+  if (v !== null && typeof v === 'object') return Object.keys(v).length;
+  return 0;
+}
+
+class ValueList implements SizedType {
+  readonly kind = 'list';
+  readonly minSerializedSize = 2;
+  private merged: SizedType | undefined;
+  constructor(
+    private readonly items: readonly unknown[],
+    private readonly depth: number,
+  ) {}
+  get maxElements(): number {
+    return this.items.length;
+  }
+  get elem(): SizedType {
+    if (this.merged) return this.merged;
+    const depth = this.depth + 1;
+    let best = -1;
+    let max = -1;
+    for (let i = 0; i < this.items.length; i++) {
+      const size = sizeOf(this.items[i], depth);
+      if (size > max) [best, max] = [i, size];
+    }
+    return (this.merged = best < 0 ? DYN : valueType(this.items[best], depth));
+  }
+}
+
+/** A JSON object: a map of its keys (the same type whether the schema says object or map). */
+class ValueObject implements SizedType {
+  readonly kind = 'map';
+  readonly minSerializedSize = 2;
+  readonly maxElements: number;
+  private readonly keys: string[];
+  private merged: SizedType | undefined;
+  constructor(
+    private readonly value: Json,
+    private readonly depth: number,
+  ) {
+    this.keys = Object.keys(value);
+    this.maxElements = this.keys.length;
+  }
+  field(name: string): SizedType | undefined {
+    return Object.hasOwn(this.value, name) ? valueType(this.value[name], this.depth + 1) : undefined;
+  }
+  *fields(): Iterable<[string, SizedType]> {
+    for (const key of this.keys) yield [key, valueType(this.value[key], this.depth + 1)];
+  }
+  get elem(): SizedType {
+    if (this.merged) return this.merged;
+    const depth = this.depth + 1;
+    let best: string | undefined;
+    let max = -1;
+    for (const key of this.keys) {
+      const size = sizeOf(this.value[key], depth);
+      if (size > max) [best, max] = [key, size];
+    }
+    return (this.merged = best === undefined ? DYN : valueType(this.value[best], depth));
+  }
+}
+
+/** A Map (not a JSON value; kept for completeness): its keys as strings, the last of equal ones winning as a field. */
+function mapType(value: Map<unknown, unknown>, depth: number): SizedType {
+  const entries: [string, unknown][] = [...value.entries()].map(([k, v]) => [String(k), v]);
+  let fields: Map<string, SizedType> | undefined;
+  let elem: SizedType | undefined;
+  const fieldMap = () => (fields ??= new Map(entries.map(([k, v]) => [k, valueType(v, depth + 1)])));
+  return {
+    kind: 'map',
+    maxElements: entries.length,
+    minSerializedSize: 2,
+    field: (name) => fieldMap().get(name),
+    fields: fieldMap,
+    get elem() {
+      return (elem ??= mergeTypes(entries.map(([, v]) => valueType(v, depth + 1))));
+    },
+  };
 }
 
 function mergeTypes(types: SizedType[]): SizedType {

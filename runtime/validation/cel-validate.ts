@@ -13,8 +13,9 @@ import { compileRule, type CompiledRule } from './cel-compile.js';
 import { KubeLibraryError } from './cel-errors.js';
 import { callCost, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './cel-cost.js';
 import { ruleErrorString, ruleMessageOrDefault } from './cel-rules.js';
-import { declTypeOfNode, toCelValue } from './cel-value.js';
+import { declTypeOfNode, toCelValue, type CelValueCache } from './cel-value.js';
 import { markDataValues } from './cel-optional.js';
+import { goQuote } from './gofmt.js';
 import { duplicate, forbidden, invalid, required } from './field.js';
 import { deepEqualJSON, isPlainObject, type SchemaNode } from './node.js';
 import type { FieldError } from './types.js';
@@ -32,12 +33,16 @@ export interface CelValidator {
 interface Budget {
   remaining: number;
   stopped: boolean;
+  /** The object's CEL values, converted once for the rules of every level (cel-value.ts). */
+  values: CelValueCache;
 }
 
 interface Compiled {
   rules: Map<SchemaNode, CompiledRule[]>;
   /** Nodes with rules at or below them (the walk skips every other subtree). */
   reach: Set<SchemaNode>;
+  /** Nodes with a child in reach: the walk looks at no other node's members. */
+  descends: Set<SchemaNode>;
   root: SchemaNode;
 }
 
@@ -54,11 +59,13 @@ export function newCelValidator(root: SchemaNode, nodes: readonly SchemaNode[]):
     rules.set(node, node.validations.map((r) => compileRule(r, self)));
   }
   if (rules.size === 0) return undefined;
-  const compiled: Compiled = { rules, reach: reachOf(all, rules), root };
+  const reach = reachOf(all, rules);
+  const descends = new Set(all.filter((node) => children(node).some((c) => reach.has(c))));
+  const compiled: Compiled = { rules, reach, descends, root };
   return {
     validate(obj, old) {
       const errs: FieldError[] = [];
-      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false };
+      const budget: Budget = { remaining: RUNTIME_CEL_COST_BUDGET, stopped: false, values: new Map() };
       walk(compiled, root, obj, old, '', () => false, errs, budget);
       return errs;
     },
@@ -105,29 +112,69 @@ function walk(c: Compiled, node: SchemaNode, value: unknown, old: unknown, path:
   if (value === null || value === undefined || !c.reach.has(node) || budget.stopped) return;
   const rules = c.rules.get(node);
   if (rules) evaluateRules(node, rules, value, old === null ? undefined : old, path, node === c.root, ratchet, errs, budget);
+  if (!c.descends.has(node)) return;
   const next = (n: SchemaNode, v: unknown, o: unknown, p: string) =>
     walk(c, n, v, o, p, o === undefined ? ratchet : once(() => deepEqualJSON(v, o)), errs, budget);
   if (Array.isArray(value)) {
     const items = node.items;
     if (!items || !c.reach.has(items)) return;
     const oldItems = Array.isArray(old) && node.listType === 'map' ? old : undefined;
-    value.forEach((item, i) => next(items, item, oldItems && correlatedItem(node.listMapKeys ?? [], item, oldItems), `${path}[${i}]`));
+    const correlate = oldItems && correlator(node.listMapKeys ?? [], oldItems);
+    value.forEach((item, i) => next(items, item, correlate?.(item), `${path}[${i}]`));
     return;
   }
   if (!isPlainObject(value)) return;
   const oldMap = isPlainObject(old) && node.mapType !== 'atomic' ? old : undefined;
   const additional = typeof node.additional === 'object' ? node.additional : undefined;
   for (const [key, v] of Object.entries(value)) {
+    // A member outside reach would return at once: no path or ratchet is made for it.
     const prop = node.properties?.get(key);
-    if (prop) next(prop, v, oldMap?.[key], child(path, key));
-    else if (additional) next(additional, v, oldMap?.[key], `${path}[${key}]`);
+    if (prop) {
+      if (c.reach.has(prop)) next(prop, v, oldMap?.[key], child(path, key));
+    } else if (additional && c.reach.has(additional)) next(additional, v, oldMap?.[key], `${path}[${key}]`);
   }
 }
 
-/** The old entry of a list-type=map with the same key fields, if any. */
-function correlatedItem(keys: string[], item: unknown, oldItems: unknown[]): unknown {
+/** The old entry of a list-type=map with the same key fields, if any (the first such). */
+export function correlatedItem(keys: string[], item: unknown, oldItems: unknown[]): unknown {
   if (!isPlainObject(item)) return undefined;
   return oldItems.find((o) => isPlainObject(o) && keys.every((k) => deepEqualJSON(o[k], item[k])));
+}
+
+/**
+ * correlatedItem over one list: the old entries indexed once by their key fields when those are
+ * all scalars or absent (deepEqualJSON of scalars is ===), so a list of n entries correlates in
+ * O(n), not O(n²); an entry whose key holds an object or list is looked up by correlatedItem.
+ */
+export function correlator(keys: string[], oldItems: unknown[]): (item: unknown) => unknown {
+  const index = new Map<string, unknown>();
+  for (const o of oldItems) {
+    if (!isPlainObject(o)) continue;
+    const key = scalarKey(keys, o);
+    if (key === undefined) return (item) => correlatedItem(keys, item, oldItems);
+    if (!index.has(key)) index.set(key, o);
+  }
+  return (item) => {
+    if (!isPlainObject(item)) return undefined;
+    const key = scalarKey(keys, item);
+    return key === undefined ? correlatedItem(keys, item, oldItems) : index.get(key);
+  };
+}
+
+/**
+ * The key fields' values as one string, each tagged with its type (two entries' strings are equal
+ * exactly when their values are ===); undefined when one is not a string, number (NaN aside),
+ * bool, bigint, null or absent.
+ */
+function scalarKey(keys: string[], entry: Record<string, unknown>): string | undefined {
+  let out = '';
+  for (const k of keys) {
+    const v = entry[k];
+    if (typeof v === 'string') out += `${JSON.stringify(v)},`;
+    else if (v === null || v === undefined || typeof v === 'boolean' || typeof v === 'bigint' || (typeof v === 'number' && !Number.isNaN(v))) out += `${typeof v}:${String(v)},`;
+    else return undefined;
+  }
+  return out;
 }
 
 function evaluateRules(
@@ -143,7 +190,8 @@ function evaluateRules(
 ): void {
   const type = node.intOrString ? '' : (node.types?.[0] ?? '');
   let activation: { self: unknown; oldSelf?: unknown } | undefined;
-  const activate = () => (activation ??= { self: toCelValue(node, value, resourceRoot), oldSelf: old === undefined ? undefined : toCelValue(node, old, resourceRoot) });
+  const activate = () =>
+    (activation ??= { self: toCelValue(node, value, resourceRoot, budget.values), oldSelf: old === undefined ? undefined : toCelValue(node, old, resourceRoot, budget.values) });
   for (const compiled of rules) {
     const rule = compiled.rule;
     if (!compiled.program) {
@@ -176,8 +224,25 @@ function evaluateRules(
     if (result === true) continue;
     if (!compiled.usesOldSelf && featureEnabled('CRDValidationRatcheting') && ratchet()) continue;
     const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
-    const detail = messageFrom(compiled, activate()) ?? ruleMessageOrDefault(rule);
-    errs.push(errorForReason(rule.reason, fieldName(at), type, detail));
+    let message: string | undefined;
+    if (compiled.messageProgram && compiled.messageAst) {
+      // kube's evalMessageExpression: the same per-call limit and budget as the rule's, and
+      // exceeding either stops the validation with its own error in place of the rule's.
+      const messageCost = callCost(compiled.messageAst, value, old);
+      if (messageCost > PER_CALL_LIMIT) {
+        errs.push(invalid(fieldName(at), type, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(rule.messageExpression ?? '')}`));
+        budget.stopped = true;
+        return;
+      }
+      budget.remaining -= messageCost;
+      if (budget.remaining < 0) {
+        errs.push(invalid(fieldName(at), type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
+        budget.stopped = true;
+        return;
+      }
+      message = messageFrom(compiled, activate());
+    }
+    errs.push(errorForReason(rule.reason, fieldName(at), type, message ?? ruleMessageOrDefault(rule)));
   }
 }
 

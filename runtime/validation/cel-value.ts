@@ -52,8 +52,15 @@ function objectDecl(node: SchemaNode): DeclType {
   return { kind: 'object', fields };
 }
 
+/**
+ * The CEL values of one object's lists and objects, by the JSON value and the node they were
+ * converted under: a validation converts a value for its own rules and again inside its parent's,
+ * and the conversion depends on nothing else (rules do not change what they read).
+ */
+export type CelValueCache = Map<object, { node: SchemaNode | undefined; typeMeta: boolean; cel: unknown }>;
+
 /** The CEL value of `value` under `node`; null and absent values stay as they are. */
-export function toCelValue(node: SchemaNode | undefined, value: unknown, resourceRoot = false): unknown {
+export function toCelValue(node: SchemaNode | undefined, value: unknown, resourceRoot = false, cache?: CelValueCache): unknown {
   if (value === null || value === undefined) return value;
   if (typeof value === 'number') return toCelNumber(node, value);
   if (typeof value === 'string') {
@@ -63,9 +70,16 @@ export function toCelValue(node: SchemaNode | undefined, value: unknown, resourc
     }
     return value;
   }
-  if (Array.isArray(value)) return value.map((v) => toCelValue(node?.items, v));
-  if (isPlainObject(value)) return toCelObject(node, value, resourceRoot || node?.embedded === true);
-  return value;
+  if (typeof value !== 'object') return value;
+  const typeMeta = resourceRoot || node?.embedded === true;
+  const cached = cache?.get(value);
+  if (cached && cached.node === node && cached.typeMeta === typeMeta) return cached.cel;
+  let cel: unknown;
+  if (Array.isArray(value)) cel = value.map((v) => toCelValue(node?.items, v, false, cache));
+  else if (isPlainObject(value)) cel = toCelObject(node, value, typeMeta, cache);
+  else return value;
+  cache?.set(value, { node, typeMeta, cel });
+  return cel;
 }
 
 /** int for integer schemas (and integral values of untyped ones), double for number schemas. */
@@ -75,7 +89,18 @@ function toCelNumber(node: SchemaNode | undefined, value: number): bigint | numb
   return Number.isSafeInteger(value) ? BigInt(value) : value;
 }
 
-function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown>, typeMeta: boolean): Record<string, unknown> {
+/** celFieldNames of each property of a node (schema names: computed once per schema). */
+const fieldNames = new WeakMap<ReadonlyMap<string, SchemaNode>, Map<string, string[]>>();
+
+function namesOf(props: ReadonlyMap<string, SchemaNode>, key: string): string[] {
+  let names = fieldNames.get(props);
+  if (!names) fieldNames.set(props, (names = new Map()));
+  let found = names.get(key);
+  if (!found) names.set(key, (found = celFieldNames(key)));
+  return found;
+}
+
+function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown>, typeMeta: boolean, cache?: CelValueCache): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const props = node?.properties;
   const additional = node && typeof node.additional === 'object' ? node.additional : undefined;
@@ -87,14 +112,14 @@ function toCelObject(node: SchemaNode | undefined, value: Record<string, unknown
     }
     const child = props?.get(key);
     if (child) {
-      const names = celFieldNames(key);
+      const names = namesOf(props!, key);
       if (names.length > 0) {
-        const converted = toCelValue(child, v);
+        const converted = toCelValue(child, v, false, cache);
         for (const celName of names) out[celName] = converted;
       }
     } else if (props === undefined || node?.preserveUnknown) {
       // A map (additionalProperties) keeps its keys; unknown fields of a preserve-unknown object are dyn.
-      out[props === undefined ? key : (escapeName(key) ?? key)] = toCelValue(additional, v);
+      out[props === undefined ? key : (escapeName(key) ?? key)] = toCelValue(additional, v, false, cache);
     }
   }
   return out;

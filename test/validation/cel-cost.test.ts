@@ -29,6 +29,17 @@ describe('static estimate', () => {
     assert.equal(unbounded.rules[0]!.cardinality, Math.floor((3 * 1024 * 1024) / 3));
   });
 
+  test('join() is priced by the text it builds (items × their size + separators), as kube\'s library/cost.go does', () => {
+    const rule = "self.map(x, self.join(',')).size() > 0";
+    const est = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 3000, items: { type: 'string', maxLength: 250 }, 'x-kubernetes-validations': [{ rule }] } }));
+    // Per item: the join of 3000 × 1000 bytes and 2999 commas, ×0.1 → 300,300; far over the limit.
+    assert.ok(est.rules[0]!.expressionCost > 3000 * 300_300, String(est.rules[0]!.expressionCost));
+    assert.deepEqual(est.rules[0]!.unbounded, []);
+    const one = estimateSchemaCost(spec({ foo: { type: 'array', maxItems: 10, items: { type: 'string', maxLength: 5 }, 'x-kubernetes-validations': [{ rule: "self.join(', ').size() < 30" }] } }));
+    // self 1, join ceil((10 × 20 + 2 × 9) × 0.1) = 22, size 1, < 1.
+    assert.equal(one.rules[0]!.maxCost, 25);
+  });
+
   test('kube\'s wording of the factor', () => {
     assert.match(costErrorMessage('estimated rule cost', 3e9, 1e7), /exceeds budget by factor of more than 100x \(try simplifying the rule/);
     assert.match(costErrorMessage('estimated rule cost', 2.5e7, 1e7), /factor of 2\.5x/);
@@ -64,5 +75,60 @@ describe('runtime cost limits', () => {
     const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
     const errs = v.validate(obj).map((e) => e.message);
     assert.deepEqual(errs, ['Invalid value: "array": validation failed due to running out of cost budget, no further validation rules will be run']);
+  });
+
+  test('a join() that builds a long text in a loop is cut at PerCallLimit (kube prices the result, ×0.2)', () => {
+    const v = compileSchemaValidator({ R: { type: 'object', properties: { xs: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: "self.map(x, self.join(',')).size() > 0" }] } } } } as never, 'R');
+    assert.deepEqual(v.validate({ xs: Array(10).fill('a'.repeat(1000)) }), []);
+    // 100 joins of 100,099 characters: 100 × 20,020 > 1,000,000.
+    assert.deepEqual(
+      v.validate({ xs: Array(100).fill('a'.repeat(1000)) }).map((e) => e.message),
+      ['Invalid value: "array": \'operation cancelled: actual cost limit exceeded\': no further validation rules will be run due to call cost exceeds limit for rule: self.map(x, self.join(\',\')).size() > 0'],
+    );
+  });
+
+  test('format() is charged for the text it prints on a concrete value: formatting the whole list per item is cut at PerCallLimit', () => {
+    const rules = [{ rule: "self.map(x, '%s'.format([self])).size() > 0" }, { rule: "'%s/%s'.format([self[0], self[1]]) == self[0] + '/' + self[1]" }];
+    const v = compileSchemaValidator({ R: { type: 'object', properties: { xs: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': rules } } } } as never, 'R');
+    assert.deepEqual(v.validate({ xs: Array.from({ length: 20 }, (_, i) => String(i).padEnd(150, 'x')) }), []);
+    // 800 items of 150 characters: 800 texts of ~123,000 characters (3.7 s and +131 MB on 702dd17).
+    assert.deepEqual(
+      v.validate({ xs: Array.from({ length: 800 }, (_, i) => String(i).padEnd(150, 'x')) }).map((e) => e.message),
+      [`Invalid value: "array": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${rules[0]!.rule}`],
+    );
+  });
+
+  // kube's evalMessageExpression prices a messageExpression as it prices its rule: a message that
+  // walks a long list twice over is cut at PerCallLimit, and messages share the object's budget.
+  const withMessage = (fields: number) =>
+    compileSchemaValidator(
+      {
+        R: {
+          type: 'object',
+          properties: Object.fromEntries(
+            Array.from({ length: fields }, (_, i) => [
+              `xs${i}`,
+              { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.size() < 5', messageExpression: "self.all(x, self.all(y, x == y)) ? 'all equal' : 'not all equal'" }] },
+            ]),
+          ),
+        },
+      } as never,
+      'R',
+    );
+
+  test('a messageExpression over PerCallLimit is refused in place of the rule\'s error, and no further rule runs', () => {
+    const v = withMessage(2);
+    assert.deepEqual(v.validate({ xs0: Array(10).fill(1), xs1: [1, 2] }).map((e) => `${e.field}: ${e.message}`), ['xs0: Invalid value: "array": all equal']);
+    assert.deepEqual(
+      v.validate({ xs0: Array(1000).fill(1), xs1: Array(10).fill(2) }).map((e) => `${e.field}: ${e.message}`),
+      ['xs0: Invalid value: "array": no further validation rules will be run due to call cost exceeds limit for messageExpression: "self.all(x, self.all(y, x == y)) ? \'all equal\' : \'not all equal\'"'],
+    );
+  });
+
+  test('messageExpressions within the limit that together use up RuntimeCELCostBudget stop the validation', () => {
+    const v = withMessage(25);
+    const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
+    assert.deepEqual(v.validate(obj).map((e) => e.message).slice(-1), ['Invalid value: "array": messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run']);
+    assert.ok(v.validate(obj).length < 25);
   });
 });
