@@ -16,7 +16,9 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
-import { goConvertError, goDecodeError, linkSchemaPropsStandIns } from './go-decode.js';
+import { goConvertError } from './go-convert.js';
+import { goDecodeError } from './go-decode.js';
+import { linkSchemaPropsStandIns } from './go-schema-props.js';
 import type { NumberLiterals } from './json-literals.js';
 
 export interface SchemaValidator {
