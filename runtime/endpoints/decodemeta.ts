@@ -44,12 +44,19 @@ export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: Exp
  * A create or update body as kube's handlers decode it: parsed, an object of the endpoint's kind,
  * and decoded into its Go type (checkObjectDecodes). Repeated keys are found for fieldValidation,
  * and for a built-in kind's decode, which judges every occurrence (go-decode.ts) whatever the
- * directive.
+ * directive, and keeps what Go keeps of them (go-repeated-keys.ts: a later object merges into the
+ * earlier one).
  */
 export function decodeObjectBody(scope: RequestScope, req: APIRequest, directive: FieldValidationDirective): { obj: KubeObject; body: DecodedBody } {
   const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
+  const repeatedKeys = body.format === 'json' && body.duplicates.length > 0;
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, repeatedKeys);
+  if (repeatedKeys && body.text !== undefined && scope.validator.repeatedKeysValue !== undefined) {
+    // The object Go's decoder keeps: later occurrences decoded into what earlier ones filled.
+    const kept = scope.validator.repeatedKeysValue(body.text);
+    if (kept !== undefined) return { obj: asObjectOfKind(kept, expectedKind(scope)), body: { ...body, value: kept } };
+  }
   return { obj, body };
 }
 

@@ -90,6 +90,7 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
   if (decodesTyped(definition)) {
     validator.decodeError = (obj, literals, repeatedKeys) => compiled.get().decodeError?.(obj, literals, repeatedKeys);
     validator.convertError = (obj) => compiled.get().convertError?.(obj);
+    validator.repeatedKeysValue = (text) => compiled.get().repeatedKeysValue?.(text);
   }
   return { validator, compiled };
 }

@@ -18,6 +18,7 @@ import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
 import { goConvertError } from './go-convert.js';
 import { goDecodeError } from './go-decode.js';
+import { goRepeatedKeysValue } from './go-repeated-keys.js';
 import { linkSchemaPropsStandIns } from './go-schema-props.js';
 import type { NumberLiterals } from './json-literals.js';
 
@@ -48,6 +49,12 @@ export interface SchemaValidator {
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
    */
   convertError?(obj: Record<string, unknown>): string | undefined;
+  /**
+   * The same kinds: the object kube keeps from a JSON body that repeats a key and decodes (Go
+   * decodes every occurrence into what the earlier ones filled: go-repeated-keys.ts), where
+   * JSON.parse kept only the last; undefined when the text cannot be read so.
+   */
+  repeatedKeysValue?(text: string): Record<string, unknown> | undefined;
 }
 
 const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
@@ -109,6 +116,7 @@ export function compileSchemaValidator(
   if (goFields) {
     validator.decodeError = (obj, literals, repeatedKeys) => goDecodeError(root, obj, literals, repeatedKeys);
     validator.convertError = (obj) => goConvertError(root, obj);
+    validator.repeatedKeysValue = (text) => goRepeatedKeysValue(root, text);
   }
   return validator;
 }
