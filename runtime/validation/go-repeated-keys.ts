@@ -15,7 +15,8 @@
  * - a type with its own UnmarshalJSON (Quantity, Time, IntOrString, RawExtension) and anything
  *   decoded into interface{} (preserve-unknown fields, as objectInterface does: the last value of
  *   a repeated key) take the later value whole; a non-pointer IntOrString given null keeps its
- *   number (UnmarshalJSON sets Type Int and leaves IntVal), and is 0 after a string;
+ *   number (UnmarshalJSON sets Type Int and leaves IntVal), and is 0 after a string; a Quantity
+ *   sent as a number is its literal's text (go-quantity-literals.ts);
  * - a scalar: the later value.
  * Fields the Go type does not have keep their last value (a typed decode drops them; kgen's
  * pruning and unknown-field checks see them, as Go's strict decoder sees every occurrence).
@@ -29,6 +30,7 @@
  */
 import { isObject } from './go-decode-errors.js';
 import { parseEveryOccurrence, RepeatedKeys } from './json-occurrences.js';
+import type { NumberLiterals } from './json-literals.js';
 import type { SchemaNode } from './node.js';
 
 /** ObjectMeta's plain (not pointer) scalar fields: a later null leaves them as they were. */
@@ -45,16 +47,18 @@ const ABSENT = undefined;
 export function goRepeatedKeysValue(root: SchemaNode, text: string): Record<string, unknown> | undefined {
   const every = parseEveryOccurrence(text);
   if (every === undefined || !isObject(every.value)) return undefined;
-  return decodeStructInto(root, {}, every.value, false);
+  return decodeStructInto(root, {}, every.value, false, every.literals);
 }
 
 /**
  * The value of decoding `next` into a field of Go type `node` that holds `prev` (ABSENT when
  * unset). `plain`: the field is not a pointer (a later null leaves a plain struct or scalar as it
- * was); `objectMeta`: node is ObjectMeta, whose plain scalars kgen's tables do not list.
+ * was); `objectMeta`: node is ObjectMeta, whose plain scalars kgen's tables do not list. `at`:
+ * next's number literals (json-occurrences.ts), which a Quantity is parsed from (go-quantity-literals.ts).
  */
-function decodeInto(node: SchemaNode | undefined, prev: unknown, next: unknown, plain: boolean, objectMeta = false): unknown {
+function decodeInto(node: SchemaNode | undefined, prev: unknown, next: unknown, plain: boolean, objectMeta: boolean, at: NumberLiterals | undefined): unknown {
   if (node === undefined || node.preserveUnknown || node.goType === 'v1.Time' || node.goType === 'v1.MicroTime') return lastWins(next);
+  if (node.goQuantity && typeof next === 'number' && at?.literal !== undefined) return at.literal;
   if (node.intOrString) return node.pattern === undefined ? intOrStringInto(prev, next, plain) : lastWins(next);
   if (next === null) return plain && !isListOrMap(node) && prev !== ABSENT ? prev : null;
   const type = node.types?.length === 1 ? node.types[0] : undefined;
@@ -62,12 +66,12 @@ function decodeInto(node: SchemaNode | undefined, prev: unknown, next: unknown, 
     const items = node.items;
     const old = Array.isArray(prev) ? prev : [];
     // A slice's elements are plain values (kube's API has no []*T).
-    return next.map((x, i) => decodeInto(items, i < old.length ? old[i] : ABSENT, x, true));
+    return next.map((x, i) => decodeInto(items, i < old.length ? old[i] : ABSENT, x, true, false, at?.children?.get(i)));
   }
   if (type === 'object' && isObject(next)) {
     const values = node.additional;
-    if (typeof values === 'object') return decodeMapInto(values, isObject(prev) ? { ...prev } : {}, next);
-    if (node.properties !== undefined) return decodeStructInto(node, isObject(prev) ? { ...prev } : {}, next, objectMeta);
+    if (typeof values === 'object') return decodeMapInto(values, isObject(prev) ? { ...prev } : {}, next, at);
+    if (node.properties !== undefined) return decodeStructInto(node, isObject(prev) ? { ...prev } : {}, next, objectMeta, at);
   }
   return lastWins(next);
 }
@@ -77,22 +81,31 @@ function decodeInto(node: SchemaNode | undefined, prev: unknown, next: unknown, 
  * fields (metadata, spec, status) are plain structs in every built-in kind; deeper, a struct-valued
  * field may be a pointer, which kgen's tables do not say, so only scalars count as plain there.
  */
-function decodeStructInto(node: SchemaNode, into: Record<string, unknown>, next: Record<string, unknown>, objectMeta: boolean): Record<string, unknown> {
+function decodeStructInto(node: SchemaNode, into: Record<string, unknown>, next: Record<string, unknown>, objectMeta: boolean, at: NumberLiterals | undefined): Record<string, unknown> {
   const props = node.properties;
   const root = node.keepsTypeMeta;
-  for (const [key, x] of pairsOf(next)) {
+  const places = placesOf(next, at);
+  pairsOf(next).forEach(([key, x], i) => {
     const child = props?.get(key);
     const meta = root && key === 'metadata';
     const plain = meta || (objectMeta ? OBJECT_META_PLAIN_SCALARS.has(key) : node.zeroIsUnset?.has(key) === true && (root || child?.properties === undefined));
-    setOwn(into, key, decodeInto(child, Object.hasOwn(into, key) ? into[key] : ABSENT, x, plain, meta));
-  }
+    setOwn(into, key, decodeInto(child, Object.hasOwn(into, key) ? into[key] : ABSENT, x, plain, meta, places(key, i)));
+  });
   return into;
 }
 
 /** A later object's keys added to a map, each value decoded afresh (Go's mapElem is zeroed per key). */
-function decodeMapInto(values: SchemaNode, into: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, x] of pairsOf(next)) setOwn(into, key, decodeInto(values, ABSENT, x, false));
+function decodeMapInto(values: SchemaNode, into: Record<string, unknown>, next: Record<string, unknown>, at: NumberLiterals | undefined): Record<string, unknown> {
+  const places = placesOf(next, at);
+  pairsOf(next).forEach(([key, x], i) => setOwn(into, key, decodeInto(values, ABSENT, x, false, false, places(key, i))));
   return into;
+}
+
+/** The literals of an object's i-th pair, key `key`: by pair index in a RepeatedKeys, by key in a plain object. */
+function placesOf(v: Record<string, unknown>, at: NumberLiterals | undefined): (key: string, i: number) => NumberLiterals | undefined {
+  const below = at?.children;
+  if (below === undefined) return () => undefined;
+  return v instanceof RepeatedKeys ? (_, i) => below.get(i) : (key) => below.get(key);
 }
 
 /**

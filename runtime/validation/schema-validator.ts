@@ -18,6 +18,7 @@ import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
 import { goConvertError } from './go-convert.js';
 import { goDecodeError } from './go-decode.js';
+import { keepQuantityLiterals } from './go-quantity-literals.js';
 import { goRepeatedKeysValue } from './go-repeated-keys.js';
 import { linkSchemaPropsStandIns } from './go-schema-props.js';
 import type { NumberLiterals } from './json-literals.js';
@@ -55,6 +56,12 @@ export interface SchemaValidator {
    * JSON.parse kept only the last; undefined when the text cannot be read so.
    */
   repeatedKeysValue?(text: string): Record<string, unknown> | undefined;
+  /**
+   * The same kinds: writes each Quantity sent as a JSON number whose literal is in `literals` (a
+   * decoded body's, json-literals.ts) as that literal's text, which kube's Quantity.UnmarshalJSON
+   * parses (go-quantity-literals.ts). In place.
+   */
+  keepQuantityLiterals?(obj: Record<string, unknown>, literals: NumberLiterals): void;
 }
 
 const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
@@ -117,6 +124,7 @@ export function compileSchemaValidator(
     validator.decodeError = (obj, literals, repeatedKeys) => goDecodeError(root, obj, literals, repeatedKeys);
     validator.convertError = (obj) => goConvertError(root, obj);
     validator.repeatedKeysValue = (text) => goRepeatedKeysValue(root, text);
+    if (canonicalQuantities) validator.keepQuantityLiterals = (obj, literals) => keepQuantityLiterals(root, obj, literals);
   }
   return validator;
 }
