@@ -23,7 +23,9 @@
  *
  * Beside it: go-decode-errors.ts (the error texts and the decoder's state), go-type-names.ts (Go's
  * names of schema nodes), go-decode-metadata.ts (ObjectMeta), go-schema-props.ts (a CRD's nested
- * schemas) and go-convert.ts (the unstructured converter, for strategic merge patch results).
+ * schemas) and go-convert.ts (the unstructured converter, for strategic merge patch results);
+ * what a body that decodes keeps: go-repeated-keys.ts (a repeated key's occurrences merged as Go
+ * merges them) and go-quantity-literals.ts (a Quantity sent as a number, read from its literal).
  */
 import { goTimeParseError } from '../api/time.js';
 import { parseQuantity } from './cel-quantity.js';
