@@ -12,7 +12,7 @@ import { newBadRequest, statusError } from '../api/status.js';
 import { goPlusV, goQuote } from '../validation/gofmt.js';
 import { STRATEGIC_MERGE_PATCH } from './patchers.js';
 import type { SchemaValidator } from '../validation/index.js';
-import type { NumberLiterals } from '../validation/json-literals.js';
+import { numberLiteralsOf, type NumberLiterals } from '../validation/json-literals.js';
 import type { APIRequest, RequestScope } from './handler.js';
 import type { FieldValidationDirective } from './queryparams.js';
 import { expectedKind } from './requestscope.js';
@@ -36,20 +36,30 @@ export function checkObjectDecodes(obj: KubeObject, body: unknown, expected: Exp
   if (validator.decodeError === undefined) return checkObjectMetaDecodes(obj, expected);
   // The body as sent (asObjectOfKind has checked it is an object of the kind): Go decodes the
   // fields in their order, and the first wrongly typed one is the answer.
-  const err = validator.decodeError(body as Record<string, unknown>, jsonText, repeatedKeys);
+  // The literals found once, for the decoder and for the Quantities kube reads from their text.
+  const literals = jsonText === undefined || repeatedKeys ? undefined : numberLiteralsOf(jsonText);
+  const err = validator.decodeError(body as Record<string, unknown>, repeatedKeys ? jsonText : literals, repeatedKeys);
   if (err !== undefined) throw newDecodeError(expected, err);
+  if (literals !== undefined) validator.keepQuantityLiterals?.(obj as Record<string, unknown>, literals);
 }
 
 /**
  * A create or update body as kube's handlers decode it: parsed, an object of the endpoint's kind,
  * and decoded into its Go type (checkObjectDecodes). Repeated keys are found for fieldValidation,
  * and for a built-in kind's decode, which judges every occurrence (go-decode.ts) whatever the
- * directive.
+ * directive, and keeps what Go keeps of them (go-repeated-keys.ts: a later object merges into the
+ * earlier one).
  */
 export function decodeObjectBody(scope: RequestScope, req: APIRequest, directive: FieldValidationDirective): { obj: KubeObject; body: DecodedBody } {
   const body = decodeRequestBody(req, directive !== 'Ignore' || scope.validator.decodeError !== undefined);
   const obj = asObjectOfKind(body.value, expectedKind(scope));
-  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, body.format === 'json' && body.duplicates.length > 0);
+  const repeatedKeys = body.format === 'json' && body.duplicates.length > 0;
+  checkObjectDecodes(obj, body.value, expectedKind(scope), scope.validator, body.text, repeatedKeys);
+  if (repeatedKeys && body.text !== undefined && scope.validator.repeatedKeysValue !== undefined) {
+    // The object Go's decoder keeps: later occurrences decoded into what earlier ones filled.
+    const kept = scope.validator.repeatedKeysValue(body.text);
+    if (kept !== undefined) return { obj: asObjectOfKind(kept, expectedKind(scope)), body: { ...body, value: kept } };
+  }
   return { obj, body };
 }
 
@@ -72,8 +82,13 @@ export function checkPatchResultDecodes(validator: SchemaValidator, patchType: s
   if (check === undefined) return;
   // literals: a merge patch's text (its literals stand at the same places in result), or a JSON
   // patch's literals at their places in result (jsonpatch-literals.ts).
-  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, literals);
-  if (err === undefined) return;
+  const places = typeof literals === 'string' ? numberLiteralsOf(literals) : literals;
+  const err = smp ? check(result as Record<string, unknown>) : check(result as Record<string, unknown>, places);
+  if (err === undefined) {
+    // kube's patched JSON keeps the patch's number text, which a Quantity is parsed from.
+    if (!smp && places !== undefined) validator.keepQuantityLiterals?.(result as Record<string, unknown>, places);
+    return;
+  }
   const value = smp ? goPlusV(patch) : JSON.stringify(result);
   // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.
   const message = `Invalid value: ${goQuote(value)}: ${err}`;

@@ -7,6 +7,8 @@
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest } from '../api/status.js';
 import { jsonDuplicateMessage, yamlDuplicateMessage, type DuplicateField } from './duplicatefields.js';
+import { fieldManagerOf, type TypeNode } from './fieldmanager/index.js';
+import { typedPatchErrors, validationErrorsText } from './fieldmanager/typedpatch.js';
 import type { RequestScope } from './handler.js';
 import { JSON_PATCH, type DocumentPatchType } from './patchers.js';
 import type { FieldValidationDirective } from './queryparams.js';
@@ -69,17 +71,20 @@ export interface ApplyTarget {
   kind: string;
   /** Paths of fields the schema does not declare (SchemaValidator.unknownFields). */
   unknownFields(obj: unknown): string[];
+  /** The kind's structure for server-side apply, which names those fields as SMD does (typedpatch.ts). */
+  structure?: TypeNode;
 }
 
 /** The apply target of a resource's own endpoint (and its status). */
 export function scopeApplyTarget(scope: RequestScope): ApplyTarget {
-  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, unknownFields: (obj) => scope.validator.unknownFields(obj) };
+  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, unknownFields: (obj) => scope.validator.unknownFields(obj), structure: fieldManagerOf(scope).structure };
 }
 
 /**
  * The applied configuration, checked as kube's field manager checks it: an object of the
- * endpoint's apiVersion and kind, without managedFields and without fields the schema does not
- * declare (apply rejects those whatever fieldValidation says).
+ * endpoint's apiVersion and kind, without managedFields, without fields the schema does not
+ * declare (apply rejects those whatever fieldValidation says) and without two items of a `map`
+ * list with one key (typedpatch.ts).
  */
 export function decodeApplyPatch(
   body: Buffer | undefined,
@@ -103,12 +108,12 @@ export function decodeApplyPatch(
   if (isPlainObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw newBadRequest('metadata.managedFields must be nil');
   }
-  const unknown = target.unknownFields(value);
-  if (unknown.length > 0) {
+  const errors = typedPatchErrors(value, target.structure, target.unknownFields(value));
+  if (errors.length > 0) {
     const objName = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : name;
-    throw newBadRequest(
-      `failed to create typed patch object (${namespace ?? ''}/${objName}; ${gvk}): ${unknown.map((f) => `.${f}: field not declared in schema`).join('\n')}`,
-    );
+    // kube's answer is a 500 (a plain error from the field manager, kubernetes#122480): a client's
+    // mistake is kgen's 400, with kube's text.
+    throw newBadRequest(`failed to create typed patch object (${namespace ?? ''}/${objName}; ${gvk}): ${validationErrorsText(errors)}`);
   }
   const object = { ...value, metadata: isPlainObject(metadata) ? metadata : {} } as KubeObject;
   const duplicates = parsed.duplicates.map(yamlDuplicateMessage);

@@ -3,20 +3,22 @@
  * inexactIntegerOf. The yaml package resolves `9007199254740993` to the double 9007199254740992;
  * kube's YAML decoder hands the literal to its JSON decoder, which keeps an int64 exactly. The
  * scalar's source text is still on the parsed node, so only a body with a long enough run of
- * digits is visited (16 decimal digits, 14 for `0x…`), and nothing is parsed twice. A `%YAML 1.1`
- * document is always visited: its integers may be written with `_` (`9_007_199_254_740_993`),
- * in base 60 (`1:30`), or as `0…` octal, so no run of digits need show them.
+ * digits is visited (16 decimal digits, 14 for `0x…`), or with `_` between digits or in a long
+ * `0x…`: YAML bodies are read as YAML 1.1 (kube's goyaml.v2: duplicatefields.ts
+ * parseYAMLDocuments), whose integers may be written so (`9_007_199_254_740_993`,
+ * `0xFFFF_FFFF_FFFF_FF`); its `0…` octal and `0b…` binary need a run of digits to pass 2^53.
+ * Nothing is parsed twice.
  */
 import type { Document } from 'yaml';
 import { yaml } from '../api/yaml.js';
 import { isInexactInt64, type InexactInteger } from '../api/json-integers.js';
 
-const LONG_DIGITS = /[0-9a-fA-F]{14}/;
+const LONG_DIGITS = /[0-9a-fA-F]{14}|[0-9]_[0-9]|0[xX][0-9a-fA-F_]{14}/;
 const EXACT_LIMIT = 2 ** 53;
 
 /** The first integer of doc (parsed from text) whose double is another number, and where it stands. */
 export function inexactYAMLIntegerOf(text: string, doc: Document): InexactInteger | undefined {
-  if (!LONG_DIGITS.test(text) && doc.schema.name !== 'yaml-1.1') return undefined;
+  if (!LONG_DIGITS.test(text)) return undefined;
   let found: InexactInteger | undefined;
   yaml().visit(doc, {
     Scalar(_key, node, ancestors) {
@@ -32,10 +34,10 @@ export function inexactYAMLIntegerOf(text: string, doc: Document): InexactIntege
 }
 
 /**
- * The exact integer a scalar the yaml package read as an integer is written as, in every form of
- * YAML 1.2's core schema and of YAML 1.1 (the package's `format` names the base): a sign, `_`
- * between digits (1.1), `0x…`, `0o…` or `0…` (1.1) octal, `0b…` (1.1), and base 60 (1.1:
- * `1:30:00`). Undefined for any other text (a float the package found whole).
+ * The exact integer a scalar the yaml package read as an integer is written as, in every form
+ * goyaml.v2 reads (the package's `format` names the base): a sign, `_` between digits, `0x…`,
+ * `0o…` or `0…` octal, `0b…` (prefixes in either case). Undefined for any other text (a float
+ * the package found whole).
  */
 function integerOfSource(source: string, format: string | undefined): bigint | undefined {
   const m = /^([-+]?)(.*)$/s.exec(source.replace(/_/g, ''))!;
@@ -47,17 +49,10 @@ function integerOfSource(source: string, format: string | undefined): bigint | u
         n = BigInt(`0x${body.slice(2)}`);
         break;
       case 'OCT':
-        n = BigInt(`0o${body.replace(/^0o?/, '') || '0'}`);
+        n = BigInt(`0o${body.replace(/^0[oO]?/, '') || '0'}`);
         break;
       case 'BIN':
         n = BigInt(`0b${body.slice(2)}`);
-        break;
-      case 'TIME':
-        n = 0n;
-        for (const part of body.split(':')) {
-          if (!/^[0-9]+$/.test(part)) return undefined;
-          n = n * 60n + BigInt(part);
-        }
         break;
       default:
         if (!/^[0-9]+$/.test(body)) return undefined;

@@ -90,6 +90,8 @@ export function lazyValidator(definition: ResourceDefinition, schemas: Lazy<Sche
   if (decodesTyped(definition)) {
     validator.decodeError = (obj, literals, repeatedKeys) => compiled.get().decodeError?.(obj, literals, repeatedKeys);
     validator.convertError = (obj) => compiled.get().convertError?.(obj);
+    validator.repeatedKeysValue = (text) => compiled.get().repeatedKeysValue?.(text);
+    validator.keepQuantityLiterals = (obj, literals) => compiled.get().keepQuantityLiterals?.(obj, literals);
   }
   return { validator, compiled };
 }

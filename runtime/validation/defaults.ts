@@ -128,8 +128,9 @@ function writeGoTime(x: Record<string, unknown>, key: string, kind: 'time' | 'mi
 /**
  * A Quantity of one of Kubernetes' own kinds written as kube writes it back (SchemaNode.goQuantity):
  * UnmarshalJSON's ParseQuantity (of a string's trimmed text, or of a number's), then MarshalJSON,
- * always a string. A number is read from its double's text (kube reads the literal: `1e3` sent as
- * a JSON number is `1e3` there, `1k` here). What ParseQuantity refuses stays for the decoder's error.
+ * always a string. A number is read from its double's text: where a JSON body's literal differs
+ * from it (`1e3`), the decode has already written the literal as a string (go-quantity-literals.ts),
+ * as Go reads it. What ParseQuantity refuses stays for the decoder's error.
  */
 function writeGoQuantity(x: Record<string, unknown>, key: string): void {
   const v = x[key];

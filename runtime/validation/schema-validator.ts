@@ -16,7 +16,11 @@ import { validateStructural, type StructuralErrors } from './structural.js';
 import type { FieldError } from './types.js';
 import { validateValue } from './validate.js';
 import { celErrors, newCelValidator } from './cel.js';
-import { goConvertError, goDecodeError, linkSchemaPropsStandIns } from './go-decode.js';
+import { goConvertError } from './go-convert.js';
+import { goDecodeError } from './go-decode.js';
+import { keepQuantityLiterals } from './go-quantity-literals.js';
+import { goRepeatedKeysValue } from './go-repeated-keys.js';
+import { linkSchemaPropsStandIns } from './go-schema-props.js';
 import type { NumberLiterals } from './json-literals.js';
 
 export interface SchemaValidator {
@@ -46,6 +50,18 @@ export interface SchemaValidator {
    * map, is converted into the Go type (a strategic merge patch's result), or undefined.
    */
   convertError?(obj: Record<string, unknown>): string | undefined;
+  /**
+   * The same kinds: the object kube keeps from a JSON body that repeats a key and decodes (Go
+   * decodes every occurrence into what the earlier ones filled: go-repeated-keys.ts), where
+   * JSON.parse kept only the last; undefined when the text cannot be read so.
+   */
+  repeatedKeysValue?(text: string): Record<string, unknown> | undefined;
+  /**
+   * The same kinds: writes each Quantity sent as a JSON number whose literal is in `literals` (a
+   * decoded body's, json-literals.ts) as that literal's text, which kube's Quantity.UnmarshalJSON
+   * parses (go-quantity-literals.ts). In place.
+   */
+  keepQuantityLiterals?(obj: Record<string, unknown>, literals: NumberLiterals): void;
 }
 
 const STRING_NODE: SchemaNode = { ...emptyNode(), types: ['string'], typeName: 'string' };
@@ -107,6 +123,8 @@ export function compileSchemaValidator(
   if (goFields) {
     validator.decodeError = (obj, literals, repeatedKeys) => goDecodeError(root, obj, literals, repeatedKeys);
     validator.convertError = (obj) => goConvertError(root, obj);
+    validator.repeatedKeysValue = (text) => goRepeatedKeysValue(root, text);
+    if (canonicalQuantities) validator.keepQuantityLiterals = (obj, literals) => keepQuantityLiterals(root, obj, literals);
   }
   return validator;
 }

@@ -179,6 +179,42 @@ describe('server-side apply', () => {
     assert.equal((await t.request('GET', `${WIDGETS}/e1`)).status, 404);
   });
 
+  it('names undeclared fields as structured-merge-diff does (a 400 where kube answers 500)', async () => {
+    // kube's field manager returns a plain error for a configuration that does not fit the
+    // schema, which its handlers answer with 500 (kubernetes#122480); kgen keeps 400 and kube's text.
+    const DEPLOYMENTS = '/apis/apps/v1/namespaces/default/deployments';
+    const deployment = (spec: string) =>
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"u"},"spec":{"selector":{"matchLabels":{"app":"u"}},"template":{"metadata":{"labels":{"app":"u"}},"spec":{${spec}}}}}`;
+    const applied = (spec: string) => t.request('PATCH', `${DEPLOYMENTS}/u?fieldManager=a`, { body: deployment(spec), contentType: APPLY });
+    const prefix = 'failed to create typed patch object (default/u; apps/v1, Kind=Deployment): ';
+    // An item of a `map` list by its key; a missing key with a default (a port's protocol) by the default.
+    const keyed = await applied('"containers":[{"name":"c","image":"x","ports":[{"containerPort":80,"typo":1}]}]');
+    assert.equal(keyed.status, 400, keyed.text);
+    assert.equal(keyed.body.reason, 'BadRequest');
+    assert.equal(keyed.body.message, `${prefix}.spec.template.spec.containers[name="c"].ports[containerPort=80,protocol="TCP"].typo: field not declared in schema`);
+    // An atomic list's item by its index; several errors as SMD's ValidationErrors prints them.
+    const several = await applied('"containers":[{"name":"c","image":"x","bogus":1}],"tolerations":[{"key":"k","typo":2}]');
+    assert.equal(several.status, 400, several.text);
+    assert.equal(
+      several.body.message,
+      `${prefix}errors:\n  .spec.template.spec.containers[name="c"].bogus: field not declared in schema\n  .spec.template.spec.tolerations[0].typo: field not declared in schema`,
+    );
+    // Two items of a `map` list with one key (SMD allows them in the live object only).
+    const duplicate = await applied('"containers":[{"name":"c","image":"x","env":[{"name":"a","value":"1"},{"name":"a","value":"2"}]}]');
+    assert.equal(duplicate.status, 400, duplicate.text);
+    assert.equal(duplicate.body.message, `${prefix}.spec.template.spec.containers[name="c"].env: duplicate entries for key [name="a"]`);
+    // A wrongly typed field and a `map` list item without its key are kube's 500 too (SMD's
+    // `expected numeric (int or float), got string`, `element 0: associative list with keys has an
+    // element that omits all key fields ["name"]`): kgen answers them with its validation's 422.
+    const typed = await applied('"containers":[{"name":"c","image":"x"}]').then(() =>
+      t.request('PATCH', `${DEPLOYMENTS}/u?fieldManager=a`, { body: deployment('"containers":[{"name":"c","image":"x"}]').replace('"spec":{"selector"', '"spec":{"replicas":"3","selector"'), contentType: APPLY }),
+    );
+    assert.equal(typed.status, 422, typed.text);
+    const keyless = await applied('"containers":[{"image":"x"}]');
+    assert.equal(keyless.status, 422, keyless.text);
+    assert.match(keyless.body.message, /spec\.template\.spec\.containers\[0\]\.name: Required value/);
+  });
+
   it('answers an alias bomb with 400 at once', async () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 9; i++) lines.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(',')}]`);

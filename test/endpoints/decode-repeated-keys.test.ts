@@ -116,6 +116,73 @@ describe('a built-in kind\'s body that repeats a key is decoded occurrence by oc
     assert.match(created.headers.get('warning') ?? '', /duplicate field \\?"spec\.replicas\\?"/);
   });
 
+  it('a repeated object is decoded into what the earlier one filled (Go\'s decode.go object())', async () => {
+    const created = async (name: string, text: string, path = DEPLOYMENTS) => {
+      const res = await t.request('POST', path, { body: text });
+      assert.equal(res.status, 201, res.text);
+      return res.body as Record<string, any>;
+    };
+    const template = (containers: string) => `"template":{"metadata":{"labels":{"app":"m"}},"spec":{"containers":[${containers}]}}`;
+    // A struct: a field only in the first object survives, a field in both takes the later value.
+    const spec = await created('m1', `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"m1"},"spec":{"replicas":3,"minReadySeconds":5},"spec":{"minReadySeconds":7,"paused":true,"selector":{"matchLabels":{"app":"m"}},${template('{"name":"c","image":"nginx"}')}}}`);
+    assert.equal(spec.spec.replicas, 3);
+    assert.equal(spec.spec.minReadySeconds, 7);
+    assert.equal(spec.spec.paused, true);
+    // A map (labels, a ResourceList): the later object's keys are added to the first map.
+    const maps = await created(
+      'm2',
+      deploymentText('m2', '', '"name":"m2","labels":{"a":"1","b":"1"},"labels":{"b":"2","c":"2"},"annotations":{"x":"1"}').replace(
+        '"containers":[{"name":"c","image":"nginx"}]',
+        '"containers":[{"name":"c","image":"nginx","resources":{"limits":{"cpu":"1"},"limits":{"memory":"1Gi"}}}]',
+      ),
+    );
+    assert.deepEqual(maps.metadata.labels, { a: '1', b: '2', c: '2' });
+    assert.deepEqual(maps.spec.template.spec.containers[0].resources.limits, { cpu: '1', memory: '1Gi' });
+    // A slice: element i of the later list is decoded into element i of the earlier one (a
+    // container keeps the image the first list gave it), and the slice takes the later length.
+    const list = await created(
+      'm3',
+      `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"m3"},"spec":{"selector":{"matchLabels":{"app":"m"}},"template":{"metadata":{"labels":{"app":"m"}},"spec":{"containers":[{"name":"a","image":"nginx","workingDir":"/w"},{"name":"b","image":"busybox"}],"containers":[{"name":"c","workingDir":"/v"}]}}}}`,
+    );
+    assert.deepEqual(
+      list.spec.template.spec.containers.map((c: Record<string, unknown>) => [c.name, c.image, c.workingDir]),
+      [['c', 'nginx', '/v']],
+    );
+    // null: a pointer (replicas, *int32) becomes nil and is defaulted; a plain field (paused,
+    // bool; metadata.name) keeps its earlier value; a map becomes nil.
+    const nulls = await created('m4', deploymentText('m4', '"replicas":5,"replicas":null,"paused":true,"paused":null', '"name":"m4","name":null,"labels":{"a":"1"},"labels":null'));
+    assert.equal(nulls.metadata.name, 'm4');
+    // (nil, kept as a body's single `labels: null` is.)
+    assert.ok(nulls.metadata.labels === null || nulls.metadata.labels === undefined, JSON.stringify(nulls.metadata));
+    assert.equal(nulls.spec.replicas, 1);
+    assert.equal(nulls.spec.paused, true);
+    // A type with its own UnmarshalJSON takes the later value whole (a Quantity's text, an IntOrString).
+    // The root's spec is a plain struct: a later null leaves it as it was.
+    const root = await created('m6', deploymentText('m6', '"replicas":2').replace(/}$/, ',"spec":null}'));
+    assert.equal(root.spec.replicas, 2);
+    // A plain IntOrString (a port's targetPort) given null keeps its number (UnmarshalJSON sets
+    // Type Int and leaves IntVal), here in element 0 of a later ports list decoded into the first.
+    const service = await created(
+      'm7',
+      '{"apiVersion":"v1","kind":"Service","metadata":{"name":"m7"},"spec":{"ports":[{"port":80,"targetPort":8080}],"ports":[{"port":81,"targetPort":null}]}}',
+      '/api/v1/namespaces/default/services',
+    );
+    assert.deepEqual(
+      service.spec.ports.map((p: Record<string, unknown>) => [p.port, p.targetPort]),
+      [[81, 8080]],
+    );
+    const whole = await created('m5', deploymentText('m5', '"strategy":{"rollingUpdate":{"maxSurge":"50%"}},"strategy":{"rollingUpdate":{"maxSurge":2}}'));
+    assert.equal(whole.spec.strategy.rollingUpdate.maxSurge, 2);
+    assert.equal(whole.spec.strategy.rollingUpdate.maxUnavailable, '25%');
+  });
+
+  it('a field only in an earlier object is seen by strict decoding, as Go decodes every occurrence', async () => {
+    const body = deploymentText('s', '"bogus":1').replace('"spec":{"bogus":1,', '"spec":{"bogus":1},"spec":{');
+    const strict = await t.request('POST', `${DEPLOYMENTS}?fieldValidation=Strict`, { body });
+    assert.equal(strict.status, 400, strict.text);
+    assert.match((strict.body as { message: string }).message, /unknown field "spec\.bogus"/);
+  });
+
   it('a custom resource decodes into a map: the last value wins', async () => {
     // A wrongly typed earlier value is no 400 (the map keeps the last), and a wrongly typed last
     // one is the schema's 422.

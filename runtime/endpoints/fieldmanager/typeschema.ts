@@ -42,6 +42,11 @@ export interface ListNode {
   listType: ListType;
   /** `x-kubernetes-list-map-keys` of `map` lists. */
   keys: string[];
+  /**
+   * The items' schema defaults of key fields that have one (a ContainerPort's `protocol: TCP`):
+   * SMD names an item that omits such a key with the default (getAssociativeKeyDefault).
+   */
+  keyDefaults?: ReadonlyMap<string, unknown>;
   /** Strategic merge patch metadata (built-in kinds only carry it). */
   patchStrategy: string[];
   patchMergeKey?: string;
@@ -171,6 +176,15 @@ class Builder {
     const strategy = typeof raw['x-kubernetes-patch-strategy'] === 'string' ? (raw['x-kubernetes-patch-strategy'] as string).split(',') : [];
     const node: ListNode = { kind: 'list', elements: this.node(raw.items), listType, keys: listType === 'map' ? keys : [], patchStrategy: strategy };
     if (typeof raw['x-kubernetes-patch-merge-key'] === 'string') node.patchMergeKey = raw['x-kubernetes-patch-merge-key'] as string;
+    if (listType === 'map' && isRaw(raw.items)) {
+      const props = this.flatten(raw.items, 0).properties;
+      const defaults = new Map<string, unknown>();
+      for (const key of keys) {
+        const prop = isRaw(props) ? props[key] : undefined;
+        if (isRaw(prop) && prop.default !== undefined) defaults.set(key, prop.default);
+      }
+      if (defaults.size > 0) node.keyDefaults = defaults;
+    }
     return node;
   }
 }
