@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
-import { costErrorMessage, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT } from '../../runtime/validation/cel-cost.js';
+import { costErrorMessage, estimateCallCost, estimateSchemaCost, STATIC_ESTIMATED_COST_LIMIT } from '../../runtime/validation/cel-cost.js';
+import { parseRule } from '../../runtime/validation/cel-env.js';
 
 const spec = (properties: Record<string, unknown>) => ({ type: 'object', properties: { spec: { type: 'object', properties } } });
 
@@ -130,5 +131,34 @@ describe('runtime cost limits', () => {
     const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
     assert.deepEqual(v.validate(obj).map((e) => e.message).slice(-1), ['Invalid value: "array": messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run']);
     assert.ok(v.validate(obj).length < 25);
+  });
+});
+
+/**
+ * kube's runtime price of one call on a concrete value: cel-go's interpreter/runtimecost.go
+ * (matches, startsWith, endsWith) and kube's library/cost.go CallCost (replace, split, find,
+ * findAll, a format's validate), each plus 1 for reading `self`. kgen must not charge less (a rule
+ * could spend more than kube allows) and, for these size-dependent calls, not more.
+ */
+describe('runtime cost per call, against kube\'s CallCost', () => {
+  const cost = (rule: string, self: unknown) => estimateCallCost(parseRule(rule).ast, self, undefined);
+  const s1000 = 'x'.repeat(1000);
+  test('replace and split: twice a traversal of the receiver (ceil(1000 × 2 × 0.1) = 200)', () => {
+    assert.equal(cost("self.replace('a', 'b')", s1000), 201);
+    assert.equal(cost("self.split(',')", s1000), 201);
+    assert.equal(cost("self.split(',')", ''), 2);
+  });
+  test('startsWith and endsWith: a traversal of the receiver, not of the prefix (ceil(1000 × 0.1) = 100)', () => {
+    assert.equal(cost("self.startsWith('v')", s1000), 101);
+    assert.equal(cost("self.endsWith('v')", s1000), 101);
+  });
+  test('matches, find and findAll: (length + 1) × 0.1 per regex step (ceil(1.1) × ceil(8 × 0.25) = 4)', () => {
+    assert.equal(cost("self.matches('^[a-z]+$')", 'abcdefghij'), 5);
+    assert.equal(cost("self.find('^[a-z]+$')", 'abcdefghij'), 5);
+    assert.equal(cost("self.findAll('^[a-z]+$')", 'abcdefghij'), 5);
+  });
+  test('a format\'s validate(): (length + 1) × 0.1 times a 128-character regex (ceil(1.1) × 32 = 64)', () => {
+    // format.dns1123Label(): 1 (kube's format.named family is nominal); validate: 64; self: 1.
+    assert.equal(cost('format.dns1123Label().validate(self)', 'abcdefghij'), 66);
   });
 });
