@@ -381,6 +381,8 @@ class Estimator {
       case 'double':
       case 'duration':
       case 'timestamp':
+      // bytes(string): a traversal (cel-go's StringToBytes, statically and at run time).
+      case 'bytes':
         return { cost: base + (subject?.type.kind === 'string' ? strCost(subject) : 1), type: subject?.type.kind === 'string' && name.endsWith('Ascii') ? subject.type : DYN, size: subject?.size ?? 0, unbounded };
       case 'format':
         // ext.Strings' format (cel-go checker/cost.go, ExtFormatString; kube's library adds no
@@ -767,7 +769,7 @@ const FLAT_CALLS = new Set([
 /** Calls Estimator.call prices by their subject's (receiver's, else first argument's) kind and size. */
 const SUBJECT_CALLS = new Set([
   'lowerAscii', 'upperAscii', 'trim', 'replace', 'substring', 'charAt', 'reverse', 'quantity', 'isQuantity', 'url', 'isURL', 'ip', 'isIP',
-  'cidr', 'isCIDR', 'semver', 'isSemver', 'int', 'uint', 'double', 'duration', 'timestamp',
+  'cidr', 'isCIDR', 'semver', 'isSemver', 'int', 'uint', 'double', 'duration', 'timestamp', 'bytes',
 ]);
 
 /** A literal at most 10 characters long (a string) or sizeless: compared with anything, the comparison costs 1. */

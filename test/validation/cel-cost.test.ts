@@ -157,6 +157,12 @@ describe('runtime cost per call, against kube\'s CallCost', () => {
     assert.equal(cost("self.find('^[a-z]+$')", 'abcdefghij'), 5);
     assert.equal(cost("self.findAll('^[a-z]+$')", 'abcdefghij'), 5);
   });
+  test('bytes(): a traversal of the string (cel-go\'s StringToBytes, ceil(1000 × 0.1) = 100), statically and at run time', () => {
+    assert.equal(cost('bytes(self).size() > 0', s1000), 103);
+    // maxLength 1000 is up to 4000 bytes in kube's estimate: 400, + self, size() and '>'.
+    const est = estimateSchemaCost(spec({ s: { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [{ rule: 'bytes(self).size() > 0' }] } }));
+    assert.equal(est.total, 403);
+  });
   test('a format\'s validate(): (length + 1) × 0.1 times a 128-character regex (ceil(1.1) × 32 = 64)', () => {
     // format.dns1123Label(): 1 (kube's format.named family is nominal); validate: 64; self: 1.
     assert.equal(cost('format.dns1123Label().validate(self)', 'abcdefghij'), 66);
