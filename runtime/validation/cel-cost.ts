@@ -238,7 +238,9 @@ class Estimator {
         let compare = 1;
         let unbounded = union(a.unbounded, b.unbounded);
         if (a.type.kind === 'string' || b.type.kind === 'string') compare = Math.max(1, ceil(Math.min(a.size, b.size) * STRING_TRAVERSAL_COST_FACTOR));
-        else if (a.type.kind === 'list' || b.type.kind === 'list' || a.type.kind === 'map' || b.type.kind === 'map') compare = Math.max(1, Math.min(a.size, b.size));
+        // Lists and maps: cel-go prices equality as a string's, the smaller size × 0.1 (checker/cost.go
+        // and runtimecost.go, overloads.Equals), whatever the members are.
+        else if (a.type.kind === 'list' || b.type.kind === 'list' || a.type.kind === 'map' || b.type.kind === 'map') compare = Math.max(1, ceil(Math.min(a.size, b.size) * STRING_TRAVERSAL_COST_FACTOR));
         else unbounded = union(a.unbounded, b.unbounded);
         return { cost: a.cost + b.cost + compare, type: { kind: 'bool', maxElements: 0, minSerializedSize: 4 }, size: 0, unbounded };
       }

@@ -163,6 +163,14 @@ describe('runtime cost per call, against kube\'s CallCost', () => {
     const est = estimateSchemaCost(spec({ s: { type: 'string', maxLength: 1000, 'x-kubernetes-validations': [{ rule: 'bytes(self).size() > 0' }] } }));
     assert.equal(est.total, 403);
   });
+  test('list and map equality: the smaller size × 0.1 (cel-go\'s Equals), statically and at run time', () => {
+    const list = Array(1000).fill(1);
+    assert.equal(estimateCallCost(parseRule('self == oldSelf').ast, list, list), 102);
+    assert.equal(estimateCallCost(parseRule('self == oldSelf').ast, { a: list }, { a: list.slice(0, 10) }), 3);
+    // maxItems 100: self, oldSelf and ceil(100 × 0.1).
+    const est = estimateSchemaCost(spec({ xs: { type: 'array', maxItems: 100, items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } }));
+    assert.equal(est.total, 12);
+  });
   test('a format\'s validate(): (length + 1) × 0.1 times a 128-character regex (ceil(1.1) × 32 = 64)', () => {
     // format.dns1123Label(): 1 (kube's format.named family is nominal); validate: 64; self: 1.
     assert.equal(cost('format.dns1123Label().validate(self)', 'abcdefghij'), 66);
