@@ -319,10 +319,10 @@ class Estimator {
       case 'findAll': {
         const str = t ?? a[0];
         const re = t ? a[0] : a[1];
-        // On a value, kube's runtime price (cel-go's runtimecost.go for matches, kube's
-        // library/cost.go for find and findAll): the string's length plus one, so a 10-character
+        // cel-go's checker/cost.go and runtimecost.go for matches, kube's library/cost.go for find
+        // and findAll, statically and at run time: the string's length plus one, so a 10-character
         // string is 2 steps per regex step, not 1.
-        const traversal = this.valueSizes ? ceil((1 + (str?.size ?? 0)) * STRING_TRAVERSAL_COST_FACTOR) : strCost(str);
+        const traversal = ceil((1 + (str?.size ?? 0)) * STRING_TRAVERSAL_COST_FACTOR);
         const cost = traversal * Math.max(1, ceil((re?.size ?? 0) * REGEX_STRING_LENGTH_COST_FACTOR));
         const type = name === 'findAll' ? { kind: 'list' as const, maxElements: str?.size ?? 0, minSerializedSize: 2, elem: str?.type ?? DYN } : name === 'find' ? (str?.type ?? DYN) : bool;
         return { cost: base + cost, type, size: str?.size ?? 0, unbounded };
@@ -358,9 +358,9 @@ class Estimator {
         if (this.valueSizes && t) return { cost: base + strCost(t), type: bool, size: 0, unbounded };
         return { cost: base + strCost(a[0]), type: bool, size: 0, unbounded: union(...a.map((e) => e.unbounded)) };
       case 'replace':
-        // kube's library/cost.go: the traversal plus the result's construction, twice a traversal
-        // at run time. (kgen's static estimate keeps ×0.1, below kube's ×0.2: see README, "CEL cost".)
-        if (this.valueSizes && t?.type.kind === 'string') return { cost: base + Math.max(1, ceil(t.size * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: DYN, size: t.size, unbounded };
+        // kube's library/cost.go: the traversal plus the result's construction, twice a traversal,
+        // statically and at run time.
+        if (t?.type.kind === 'string') return { cost: base + Math.max(1, ceil(t.size * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: DYN, size: t.size, unbounded };
         return { cost: base + (subject?.type.kind === 'string' ? strCost(subject) : 1), type: DYN, size: subject?.size ?? 0, unbounded };
       case 'lowerAscii':
       case 'upperAscii':
@@ -414,8 +414,8 @@ class Estimator {
         return { cost: base + 1, type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
       }
       case 'split':
-        // kube's library/cost.go: twice a traversal of the receiver at run time (see replace).
-        return { cost: base + (this.valueSizes ? Math.max(1, ceil((t?.size ?? 0) * 2 * STRING_TRAVERSAL_COST_FACTOR)) : strCost(t)), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
+        // kube's library/cost.go: twice a traversal of the receiver (see replace).
+        return { cost: base + Math.max(1, ceil((t?.size ?? 0) * 2 * STRING_TRAVERSAL_COST_FACTOR)), type: { kind: 'list', maxElements: t?.size ?? 0, minSerializedSize: 2, elem: t?.type ?? DYN }, size: t?.size ?? 0, unbounded };
       case 'join': {
         // kube's library/cost.go: the result is at most the items' size times their count, plus
         // the separators; building it is a traversal of it (×2 at run time, where kube prices the

@@ -171,6 +171,13 @@ describe('runtime cost per call, against kube\'s CallCost', () => {
     const est = estimateSchemaCost(spec({ xs: { type: 'array', maxItems: 100, items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } }));
     assert.equal(est.total, 12);
   });
+  test('statically too: replace and split are ×0.2 and matches (length + 1) × 0.1 (kube\'s EstimateCallCost, cel-go\'s checker)', () => {
+    // maxLength 100 is 400 bytes in kube's estimate: replace/split 80, matches ceil(40.1) × 2 = 82; + self, size() and '>'.
+    const total = (rule: string) => estimateSchemaCost(spec({ s: { type: 'string', maxLength: 100, 'x-kubernetes-validations': [{ rule }] } })).total;
+    assert.equal(total("self.replace('a', 'b').size() > 0"), 83);
+    assert.equal(total("self.split(',').size() > 0"), 83);
+    assert.equal(total("self.matches('^[a-z]+$')"), 83);
+  });
   test('a format\'s validate(): (length + 1) × 0.1 times a 128-character regex (ceil(1.1) × 32 = 64)', () => {
     // format.dns1123Label(): 1 (kube's format.named family is nominal); validate: 64; self: 1.
     assert.equal(cost('format.dns1123Label().validate(self)', 'abcdefghij'), 66);
