@@ -222,24 +222,30 @@ function evaluateRules(
       continue;
     }
     if (result === true) continue;
-    if (!compiled.usesOldSelf && featureEnabled('CRDValidationRatcheting') && ratchet()) continue;
+    // A ratcheted error is a warning in kube (kgen sends none): it is dropped.
+    const ratcheted = !compiled.usesOldSelf && featureEnabled('CRDValidationRatcheting') && ratchet();
+    if (ratcheted && !compiled.messageAst) continue;
     const at = compiled.fieldPath ? child(path, compiled.fieldPath) : path;
     let message: string | undefined;
     if (compiled.messageProgram && compiled.messageAst) {
       // kube's evalMessageExpression: the same per-call limit and budget as the rule's, and
-      // exceeding either stops the validation with its own error in place of the rule's.
+      // exceeding either stops the validation with its own error in place of the rule's. kube
+      // evaluates it for a ratcheted error too, so its cost is charged and exceeding a limit
+      // stops the validation all the same, the error then dropped with the warning it becomes;
+      // its text is not computed (no warning carries it here).
       const messageCost = callCost(compiled.messageAst, value, old);
       if (messageCost > PER_CALL_LIMIT) {
-        errs.push(invalid(fieldName(at), type, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(rule.messageExpression ?? '')}`));
+        if (!ratcheted) errs.push(invalid(fieldName(at), type, `no further validation rules will be run due to call cost exceeds limit for messageExpression: ${goQuote(rule.messageExpression ?? '')}`));
         budget.stopped = true;
         return;
       }
       budget.remaining -= messageCost;
       if (budget.remaining < 0) {
-        errs.push(invalid(fieldName(at), type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
+        if (!ratcheted) errs.push(invalid(fieldName(at), type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run'));
         budget.stopped = true;
         return;
       }
+      if (ratcheted) continue;
       message = messageFrom(compiled, activate());
     }
     errs.push(errorForReason(rule.reason, fieldName(at), type, message ?? ruleMessageOrDefault(rule)));

@@ -126,6 +126,29 @@ describe('runtime cost limits', () => {
     );
   });
 
+  // kube evaluates the messageExpression of a ratcheted error too (schema/cel/validation.go: the
+  // error becomes a warning, the message is still priced): over PerCallLimit, the validation stops
+  // with no error, so a later rule is not run; within it, the later rules run as before.
+  test('a ratcheted error\'s messageExpression is priced: over PerCallLimit it stops the validation (kube\'s warning, no error)', () => {
+    const v = withMessage(2);
+    const long = Array(1000).fill(1);
+    assert.deepEqual(v.validate({ xs0: long, xs1: Array(10).fill(2) }, { xs0: long, xs1: [] }), []);
+    const short = Array(10).fill(1);
+    assert.deepEqual(
+      v.validate({ xs0: short, xs1: Array(10).fill(2) }, { xs0: short, xs1: [] }).map((e) => `${e.field}: ${e.message}`),
+      ['xs1: Invalid value: "array": all equal'],
+    );
+  });
+
+  test('ratcheted errors\' messageExpressions use up RuntimeCELCostBudget too', () => {
+    const v = withMessage(26);
+    const items = Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)] as const);
+    const old = Object.fromEntries(items);
+    // 25 unchanged (ratcheted) failing values whose messages cost ~460,000 each, then a changed one.
+    assert.deepEqual(v.validate({ ...old, xs25: [1, 2, 3, 4, 5, 6] }, { ...old, xs25: [] }), []);
+    assert.equal(v.validate({ xs25: [1, 2, 3, 4, 5, 6] }, { xs25: [] }).length, 1);
+  });
+
   test('messageExpressions within the limit that together use up RuntimeCELCostBudget stop the validation', () => {
     const v = withMessage(25);
     const obj = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`xs${i}`, Array(300).fill(1)]));
