@@ -404,6 +404,10 @@ class Estimator {
         }
         if (t?.type.kind === 'string') return { cost: base + ceil(t.size * STRING_TRAVERSAL_COST_FACTOR), type: { kind: 'string', maxElements: Number.MAX_SAFE_INTEGER, minSerializedSize: 2 }, size: Number.MAX_SAFE_INTEGER, unbounded };
         return { cost: base + 1, type: DYN, size: 0, unbounded };
+      case 'strings.quote':
+        // cel-go's ExtQuoteString, statically and at run time: a traversal of the string; the
+        // result is at most every character escaped, plus the quotes.
+        return { cost: base + (a[0]?.type.kind === 'string' ? strCost(a[0]) : 1), type: fixedString((a[0]?.size ?? 0) * 2 + 2), size: (a[0]?.size ?? 0) * 2 + 2, unbounded };
       case 'string': {
         // On a concrete value (callCost), the result is at most the string itself or a scalar's
         // longest text: kube's runtime cost prices what follows by the actual result's size.

@@ -201,6 +201,9 @@ describe('runtime cost per call, against kube\'s CallCost', () => {
     assert.equal(total("self.split(',').size() > 0"), 83);
     assert.equal(total("self.matches('^[a-z]+$')"), 83);
   });
+  test('strings.quote(): a traversal of the string (cel-go\'s ExtQuoteString, ceil(1000 × 0.1) = 100)', () => {
+    assert.equal(cost('strings.quote(self).size() > 0', s1000), 103);
+  });
   test('a format\'s validate(): (length + 1) × 0.1 times a 128-character regex (ceil(1.1) × 32 = 64)', () => {
     // format.dns1123Label(): 1 (kube's format.named family is nominal); validate: 64; self: 1.
     assert.equal(cost('format.dns1123Label().validate(self)', 'abcdefghij'), 66);
