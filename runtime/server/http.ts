@@ -377,22 +377,31 @@ export class HTTPServer {
       lingerOnClose(res.socket);
     }
     if (response.kind === 'object') writeObject(res, response);
-    else void this.stream(res, response, abort.signal);
+    // A pass-through answer is under the request's deadline (the timeout filter's child of abort).
+    else void this.stream(res, response, response.passThrough ? request.signal : abort.signal);
   }
   /** Writes a stream response chunk by chunk; each write is flushed to the socket as it happens. */
   private async stream(raw: ServerResponse, response: StreamResponse, signal: AbortSignal): Promise<void> {
-    this.streams.add(response);
+    const passThrough = response.passThrough === true;
+    // drain() ends long-running streams; a pass-through answer is waited for like an object one.
+    if (!passThrough) this.streams.add(response);
     signal.addEventListener('abort', () => response.close(), { once: true });
     // A watch that was still in the chain when drain() ended the others (it reached the server
     // before the listener closed) ends the same way, or drain() would wait for it for ever.
-    if (this.draining) response.close();
+    if (this.draining && !passThrough) response.close();
+    let failed = false;
     try {
-      raw.writeHead(response.code, {
-        ...response.headers,
-        'Content-Type': response.contentType,
-        'Cache-Control': 'no-cache, private',
-        'Transfer-Encoding': 'chunked',
-      });
+      raw.writeHead(
+        response.code,
+        passThrough
+          ? { ...response.headers, 'Content-Type': response.contentType }
+          : {
+              ...response.headers,
+              'Content-Type': response.contentType,
+              'Cache-Control': 'no-cache, private',
+              'Transfer-Encoding': 'chunked',
+            },
+      );
       raw.flushHeaders();
       for await (const chunk of response.chunks) {
         if (signal.aborted) break;
@@ -400,12 +409,15 @@ export class HTTPServer {
         // buffer fills and the watch cache closes it, instead of the socket buffer growing.
         if (!raw.write(chunkBytes(chunk))) await once(raw, 'drain', { signal });
       }
+      failed = signal.aborted;
     } catch {
       // The client went away or the stream failed mid-way; there is no way to report it now.
+      failed = true;
     } finally {
       this.streams.delete(response);
       response.close();
-      if (!raw.writableEnded) raw.end();
+      if (failed && passThrough) raw.destroy();
+      else if (!raw.writableEnded) raw.end();
     }
   }
 }
