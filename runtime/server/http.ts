@@ -143,6 +143,34 @@ function writeInSlices(res: ServerResponse, body: Buffer, from: number, written:
 }
 
 /**
+ * Writes a pass-through stream on an upgrade request's socket: status line and headers with
+ * `Connection: close`, the chunks with backpressure, then the socket ended; cut (destroyed) when
+ * the chunks fail or `signal` aborts (client gone, deadline).
+ */
+async function writeOnSocket(socket: Duplex, response: StreamResponse, signal: AbortSignal): Promise<void> {
+  const lines = [`HTTP/1.1 ${response.code} ${STATUS_CODES[response.code] ?? ''}`, `Content-Type: ${response.contentType}`, 'Connection: close'];
+  for (const [name, value] of Object.entries(response.headers)) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+  const stop = () => response.close();
+  signal.addEventListener('abort', stop, { once: true });
+  let failed = false;
+  try {
+    if (!socket.writable || signal.aborted) throw new Error('the client is gone');
+    socket.write(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'));
+    for await (const chunk of response.chunks) {
+      if (signal.aborted || !socket.writable) throw new Error('the client is gone');
+      if (!socket.write(chunk)) await once(socket, 'drain', { signal });
+    }
+  } catch {
+    failed = true;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    response.close();
+    if (failed) socket.destroy();
+    else socket.end();
+  }
+}
+
+/**
  * The bytes of a stream chunk. A watch fan-out writes the same event line (one string, see
  * endpoints/watch.ts) to every watcher's stream: it is encoded once, not once per stream.
  */
@@ -353,6 +381,12 @@ export class HTTPServer {
             this.streams.delete(response);
             response.close();
           }
+          return;
+        }
+        if (response.kind === 'stream' && response.passThrough) {
+          // A proxied answer to an upgrade (the Upgrade header is not forwarded, so the backend
+          // answered it as a plain request): copied onto the socket as it comes, then closed.
+          await writeOnSocket(socket, response, request.signal);
           return;
         }
         if (response.kind === 'stream') response.close();

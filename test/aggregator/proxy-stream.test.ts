@@ -200,6 +200,20 @@ describe('aggregator: a proxied answer is streamed', () => {
     assert.equal(body.text, '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}');
   });
 
+  it("answers an upgrade request with the backend's plain answer (upgrades are not proxied), then closes", async () => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(t.url + `${GV}/missing`, { method: 'GET', headers: { connection: 'Upgrade', upgrade: 'websocket' } }, resolve);
+      req.on('upgrade', () => reject(new Error('upgraded')));
+      req.on('error', reject);
+      req.end();
+    });
+    const body = await drain(res);
+    assert.equal(res.statusCode, 404);
+    assert.equal(res.headers['x-backend'], 'big');
+    assert.equal(res.headers.connection, 'close');
+    assert.equal(body.text, '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}');
+  });
+
   it('cuts the client off when the backend breaks off mid-body: no clean end, no second status', async () => {
     const res = await get(t.url, `${GV}/broken`);
     assert.equal(res.statusCode, 200);
