@@ -222,9 +222,9 @@ function record(ctx: RequestContext, info: RequestInfo, response: APIResponse, l
     r.duration.observe((performance.now() - ctx.startedAt) / 1000);
     return trackLongRunning(response, info, verb, scope);
   }
-  // Any other stream (a proxied answer copied as it comes) is measured when it ends, as kube's
-  // instrumentation observes the handler's duration and the bytes it wrote once it returns.
-  if (response.kind === 'stream') return measuredStream(response, r, ctx.startedAt);
+  // A pass-through stream (a proxied answer copied as it comes) is measured when it ends, as
+  // kube's instrumentation observes the handler's duration and the bytes it wrote once it returns.
+  if (response.kind === 'stream' && response.passThrough) return measuredStream(response, r, ctx.startedAt);
   r.duration.observe((performance.now() - ctx.startedAt) / 1000);
   r.sizes?.observe(responseSize(response));
   return response;

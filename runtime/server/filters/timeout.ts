@@ -4,7 +4,7 @@
  * smaller positive `?timeout=` (kubectl sends `timeout=32s`). When it passes, the request's
  * signal is aborted and the client gets 504 Timeout; what the handler returns afterwards is
  * dropped. Watches and other long-running requests are exempt (they have `timeoutSeconds`).
- * A stream answer (a proxied backend's, copied as it comes) stays under the deadline until it
+ * A pass-through stream (a proxied backend's answer, copied as it comes) stays under the deadline until it
  * ends: past it, the request's signal aborts, which ends the stream and cuts the connection (kube's
  * timeout handler aborts a response whose headers were written).
  */
@@ -57,7 +57,7 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
       }, timeoutMs);
       result.then(
         (response) => {
-          if (response.kind === 'stream') resolve(untilStreamEnds(response, () => clearTimeout(timer)));
+          if (response.kind === 'stream' && response.passThrough) resolve(untilStreamEnds(response, () => clearTimeout(timer)));
           else {
             clearTimeout(timer);
             resolve(response);
