@@ -47,6 +47,9 @@ export function loadBaseline(against: string, generatedDir: string): LoadedBasel
     if (!loaded) throw new BaselineError(`${against} has no ${SNAPSHOT_FILE}: it is not a generated/ folder of this kgen version`);
     return loaded;
   }
+  // git reads an argument starting with "-" as an option (`--output=<file>` writes a file), and no
+  // ref or revision expression starts with one: refused before git runs.
+  if (against.startsWith('-')) throw new BaselineError(`"${against}" is neither a directory nor a git ref: a ref cannot start with "-"`);
   const dir = resolve(generatedDir);
   let top: string;
   try {
@@ -58,7 +61,7 @@ export function loadBaseline(against: string, generatedDir: string): LoadedBasel
   const source = `${against}:${path}`;
   let text: string;
   try {
-    text = execFileSync('git', ['show', source], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    text = execFileSync('git', ['show', '--end-of-options', source], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
   } catch (err) {
     const stderr = String((err as { stderr?: string }).stderr ?? '').trim();
     throw new BaselineError(`cannot read ${source} from git: ${stderr || (err as Error).message}`);

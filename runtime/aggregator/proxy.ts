@@ -1,16 +1,19 @@
 /**
  * kube-aggregator's proxy handler: a request for a remote APIService's group/version is sent to
  * a backend address (resolved through its Service and Endpoints) with the user's identity in the
- * front-proxy headers, and the answer streamed back (watches chunk by chunk). An APIService that
+ * front-proxy headers, and the answer streamed back as it comes, as kube's UpgradeAwareHandler
+ * copies it (status and headers as the backend sent them, body chunks with backpressure; never
+ * read whole into memory). An APIService that
  * is not Available answers 503 "service unavailable", exactly as kube's; a backend that cannot
  * be reached answers 503 with the error. A redirect from the backend is not passed on (502).
  */
 import type { UserInfo } from '../api/auth.js';
+import type { IncomingMessage } from 'node:http';
 import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { RemoteAPIService } from './remote.js';
 import { resolveEndpoint, type ServiceListers } from './resolver.js';
-import { isHopByHop, proxyHeaders, readBody, sendToBackend } from './transport.js';
+import { isHopByHop, proxyHeaders, sendToBackend } from './transport.js';
 
 /** Go's http.Error: text/plain, nosniff, the message and a newline. */
 export function proxyError(message: string, code: number): ObjectResponse {
@@ -23,13 +26,23 @@ export function proxyError(message: string, code: number): ObjectResponse {
   };
 }
 
-function responseHeaders(headers: NodeJS.Dict<string | string[]>): ResponseHeaders {
+/** The backend's headers without hop-by-hop ones; its Content-Length kept when asked (see below). */
+function responseHeaders(headers: NodeJS.Dict<string | string[]>, keepLength = false): ResponseHeaders {
   const out: ResponseHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || isHopByHop(name) || name === 'content-type') continue;
+    if (value === undefined || name === 'content-type' || (isHopByHop(name) && !(keepLength && name === 'content-length'))) continue;
     out[name] = value;
   }
   return out;
+}
+
+/**
+ * The backend's body as it arrives; throws when it ends before the backend finished it (broken
+ * off, destroyed by close()), so the writer cuts the client's connection instead of ending it.
+ */
+async function* bodyOf(res: IncomingMessage): AsyncGenerator<Buffer> {
+  for await (const chunk of res) yield chunk as Buffer;
+  if (!res.complete) throw new Error('the backend broke off its answer');
 }
 
 function isWatch(url: URL): boolean {
@@ -60,7 +73,11 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
   const url = new URL(incoming.url, 'https://front.invalid');
   const abort = new AbortController();
   const onAbort = () => abort.abort();
-  incoming.signal.addEventListener('abort', onAbort, { once: true });
+  const signal = incoming.signal;
+  signal.addEventListener('abort', onAbort, { once: true });
+  // Set when the answer is handed on as a stream: the request's signal (client gone, deadline)
+  // must still abort the backend request until the stream ends.
+  let streaming = false;
   try {
     const headers = proxyHeaders(incoming.headers, user);
     if (incoming.body) headers['content-length'] = String(incoming.body.length);
@@ -93,14 +110,32 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
         },
       };
     }
-    const body = await readBody(res);
-    // The backend's bytes are what is written (a protobuf answer is not UTF-8: through a string
-    // it came back with U+FFFD in place of its bytes); payload is their text, for audit and logs.
-    return { kind: 'object', code: res.statusCode ?? 502, contentType, headers: responseHeaders(res.headers), payload: body.toString('utf8'), body };
+    // Anything else is copied as it comes, bytes as they are (a protobuf answer is not UTF-8), so
+    // a backend answering gigabytes holds no more of kgen's memory than the socket buffers. As in
+    // kube, audit records the status code and no response object, and the request's deadline
+    // still applies while the body is copied (the timeout filter closes the stream).
+    streaming = true;
+    let closed = false;
+    const close = () => {
+      if (closed) return;
+      closed = true;
+      signal.removeEventListener('abort', onAbort);
+      res.destroy();
+      abort.abort();
+    };
+    return {
+      kind: 'stream',
+      code: res.statusCode ?? 502,
+      contentType,
+      headers: responseHeaders(res.headers, true),
+      chunks: bodyOf(res),
+      close,
+      passThrough: true,
+    };
   } catch (err) {
     log(`aggregator: error while proxying request to ${remote.name}: ${(err as Error).message}`);
     return proxyError((err as Error).message, 503);
   } finally {
-    incoming.signal.removeEventListener('abort', onAbort);
+    if (!streaming) signal.removeEventListener('abort', onAbort);
   }
 }

@@ -99,10 +99,25 @@ export class RemoteKeySet {
   }
 }
 
-/** GETs a JSON document over https, trusting `ca` (PEM) when given. */
-export function getJSON(url: string, ca: string | undefined): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) => reject(new Error(`oidc: get ${url}: ${why}`));
+/**
+ * GETs a JSON document over https, trusting `ca` (PEM) when given. `deadlineMs` bounds the whole
+ * fetch (connect, headers, body), as go-oidc's remote key set runs under a context with a timeout:
+ * an issuer trickling bytes cannot hold a fetch open longer (the socket idle timeout alone would
+ * let it, one byte per idle period up to the size cap).
+ */
+export function getJSON(url: string, ca: string | undefined, deadlineMs = FETCH_TIMEOUT_MS): Promise<unknown> {
+  return new Promise<unknown>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      settled = true;
+      if (timer) clearTimeout(timer);
+    };
+    const fail = (why: string) => {
+      if (settled) return;
+      done();
+      reject(new Error(`oidc: get ${url}: ${why}`));
+    };
     let target: URL;
     try {
       target = new URL(url);
@@ -114,7 +129,7 @@ export function getJSON(url: string, ca: string | undefined): Promise<unknown> {
       fail('scheme must be https');
       return;
     }
-    const req = httpsGet(target, { ca, headers: { accept: 'application/json' }, timeout: FETCH_TIMEOUT_MS }, (res) => {
+    const req = httpsGet(target, { ca, headers: { accept: 'application/json' }, timeout: deadlineMs }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -125,13 +140,21 @@ export function getJSON(url: string, ca: string | undefined): Promise<unknown> {
       res.on('error', (err) => fail(err.message));
       res.on('end', () => {
         if (res.statusCode !== 200) return fail(`${res.statusCode} ${res.statusMessage ?? ''}`.trim());
+        let value: unknown;
         try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         } catch (err) {
-          fail((err as Error).message);
+          return fail((err as Error).message);
         }
+        if (settled) return;
+        done();
+        resolve(value);
       });
     });
+    timer = setTimeout(() => {
+      fail(`no complete answer within ${deadlineMs} ms`);
+      req.destroy();
+    }, deadlineMs);
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', (err) => fail(err.message));
   });

@@ -90,6 +90,16 @@ export interface StreamResponse {
   chunks: AsyncIterable<string | Buffer>;
   /** Ends the stream early (client gone); safe to call more than once. */
   close(): void;
+  /**
+   * A proxied backend's answer that is not a watch (kube's UpgradeAwareHandler copies it as it
+   * comes): its headers are written as they are (no Cache-Control or Transfer-Encoding added; a
+   * Content-Length the backend sent is kept), it is not a long-running request (the request's
+   * deadline still applies; shutdown waits for it rather than ending it), and when its chunks
+   * fail (the backend broke off, the deadline passed) the connection is cut without the last
+   * chunk, as Go's server does on ErrAbortHandler: the client sees a broken answer, never a
+   * complete-looking short one, and no second status.
+   */
+  readonly passThrough?: boolean;
 }
 
 export type APIResponse = ObjectResponse | StreamResponse;

@@ -143,6 +143,34 @@ function writeInSlices(res: ServerResponse, body: Buffer, from: number, written:
 }
 
 /**
+ * Writes a pass-through stream on an upgrade request's socket: status line and headers with
+ * `Connection: close`, the chunks with backpressure, then the socket ended; cut (destroyed) when
+ * the chunks fail or `signal` aborts (client gone, deadline).
+ */
+async function writeOnSocket(socket: Duplex, response: StreamResponse, signal: AbortSignal): Promise<void> {
+  const lines = [`HTTP/1.1 ${response.code} ${STATUS_CODES[response.code] ?? ''}`, `Content-Type: ${response.contentType}`, 'Connection: close'];
+  for (const [name, value] of Object.entries(response.headers)) for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+  const stop = () => response.close();
+  signal.addEventListener('abort', stop, { once: true });
+  let failed = false;
+  try {
+    if (!socket.writable || signal.aborted) throw new Error('the client is gone');
+    socket.write(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'));
+    for await (const chunk of response.chunks) {
+      if (signal.aborted || !socket.writable) throw new Error('the client is gone');
+      if (!socket.write(chunk)) await once(socket, 'drain', { signal });
+    }
+  } catch {
+    failed = true;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    response.close();
+    if (failed) socket.destroy();
+    else socket.end();
+  }
+}
+
+/**
  * The bytes of a stream chunk. A watch fan-out writes the same event line (one string, see
  * endpoints/watch.ts) to every watcher's stream: it is encoded once, not once per stream.
  */
@@ -355,6 +383,12 @@ export class HTTPServer {
           }
           return;
         }
+        if (response.kind === 'stream' && response.passThrough) {
+          // A proxied answer to an upgrade (the Upgrade header is not forwarded, so the backend
+          // answered it as a plain request): copied onto the socket as it comes, then closed.
+          await writeOnSocket(socket, response, request.signal);
+          return;
+        }
         if (response.kind === 'stream') response.close();
         const object = response.kind === 'object' ? response : errorResponse(statusError('BadRequest', 'this resource does not accept an upgrade'));
         const body = object.body ?? Buffer.from(object.payload, 'utf8');
@@ -377,22 +411,31 @@ export class HTTPServer {
       lingerOnClose(res.socket);
     }
     if (response.kind === 'object') writeObject(res, response);
-    else void this.stream(res, response, abort.signal);
+    // A pass-through answer is under the request's deadline (the timeout filter's child of abort).
+    else void this.stream(res, response, response.passThrough ? request.signal : abort.signal);
   }
   /** Writes a stream response chunk by chunk; each write is flushed to the socket as it happens. */
   private async stream(raw: ServerResponse, response: StreamResponse, signal: AbortSignal): Promise<void> {
-    this.streams.add(response);
+    const passThrough = response.passThrough === true;
+    // drain() ends long-running streams; a pass-through answer is waited for like an object one.
+    if (!passThrough) this.streams.add(response);
     signal.addEventListener('abort', () => response.close(), { once: true });
     // A watch that was still in the chain when drain() ended the others (it reached the server
     // before the listener closed) ends the same way, or drain() would wait for it for ever.
-    if (this.draining) response.close();
+    if (this.draining && !passThrough) response.close();
+    let failed = false;
     try {
-      raw.writeHead(response.code, {
-        ...response.headers,
-        'Content-Type': response.contentType,
-        'Cache-Control': 'no-cache, private',
-        'Transfer-Encoding': 'chunked',
-      });
+      raw.writeHead(
+        response.code,
+        passThrough
+          ? { ...response.headers, 'Content-Type': response.contentType }
+          : {
+              ...response.headers,
+              'Content-Type': response.contentType,
+              'Cache-Control': 'no-cache, private',
+              'Transfer-Encoding': 'chunked',
+            },
+      );
       raw.flushHeaders();
       for await (const chunk of response.chunks) {
         if (signal.aborted) break;
@@ -400,12 +443,15 @@ export class HTTPServer {
         // buffer fills and the watch cache closes it, instead of the socket buffer growing.
         if (!raw.write(chunkBytes(chunk))) await once(raw, 'drain', { signal });
       }
+      failed = signal.aborted;
     } catch {
       // The client went away or the stream failed mid-way; there is no way to report it now.
+      failed = true;
     } finally {
       this.streams.delete(response);
       response.close();
-      if (!raw.writableEnded) raw.end();
+      if (failed && passThrough) raw.destroy();
+      else if (!raw.writableEnded) raw.end();
     }
   }
 }

@@ -47,7 +47,7 @@ before(async () => {
       return;
     }
     if (req.url?.startsWith('/apis/x.example.com/v1/protobuf')) {
-      res.writeHead(200, { 'content-type': 'application/vnd.kubernetes.protobuf' });
+      res.writeHead(200, { 'content-type': 'application/vnd.kubernetes.protobuf', 'content-length': PROTOBUF.length });
       res.end(PROTOBUF);
     } else if (req.url?.startsWith('/apis/x.example.com/v1/not-modified')) {
       res.writeHead(304);
@@ -80,13 +80,31 @@ function remote(caPEM: string): RemoteAPIService {
   return r;
 }
 
-async function proxy(r: RemoteAPIService, path: string, headers: IncomingHttpHeaders = {}): Promise<ObjectResponse> {
-  const response = await proxyToBackend(r, listers, { method: 'GET', url: path, headers, signal: new AbortController().signal }, { username: 'alice', groups: ['dev'] }, () => {});
-  assert.equal(response.kind, 'object');
-  return response as ObjectResponse;
+/** An answer as the client gets it: a backend's is a pass-through stream, read here to its end. */
+interface Answer {
+  code: number;
+  contentType: string;
+  headers: ObjectResponse['headers'];
+  body: Buffer;
+  payload: string;
+  streamed: boolean;
 }
 
-const bytesOf = (r: ObjectResponse) => r.body ?? Buffer.from(r.payload, 'utf8');
+async function proxy(r: RemoteAPIService, path: string, headers: IncomingHttpHeaders = {}): Promise<Answer> {
+  const response = await proxyToBackend(r, listers, { method: 'GET', url: path, headers, signal: new AbortController().signal }, { username: 'alice', groups: ['dev'] }, () => {});
+  if (response.kind === 'object') {
+    const body = response.body ?? Buffer.from(response.payload, 'utf8');
+    return { code: response.code, contentType: response.contentType, headers: response.headers, body, payload: response.payload, streamed: false };
+  }
+  assert.equal(response.passThrough, true);
+  const chunks: Buffer[] = [];
+  for await (const chunk of response.chunks) chunks.push(Buffer.from(chunk));
+  response.close();
+  const body = Buffer.concat(chunks);
+  return { code: response.code, contentType: response.contentType, headers: response.headers, body, payload: body.toString('utf8'), streamed: true };
+}
+
+const bytesOf = (r: Answer) => r.body;
 
 describe('aggregator proxy', () => {
   test('passes a protobuf answer back byte for byte, and JSON text unchanged', async () => {
@@ -95,6 +113,8 @@ describe('aggregator proxy', () => {
     assert.equal(proto.code, 200);
     assert.equal(proto.contentType, 'application/vnd.kubernetes.protobuf');
     assert.deepEqual(bytesOf(proto), PROTOBUF);
+    assert.ok(proto.streamed, 'a backend answer is streamed, not read whole');
+    assert.equal(proto.headers['content-length'], String(PROTOBUF.length), "the backend's Content-Length is kept");
     const json = await proxy(r, '/apis/x.example.com/v1/things');
     assert.equal(json.payload, '{"kind":"Status","message":"ünïcode"}');
     assert.deepEqual(bytesOf(json), Buffer.from('{"kind":"Status","message":"ünïcode"}'));

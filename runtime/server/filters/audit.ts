@@ -199,5 +199,6 @@ function auditedStream(audit: AuditContext, response: StreamResponse, longRunnin
       response.close();
       complete();
     },
+    passThrough: response.passThrough,
   };
 }

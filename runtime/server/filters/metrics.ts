@@ -222,7 +222,41 @@ function record(ctx: RequestContext, info: RequestInfo, response: APIResponse, l
     r.duration.observe((performance.now() - ctx.startedAt) / 1000);
     return trackLongRunning(response, info, verb, scope);
   }
+  // A pass-through stream (a proxied answer copied as it comes) is measured when it ends, as
+  // kube's instrumentation observes the handler's duration and the bytes it wrote once it returns.
+  if (response.kind === 'stream' && response.passThrough) return measuredStream(response, r, ctx.startedAt);
   r.duration.observe((performance.now() - ctx.startedAt) / 1000);
   r.sizes?.observe(responseSize(response));
   return response;
+}
+
+/** The stream, observing the request's duration and the bytes written once it ends or closes. */
+function measuredStream(response: StreamResponse, r: RequestRecord, startedAt: number): StreamResponse {
+  let bytes = 0;
+  let observed = false;
+  const observe = () => {
+    if (observed) return;
+    observed = true;
+    r.duration.observe((performance.now() - startedAt) / 1000);
+    r.sizes?.observe(bytes);
+  };
+  const source = response.chunks;
+  async function* chunks(): AsyncGenerator<string | Buffer> {
+    try {
+      for await (const chunk of source) {
+        bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+        yield chunk;
+      }
+    } finally {
+      observe();
+    }
+  }
+  return {
+    ...response,
+    chunks: chunks(),
+    close() {
+      response.close();
+      observe();
+    },
+  };
 }

@@ -4,9 +4,12 @@
  * smaller positive `?timeout=` (kubectl sends `timeout=32s`). When it passes, the request's
  * signal is aborted and the client gets 504 Timeout; what the handler returns afterwards is
  * dropped. Watches and other long-running requests are exempt (they have `timeoutSeconds`).
+ * A pass-through stream (a proxied backend's answer, copied as it comes) stays under the deadline until it
+ * ends: past it, the request's signal aborts, which ends the stream and cuts the connection (kube's
+ * timeout handler aborts a response whose headers were written).
  */
 import { newBadRequest, statusError } from '../../api/status.js';
-import type { APIResponse } from '../../endpoints/handler.js';
+import type { APIResponse, StreamResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../../api/request.js';
 import { isLongRunning, lazySignalRequest } from './context.js';
@@ -54,8 +57,11 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
       }, timeoutMs);
       result.then(
         (response) => {
-          clearTimeout(timer);
-          resolve(response);
+          if (response.kind === 'stream' && response.passThrough) resolve(untilStreamEnds(response, () => clearTimeout(timer)));
+          else {
+            clearTimeout(timer);
+            resolve(response);
+          }
         },
         (err: unknown) => {
           clearTimeout(timer);
@@ -81,4 +87,24 @@ function deadlineFor(request: IncomingAPIRequest): (reason: unknown) => void {
   const deadline = new AbortController();
   request.signal = AbortSignal.any([request.signal, deadline.signal]);
   return (reason) => deadline.abort(reason);
+}
+
+/** The stream, calling `ended` once when its chunks run out or fail, or it is closed. */
+function untilStreamEnds(response: StreamResponse, ended: () => void): StreamResponse {
+  const source = response.chunks;
+  async function* chunks(): AsyncGenerator<string | Buffer> {
+    try {
+      yield* source;
+    } finally {
+      ended();
+    }
+  }
+  return {
+    ...response,
+    chunks: chunks(),
+    close() {
+      ended();
+      response.close();
+    },
+  };
 }

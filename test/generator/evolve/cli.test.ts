@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO, tempDir } from '../helpers.js';
@@ -66,4 +66,17 @@ test('kgen diff against a folder without a snapshot, or an unknown git ref, says
   const ref = kgen(['diff', './apis', '--against', 'no-such-ref-xyz']);
   assert.equal(ref.status, 2);
   assert.match(ref.stderr, /cannot read no-such-ref-xyz:generated\/api-snapshot\.json from git/);
+});
+
+test('a ref starting with "-" is refused before git runs: git would read it as an option', () => {
+  const dir = tempDir('evolve-dashref');
+  // `git show --output=<file>` writes its output to <file>; as a ref it must write nothing.
+  const target = join(dir, 'written');
+  // kgen diff exits 2 on a baseline it cannot read, generate --check 1 (as for an unknown ref).
+  for (const [status, args] of [[2, ['diff', './apis', `--against=--output=${target}`]], [1, ['generate', './apis', '--check', `--against=--output=${target}`]]] as const) {
+    const r = kgen([...args]);
+    assert.equal(r.status, status, r.stderr);
+    assert.match(r.stderr, /a ref cannot start with "-"/);
+    assert.deepEqual(readdirSync(dir), []);
+  }
 });
