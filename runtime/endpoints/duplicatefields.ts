@@ -144,9 +144,9 @@ export function findDuplicateYAMLKeys(docs: readonly Document[], lines: LineCoun
 
 /**
  * Parses YAML documents keeping line information, without rejecting duplicate keys. YAML 1.1's
- * explicit tags !!binary, !!set, !!omap, !!pairs and !!timestamp stay plain scalars, maps and
- * sequences (resolveKnownTags: false): resolved, they became a Buffer, Set, Map or Date, which
- * are no JSON (a Set or Map was stored as {}, a Buffer failed the request with a 500).
+ * explicit tags !!set, !!omap, !!pairs and !!timestamp stay plain scalars, maps and sequences
+ * (resolveKnownTags: false): resolved, they became a Set, Map or Date, which are no JSON (a Set
+ * or Map was stored as {}). !!binary is decoded to its text as goyaml.v2 does (GO_BINARY).
  *
  * Plain scalars resolve as kube's YAML reader resolves them (sigs.k8s.io/yaml's goyaml.v2,
  * resolve.go: YAML 1.1): `017` is 15, `1_000` 1000, `0b101` 5, `<<` merges (yamlV2Tags), but
@@ -167,7 +167,7 @@ export function parseYAMLDocuments(text: string): { docs: Document[]; lines: Lin
  */
 function yamlV2Tags(tags: Tags): Tags {
   const kept = tags.filter((tag) => typeof tag === 'string' || (tag.format !== 'TIME' && !DROPPED_1_1_TAGS.has(tag.tag)));
-  return [PLAIN_STRING, CORE_BOOL, ...kept, goPrefixedInt('OCT', /^[-+]?0[oO][0-7_]+$/, 8), goPrefixedInt('HEX', /^[-+]?0X[0-9a-fA-F_]+$/, 16), goPrefixedInt('BIN', /^[-+]?0B[01_]+$/, 2)];
+  return [PLAIN_STRING, CORE_BOOL, GO_BINARY, ...kept, goPrefixedInt('OCT', /^[-+]?0[oO][0-7_]+$/, 8), goPrefixedInt('HEX', /^[-+]?0X[0-9a-fA-F_]+$/, 16), goPrefixedInt('BIN', /^[-+]?0B[01_]+$/, 2)];
 }
 
 /**
@@ -184,8 +184,8 @@ const PLAIN_STRING: ScalarTag = {
 };
 
 /**
- * The 1.1 tags left out: booleans (CORE_BOOL instead), timestamps, and the explicit-only
- * !!binary, !!set, !!omap and !!pairs, which stay the plain strings, maps and lists they are
+ * The 1.1 tags left out: booleans (CORE_BOOL instead), timestamps, binary (GO_BINARY instead),
+ * and the explicit-only !!set, !!omap and !!pairs, which stay the plain maps and lists they are
  * written as (see parseYAMLDocuments).
  */
 const DROPPED_1_1_TAGS = new Set(['bool', 'timestamp', 'binary', 'set', 'omap', 'pairs'].map((name) => `tag:yaml.org,2002:${name}`));
@@ -201,6 +201,28 @@ const CORE_BOOL: ScalarTag = {
   tag: 'tag:yaml.org,2002:bool',
   test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
   resolve: (source: string) => source[0] === 't' || source[0] === 'T',
+};
+
+/**
+ * An explicit `!!binary` scalar as goyaml.v2 decodes it (decode.go, scalar): its text read by Go's
+ * base64.StdEncoding.DecodeString (padding required, line breaks ignored), the bytes kept as a Go
+ * string, which the JSON that kube then decodes carries as text (invalid UTF-8 as U+FFFD). So
+ * `!!binary aGVsbG8=` is the string `hello` wherever it stands: a ConfigMap stores `hello`, and a
+ * Secret's `data` (a []byte, itself base64 in JSON) refuses it as Go's decoder refuses `hello`.
+ * Text that is no base64 fails the document with v2's message.
+ */
+const GO_BINARY: ScalarTag = {
+  identify: () => false,
+  default: false,
+  tag: 'tag:yaml.org,2002:binary',
+  resolve(source: string, onError: (message: string) => void): string {
+    const text = source.replace(/[\r\n]/g, '');
+    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) {
+      onError('!!binary value contains invalid base64 data');
+      return source;
+    }
+    return Buffer.from(text, 'base64').toString('utf8');
+  },
 };
 
 /** An integer `<sign>0<letter><digits>` (with `_`) in one of the Go forms the 1.1 tags lack. */

@@ -192,19 +192,22 @@ export function asObjectOfKind(value: unknown, expected: ExpectedKind): KubeObje
   return normalizeObjectMeta({ apiVersion: expected.apiVersion, kind: expected.kind, metadata: (metadata ?? {}) as KubeObject['metadata'], ...rest });
 }
 
-/** ObjectMeta's `omitempty` maps and lists: empty ones are absent after kube decodes them. */
+/** ObjectMeta's `omitempty` maps and lists: null or empty ones are absent after kube decodes them. */
 const OMIT_EMPTY = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const;
 
 /**
- * obj with the empty ObjectMeta maps and lists dropped (mutated in place), as kube's ObjectMeta
- * round trip leaves custom resources: removing the last label leaves no `labels: {}` behind.
+ * obj with the null or empty ObjectMeta maps and lists dropped (mutated in place), as kube's
+ * ObjectMeta round trip leaves them (a built-in kind's decode; a custom resource's
+ * objectmeta.Coerce, GetObjectMeta then SetObjectMeta): `labels: null` decodes to a nil map,
+ * which `omitempty` leaves out, so it is neither stored nor owned in managedFields; removing
+ * the last label leaves no `labels: {}` behind.
  */
 export function normalizeObjectMeta<T extends KubeObject>(obj: T): T {
   const meta = obj.metadata as Record<string, unknown> | undefined;
   if (!isPlainObject(meta)) return obj;
   for (const field of OMIT_EMPTY) {
     const value = meta[field];
-    if ((Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0)) delete meta[field];
+    if (value === null || (Array.isArray(value) && value.length === 0) || (isPlainObject(value) && Object.keys(value).length === 0)) delete meta[field];
   }
   return obj;
 }

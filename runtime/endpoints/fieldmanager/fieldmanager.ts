@@ -21,6 +21,7 @@ import { fieldElement, FieldSet, pathString, type Path } from './fieldset.js';
 import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, managerIdentity, type Managed, type ManagerEntry } from './managedfields.js';
 import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, withUpdatedLastApplied } from './lastapplied.js';
 import { compare, createdFieldsV1, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
+import { withKeyDefaults } from './keydefaults.js';
 import type { TypeNode } from './typeschema.js';
 
 export type Subresource = '' | 'status' | 'scale';
@@ -111,12 +112,18 @@ function withManagedFields(obj: Record<string, unknown>, entries: ManagedFieldsE
   return out;
 }
 
-function liveManaged(live: KubeObject | undefined): Managed {
+function liveManaged(live: KubeObject | undefined, t: TypeNode): Managed {
   try {
-    return decodeManagedFields(live?.metadata?.managedFields);
+    return keyedWithDefaults(decodeManagedFields(live?.metadata?.managedFields), t);
   } catch {
     return new Map();
   }
+}
+
+/** managed with every set's old-form map-list keys read as today's (keydefaults.ts). */
+function keyedWithDefaults(managed: Managed, t: TypeNode): Managed {
+  for (const entry of managed.values()) entry.set = withKeyDefaults(entry.set, t);
+  return managed;
 }
 
 /**
@@ -124,14 +131,14 @@ function liveManaged(live: KubeObject | undefined): Managed {
  * clear managedFields: `[{}]` clears them), else the live object's. Subresources always use the
  * live object's.
  */
-function requestManaged(live: KubeObject | undefined, obj: KubeObject, subresource: Subresource): Managed {
+function requestManaged(live: KubeObject | undefined, obj: KubeObject, subresource: Subresource, t: TypeNode): Managed {
   const provided = obj.metadata?.managedFields as unknown;
-  if (subresource !== '' || !Array.isArray(provided) || provided.length === 0) return liveManaged(live);
+  if (subresource !== '' || !Array.isArray(provided) || provided.length === 0) return liveManaged(live, t);
   const entries = provided.filter((e) => !(typeof e === 'object' && e !== null && Object.keys(e).length === 0));
   try {
-    return decodeManagedFields(entries);
+    return keyedWithDefaults(decodeManagedFields(entries), t);
   } catch {
-    return liveManaged(live);
+    return liveManaged(live, t);
   }
 }
 
@@ -190,7 +197,7 @@ export class FieldManager {
       const created = this.createUpdate(obj, manager);
       if (created) return created;
     }
-    const managed = requestManaged(live, obj, subresource);
+    const managed = requestManaged(live, obj, subresource, this.structure);
     const before = withoutManagedFields(live);
     const after = withoutManagedFields(obj);
     const cmp = this.resetComparison(compare(before, after, this.structure), subresource);
@@ -238,7 +245,7 @@ export class FieldManager {
    */
   apply(live: KubeObject | undefined, config: KubeObject, manager: string, opts: ApplyOptions): KubeObject {
     const subresource = opts.subresource ?? '';
-    const managed = liveManaged(live);
+    const managed = liveManaged(live, this.structure);
     const before = withoutManagedFields(live);
     const id = managerIdentity(manager, 'Apply', this.config.apiVersion, subresource);
     const last = managed.get(id);

@@ -24,10 +24,19 @@ export function fieldElement(name: string): PathElement {
   return pe;
 }
 
-/** `k:{"a":"x","b":1}`: the key fields in the list's key order. */
-export function keyElement(keys: readonly string[], item: Record<string, unknown>): PathElement {
+/**
+ * `k:{"a":"x","b":1}`: SMD's keyedAssociativeListItemToPathElement. `keys` must be sorted by name
+ * (SMD sorts the key fields: keyMap.Sort()); a key field the item omits takes its schema default
+ * from `defaults` when it has one (getAssociativeKeyDefault), so a port sent without `protocol`
+ * is the item `{"containerPort":80,"protocol":"TCP"}` that defaulting stores; else it is left out.
+ */
+export function keyElement(keys: readonly string[], item: Record<string, unknown>, defaults?: ReadonlyMap<string, unknown>): PathElement {
   const key: Record<string, unknown> = {};
-  for (const k of keys) if (item[k] !== undefined) key[k] = item[k];
+  for (const k of keys) {
+    const v = item[k];
+    if (v !== undefined) key[k] = v;
+    else if (defaults !== undefined && defaults.has(k)) key[k] = defaults.get(k);
+  }
   return `k:${JSON.stringify(key)}`;
 }
 

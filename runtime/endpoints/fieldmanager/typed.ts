@@ -35,7 +35,7 @@ function isDeclaredField(t: TypeNode, key: string): boolean {
 
 /** The path element of a list item: `k:{…}` for map lists, `v:…` for set lists. */
 export function itemElement(t: ListNode, item: unknown): PathElement {
-  if (t.listType === 'map' && isMap(item)) return keyElement(t.keys, item);
+  if (t.listType === 'map' && isMap(item)) return keyElement(t.keys, item, t.keyDefaults);
   return valueElement(item);
 }
 

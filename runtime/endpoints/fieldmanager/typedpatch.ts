@@ -81,7 +81,7 @@ function itemElement(t: ListNode, item: unknown, i: number): string | undefined 
   if (t.listType !== 'map') return `[${i}]`;
   if (!isMap(item)) return undefined;
   const fields: string[] = [];
-  for (const k of [...t.keys].sort()) {
+  for (const k of t.keys) {
     if (Object.hasOwn(item, k)) fields.push(`${k}=${smdString(item[k])}`);
     else if (t.keyDefaults?.has(k)) fields.push(`${k}=${smdString(t.keyDefaults.get(k))}`);
   }

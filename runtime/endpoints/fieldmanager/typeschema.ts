@@ -40,7 +40,7 @@ export interface ListNode {
   kind: 'list';
   elements: TypeNode;
   listType: ListType;
-  /** `x-kubernetes-list-map-keys` of `map` lists. */
+  /** `x-kubernetes-list-map-keys` of `map` lists, sorted by name (SMD's order in a `k:` element). */
   keys: string[];
   /**
    * The items' schema defaults of key fields that have one (a ContainerPort's `protocol: TCP`):
@@ -174,7 +174,7 @@ class Builder {
     const keys = Array.isArray(raw['x-kubernetes-list-map-keys']) ? (raw['x-kubernetes-list-map-keys'] as unknown[]).filter((k): k is string => typeof k === 'string') : [];
     const listType: ListType = declared === 'set' || (declared === 'map' && keys.length > 0) ? declared : 'atomic';
     const strategy = typeof raw['x-kubernetes-patch-strategy'] === 'string' ? (raw['x-kubernetes-patch-strategy'] as string).split(',') : [];
-    const node: ListNode = { kind: 'list', elements: this.node(raw.items), listType, keys: listType === 'map' ? keys : [], patchStrategy: strategy };
+    const node: ListNode = { kind: 'list', elements: this.node(raw.items), listType, keys: listType === 'map' ? [...keys].sort() : [], patchStrategy: strategy };
     if (typeof raw['x-kubernetes-patch-merge-key'] === 'string') node.patchMergeKey = raw['x-kubernetes-patch-merge-key'] as string;
     if (listType === 'map' && isRaw(raw.items)) {
       const props = this.flatten(raw.items, 0).properties;
