@@ -114,3 +114,39 @@ export function scriptedStore(lists: KubeObject[][], watches: WatchEvent[][]): S
   };
   return store as unknown as Store;
 }
+
+/** A broken watch whose relist is held: see breakWatch. */
+export interface HeldRelist {
+  /** The informer asked for its first page. */
+  readonly relisting: boolean;
+  /** The informer's last page came back. */
+  readonly relisted: boolean;
+  /** Lets the informer's pages through. */
+  release(): void;
+  /** Puts the store's own list back. */
+  restore(): void;
+}
+
+/**
+ * Ends the watch of `store` by its informer and holds the relist that follows until `release()`:
+ * what changes meanwhile reaches the informer only through the relist (a watch broken for a
+ * while, as after a 410 or a storage hiccup). Only the informer's pages (a limit set) wait; the
+ * controllers' own lists go through.
+ */
+export function breakWatch(informer: object, store: Store): HeldRelist {
+  const own = store as unknown as { list: Store['list'] };
+  const list = store.list;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const held = { relisting: false, relisted: false, release, restore: () => void delete (own as { list?: unknown }).list };
+  own.list = async (...args: Parameters<Store['list']>) => {
+    if (args[1]?.limit === undefined) return list.apply(store, args);
+    held.relisting = true;
+    await gate;
+    const out = await list.apply(store, args);
+    if (!out.metadata.continue) held.relisted = true;
+    return out;
+  };
+  (informer as { watch: { stop(): void } }).watch.stop();
+  return held;
+}

@@ -24,7 +24,7 @@ import { EtcdStorage } from '../../runtime/storage/etcd.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { EtcdCluster, TcpProxy } from '../support/etcd.js';
-import { G, NS, W, eventually as eventuallyWithin, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
+import { G, NS, W, breakWatch, eventually as eventuallyWithin, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
 const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 6 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -108,33 +108,14 @@ for (const backend of backends) {
         if (gapKind === 'none') return during(api);
         if (gapKind === 'etcd') return etcdGap(during);
         const counted = stores.map((s) => relists.get(s) ?? 0);
-        const releases: Array<() => void> = [];
-        const relisted: boolean[] = [];
-        const restore: Array<() => void> = [];
-        stores.forEach((store, i) => {
-          const informer = controllers!.informers.informerFor(store)!;
-          const own = store as unknown as { list: Store['list'] };
-          const list = store.list;
-          const gate = new Promise<void>((r) => releases.push(r));
-          relisted[i] = false;
-          own.list = async (...args: Parameters<Store['list']>) => {
-            // Only the informer's pages (limit 500) wait; the controllers' own lists go through.
-            if (args[1]?.limit === undefined) return list.apply(store, args);
-            await gate;
-            const out = await list.apply(store, args);
-            if (!out.metadata.continue) relisted[i] = true;
-            return out;
-          };
-          restore.push(() => delete (own as { list?: unknown }).list);
-          (informer as unknown as { watch: { stop(): void } }).watch.stop();
-        });
+        const held = stores.map((store) => breakWatch(controllers!.informers.informerFor(store)!, store));
         try {
           await during(api);
         } finally {
-          for (const release of releases) release();
+          for (const h of held) h.release();
         }
-        await eventually(() => relisted.every(Boolean), 'the relists to complete');
-        for (const r of restore) r();
+        await eventually(() => held.every((h) => h.relisted), 'the relists to complete');
+        for (const h of held) h.restore();
         await eventually(() => stores.every((s, i) => (relists.get(s) ?? 0) > counted[i]), 'onRelist after the relists');
       }
 

@@ -7,10 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startControllers, type RunningControllers } from '../../runtime/controllers/index.js';
-import type { Store } from '../../runtime/registry/store.js';
 import { crontabCRD, startChain, type Chain } from '../apiextensions/chain.js';
 import { EtcdCluster } from '../support/etcd.js';
-import { eventually as eventuallyWithin } from './helpers.js';
+import { breakWatch, eventually as eventuallyWithin } from './helpers.js';
 
 const eventually = <T>(check: () => Promise<T> | T, what: string) => eventuallyWithin(check, what, 20_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -165,30 +164,17 @@ for (const [backend, storageURL] of backends) {
       await create(k.url('default'), k.object('delta-of-delta', [ref(owner)]));
       await settled();
       const store = controllers.informers.all.find((i) => i.resource === k.resource)!.store;
-      const informer = controllers.informers.informerFor(store)!;
-      const own = store as unknown as { list: Store['list'] };
-      const list = store.list;
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let relisted = false;
-      own.list = async (...args: Parameters<Store['list']>) => {
-        if (args[1]?.limit === undefined) return list.apply(store, args);
-        await gate;
-        const out = await list.apply(store, args);
-        if (!out.metadata.continue) relisted = true;
-        return out;
-      };
+      const held = breakWatch(controllers.informers.informerFor(store)!, store);
       try {
-        (informer as unknown as { watch: { stop(): void } }).watch.stop();
         assert.equal((await c.request('DELETE', `${k.url('default')}/delta-owner`)).code, 200);
         await gone(`${k.url('default')}/delta-owner`);
         // Named while the owner's informer does not watch: a dependent of a live owner.
         await create(WIDGETS('default'), widget('of-other', [ref(other)]));
       } finally {
-        release();
+        held.release();
       }
-      await eventually(() => relisted, 'the relist');
-      delete (own as { list?: unknown }).list;
+      await eventually(() => held.relisted, 'the relist');
+      held.restore();
       await gone(`${WIDGETS('default')}/of-delta`);
       await gone(`${k.url('default')}/delta-of-delta`);
       await settled();

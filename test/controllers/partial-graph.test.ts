@@ -16,7 +16,7 @@ import { EtcdStorage } from '../../runtime/storage/etcd.js';
 import type { Storage } from '../../runtime/storage/interface.js';
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { EtcdCluster } from '../support/etcd.js';
-import { G, NS, W, eventually, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
+import { G, NS, W, breakWatch, eventually, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
 const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 4 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,31 +59,15 @@ for (const [backend, open] of backends) {
      * while, as after a 410 or a storage hiccup).
      */
     async function watchGap(store: Store, during: () => Promise<void>): Promise<void> {
-      const informer = controllers!.informers.informerFor(store)!;
-      const own = store as unknown as { list: Store['list'] };
-      const list = store.list;
-      let release!: () => void;
-      const gate = new Promise<void>((r) => (release = r));
-      let relisting = false;
-      let relisted = false;
-      // Only the informer's pages (limit 500) wait; the namespace controller's lists go through.
-      own.list = async (...args: Parameters<Store['list']>) => {
-        if (args[1]?.limit === undefined) return list.apply(store, args);
-        relisting = true;
-        await gate;
-        const out = await list.apply(store, args);
-        if (!out.metadata.continue) relisted = true;
-        return out;
-      };
+      const held = breakWatch(controllers!.informers.informerFor(store)!, store);
       try {
-        (informer as unknown as { watch: { stop(): void } }).watch.stop();
-        await eventually(() => relisting, 'the informer to relist');
+        await eventually(() => held.relisting, 'the informer to relist');
         await during();
       } finally {
-        release();
+        held.release();
       }
-      await eventually(() => relisted, 'the relist to complete');
-      delete (own as { list?: unknown }).list;
+      await eventually(() => held.relisted, 'the relist to complete');
+      held.restore();
     }
 
     beforeEach(async () => {
