@@ -178,6 +178,11 @@ export const DIAGNOSTICS = {
     message: 'resource "{kind}" is declared in the shared folder "{folder}"',
     hint: 'A resource belongs to one group and version: move it to <apis>/<group>/<version>/; shared folders hold the types resources import.',
   },
+  KG037: {
+    severity: 'error',
+    message: 'field name "{name}" cannot be used',
+    hint: "JavaScript reads and writes {name} as an object's prototype: generated conversions, validators and clients would set the prototype instead of the field. Name the field otherwise.",
+  },
   // Versions and conversion (KG04x)
   KG040: {
     severity: 'error',

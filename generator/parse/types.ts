@@ -94,10 +94,7 @@ export class VersionTypes {
     if (name === '__proto__') {
       // `out.__proto__ = v` in a conversion, `{"__proto__": …}` in a validator's schema literal and
       // `obj.__proto__` in a client all reach the prototype, not the field.
-      this.diags.add('KG025', loc, {
-        problem: 'field name "__proto__" cannot be used',
-        hint: "JavaScript reads and writes __proto__ as an object's prototype: generated conversions, validators and clients would set the prototype instead of the field. Name the field otherwise.",
-      });
+      this.diags.add('KG037', loc, { name });
       return undefined;
     }
     if (!typeNode) {

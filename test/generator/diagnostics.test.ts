@@ -124,6 +124,7 @@ const CASES: Record<string, Expected[]> = {
     e('KG035', X, 3, 26, 'utility type "Pick<WidgetSpec, \'size\' | \'colour\'>" cannot be resolved: "colour" is not a field of WidgetSpec'),
   ],
   'KG036-resource-in-shared-folder': [e('KG036', 'common/gadget.ts', 2, 1, 'resource "Gadget" is declared in the shared folder "common"')],
+  'KG037-proto-field': [e('KG037', X, 7, 3, 'field name "__proto__" cannot be used')],
   'KG040-field-needs-conversion': [
     e('KG040', 'widgets.example.com/v1/x.ts', 10, 3, 'widgets.example.com/v1 field "WidgetSpec.replicas" has no field of that name in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),
     e('KG040', 'widgets.example.com/v1/x.ts', 11, 3, 'widgets.example.com/v1 field "WidgetSpec.color" is a string in v1 but a number in v1beta1: it needs the conversion function Convert_v1_WidgetSpec_To_v1beta1_WidgetSpec'),

@@ -158,7 +158,7 @@ describe('generator: names that are not identifiers', () => {
 });
 
 describe('generator: names JavaScript reads otherwise', () => {
-  test('a field named __proto__ is refused (KG025), in an interface and in an inline object type', () => {
+  test('a field named __proto__ is refused (KG037), in an interface and in an inline object type', () => {
     const dir = tempDir('hostile-proto');
     tmp.push(dir);
     const apis = writeApis(dir, {
@@ -166,7 +166,7 @@ describe('generator: names JavaScript reads otherwise', () => {
     });
     const result = generate({ apisDir: apis, outDir: join(dir, 'generated'), builtins: false });
     assert.equal(result.ok, false);
-    const found = result.diagnostics.filter((d) => d.code === 'KG025').map((d) => `${d.loc?.line}: ${d.message}`);
+    const found = result.diagnostics.filter((d) => d.code === 'KG037').map((d) => `${d.loc?.line}: ${d.message}`);
     assert.deepEqual(found, ['10: field name "__proto__" cannot be used', '11: field name "__proto__" cannot be used']);
   });
 });
