@@ -41,8 +41,8 @@ export async function runLoad(config: LoadConfig): Promise<LoadResult> {
 }
 
 /** Starts bench/lib/bare-server.js (or `script`) serving the bytes of `file`; returns its URL and a stop function. */
-export async function startBareServer(file: string, contentType = 'application/json', script = 'bare-server.js'): Promise<{ url: string; stop(): Promise<void> }> {
-  const proc = start(process.execPath, [join(BENCH, 'lib', script), file, contentType]);
+export async function startBareServer(file: string, contentType = 'application/json', script = 'bare-server.js', extraEnv: NodeJS.ProcessEnv = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = start(process.execPath, [join(BENCH, 'lib', script), file, contentType], { env: { ...process.env, ...extraEnv } });
   const m = await proc.waitFor(/bare server: (\S+)/, 10_000);
   return { url: m[1]!, stop: () => proc.stop() };
 }
