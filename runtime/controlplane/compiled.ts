@@ -25,8 +25,8 @@ function servedGroupVersion(generatedDir: string, gv: GroupVersionDefinition, di
     groupPriority: builtin?.group ?? DEFAULT_GROUP_PRIORITY,
     // The generator lists a group's versions preferred first; keep that order.
     versionPriority: builtin?.version ?? DEFAULT_VERSION_PRIORITY + (docs.of - 1 - docs.index),
-    resourceList: () => docs.resourceList,
-    aggregated: () => docs.aggregated,
+    resourceList: docs.resourceList,
+    aggregated: docs.aggregated,
     openapiV3: () => (openapi ??= readJSONFile(join(generatedDir, gv.openapiPath))),
   };
 }
