@@ -1,10 +1,11 @@
 /**
  * The in-process controllers kgen runs next to its API server, as kube-controller-manager runs
  * them next to kube-apiserver: the garbage collector and the namespace controller, over shared
- * informers of every installed resource. startControllers() returns at once; work starts when
- * every informer has listed (so pending work left by a crash is found and finished), and stop()
- * closes every watch, clears every timer and waits for the work in progress. With `dynamic`
- * (the extensions server), resources defined at run time are watched while they are served.
+ * informers of every installed resource. startControllers() returns at once, and the informers
+ * start listing on the next turn of the event loop; work starts when every informer has listed
+ * (so pending work left by a crash is found and finished), and stop() closes every watch, clears
+ * every timer and waits for the work in progress. With `dynamic` (the extensions server),
+ * resources defined at run time are watched while they are served.
  */
 import { GarbageCollector } from './garbagecollector.js';
 import { DependencyGraph } from './graph.js';
@@ -71,7 +72,12 @@ export function startControllers(opts: ControllerOptions): RunningControllers {
   const unsubscribe = opts.dynamic?.onChange(() => {
     if (!stopped) resync(informers, catalog.refresh(), log);
   });
-  const synced = informers.start().then(() => {
+  // The informers' first lists (one per served resource) start on the next turn of the event
+  // loop, not in the caller's: a server reports ready first, as kube-apiserver's readiness does
+  // not wait for kube-controller-manager. They list whatever was written meanwhile.
+  const synced = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    if (stopped) return;
+    await informers.start();
     if (stopped) return;
     garbageCollector.run();
     namespaceController?.run();
