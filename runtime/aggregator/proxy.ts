@@ -9,7 +9,7 @@
  */
 import type { UserInfo } from '../api/auth.js';
 import type { IncomingMessage } from 'node:http';
-import type { APIResponse, ObjectResponse, ResponseHeaders } from '../endpoints/handler.js';
+import { AbortHandlerError, type APIResponse, type ObjectResponse, type ResponseHeaders } from '../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { RemoteAPIService } from './remote.js';
 import { resolveEndpoint, type ServiceListers } from './resolver.js';
@@ -37,12 +37,20 @@ function responseHeaders(headers: NodeJS.Dict<string | string[]>, keepLength = f
 }
 
 /**
- * The backend's body as it arrives; throws when it ends before the backend finished it (broken
- * off, destroyed by close()), so the writer cuts the client's connection instead of ending it.
+ * The backend's body as it arrives; throws AbortHandlerError when it ends before the backend
+ * finished it, so the writer cuts the client's connection instead of ending it: Go's ReverseProxy
+ * (under kube's UpgradeAwareHandler) panics with http.ErrAbortHandler when copying the body
+ * fails, and kube's WithPanicRecovery lets net/http close the connection. `closedByUs` is true
+ * once kgen itself closed the stream (client gone, shutdown), which is not the backend's failure.
  */
-async function* bodyOf(res: IncomingMessage): AsyncGenerator<Buffer> {
-  for await (const chunk of res) yield chunk as Buffer;
-  if (!res.complete) throw new Error('the backend broke off its answer');
+async function* bodyOf(res: IncomingMessage, closedByUs: () => boolean = () => false): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of res) yield chunk as Buffer;
+  } catch (err) {
+    if (closedByUs()) return;
+    throw new AbortHandlerError(`the backend broke off its answer: ${(err as Error).message}`);
+  }
+  if (!res.complete && !closedByUs()) throw new AbortHandlerError('the backend broke off its answer');
 }
 
 function isWatch(url: URL): boolean {
@@ -97,14 +105,17 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
     }
     const contentType = res.headers['content-type'] ?? 'application/octet-stream';
     if (isWatch(url) && (res.statusCode ?? 500) < 300) {
+      let closed = false;
       return {
         kind: 'stream',
         code: res.statusCode ?? 200,
         contentType,
         headers: responseHeaders(res.headers),
-        // The backend's bytes as they come (a protobuf watch is not UTF-8).
-        chunks: res as AsyncIterable<Buffer>,
+        // The backend's bytes as they come (a protobuf watch is not UTF-8); a backend that
+        // breaks off mid-stream cuts the client's watch too, as kube's proxy does.
+        chunks: bodyOf(res, () => closed),
         close: () => {
+          closed = true;
           res.destroy();
           abort.abort();
         },

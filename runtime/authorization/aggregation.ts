@@ -133,8 +133,9 @@ export class ClusterRoleAggregationController {
     this.running ??= this.queue.run(
       (name) => this.sync(name),
       (name, err) => {
-        const retrying = this.queue.retry(name);
-        this.log(`${AGGREGATION_CONTROLLER_NAME}: ${name}: ${(err as Error).message}${retrying ? ' (retrying)' : ''}`);
+        // kube's ClusterRoleAggregationController: AddRateLimited on every error, never dropped.
+        this.queue.addRateLimited(name);
+        this.log(`${AGGREGATION_CONTROLLER_NAME}: ${name}: ${(err as Error).message} (retrying)`);
       },
     );
   }

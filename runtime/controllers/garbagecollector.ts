@@ -32,7 +32,7 @@ import {
 import type { Store } from '../registry/store.js';
 import { DependencyGraph, nodeOf, virtualNodeOf, type GraphNode } from './graph.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
-import { WorkQueue, isTransient, type WorkQueueOptions } from './queue.js';
+import { WorkQueue, type WorkQueueOptions } from './queue.js';
 import type { ResourceCatalog } from './resources.js';
 
 function groupOf(apiVersion: string): string {
@@ -353,17 +353,16 @@ export class GarbageCollector {
     return changed;
   }
 
+  /**
+   * kube's attemptToDeleteWorker and attemptToOrphanWorker: any error is logged and the item added
+   * again rate-limited (requeueItem → AddRateLimited), never dropped, as a failure that outlasts a
+   * few retries (storage away, an owner's kind not yet served) would otherwise wait for the
+   * object's next change, which may never come.
+   */
   private failed(queue: WorkQueue<string>, what: string, uid: string, err: unknown): void {
-    if (queue.retry(uid)) return;
-    if (isTransient(err)) {
-      // The storage is away (an etcd outage outlasting the retries): kube's GC keeps retrying.
-      // Dropped, the work would wait for the object's next change, which may never come (the
-      // informers' relist after the outage reports only what changed).
-      queue.retryLater(uid);
-      return;
-    }
+    queue.addRateLimited(uid);
     const node = this.graph.get(uid);
     const name = node ? `${node.store.definition.plural} ${node.namespace ? `${node.namespace}/` : ''}${node.name}` : uid;
-    this.log(`garbage collector: giving up on ${what} of ${name}: ${(err as Error).message}`);
+    this.log(`garbage collector: error syncing ${what} of ${name} (retry ${queue.numRequeues(uid)}): ${(err as Error).message}`);
   }
 }

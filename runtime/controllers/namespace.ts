@@ -16,7 +16,8 @@ import { finalizersOf, isBeingDeleted } from '../registry/deletion.js';
 import { FINALIZER_KUBERNETES, namespaceFinalizeStore, namespaceFinalizers } from '../registry/namespaces.js';
 import { nowRFC3339 } from '../registry/objectmeta.js';
 import type { Log, ResourceInformer, SharedInformers } from './informer.js';
-import { WorkQueue, isTransient, type WorkQueueOptions } from './queue.js';
+import { WorkQueue, type WorkQueueOptions } from './queue.js';
+import { NAMESPACE_MAX_DELAY_MS } from './ratelimiter.js';
 import type { ResourceCatalog } from './resources.js';
 import type { NamespaceCondition } from '../../generated/models/core/v1.js';
 
@@ -40,7 +41,8 @@ export class NamespaceController {
     private readonly log: Log,
     queueOptions: WorkQueueOptions = {},
   ) {
-    this.queue = new WorkQueue(queueOptions);
+    // nsControllerRateLimiter: as the default controller's, but never longer than a minute.
+    this.queue = new WorkQueue({ maxDelayMs: NAMESPACE_MAX_DELAY_MS, ...queueOptions });
     informers.informerFor(namespaces.store)?.addHandlers({
       onAdd: (ns) => this.observeNamespace(ns),
       onUpdate: (_old, ns) => this.observeNamespace(ns),
@@ -180,15 +182,10 @@ export class NamespaceController {
     }
   }
 
+  /** kube's namespace controller worker: a failed deletion is logged and added again rate-limited, never dropped. */
   private failed(name: string, err: unknown): void {
-    if (this.queue.retry(name)) return;
-    if (isTransient(err)) {
-      // The storage is away (an outage outlasting the retries): kube's controller keeps retrying.
-      // Dropped, the namespace would wait for a change of its content, which may never come.
-      this.queue.retryLater(name);
-      return;
-    }
-    this.log(`namespace controller: giving up on namespace ${name} for now: ${(err as Error).message}`);
+    this.queue.addRateLimited(name);
+    this.log(`namespace controller: deletion of namespace ${name} failed (retry ${this.queue.numRequeues(name)}): ${(err as Error).message}`);
   }
 }
 

@@ -1,23 +1,16 @@
 /**
- * A work queue with client-go workqueue semantics: a key is queued at most once; a key added
- * while it is being processed is processed again afterwards (never concurrently); failures are
- * retried with exponential backoff, a bounded number of times. shutDown() clears every timer and
- * ends run(), so a stopped controller leaves no handle behind.
+ * A work queue with client-go workqueue semantics (a rate-limiting queue): a key is queued at
+ * most once; a key added while it is being processed is processed again afterwards (never
+ * concurrently); a failed key is added again after its rate limiter's delay (addRateLimited), for
+ * as long as it fails, never dropped: kube's garbage collector, namespace controller and ClusterRole
+ * aggregation controller call AddRateLimited on every error and Forget only after a success.
+ * shutDown() clears every timer and ends run(), so a stopped controller leaves no handle behind.
  */
-import { StatusError } from '../api/status.js';
+import { controllerRateLimiter, type ControllerRateLimits, type RateLimiter } from './ratelimiter.js';
 
-/** A failure that passes by itself: the storage unreachable or overloaded (503, 504, 429). See WorkQueue.retryLater. */
-export function isTransient(err: unknown): boolean {
-  return err instanceof StatusError && (err.status.code === 503 || err.status.code === 504 || err.status.code === 429);
-}
-
-export interface WorkQueueOptions {
-  /** First retry delay; doubles per failure. Default 20 ms. */
-  baseDelayMs?: number;
-  /** Longest retry delay. Default 10 s. */
-  maxDelayMs?: number;
-  /** Failures after which a key is dropped until something adds it again. Default 8. */
-  maxRetries?: number;
+/** The rate limiter's figures (ratelimiter.ts; kube's DefaultControllerRateLimiter unless given), or a rate limiter. */
+export interface WorkQueueOptions extends ControllerRateLimits {
+  rateLimiter?: RateLimiter<unknown>;
 }
 
 export class WorkQueue<K> {
@@ -25,18 +18,13 @@ export class WorkQueue<K> {
   private readonly queued = new Set<K>();
   private readonly processing = new Set<K>();
   private readonly dirty = new Set<K>();
-  private readonly failures = new Map<K, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private wake: (() => void) | undefined;
   private stopped = false;
-  private readonly baseDelayMs: number;
-  private readonly maxDelayMs: number;
-  private readonly maxRetries: number;
+  private readonly rateLimiter: RateLimiter<K>;
 
   constructor(opts: WorkQueueOptions = {}) {
-    this.baseDelayMs = opts.baseDelayMs ?? 20;
-    this.maxDelayMs = opts.maxDelayMs ?? 10_000;
-    this.maxRetries = opts.maxRetries ?? 8;
+    this.rateLimiter = (opts.rateLimiter as RateLimiter<K> | undefined) ?? controllerRateLimiter<K>(opts);
   }
 
   get shuttingDown(): boolean {
@@ -59,8 +47,10 @@ export class WorkQueue<K> {
     this.wake?.();
   }
 
+  /** Adds `key` after `delayMs` (at once when it is not positive), as client-go's AddAfter. */
   addAfter(key: K, delayMs: number): void {
     if (this.stopped) return;
+    if (!(delayMs > 0)) return this.add(key);
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.add(key);
@@ -69,30 +59,19 @@ export class WorkQueue<K> {
     this.timers.add(timer);
   }
 
-  /** Schedules a retry with backoff; false (and the key forgotten) once retries are exhausted. */
-  retry(key: K): boolean {
-    const n = (this.failures.get(key) ?? 0) + 1;
-    if (n > this.maxRetries) {
-      this.failures.delete(key);
-      return false;
-    }
-    this.failures.set(key, n);
-    this.addAfter(key, Math.min(this.baseDelayMs * 2 ** (n - 1), this.maxDelayMs));
-    return true;
+  /** Adds `key` again once its rate limiter allows it: the longer it keeps failing, the later (AddRateLimited). */
+  addRateLimited(key: K): void {
+    this.addAfter(key, this.rateLimiter.when(key));
   }
 
-  /**
-   * Adds a key again after the longest retry delay, whatever its failures (kube's controllers
-   * retry every failure for as long as it lasts): for an error that outlasted the retries but
-   * passes by itself, such as the storage being unreachable.
-   */
-  retryLater(key: K): void {
-    this.addAfter(key, this.maxDelayMs);
+  /** How many times `key` has been added rate-limited since it was last forgotten (NumRequeues). */
+  numRequeues(key: K): number {
+    return this.rateLimiter.numRequeues(key);
   }
 
-  /** Clears the failure count of a key that was processed successfully. */
+  /** Clears the failures of a key that was processed successfully (Forget). */
   forget(key: K): void {
-    this.failures.delete(key);
+    this.rateLimiter.forget(key);
   }
 
   shutDown(): void {
@@ -103,8 +82,9 @@ export class WorkQueue<K> {
   }
 
   /**
-   * Processes keys one at a time until shutDown(). `handle` errors are passed to `onError`, which
-   * decides about retrying; run() itself never rejects.
+   * Processes keys one at a time until shutDown(). A key `handle` succeeds with is forgotten (the
+   * controllers' Forget); its errors are passed to `onError`, which adds it again (addRateLimited);
+   * run() itself never rejects.
    */
   async run(handle: (key: K) => Promise<void>, onError: (key: K, err: unknown) => void): Promise<void> {
     while (!this.stopped) {

@@ -102,6 +102,14 @@ export interface StreamResponse {
   readonly passThrough?: boolean;
 }
 
+/**
+ * Go's http.ErrAbortHandler: thrown by a stream's chunks to cut the client's connection instead
+ * of ending its answer (no last chunk), so the client sees the answer break off (an unexpected
+ * EOF) rather than a whole one. A pass-through stream is cut on any failure; a long-running one
+ * (a watch) ends cleanly when its source ends or fails, unless its chunks throw this.
+ */
+export class AbortHandlerError extends Error {}
+
 export type APIResponse = ObjectResponse | StreamResponse;
 
 /** Everything a handler needs to serve one resource of one group/version. */

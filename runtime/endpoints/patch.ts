@@ -14,7 +14,7 @@ import { requestWarnings, type APIRequest, type APIResponse, type RequestScope }
 import { checkUnknownFields, deprecatedFieldWarnings, deprecatedJSONPatchWarnings } from './fieldvalidation.js';
 import { mediaTypeOf, negotiateOutput, type Format } from './negotiation.js';
 import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType, type DocumentPatchType } from './patchers.js';
-import { decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
+import { checkAppliedConverts, decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { jsonPatchResultLiterals } from './jsonpatch-literals.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
 import { checkPatchResultDecodes } from './decodemeta.js';
@@ -103,10 +103,12 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
  */
 async function serverSideApply(ctx: PatchContext, manager: string, force: boolean, format: Format): Promise<APIResponse> {
   const { scope, fm, warnings } = ctx;
-  const config = decodeApplyPatch(ctx.req.body, scopeApplyTarget(scope), ctx.directive, ctx.namespace, ctx.name);
+  const target = scopeApplyTarget(scope);
+  const config = decodeApplyPatch(ctx.req.body, target, ctx.directive, ctx.namespace, ctx.name);
   warnings.push(...config.warnings, ...deprecatedFieldWarnings(config.object, fm.structure));
   const applied = async (current: KubeObject | undefined): Promise<KubeObject> => {
     const obj = normalizeObjectMeta(fm.apply(current, config.object, manager, { force, subresource: ctx.subresource }));
+    checkAppliedConverts(obj, config.object, target, ctx.namespace, ctx.name);
     checkName(obj, ctx.name);
     checkObjectNamespace(scope, obj, ctx.namespace);
     const operation = current ? 'UPDATE' : 'CREATE';

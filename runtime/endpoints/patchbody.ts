@@ -73,11 +73,46 @@ export interface ApplyTarget {
   unknownFields(obj: unknown): string[];
   /** The kind's structure for server-side apply, which names those fields as SMD does (typedpatch.ts). */
   structure?: TypeNode;
+  /** The unstructured converter's error for an object of a built-in kind (SchemaValidator.convertError). */
+  convertError?(obj: Record<string, unknown>): string | undefined;
 }
 
 /** The apply target of a resource's own endpoint (and its status). */
 export function scopeApplyTarget(scope: RequestScope): ApplyTarget {
-  return { apiVersion: scope.apiVersion, kind: scope.definition.kind, unknownFields: (obj) => scope.validator.unknownFields(obj), structure: fieldManagerOf(scope).structure };
+  const validator = scope.validator;
+  return {
+    apiVersion: scope.apiVersion,
+    kind: scope.definition.kind,
+    unknownFields: (obj) => validator.unknownFields(obj),
+    structure: fieldManagerOf(scope).structure,
+    convertError: validator.convertError && ((obj) => validator.convertError!(obj)),
+  };
+}
+
+/** Go's GroupVersionKind.String(): `<group>/<version>, Kind=<kind>`, so `/v1, Kind=Secret` for the core group. */
+function gvkString(apiVersion: string, kind: string): string {
+  return `${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}`;
+}
+
+/** The field manager's objectGVKNN of the applied configuration: `<namespace>/<name>; <gvk>`. */
+function appliedRef(config: Record<string, unknown>, target: ApplyTarget, namespace: string | undefined, name: string): string {
+  const metadata = config.metadata;
+  const objName = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : name;
+  return `${namespace ?? ''}/${objName}; ${gvkString(target.apiVersion, typeof config.kind === 'string' ? config.kind : '')}`;
+}
+
+/**
+ * The result of an apply converted to the kind's Go type, as kube's structured-merge manager
+ * converts it (managedfields/internal/structuredmerge.go Apply: toVersioned(newObj), the
+ * unstructured converter): a value SMD's typed check lets through but Go cannot hold (a []byte
+ * field's text that is not base64) fails the apply. kube answers 500 (a plain error, as for the
+ * typed patch object below, kubernetes#139253); kgen 400 with kube's text.
+ */
+export function checkAppliedConverts(applied: KubeObject, config: KubeObject, target: ApplyTarget, namespace: string | undefined, name: string): void {
+  const err = target.convertError?.(applied as unknown as Record<string, unknown>);
+  // Only what SMD lets through reaches the conversion in kube: a wrongly typed value fails its
+  // typed check first (kube's 500 "failed to create typed patch object"; kgen's validation 422).
+  if (err !== undefined && err.startsWith('illegal base64 data')) throw newBadRequest(`failed to convert new object (${appliedRef(config as unknown as Record<string, unknown>, target, namespace, name)}) to proper version: ${err}`);
 }
 
 /**
@@ -101,8 +136,7 @@ export function decodeApplyPatch(
     throw newBadRequest(`Incorrect version specified in apply patch. Specified patch version: ${apiVersion}, expected: ${target.apiVersion}`);
   }
   const kind = typeof value.kind === 'string' ? value.kind : '';
-  const gvk = `${target.apiVersion}, Kind=${kind}`;
-  if (kind !== target.kind) throw newBadRequest(`no corresponding type for ${gvk}`);
+  if (kind !== target.kind) throw newBadRequest(`no corresponding type for ${gvkString(target.apiVersion, kind)}`);
   const metadata = value.metadata;
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) throw newBadRequest('metadata must be an object');
   if (isPlainObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
@@ -110,10 +144,9 @@ export function decodeApplyPatch(
   }
   const errors = typedPatchErrors(value, target.structure, target.unknownFields(value));
   if (errors.length > 0) {
-    const objName = isPlainObject(metadata) && typeof metadata.name === 'string' ? metadata.name : name;
     // kube's answer is a 500 (a plain error from the field manager, kubernetes#122480): a client's
     // mistake is kgen's 400, with kube's text.
-    throw newBadRequest(`failed to create typed patch object (${namespace ?? ''}/${objName}; ${gvk}): ${validationErrorsText(errors)}`);
+    throw newBadRequest(`failed to create typed patch object (${appliedRef(value, target, namespace, name)}): ${validationErrorsText(errors)}`);
   }
   const object = { ...value, metadata: isPlainObject(metadata) ? metadata : {} } as KubeObject;
   const duplicates = parsed.duplicates.map(yamlDuplicateMessage);

@@ -19,7 +19,7 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { statusError } from '../api/status.js';
-import type { APIResponse, ObjectResponse, StreamResponse } from '../endpoints/handler.js';
+import { AbortHandlerError, type APIResponse, type ObjectResponse, type StreamResponse } from '../endpoints/handler.js';
 import { isPooledBuffer, releaseBuffer } from '../endpoints/encoding.js';
 import { errorResponse } from '../endpoints/responsewriters.js';
 import { BodyMemoryBudget } from './body.js';
@@ -424,6 +424,7 @@ export class HTTPServer {
     // before the listener closed) ends the same way, or drain() would wait for it for ever.
     if (this.draining && !passThrough) response.close();
     let failed = false;
+    let cut = passThrough;
     try {
       raw.writeHead(
         response.code,
@@ -444,13 +445,14 @@ export class HTTPServer {
         if (!raw.write(chunkBytes(chunk))) await once(raw, 'drain', { signal });
       }
       failed = signal.aborted;
-    } catch {
+    } catch (err) {
       // The client went away or the stream failed mid-way; there is no way to report it now.
       failed = true;
+      if (err instanceof AbortHandlerError) cut = true;
     } finally {
       this.streams.delete(response);
       response.close();
-      if (failed && passThrough) raw.destroy();
+      if (failed && cut) raw.destroy();
       else if (!raw.writableEnded) raw.end();
     }
   }

@@ -5,6 +5,7 @@
  */
 import { objectMetaFieldType } from '../api/objectmeta-decode.js';
 import { goTimeParseError } from '../api/time.js';
+import { base64DecodeError } from './go-base64.js';
 import { decodeValue } from './go-decode.js';
 import { Fatal, isObject, jsonKind } from './go-decode-errors.js';
 import { goTypeOf } from './go-type-names.js';
@@ -85,6 +86,9 @@ function convertValue(node: SchemaNode, v: unknown, time: 'time' | 'microTime' |
   if (goType === '[]uint8') {
     // base64 text, or a list of bytes.
     if (typeof v !== 'string' && !Array.isArray(v)) throw new Fatal(`cannot restore slice from ${unstructuredKind(v)}`);
+    // sliceFromUnstructured: a string is json.Marshal'd and json.Unmarshal'd into []byte.
+    const err = typeof v === 'string' ? base64DecodeError(v) : undefined;
+    if (err !== undefined) throw new Fatal(err);
     return;
   }
   const err = convertScalar(v, jsonType, scalarKind(node, jsonType, goType), goType);

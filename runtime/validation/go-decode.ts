@@ -28,6 +28,7 @@
  * merges them) and go-quantity-literals.ts (a Quantity sent as a number, read from its literal).
  */
 import { goTimeParseError } from '../api/time.js';
+import { base64DecodeError } from './go-base64.js';
 import { parseQuantity } from './cel-quantity.js';
 import { decodeMetadata, decodeRepeatedMetadata } from './go-decode-metadata.js';
 import { Fatal, fatalTypeError, isObject, jsonKind, typeError, typeErrorMessage, type Saved, type TypeErrorParts } from './go-decode-errors.js';
@@ -106,8 +107,10 @@ export function decodeValue(node: SchemaNode, v: unknown, struct: string, path: 
   if (goType === undefined || node.types?.length !== 1) return;
   switch (node.types[0]) {
     case 'string':
-      // []byte is base64 text, or (as encoding/json also takes) an array of bytes.
+      // []byte is base64 text, or (as encoding/json also takes) an array of bytes; text that is
+      // not base64 is remembered with base64's own error (literalStore: d.saveError(err)).
       if (typeof v !== 'string' && !(goType === '[]uint8' && Array.isArray(v))) typeError(saved, jsonKind(v), struct, path, goType);
+      else if (goType === '[]uint8' && typeof v === 'string' && saved.first === undefined) saved.first = base64DecodeError(v);
       return;
     case 'boolean':
       if (typeof v !== 'boolean') typeError(saved, jsonKind(v), struct, path, goType);

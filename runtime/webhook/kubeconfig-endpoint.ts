@@ -10,14 +10,16 @@
  * extension-apiserver-authentication ConfigMap).
  *
  * post() sends one JSON review and resolves with the decoded answer. It trusts only the file's
- * CA (the system's roots when none), refuses redirects, reads at most 3 MiB and fails by its
- * deadline; a failure is an Error whose message kube's webhook clients would print.
+ * CA (the system's roots when none), follows redirects as Go's client does (redirect.ts), reads
+ * at most 3 MiB and fails by its deadline; a failure is an Error whose message kube's webhook
+ * clients would print.
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { yaml } from '../api/yaml.js';
+import { redirectTarget } from './redirect.js';
 
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
 
@@ -106,12 +108,33 @@ export interface JSONAnswer {
 /**
  * Sends one request (JSON body when given) with the endpoint's credentials and resolves with the
  * status and decoded body, whatever the status; rejects only when no answer came (connection,
- * TLS, deadline, size), with a message naming the method and URL as Go's client does.
+ * TLS, deadline, size, too many redirects), with a message naming the method and URL as Go's
+ * client does. Redirects are followed as client-go's http.Client follows them (redirect.ts): the
+ * same CA, client certificate and bearer token on every hop, under the one deadline.
  */
-export function requestJSON(endpoint: WebhookEndpoint, method: string, body: unknown, timeoutMs: number): Promise<JSONAnswer> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  const { url } = endpoint;
-  const describe = (why: string) => `${method[0]}${method.slice(1).toLowerCase()} "${url.href}": ${why}`;
+export async function requestJSON(endpoint: WebhookEndpoint, method: string, body: unknown, timeoutMs: number): Promise<JSONAnswer> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const op = `${method[0]}${method.slice(1).toLowerCase()}`;
+  let payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  let url = endpoint.url;
+  let current = method;
+  for (let followed = 0; ; followed++) {
+    const describe = (why: string) => `${op} "${url.href}": ${why}`;
+    const answer = await sendOnce(endpoint, url, current, payload, signal, describe);
+    let hop;
+    try {
+      hop = redirectTarget(answer.status, answer.location, current, url, followed);
+    } catch (err) {
+      throw new Error(describe((err as Error).message));
+    }
+    if (!hop) return answer;
+    url = hop.url;
+    current = hop.method;
+    if (!hop.withBody) payload = undefined;
+  }
+}
+
+function sendOnce(endpoint: WebhookEndpoint, url: URL, method: string, payload: Buffer | undefined, signal: AbortSignal, describe: (why: string) => string): Promise<JSONAnswer & { location?: string }> {
   const headers: Record<string, string | number> = { accept: 'application/json' };
   if (payload) {
     headers['content-type'] = 'application/json';
@@ -121,7 +144,7 @@ export function requestJSON(endpoint: WebhookEndpoint, method: string, body: unk
   const options: RequestOptions = {
     method,
     headers,
-    signal: AbortSignal.timeout(timeoutMs),
+    signal,
     ca: endpoint.ca,
     cert: endpoint.cert,
     key: endpoint.key,
@@ -140,12 +163,13 @@ export function requestJSON(endpoint: WebhookEndpoint, method: string, body: unk
       res.on('error', (err) => reject(new Error(describe(err.message))));
       res.on('end', () => {
         const status = res.statusCode ?? 0;
+        const location = res.headers.location;
         const text = Buffer.concat(chunks).toString('utf8');
-        if (text === '') return resolvePromise({ status, body: undefined, parseError: 'empty body' });
+        if (text === '') return resolvePromise({ status, location, body: undefined, parseError: 'empty body' });
         try {
-          resolvePromise({ status, body: JSON.parse(text) });
+          resolvePromise({ status, location, body: JSON.parse(text) });
         } catch (err) {
-          resolvePromise({ status, body: undefined, parseError: (err as Error).message });
+          resolvePromise({ status, location, body: undefined, parseError: (err as Error).message });
         }
       });
     });

@@ -3,7 +3,7 @@
  * server (filters, audit, metrics, the HTTP writer): a 200 MB answer the backend sends slowly
  * reaches the client while the backend is still sending, without kgen holding it in memory; the
  * backend's status and headers are passed on; a backend breaking off mid-body cuts the client's
- * answer (no clean end, no second status); a client going away aborts the backend request; the
+ * answer (no clean end, no second status), and a proxied watch or followed log likewise; a client going away aborts the backend request; the
  * request's deadline still applies once the headers are written; audit at RequestResponse
  * records the status code and no response object (kube records none for proxied requests).
  */
@@ -66,6 +66,11 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"kind":"List","items":[');
       setTimeout(() => res.destroy(), 100);
+    } else if (path === `${GV}/namespaces/default/things` || path === `${GV}/namespaces/default/things/x/log`) {
+      // A watch (or a followed log) that sends one event, then breaks off, or ends when asked.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"kind":"Thing","apiVersion":"big.example.com/v1","metadata":{"name":"x"}}}\n');
+      setTimeout(() => (req.url?.includes('end=clean') ? res.end() : res.destroy()), 100);
     } else if (path === `${GV}/endless`) {
       // Headers and a first chunk at once, then a byte now and then for ever.
       onClose('endless', res);
@@ -222,6 +227,30 @@ describe('aggregator: a proxied answer is streamed', () => {
     assert.ok(body.error, 'the client saw its answer break off');
     assert.equal(body.text, '{"kind":"List","items":[', 'only what the backend sent, nothing after it');
   });
+
+  // kube: ReverseProxy panics with http.ErrAbortHandler when copying fails, so net/http closes
+  // the connection; a watch must not look as if it ended normally (the client would not relist).
+  for (const [what, path] of [
+    ['a watch', `${GV}/namespaces/default/things?watch=true`],
+    ['a long-running GET (a followed log)', `${GV}/namespaces/default/things/x/log?follow=true`],
+  ]) {
+    it(`cuts ${what} when the backend breaks off mid-stream: the client sees an unexpected EOF`, async () => {
+      const res = await get(t.url, path);
+      assert.equal(res.statusCode, 200);
+      const body = await drain(res);
+      assert.match(body.text, /"type":"ADDED"/);
+      assert.equal(body.complete, false, 'the stream did not end as if it were whole');
+      assert.ok(body.error, 'the client saw its stream break off');
+    });
+
+    it(`ends ${what} cleanly when the backend ends it cleanly`, async () => {
+      const res = await get(t.url, `${path}&end=clean`);
+      const body = await drain(res);
+      assert.equal(body.error, undefined);
+      assert.equal(body.complete, true);
+      assert.match(body.text, /"type":"ADDED"/);
+    });
+  }
 
   it('aborts the backend request when the client goes away', async () => {
     const res = await get(t.url, `${GV}/endless`);

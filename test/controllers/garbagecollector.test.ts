@@ -9,7 +9,7 @@ import { startControllers, type RunningControllers } from '../../runtime/control
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { G, W, eventually, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
-const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 4 };
+const FAST = { baseDelayMs: 5, maxDelayMs: 50 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('garbage collector', () => {

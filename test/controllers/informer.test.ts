@@ -1,12 +1,14 @@
 /**
- * The controllers' building blocks: the work queue's dedup/retry/shutdown semantics, and an
- * informer that relists after a failed watch and reports what changed meanwhile.
+ * The controllers' building blocks: the work queue's dedup/retry/shutdown semantics, its rate
+ * limiters (client-go's, with kube's figures), and an informer that relists after a failed watch
+ * and reports what changed meanwhile.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, WatchEvent } from '../../runtime/api/meta.js';
 import { ResourceInformer, metadataOnly } from '../../runtime/controllers/informer.js';
 import { WorkQueue } from '../../runtime/controllers/queue.js';
+import { BucketRateLimiter, controllerRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, NAMESPACE_MAX_DELAY_MS } from '../../runtime/controllers/ratelimiter.js';
 import { eventually, scriptedStore } from './helpers.js';
 
 describe('WorkQueue', () => {
@@ -36,22 +38,24 @@ describe('WorkQueue', () => {
     await loop;
   });
 
-  it('retries with backoff a bounded number of times, and shutDown clears pending retries', async () => {
-    const q = new WorkQueue<string>({ baseDelayMs: 1, maxDelayMs: 4, maxRetries: 3 });
+  it('retries a failing key for as long as it fails (never dropped), forgets it once it succeeds, and shutDown clears pending retries', async () => {
+    // kube's GC and namespace controller: AddRateLimited on every error, Forget after a success.
+    // The old queue gave up after 8 failures; 20 is well past that.
+    const q = new WorkQueue<string>({ baseDelayMs: 1, maxDelayMs: 4 });
     let attempts = 0;
-    const gaveUp: string[] = [];
+    let done = false;
     const loop = q.run(
       async () => {
         attempts++;
-        throw new Error('boom');
+        if (attempts <= 20) throw new Error('boom');
+        done = true;
       },
-      (key) => {
-        if (!q.retry(key)) gaveUp.push(key);
-      },
+      (key) => q.addRateLimited(key),
     );
     q.add('x');
-    await eventually(() => gaveUp.length === 1, 'the queue to give up');
-    assert.equal(attempts, 4, 'one try and three retries');
+    await eventually(() => done, 'the key to be processed once its failures stop');
+    assert.equal(attempts, 21, 'twenty failures, then the success');
+    assert.equal(q.numRequeues('x'), 0, 'forgotten after the success');
     q.addAfter('y', 60_000); // would keep a timer alive if shutDown did not clear it
     q.shutDown();
     await loop;
@@ -59,6 +63,45 @@ describe('WorkQueue', () => {
   });
 });
 
+describe('the controllers\' rate limiters (client-go workqueue)', () => {
+  it('DefaultControllerRateLimiter: 5 ms doubling per failure, capped at 1000 s, per key; forget starts over', () => {
+    const now = 0;
+    const limiter = controllerRateLimiter<string>({ now: () => now, burst: 1e9 });
+    const delays = Array.from({ length: 20 }, () => limiter.when('a'));
+    assert.deepEqual(delays.slice(0, 4), [5, 10, 20, 40]);
+    assert.equal(delays[17], 5 * 2 ** 17); // 655 s
+    assert.equal(delays[18], 1_000_000, 'capped at 1000 s');
+    assert.equal(delays[19], 1_000_000);
+    assert.equal(limiter.numRequeues('a'), 20);
+    assert.equal(limiter.when('b'), 5, 'per key');
+    limiter.forget('a');
+    assert.equal(limiter.numRequeues('a'), 0);
+    assert.equal(limiter.when('a'), 5);
+  });
+
+  it("the namespace controller's: capped at 60 s", () => {
+    const limiter = controllerRateLimiter<string>({ maxDelayMs: NAMESPACE_MAX_DELAY_MS, burst: 1e9 });
+    const delays = Array.from({ length: 16 }, () => limiter.when('ns'));
+    assert.equal(delays[13], 5 * 2 ** 13); // 40.96 s
+    assert.equal(delays[14], 60_000);
+    assert.equal(delays[15], 60_000);
+  });
+
+  it('the overall bucket: 100 keys at once, then one per 100 ms (10 qps), refilled as time passes', () => {
+    let now = 0;
+    const bucket = new BucketRateLimiter<string>(10, 100, () => now);
+    for (let i = 0; i < 100; i++) assert.equal(bucket.when(), 0);
+    assert.equal(bucket.when(), 100);
+    assert.equal(bucket.when(), 200);
+    now = 1_000; // ten tokens back: the debt of two is paid, eight remain
+    for (let i = 0; i < 8; i++) assert.equal(bucket.when(), 0);
+    assert.equal(bucket.when(), 100);
+    // The controller's limiter is the longer of the two delays.
+    now = 0;
+    const limiter = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 1_000_000), new BucketRateLimiter(10, 1, () => now));
+    assert.deepEqual([limiter.when('a'), limiter.when('a'), limiter.when('a')], [5, 100, 200]);
+  });
+});
 
 const obj = (name: string, rv: string, uid = `uid-${name}`): KubeObject => ({
   apiVersion: 'widgets.example.com/v1',

@@ -10,7 +10,7 @@ import { startControllers, type RunningControllers } from '../../runtime/control
 import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { G, NS, W, eventually, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
-const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 4 };
+const FAST = { baseDelayMs: 5, maxDelayMs: 50 };
 
 interface Condition {
   type: string;

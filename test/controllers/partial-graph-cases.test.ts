@@ -26,7 +26,7 @@ import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { EtcdCluster, TcpProxy } from '../support/etcd.js';
 import { G, NS, W, breakWatch, eventually as eventuallyWithin, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
-const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 6 };
+const FAST = { baseDelayMs: 5, maxDelayMs: 50 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Generous: relists back off while etcd is cut off, and the machine is shared. */
 const eventually = <T>(check: () => Promise<T> | T, what: string) => eventuallyWithin(check, what, 20_000);

@@ -18,7 +18,7 @@ import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { EtcdCluster } from '../support/etcd.js';
 import { G, NS, W, breakWatch, eventually, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
-const FAST = { baseDelayMs: 5, maxDelayMs: 50, maxRetries: 4 };
+const FAST = { baseDelayMs: 5, maxDelayMs: 50 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let etcdStarted: Promise<EtcdCluster> | undefined;

@@ -9,8 +9,10 @@
  * address of the Service's Endpoints (resolveService), and the serving certificate must be valid
  * for `<name>.<namespace>.svc`.
  */
+import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { inexactIntegerMessage, inexactIntegerOf } from '../../api/json-integers.js';
+import { redirectTarget } from '../../webhook/redirect.js';
 import type { WebhookClientConfig } from './types.js';
 
 /** The most of a webhook's answer read (kube's default request body limit). */
@@ -76,33 +78,104 @@ async function callTarget(call: WebhookCall): Promise<Target> {
 /** Set on the error of a request sent on a kept-alive socket the server had already closed. */
 class StaleSocket extends Error {}
 
-/** POSTs the review and resolves with the decoded JSON answer; rejects with kube's reasons. */
+/** One answer: its status, Location, and body (read whole, up to MAX_RESPONSE_BYTES). */
+interface Answer {
+  status: number;
+  location?: string;
+  text: string;
+}
+
+/**
+ * POSTs the review and resolves with the decoded JSON answer; rejects with kube's reasons.
+ * Redirects are followed as Go's http.Client follows them under client-go's rest client (see
+ * webhook/redirect.ts): up to 10, with the same CA and TLS server name, under the one deadline.
+ */
 export async function callWebhook(call: WebhookCall): Promise<unknown> {
-  const url = await callTarget(call);
+  let target = await callTarget(call);
+  const first = target;
   const payload = Buffer.from(JSON.stringify(call.body));
   const deadline = AbortSignal.timeout(call.timeoutSeconds * 1000);
   const signal = call.signal ? AbortSignal.any([deadline, call.signal]) : deadline;
-  try {
-    return await post(url, payload, call, deadline, signal);
-  } catch (err) {
-    // A pooled connection the webhook closed meanwhile: retry once on a fresh one (as Go's transport does).
-    if (!(err instanceof StaleSocket)) throw err;
-    return post(url, payload, call, deadline, signal);
+  let method = 'POST';
+  let body: Buffer | undefined = payload;
+  for (let followed = 0; ; followed++) {
+    const answer = await sendOnce(target, method, body, call, deadline, signal);
+    let hop;
+    try {
+      hop = redirectTarget(answer.status, answer.location, method, target.url, followed);
+    } catch (err) {
+      throw new Error(`failed to call webhook: Post "${target.shown}": ${(err as Error).message}`);
+    }
+    if (!hop) return decodeAnswer(answer, first);
+    method = hop.method;
+    body = hop.withBody ? body : undefined;
+    target = await redirectedTarget(hop.url, first, call);
   }
 }
 
-function post(target: Target, payload: Buffer, call: WebhookCall, deadline: AbortSignal, signal: AbortSignal): Promise<unknown> {
+/**
+ * Where a redirect goes. As kube's service dialer does, a request to the service's own host and
+ * port connects to an address of its Endpoints (resolved again); any other host is dialled as it
+ * is. The TLS server name set for a service (cfg.TLSClientConfig.ServerName) holds for every hop.
+ */
+async function redirectedTarget(url: URL, first: Target, call: WebhookCall): Promise<Target> {
+  const shown = url.href;
+  if (!first.servername || url.host !== first.url.host) return { url, connect: url, servername: first.servername, shown };
+  const service = call.clientConfig.service!;
+  let address: URL;
+  try {
+    address = await call.resolveService!({ namespace: service.namespace, name: service.name, port: service.port ?? 443 });
+  } catch (err) {
+    throw new Error(`failed to call webhook: Post "${shown}": ${(err as Error).message}`);
+  }
+  const connect = new URL(url.href);
+  connect.hostname = address.hostname;
+  connect.port = address.port;
+  return { url, connect, servername: first.servername, shown };
+}
+
+/** A final answer: a 2xx's JSON, or kube's reason for any other status or a body that is not JSON. */
+function decodeAnswer(answer: Answer, target: Target): unknown {
+  const code = answer.status;
+  if (code < 200 || code > 299) {
+    throw new Error(`failed to call webhook: Post "${target.shown}": the server responded with the status code ${code} but did not return more information`);
+  }
+  try {
+    const value: unknown = JSON.parse(answer.text);
+    // A converted object's integer beyond 2^53 is refused, not stored as another number.
+    const inexact = inexactIntegerOf(answer.text);
+    if (inexact !== undefined) throw new Error(inexactIntegerMessage(inexact));
+    return value;
+  } catch (err) {
+    throw new Error(`received invalid webhook response: ${(err as Error).message}`);
+  }
+}
+
+/** Sends one request, retrying once on a pooled connection the webhook closed meanwhile (as Go's transport does). */
+async function sendOnce(target: Target, method: string, body: Buffer | undefined, call: WebhookCall, deadline: AbortSignal, signal: AbortSignal): Promise<Answer> {
+  try {
+    return await send(target, method, body, call, deadline, signal);
+  } catch (err) {
+    if (!(err instanceof StaleSocket)) throw err;
+    return send(target, method, body, call, deadline, signal);
+  }
+}
+
+function send(target: Target, method: string, body: Buffer | undefined, call: WebhookCall, deadline: AbortSignal, signal: AbortSignal): Promise<Answer> {
   const { connect } = target;
   const describe = (why: string) => `failed to call webhook: Post "${target.shown}": ${why}`;
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (body) headers['content-length'] = body.length;
+  const request = connect.protocol === 'http:' ? httpRequest : httpsRequest;
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(
+    const req = request(
       connect,
       {
-        method: 'POST',
+        method,
         ...(target.servername ? { servername: target.servername } : {}),
         ca: caOf(call.clientConfig),
         signal,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': payload.length },
+        headers,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -116,23 +189,7 @@ function post(target: Target, payload: Buffer, call: WebhookCall, deadline: Abor
           chunks.push(chunk);
         });
         res.on('error', (err) => reject(new Error(describe(err.message))));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const code = res.statusCode ?? 0;
-          if (code < 200 || code > 299) {
-            reject(new Error(describe(`the server responded with the status code ${code} but did not return more information`)));
-            return;
-          }
-          try {
-            const value: unknown = JSON.parse(text);
-            // A converted object's integer beyond 2^53 is refused, not stored as another number.
-            const inexact = inexactIntegerOf(text);
-            if (inexact !== undefined) throw new Error(inexactIntegerMessage(inexact));
-            resolve(value);
-          } catch (err) {
-            reject(new Error(`received invalid webhook response: ${(err as Error).message}`));
-          }
-        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, text: Buffer.concat(chunks).toString('utf8') }));
       },
     );
     req.on('error', (err: Error & { code?: string }) => {
@@ -143,7 +200,7 @@ function post(target: Target, payload: Buffer, call: WebhookCall, deadline: Abor
       const why = deadline.aborted ? 'context deadline exceeded' : call.signal?.aborted ? 'context canceled' : goWording(err, connect, target.servername);
       reject(new Error(describe(why)));
     });
-    req.end(payload);
+    req.end(body);
   });
 }
 

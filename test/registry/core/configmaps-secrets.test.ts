@@ -62,9 +62,10 @@ describe('core/v1 ConfigMap and Secret', () => {
     assert.match(type.body.message, /type: Invalid value: "kubernetes.io\/tls": field is immutable/);
   });
 
-  it('refuses data that is not base64', async () => {
+  it("refuses data that is not base64: the decoder's 400, as kube (encoding/json's base64 error)", async () => {
     const res = await t.request('POST', SECRETS, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad64' }, data: { a: 'not base64!' } } });
-    assert.equal(res.status, 422, res.text);
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.message, 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3');
   });
 
   it('applies the per-type rules', async () => {
