@@ -9,8 +9,9 @@ import { bodyProblems, checkUnknownFields, deprecatedFieldWarnings } from './fie
 import { negotiateOutput } from './negotiation.js';
 import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkObjectNamespace, decodeTarget, namespaceFor, servesProtobuf } from './requestscope.js';
-import { objectResponse } from './responsewriters.js';
+import { jsonResponse, objectResponse } from './responsewriters.js';
 import { decodeObjectBody } from './decodemeta.js';
+import { takeCreatedAnswerJSON } from '../storage/stored-json.js';
 
 export async function createResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
@@ -37,5 +38,7 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
     warnings: admission.warnings,
     createValidation: (o) => admission.validate('CREATE', o, undefined, options),
   });
-  return objectResponse(201, created, target.format, warnings);
+  // The backend's own answer, unchanged since it encoded it: its JSON is known (stored-json.ts).
+  const json = target.format === 'json' ? takeCreatedAnswerJSON(created) : undefined;
+  return json !== undefined ? jsonResponse(201, json, warnings) : objectResponse(201, created, target.format, warnings);
 }

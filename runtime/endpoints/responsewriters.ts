@@ -50,6 +50,11 @@ export function objectResponse(code: number, body: unknown, format: Format = 'js
   return { kind: 'object', code, contentType: contentTypeOf(format), headers: warningHeaders(warnings), payload: serialize(body, format) };
 }
 
+/** A JSON response from JSON text already written (exactly JSON.stringify of the object answered). */
+export function jsonResponse(code: number, json: string, warnings: readonly string[] = []): ObjectResponse {
+  return { kind: 'object', code, contentType: JSON_CONTENT_TYPE, headers: warningHeaders(warnings), payload: json };
+}
+
 /**
  * The metav1.Status for err, with a Retry-After header when the Status carries one, and the
  * request's warnings recorded before it failed.

@@ -31,7 +31,7 @@ import {
   type WatchOptions,
 } from './interface.js';
 import { checkPreconditions, decodeObject, encodeObject, encodeStored, parseResourceVersion, sameStoredValue } from './objects.js';
-import { WrittenValues } from './stored-json.js';
+import { noteCreatedAnswer, WrittenValues } from './stored-json.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
 import { encodedLatin1 } from './cacher/cached-object.js';
 
@@ -111,7 +111,11 @@ export class EtcdStorage implements Storage {
         options,
       );
       const revision = this.client.observe(res.header);
-      if (res.succeeded) return Object.isFrozen(obj.metadata) ? decodeObject(value, revision) : withResourceVersion(obj, revision);
+      if (res.succeeded) {
+        const answer = Object.isFrozen(obj.metadata) ? decodeObject(value, revision) : withResourceVersion(obj, revision);
+        noteCreatedAnswer(answer, value, metadataEnd, revision);
+        return answer;
+      }
       const existing = rangedKv(res);
       // An earlier attempt whose answer was lost may have created exactly this value.
       if (maybeApplied && existing && existing.create_revision === existing.mod_revision && existing.value.toString('utf8') === value) {

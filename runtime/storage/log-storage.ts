@@ -32,7 +32,7 @@ import { keyRangeOf, type KeyRange, type LogChange, type LogRow, type LogWrite, 
 import { WatchBroadcaster } from './watch-broadcaster.js';
 import { changeToEvent, filterEvent } from './watch-event.js';
 import { noteStoredValue } from './cacher/cached-object.js';
-import { WrittenValues } from './stored-json.js';
+import { noteCreatedAnswer, WrittenValues } from './stored-json.js';
 
 /** Rows read per step while a predicate filters a limited list. */
 const FILTERED_BATCH = 128;
@@ -78,7 +78,7 @@ export class LogStorage implements Storage {
     let expected = 0;
     for (;;) {
       const change = await this.append({ key, value, deleted: false }, expected, metadataEnd);
-      if (change) return withResourceVersion(obj, value, change.revision);
+      if (change) return withResourceVersion(obj, value, metadataEnd, change.revision);
       this.ensureOpen(key);
       const latest = this.log.latest(key);
       if (latest && !latest.deleted) throw new StorageError('KeyExists', key, `key ${key} already exists`);
@@ -336,10 +336,13 @@ function tooLarge(key: string, requested: number, current: number): StorageError
  * resourceVersion set last among its keys, as the stored value has none. obj holds JSON values
  * only, so the parse would change nothing else. A frozen obj is decoded after all.
  */
-function withResourceVersion(obj: KubeObject, value: string, revision: number): KubeObject {
+function withResourceVersion(obj: KubeObject, value: string, metadataEnd: number, revision: number): KubeObject {
   const meta = obj.metadata as Record<string, unknown>;
-  if (Object.isFrozen(meta)) return decodeObject(value, revision);
-  if ('resourceVersion' in meta) delete meta.resourceVersion;
-  meta.resourceVersion = String(revision);
-  return obj;
+  const answer = Object.isFrozen(meta) ? decodeObject(value, revision) : obj;
+  if (answer === obj) {
+    if ('resourceVersion' in meta) delete meta.resourceVersion;
+    meta.resourceVersion = String(revision);
+  }
+  noteCreatedAnswer(answer, value, metadataEnd, revision);
+  return answer;
 }

@@ -78,3 +78,34 @@ export class WrittenValues {
     this.chars -= noted.value.length;
   }
 }
+
+/**
+ * A backend's create answers with the object it encoded (metadata.resourceVersion set last):
+ * these are the answers whose JSON.stringify is known from the stored value (the splice above),
+ * so the create handler can write its response without stringifying the object again (kube's
+ * create response is the storage's decoded answer; here the same bytes).
+ */
+const answers = new WeakMap<object, { value: string; metadataEnd: number; revision: number }>();
+
+/**
+ * Records that obj, which a create returns now, is exactly decodeObject(value, revision) for a
+ * value encodeStored wrote with metadata closing at metadataEnd.
+ */
+export function noteCreatedAnswer(obj: object, value: string, metadataEnd: number, revision: number): void {
+  if (metadataEnd >= 0) answers.set(obj, { value, metadataEnd, revision });
+}
+
+/**
+ * JSON.stringify(obj) when obj is a create's answer as the backend returned it, else undefined;
+ * forgets the mark. Contract: the caller takes it right after the create returned obj, with
+ * nothing in between able to change obj in place (the storage decorators between the backend
+ * and the registry return a new object whenever they change one: conversion, encryption, the
+ * CRD version wrappers; the registry's create changes nothing after storage answered). An
+ * object that is not the backend's own answer (a copy, a converted object) has no mark.
+ */
+export function takeCreatedAnswerJSON(obj: object): string | undefined {
+  const answer = answers.get(obj);
+  if (answer === undefined) return undefined;
+  answers.delete(obj);
+  return withResourceVersionJSON(answer.value, answer.metadataEnd, answer.revision);
+}

@@ -114,30 +114,38 @@ function runeCount(value: string): number {
  */
 function validateNumber(node: SchemaNode, value: number, kind: JsonKind, path: string, errs: FieldError[]): void {
   const isInt = kind === 'integer';
-  const bound = (b: number): number => (isInt ? Math.trunc(b) : b);
-  const show = (b: number): string => (isInt ? goNumber(Math.trunc(b)) : goFloat(b));
   if (node.multipleOf !== undefined && !isMultipleOf(value, node.multipleOf, isInt)) {
     const factor = isInt && node.multipleOf >= 1 ? goNumber(Math.trunc(node.multipleOf)) : goFloat(node.multipleOf);
     errs.push(invalid(fieldOf(path), value, `${path} ${IN} should be a multiple of ${factor}`));
   }
   let rangeError = false;
   if (node.minimum !== undefined) {
-    const min = bound(node.minimum);
+    const min = bound(node.minimum, isInt);
     if (node.exclusiveMinimum ? value <= min : value < min) {
       const words = node.exclusiveMinimum ? 'greater than' : 'greater than or equal to';
-      errs.push(invalid(fieldOf(path), value, `${path} ${IN} should be ${words} ${show(node.minimum)}`));
+      errs.push(invalid(fieldOf(path), value, `${path} ${IN} should be ${words} ${show(node.minimum, isInt)}`));
       rangeError = true;
     }
   }
   if (node.maximum !== undefined) {
-    const max = bound(node.maximum);
+    const max = bound(node.maximum, isInt);
     if (node.exclusiveMaximum ? value >= max : value > max) {
       const words = node.exclusiveMaximum ? 'less than' : 'less than or equal to';
-      errs.push(invalid(fieldOf(path), value, `${path} ${IN} should be ${words} ${show(node.maximum)}`));
+      errs.push(invalid(fieldOf(path), value, `${path} ${IN} should be ${words} ${show(node.maximum, isInt)}`));
       rangeError = true;
     }
   }
   if (node.int32 && !rangeError) checkInt32(value, path, errs);
+}
+
+/** A bound as kube compares an integer (truncated to int64) or a float with it. */
+function bound(b: number, isInt: boolean): number {
+  return isInt ? Math.trunc(b) : b;
+}
+
+/** A bound as kube prints it for an integer or a float value. */
+function show(b: number, isInt: boolean): string {
+  return isInt ? goNumber(Math.trunc(b)) : goFloat(b);
 }
 
 /** format: int32 overflow, reported in kube's minimum/maximum words (kube's JSON decoder rejects it). */
