@@ -9,6 +9,7 @@
  */
 import type { HostBreaker } from './breaker.js';
 import { GrpcChannel } from './grpc.js';
+import { GrpcWatchStream } from './watch-stream.js';
 import type { EtcdTLS } from './tls.js';
 import { decodeCompactionResponse, decodeRangeResponse, decodeTxnResponse, type Decoder } from './proto-decode.js';
 import { frameCompaction, frameRange, frameTxn } from './proto-encode.js';
@@ -19,7 +20,7 @@ export interface KVCallOptions {
   deadline: number;
 }
 
-interface KVHost {
+export interface KVHost {
   channel: GrpcChannel;
   breaker: HostBreaker;
 }
@@ -54,6 +55,17 @@ export class EtcdKV {
 
   compact(req: CompactionRequest, options: KVCallOptions): Promise<CompactionResponse> {
     return this.unary(COMPACT, frameCompaction(req), options, decodeCompactionResponse);
+  }
+
+  /**
+   * Opens a Watch stream on the first host, in a random order, whose breaker admits a call (a
+   * stream does not count as a trial: its failures are reported with markFailed). Throws
+   * EtcdHostDownError when every breaker is open.
+   */
+  watch(): { stream: GrpcWatchStream; host: KVHost } {
+    const { host, trial } = this.pickHost();
+    if (trial) host.breaker.release();
+    return { stream: new GrpcWatchStream(host.channel), host };
   }
 
   close(): void {
