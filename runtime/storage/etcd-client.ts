@@ -1,7 +1,7 @@
 /**
  * EtcdClient: etcd's KV service and Watch streams over our own lean gRPC transport (etcd/kv.ts,
- * etcd/watch-stream.ts; one HTTP/2 session per member, shared by calls and streams, as clientv3's
- * one connection is) with the fault handling the storage needs.
+ * etcd/watch-stream.ts; per member one HTTP/2 session for calls, one for watch streams) with the
+ * fault handling the storage needs.
  *
  * - Every unary call has a deadline (`requestTimeoutMs`, all retries included); nothing hangs.
  *   Each attempt gets a third of it (at least 1 s), so one lost with a dead leader is resent once

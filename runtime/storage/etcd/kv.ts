@@ -22,6 +22,12 @@ export interface KVCallOptions {
 
 export interface KVHost {
   channel: GrpcChannel;
+  /**
+   * Watch streams get a session of their own, as they had with etcd3's pool: a connection
+   * dropped for the unary calls (a missed deadline's probe) does not break every watch, and a
+   * watch's traffic never waits in front of a txn's answer.
+   */
+  watchChannel: GrpcChannel;
   breaker: HostBreaker;
 }
 
@@ -37,7 +43,7 @@ export class EtcdKV {
    * `tls` is used for the https members.
    */
   constructor(breakers: Map<string, HostBreaker>, tls?: EtcdTLS) {
-    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url, tls), breaker }));
+    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url, tls), watchChannel: new GrpcChannel(url, tls), breaker }));
   }
 
   /** The TLS handshake failure of each member whose last connection attempt failed with one. */
@@ -65,11 +71,14 @@ export class EtcdKV {
   watch(): { stream: GrpcWatchStream; host: KVHost } {
     const { host, trial } = this.pickHost();
     if (trial) host.breaker.release();
-    return { stream: new GrpcWatchStream(host.channel), host };
+    return { stream: new GrpcWatchStream(host.watchChannel), host };
   }
 
   close(): void {
-    for (const host of this.hosts) host.channel.close();
+    for (const host of this.hosts) {
+      host.channel.close();
+      host.watchChannel.close();
+    }
   }
 
   private async unary<T>(path: string, frame: Buffer, options: KVCallOptions, decode: Decoder<T>): Promise<T> {
