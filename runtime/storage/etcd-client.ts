@@ -1,6 +1,7 @@
 /**
- * EtcdClient: etcd's KV service (our own lean gRPC transport, etcd/kv.ts) and Watch streams (the
- * etcd3 npm client's connection pool) with the fault handling the storage needs.
+ * EtcdClient: etcd's KV service and Watch streams over our own lean gRPC transport (etcd/kv.ts,
+ * etcd/watch-stream.ts; per member one HTTP/2 session for calls, one for watch streams) with the
+ * fault handling the storage needs.
  *
  * - Every unary call has a deadline (`requestTimeoutMs`, all retries included); nothing hangs.
  *   Each attempt gets a third of it (at least 1 s), so one lost with a dead leader is resent once
@@ -15,14 +16,13 @@
  * - The client reconnects by itself: a closed or refused channel is rebuilt on the next call.
  * - It records the highest revision any response carried (`revisionSeen`), the "now" of watches.
  */
-import type { IOptions } from 'etcd3';
-import { ConnectionPool, type Host } from 'etcd3/lib/connection-pool.js';
 import { StorageError } from './interface.js';
 import { EtcdHostDownError, isConnectionFailure, isTransient, isUnsent, toStorageError } from './etcd-codec.js';
-import { HostBreaker, NEVER_ABORTED } from './etcd/breaker.js';
-import { EtcdKV, type KVCallOptions } from './etcd/kv.js';
+import { HostBreaker } from './etcd/breaker.js';
+import { EtcdKV, type KVCallOptions, type KVHost } from './etcd/kv.js';
 import type { ResponseHeader } from './etcd/proto.js';
 import type { EtcdTLS } from './etcd/tls.js';
+import type { GrpcWatchStream } from './etcd/watch-stream.js';
 
 export type CallOptions = KVCallOptions;
 
@@ -55,10 +55,10 @@ export interface Attempt {
 const FIRST_BACKOFF_MS = 25;
 const MAX_BACKOFF_MS = 400;
 
+/** The member a watch stream runs on (its breaker hears of the stream's connection failures). */
+export type WatchHost = KVHost;
+
 export class EtcdClient {
-  /** Watch streams only (created on the first watch). */
-  private watchPool: ConnectionPool | undefined;
-  private readonly poolOptions: IOptions;
   readonly kv: EtcdKV;
   readonly requestTimeoutMs: number;
   /** The highest store revision seen in any response header (0 before the first). */
@@ -74,28 +74,6 @@ export class EtcdClient {
     // One breaker per member, shared by unary calls and watch streams.
     const breakers = new Map(hosts.map((h) => [h, new HostBreaker(h, hostRetryMs)]));
     this.kv = new EtcdKV(breakers, opts.tls);
-    this.poolOptions = {
-      hosts,
-      // grpc-js's createSsl(rootCerts, privateKey, certChain); no CA means the system's roots.
-      ...(opts.tls && { credentials: { rootCertificate: opts.tls.ca as Buffer, privateKey: opts.tls.key, certChain: opts.tls.cert } }),
-      faultHandling: {
-        // Retries are ours (see call()); the pool only picks a host that is not marked down.
-        global: passThrough as never,
-        host: (host: string) => breakers.get(host) as never,
-      },
-      grpcOptions: {
-        // Notice a silently dead connection (e.g. a partitioned member) on watch streams.
-        'grpc.keepalive_time_ms': 10_000,
-        'grpc.keepalive_timeout_ms': 5_000,
-        // Large lists and watch batches: no client-side cap (kube's clientv3 uses MaxInt32 too).
-        'grpc.max_receive_message_length': -1,
-      },
-    };
-  }
-
-  private get pool(): ConnectionPool {
-    this.watchPool ??= new ConnectionPool(this.poolOptions);
-    return this.watchPool;
   }
 
   get isClosed(): boolean {
@@ -139,24 +117,23 @@ export class EtcdClient {
     }
   }
 
-  /** Opens a raw Watch stream on some live host (see etcd-watch.ts). */
-  openWatchStream(): Promise<{ stream: WatchStream; host: Host }> {
-    return this.pool.withConnection('Watch', ({ client, metadata, resource }) => {
-      const stream = (client as unknown as { watch(m: unknown, o: object): WatchStream }).watch(metadata, {});
-      return { stream, host: resource };
-    });
+  /**
+   * Opens a raw Watch stream on some live host (see etcd-watch.ts). Throws EtcdHostDownError when
+   * every member is marked down, 14 UNAVAILABLE when no session could be made.
+   */
+  openWatchStream(): { stream: WatchStream; host: WatchHost } {
+    return this.kv.watch();
   }
 
   /** Tells the host breaker a stream on `host` failed at the connection level. */
-  reportStreamFailure(host: Host, err: Error): void {
-    if (isConnectionFailure(err)) this.pool.markFailed(host, err);
+  reportStreamFailure(host: WatchHost, err: Error): void {
+    if (isConnectionFailure(err)) host.breaker.markFailed(err);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.kv.close();
-    this.watchPool?.close();
   }
 
   ensureOpen(key: string): void {
@@ -164,22 +141,8 @@ export class EtcdClient {
   }
 }
 
-/** The duplex Watch stream as grpc-js hands it out (only what the watcher uses). */
-export interface WatchStream {
-  write(message: unknown): boolean;
-  cancel(): void;
-  on(event: 'data', fn: (res: unknown) => void): WatchStream;
-  on(event: 'error', fn: (err: Error) => void): WatchStream;
-  on(event: 'end', fn: () => void): WatchStream;
-  removeAllListeners(): WatchStream;
-}
-
-/** The pool's global policy: no retries there (see call()). */
-const passThrough = {
-  execute<T>(fn: (context: { signal: AbortSignal }) => T | Promise<T>): Promise<T> {
-    return Promise.resolve().then(() => fn(NEVER_ABORTED));
-  },
-};
+/** The duplex Watch stream (etcd/watch-stream.ts). */
+export type WatchStream = GrpcWatchStream;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

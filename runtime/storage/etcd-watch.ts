@@ -15,8 +15,6 @@
  *   watch ends with Expired, like any watch from a compacted revision.
  * - Progress notifications are not requested: only delivered events move the resume revision.
  */
-import type { IEvent, IWatchResponse } from 'etcd3';
-import type { Host } from 'etcd3/lib/connection-pool.js';
 import type { KubeObject } from '../api/meta.js';
 import type { StorageEvent } from './interface.js';
 import { StorageError } from './interface.js';
@@ -24,7 +22,8 @@ import { noteStoredValue } from './cacher/cached-object.js';
 import { decodeKv, EtcdHostDownError, type EtcdKeys } from './etcd-codec.js';
 import { decodeObject } from './objects.js';
 import type { WrittenValues } from './stored-json.js';
-import type { EtcdClient, WatchStream } from './etcd-client.js';
+import type { EtcdClient, WatchHost, WatchStream } from './etcd-client.js';
+import type { WatchEvent, WatchResponse } from './etcd/proto-watch.js';
 import { QueueWatcher } from './watch-broadcaster.js';
 import { filterEvent, withLazyPrevObject } from './watch-event.js';
 
@@ -42,7 +41,7 @@ const MAX_RECONNECT_MS = 1000;
 export class EtcdWatch {
   readonly watcher: QueueWatcher;
   private stream: WatchStream | undefined;
-  private host: Host | undefined;
+  private host: WatchHost | undefined;
   private established = false;
   private stopped = false;
   private backoff = FIRST_RECONNECT_MS;
@@ -79,7 +78,7 @@ export class EtcdWatch {
     if (this.stopped) return;
     try {
       if (this.revision === undefined) this.revision = await this.currentRevision();
-      const { stream, host } = await this.client.openWatchStream();
+      const { stream, host } = this.client.openWatchStream();
       if (this.stopped) {
         stream.removeAllListeners();
         stream.on('error', () => {});
@@ -89,7 +88,7 @@ export class EtcdWatch {
       this.stream = stream;
       this.host = host;
       this.streams++;
-      stream.on('data', (res) => this.onResponse(stream, res as IWatchResponse));
+      stream.on('data', (res: WatchResponse) => this.onResponse(stream, res));
       stream.on('error', (err) => this.onBroken(stream, err));
       stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
       stream.write({
@@ -112,9 +111,9 @@ export class EtcdWatch {
     return this.client.observe(res.header);
   }
 
-  private onResponse(stream: WatchStream, res: IWatchResponse): void {
+  private onResponse(stream: WatchStream, res: WatchResponse): void {
     if (this.stopped || stream !== this.stream) return;
-    const compacted = Number(res.compact_revision);
+    const compacted = res.compact_revision;
     if (res.canceled) {
       if (compacted > 0 && this.fromNow && this.streams === 1) {
         // "Now" was an old revision this client saw last (compacted since): start from the real
@@ -136,8 +135,8 @@ export class EtcdWatch {
     for (const event of res.events) this.deliver(event);
   }
 
-  private deliver(event: IEvent): void {
-    const revision = Number(event.kv.mod_revision);
+  private deliver(event: WatchEvent): void {
+    const revision = event.kv.mod_revision;
     if (this.revision !== undefined && revision <= this.revision) return;
     this.revision = revision;
     let converted: StorageEvent | undefined;
@@ -150,7 +149,7 @@ export class EtcdWatch {
     if (converted) this.watcher.push(converted);
   }
 
-  private toEvent(event: IEvent, revision: number): StorageEvent {
+  private toEvent(event: WatchEvent, revision: number): StorageEvent {
     const key = this.keys.fromEtcd(event.kv.key.toString('utf8'));
     const resourceVersion = String(revision);
     const prev = event.prev_kv ?? undefined;

@@ -1,7 +1,7 @@
 /**
  * etcd over mutual TLS (kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile) against a real etcd
  * started with https client URLs and --client-cert-auth: the whole storage conformance suite runs
- * over it (unary calls through our gRPC channel, watch streams through etcd3's pool), and
+ * over it (unary calls and watch streams through our gRPC channel), and
  * certificate problems fail fast with a message naming the cause.
  */
 import assert from 'node:assert/strict';

@@ -41,6 +41,11 @@ export class HostBreaker {
     }
   }
 
+  /** Ends a trial admitted for something that is not a call's outcome (a stream opened). */
+  release(): void {
+    this.trialRunning = false;
+  }
+
   /** Counts a connection failure seen outside a call (a broken stream). */
   markFailed(err: unknown): void {
     this.settle(false, err);
@@ -52,7 +57,7 @@ export class HostBreaker {
     try {
       const result = fn(NEVER_ABORTED);
       if (!(result instanceof Promise)) {
-        if (trial) this.trialRunning = false;
+        if (trial) this.release();
         return result;
       }
       const value = await result;

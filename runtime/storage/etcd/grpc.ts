@@ -65,16 +65,25 @@ function requestHeaders(path: string): http2.OutgoingHttpHeaders {
 const REQUEST_OPTIONS = { endStream: false };
 
 /** An HTTP/2 session and whether it ever connected (a failure before that sent nothing). */
-interface Session {
+export interface Session {
   h2: ClientHttp2Session;
   connected: boolean;
   lastError?: Error;
   /** A liveness PING is in flight (see probe()). */
   probing?: boolean;
+  /** Streams that asked for keepalive PINGs (see keepAlive()), and the timer sending them. */
+  keepAliveUsers?: number;
+  keepAliveTimer?: NodeJS.Timeout;
 }
 
 /** How long a session may take to answer a liveness PING (grpc keepalive_timeout's role). */
 const PROBE_TIMEOUT_MS = 5000;
+/**
+ * How often a session with long-lived streams is probed (grpc keepalive_time's role). One timer
+ * per session, whatever the number of streams: etcd answers PINGs more often than every 5 s
+ * (its --grpc-keepalive-min-time) with GOAWAY too_many_pings.
+ */
+const KEEPALIVE_MS = 10_000;
 
 export class GrpcChannel {
   private session: Session | undefined;
@@ -105,17 +114,45 @@ export class GrpcChannel {
       let session: Session;
       let stream: ClientHttp2Stream;
       try {
-        session = this.getSession();
-        stream = session.h2.request(requestHeaders(path), REQUEST_OPTIONS);
+        ({ session, stream } = this.openStream(path));
       } catch (err) {
-        this.dropSession(this.session);
-        reject(grpcError(UNAVAILABLE, `No connection established: ${(err as Error).message}`));
+        reject(err as Error);
         return;
       }
       const call = new UnaryCall(this, session, stream, decode, resolve, reject);
       call.timer = setTimeout(() => call.timeout(), timeoutMs);
       stream.end(frame);
     });
+  }
+
+  /**
+   * Opens a stream to `path` on the current session (made if need be): the request headers are
+   * sent, the body is the caller's to write. Throws 14 UNAVAILABLE when no session can be made.
+   */
+  openStream(path: string): { session: Session; stream: ClientHttp2Stream } {
+    try {
+      const session = this.getSession();
+      return { session, stream: session.h2.request(requestHeaders(path), REQUEST_OPTIONS) };
+    } catch (err) {
+      this.dropSession(this.session);
+      throw grpcError(UNAVAILABLE, `No connection established: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The error of a stream on `session` that closed without a gRPC status (the connection broke or
+   * the stream was reset); drops the session. A refused stream (RST_STREAM REFUSED_STREAM, e.g.
+   * past a GOAWAY) was never processed.
+   */
+  brokenStreamError(session: Session, stream: ClientHttp2Stream, streamError: Error | undefined): Error {
+    const cause = streamError ?? session.lastError;
+    this.dropSession(session);
+    const details = !session.connected
+      ? `No connection established. Last error: ${cause?.message ?? 'connection closed'}`
+      : stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM
+        ? 'Stream refused by server'
+        : `Connection dropped${cause ? `: ${cause.message}` : ''}`;
+    return grpcError(UNAVAILABLE, details);
   }
 
   close(): void {
@@ -125,9 +162,26 @@ export class GrpcChannel {
     session?.h2.destroy();
   }
 
+  /**
+   * Probes `session` every KEEPALIVE_MS until the returned release has been called once per
+   * keepAlive() (or the session is dropped), so a silently dead connection fails its streams.
+   * The timer keeps the process alive, as a stream in flight does in grpc-js.
+   */
+  keepAlive(session: Session): () => void {
+    session.keepAliveUsers = (session.keepAliveUsers ?? 0) + 1;
+    session.keepAliveTimer ??= setInterval(() => this.probe(session), KEEPALIVE_MS);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--session.keepAliveUsers! === 0) stopKeepAlive(session);
+    };
+  }
+
   /** Forgets `session` (if it is the current one) and closes it; the next call connects anew. */
   dropSession(session: Session | undefined): void {
     if (!session) return;
+    stopKeepAlive(session);
     if (this.session === session) this.session = undefined;
     if (!session.h2.destroyed) session.h2.destroy();
   }
@@ -186,6 +240,11 @@ export class GrpcChannel {
   }
 }
 
+function stopKeepAlive(session: Session): void {
+  clearInterval(session.keepAliveTimer);
+  session.keepAliveTimer = undefined;
+}
+
 /** One call's state; settled once, when the stream closes or the deadline passes. */
 class UnaryCall<T> {
   timer: NodeJS.Timeout | undefined;
@@ -214,15 +273,8 @@ class UnaryCall<T> {
   }
 
   private onHeaders(headers: IncomingHttpHeaders, initial: boolean): void {
-    const status = headers['grpc-status'];
-    if (status !== undefined) {
-      this.status = Number(status);
-      const message = headers['grpc-message'];
-      if (typeof message === 'string') this.message = decodeGrpcMessage(message);
-    } else if (initial && headers[':status'] !== undefined && Number(headers[':status']) !== 200) {
-      this.status = UNAVAILABLE;
-      this.message = `Received HTTP status code ${headers[':status']}`;
-    }
+    const status = callStatus(headers, initial);
+    if (status) ({ code: this.status, message: this.message } = status);
   }
 
   timeout(): void {
@@ -246,16 +298,7 @@ class UnaryCall<T> {
     } else if (this.status !== undefined) {
       this.settle(grpcError(this.status, this.message));
     } else {
-      // The stream ended without a status: the connection broke or the stream was reset.
-      // A refused stream (RST_STREAM REFUSED_STREAM, e.g. past a GOAWAY) was never processed.
-      const cause = this.streamError ?? this.session.lastError;
-      this.channel.dropSession(this.session);
-      const details = !this.session.connected
-        ? `No connection established. Last error: ${cause?.message ?? 'connection closed'}`
-        : this.stream.rstCode === http2.constants.NGHTTP2_REFUSED_STREAM
-          ? 'Stream refused by server'
-          : `Connection dropped${cause ? `: ${cause.message}` : ''}`;
-      this.settle(grpcError(UNAVAILABLE, details));
+      this.settle(this.channel.brokenStreamError(this.session, this.stream, this.streamError));
     }
   }
 
@@ -278,6 +321,22 @@ class UnaryCall<T> {
       this.resolve(value as T);
     }
   }
+}
+
+/**
+ * The gRPC status a response's headers or trailers carry (grpc-status, grpc-message), or for
+ * initial headers without one, UNAVAILABLE for an HTTP status other than 200; else undefined.
+ */
+export function callStatus(headers: IncomingHttpHeaders, initial: boolean): { code: number; message: string } | undefined {
+  const status = headers['grpc-status'];
+  if (status !== undefined) {
+    const message = headers['grpc-message'];
+    return { code: Number(status), message: typeof message === 'string' ? decodeGrpcMessage(message) : '' };
+  }
+  if (initial && headers[':status'] !== undefined && Number(headers[':status']) !== 200) {
+    return { code: UNAVAILABLE, message: `Received HTTP status code ${headers[':status']}` };
+  }
+  return undefined;
 }
 
 /** grpc-message is percent-encoded (gRPC over HTTP/2 spec). */

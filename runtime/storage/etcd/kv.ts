@@ -9,6 +9,7 @@
  */
 import type { HostBreaker } from './breaker.js';
 import { GrpcChannel } from './grpc.js';
+import { GrpcWatchStream } from './watch-stream.js';
 import type { EtcdTLS } from './tls.js';
 import { decodeCompactionResponse, decodeRangeResponse, decodeTxnResponse, type Decoder } from './proto-decode.js';
 import { frameCompaction, frameRange, frameTxn } from './proto-encode.js';
@@ -19,8 +20,14 @@ export interface KVCallOptions {
   deadline: number;
 }
 
-interface KVHost {
+export interface KVHost {
   channel: GrpcChannel;
+  /**
+   * Watch streams get a session of their own, as they had with etcd3's pool: a connection
+   * dropped for the unary calls (a missed deadline's probe) does not break every watch, and a
+   * watch's traffic never waits in front of a txn's answer.
+   */
+  watchChannel: GrpcChannel;
   breaker: HostBreaker;
 }
 
@@ -36,7 +43,7 @@ export class EtcdKV {
    * `tls` is used for the https members.
    */
   constructor(breakers: Map<string, HostBreaker>, tls?: EtcdTLS) {
-    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url, tls), breaker }));
+    this.hosts = [...breakers].map(([url, breaker]) => ({ channel: new GrpcChannel(url, tls), watchChannel: new GrpcChannel(url, tls), breaker }));
   }
 
   /** The TLS handshake failure of each member whose last connection attempt failed with one. */
@@ -56,8 +63,22 @@ export class EtcdKV {
     return this.unary(COMPACT, frameCompaction(req), options, decodeCompactionResponse);
   }
 
+  /**
+   * Opens a Watch stream on the first host, in a random order, whose breaker admits a call (a
+   * stream does not count as a trial: its failures are reported with markFailed). Throws
+   * EtcdHostDownError when every breaker is open.
+   */
+  watch(): { stream: GrpcWatchStream; host: KVHost } {
+    const { host, trial } = this.pickHost();
+    if (trial) host.breaker.release();
+    return { stream: new GrpcWatchStream(host.watchChannel), host };
+  }
+
   close(): void {
-    for (const host of this.hosts) host.channel.close();
+    for (const host of this.hosts) {
+      host.channel.close();
+      host.watchChannel.close();
+    }
   }
 
   private async unary<T>(path: string, frame: Buffer, options: KVCallOptions, decode: Decoder<T>): Promise<T> {

@@ -18,7 +18,7 @@ import {
   type TxnResponse,
 } from './proto.js';
 
-class Reader {
+export class Reader {
   constructor(
     readonly buf: Buffer,
     public pos: number,
@@ -90,7 +90,7 @@ class Reader {
 
 const EMPTY = Buffer.alloc(0);
 
-function readHeader(r: Reader): ResponseHeader {
+export function readHeader(r: Reader): ResponseHeader {
   let revision = 0;
   while (r.more) {
     const tag = r.varint();
@@ -100,7 +100,7 @@ function readHeader(r: Reader): ResponseHeader {
   return { revision };
 }
 
-function readKeyValue(r: Reader): KeyValue {
+export function readKeyValue(r: Reader): KeyValue {
   const kv: KeyValue = { key: EMPTY, create_revision: 0, mod_revision: 0, version: 0, value: EMPTY, lease: 0 };
   while (r.more) {
     const tag = r.varint();

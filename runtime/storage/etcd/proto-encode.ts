@@ -41,10 +41,10 @@ function varintSize(n: number): number {
 }
 
 /** A varint field that is written only when set (tags here are all < 16: one byte). */
-const intField = (n: number | undefined): number => (n ? 1 + varintSize(n) : 0);
-const boolField = (b: boolean | undefined): number => (b ? 2 : 0);
-const bytesField = (b: Buffer | undefined): number => (b && b.length > 0 ? 1 + varintSize(b.length) + b.length : 0);
-const messageField = (size: number): number => 1 + varintSize(size) + size;
+export const intField = (n: number | undefined): number => (n ? 1 + varintSize(n) : 0);
+export const boolField = (b: boolean | undefined): number => (b ? 2 : 0);
+export const bytesField = (b: Buffer | undefined): number => (b && b.length > 0 ? 1 + varintSize(b.length) + b.length : 0);
+export const messageField = (size: number): number => 1 + varintSize(size) + size;
 
 function rangeSize(r: RangeRequest): number {
   return (
@@ -95,7 +95,7 @@ function txnSize(t: TxnRequest): number {
 
 // Writing
 
-class Writer {
+export class Writer {
   pos: number;
   constructor(
     readonly buf: Buffer,
@@ -227,7 +227,7 @@ function writeTxn(w: Writer, t: TxnRequest): void {
 }
 
 /** One gRPC message frame (uncompressed) holding a message of `size` bytes written by `write`. */
-function frame<T>(message: T, size: number, write: (w: Writer, m: T) => void): Buffer {
+export function frame<T>(message: T, size: number, write: (w: Writer, m: T) => void): Buffer {
   const buf = Buffer.allocUnsafe(5 + size);
   buf[0] = 0;
   buf.writeUInt32BE(size, 1);
