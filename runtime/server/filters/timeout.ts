@@ -37,7 +37,7 @@ export function requestTimeout(url: RequestURL, serverTimeoutMs: number): number
 }
 
 export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS): Filter {
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     let timeoutMs: number;
     try {
