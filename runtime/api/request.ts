@@ -59,6 +59,16 @@ export interface IncomingAPIRequest {
    * caller releases when the chain has answered.
    */
   untilWritten?(release: () => void): void;
+  /**
+   * Gives the request a deadline (the timeout filter's): from now on its signal, and a body read,
+   * also abort when passDeadline is called, the connection's own abort untouched. The HTTP
+   * server's requests make the deadline's abort only once something asks for the signal or the
+   * deadline passes, so a request answered at once makes none. Absent, the timeout filter
+   * combines the signal with a controller of its own.
+   */
+  startDeadline?(): void;
+  /** The deadline started by startDeadline passed: aborts the request's signal with `reason`. */
+  passDeadline?(reason: unknown): void;
   /** Set for an HTTP upgrade (WebSocket) request: its connection, for CONNECT subresources. */
   upgrade?: UpgradeRequest;
 }

@@ -84,15 +84,18 @@ function targetOf(range: MediaRange, ctx: NegotiationContext): OutputTarget | un
   return undefined;
 }
 
+/** The object as it is, in JSON: what most requests ask for, one shared (frozen) answer. */
+const OBJECT_AS_JSON: OutputTarget = Object.freeze({ as: 'Object', format: 'json' });
+
 /**
  * The first acceptable target, in the client's preference order (q, then position). No Accept
  * means JSON; nothing acceptable is 406 NotAcceptable.
  */
 export function negotiateOutput(accept: string | undefined, ctx: NegotiationContext): OutputTarget {
   // The common cases, without parsing: no Accept, or plain JSON (kubectl get -o json, clients).
-  if (accept === undefined || accept === '' || accept === JSON_CONTENT_TYPE || accept === '*/*') return { as: 'Object', format: 'json' };
+  if (accept === undefined || accept === '' || accept === JSON_CONTENT_TYPE || accept === '*/*') return OBJECT_AS_JSON;
   const ranges = parseMediaRanges(accept);
-  if (ranges.length === 0) return { as: 'Object', format: 'json' };
+  if (ranges.length === 0) return OBJECT_AS_JSON;
   const ordered = ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || a.i - b.i);
   for (const { r } of ordered) {
     if (r.q <= 0) continue;

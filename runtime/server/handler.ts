@@ -112,7 +112,8 @@ export class APIServerHandler {
    */
   handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): APIResponse | Promise<APIResponse> {
     try {
-      if (resolved.info?.isResourceRequest) return this.delegate(incoming, { url: resolved.url, info: resolved.info, user: resolved.user }, 0);
+      // The chain's own context is what it resolved: passed down as it is, not copied per request.
+      if (resolved.info?.isResourceRequest) return this.delegate(incoming, resolved, 0);
       const url = urlOf(incoming, resolved);
       const req = apiRequestOf(incoming, { url, info: resolved.info, user: resolved.user });
       const delegated: ResolvedRequest = { url, info: req.info, user: resolved.user };

@@ -11,7 +11,7 @@ import type { UpgradeRequest } from '../endpoints/handler.js';
 import { exceedsNestingDepth, nestingDepthError } from '../api/nesting.js';
 import { PROTOBUF_CONTENT_TYPE } from '../endpoints/protobuf.js';
 import { BodyMemoryBudget, declaredBody, readBody, type BodyRead } from './body.js';
-import { LazyAbort, type LazySignalRequest } from './filters/context.js';
+import { LazyAbort } from './filters/context.js';
 import type { IncomingAPIRequest } from './handler.js';
 
 function isProtobuf(contentType: string | undefined): boolean {
@@ -68,7 +68,7 @@ function clientCertificateOf(socket: TLSSocket): ClientCertificate | undefined {
  * abort signal (see LazyAbort) and Node's per-line header table. A body stays on the wire until
  * the chain's request-body filter calls readBody().
  */
-export class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyRead {
+export class HTTPRequest implements IncomingAPIRequest, BodyRead {
   readonly method: string;
   url: string;
   readonly headers: IncomingHttpHeaders;
@@ -86,10 +86,12 @@ export class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyR
   private distinct?: Record<string, string[]>;
   private release?: () => void;
   private releases?: (() => void)[];
+  /** Set by startDeadline: lazyAbort is to become a child of itself on first use (see lazyAbort). */
+  private deadlinePending = false;
 
   constructor(
     private readonly raw: IncomingMessage,
-    public lazyAbort: LazyAbort,
+    private abort: LazyAbort,
     private readonly bodies: BodyMemoryBudget,
     /** Set when the client waits for `100 Continue` before sending its body. */
     private readonly continueTo?: ServerResponse,
@@ -104,8 +106,28 @@ export class HTTPRequest implements IncomingAPIRequest, LazySignalRequest, BodyR
     this.remoteAddress = socket.remoteAddress;
   }
 
+  /**
+   * What aborts the request: the connection's abort, or once a deadline started (the timeout
+   * filter), a child of it that the deadline aborts too, made here on first use.
+   */
+  get lazyAbort(): LazyAbort {
+    if (this.deadlinePending) {
+      this.deadlinePending = false;
+      this.abort = this.abort.child();
+    }
+    return this.abort;
+  }
+
   get signal(): AbortSignal {
     return this.lazyAbort.signal;
+  }
+
+  startDeadline(): void {
+    this.deadlinePending = true;
+  }
+
+  passDeadline(reason: unknown): void {
+    this.lazyAbort.abort(reason);
   }
 
   get headersDistinct(): Record<string, string[]> {

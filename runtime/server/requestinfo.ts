@@ -24,14 +24,14 @@ const GROUPLESS_PREFIXES = new Set(['api']);
 /** Subresources of a namespace itself: /api/v1/namespaces/{name}/status is not a resource in {name}. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-const METHOD_VERBS: Record<string, string> = {
-  POST: 'create',
-  GET: 'get',
-  HEAD: 'get',
-  PUT: 'update',
-  PATCH: 'patch',
-  DELETE: 'delete',
-};
+const METHOD_VERBS = new Map([
+  ['POST', 'create'],
+  ['GET', 'get'],
+  ['HEAD', 'get'],
+  ['PUT', 'update'],
+  ['PATCH', 'patch'],
+  ['DELETE', 'delete'],
+]);
 
 /** Splits a URL path into decoded segments, ignoring empty ones (`//`, trailing `/`). */
 export function splitPath(path: string): string[] {
@@ -95,44 +95,65 @@ function selectedName(query: URLSearchParams): string {
   return name !== undefined && isValidPathSegmentName(name).length === 0 ? name : '';
 }
 
+/**
+ * kube's RequestInfoFactory.NewRequestInfo. The path's segments are read in place (an index
+ * moves over them, as kube reslices its parts), and the info object is made once, when its kind
+ * is known: this runs on every request.
+ */
 export function resolveRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const segments = splitPath(path);
   const prefix = segments[0];
   if (prefix === undefined || !API_PREFIXES.has(prefix)) return nonResource(path, method);
-  const info = nonResource(path, method);
-  info.apiPrefix = prefix;
-  let parts = segments.slice(1);
+  let at = 1;
+  let apiGroup = '';
   if (!GROUPLESS_PREFIXES.has(prefix)) {
     // /apis/{group}/{version}/{resource}: fewer parts is discovery, not a resource request.
-    if (parts.length < 3) return info;
-    info.apiGroup = parts[0]!;
-    parts = parts.slice(1);
-  } else if (parts.length < 2) {
-    return info;
+    if (segments.length - at < 3) return discovery(path, method, prefix);
+    apiGroup = segments[at++]!;
+  } else if (segments.length - at < 2) {
+    return discovery(path, method, prefix);
   }
-  info.isResourceRequest = true;
-  info.apiVersion = parts[0]!;
-  parts = parts.slice(1);
-
-  const verb = METHOD_VERBS[method.toUpperCase()];
-  info.verb = verb ?? method.toLowerCase();
-  if (parts[0] === 'watch') {
-    info.verb = 'watch';
-    parts = parts.slice(1);
+  const apiVersion = segments[at++]!;
+  let verb = METHOD_VERBS.get(method) ?? METHOD_VERBS.get(method.toUpperCase()) ?? method.toLowerCase();
+  if (segments[at] === 'watch') {
+    verb = 'watch';
+    at++;
   }
-  if (parts[0] === 'namespaces' && parts.length > 1) {
-    info.namespace = parts[1]!;
-    if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
+  let namespace = '';
+  if (segments[at] === 'namespaces' && segments.length - at > 1) {
+    namespace = segments[at + 1]!;
+    if (segments.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(segments[at + 2]!)) at += 2;
   }
-  info.parts = parts;
-  if (parts.length >= 3) info.subresource = parts[2]!;
-  if (parts.length >= 2) info.name = parts[1]!;
-  if (parts.length >= 1) info.resource = parts[0]!;
-
+  // The segments from `at` on are the parts: moved to the front of the array, which is then theirs.
+  if (at > 0) {
+    segments.copyWithin(0, at);
+    segments.length -= at;
+  }
+  const parts = segments;
+  const info: RequestInfo = {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix: prefix,
+    apiGroup,
+    apiVersion,
+    namespace,
+    resource: parts.length >= 1 ? parts[0]! : '',
+    subresource: parts.length >= 3 ? parts[2]! : '',
+    name: parts.length >= 2 ? parts[1]! : '',
+    parts,
+  };
   if (info.name === '' && info.verb === 'get') {
     info.verb = isWatch(query) ? 'watch' : 'list';
     info.name = selectedName(query);
   }
   if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
+  return info;
+}
+
+/** A path under /api or /apis short of a resource (discovery): not a resource request. */
+function discovery(path: string, method: string, prefix: string): RequestInfo {
+  const info = nonResource(path, method);
+  info.apiPrefix = prefix;
   return info;
 }

@@ -70,7 +70,7 @@ const widget = (name: string, extra: Record<string, unknown> = {}) => ({
 
 async function run(policy: Policy | undefined, ctx: RequestContext, next: ChainHandler) {
   const sink = new MemorySink();
-  const response = await auditFilter({ policy, sink })(ctx, next);
+  const response = await auditFilter({ policy, sink })(next)(ctx);
   return { sink, response };
 }
 
@@ -220,7 +220,7 @@ describe('audit filter', () => {
 
   it('without a policy or sink it passes requests through untouched', async () => {
     const ctx = context('GET', WIDGETS);
-    const response = await auditFilter({ policy: undefined, sink: new MemorySink() })(ctx, async () => json(200, {}));
+    const response = await auditFilter({ policy: undefined, sink: new MemorySink() })(async () => json(200, {}))(ctx);
     assert.equal(response.code, 200);
     assert.match(ctx.responseHeaders['Audit-Id'] as string, UUID);
   });
@@ -267,9 +267,9 @@ describe('audit filter', () => {
     const sink = new MemorySink();
     await assert.rejects(
       Promise.resolve(
-        auditFilter({ policy: policyOf('Metadata'), sink })(context('DELETE', `${WIDGETS}/w1`), async () => {
+        auditFilter({ policy: policyOf('Metadata'), sink })(async () => {
           throw new Error('boom');
-        }),
+        })(context('DELETE', `${WIDGETS}/w1`)),
       ),
       /boom/,
     );
@@ -316,10 +316,10 @@ describe('audit filter', () => {
     const sink = new MemorySink();
     sink.accept = false;
     let called = false;
-    const response = (await auditFilter({ policy: policyOf('Metadata'), sink })(context('GET', WIDGETS), async () => {
+    const response = (await auditFilter({ policy: policyOf('Metadata'), sink })(async () => {
       called = true;
       return json(200, {});
-    })) as ObjectResponse;
+    })(context('GET', WIDGETS))) as ObjectResponse;
     assert.equal(called, false);
     assert.equal(response.code, 500);
     assert.equal(JSON.parse(response.payload).message, 'Internal error occurred: failed to store audit event');
@@ -372,7 +372,7 @@ describe('credential scrubbing (issue 12 item 7)', () => {
   it('scrubs credentials the server knows, whoever sends them, longest first', async () => {
     const ctx = context('PUT', `${WIDGETS}/known-token-1234-suffix`, { body: widget('known-token-1234-suffix', { annotations: { other: 'known-token-1234 and known-token-1234-suffix' } }) });
     const sink = new MemorySink();
-    await auditFilter({ policy: policyOf('RequestResponse'), sink, knownCredentials: ['known-token-1234', 'known-token-1234-suffix', 'short'] })(ctx, async () => json(200, {}));
+    await auditFilter({ policy: policyOf('RequestResponse'), sink, knownCredentials: ['known-token-1234', 'known-token-1234-suffix', 'short'] })(async () => json(200, {}))(ctx);
     const complete = sink.events[1];
     assert.equal(complete.requestURI, `${WIDGETS}/[REDACTED]`);
     assert.equal(complete.objectRef?.name, '[REDACTED]');
@@ -421,7 +421,7 @@ describe('openAudit', () => {
     writeFileSync(policyFile, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
     const logPath = join(dir, 'logs', 'audit.log');
     const audit = openAudit({ policyFile, logPath });
-    await audit.filter(context('GET', `${WIDGETS}/w1`), async () => json(200, widget('w1')));
+    await audit.filter(async () => json(200, widget('w1')))(context('GET', `${WIDGETS}/w1`));
     await audit.close();
     const events = readFileSync(logPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditEvent);
     assert.deepEqual(events.map((e) => e.stage), ['RequestReceived', 'ResponseComplete']);

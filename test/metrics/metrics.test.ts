@@ -193,7 +193,7 @@ test('a 429 from max-in-flight is a termination and a flow-control rejection, no
     { name: 'max-in-flight', filter: withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }) },
     {
       name: 'authorization',
-      filter: (ctx, next) => {
+      filter: (next) => (ctx) => {
         ctx.authorization = { decision: 'Allow', reason: '' };
         return next(ctx);
       },
@@ -222,7 +222,7 @@ test('requests that alternate between label sets are each counted under their ow
   const before = await text();
   const allow: NamedFilter = {
     name: 'authorization',
-    filter: (ctx, next) => {
+    filter: (next) => (ctx) => {
       ctx.authorization = { decision: 'Allow', reason: '' };
       return next(ctx);
     },

@@ -50,12 +50,12 @@ export function auditFilter(options: AuditFilterOptions): Filter {
   const known = newScrubber(options.knownCredentials ?? []);
   if (!evaluator || !sink) {
     // Nothing is recorded: only the Audit-Id header (kube sets it on every response).
-    return (ctx, next) => {
+    return (next) => (ctx) => {
       ctx.responseHeaders[AUDIT_ID_HEADER] = auditIDOf(ctx.request.headers);
       return next(ctx);
     };
   }
-  return async (ctx, next) => {
+  return (next) => async (ctx) => {
     const auditID = auditIDOf(ctx.request.headers);
     ctx.responseHeaders[AUDIT_ID_HEADER] = auditID;
     const info = ctx.info ?? requestInfoOf(ctx);

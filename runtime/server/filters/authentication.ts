@@ -37,7 +37,7 @@ export function withAuthentication(authenticator: RequestAuthenticator, log: (li
     clearHeaders(ctx.request);
     return next(ctx);
   };
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     const authorization = ctx.request.headers.authorization;
     if (authorization !== undefined) ctx.presentedAuthorization = authorization;
     const result = authenticator.authenticate(ctx.request);

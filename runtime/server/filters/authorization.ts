@@ -70,7 +70,7 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     ctx.annotations[REASON_ANNOTATION] = result.reason;
     return errorResponse(forbiddenError(attributes, result.reason));
   };
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);
     // An authorizer that decides at once (RBAC) answers synchronously: nothing is awaited then.
     const result = authorizer.authorize(attributes);

@@ -59,7 +59,8 @@ export interface NamedFilter {
   filter: Filter;
 }
 
-const passThrough: Filter = (ctx, next) => next(ctx);
+/** No filter: the next handler itself (kube installs nothing in its place). */
+const passThrough: Filter = (next) => next;
 
 /** The filters in kube's order, outermost first. */
 export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
@@ -90,9 +91,12 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
   ];
 }
 
-/** handler wrapped by filters, the first outermost. */
+/**
+ * handler wrapped by filters, the first outermost: each filter's handler calls the next one's
+ * directly (kube's handler chain), with no layer between them.
+ */
 export function composeFilters(filters: readonly NamedFilter[], handler: ChainHandler): ChainHandler {
-  return filters.reduceRight<ChainHandler>((next, { filter }) => (ctx) => filter(ctx, next), handler);
+  return filters.reduceRight<ChainHandler>((next, { filter }) => filter(next), handler);
 }
 
 /** Serves one request: the response itself when the whole chain answered synchronously. */

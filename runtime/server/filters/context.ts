@@ -168,16 +168,3 @@ export class LazyAbort {
     return child;
   }
 }
-
-/**
- * A request whose `signal` is its `lazyAbort`'s (the HTTP server's requests): filters that add
- * a deadline replace lazyAbort with a child instead of combining signals.
- */
-export interface LazySignalRequest {
-  lazyAbort: LazyAbort;
-}
-
-/** The request as a LazySignalRequest, when its signal is lazy. */
-export function lazySignalRequest(request: object): LazySignalRequest | undefined {
-  return (request as Partial<LazySignalRequest>).lazyAbort instanceof LazyAbort ? (request as LazySignalRequest) : undefined;
-}

@@ -147,11 +147,14 @@ function asksToImpersonate(request: IncomingAPIRequest): boolean {
 
 export function withImpersonation(authorizer: Authorizer): Filter {
   const impersonate = withImpersonationHeaders(authorizer);
-  return (ctx, next) => (asksToImpersonate(ctx.request) ? impersonate(ctx, next) : next(ctx));
+  return (next) => {
+    const impersonating = impersonate(next);
+    return (ctx) => (asksToImpersonate(ctx.request) ? impersonating(ctx) : next(ctx));
+  };
 }
 
 function withImpersonationHeaders(authorizer: Authorizer): Filter {
-  return async (ctx, next) => {
+  return (next) => async (ctx) => {
     let requests: ImpersonationRequest[];
     try {
       requests = impersonationRequests(ctx.request);

@@ -18,7 +18,7 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 export function withLoopbackHostOnly(): Filter {
   // The last Host header that passed: a client sends the same one on every request.
   let lastLoopback: string | undefined;
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     const host = ctx.request.headers.host;
     if (host !== undefined && host === lastLoopback) return next(ctx);
     if (isLoopbackHostHeader(host)) {

@@ -49,7 +49,7 @@ function isHealthProbe(info: RequestInfo | undefined): boolean {
 export function withMaxInFlightLimit(limits: InFlightLimits, counters = new InFlightCounters()): Filter {
   const readOnlyDone = () => void counters.readOnly--;
   const mutatingDone = () => void counters.mutating--;
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     if (isLongRunning(ctx.info) || isHealthProbe(ctx.info)) return next(ctx);
     const mutating = !NON_MUTATING_VERBS.has(ctx.info?.verb ?? '');
     const key = mutating ? 'mutating' : 'readOnly';

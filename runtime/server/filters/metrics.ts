@@ -172,7 +172,7 @@ function trackLongRunning(response: StreamResponse, info: RequestInfo, verb: str
 }
 
 export function withMetrics(): Filter {
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     const info = ctx.info;
     if (!info) return next(ctx);
     const longRunning = isLongRunning(info);

@@ -15,7 +15,7 @@ export function withPanicRecovery(log: (line: string) => void): Filter {
     }
     return errorResponse(err);
   };
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     let result: ChainResult;
     try {
       result = next(ctx);

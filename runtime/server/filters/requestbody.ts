@@ -8,7 +8,7 @@ import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { ChainResult, Filter, RequestContext, ChainHandler } from './types.js';
 
 export function withRequestBody(): Filter {
-  return (ctx: RequestContext, next: ChainHandler): ChainResult => {
+  return (next: ChainHandler) => (ctx: RequestContext): ChainResult => {
     // Requests without a body (most: GET, DELETE) and those not from the HTTP server pass as they are.
     const reading = ctx.request.readBody?.();
     if (reading === undefined) return next(ctx);

@@ -9,7 +9,7 @@ import type { Filter } from './types.js';
 export function withRequestInfo(): Filter {
   // Resolved per request: a memo of the last request line would only spare work for a client
   // repeating the very same request (a benchmark), not for real traffic.
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     ctx.info = resolveRequestInfo(ctx.request.method, ctx.url.pathname, ctx.url.searchParams);
     // kube authorises a WebSocket upgrade to a CONNECT subresource (exec, attach) as `create`.
     if (ctx.request.upgrade && ctx.info.verb === 'get' && isConnectSubresource(ctx.info)) ctx.info.verb = 'create';

@@ -12,7 +12,7 @@ import { newBadRequest, statusError } from '../../api/status.js';
 import type { APIResponse, StreamResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { IncomingAPIRequest } from '../../api/request.js';
-import { isLongRunning, lazySignalRequest } from './context.js';
+import { isLongRunning } from './context.js';
 import { parseGoDuration } from '../../api/duration.js';
 import type { Filter, RequestURL } from './types.js';
 
@@ -37,7 +37,7 @@ export function requestTimeout(url: RequestURL, serverTimeoutMs: number): number
 }
 
 export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS): Filter {
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     let timeoutMs: number;
     try {
@@ -46,13 +46,16 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
       return errorResponse(err);
     }
     if (!(timeoutMs > 0)) return next(ctx);
-    const abort = deadlineFor(ctx.request);
+    const request = ctx.request;
+    const abortOther = request.startDeadline === undefined ? combinedDeadline(request) : (request.startDeadline(), undefined);
     const result = next(ctx);
     // A response given synchronously cannot have outlived its deadline: no timer is needed.
     if (!(result instanceof Promise)) return result;
     return new Promise<APIResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
-        abort(new Error('context deadline exceeded'));
+        const reason = new Error('context deadline exceeded');
+        if (abortOther) abortOther(reason);
+        else request.passDeadline!(reason);
         resolve(errorResponse(statusError('Timeout', TIMEOUT_MESSAGE, {})));
       }, timeoutMs);
       result.then(
@@ -73,17 +76,10 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
 }
 
 /**
- * Makes the request's signal also abort at the deadline, and returns the deadline's abort. A lazy
- * signal (the HTTP server's) gets a lazy child, so nothing is allocated unless the handler reads
- * the signal; any other signal is combined with a deadline controller.
+ * For a request without startDeadline (not the HTTP server's): its signal combined with a
+ * deadline controller, and the deadline's abort.
  */
-function deadlineFor(request: IncomingAPIRequest): (reason: unknown) => void {
-  const lazy = lazySignalRequest(request);
-  if (lazy) {
-    const deadline = lazy.lazyAbort.child();
-    lazy.lazyAbort = deadline;
-    return (reason) => deadline.abort(reason);
-  }
+function combinedDeadline(request: IncomingAPIRequest): (reason: unknown) => void {
   const deadline = new AbortController();
   request.signal = AbortSignal.any([request.signal, deadline.signal]);
   return (reason) => deadline.abort(reason);

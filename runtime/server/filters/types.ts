@@ -1,7 +1,10 @@
 /**
- * The filter chain's contract (kube's DefaultBuildHandlerChain, as functions). A filter gets the
- * request context and the next handler, and returns the response; it may answer itself (401, 403,
- * 429, …) without calling next. Filters are assembled in one place, in kube's order.
+ * The filter chain's contract (kube's DefaultBuildHandlerChain, as functions). A filter is kube's
+ * `func(http.Handler) http.Handler`: given the next handler once, when the chain is assembled, it
+ * returns its own handler, which gets the request context and returns the response; it may answer
+ * itself (401, 403, 429, …) without calling next. A filter that configuration turns off returns
+ * next itself (kube does not install it), so it costs a request nothing. Filters are assembled in
+ * one place, in kube's order.
  */
 import type { AuthorizationResult, UserInfo } from '../../api/auth.js';
 import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
@@ -53,7 +56,7 @@ export type ChainResult = APIResponse | Promise<APIResponse>;
 
 export type ChainHandler = (ctx: RequestContext) => ChainResult;
 
-export type Filter = (ctx: RequestContext, next: ChainHandler) => ChainResult;
+export type Filter = (next: ChainHandler) => ChainHandler;
 
 /**
  * Runs `after` once `result` is settled: at once for a response, after the promise otherwise

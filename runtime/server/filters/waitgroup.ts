@@ -45,7 +45,7 @@ export class SafeWaitGroup {
 
 export function withWaitGroup(wg: SafeWaitGroup): Filter {
   const done = () => wg.done();
-  return (ctx, next) => {
+  return (next) => (ctx) => {
     if (isLongRunning(ctx.info)) return next(ctx);
     if (!wg.add()) return errorResponse(statusError('ServiceUnavailable', 'apiserver is shutting down', { retryAfterSeconds: 1 }));
     let result: ChainResult;

@@ -14,14 +14,14 @@ describe('authentication filter', () => {
   it('sets the authenticated user on the context for later filters and the handler', async () => {
     const next = recordingHandler();
     const ctx = contextFor('GET', '/api/v1/namespaces');
-    await withAuthentication(fixed({ user: alice }))(ctx, next);
+    await withAuthentication(fixed({ user: alice }))(next)(ctx);
     assert.deepEqual(next.calls[0]!.user, alice);
   });
 
   it('refuses failed credentials with kube’s 401 Status and logs why', async () => {
     const logs: string[] = [];
     const next = recordingHandler();
-    const response = await withAuthentication(fixed({ error: 'invalid bearer token' }), (l) => logs.push(l))(contextFor('GET', '/api/v1/namespaces'), next);
+    const response = await withAuthentication(fixed({ error: 'invalid bearer token' }), (l) => logs.push(l))(next)(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(response.code, 401);
     assert.deepEqual(body(response), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
     assert.equal(next.calls.length, 0);
@@ -29,7 +29,7 @@ describe('authentication filter', () => {
   });
 
   it('refuses a request no authenticator recognised', async () => {
-    const response = await withAuthentication(fixed(undefined))(contextFor('GET', '/apis'), recordingHandler());
+    const response = await withAuthentication(fixed(undefined))(recordingHandler())(contextFor('GET', '/apis'));
     assert.equal(response.code, 401);
   });
 
@@ -60,7 +60,7 @@ describe('authentication filter', () => {
     };
     const ctx = contextFor('GET', '/apis/metrics.k8s.io/v1beta1/pods', { headers: forged, extra: { clientCertificate, headersDistinct: Object.fromEntries(Object.entries(forged).map(([k, v]) => [k, [v]])) } });
     const next = recordingHandler();
-    await withAuthentication(authenticator)(ctx, next);
+    await withAuthentication(authenticator)(next)(ctx);
     const seen = next.calls[0]!;
     assert.equal(seen.user?.username, 'alice');
     assert.deepEqual(seen.request.headers, { accept: 'application/json' });

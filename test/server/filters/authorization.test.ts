@@ -9,7 +9,7 @@ import { admin, alice, body, contextFor, recordingHandler } from './helpers.js';
 const deny: Authorizer = { authorize: async () => ({ decision: 'NoOpinion', reason: '' }) };
 
 async function forbidden(method: string, url: string, authorizer: Authorizer = deny) {
-  const response = await withAuthorization(authorizer)(contextFor(method, url, { user: alice }), recordingHandler());
+  const response = await withAuthorization(authorizer)(recordingHandler())(contextFor(method, url, { user: alice }));
   assert.equal(response.code, 403);
   return body(response);
 }
@@ -19,7 +19,7 @@ describe('authorization filter', () => {
     const seen: AuthorizationAttributes[] = [];
     const next = recordingHandler();
     const ctx = contextFor('GET', '/apis/example.com/v1/namespaces/ns1/widgets/w1/status', { user: alice });
-    await withAuthorization({ authorize: async (a) => (seen.push(a), { decision: 'Allow', reason: 'bound' }) })(ctx, next);
+    await withAuthorization({ authorize: async (a) => (seen.push(a), { decision: 'Allow', reason: 'bound' }) })(next)(ctx);
     assert.equal(next.calls.length, 1);
     assert.deepEqual(seen[0], {
       user: alice, verb: 'get', isResourceRequest: true, path: '/apis/example.com/v1/namespaces/ns1/widgets/w1/status', namespace: 'ns1',
@@ -52,7 +52,7 @@ describe('authorization filter', () => {
 describe('the interim authorizer (privileged group only)', () => {
   const authorize = (user: typeof alice, method: string, url: string) => {
     const ctx = contextFor(method, url, { user });
-    return Promise.resolve(withAuthorization(privilegedGroupAuthorizer())(ctx, recordingHandler())).then((r) => r.code);
+    return Promise.resolve(withAuthorization(privilegedGroupAuthorizer())(recordingHandler())(ctx)).then((r) => r.code);
   };
 
   it('allows system:masters everything', async () => {

@@ -23,7 +23,7 @@ describe('the handler chain', () => {
 
   it('composes filters outermost first', async () => {
     const order: string[] = [];
-    const tag = (name: string): Filter => async (ctx, next) => {
+    const tag = (name: string): Filter => (next) => async (ctx) => {
       order.push(`${name}>`);
       const r = await next(ctx);
       order.push(`<${name}`);
@@ -77,7 +77,7 @@ describe('the handler chain', () => {
   });
 
   it('merges headers filters added into the response', async () => {
-    const addHeader: Filter = async (ctx, next) => {
+    const addHeader: Filter = (next) => async (ctx) => {
       ctx.responseHeaders['Audit-Id'] = 'abc';
       return next(ctx);
     };

@@ -7,14 +7,14 @@ import { contextFor, recordingHandler } from './helpers.js';
 describe('CORS filter', () => {
   it('is off without --cors-allowed-origins', async () => {
     const ctx = contextFor('GET', '/version', { headers: { origin: 'https://evil.example' } });
-    await withCORS([])(ctx, recordingHandler());
+    await withCORS([])(recordingHandler())(ctx);
     assert.deepEqual(ctx.responseHeaders, {});
   });
 
   it('adds kube’s Access-Control headers for a matching origin and passes the request on', async () => {
     const next = recordingHandler();
     const ctx = contextFor('GET', '/api/v1/namespaces', { headers: { origin: 'https://ui.example.com' } });
-    const response = await withCORS(['//ui\\.example\\.com$'])(ctx, next);
+    const response = await withCORS(['//ui\\.example\\.com$'])(next)(ctx);
     assert.equal(response.code, 200);
     assert.equal(next.calls.length, 1);
     assert.equal(ctx.responseHeaders['Access-Control-Allow-Origin'], 'https://ui.example.com');
@@ -26,7 +26,7 @@ describe('CORS filter', () => {
 
   it('answers a matching preflight itself with 204, before authentication', async () => {
     const next = recordingHandler();
-    const response = await withCORS(['example\\.com'])(contextFor('OPTIONS', '/api/v1/namespaces', { headers: { origin: 'https://example.com' } }), next);
+    const response = await withCORS(['example\\.com'])(next)(contextFor('OPTIONS', '/api/v1/namespaces', { headers: { origin: 'https://example.com' } }));
     assert.equal(response.code, 204);
     assert.equal(next.calls.length, 0);
   });
@@ -34,7 +34,7 @@ describe('CORS filter', () => {
   it('gives a non-matching origin no CORS headers', async () => {
     const next = recordingHandler();
     const ctx = contextFor('OPTIONS', '/api/v1/namespaces', { headers: { origin: 'https://other.org' } });
-    await withCORS(['example\\.com'])(ctx, next);
+    await withCORS(['example\\.com'])(next)(ctx);
     assert.equal(next.calls.length, 1);
     assert.deepEqual(ctx.responseHeaders, {});
   });

@@ -16,7 +16,7 @@ describe('impersonation filter', () => {
   it('passes requests without impersonation headers untouched', async () => {
     const next = recordingHandler();
     const ctx = contextFor('GET', '/api', { user: alice });
-    await withImpersonation(recordingAuthorizer(() => false))(ctx, next);
+    await withImpersonation(recordingAuthorizer(() => false))(next)(ctx);
     assert.deepEqual(next.calls[0]!.user, alice);
     assert.equal(ctx.impersonator, undefined);
   });
@@ -29,7 +29,7 @@ describe('impersonation filter', () => {
       headers: { 'Impersonate-User': 'bob', 'Impersonate-Group': 'dev', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes%2Fx': ['a', 'b'] },
       extra: { headersDistinct: { 'impersonate-user': ['bob'], 'impersonate-group': ['dev', 'ops'], 'impersonate-uid': ['u-1'], 'impersonate-extra-scopes%2fx': ['a', 'b'] } },
     });
-    await withImpersonation(authorizer)(ctx, next);
+    await withImpersonation(authorizer)(next)(ctx);
     assert.deepEqual(authorizer.asked.map(brief), [
       'impersonate /users /bob',
       'impersonate /groups /dev',
@@ -52,7 +52,7 @@ describe('impersonation filter', () => {
       headers: { 'Impersonate-User': 'bob', 'Impersonate-Extra-__proto__': 'p', 'Impersonate-Extra-Constructor': ['c1', 'c2'] },
       extra: { headersDistinct: { 'impersonate-user': ['bob'], 'impersonate-extra-__proto__': ['p'], 'impersonate-extra-constructor': ['c1', 'c2'] } },
     });
-    const res = await withImpersonation(authorizer)(ctx, next);
+    const res = await withImpersonation(authorizer)(next)(ctx);
     assert.equal(next.calls.length, 1, JSON.stringify(res));
     assert.deepEqual(next.calls[0]!.user!.extra, JSON.parse('{"__proto__":["p"],"constructor":["c1","c2"]}'));
     assert.equal(Object.getPrototypeOf(next.calls[0]!.user!.extra), Object.prototype);
@@ -61,18 +61,17 @@ describe('impersonation filter', () => {
   it('gives an impersonated service account its groups, and anonymous system:unauthenticated', async () => {
     const next = recordingHandler();
     const authorizer = recordingAuthorizer(() => true);
-    await withImpersonation(authorizer)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:serviceaccount:ns1:robot' } }), next);
+    await withImpersonation(authorizer)(next)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:serviceaccount:ns1:robot' } }));
     assert.equal(brief(authorizer.asked[0]!), 'impersonate /serviceaccounts ns1/robot');
     assert.deepEqual(next.calls[0]!.user, { username: 'system:serviceaccount:ns1:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'] });
-    await withImpersonation(authorizer)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:anonymous' } }), next);
+    await withImpersonation(authorizer)(next)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': 'system:anonymous' } }));
     assert.deepEqual(next.calls[1]!.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
   });
 
   it('refuses with kube’s 403 when any attribute is not allowed', async () => {
     const next = recordingHandler();
-    const response = await withImpersonation(recordingAuthorizer((a) => a.resource === 'users'))(
+    const response = await withImpersonation(recordingAuthorizer((a) => a.resource === 'users'))(next)(
       contextFor('GET', '/api', { user: alice, headers: { 'Impersonate-User': 'bob', 'Impersonate-Group': 'system:masters' } }),
-      next,
     );
     assert.equal(response.code, 403);
     assert.equal(body(response).message, 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope');
@@ -81,13 +80,13 @@ describe('impersonation filter', () => {
 
   it('allows system:masters and refuses others under the interim authorizer', async () => {
     const headers = { 'Impersonate-User': 'bob' };
-    assert.equal((await withImpersonation(privilegedGroupAuthorizer())(contextFor('GET', '/api', { user: admin, headers }), recordingHandler())).code, 200);
-    const refused = await withImpersonation(privilegedGroupAuthorizer())(contextFor('GET', '/api', { user: alice, headers }), recordingHandler());
+    assert.equal((await withImpersonation(privilegedGroupAuthorizer())(recordingHandler())(contextFor('GET', '/api', { user: admin, headers }))).code, 200);
+    const refused = await withImpersonation(privilegedGroupAuthorizer())(recordingHandler())(contextFor('GET', '/api', { user: alice, headers }));
     assert.equal(body(refused).message, 'users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
   });
 
   it('answers groups, uid or extras without a user with 400', async () => {
-    const response = await withImpersonation(recordingAuthorizer(() => true))(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-Group': 'dev' } }), recordingHandler());
+    const response = await withImpersonation(recordingAuthorizer(() => true))(recordingHandler())(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-Group': 'dev' } }));
     assert.equal(response.code, 400);
     assert.match(body(response).message, /without impersonating a user/);
   });

@@ -21,31 +21,31 @@ describe('max-in-flight filter', () => {
     const counters = new InFlightCounters();
     const filter = withMaxInFlightLimit({ maxRequestsInflight: 2, maxMutatingRequestsInflight: 1 }, counters);
     const { handler, release } = held();
-    const first = [1, 2].map(() => filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), handler));
+    const first = [1, 2].map(() => filter(handler)(contextFor('GET', '/api/v1/namespaces', { user: alice })));
     assert.equal(counters.readOnly, 2);
-    const refused = await filter(contextFor('GET', '/api/v1/namespaces/a', { user: alice }), handler);
+    const refused = await filter(handler)(contextFor('GET', '/api/v1/namespaces/a', { user: alice }));
     assert.equal(refused.code, 429);
     assert.equal(refused.headers['Retry-After'], '1');
     assert.equal(body(refused).reason, 'TooManyRequests');
     assert.equal(body(refused).message, 'Too many requests, please try again later.');
     // Mutating requests have their own limit.
-    const write = filter(contextFor('POST', '/api/v1/namespaces', { user: alice }), handler);
+    const write = filter(handler)(contextFor('POST', '/api/v1/namespaces', { user: alice }));
     assert.equal(counters.mutating, 1);
-    assert.equal((await filter(contextFor('DELETE', '/api/v1/namespaces/a', { user: alice }), handler)).code, 429);
+    assert.equal((await filter(handler)(contextFor('DELETE', '/api/v1/namespaces/a', { user: alice }))).code, 429);
     release();
     for (const r of await Promise.all([...first, write])) assert.equal(r.code, 200);
     assert.deepEqual({ ...counters }, { readOnly: 0, mutating: 0 });
-    assert.equal((await filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), handler)).code, 200);
+    assert.equal((await filter(handler)(contextFor('GET', '/api/v1/namespaces', { user: alice }))).code, 200);
   });
 
   it('does not count watches, and always serves system:masters', async () => {
     const counters = new InFlightCounters();
     const filter = withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, counters);
     const { handler, release } = held();
-    const watch = filter(contextFor('GET', '/api/v1/namespaces?watch=true', { user: alice }), handler);
+    const watch = filter(handler)(contextFor('GET', '/api/v1/namespaces?watch=true', { user: alice }));
     assert.equal(counters.readOnly, 0);
-    const one = filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), handler);
-    const masters = filter(contextFor('GET', '/api/v1/namespaces', { user: admin }), handler);
+    const one = filter(handler)(contextFor('GET', '/api/v1/namespaces', { user: alice }));
+    const masters = filter(handler)(contextFor('GET', '/api/v1/namespaces', { user: admin }));
     release();
     for (const r of await Promise.all([watch, one, masters])) assert.equal(r.code, 200);
   });
@@ -54,7 +54,7 @@ describe('max-in-flight filter', () => {
     const counters = new InFlightCounters();
     const filter = withMaxInFlightLimit({ maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, counters);
     const { handler, release } = held();
-    const all = Array.from({ length: 5 }, () => filter(contextFor('POST', '/api/v1/namespaces', { user: alice }), handler));
+    const all = Array.from({ length: 5 }, () => filter(handler)(contextFor('POST', '/api/v1/namespaces', { user: alice })));
     release();
     for (const r of await Promise.all(all)) assert.equal(r.code, 200);
   });
@@ -64,27 +64,27 @@ describe('max-in-flight filter', () => {
     const filter = withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, counters);
     const releases: Array<() => void> = [];
     const untilWritten = (release: () => void) => void releases.push(release);
-    const answered = filter(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }), () => objectResponse(200, {}));
+    const answered = filter(() => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }));
     assert.equal((answered as APIResponse).code, 200);
     // Answered synchronously, but not yet written: the slot is still taken.
     assert.equal(counters.readOnly, 1);
-    const shed = await filter(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }), () => objectResponse(200, {}));
+    const shed = await filter(() => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces', { user: alice, extra: { untilWritten } }));
     assert.equal(shed.code, 429);
     assert.equal(releases.length, 1);
     releases[0]!();
     assert.equal(counters.readOnly, 0);
-    assert.equal((await filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), () => objectResponse(200, {}))).code, 200);
+    assert.equal((await filter(() => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces', { user: alice }))).code, 200);
   });
 
   it('never counts nor sheds /healthz, /livez and /readyz', async () => {
     const counters = new InFlightCounters();
     const filter = withMaxInFlightLimit({ maxRequestsInflight: 1, maxMutatingRequestsInflight: 1 }, counters);
     const { handler, release } = held();
-    const busy = filter(contextFor('GET', '/api/v1/namespaces', { user: alice }), handler);
+    const busy = filter(handler)(contextFor('GET', '/api/v1/namespaces', { user: alice }));
     for (const path of ['/healthz', '/livez', '/readyz', '/readyz/ping', '/livez?verbose']) {
-      assert.equal((await filter(contextFor('GET', path, { user: alice }), () => objectResponse(200, {}))).code, 200, path);
+      assert.equal((await filter(() => objectResponse(200, {}))(contextFor('GET', path, { user: alice }))).code, 200, path);
     }
-    assert.equal((await filter(contextFor('GET', '/healthzx', { user: alice }), () => objectResponse(200, {}))).code, 429);
+    assert.equal((await filter(() => objectResponse(200, {}))(contextFor('GET', '/healthzx', { user: alice }))).code, 429);
     release();
     await busy;
   });

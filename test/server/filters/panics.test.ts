@@ -8,9 +8,9 @@ describe('panic recovery filter', () => {
   it('answers a thrown error with a 500 Status without the stack, and logs the stack', async () => {
     const logs: string[] = [];
     const filter = withPanicRecovery((l) => logs.push(l));
-    const response = await filter(contextFor('GET', '/apis/x/v1/things?secret=1'), async () => {
+    const response = await filter(async () => {
       throw new TypeError('boom');
-    });
+    })(contextFor('GET', '/apis/x/v1/things?secret=1'));
     assert.equal(response.code, 500);
     const status = body(response);
     assert.equal(status.kind, 'Status');
@@ -24,16 +24,16 @@ describe('panic recovery filter', () => {
 
   it('keeps a thrown StatusError as its own Status, unlogged', async () => {
     const logs: string[] = [];
-    const response = await withPanicRecovery((l) => logs.push(l))(contextFor('GET', '/'), async () => {
+    const response = await withPanicRecovery((l) => logs.push(l))(async () => {
       throw newNotFound({ group: '', resource: 'things' }, 'a');
-    });
+    })(contextFor('GET', '/'));
     assert.equal(response.code, 404);
     assert.equal(body(response).message, 'things "a" not found');
     assert.deepEqual(logs, []);
   });
 
   it('passes responses through', async () => {
-    const response = await withPanicRecovery(() => undefined)(contextFor('GET', '/'), async () => ({ kind: 'object', code: 201, contentType: 'x', headers: {}, payload: '' }));
+    const response = await withPanicRecovery(() => undefined)(async () => ({ kind: 'object', code: 201, contentType: 'x', headers: {}, payload: '' }))(contextFor('GET', '/'));
     assert.equal(response.code, 201);
   });
 });

@@ -13,7 +13,7 @@ describe('request-body filter', () => {
     const seen: string[] = [];
     const filter = withRequestBody();
     const handler = () => objectResponse(200, {});
-    const sync = filter(contextFor('GET', '/api/v1/namespaces'), handler);
+    const sync = filter(handler)(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(sync instanceof Promise, false);
     const ctx = contextFor('POST', '/api/v1/namespaces', {
       extra: {
@@ -24,14 +24,14 @@ describe('request-body filter', () => {
         },
       },
     });
-    const r = await filter(ctx, (c) => (seen.push(`handler ${c.request.body}`), objectResponse(201, {})));
+    const r = await filter((c) => (seen.push(`handler ${c.request.body}`), objectResponse(201, {})))(ctx);
     assert.equal(r.code, 201);
     assert.deepEqual(seen, ['read', 'handler {}']);
   });
 
   it('answers a body that cannot be read with its Status, without calling the handler', async () => {
     const ctx = contextFor('POST', '/api/v1/namespaces', { extra: { readBody: () => Promise.reject(statusError('RequestEntityTooLarge', 'too large')) } });
-    const r = await withRequestBody()(ctx, () => assert.fail('the handler ran'));
+    const r = await withRequestBody()(() => assert.fail('the handler ran'))(ctx);
     assert.equal(r.code, 413);
     assert.equal(body(r).reason, 'RequestEntityTooLarge');
   });
@@ -64,9 +64,9 @@ describe('loopback Host check', () => {
 
   it('refuses any other Host with 403', async () => {
     const filter = withLoopbackHostOnly();
-    const r = await filter(contextFor('GET', '/api', { headers: { host: 'rebound.example' } }), () => assert.fail('served'));
+    const r = await filter(() => assert.fail('served'))(contextFor('GET', '/api', { headers: { host: 'rebound.example' } }));
     assert.equal(r.code, 403);
-    assert.equal((await filter(contextFor('GET', '/api', { headers: { host: 'localhost:8080' } }), () => objectResponse(200, {}))).code, 200);
+    assert.equal((await filter(() => objectResponse(200, {}))(contextFor('GET', '/api', { headers: { host: 'localhost:8080' } }))).code, 200);
   });
 
   it('refuses another Host right after a loopback one passed (the last one is remembered, nothing else)', async () => {
@@ -74,7 +74,7 @@ describe('loopback Host check', () => {
     const served = () => objectResponse(200, {});
     for (const [host, code] of [['127.0.0.1:6443', 200], ['127.0.0.1:6443', 200], ['rebound.example', 403], ['127.0.0.1:6443', 200], [undefined, 403], ['localhost', 200], ['rebound.example:6443', 403]] as const) {
       const headers: Record<string, string> = host === undefined ? {} : { host };
-      assert.equal((await filter(contextFor('GET', '/api', { headers }), served)).code, code, String(host));
+      assert.equal((await filter(served)(contextFor('GET', '/api', { headers }))).code, code, String(host));
     }
   });
 });

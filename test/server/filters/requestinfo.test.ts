@@ -8,7 +8,7 @@ describe('request info filter', () => {
   it('resolves verb, group, version, namespace, resource, subresource and name for later filters', async () => {
     const next = recordingHandler();
     const ctx = newRequestContext(request('PUT', '/apis/example.com/v1/namespaces/ns1/widgets/w1/status?dryRun=All'));
-    await withRequestInfo()(ctx, next);
+    await withRequestInfo()(next)(ctx);
     assert.equal(next.calls.length, 1);
     assert.deepEqual(
       { ...ctx.info!, parts: undefined },
@@ -18,10 +18,10 @@ describe('request info filter', () => {
 
   it('reads watches from the query and non-resource paths as lower-case methods', async () => {
     const watch = newRequestContext(request('GET', '/api/v1/namespaces?watch=true'));
-    await withRequestInfo()(watch, recordingHandler());
+    await withRequestInfo()(recordingHandler())(watch);
     assert.equal(watch.info!.verb, 'watch');
     const health = newRequestContext(request('GET', '/healthz/ping'));
-    await withRequestInfo()(health, recordingHandler());
+    await withRequestInfo()(recordingHandler())(health);
     assert.equal(health.info!.isResourceRequest, false);
     assert.equal(health.info!.verb, 'get');
     assert.equal(health.info!.path, '/healthz/ping');
@@ -29,7 +29,7 @@ describe('request info filter', () => {
 
   it('reads a `//` path as a path, not as an authority', async () => {
     const ctx = newRequestContext(request('GET', '//apis/example.com/v1/widgets'));
-    await withRequestInfo()(ctx, recordingHandler());
+    await withRequestInfo()(recordingHandler())(ctx);
     assert.equal(ctx.info!.path, '//apis/example.com/v1/widgets');
     assert.equal(ctx.info!.resource, 'widgets');
   });

@@ -12,11 +12,11 @@ describe('timeout filter', () => {
   it('answers 504 Timeout when a non-long-running request outlives the deadline, aborting its signal', async () => {
     const ctx = contextFor('GET', '/apis/example.com/v1/widgets');
     let aborted = false;
-    const response = await withTimeout(30)(ctx, async (c) => {
+    const response = await withTimeout(30)(async (c) => {
       c.request.signal.addEventListener('abort', () => (aborted = true));
       await sleep(200);
       return objectResponse(200, {});
-    });
+    })(ctx);
     assert.equal(response.code, 504);
     assert.equal(body(response).reason, 'Timeout');
     assert.equal(body(response).message, TIMEOUT_MESSAGE);
@@ -24,15 +24,15 @@ describe('timeout filter', () => {
   });
 
   it('passes responses that arrive in time', async () => {
-    const response = await withTimeout(1000)(contextFor('GET', '/api/v1/namespaces'), async () => objectResponse(200, {}));
+    const response = await withTimeout(1000)(async () => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(response.code, 200);
   });
 
   it('exempts watches', async () => {
-    const response = await withTimeout(10)(contextFor('GET', '/api/v1/namespaces?watch=true'), async () => {
+    const response = await withTimeout(10)(async () => {
       await sleep(50);
       return objectResponse(200, {});
-    });
+    })(contextFor('GET', '/api/v1/namespaces?watch=true'));
     assert.equal(response.code, 200);
   });
 
@@ -41,13 +41,13 @@ describe('timeout filter', () => {
     assert.equal(requestTimeout(parseRequestURL('/x?timeout=5m'), 60_000), 60_000);
     assert.equal(requestTimeout(parseRequestURL('/x?timeout=0s'), 60_000), 60_000);
     assert.equal(requestTimeout(parseRequestURL('/x'), 60_000), 60_000);
-    const response = await withTimeout(1000)(contextFor('GET', '/api/v1/namespaces?timeout=abc'), async () => objectResponse(200, {}));
+    const response = await withTimeout(1000)(async () => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces?timeout=abc'));
     assert.equal(response.code, 400);
     assert.equal(body(response).message, 'invalid timeout specified in the request URL - time: invalid duration "abc"');
-    const short = await withTimeout(60_000)(contextFor('GET', '/api/v1/namespaces?timeout=20ms'), async () => {
+    const short = await withTimeout(60_000)(async () => {
       await sleep(200);
       return objectResponse(200, {});
-    });
+    })(contextFor('GET', '/api/v1/namespaces?timeout=20ms'));
     assert.equal(short.code, 504);
   });
 });

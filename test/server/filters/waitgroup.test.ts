@@ -9,10 +9,10 @@ describe('in-flight wait group filter', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const inner = recordingHandler();
-    const running = withWaitGroup(wg)(contextFor('GET', '/api/v1/namespaces'), async (ctx) => {
+    const running = withWaitGroup(wg)(async (ctx) => {
       await gate;
       return inner(ctx);
-    });
+    })(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(wg.size, 1);
     let drained = false;
     const waiting = wg.wait().then(() => (drained = true));
@@ -27,7 +27,7 @@ describe('in-flight wait group filter', () => {
   it('refuses new requests with 503 and Retry-After once shutdown waits', async () => {
     const wg = new SafeWaitGroup();
     await wg.wait();
-    const response = await withWaitGroup(wg)(contextFor('GET', '/api/v1/namespaces'), recordingHandler());
+    const response = await withWaitGroup(wg)(recordingHandler())(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(response.code, 503);
     assert.equal(response.headers['Retry-After'], '1');
     assert.equal(body(response).message, 'apiserver is shutting down');
@@ -37,17 +37,17 @@ describe('in-flight wait group filter', () => {
   it('does not count watches, which end on their own at shutdown', async () => {
     const wg = new SafeWaitGroup();
     const next = recordingHandler();
-    await withWaitGroup(wg)(contextFor('GET', '/api/v1/namespaces?watch=1'), async (ctx) => {
+    await withWaitGroup(wg)(async (ctx) => {
       assert.equal(wg.size, 0);
       return next(ctx);
-    });
+    })(contextFor('GET', '/api/v1/namespaces?watch=1'));
     await wg.wait();
-    assert.equal((await withWaitGroup(wg)(contextFor('GET', '/api/v1/namespaces?watch=1'), next)).code, 200);
+    assert.equal((await withWaitGroup(wg)(next)(contextFor('GET', '/api/v1/namespaces?watch=1'))).code, 200);
   });
 
   it('releases the count when the handler throws', async () => {
     const wg = new SafeWaitGroup();
-    await assert.rejects(Promise.resolve(withWaitGroup(wg)(contextFor('GET', '/'), async () => Promise.reject(new Error('x')))));
+    await assert.rejects(Promise.resolve(withWaitGroup(wg)(async () => Promise.reject(new Error('x')))(contextFor('GET', '/'))));
     assert.equal(wg.size, 0);
   });
 });
