@@ -12,6 +12,8 @@
  *   - every hop goes through the same transport: the same CA, client certificate, bearer token
  *     (client-go's round tripper adds it to each request) and TLS server name, under the one
  *     deadline of the call.
+ * One deliberate difference: a redirect from https to plain http is refused (Go follows it), as is
+ * a scheme other than http(s) (Go: `unsupported protocol scheme`).
  */
 
 /** Go's defaultCheckRedirect limit. */
@@ -54,5 +56,9 @@ export function redirectTarget(status: number, location: string | undefined, met
   } catch {
     throw new Error(`failed to parse Location header ${JSON.stringify(location)}`);
   }
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error(`unsupported protocol scheme ${JSON.stringify(target.protocol.replace(/:$/, ''))}`);
+  // A deliberate difference from Go's client, which follows https → http: the review (Secrets
+  // included) and a kubeconfig's bearer token would cross the network in clear text.
+  if (url.protocol === 'https:' && target.protocol !== 'https:') throw new Error(`redirect from https to ${target.protocol.replace(/:$/, '')} refused: ${target.href}`);
   return { url: target, method: next, withBody };
 }

@@ -39,11 +39,18 @@ function hookServer(cert: { cert: string; key: string }, other: () => string): S
       else if (path === '/303') redirect(303, '/answer');
       else if (path === '/301') redirect(301, '/answer');
       else if (path === '/no-location') redirect(307);
+      else if (path === '/to-http') redirect(307, `http://127.0.0.1:${plainPort()}/answer`);
+      else if (path === '/to-file') redirect(307, 'file:///etc/passwd');
       else if (hops) redirect(307, Number(hops[1]) > 0 ? `/hops/${Number(hops[1]) - 1}` : '/answer');
       else res.writeHead(404).end();
     });
   });
 }
+
+/** A plain-HTTP listener that records whether anything reached it. */
+let plain: import('node:http').Server;
+let plainHits = 0;
+const plainPort = () => (plain.address() as AddressInfo).port;
 
 let main: Server;
 let second: Server;
@@ -56,13 +63,18 @@ before(async () => {
   let elsewhere = () => urlOf(second);
   main = hookServer(serving, () => elsewhere());
   for (const s of [main, second, foreign]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  plain = (await import('node:http')).createServer((_req, res) => {
+    plainHits++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
   // /308-elsewhere on main goes to `second` (same CA) unless a test points it at `foreign`.
   pointElsewhere = (to) => (elsewhere = () => urlOf(to === 'foreign' ? foreign : second));
 });
 let pointElsewhere: (to: 'second' | 'foreign') => void;
 
 after(() => {
-  for (const s of [main, second, foreign]) {
+  for (const s of [main, second, foreign, plain]) {
     s.closeAllConnections();
     s.close();
   }
@@ -110,6 +122,19 @@ describe('an admission or conversion webhook that redirects (callWebhook)', () =
     } finally {
       pointElsewhere('second');
     }
+  });
+});
+
+describe('a redirect that leaves https (a deliberate difference: Go follows https → http)', () => {
+  it('is refused before anything is sent: the review and the token never cross in clear text', async () => {
+    await assert.rejects(admission('/to-http'), /failed to call webhook: Post "https:\/\/127\.0\.0\.1:\d+\/to-http\?timeout=5s": redirect from https to http refused: http:\/\/127\.0\.0\.1:\d+\/answer/);
+    await assert.rejects(tokenReview('/to-http'), /redirect from https to http refused/);
+    assert.equal(plainHits, 0);
+  });
+
+  it('refuses a scheme other than http(s) with Go\'s words', async () => {
+    await assert.rejects(admission('/to-file'), /unsupported protocol scheme "file"/);
+    await assert.rejects(tokenReview('/to-file'), /unsupported protocol scheme "file"/);
   });
 });
 
