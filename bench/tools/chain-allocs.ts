@@ -12,12 +12,9 @@
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import type { IncomingMessage } from 'node:http';
-import type { RequestServer } from '../../runtime/server/filters/chain.js';
 import { LazyAbort } from '../../runtime/server/filters/context.js';
-import { HTTPServer } from '../../runtime/server/http.js';
 import { HTTPRequest } from '../../runtime/server/http-request.js';
-import type { BodyMemoryBudget } from '../../runtime/server/body.js';
-import { startTestServer, widget, WIDGETS } from '../../test/server/testserver.js';
+import { startChainFixture } from './chain-fixture.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -26,28 +23,8 @@ const { positionals, values } = parseArgs({
 const scenario = positionals[0] ?? 'get';
 const requests = Number(values.requests);
 
-interface ServerInternals {
-  serveRequest: RequestServer;
-  bodies: BodyMemoryBudget;
-}
-let server: ServerInternals | undefined;
-const proto = HTTPServer.prototype as unknown as { serveRaw(this: ServerInternals, ...args: unknown[]): void };
-const serveRaw = proto.serveRaw;
-proto.serveRaw = function (this: ServerInternals, ...args: unknown[]) {
-  server = this;
-  return serveRaw.apply(this, args);
-};
-const t = await startTestServer({ controllers: false });
-for (let i = 0; i < (scenario === 'list' ? 500 : 1); i++) {
-  const r = await t.request('POST', WIDGETS, { body: widget(`w${i}`) });
-  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
-}
-const path = scenario === 'list' ? `${WIDGETS}?resourceVersion=0` : `${WIDGETS}/w0`;
-if ((await t.request('GET', path)).status !== 200) throw new Error(`GET ${path} failed`);
-proto.serveRaw = serveRaw;
-const internals = server!;
-const socket = { remoteAddress: '127.0.0.1', timeout: 0, setTimeout() {} };
-const headers = { host: '127.0.0.1:6443', accept: 'application/json', 'user-agent': 'chain-allocs', connection: 'keep-alive' };
+const fixture = await startChainFixture(scenario, 'chain-allocs');
+const { internals, path, socket, headers } = fixture;
 
 async function one(): Promise<void> {
   const raw = { method: 'GET', url: path, headers, socket } as unknown as IncomingMessage;
@@ -68,7 +45,7 @@ session.connect();
 await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
 for (let i = 0; i < requests; i++) await one();
 const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
-await t.close();
+await fixture.close();
 
 const sites = new Map<string, number>();
 let total = 0;

@@ -17,12 +17,9 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { IncomingMessage } from 'node:http';
 import type { APIResponse } from '../../runtime/endpoints/handler.js';
-import type { RequestServer } from '../../runtime/server/filters/chain.js';
 import { LazyAbort } from '../../runtime/server/filters/context.js';
-import { HTTPServer } from '../../runtime/server/http.js';
 import { HTTPRequest } from '../../runtime/server/http-request.js';
-import type { BodyMemoryBudget } from '../../runtime/server/body.js';
-import { startTestServer, widget, WIDGETS } from '../../test/server/testserver.js';
+import { startChainFixture } from './chain-fixture.js';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -33,32 +30,8 @@ const requests = Number(values.requests);
 const rounds = Number(values.rounds);
 const thrash = new Uint32Array(Number(values['thrash-kb']) * 256);
 
-/** The HTTPServer's private parts this tool drives. */
-interface ServerInternals {
-  serveRequest: RequestServer;
-  bodies: BodyMemoryBudget;
-}
-
-// The HTTPServer is made inside startServer: the first request served tells which one it is.
-let server: ServerInternals | undefined;
-const proto = HTTPServer.prototype as unknown as { serveRaw(this: ServerInternals, ...args: unknown[]): void };
-const serveRaw = proto.serveRaw;
-proto.serveRaw = function (this: ServerInternals, ...args: unknown[]) {
-  server = this;
-  return serveRaw.apply(this, args);
-};
-const t = await startTestServer({ controllers: false });
-for (let i = 0; i < (scenario === 'list' ? 500 : 1); i++) {
-  const r = await t.request('POST', WIDGETS, { body: widget(`w${i}`) });
-  if (r.status !== 201) throw new Error(`create: ${r.status} ${r.text}`);
-}
-const path = scenario === 'list' ? `${WIDGETS}?resourceVersion=0` : `${WIDGETS}/w0`;
-if ((await t.request('GET', path)).status !== 200) throw new Error(`GET ${path} failed`);
-proto.serveRaw = serveRaw;
-const internals = server!;
-
-const socket = { remoteAddress: '127.0.0.1', timeout: 0, setTimeout() {} };
-const headers = { host: '127.0.0.1:6443', accept: 'application/json', 'user-agent': 'chain-cpu', connection: 'keep-alive' };
+const fixture = await startChainFixture(scenario, 'chain-cpu');
+const { internals, path, socket, headers } = fixture;
 let sink = 0;
 
 function one(): APIResponse | Promise<APIResponse> {
@@ -92,7 +65,7 @@ for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < thrash.length; i += 16) sink += thrash[i]!;
   }));
 }
-await t.close();
+await fixture.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 console.log(
