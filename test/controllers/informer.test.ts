@@ -89,16 +89,16 @@ describe('the controllers\' rate limiters (client-go workqueue)', () => {
 
   it('the overall bucket: 100 keys at once, then one per 100 ms (10 qps), refilled as time passes', () => {
     let now = 0;
-    const bucket = new BucketRateLimiter<string>(10, 100, () => now);
-    for (let i = 0; i < 100; i++) assert.equal(bucket.when(), 0);
-    assert.equal(bucket.when(), 100);
-    assert.equal(bucket.when(), 200);
+    const bucket = new BucketRateLimiter<string>(10, 100, { now: () => now });
+    for (let i = 0; i < 100; i++) assert.equal(bucket.when('k'), 0);
+    assert.equal(bucket.when('k'), 100);
+    assert.equal(bucket.when('k'), 200);
     now = 1_000; // ten tokens back: the debt of two is paid, eight remain
-    for (let i = 0; i < 8; i++) assert.equal(bucket.when(), 0);
-    assert.equal(bucket.when(), 100);
+    for (let i = 0; i < 8; i++) assert.equal(bucket.when('k'), 0);
+    assert.equal(bucket.when('k'), 100);
     // The controller's limiter is the longer of the two delays.
     now = 0;
-    const limiter = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 1_000_000), new BucketRateLimiter(10, 1, () => now));
+    const limiter = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 1_000_000), new BucketRateLimiter(10, 1, { now: () => now }));
     assert.deepEqual([limiter.when('a'), limiter.when('a'), limiter.when('a')], [5, 100, 200]);
   });
 });
