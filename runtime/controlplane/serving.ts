@@ -157,6 +157,7 @@ export function prepareServing(opts: ServingOptions): Serving {
         maxMutatingRequestsInflight: opts.maxMutatingRequestsInflight,
         corsAllowedOrigins: opts.corsAllowedOrigins,
         audit: audit.filter,
+        failedAuthentication: audit.failedAuthentication,
         log: opts.log,
         loopbackHostsOnly: insecure,
       }),

@@ -48,6 +48,17 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value.join(',') : value;
 }
 
+/**
+ * Whether a path has an empty segment (`//`). kube authorizes such a path (its request info trims
+ * the outer slashes and keeps inner empty parts) but routes none: the API server's director and
+ * go-restful match `/api/v1/…` by prefix and token, the path recorder exactly. kgen's segments
+ * skip empty ones, so `/api/v1//secrets` would be the Secret list, behind a proxy in front that
+ * saw another path: such a path is kube's 404, after authentication and authorization.
+ */
+function hasEmptySegment(path: string): boolean {
+  return path.includes('//');
+}
+
 /** An APIRequest whose signal is read through: the server makes it only if a handler asks. */
 class ResolvedAPIRequest implements APIRequest {
   body?: Buffer;
@@ -113,8 +124,11 @@ export class APIServerHandler {
   handle(incoming: IncomingAPIRequest, resolved: ResolvedRequest = {}): APIResponse | Promise<APIResponse> {
     try {
       // The chain's own context is what it resolved: passed down as it is, not copied per request.
-      if (resolved.info?.isResourceRequest) return this.delegate(incoming, resolved, 0);
+      if (resolved.info?.isResourceRequest) {
+        return hasEmptySegment(resolved.info.path) ? notFoundResponse() : this.delegate(incoming, resolved, 0);
+      }
       const url = urlOf(incoming, resolved);
+      if (hasEmptySegment(url.pathname)) return notFoundResponse();
       const req = apiRequestOf(incoming, { url, info: resolved.info, user: resolved.user });
       const delegated: ResolvedRequest = { url, info: req.info, user: resolved.user };
       if (req.info.isResourceRequest) return this.delegate(incoming, delegated, 0);

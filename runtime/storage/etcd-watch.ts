@@ -5,7 +5,8 @@
  * resourceVersion set to the deletion revision; compaction → StorageError('Expired') (410).
  *
  * Contracts beyond the Storage interface:
- * - The watch is registered at `start_revision = R` (not R+1) and drops events at or below R.
+ * - The watch is registered at `start_revision = R` (not R+1) and drops events at or below R
+ *   (R is the floor of that stream; the events of one revision after it are all delivered).
  *   Asking etcd for R itself makes its compaction check match the interface: watching from R
  *   fails exactly when R is older than the compacted revision.
  * - Establishing the first stream has the request deadline: an unreachable etcd fails the watch
@@ -50,6 +51,8 @@ export class EtcdWatch {
   /** Started "from now" (no resourceVersion): its first stream may move the start to a newer now. */
   private readonly fromNow: boolean;
   private streams = 0;
+  /** The revision the current stream was registered from: its events at or below it were delivered before. */
+  private floor = 0;
 
   /**
    * Delivers every change in `range` with a revision above `revision` that `predicate` lets
@@ -91,6 +94,7 @@ export class EtcdWatch {
       stream.on('data', (res: WatchResponse) => this.onResponse(stream, res));
       stream.on('error', (err) => this.onBroken(stream, err));
       stream.on('end', () => this.onBroken(stream, new Error('watch stream ended')));
+      this.floor = this.revision;
       stream.write({
         create_request: {
           key: this.range.start,
@@ -137,7 +141,9 @@ export class EtcdWatch {
 
   private deliver(event: WatchEvent): void {
     const revision = event.kv.mod_revision;
-    if (this.revision !== undefined && revision <= this.revision) return;
+    // Only what the stream was registered from is dropped: events after it that share a
+    // revision (a transaction of several puts) are each delivered, as kube's watcher does.
+    if (revision <= this.floor) return;
     this.revision = revision;
     let converted: StorageEvent | undefined;
     try {

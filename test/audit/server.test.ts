@@ -16,6 +16,7 @@ import { startTestServer, widget, WIDGETS, type TestServer } from '../server/tes
 
 const ADMIN_TOKEN = 'audit-admin-token-5f1c9e0d7b2a4c68';
 const VIEWER_TOKEN = 'audit-viewer-token-8e3d6a2b9c1f4071';
+const WRONG_TOKEN = 'audit-wrong-token-0c7e51d2a9b84f36';
 const MICRO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 const POLICY = `
@@ -80,6 +81,7 @@ describe('audit log of a running server', () => {
     assert.equal((await call('leaky-get', admin, 'GET', `${LEAKY}/${ADMIN_TOKEN}`)).status, 200);
     assert.equal((await call('leaky-patch', admin, 'PATCH', `${LEAKY}/${ADMIN_TOKEN}?fieldManager=${VIEWER_TOKEN}`, { spec: { replicas: 2 } })).status, 415);
     assert.equal((await call('viewer-leaky', viewer, 'GET', `${LEAKY}/${VIEWER_TOKEN}`)).status, 403);
+    assert.equal((await call('unauthenticated', ts.fetchAs({ token: WRONG_TOKEN }), 'GET', `${WIDGETS}/w1`)).status, 401);
     // A watch: read the ADDED event, then hang up.
     const abort = new AbortController();
     const watch = await admin(`${ts.url}${WIDGETS}?watch=true`, { signal: abort.signal });
@@ -168,6 +170,16 @@ describe('audit log of a running server', () => {
     assert.equal(complete.annotations?.['authorization.k8s.io/decision'], 'forbid');
   });
 
+  it('records a request authentication refused: one ResponseStarted event with the 401, naming the kind of credential tried (kube’s WithFailedAuthenticationAudit)', () => {
+    const got = of('unauthenticated');
+    assert.deepEqual(
+      got.map((e) => [e.stage, e.verb, e.requestURI, e.responseStatus?.code, e.responseStatus?.message]),
+      [['ResponseStarted', 'get', `${WIDGETS}/w1`, 401, 'Authentication failed, attempted: bearer']],
+    );
+    assert.equal(got[0]!.user.username, undefined);
+    assert.ok(!readFileSync(logPath, 'utf8').includes(WRONG_TOKEN));
+  });
+
   it('applies per-rule omitStages and redacts tokens in the URI', () => {
     const stages = of('version');
     assert.deepEqual(stages.map((e) => e.stage), ['ResponseComplete']);
@@ -198,6 +210,7 @@ describe('audit log of a running server', () => {
     const text = readFileSync(logPath, 'utf8');
     assert.ok(!text.includes(ADMIN_TOKEN), 'the admin token leaked');
     assert.ok(!text.includes(VIEWER_TOKEN), 'the viewer token leaked');
-    assert.ok(!/bearer/i.test(text), 'an Authorization header leaked');
+    // `bearer` alone is the refused request's kind of credential ('attempted: bearer').
+    assert.ok(!/bearer\s+[^\s"]/i.test(text), 'an Authorization header leaked');
   });
 });

@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { EtcdStorage } from '../../runtime/storage/etcd.js';
+import { GrpcChannel } from '../../runtime/storage/etcd/grpc.js';
+import { decodeTxnResponse } from '../../runtime/storage/etcd/proto-decode.js';
+import { frameTxn } from '../../runtime/storage/etcd/proto-encode.js';
 import { etcdEndpoints, openStorage } from '../../runtime/storage/factory.js';
 import { EtcdCluster, TcpProxy } from '../support/etcd.js';
 import { describeStorageConformance } from './conformance.js';
@@ -88,6 +91,34 @@ describe('etcd storage: nothing listening', () => {
       assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
     } finally {
       await s.close();
+    }
+  });
+});
+
+describe('etcd storage: a watch delivers every event of a revision', () => {
+  it('delivers both puts of a transaction another writer made (one revision, two keys), and resumes after it', async () => {
+    const cluster = await etcd();
+    const storage = await EtcdStorage.open({ endpoints: cluster.endpoints, prefix: '/multi-op' });
+    const channel = new GrpcChannel(cluster.endpoints[0]!.startsWith('http') ? cluster.endpoints[0]! : `http://${cluster.endpoints[0]}`);
+    try {
+      const from = await storage.currentRevision();
+      const events = new EventCollector(storage.watch(`${PREFIX}ns1/`, { resourceVersion: from }));
+      const put = (name: string) => ({ request_put: { key: Buffer.from(storage.keys.toEtcd(key('ns1', name))), value: Buffer.from(JSON.stringify(widget(name))) } });
+      const txn = await channel.unary('/etcdserverpb.KV/Txn', frameTxn({ compare: [], success: [put('a'), put('b')], failure: [] }), Date.now() + 5_000, decodeTxnResponse);
+      await storage.create(key('ns1', 'c'), widget('c'));
+      const got = await events.waitFor(3);
+      assert.deepEqual(
+        got.map((e) => [e.type, e.object.metadata.name, e.resourceVersion]),
+        [
+          ['ADDED', 'a', String(txn.header.revision)],
+          ['ADDED', 'b', String(txn.header.revision)],
+          ['ADDED', 'c', String(txn.header.revision + 1)],
+        ],
+      );
+      events.watcher.stop();
+    } finally {
+      channel.close();
+      await storage.close();
     }
   });
 });

@@ -12,6 +12,7 @@
  * front-proxy certificate.
  */
 import { statusError } from '../../api/status.js';
+import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { RequestAuthenticator } from '../../authentication/authenticator.js';
 import type { AuthenticationResult } from '../../authentication/authenticator.js';
@@ -22,7 +23,15 @@ export function unauthorizedResponse() {
   return errorResponse(statusError('Unauthorized', 'Unauthorized'));
 }
 
-export function withAuthentication(authenticator: RequestAuthenticator, log: (line: string) => void = () => undefined): Filter {
+/**
+ * failedAuthentication: kube's WithFailedAuthenticationAudit around the 401 (audit runs after
+ * this filter, so a refused request is recorded here or nowhere).
+ */
+export function withAuthentication(
+  authenticator: RequestAuthenticator,
+  log: (line: string) => void = () => undefined,
+  failedAuthentication?: (ctx: RequestContext, response: APIResponse) => void,
+): Filter {
   const configured = authenticator.authenticationHeaders?.();
   const clearHeaders = authenticationHeadersClearer({
     names: ['authorization', ...STANDARD_AUTHENTICATION_HEADERS.names, ...(configured?.names ?? [])],
@@ -31,7 +40,9 @@ export function withAuthentication(authenticator: RequestAuthenticator, log: (li
   const authenticated = (ctx: RequestContext, next: ChainHandler, result: AuthenticationResult): ChainResult => {
     if (result === undefined || 'error' in result) {
       if (result) log(`Unable to authenticate the request: ${result.error}`);
-      return unauthorizedResponse();
+      const response = unauthorizedResponse();
+      failedAuthentication?.(ctx, response);
+      return response;
     }
     ctx.user = result.user;
     clearHeaders(ctx.request);

@@ -18,6 +18,7 @@ import type { APIResponse } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { RequestAuthenticator } from '../../authentication/authenticator.js';
 import type { IncomingAPIRequest } from '../../api/request.js';
+import type { FailedAuthenticationAuditor } from './audit.js';
 import { withAuthentication } from './authentication.js';
 import { withAuthorization } from './authorization.js';
 import { newRequestContext, parseRequestURL, parseVerbatimURL } from './context.js';
@@ -49,6 +50,8 @@ export interface ChainConfig {
   corsAllowedOrigins?: readonly string[];
   /** The audit filter (runtime/server/filters/audit.ts, built by openAudit); absent records nothing. */
   audit?: Filter;
+  /** Records a request authentication refused (openAudit's failedAuthentication). */
+  failedAuthentication?: FailedAuthenticationAuditor;
   log?: (line: string) => void;
   /** Insecure dev mode: serve only requests whose Host is a loopback name (DNS rebinding). */
   loopbackHostsOnly?: boolean;
@@ -73,7 +76,7 @@ export function handlerChainFilters(config: ChainConfig): NamedFilter[] {
     { name: 'wait-group', filter: withWaitGroup(config.waitGroup ?? new SafeWaitGroup()) },
     { name: 'timeout', filter: withTimeout(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) },
     { name: 'cors', filter: withCORS(config.corsAllowedOrigins ?? []) },
-    { name: 'authentication', filter: withAuthentication(config.authenticator, log) },
+    { name: 'authentication', filter: withAuthentication(config.authenticator, log, config.failedAuthentication) },
     { name: 'audit', filter: config.audit ?? passThrough },
     { name: 'impersonation', filter: withImpersonation(config.authorizer) },
     {

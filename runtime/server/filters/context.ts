@@ -69,14 +69,30 @@ const NO_QUERY = new URLSearchParams();
 
 /**
  * The request URL, parsed as a path (never as `//authority`), with dot segments resolved, as
- * `new URL` parses it (a request line it would leave as it is is only split, which is what
- * most are). The chain parses it once, rewrites the request to this form and keeps it on the
+ * `new URL` parses it, but for a `\` in the path, kept as a character (see literalBackslashes).
+ * A request line it would leave as it is is only split (most are). The chain parses it once, rewrites the request to this form and keeps it on the
  * request context (RequestContext.url, passed on as ResolvedRequest.url), so every filter and
  * the handler (anonymous paths, authorization, routing) reads the same parse: `/healthz/../apis/x`
  * cannot look like a health check to one layer and a resource to another.
  */
 export function parseRequestURL(raw: string): RequestURL {
-  return parseVerbatimURL(raw) ?? new URL(`http://kgen.invalid${raw.startsWith('/') ? raw : `/${raw}`}`);
+  return parseVerbatimURL(raw) ?? new URL(`http://kgen.invalid${literalBackslashes(raw.startsWith('/') ? raw : `/${raw}`)}`);
+}
+
+/**
+ * The request line with every `\` of its path percent-encoded. The URL parser reads `\` in an
+ * http URL's path as `/` (browsers' rule); Go keeps it as a character of its segment, and kube
+ * splits paths on `/` only. Read as `/`, `/healthz\..\api/v1/secrets` would resolve to the
+ * Secret list (a dot segment dotsegments.ts never saw) and `/api\v1\secrets` would be that
+ * list too, behind a proxy that saw neither path.
+ */
+function literalBackslashes(raw: string): string {
+  const backslash = raw.indexOf('\\');
+  if (backslash < 0) return raw;
+  const query = raw.indexOf('?');
+  if (query >= 0 && query < backslash) return raw;
+  const end = query < 0 ? raw.length : query;
+  return raw.slice(0, end).replaceAll('\\', '%5C') + raw.slice(end);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { AuthorizationAttributes, Authorizer, UserInfo } from '../../api/auth.js';
 import { ANONYMOUS_USER } from '../../api/auth.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../api/names.js';
 import { ownValue, setOwnValue } from '../../api/ownkeys.js';
 import { newBadRequest } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
@@ -55,13 +56,27 @@ function describe(requests: ImpersonationRequest[]): string {
   return `[${requests.map((r) => `{${r.kind} ${r.namespace ?? ''} ${r.name}}`).join(' ')}]`;
 }
 
+/**
+ * The namespace and name of a service account's user name (kube's serviceaccount.SplitUsername):
+ * `system:serviceaccount:<ns>:<name>` with a valid namespace (DNS label) and name (DNS
+ * subdomain); any other name is a user's, whose impersonation is authorized on `users`.
+ */
+function serviceAccountOf(username: string): [string, string] | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts as [string, string];
+  if (nameIsDNSLabel(namespace, false).length > 0 || nameIsDNSSubdomain(name, false).length > 0) return undefined;
+  return [namespace, name];
+}
+
 /** kube's buildImpersonationRequests. */
 export function impersonationRequests(request: IncomingAPIRequest): ImpersonationRequest[] {
   const out: ImpersonationRequest[] = [];
   const user = headerValues(request, IMPERSONATE_USER_HEADER)[0] ?? '';
   if (user !== '') {
-    const sa = user.startsWith(SERVICE_ACCOUNT_PREFIX) ? user.slice(SERVICE_ACCOUNT_PREFIX.length).split(':') : undefined;
-    if (sa && sa.length === 2 && sa[0] !== '' && sa[1] !== '') out.push({ kind: 'ServiceAccount', namespace: sa[0], name: sa[1]! });
+    const sa = serviceAccountOf(user);
+    if (sa) out.push({ kind: 'ServiceAccount', namespace: sa[0], name: sa[1] });
     else out.push({ kind: 'User', name: user });
   }
   const groups = headerValues(request, IMPERSONATE_GROUP_HEADER);

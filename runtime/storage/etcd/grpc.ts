@@ -41,6 +41,19 @@ const STATUS_NAMES = [
 const UNAVAILABLE = 14;
 const DEADLINE_EXCEEDED = 4;
 const INTERNAL = 13;
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * The largest message received: clientv3's default MaxCallRecvMsgSize (math.MaxInt32), which
+ * kube's etcd client keeps (a LIST without limit is one Range answer). A longer length prefix
+ * fails the call at once with grpc-go's error, before its bytes are waited for or held.
+ */
+export const MAX_RECEIVE_MESSAGE_BYTES = 2 ** 31 - 1;
+
+/** grpc-go's error for a message over the limit (rpc_util.go recvAndDecompress). */
+export function messageTooLarge(length: number): Error {
+  return grpcError(RESOURCE_EXHAUSTED, `grpc: received message larger than max (${length} vs. ${MAX_RECEIVE_MESSAGE_BYTES})`);
+}
 
 /** The typed etcd3 error for a gRPC status. */
 export function grpcError(code: number, details: string): Error {
@@ -249,6 +262,9 @@ function stopKeepAlive(session: Session): void {
 class UnaryCall<T> {
   timer: NodeJS.Timeout | undefined;
   private chunks: Buffer[] = [];
+  private received = 0;
+  /** The answer's size, prefix included, once its prefix has come. */
+  private expected: number | undefined;
   private status: number | undefined;
   private message = '';
   private streamError: Error | undefined;
@@ -264,7 +280,7 @@ class UnaryCall<T> {
   ) {
     stream.on('response', (headers) => this.onHeaders(headers, true));
     stream.on('trailers', (trailers) => this.onHeaders(trailers, false));
-    stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    stream.on('data', (chunk: Buffer) => this.onData(chunk));
     stream.on('error', (err) => {
       this.streamError = err;
       if (isTLSError(err)) channel.tlsError = err;
@@ -275,6 +291,32 @@ class UnaryCall<T> {
   private onHeaders(headers: IncomingHttpHeaders, initial: boolean): void {
     const status = callStatus(headers, initial);
     if (status) ({ code: this.status, message: this.message } = status);
+  }
+
+  /**
+   * Keeps the answer's bytes. A length prefix over the limit fails the call as soon as it is read,
+   * and bytes past the one message as soon as they come (grpc-go's cardinality error): either way
+   * nothing more is held, however long a broken or hostile member goes on sending.
+   */
+  private onData(chunk: Buffer): void {
+    if (this.done) return;
+    this.chunks.push(chunk);
+    this.received += chunk.length;
+    if (this.received < 5) return;
+    if (this.expected === undefined) {
+      const head = this.chunks.length === 1 ? chunk : Buffer.concat(this.chunks);
+      const length = head.readUInt32BE(1);
+      if (length > MAX_RECEIVE_MESSAGE_BYTES) return this.abandon(messageTooLarge(length));
+      this.expected = 5 + length;
+    }
+    if (this.received > this.expected) {
+      this.abandon(grpcError(INTERNAL, 'cardinality violation: expected <EOF> for non server-streaming RPCs, but received another message'));
+    }
+  }
+
+  private abandon(err: Error): void {
+    this.settle(err);
+    this.stream.close(http2.constants.NGHTTP2_CANCEL);
   }
 
   timeout(): void {
@@ -314,6 +356,7 @@ class UnaryCall<T> {
 
   private settle(err: Error | undefined, value?: T): void {
     this.done = true;
+    this.chunks = [];
     if (this.timer) clearTimeout(this.timer);
     if (err) this.reject(err);
     else {

@@ -30,6 +30,9 @@ export class Reader {
   }
 
   varint(): number {
+    // A nested message's reader shares the buffer: reading past its end would take the parent's
+    // next byte as this value.
+    if (this.pos >= this.end) throw new Error('protobuf: truncated varint');
     const buf = this.buf;
     let b = buf[this.pos++];
     if (b < 0x80) return b;
@@ -66,17 +69,22 @@ export class Reader {
         this.varint();
         return;
       case FIXED64:
-        this.pos += 8;
+        this.fixed(8);
         return;
       case LEN:
         this.pos = this.lengthEnd();
         return;
       case FIXED32:
-        this.pos += 4;
+        this.fixed(4);
         return;
       default:
         throw new Error(`protobuf: unsupported wire type ${wire}`);
     }
+  }
+
+  private fixed(size: number): void {
+    if (this.pos + size > this.end) throw new Error('protobuf: truncated field');
+    this.pos += size;
   }
 
   /** A nested message: decodes it with `read` over its own bounds. */

@@ -18,7 +18,7 @@
  */
 import { EventEmitter } from 'node:events';
 import http2, { type ClientHttp2Stream } from 'node:http2';
-import { callStatus, grpcError, type GrpcChannel, type Session } from './grpc.js';
+import { callStatus, grpcError, MAX_RECEIVE_MESSAGE_BYTES, messageTooLarge, type GrpcChannel, type Session } from './grpc.js';
 import { isTLSError } from './tls.js';
 import { decodeWatchResponse, frameWatchCreate, type WatchCreateRequest, type WatchResponse } from './proto-watch.js';
 
@@ -32,6 +32,11 @@ export class GrpcWatchStream extends EventEmitter {
   private readonly releaseKeepAlive: () => void;
   /** Bytes received and not yet consumed as whole messages. */
   private pending: Buffer = EMPTY;
+  /** The pieces of a message whose prefix has come but not all of its bytes, and their size. */
+  private waiting: Buffer[] = [];
+  private waitingBytes = 0;
+  /** The size of that message, prefix included. */
+  private needed = 0;
   private status: { code: number; message: string } | undefined;
   private streamError: Error | undefined;
   private done = false;
@@ -76,14 +81,39 @@ export class GrpcWatchStream extends EventEmitter {
     if (!this.stream.writableEnded) this.stream.end();
   }
 
-  /** Splits the received bytes into gRPC messages (5-byte prefix: flag, big-endian length). */
+  /**
+   * Splits the received bytes into gRPC messages (5-byte prefix: flag, big-endian length). A
+   * message arriving in many pieces is kept as its pieces and joined once, when whole (joining
+   * at every piece copies a large message again and again); a length over the limit fails the
+   * stream when its prefix is read.
+   */
   private onData(chunk: Buffer): void {
     if (this.done) return;
+    if (this.waiting.length > 0) {
+      this.waiting.push(chunk);
+      this.waitingBytes += chunk.length;
+      if (this.waitingBytes < this.needed) return;
+      chunk = Buffer.concat(this.waiting, this.waitingBytes);
+      this.waiting = [];
+      this.waitingBytes = 0;
+      this.needed = 0;
+    }
     let buf = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     let at = 0;
     while (buf.length - at >= 5) {
       const length = buf.readUInt32BE(at + 1);
-      if (buf.length - at - 5 < length) break;
+      if (length > MAX_RECEIVE_MESSAGE_BYTES) {
+        this.fail(messageTooLarge(length));
+        return;
+      }
+      if (buf.length - at - 5 < length) {
+        // The rest of this message is still to come: keep its pieces until it is whole.
+        this.pending = EMPTY;
+        this.waiting = [buf.subarray(at)];
+        this.waitingBytes = buf.length - at;
+        this.needed = 5 + length;
+        return;
+      }
       let res: WatchResponse;
       try {
         if (buf[at] !== 0) throw new Error('compressed messages are not supported');
@@ -122,6 +152,7 @@ export class GrpcWatchStream extends EventEmitter {
   private finish(): void {
     this.done = true;
     this.pending = EMPTY;
+    this.waiting = [];
     this.releaseKeepAlive();
   }
 }

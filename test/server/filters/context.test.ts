@@ -19,7 +19,9 @@ function whatwg(raw: string): URL {
 }
 
 function same(raw: string): void {
-  const want = whatwg(raw);
+  // A backslash in the path is a character, not the `/` new URL reads (see literalBackslashes).
+  const q = raw.indexOf('?');
+  const want = whatwg(q < 0 ? raw.replaceAll('\\', '%5C') : raw.slice(0, q).replaceAll('\\', '%5C') + raw.slice(q));
   const got = parseRequestURL(raw);
   assert.equal(got.pathname, want.pathname, `pathname of ${JSON.stringify(raw)}`);
   assert.equal(got.search, want.search, `search of ${JSON.stringify(raw)}`);

@@ -68,6 +68,18 @@ describe('impersonation filter', () => {
     assert.deepEqual(next.calls[1]!.user, { username: 'system:anonymous', groups: ['system:unauthenticated'] });
   });
 
+  it('impersonates a user, not a service account, for a name whose namespace or name is not valid (kube’s SplitUsername)', async () => {
+    const next = recordingHandler();
+    const authorizer = recordingAuthorizer(() => true);
+    for (const username of ['system:serviceaccount:Bad_NS:robot', 'system:serviceaccount:ns1:Robot!', 'system:serviceaccount:ns1:a:b', `system:serviceaccount:${'n'.repeat(64)}:robot`]) {
+      authorizer.asked.length = 0;
+      next.calls.length = 0;
+      await withImpersonation(authorizer)(next)(contextFor('GET', '/api', { user: admin, headers: { 'Impersonate-User': username } }));
+      assert.equal(brief(authorizer.asked[0]!), `impersonate /users /${username}`);
+      assert.deepEqual(next.calls[0]!.user, { username, groups: ['system:authenticated'] });
+    }
+  });
+
   it('refuses with kube’s 403 when any attribute is not allowed', async () => {
     const next = recordingHandler();
     const response = await withImpersonation(recordingAuthorizer((a) => a.resource === 'users'))(next)(
