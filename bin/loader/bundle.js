@@ -7,8 +7,8 @@
  * package.json and this loader) with a SHA-1 of its content and the file's identity when hashed
  * (size, mtime, ctime, inode); a run re-hashes only the files whose identity changed (every write
  * changes a file's ctime, which no one can set back) and rebuilds on any difference in content, so
- * an edited source is never run from an old bundle. The bundle's own hash is checked before it is
- * imported, so a damaged file is rebuilt, not run.
+ * an edited source is never run from an old bundle. The bundle and its chunks are inputs too (by
+ * content, as the sources), so a damaged file is rebuilt, not run.
  *
  * Inside the bundle:
  * - `import.meta.url` in each source is that source's own file URL, so paths relative to a source
@@ -16,9 +16,9 @@
  * - CommonJS packages are loaded with require() (no cjs-module-lexer pass, and the V8 code cache
  *   of ./code-cache.js applies), except those `options.inline(name)` names, which are bundled
  *   (one file instead of dozens to resolve and read: `yaml` alone is 72); ES-module packages stay
- *   `import`s; all resolve from the entry's folder, as they would under tsx. A bundled package's
- *   files are checked for staleness by size, mtime and inode (they change only on install), not
- *   re-hashed on every run;
+ *   `import`s; all resolve from the entry's folder, as they would under tsx. A bundled package is
+ *   checked for staleness as a whole, by its package.json and npm's hidden lockfile (they change
+ *   on every install: ./fingerprint.js's recordInputs), not file by file;
  * - a dynamic import() of a kgen source is bundled only when `options.dynamic(path)` says so;
  *   otherwise it stays an import() of the .ts file, which needs tsx registered when it runs;
  * - a dynamic import() that `options.chunk(path)` names (among those bundled) becomes a bundle of
@@ -33,7 +33,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { changedSince, contentFingerprint, hashFile, verifyContent, verifyInputs } from './fingerprint.js';
+import { changedSince, contentFingerprint, recordInputs, verifyInput, verifyInputs } from './fingerprint.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
 import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 
@@ -80,30 +80,6 @@ function bundleKey(entryPath, options) {
 
 const IN_PACKAGE = /[\\/]node_modules[\\/]/;
 
-/** What a manifest records of an input: `contentFingerprint`; for a file of an installed package, its identity (see above). */
-function fingerprint(path) {
-  if (!IN_PACKAGE.test(path)) return contentFingerprint(path);
-  return identity(path);
-}
-
-/**
- * Does `path` still match what the manifest recorded (`fingerprint`, or `contentFingerprint` for a
- * chunk)? false, true, or a settled file's record to keep instead (./fingerprint.js's verifyContent).
- */
-function matches(path, recorded) {
-  if (recorded.startsWith('stat:')) return identity(path) === recorded;
-  return verifyContent(path, recorded);
-}
-
-function identity(path) {
-  try {
-    const st = statSync(path);
-    return `stat:${st.size}:${st.mtimeMs}:${st.ino}`;
-  } catch {
-    return 'missing';
-  }
-}
-
 /** The bundle file when its manifest matches every input's current content. */
 function cachedBundle(dir, entryPath, options) {
   const key = bundleKey(entryPath, options);
@@ -114,10 +90,10 @@ function cachedBundle(dir, entryPath, options) {
     return undefined;
   }
   if (!Array.isArray(manifest.inputs) || typeof manifest.bundle !== 'string') return undefined;
-  const checked = verifyInputs(manifest.inputs, matches);
+  // The inputs include the bundle and its chunks (by content), so a damaged one is rebuilt, not run.
+  const checked = verifyInputs(manifest.inputs, verifyInput);
   if (!checked) return undefined;
   const bundle = join(dir, manifest.bundle);
-  if (hashFile(bundle) !== manifest.bundleHash) return undefined;
   if (checked.settled) writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify({ ...manifest, inputs: checked.inputs }, null, 1));
   return bundle;
 }
@@ -150,7 +126,9 @@ async function buildBundle(dir, entryPath, options) {
     // A source changed while it was bundled: use this bundle once, but keep no manifest for it.
     // (The chunks are this build's own outputs, written during it.)
     if (changedSince(sources.filter((p) => !chunks.files.includes(p)), buildStart)) return join(dir, name);
-    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: sources.map((p) => [p, chunks.files.includes(p) ? contentFingerprint(p) : fingerprint(p)]) };
+    const outputs = [join(dir, name), ...chunks.files];
+    const records = [...recordInputs(sources.filter((p) => !chunks.files.includes(p))), ...outputs.map((p) => [p, contentFingerprint(p)])];
+    const manifest = { entry: entryPath, bundle: name, bundleHash, inputs: records };
     if (!writeAtomic(join(dir, `bundle-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
     prune(dir, key, [name, ...chunks.files.map((f) => relative(dir, f))]);
     return join(dir, name);

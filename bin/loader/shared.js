@@ -19,7 +19,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleOptions, isCommonJs, loadEsbuild } from './esbuild.js';
 import { cacheDir, KGEN_ROOT, sha1, writeAtomic } from './cache-dir.js';
-import { changedSince, contentFingerprint, hashFile, verifyContent, verifyInputs } from './fingerprint.js';
+import { changedSince, contentFingerprint, verifyContent, verifyInputs } from './fingerprint.js';
 
 const LOADER_FILES = ['bin/loader/shared.js', 'bin/loader/esbuild.js', 'bin/loader/fingerprint.js'];
 const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -103,10 +103,10 @@ function cached(dir, key) {
     return undefined;
   }
   if (!Array.isArray(manifest.inputs) || !Array.isArray(manifest.shared) || typeof manifest.bundle !== 'string') return undefined;
+  // The inputs include the bundle (by content, as the sources), so a damaged one is rebuilt, not run.
   const checked = verifyInputs(manifest.inputs, verifyContent);
   if (!checked) return undefined;
   const bundle = join(dir, manifest.bundle);
-  if (hashFile(bundle) !== manifest.bundleHash) return undefined;
   // Files recorded by content only that have settled keep their identity from now on (fingerprint.js).
   if (checked.settled) writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify({ ...manifest, inputs: checked.inputs }, null, 1));
   return { bundle, shared: manifest.shared, exportNames: manifest.exportNames };
@@ -130,16 +130,20 @@ async function build(dir, key, entries, namespaceOf) {
     throw new Error(messages.length > 0 ? messages.join('\n') : err.message);
   }
   const text = result.outputFiles[0].text;
+  // The entry is esbuild's stdin, named after a file beside the first module that does not exist.
+  const stdinEntry = join(dirname(entries[0]), 'kgen-shared-entry.js');
   const inputs = Object.keys(result.metafile.inputs)
-    .filter((p) => !p.includes(':') && p !== '<stdin>' && p !== 'kgen-shared-entry.js')
-    .map((p) => (isAbsolute(p) ? p : resolve(p)));
+    .filter((p) => !p.includes(':') && p !== '<stdin>')
+    .map((p) => (isAbsolute(p) ? p : resolve(p)))
+    .filter((p) => p !== stdinEntry);
   const bundleHash = sha1(text);
   const name = `shared-${key}-${bundleHash.slice(0, 16)}.mjs`;
   const exportNamesBySpec = {};
   for (const spec of shared) exportNamesBySpec[spec] = exportNames(await namespaceOf(spec));
   const sources = [...new Set(inputs)].sort();
-  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), exportNames: exportNamesBySpec, inputs: sources.map((p) => [p, contentFingerprint(p)]) };
   if (!writeAtomic(join(dir, name), text)) return undefined;
+  const records = [...sources, join(dir, name)].map((p) => [p, contentFingerprint(p)]);
+  const manifest = { entries, bundle: name, bundleHash, shared: [...shared].sort(), exportNames: exportNamesBySpec, inputs: records };
   // A source changed while it was bundled: use this bundle once, but keep no manifest for it.
   if (!changedSince(sources, buildStart) && !writeAtomic(join(dir, `shared-${key}.json`), JSON.stringify(manifest, null, 1))) return undefined;
   prune(dir, name);

@@ -11,6 +11,15 @@ export function openapiPath(group: string, version: string): string {
   return group ? `openapi/v3/apis/${group}/${version}.json` : `openapi/v3/api/${version}.json`;
 }
 
+/**
+ * The component schemas of a group/version's OpenAPI v3 document alone, as compact JSON of the same
+ * shape (`{"components":{"schemas":…}}`), relative to the output directory: what the server reads
+ * to build a kind's validator, defaulter and field manager (a sixth of the document's bytes).
+ */
+export function schemasPath(group: string, version: string): string {
+  return group ? `openapi/schemas/apis/${group}/${version}.json` : `openapi/schemas/api/${version}.json`;
+}
+
 /** The module path of a kind's conversion, relative to the output directory. */
 export function conversionModulePath(group: string, plural: string): string {
   return `conversion/${groupFolder(group)}/${plural}.ts`;

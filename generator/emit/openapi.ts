@@ -9,7 +9,7 @@ import { entryKey, proposeEntry, readEntryBytes } from '../cache.js';
 import type { ApiVersion } from '../model.js';
 import { groupFolder } from '../names.js';
 import type { CheckedModel } from '../check/checked.js';
-import { openapiPath } from './layout.js';
+import { openapiPath, schemasPath } from './layout.js';
 import { jsonFile, partsFile, versionDigest, type EmitOptions, type EmittedFile, type KeptOutput } from './emitted.js';
 import { codeKey } from './code-key.js';
 import { META_SCHEMAS, withMetaSchemas } from '../../runtime/endpoints/openapi/meta-schemas.js';
@@ -183,6 +183,8 @@ interface VersionOutput {
   /** The version's operations and schemas (built again on use for an output read from kgen's cache). */
   spec: () => VersionSpec;
   v3: EmittedFile;
+  /** The v3 document's component schemas alone, compact (layout.ts's schemasPath). */
+  schemas: EmittedFile;
   v2Paths: Map<string, string>;
   v2Definitions: Map<string, string>;
   /** The declarations of the shared parameters its paths refer to, by key. */
@@ -281,6 +283,11 @@ function v3File(path: string, spec: VersionSpec, schemas: string[]): EmittedFile
   return { path, content: parts.join('') };
 }
 
+/** The v3 document's `components.schemas` alone, as one line of JSON (the same objects as v3File prints). */
+function schemasFile(version: ApiVersion, spec: VersionSpec): EmittedFile {
+  return { path: schemasPath(version.group, version.name), content: `${JSON.stringify({ components: { schemas: spec.schemas } })}\n` };
+}
+
 function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput {
   const key = JSON.stringify(options);
   const kept = outputs.get(version);
@@ -296,6 +303,7 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
   const output: VersionOutput = {
     spec: () => spec,
     v3: v3File(openapiPath(version.group, version.name), spec, schemas),
+    schemas: schemasFile(version, spec),
     v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
     v2Definitions: new Map(names.map((name, i) => [name, schemaV2(name, spec.schemas[name]!, schemas[i]!)])),
     v2Parameters: new Map([...declared].map(([k, p]) => [k, memberAt(2, k, p)])),
@@ -355,7 +363,7 @@ const SWAGGER = 'openapi/v2/swagger.json';
  * A hit puts the entry's printed texts into `outputs` (above), so versionOutput finds them; a miss
  * prints as before and proposes the entry for write/ to store. Either way the texts are the same.
  */
-const FORMAT = 2;
+const FORMAT = 3;
 const ENTRY_PREFIX = 'builtin-openapi-';
 const CODE = fileURLToPath(import.meta.url);
 export const KEYED_OPTIONS = ['maxDescriptionLength', 'crdMaxDescriptionLength'] as const;
@@ -370,7 +378,7 @@ export const KEYED_OPTIONS = ['maxDescriptionLength', 'crdMaxDescriptionLength']
 type Range = [start: number, end: number];
 interface Header {
   /** By version id: its OpenAPI 3 document, its Swagger paths and definitions, in printing order. */
-  versions: Record<string, { v3: [path: string, ...Range]; v2Paths: [string, ...Range][]; v2Definitions: [string, ...Range][]; v2Parameters: [string, ...Range][] }>;
+  versions: Record<string, { v3: [path: string, ...Range]; schemas: [path: string, ...Range]; v2Paths: [string, ...Range][]; v2Definitions: [string, ...Range][]; v2Parameters: [string, ...Range][] }>;
 }
 
 const versionId = (v: ApiVersion) => `${v.group}/${v.name}`;
@@ -380,7 +388,7 @@ export function emitOpenAPI(checked: CheckedModel, options: EmitOptions = {}, ke
   // Unserved versions (@kgen:unservedversion) have no paths or documents.
   const versions = checked.served.groups.flatMap((g) => g.versions.map((v) => versionOutput(v, options)));
   across?.();
-  return [...versions.map((v) => v.v3), swaggerFile(versions)];
+  return [...versions.flatMap((v) => [v.v3, v.schemas]), swaggerFile(versions)];
 }
 
 const isRanged = (p: unknown): p is [string, number, number] => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && Number.isInteger(p[1]) && Number.isInteger(p[2]) && p[1] <= p[2];
@@ -406,7 +414,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
       const body = newline + 1;
       const found = versions.map((v) => header.versions[versionId(v)]);
       const ok = (r: [string, number, number]) => isRanged(r) && body + r[2] <= bytes.length;
-      if (found.every((o) => o && ok(o.v3) && Array.isArray(o.v2Paths) && o.v2Paths.every(ok) && Array.isArray(o.v2Definitions) && o.v2Definitions.every(ok) && Array.isArray(o.v2Parameters) && o.v2Parameters.every(ok))) {
+      if (found.every((o) => o && ok(o.v3) && ok(o.schemas) && Array.isArray(o.v2Paths) && o.v2Paths.every(ok) && Array.isArray(o.v2Definitions) && o.v2Definitions.every(ok) && Array.isArray(o.v2Parameters) && o.v2Parameters.every(ok))) {
         const text = (r: [string, number, number]) => bytes.toString('utf8', body + r[1], body + r[2]);
         const members = (rs: [string, number, number][]) => new Map(rs.map((r) => [r[0], text(r)]));
         versions.forEach((v, i) => {
@@ -415,6 +423,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
           const output: VersionOutput = {
             spec: () => (spec ??= buildVersion(v, options)),
             v3: { path: o.v3[0], content: text(o.v3) },
+            schemas: { path: o.schemas[0], content: text(o.schemas) },
             v2Paths: members(o.v2Paths),
             v2Definitions: members(o.v2Definitions),
             v2Parameters: members(o.v2Parameters),
@@ -441,6 +450,7 @@ function keptAcrossRuns(checked: CheckedModel, options: EmitOptions, kept: KeptO
       const { output } = outputs.get(v)!;
       header.versions[versionId(v)] = {
         v3: range(output.v3.path, output.v3.content),
+        schemas: range(output.schemas.path, output.schemas.content),
         v2Paths: [...output.v2Paths].map(([path, text]) => range(path, text)),
         v2Definitions: [...output.v2Definitions].map(([name, text]) => range(name, text)),
         v2Parameters: [...output.v2Parameters].map(([key, text]) => range(key, text)),

@@ -9,7 +9,7 @@ import { assertNever } from '../model.js';
 import { apiVersionOf, groupFolder, groupToCamel, groupToPascal } from '../names.js';
 import { deprecationWarning, multiVersionKinds } from '../versions.js';
 import { versionDigest, type EmittedFile, type KeptOutput } from './emitted.js';
-import { conversionExportName, conversionModulePath, openapiPath } from './layout.js';
+import { conversionExportName, conversionModulePath, openapiPath, schemasPath } from './layout.js';
 import { resourceDefinition } from '../definitions.js';
 import { protobufNumbers } from './protobuf-numbers.js';
 import { render, stringLiteral } from './templates.js';
@@ -223,6 +223,7 @@ function routesFile(version: ApiVersion, source: string): EmittedFile {
       version: version.name,
       groupVersion: `${version.group || 'core'}/${version.name}`,
       openapiPath: openapiPath(version.group, version.name),
+      schemasPath: schemasPath(version.group, version.name),
       resources: version.kinds.map((k) => ({ exportName: exportName(k), importPath: `../../storage/${folder}/${version.name}/${k.plural}.js` })),
     }),
   };

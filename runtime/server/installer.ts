@@ -10,7 +10,6 @@ import type { KubeObject } from '../api/meta.js';
 import type { SubresourceHandler } from '../api/subresources.js';
 import { registerCustomSubresource } from './filters/context.js';
 import type { AdmissionChain } from '../admission/chain.js';
-import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import type { RequestScope } from '../endpoints/handler.js';
 import type { ResourceRegistration } from '../registry/define.js';
@@ -202,9 +201,9 @@ export class APIInstaller {
     return this.lookup('', 'v1', 'namespaces')?.store;
   }
 
-  /** The group/version's component schemas: the document must exist now; it is parsed on first use. */
+  /** The group/version's component schemas: its files must exist now; they are parsed on first use. */
   private loadSchemas(gv: GroupVersionDefinition): Lazy<Schemas> {
-    return groupVersionSchemas(join(this.options.generatedDir, gv.openapiPath), gv);
+    return groupVersionSchemas(this.options.generatedDir, gv);
   }
 
   private buildScope(definition: ResourceDefinition, schemas: Lazy<Schemas>, wrapStorage?: (storage: Storage) => Storage): RequestScope {

@@ -10,6 +10,7 @@
  * callers that want such faults at start-up.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { apiVersionOf, type GroupVersionDefinition, type ResourceDefinition } from '../api/resource.js';
 import { newInternalError, StatusError } from '../api/status.js';
 import { isKubeGroup } from '../api/kube-groups.js';
@@ -45,20 +46,29 @@ export class Lazy<T> {
 }
 
 /**
- * The component schemas of one group/version's OpenAPI v3 document. The document must exist when
- * the group/version is installed (checked then, cheaply); it is read and parsed on first use.
+ * The component schemas of one group/version's OpenAPI v3 document (`gv.openapiPath` under
+ * `generatedDir`), read from the generator's compact file of them alone (`gv.schemasPath`, the same
+ * shape) where the generated code names one, else from the document. The files must exist when the
+ * group/version is installed (checked then, cheaply); the schemas are read and parsed on first use.
  */
-export function groupVersionSchemas(path: string, gv: GroupVersionDefinition): Lazy<Schemas> {
-  const describe = () => `cannot read the OpenAPI document of ${apiVersionOf(gv.group, gv.version)} at ${path}`;
-  try {
-    if (!statSync(path).isFile()) throw new Error('not a file');
-  } catch (err) {
-    throw new Error(`${describe()}: ${(err as Error).message}`);
+export function groupVersionSchemas(generatedDir: string, gv: GroupVersionDefinition): Lazy<Schemas> {
+  const files = gv.schemasPath === undefined ? [gv.openapiPath] : [gv.openapiPath, gv.schemasPath];
+  const describe = (file: string) => `cannot read the OpenAPI document of ${apiVersionOf(gv.group, gv.version)} at ${join(generatedDir, file)}`;
+  for (const file of files) {
+    try {
+      if (!statSync(join(generatedDir, file)).isFile()) throw new Error('not a file');
+    } catch (err) {
+      throw new Error(`${describe(file)}: ${(err as Error).message}`);
+    }
   }
-  return new Lazy(() => {
-    const doc = JSON.parse(readFileSync(path, 'utf8')) as { components?: { schemas?: Schemas } } | null;
-    return doc?.components?.schemas ?? {};
-  }, describe);
+  const path = join(generatedDir, files[files.length - 1]!);
+  return new Lazy(
+    () => {
+      const doc = JSON.parse(readFileSync(path, 'utf8')) as { components?: { schemas?: Schemas } } | null;
+      return doc?.components?.schemas ?? {};
+    },
+    () => describe(files[files.length - 1]!),
+  );
 }
 
 function resourceName(definition: ResourceDefinition): string {

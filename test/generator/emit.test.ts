@@ -35,6 +35,8 @@ const V3_DOCS = [
   'openapi/v3/apis/widgets.example.com/v1.json',
   'openapi/v3/apis/widgets.example.com/v1beta1.json',
 ];
+/** The compact file of a v3 document's component schemas alone (what the server reads at start). */
+const schemasOf = (doc: string) => doc.replace('openapi/v3/', 'openapi/schemas/');
 const widgetsDoc = () => json('openapi/v3/apis/widgets.example.com/v1.json');
 const coreDoc = () => json('openapi/v3/api/v1.json');
 const allOps = () => V3_DOCS.flatMap((p) => operations(json(p)).map((o) => ({ ...o, doc: p })));
@@ -60,6 +62,7 @@ describe('emit: the file set', () => {
       'models/ops.example.org/v1beta1.ts',
       'models/widgets.example.com/v1.ts',
       'openapi/v2/swagger.json',
+      ...V3_DOCS.map(schemasOf),
       ...V3_DOCS,
       'routes/core/v1.ts',
       'routes/ops.example.org/v1beta1.ts',
@@ -132,8 +135,15 @@ describe('emit: the file set', () => {
 
   test('JSON documents are pretty-printed with a trailing newline', () => {
     for (const [path, content] of files) {
-      if (!path.endsWith('.json')) continue;
+      if (!path.endsWith('.json') || path.startsWith('openapi/schemas/')) continue;
       assert.equal(content, JSON.stringify(JSON.parse(content), null, 2) + '\n', path);
+    }
+  });
+
+  test("each v3 document's component schemas are also written alone, as one line of JSON", () => {
+    for (const doc of V3_DOCS) {
+      const expected = { components: { schemas: json(doc).components.schemas } };
+      assert.equal(files.get(schemasOf(doc)), JSON.stringify(expected) + '\n', schemasOf(doc));
     }
   });
 });
@@ -531,6 +541,7 @@ describe('emit: determinism', () => {
       'docs/ops.example.org_v1beta1.html',
       'docs/search.js',
       'models/ops.example.org/v1beta1.ts',
+      'openapi/schemas/apis/ops.example.org/v1beta1.json',
       'openapi/v2/swagger.json',
       'openapi/v3/apis/ops.example.org/v1beta1.json',
       'validate/ops.example.org/v1beta1.ts',

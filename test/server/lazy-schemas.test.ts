@@ -1,6 +1,7 @@
 /**
  * The installer compiles each resource's validator and field manager on first use (start-up does
- * not grow with the schemas). A generated document that is missing still fails start-up; one that
+ * not grow with the schemas). A generated document (or the compact file of its schemas, which the
+ * server reads) that is missing still fails start-up; one that
  * is malformed, or lacks a kind's schema, makes that kind's requests a 500 InternalError Status
  * (never a crash), while the other kinds keep working; verifySchemas() reports it eagerly.
  */
@@ -18,6 +19,9 @@ import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { FIXTURE_DIR, gadget, startTestServer, widget, WIDGETS, GADGETS } from './testserver.js';
 
 const WIDGETS_DOC = 'openapi/v3/apis/widgets.example.com/v1.json';
+/** Its component schemas alone, compact: what the server reads (generator/emit/layout.ts's schemasPath). */
+const WIDGETS_SCHEMAS = 'openapi/schemas/apis/widgets.example.com/v1.json';
+const WIDGETS_ROUTES = 'routes/widgets.example.com/v1.ts';
 const dirs: string[] = [];
 
 /** A copy of the fixture's generated directory (inside test/.tmp, so `kgen/...` resolves) changed by `edit`. */
@@ -43,8 +47,34 @@ describe('lazily compiled schemas', () => {
     );
   });
 
+  it('still fails start-up when the compact file of its schemas is missing', async () => {
+    const dir = brokenCopy('missing-schemas', (d) => rmSync(join(d, WIDGETS_SCHEMAS)));
+    await assert.rejects(
+      startServer({ generatedDir: dir, storage: 'memory:', port: 0, insecureDevMode: true }),
+      (err: Error) => err.message.includes('cannot read the OpenAPI document of widgets.example.com/v1') && err.message.includes(WIDGETS_SCHEMAS),
+    );
+  });
+
+  it('reads the schemas from the document in code generated before the compact file existed', async () => {
+    const dir = brokenCopy('no-schemas-path', (d) => {
+      const routes = readFileSync(join(d, WIDGETS_ROUTES), 'utf8');
+      assert.match(routes, /\n  schemasPath: '[^']+',\n/);
+      writeFileSync(join(d, WIDGETS_ROUTES), routes.replace(/\n  schemasPath: '[^']+',\n/, '\n'));
+      rmSync(join(d, WIDGETS_SCHEMAS));
+    });
+    const ts = await startTestServer({ generatedDir: dir });
+    try {
+      const bad = await ts.request('POST', WIDGETS, { body: widget('bad', { replicas: 'many' }) });
+      assert.equal(bad.status, 422);
+      const good = await ts.request('POST', WIDGETS, { body: widget('good') });
+      assert.equal(good.status, 201);
+    } finally {
+      await ts.close();
+    }
+  });
+
   it('answers a 500 Status naming the document when it is malformed; other groups keep working', async () => {
-    const dir = brokenCopy('malformed', (d) => writeFileSync(join(d, WIDGETS_DOC), '{ "components": '));
+    const dir = brokenCopy('malformed', (d) => writeFileSync(join(d, WIDGETS_SCHEMAS), '{ "components": '));
     const ts = await startTestServer({ generatedDir: dir });
     try {
       for (let i = 0; i < 2; i++) {
@@ -65,10 +95,10 @@ describe('lazily compiled schemas', () => {
 
   it("answers a 500 Status naming the kind's schema when the document lacks it", async () => {
     const dir = brokenCopy('noschema', (d) => {
-      const doc = JSON.parse(readFileSync(join(d, WIDGETS_DOC), 'utf8'));
+      const doc = JSON.parse(readFileSync(join(d, WIDGETS_SCHEMAS), 'utf8'));
       const name = Object.keys(doc.components.schemas).find((k) => k.endsWith('.Widget'))!;
       delete doc.components.schemas[name];
-      writeFileSync(join(d, WIDGETS_DOC), JSON.stringify(doc));
+      writeFileSync(join(d, WIDGETS_SCHEMAS), JSON.stringify(doc));
     });
     const ts = await startTestServer({ generatedDir: dir });
     try {
@@ -90,7 +120,7 @@ describe('lazily compiled schemas', () => {
       return installer;
     };
     (await install(FIXTURE_DIR)).verifySchemas();
-    const broken = await install(brokenCopy('verify', (d) => writeFileSync(join(d, WIDGETS_DOC), 'not json')));
+    const broken = await install(brokenCopy('verify', (d) => writeFileSync(join(d, WIDGETS_SCHEMAS), 'not json')));
     assert.throws(
       () => broken.verifySchemas(),
       (err: unknown) => err instanceof StatusError && err.status.code === 500 && /cannot read the OpenAPI document of widgets\.example\.com\/v1/.test(err.message),

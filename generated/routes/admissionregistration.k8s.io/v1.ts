@@ -9,6 +9,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'admissionregistration.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/admissionregistration.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/admissionregistration.k8s.io/v1.json',
   resources: [mutatingwebhookconfigurations.definition, validatingwebhookconfigurations.definition],
 };
 

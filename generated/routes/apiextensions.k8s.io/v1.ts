@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'apiextensions.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/apiextensions.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/apiextensions.k8s.io/v1.json',
   resources: [customresourcedefinitions.definition],
 };
 

@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'apiregistration.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/apiregistration.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/apiregistration.k8s.io/v1.json',
   resources: [apiservices.definition],
 };
 

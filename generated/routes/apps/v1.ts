@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'apps',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/apps/v1.json',
+  schemasPath: 'openapi/schemas/apis/apps/v1.json',
   resources: [deployments.definition],
 };
 

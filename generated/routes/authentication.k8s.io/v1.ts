@@ -9,6 +9,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'authentication.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/authentication.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/authentication.k8s.io/v1.json',
   resources: [selfsubjectreviews.definition, tokenreviews.definition],
 };
 

@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'authentication.k8s.io',
   version: 'v1beta1',
   openapiPath: 'openapi/v3/apis/authentication.k8s.io/v1beta1.json',
+  schemasPath: 'openapi/schemas/apis/authentication.k8s.io/v1beta1.json',
   resources: [selfsubjectreviews.definition],
 };
 

@@ -11,6 +11,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'authorization.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/authorization.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/authorization.k8s.io/v1.json',
   resources: [localsubjectaccessreviews.definition, selfsubjectaccessreviews.definition, selfsubjectrulesreviews.definition, subjectaccessreviews.definition],
 };
 

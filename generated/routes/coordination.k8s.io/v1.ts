@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'coordination.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/coordination.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/coordination.k8s.io/v1.json',
   resources: [leases.definition],
 };
 

@@ -15,6 +15,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: '',
   version: 'v1',
   openapiPath: 'openapi/v3/api/v1.json',
+  schemasPath: 'openapi/schemas/api/v1.json',
   resources: [configmaps.definition, endpoints.definition, events.definition, namespaces.definition, persistentvolumeclaims.definition, secrets.definition, services.definition, serviceaccounts.definition],
 };
 

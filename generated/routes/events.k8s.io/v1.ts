@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'events.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/events.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/events.k8s.io/v1.json',
   resources: [events.definition],
 };
 

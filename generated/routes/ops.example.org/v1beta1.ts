@@ -9,6 +9,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'ops.example.org',
   version: 'v1beta1',
   openapiPath: 'openapi/v3/apis/ops.example.org/v1beta1.json',
+  schemasPath: 'openapi/schemas/apis/ops.example.org/v1beta1.json',
   resources: [policies.definition, runbooks.definition],
 };
 

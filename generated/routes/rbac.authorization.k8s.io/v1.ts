@@ -11,6 +11,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'rbac.authorization.k8s.io',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/rbac.authorization.k8s.io/v1.json',
+  schemasPath: 'openapi/schemas/apis/rbac.authorization.k8s.io/v1.json',
   resources: [clusterroles.definition, clusterrolebindings.definition, roles.definition, rolebindings.definition],
 };
 

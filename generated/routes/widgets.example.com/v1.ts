@@ -9,6 +9,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'widgets.example.com',
   version: 'v1',
   openapiPath: 'openapi/v3/apis/widgets.example.com/v1.json',
+  schemasPath: 'openapi/schemas/apis/widgets.example.com/v1.json',
   resources: [widgets.definition, widgetclasses.definition],
 };
 

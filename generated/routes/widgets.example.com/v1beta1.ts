@@ -8,6 +8,7 @@ export const groupVersion: GroupVersionDefinition = {
   group: 'widgets.example.com',
   version: 'v1beta1',
   openapiPath: 'openapi/v3/apis/widgets.example.com/v1beta1.json',
+  schemasPath: 'openapi/schemas/apis/widgets.example.com/v1beta1.json',
   resources: [widgets.definition],
 };
 
