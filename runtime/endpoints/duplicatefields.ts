@@ -24,7 +24,9 @@ const NEWLINE = 0x0a;
 
 interface Frame {
   object: boolean;
-  keys?: Set<string>;
+  /** An object's keys so far: a list while few (a Set per object cost more than the search), then a Set. */
+  keys?: string[];
+  keySet?: Set<string>;
   expectKey: boolean;
   /** An object's current key. */
   current?: string;
@@ -43,6 +45,21 @@ function pathOf(stack: readonly Frame[], key: string): string {
     path = frame.object ? (path === '' ? frame.current! : `${path}.${frame.current!}`) : `${path}[${frame.index}]`;
   }
   return path === '' ? key : `${path}.${key}`;
+}
+
+/** Whether frame's object already had key; records it if not. */
+function repeats(frame: Frame, key: string): boolean {
+  const set = frame.keySet;
+  if (set !== undefined) {
+    if (set.has(key)) return true;
+    set.add(key);
+    return false;
+  }
+  const keys = frame.keys!;
+  if (keys.includes(key)) return true;
+  keys.push(key);
+  if (keys.length > 8) frame.keySet = new Set(keys);
+  return false;
 }
 
 /** The end index (of the closing quote) of the string starting at i. */
@@ -87,8 +104,7 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         const top = stack[stack.length - 1];
         if (top?.object && top.expectKey) {
           const key = decodeKey(text, i, end);
-          if (top.keys!.has(key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
-          else top.keys!.add(key);
+          if (repeats(top, key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
           top.current = key;
           top.expectKey = false;
         }
@@ -96,10 +112,10 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         break;
       }
       case 0x7b: // {
-        stack.push({ object: true, keys: new Set(), expectKey: true, index: 0 });
+        stack.push({ object: true, keys: [], keySet: undefined, expectKey: true, current: undefined, index: 0 });
         break;
       case 0x5b: // [
-        stack.push({ object: false, expectKey: false, index: 0 });
+        stack.push({ object: false, keys: undefined, keySet: undefined, expectKey: false, current: undefined, index: 0 });
         break;
       case 0x7d: // }
       case 0x5d: // ]
