@@ -24,9 +24,13 @@ const NEWLINE = 0x0a;
 
 interface Frame {
   object: boolean;
-  /** An object's keys so far: a list while few (a Set per object cost more than the search), then a Set. */
-  keys?: string[];
-  keySet?: Set<string>;
+  /**
+   * Where an object's keys start in the scan's key list (KeyList): every open object's keys, in
+   * nesting order, so an object's keys end where its innermost open child's begin. A Set once
+   * the object has more than a few.
+   */
+  start: number;
+  keySet: Set<string> | undefined;
   expectKey: boolean;
   /** An object's current key. */
   current?: string;
@@ -47,18 +51,24 @@ function pathOf(stack: readonly Frame[], key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
-/** Whether frame's object already had key; records it if not. */
-function repeats(frame: Frame, key: string): boolean {
+/** The keys of the open objects of one scan (Frame.start): one list per scan, not a Set per object. */
+interface KeyList {
+  keys: string[];
+  top: number;
+}
+
+/** Whether frame's object (the innermost open one) already had key; records it if not. */
+function repeats(list: KeyList, frame: Frame, key: string): boolean {
   const set = frame.keySet;
   if (set !== undefined) {
     if (set.has(key)) return true;
     set.add(key);
     return false;
   }
-  const keys = frame.keys!;
-  if (keys.includes(key)) return true;
-  keys.push(key);
-  if (keys.length > 8) frame.keySet = new Set(keys);
+  const { keys, top } = list;
+  for (let j = frame.start; j < top; j++) if (keys[j] === key) return true;
+  keys[list.top++] = key;
+  if (list.top - frame.start > 8) frame.keySet = new Set(keys.slice(frame.start, list.top));
   return false;
 }
 
@@ -92,6 +102,7 @@ function decodeKey(text: string, start: number, end: number): string {
 export function findDuplicateJSONKeys(text: string): DuplicateField[] {
   const out: DuplicateField[] = [];
   const stack: Frame[] = [];
+  const list: KeyList = { keys: [], top: 0 };
   let line = 1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -104,7 +115,7 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         const top = stack[stack.length - 1];
         if (top?.object && top.expectKey) {
           const key = decodeKey(text, i, end);
-          if (repeats(top, key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
+          if (repeats(list, top, key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
           top.current = key;
           top.expectKey = false;
         }
@@ -112,15 +123,18 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         break;
       }
       case 0x7b: // {
-        stack.push({ object: true, keys: [], keySet: undefined, expectKey: true, current: undefined, index: 0 });
+        stack.push({ object: true, start: list.top, keySet: undefined, expectKey: true, current: undefined, index: 0 });
         break;
       case 0x5b: // [
-        stack.push({ object: false, keys: undefined, keySet: undefined, expectKey: false, current: undefined, index: 0 });
+        stack.push({ object: false, start: list.top, keySet: undefined, expectKey: false, current: undefined, index: 0 });
         break;
       case 0x7d: // }
-      case 0x5d: // ]
-        stack.pop();
+      case 0x5d: {
+        // ] (or }): a closed object's keys are done with: the next object's overwrite them.
+        const closed = stack.pop();
+        if (closed !== undefined) list.top = closed.start;
         break;
+      }
       case 0x2c: {
         // ,
         const top = stack[stack.length - 1];
