@@ -94,7 +94,19 @@ export class AdmissionChain {
     for (const plugin of this.plugins) {
       const step = plugin[phase];
       if (!step || (plugin.handles && !plugin.handles(attrs.operation))) continue;
-      await observeAdmission(admissionControllerDuration, [plugin.name, type, attrs.operation], () => guarded(attrs, () => step.call(plugin, attrs, ctx)));
+      // Timed as observeAdmission times (kube's ObserveAdmissionController), without a closure,
+      // a label array and two promises per plugin and request.
+      const started = performance.now();
+      let rejected = 'false';
+      try {
+        const done = step.call(plugin, attrs, ctx);
+        if (done !== undefined) await done;
+      } catch (err) {
+        rejected = 'true';
+        throw newAdmissionForbidden(attrs, err);
+      } finally {
+        admissionControllerDuration.with(plugin.name, type, attrs.operation, rejected).observe((performance.now() - started) / 1000);
+      }
     }
     for (const hook of hooks) {
       const step = hook[phase];

@@ -24,7 +24,13 @@ const NEWLINE = 0x0a;
 
 interface Frame {
   object: boolean;
-  keys?: Set<string>;
+  /**
+   * Where an object's keys start in the scan's key list (KeyList): every open object's keys, in
+   * nesting order, so an object's keys end where its innermost open child's begin. A Set once
+   * the object has more than a few.
+   */
+  start: number;
+  keySet: Set<string> | undefined;
   expectKey: boolean;
   /** An object's current key. */
   current?: string;
@@ -43,6 +49,27 @@ function pathOf(stack: readonly Frame[], key: string): string {
     path = frame.object ? (path === '' ? frame.current! : `${path}.${frame.current!}`) : `${path}[${frame.index}]`;
   }
   return path === '' ? key : `${path}.${key}`;
+}
+
+/** The keys of the open objects of one scan (Frame.start): one list per scan, not a Set per object. */
+interface KeyList {
+  keys: string[];
+  top: number;
+}
+
+/** Whether frame's object (the innermost open one) already had key; records it if not. */
+function repeats(list: KeyList, frame: Frame, key: string): boolean {
+  const set = frame.keySet;
+  if (set !== undefined) {
+    if (set.has(key)) return true;
+    set.add(key);
+    return false;
+  }
+  const { keys, top } = list;
+  for (let j = frame.start; j < top; j++) if (keys[j] === key) return true;
+  keys[list.top++] = key;
+  if (list.top - frame.start > 8) frame.keySet = new Set(keys.slice(frame.start, list.top));
+  return false;
 }
 
 /** The end index (of the closing quote) of the string starting at i. */
@@ -75,6 +102,7 @@ function decodeKey(text: string, start: number, end: number): string {
 export function findDuplicateJSONKeys(text: string): DuplicateField[] {
   const out: DuplicateField[] = [];
   const stack: Frame[] = [];
+  const list: KeyList = { keys: [], top: 0 };
   let line = 1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -87,8 +115,7 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         const top = stack[stack.length - 1];
         if (top?.object && top.expectKey) {
           const key = decodeKey(text, i, end);
-          if (top.keys!.has(key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
-          else top.keys!.add(key);
+          if (repeats(list, top, key)) out.push({ key, path: pathOf(stack, key), line, depth: stack.length });
           top.current = key;
           top.expectKey = false;
         }
@@ -96,15 +123,18 @@ export function findDuplicateJSONKeys(text: string): DuplicateField[] {
         break;
       }
       case 0x7b: // {
-        stack.push({ object: true, keys: new Set(), expectKey: true, index: 0 });
+        stack.push({ object: true, start: list.top, keySet: undefined, expectKey: true, current: undefined, index: 0 });
         break;
       case 0x5b: // [
-        stack.push({ object: false, expectKey: false, index: 0 });
+        stack.push({ object: false, start: list.top, keySet: undefined, expectKey: false, current: undefined, index: 0 });
         break;
       case 0x7d: // }
-      case 0x5d: // ]
-        stack.pop();
+      case 0x5d: {
+        // ] (or }): a closed object's keys are done with: the next object's overwrite them.
+        const closed = stack.pop();
+        if (closed !== undefined) list.top = closed.start;
         break;
+      }
       case 0x2c: {
         // ,
         const top = stack[stack.length - 1];

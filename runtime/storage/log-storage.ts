@@ -55,7 +55,7 @@ interface ScanResult {
 }
 
 export class LogStorage implements Storage {
-  private readonly broadcaster = new WatchBroadcaster<LogChange>();
+  private readonly broadcaster = new WatchBroadcaster<LogChange>((change) => change.key);
   private readonly groupCommit?: GroupCommit;
   /** Values of this process's writes in flight: their watch events carry their JSON (stored-json.ts). */
   private readonly written = new WrittenValues();
@@ -168,7 +168,7 @@ export class LogStorage implements Storage {
           : undefined;
       const history = from < current ? this.log.changes(range, from) : [];
       const initial = history.map(convert).filter((e) => e !== undefined);
-      return this.broadcaster.watch(convert, initial);
+      return this.broadcaster.watch(convert, initial, keyPrefix);
     } catch (err) {
       return this.broadcaster.failed(err);
     }

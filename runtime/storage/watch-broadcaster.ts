@@ -96,20 +96,51 @@ export class QueueWatcher implements Watcher {
   }
 }
 
-/** Fans published items out to registered watchers; T is the backend's change record. */
+type Convert<T> = (item: T) => StorageEvent | undefined;
+
+/**
+ * Fans published items out to registered watchers; T is the backend's change record.
+ *
+ * A backend that gives the broadcaster `keyOf` may register a watcher with the key range it
+ * watches (a prefix ending in '/', or one exact key: storage's keyRangeOf): publish then calls
+ * only the converts of the watchers whose range holds the item's key, instead of every watcher's
+ * (a server holds one watch cache per resource, each watching its own prefix). The convert still
+ * decides. Each watcher still receives its items in publish order; watchers of different ranges
+ * are called by range (prefixes shortest first, then the exact key), those of one range in the
+ * order they were registered.
+ */
 export class WatchBroadcaster<T> {
-  private readonly subscribers = new Map<QueueWatcher, (item: T) => StorageEvent | undefined>();
+  /** Watchers registered without a range: every item is offered to them. */
+  private readonly everywhere = new Map<QueueWatcher, Convert<T>>();
+  /** Watchers of a prefix ending in '/', by prefix. */
+  private readonly byPrefix = new Map<string, Map<QueueWatcher, Convert<T>>>();
+  /** Watchers of one exact key, by key. */
+  private readonly byKey = new Map<string, Map<QueueWatcher, Convert<T>>>();
+  private count = 0;
   private closed = false;
+
+  constructor(private readonly keyOf?: (item: T) => string) {}
 
   /**
    * A watcher that first yields `initial` (events the caller read from history), then every item
    * published from now on that `convert` maps to an event. If convert throws, that watcher fails.
+   * `range` (with keyOf given): the prefix ('/'-terminated) or exact key convert accepts; items
+   * outside it are never offered to convert.
    */
-  watch(convert: (item: T) => StorageEvent | undefined, initial: StorageEvent[] = []): QueueWatcher {
-    const watcher = new QueueWatcher((w) => this.subscribers.delete(w));
+  watch(convert: Convert<T>, initial: StorageEvent[] = [], range?: string): QueueWatcher {
+    const routes = range === undefined || this.keyOf === undefined ? undefined : range.endsWith('/') ? this.byPrefix : this.byKey;
+    const group = routes === undefined ? this.everywhere : (routes.get(range!) ?? routes.set(range!, new Map()).get(range!)!);
+    const watcher = new QueueWatcher((w) => {
+      if (!group.delete(w)) return;
+      this.count--;
+      if (routes !== undefined && group.size === 0) routes.delete(range!);
+    });
     for (const event of initial) watcher.push(event);
     if (this.closed) watcher.stop();
-    else this.subscribers.set(watcher, convert);
+    else {
+      group.set(watcher, convert);
+      this.count++;
+    }
     return watcher;
   }
 
@@ -121,26 +152,42 @@ export class WatchBroadcaster<T> {
   }
 
   publish(item: T): void {
-    for (const [watcher, convert] of this.subscribers) {
-      let event: StorageEvent | undefined;
-      try {
-        event = convert(item);
-      } catch (err) {
-        watcher.fail(err);
-        continue;
+    if (this.everywhere.size > 0) offer(this.everywhere, item);
+    if (this.keyOf === undefined || (this.byPrefix.size === 0 && this.byKey.size === 0)) return;
+    const key = this.keyOf(item);
+    if (this.byPrefix.size > 0) {
+      for (let i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
+        const group = this.byPrefix.get(key.slice(0, i + 1));
+        if (group !== undefined) offer(group, item);
       }
-      if (event) watcher.push(event);
     }
+    const exact = this.byKey.get(key);
+    if (exact !== undefined) offer(exact, item);
   }
 
   /** The number of registered watchers. */
   get size(): number {
-    return this.subscribers.size;
+    return this.count;
   }
 
   /** Stops every watcher; later watch() calls return stopped watchers. */
   close(): void {
     this.closed = true;
-    for (const watcher of [...this.subscribers.keys()]) watcher.stop();
+    const groups = [this.everywhere, ...this.byPrefix.values(), ...this.byKey.values()];
+    for (const group of groups) for (const watcher of [...group.keys()]) watcher.stop();
   }
+}
+
+/** Offers item to each watcher of group through its convert; a convert that throws fails its watcher. */
+function offer<T>(group: Map<QueueWatcher, Convert<T>>, item: T): void {
+  group.forEach((convert, watcher) => {
+    let event: StorageEvent | undefined;
+    try {
+      event = convert(item);
+    } catch (err) {
+      watcher.fail(err);
+      return;
+    }
+    if (event) watcher.push(event);
+  });
 }

@@ -12,6 +12,22 @@ import { canonicalMicroTime, canonicalTime, hasCanonicalShape } from '../api/tim
 import { isCanonicalQuantity, parseQuantity, quantityString, type CelQuantity } from './cel-quantity.js';
 import { deepCopyJSON, isPlainObject, type SchemaNode } from './node.js';
 
+const defaultedByProperties = new WeakMap<Map<string, SchemaNode>, [string, SchemaNode][]>();
+
+/**
+ * The properties of `props` that have a default, in declaration order. Computed once per compiled
+ * schema (its nodes do not change once compiled): walking the Map's entries on every object
+ * allocated an entry per property.
+ */
+function defaultedProperties(props: Map<string, SchemaNode>): [string, SchemaNode][] {
+  let defaulted = defaultedByProperties.get(props);
+  if (defaulted === undefined) {
+    defaulted = [...props].filter(([, prop]) => prop.hasDefault);
+    defaultedByProperties.set(props, defaulted);
+  }
+  return defaulted;
+}
+
 function isNonNullableNull(x: unknown, s: SchemaNode | undefined): boolean {
   return x === null && s !== undefined && !s.nullable;
 }
@@ -53,8 +69,9 @@ export function applyDefaultsTo(x: unknown, s: SchemaNode | undefined): void {
   if (!isPlainObject(x)) return;
   const props = s.properties;
   if (props !== undefined) {
-    for (const [key, prop] of props) {
-      if (!prop.hasDefault) continue;
+    const defaulted = defaultedProperties(props);
+    for (let i = 0; i < defaulted.length; i++) {
+      const [key, prop] = defaulted[i]!;
       // Own keys only: "constructor" or "toString" absent is absent (api/ownkeys.ts).
       if (!Object.hasOwn(x, key) || isNonNullableNull(x[key], prop) || isGoZero(s, key, x[key])) setOwnValue(x, key, deepCopyJSON(prop.defaultValue));
     }
@@ -109,8 +126,10 @@ export function pruneNullsAndApplyDefaults(x: unknown, s: SchemaNode | undefined
   }
   const props = s.properties;
   if (props === undefined) return;
-  for (const [key, prop] of props) {
-    if (!prop.hasDefault || (Object.hasOwn(x, key) && !isGoZero(s, key, x[key]))) continue;
+  const defaulted = defaultedProperties(props);
+  for (let i = 0; i < defaulted.length; i++) {
+    const [key, prop] = defaulted[i]!;
+    if (Object.hasOwn(x, key) && !isGoZero(s, key, x[key])) continue;
     setOwnValue(x, key, deepCopyJSON(prop.defaultValue));
     applyDefaultsTo(x[key], prop);
   }

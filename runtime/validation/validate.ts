@@ -223,7 +223,9 @@ function validateObject(node: SchemaNode, value: Record<string, unknown>, path: 
   const props = node.properties;
   if (node.additional !== undefined && node.additional !== true) validateAdditional(node, value, path, errs);
   if (props !== undefined) {
-    for (const [key, child] of presentProperties(props, value)) {
+    const present = presentProperties(props, value);
+    for (let i = 0; i < present.length; i++) {
+      const [key, child] = present[i]!;
       const v = value[key];
       if (v !== undefined) validateValue(child, v, childPath(path, key), errs);
     }
@@ -259,10 +261,11 @@ function propertyOrder(props: Map<string, SchemaNode>): PropertyOrder {
  * errors): every one whose `value[key]` can be defined. When the value sets few of many declared
  * properties, only those (and any named like an inherited member) are visited.
  */
-function presentProperties(props: Map<string, SchemaNode>, value: Record<string, unknown>): Iterable<[string, SchemaNode]> {
+function presentProperties(props: Map<string, SchemaNode>, value: Record<string, unknown>): readonly [string, SchemaNode][] {
   const keys = Object.keys(value);
-  if (keys.length * 2 >= props.size) return props;
   const order = propertyOrder(props);
+  // All of them, as the cached array (iterating the Map allocated an entry per property).
+  if (keys.length * 2 >= props.size) return order.entries;
   const at: number[] = [...order.inherited];
   for (const key of keys) {
     const i = order.index.get(key);

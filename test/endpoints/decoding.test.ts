@@ -288,6 +288,17 @@ describe('findDuplicateJSONKeys', () => {
     );
   });
 
+  it('finds a repeat among many keys (past the short list the scan keeps per object)', () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `"k${i}": ${i}`);
+    const object = (...extra: string[]) => `{${[...keys, ...extra].join(', ')}}`;
+    assert.deepEqual(findDuplicateJSONKeys(object()), []);
+    assert.deepEqual(
+      findDuplicateJSONKeys(`{"m": ${object('"k3": 0', '"k19": 0', '"k20": 0', '"k20": 1')}, "n": [${object('"k0": 1')}]}`).map((d) => d.path),
+      ['m.k3', 'm.k19', 'm.k20', 'n[0].k0'],
+    );
+    assert.deepEqual(findDuplicateJSONKeys('{"a": 1, "b": 2, "a": 3, "a": 4}').map((d) => d.path), ['a', 'a']);
+  });
+
   it('scans a large body quickly', () => {
     const big = JSON.stringify({ items: Array.from({ length: 50_000 }, (_, i) => ({ name: `n${i}`, value: i, nested: { a: 1, b: [1, 2] } })) });
     const started = performance.now();

@@ -53,4 +53,41 @@ describe('WatchBroadcaster', () => {
     const late = b.watch((n) => event(n));
     assert.equal((await late.next()).done, true);
   });
+
+  it('with keyOf, offers an item only to the watchers whose prefix or exact key holds it', async () => {
+    const b = new WatchBroadcaster<string>((key) => key);
+    const offered = new Map<string, string[]>();
+    const watch = (range: string | undefined, name = range ?? 'all') => {
+      offered.set(name, []);
+      return b.watch((key) => (offered.get(name)!.push(key), { ...event(0), key }), [], range);
+    };
+    const all = watch(undefined);
+    watch('/r/a/');
+    watch('/r/');
+    const exact = watch('/r/a/x');
+    watch('/r/a');
+    const twin = watch('/r/a/', 'twin');
+    watch('');
+    for (const key of ['/r/a/x', '/r/a/y', '/r/b/x', '/r/a', '/s/a/x', '/r/a/', '']) b.publish(key);
+    assert.deepEqual(Object.fromEntries(offered), {
+      all: ['/r/a/x', '/r/a/y', '/r/b/x', '/r/a', '/s/a/x', '/r/a/', ''],
+      '/r/a/': ['/r/a/x', '/r/a/y', '/r/a/'],
+      '/r/': ['/r/a/x', '/r/a/y', '/r/b/x', '/r/a', '/r/a/'],
+      '/r/a/x': ['/r/a/x'],
+      '/r/a': ['/r/a'],
+      twin: ['/r/a/x', '/r/a/y', '/r/a/'],
+      '': [''],
+    });
+    assert.equal((await exact.next()).value?.key, '/r/a/x');
+    assert.equal(b.size, 7);
+    exact.stop();
+    twin.stop();
+    all.stop();
+    assert.equal(b.size, 4);
+    b.publish('/r/a/x');
+    assert.deepEqual(offered.get('/r/a/x'), ['/r/a/x']);
+    assert.equal(offered.get('/r/a/')!.length, 4);
+    b.close();
+    assert.equal(b.size, 0);
+  });
 });

@@ -170,7 +170,7 @@ function createdNode(value: unknown, t: TypeNode, member: boolean, omit: FieldSe
     const map = value as JSONMap;
     // Sorting the names sorts their `f:` elements (SMD's order for fields is by text).
     const keys = Object.keys(map);
-    if (keys.length > 1) keys.sort();
+    if (keys.length > 1) sortNames(keys);
     for (const key of keys) {
       if (key === skip) continue;
       const pe = fieldElement(key);
@@ -193,6 +193,24 @@ function createdNode(value: unknown, t: TypeNode, member: boolean, omit: FieldSe
     }
   }
   return out ?? (member ? {} : undefined);
+}
+
+/**
+ * names sorted as Array.prototype.sort() sorts strings (by UTF-16 code units). An object's few
+ * names by insertion, in place: V8's sort allocates its work arrays on every call, and FieldsV1
+ * of a create sorts every map's names.
+ */
+function sortNames(names: string[]): void {
+  if (names.length > 16) {
+    names.sort();
+    return;
+  }
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i - 1;
+    for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
+    names[j + 1] = name;
+  }
 }
 
 // ---- Merge ----
