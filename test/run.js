@@ -49,13 +49,13 @@ function printSlowest(timingsFile, wallMs, count = 15) {
   } catch {
     return;
   }
-  const rows = lines.map((l) => l.split('\t')).map(([ms, file]) => ({ ms: Number(ms), file }));
+  const rows = lines.map((l) => l.split('\t')).map(([ms, cpu, file]) => ({ ms: Number(ms), cpu: Number(cpu), file }));
   rows.sort((a, b) => b.ms - a.ms);
-  const total = rows.reduce((s, r) => s + r.ms, 0);
+  const sum = (key) => (rows.reduce((s, r) => s + r[key], 0) / 1000).toFixed(0);
   const fmt = (ms) => (ms / 1000).toFixed(1).padStart(7);
-  const out = [`\n# slowest test files (wall s, each file's own process; ${rows.length} files, ` +
-    `sum ${(total / 1000).toFixed(0)} s, run ${(wallMs / 1000).toFixed(0)} s)`];
-  for (const r of rows.slice(0, count)) out.push(`# ${fmt(r.ms)}  ${r.file}`);
+  const out = [`\n# slowest test files (${rows.length} files: wall ${sum('ms')} s, CPU ${sum('cpu')} s in all; the run took ` +
+    `${(wallMs / 1000).toFixed(0)} s; CPU counts reaped children)`, '#  wall s    CPU s  file'];
+  for (const r of rows.slice(0, count)) out.push(`# ${fmt(r.ms)}  ${fmt(r.cpu)}  ${r.file}`);
   console.log(out.join('\n'));
 }
 
