@@ -4,8 +4,9 @@
 // to its TypeScript sources, so tests need no build and share one copy of its modules.
 // Each file runs in its own process, two at a time, slowest first (weights in test/file-weights.json),
 // so the run does not end on one long file alone. At the end it prints the slowest files' wall times.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// KGEN_TEST_RECORD_WEIGHTS=1 on a whole run (no filter) on a quiet machine writes those weights anew.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -24,13 +25,31 @@ function walk(dir) {
   return out;
 }
 
-/** Seconds each slow file took in a recorded quiet run; files not listed weigh 0. */
+const weightsFile = join(root, 'test', 'file-weights.json');
+
+/** Seconds each file took in a recorded whole run; files not listed (new ones) weigh 0. */
 function weights() {
   try {
-    return JSON.parse(readFileSync(join(root, 'test', 'file-weights.json'), 'utf8')).seconds ?? {};
+    return JSON.parse(readFileSync(weightsFile, 'utf8')).seconds ?? {};
   } catch {
     return {};
   }
+}
+
+function readTimings(timingsFile) {
+  try {
+    return readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean)
+      .map((l) => l.split('\t')).map(([ms, cpu, file]) => ({ ms: Number(ms), cpu: Number(cpu), file }));
+  } catch {
+    return [];
+  }
+}
+
+function recordWeights(rows, loadavg) {
+  const seconds = {};
+  for (const r of [...rows].sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1))) seconds[r.file] = Math.round(r.ms / 100) / 10;
+  const note = `Wall seconds per test file in a whole run (load average ${loadavg}), written by KGEN_TEST_RECORD_WEIGHTS=1 node test/run.js; test/run.js starts the heaviest first. Only the order matters.`;
+  writeFileSync(weightsFile, JSON.stringify({ note, seconds }, null, 1) + '\n');
 }
 
 /** Heaviest first; ties keep the path order, so the order is deterministic. */
@@ -42,15 +61,9 @@ function byWeight(files) {
     .map((x) => x.file);
 }
 
-function printSlowest(timingsFile, wallMs, count = 15) {
-  let lines;
-  try {
-    lines = readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    return;
-  }
-  const rows = lines.map((l) => l.split('\t')).map(([ms, cpu, file]) => ({ ms: Number(ms), cpu: Number(cpu), file }));
-  rows.sort((a, b) => b.ms - a.ms);
+function printSlowest(rows, wallMs, count = 15) {
+  if (rows.length === 0) return;
+  rows = [...rows].sort((a, b) => b.ms - a.ms);
   const sum = (key) => (rows.reduce((s, r) => s + r[key], 0) / 1000).toFixed(0);
   const fmt = (ms) => (ms / 1000).toFixed(1).padStart(7);
   const out = [`\n# slowest test files (${rows.length} files: wall ${sum('ms')} s, CPU ${sum('cpu')} s in all; the run took ` +
@@ -75,6 +88,8 @@ const result = spawnSync(
   ],
   { cwd: root, stdio: 'inherit', env: { ...process.env, KGEN_TEST_TIMINGS: timingsFile } },
 );
-printSlowest(timingsFile, Date.now() - started);
+const timings = readTimings(timingsFile);
+printSlowest(timings, Date.now() - started);
+if (process.env.KGEN_TEST_RECORD_WEIGHTS === '1' && filters.length === 0) recordWeights(timings, loadavg().map((x) => x.toFixed(1)).join(' '));
 rmSync(timingsDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
