@@ -2,11 +2,12 @@
 // Runs every *.test.ts under test/ with node's test runner and tsx. `npm test -- <filter>`
 // runs only files whose path contains the filter. `--conditions=kgen:source` resolves @kgen/client
 // to its TypeScript sources, so tests need no build and share one copy of its modules.
-// Each file runs in its own process, two at a time, slowest first (weights in test/file-weights.json),
-// so the run does not end on one long file alone. At the end it prints the slowest files' wall times.
-// KGEN_TEST_RECORD_WEIGHTS=1 on a whole run (no filter) on a quiet machine writes those weights anew.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+// Each file runs in its own process, two at a time, in path order: with the files' measured times
+// that order already ends within a second of the best packing of two slots (the last files are
+// small), so no weights are kept. At the end it prints the slowest files' wall and CPU times;
+// KGEN_TEST_TIMINGS=<file> also keeps every file's times in that file.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +26,6 @@ function walk(dir) {
   return out;
 }
 
-const weightsFile = join(root, 'test', 'file-weights.json');
-
-/** Seconds each file took in a recorded whole run; files not listed (new ones) weigh 0. */
-function weights() {
-  try {
-    return JSON.parse(readFileSync(weightsFile, 'utf8')).seconds ?? {};
-  } catch {
-    return {};
-  }
-}
-
 function readTimings(timingsFile) {
   try {
     return readFileSync(timingsFile, 'utf8').split('\n').filter(Boolean)
@@ -43,22 +33,6 @@ function readTimings(timingsFile) {
   } catch {
     return [];
   }
-}
-
-function recordWeights(rows, loadavg) {
-  const seconds = {};
-  for (const r of [...rows].sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1))) seconds[r.file] = Math.round(r.ms / 100) / 10;
-  const note = `Wall seconds per test file in a whole run (load average ${loadavg}), written by KGEN_TEST_RECORD_WEIGHTS=1 node test/run.js; test/run.js starts the heaviest first. Only the order matters.`;
-  writeFileSync(weightsFile, JSON.stringify({ note, seconds }, null, 1) + '\n');
-}
-
-/** Heaviest first; ties keep the path order, so the order is deterministic. */
-function byWeight(files) {
-  const w = weights();
-  return files
-    .map((file, i) => ({ file, i, s: w[file] ?? 0 }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .map((x) => x.file);
 }
 
 function printSlowest(rows, wallMs, count = 15) {
@@ -72,13 +46,15 @@ function printSlowest(rows, wallMs, count = 15) {
   console.log(out.join('\n'));
 }
 
-const files = byWeight(walk(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))));
+const files = walk(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const timingsDir = mkdtempSync(join(tmpdir(), 'kgen-test-timings-'));
-const timingsFile = join(timingsDir, 'timings.tsv');
+// KGEN_TEST_TIMINGS=<file> keeps every file's line ("wall ms, CPU ms, file") there after the run.
+const kept = process.env.KGEN_TEST_TIMINGS;
+const timingsDir = kept ? undefined : mkdtempSync(join(tmpdir(), 'kgen-test-timings-'));
+const timingsFile = kept ?? join(timingsDir, 'timings.tsv');
 const started = Date.now();
 const result = spawnSync(
   process.execPath,
@@ -90,6 +66,5 @@ const result = spawnSync(
 );
 const timings = readTimings(timingsFile);
 printSlowest(timings, Date.now() - started);
-if (process.env.KGEN_TEST_RECORD_WEIGHTS === '1' && filters.length === 0) recordWeights(timings, loadavg().map((x) => x.toFixed(1)).join(' '));
-rmSync(timingsDir, { recursive: true, force: true });
+if (timingsDir) rmSync(timingsDir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
