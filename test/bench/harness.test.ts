@@ -1,8 +1,8 @@
 /**
- * The reduced benchmark run: every benchmark of `npm run bench` with the quick profile (tiny
- * sizes and durations). It checks that the harness works end to end and that every figure is
- * produced, as a number with its baseline and ratio or as an explicit n/a with a reason. It
- * asserts no absolute time: these are benchmarks, not timed tests.
+ * The reduced benchmark run: every benchmark of `npm run bench` with the quick profile cut to
+ * its smallest (SMALLEST below). It checks that the harness works end to end and that every
+ * figure is produced, as a number with its baseline and ratio or as an explicit n/a with a
+ * reason. It asserts no absolute time: these are benchmarks, not timed tests.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,15 +11,37 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runAll } from '../../bench/runner.js';
 import { allBenchmarks } from '../../bench/all.js';
-import { QUICK } from '../../bench/lib/profile.js';
+import { QUICK, type Profile } from '../../bench/lib/profile.js';
 import { formatMarkdown, formatTable } from '../../bench/lib/table.js';
 
-test('every benchmark runs with the quick profile and produces every figure', async () => {
+/**
+ * The quick profile cut to the least that still runs every part of every benchmark: one of
+ * everything that is repeated, a few of what is paged, fanned out or compared. The generated sets
+ * keep four kinds per group, so they still hold every shape the synthesizer makes (namespaced with
+ * and without scale, cluster-scoped). Most of what is left is process start-up (generate, serve,
+ * tsoa, the load and client workers), which no size removes.
+ */
+const SMALLEST: Profile = {
+  ...QUICK,
+  codegen: { groups: 1, kindsPerGroup: 4, largeGroups: 2, hugeGroups: 2, reps: 1, tsoaReps: 1, watchEdits: 1, warmup: false },
+  server: { groups: 1, kindsPerGroup: 1 },
+  load: { connections: 2, durationSec: 0.2, warmupSec: 0, rounds: 1 },
+  list: { objects: 4 },
+  paged: { objects: 6, limit: 2, rounds: 1 },
+  etcd: { connections: 2, objects: 4 },
+  fanout: { watchers: 2, updates: 2, intervalMs: 10, largeWatchers: 3, largeUpdates: 2, largeIntervalMs: 10 },
+  memory: { objects: 20, reads: 1, readIntervalMs: 20, measureEmpty: false },
+  startup: { reps: 1, warm: false },
+  client: { requests: 10, blocks: 2 },
+  informer: { objects: 10, reps: 1 },
+};
+
+test('every benchmark runs with the smallest profile and produces every figure', async () => {
   const resultsDir = mkdtempSync(join(tmpdir(), 'kgen-bench-results-'));
   try {
     const logs: string[] = [];
-    const summary = await runAll({ profile: QUICK, resultsDir, log: (m) => logs.push(m) });
-    const expected = allBenchmarks(QUICK).flatMap((b) => b.figures.map((f) => f.id));
+    const summary = await runAll({ profile: SMALLEST, resultsDir, log: (m) => logs.push(m) });
+    const expected = allBenchmarks(SMALLEST).flatMap((b) => b.figures.map((f) => f.id));
     assert.deepEqual(summary.figures.map((f) => f.id), expected);
     for (const f of summary.figures) {
       if (f.na !== undefined) {
