@@ -82,6 +82,14 @@ for (const backend of backends) {
       let otherApi: FixtureAPIs | undefined;
       let controllers: RunningControllers | undefined;
       const logs: string[] = [];
+      /**
+       * What the controllers logged that a case does not expect. Across an etcd gap an informer
+       * whose relist reaches the storage before the member's breaker closes again logs its one
+       * retry line (as client-go's reflector does); how often depends on the machine's load, so
+       * that line, and only during an etcd gap, is not counted.
+       */
+      const unexpectedLogs = () =>
+        gapKind === 'etcd' ? logs.filter((l) => !/^informer [^:]+: etcd member \S+ is marked down after repeated connection failures; retrying$/.test(l)) : logs;
       /** Relists after a broken watch, per store (onRelist). */
       const relists = new Map<Store, number>();
 
@@ -205,7 +213,7 @@ for (const backend of backends) {
         await gone(api.gadgets, undefined, 'gadget-to-gadget');
         await settled();
         assert.ok(await getOrNone(api.gadgets, undefined, 'gadget-to-widget'));
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('owner references removed, and an owner re-created under the same name', async () => {
@@ -237,7 +245,7 @@ for (const backend of backends) {
         await settled();
         assert.ok(await getOrNone(api.widgets, 'default', 'released'), 'no owner any more: not collected');
         assert.equal(graph().get((await api.widgets.get('default', 'released')).metadata.uid!), undefined, 'and no node');
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('an owner that shares its name with a stale reference (virtual node) is still seen deleted', async () => {
@@ -261,7 +269,7 @@ for (const backend of backends) {
         await settled();
         assert.equal(graph().get(stale.uid), undefined);
         assert.equal(graph().get(owner.metadata.uid!), undefined);
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('a virtual owner node made in the wrong namespace: the relist that lists the owner keeps its node', async () => {
@@ -293,7 +301,7 @@ for (const backend of backends) {
         await gone(api.widgets, 'b', 'right-ns');
         await update(api.widgets, 'a', 'wrong-ns', (o) => (o.metadata.finalizers = []));
         await gone(api.widgets, 'a', 'wrong-ns');
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('foreground deletion through two levels, orphaning, and dependents created while owners are deleting', async () => {
@@ -335,7 +343,7 @@ for (const backend of backends) {
         await gone(api.widgets, 'default', 'top');
         for (const name of ['orphan-1', 'orphan-2']) assert.ok(await getOrNone(api.widgets, 'default', name));
         assert.equal(mid.metadata.name, 'mid');
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('a namespace deleted with content of several kinds while the controllers could not see it', async () => {
@@ -372,7 +380,7 @@ for (const backend of backends) {
         for (let i = 0; i < 20; i++) assert.equal(await getOrNone(api.widgets, 'team', `plain-${i}`), undefined);
         for (const [store, obj] of kinds) assert.equal(await getOrNone(store, 'team', obj.metadata.name!), undefined);
         assert.equal(await getOrNone(storeOf('serviceaccounts'), 'team', 'default'), undefined);
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
 
       it('a held dependent of an owner deleting in foreground stops blocking it: the owner goes', async () => {
@@ -397,7 +405,7 @@ for (const backend of backends) {
         await gone(api.widgets, 'default', 'drop-owner');
         assert.ok(await getOrNone(api.widgets, 'default', 'flip-held'), 'the held dependent stays until its finalizer goes');
         assert.ok(await getOrNone(api.widgets, 'default', 'drop-held'));
-        assert.deepEqual(logs, []);
+        assert.deepEqual(unexpectedLogs(), []);
       });
     });
   }
