@@ -89,7 +89,7 @@ for (const backend of backends) {
        * that line, and only during an etcd gap, is not counted.
        */
       const unexpectedLogs = () =>
-        gapKind === 'etcd' ? logs.filter((l) => !/^informer [^:]+: etcd member \S+ is marked down after repeated connection failures; retrying$/.test(l)) : logs;
+        gapKind === 'etcd' ? logs.filter((l) => !/^informer \S+: (etcd is unavailable: )?etcd member \S+ is marked down after repeated connection failures; retrying$/.test(l)) : logs;
       /** Relists after a broken watch, per store (onRelist). */
       const relists = new Map<Store, number>();
 
