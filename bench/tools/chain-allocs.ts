@@ -9,11 +9,11 @@
  * bytes per request, largest first. Sampled: the figures are estimates (±10 % for the sites
  * above ~100 bytes per request at the default 20,000 requests).
  */
-import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import type { IncomingMessage } from 'node:http';
 import { LazyAbort } from '../../runtime/server/filters/context.js';
 import { HTTPRequest } from '../../runtime/server/http-request.js';
+import { allocationSites, printSites } from './alloc-sites.js';
 import { startChainFixture } from './chain-fixture.js';
 
 const { positionals, values } = parseArgs({
@@ -35,32 +35,9 @@ async function one(): Promise<void> {
 }
 for (let i = 0; i < 5000; i++) await one();
 
-interface Node {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: Node[];
-}
-const session = new Session();
-session.connect();
-await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-for (let i = 0; i < requests; i++) await one();
-const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
+const allocations = await allocationSites(async () => {
+  for (let i = 0; i < requests; i++) await one();
+});
 await fixture.close();
-
-const sites = new Map<string, number>();
-let total = 0;
-const walk = (node: Node) => {
-  if (node.selfSize > 0) {
-    const f = node.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(runtime|node_modules|test|bench)\//, '$1/')}:${f.lineNumber + 1}`;
-    sites.set(key, (sites.get(key) ?? 0) + node.selfSize);
-    total += node.selfSize;
-  }
-  for (const child of node.children) walk(child);
-};
-walk(profile.head);
-console.log(`${scenario}: ${Math.round(total / requests)} bytes per request (${requests} requests)`);
-for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
-  console.log(`${String(Math.round(bytes / requests)).padStart(7)}  ${site}`);
-}
+printSites(scenario, requests, Number(values.top), allocations);
 process.exit(0);

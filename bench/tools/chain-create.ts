@@ -14,7 +14,6 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { APIResponse } from '../../runtime/endpoints/handler.js';
@@ -27,6 +26,7 @@ import { makeContext } from '../lib/harness.js';
 import { collectionPath, sampleObject } from '../lib/objects.js';
 import { removeWorkDirs, workDir } from '../lib/paths.js';
 import { FULL } from '../lib/profile.js';
+import { allocationSites, printSites } from './alloc-sites.js';
 import type { ServerInternals } from './chain-fixture.js';
 
 const { positionals, values } = parseArgs({
@@ -104,35 +104,11 @@ if (mode === 'cpu') {
   const median = [...perRequest].sort((a, b) => a - b)[Math.floor(perRequest.length / 2)]!;
   console.log(JSON.stringify({ scenario: 'create', cpuMicrosPerRequest: perRequest.map(round2), median: round2(median), load: [load0, loadavg()[0]!].map(round2) }));
 } else {
-  interface Node {
-    callFrame: { functionName: string; url: string; lineNumber: number };
-    selfSize: number;
-    children: Node[];
-  }
-  const session = new Session();
-  session.connect();
-  await session.post('HeapProfiler.startSampling', { samplingInterval: 128, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  for (let i = 0; i < requests; i++) await one();
-  await settle();
-  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
-  const sites = new Map<string, number>();
-  let total = 0;
-  const name = (f: Node['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(runtime|node_modules|test|bench)\//, '$1/')}`;
-  // A built-in (sort, keys, a Map's iterator) is named with the function that called it.
-  const walk = (node: Node, caller: string) => {
-    const here = name(node.callFrame);
-    if (node.selfSize > 0) {
-      const key = node.callFrame.url === '' ? `${here}< ${caller}` : here;
-      sites.set(key, (sites.get(key) ?? 0) + node.selfSize);
-      total += node.selfSize;
-    }
-    for (const child of node.children) walk(child, node.callFrame.url === '' ? caller : here);
-  };
-  walk(profile.head, '');
-  console.log(`create: ${Math.round(total / requests)} bytes per request (${requests} requests)`);
-  for (const [site, bytes] of [...sites].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
-    console.log(`${String(Math.round(bytes / requests)).padStart(7)}  ${site}`);
-  }
+  const allocations = await allocationSites(async () => {
+    for (let i = 0; i < requests; i++) await one();
+    await settle();
+  });
+  printSites('create', requests, Number(values.top), allocations);
 }
 await server.close();
 removeWorkDirs();
