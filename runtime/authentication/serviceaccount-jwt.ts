@@ -10,8 +10,9 @@
  * The key id (`kid`) is kube's: base64url of the SHA-256 of the public key's DER.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertCredentialOwner, claimCredentialDir } from './credential-dir.js';
 import { decodeJWT, verifyJWS } from './jwt.js';
 
 /** kube-apiserver's usual --service-account-issuer (kubeadm, kind). */
@@ -75,8 +76,11 @@ export function loadOrCreateServiceAccountKey(dataDir?: string): ServiceAccountK
   if (dataDir === undefined) return fromPEM(newKeyPEM());
   const pki = join(dataDir, 'pki');
   const dir = join(pki, 'service-account');
-  if (existsSync(join(dir, KEY_FILE))) return fromPEM(readFileSync(join(dir, KEY_FILE), 'utf8'));
-  mkdirSync(pki, { recursive: true, mode: 0o700 });
+  claimCredentialDir(pki);
+  if (existsSync(join(dir, KEY_FILE))) {
+    assertCredentialOwner(dir);
+    return fromPEM(readFileSync(join(dir, KEY_FILE), 'utf8'));
+  }
   const tmp = mkdtempSync(join(pki, '.service-account.tmp-'));
   try {
     const pem = newKeyPEM();

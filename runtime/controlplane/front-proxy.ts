@@ -18,8 +18,9 @@
  * builds that backend's TLS agent): a start that proxies nothing neither loads node-forge nor
  * generates keys.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { claimCredentialDir } from '../authentication/credential-dir.js';
 import type { RequestHeaderOptions } from '../authentication/requestheader.js';
 import { newCA, newSignedCertificate, type CertificateAndKey } from './certs.js';
 import { loadOrCreate, PKI_DIR } from './pki.js';
@@ -81,7 +82,7 @@ export function ensureFrontProxy(dataDir: string | undefined, opts: FrontProxyOp
     throw new Error('--proxy-client-cert-file and --proxy-client-key-file must be given together');
   }
   const pkiDir = dataDir === undefined ? undefined : join(dataDir, PKI_DIR);
-  if (pkiDir) mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
+  if (pkiDir) claimCredentialDir(pkiDir);
   const make = (name: string, fn: () => CertificateAndKey) => (pkiDir ? loadOrCreate(pkiDir, name, fn) : onFirstRead(fn));
   const ca = make('front-proxy-ca', () => newCA('kgen-front-proxy-ca'));
   const client =

@@ -13,8 +13,9 @@
  * instead of replacing one.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { assertCredentialOwner, claimCredentialDir } from '../authentication/credential-dir.js';
 import { newCA, newSignedCertificate, type CertificateAndKey } from './certs.js';
 
 export const PKI_DIR = 'pki';
@@ -62,6 +63,8 @@ export function servingHosts(host?: string, advertiseAddress?: string): string[]
 
 function readPair(dir: string): CertificateAndKey | undefined {
   if (!existsSync(dir)) return undefined;
+  // Made by another user (in a pki/ folder that was once open to them): not trusted.
+  assertCredentialOwner(dir);
   const certPath = join(dir, CERT_FILE);
   const keyPath = join(dir, KEY_FILE);
   if (!existsSync(certPath) || !existsSync(keyPath)) {
@@ -115,7 +118,7 @@ export function ensureCredentials(opts: PKIOptions): ServingCredentials {
     throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   }
   const pkiDir = join(opts.dataDir, PKI_DIR);
-  mkdirSync(pkiDir, { recursive: true, mode: 0o700 });
+  claimCredentialDir(pkiDir);
   const ca = loadOrCreate(pkiDir, 'ca', () => newCA('kgen-ca'));
   const admin = loadOrCreate(pkiDir, 'admin', () => newSignedCertificate(ca, { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], usage: 'client' }));
   const clientCA = opts.clientCAFile ? readFile(opts.clientCAFile, '--client-ca-file') : ca.cert;

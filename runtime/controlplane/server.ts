@@ -35,6 +35,7 @@ import { APIEnablement, parseRuntimeConfig } from '../server/api-enablement.js';
 import type { AdmissionPluginName } from '../admission/plugins.js';
 import { setFeatureGates } from '../api/features.js';
 import { loadGenerated } from './load-generated.js';
+import { claimDataDir } from './data-dir.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import type { ServingCredentials } from './pki.js';
 import { createServerChain } from './server-chain.js';
@@ -245,6 +246,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = opts.log ?? (() => undefined);
   const host = opts.host ?? '127.0.0.1';
   const serviceAccountIssuer = opts.serviceAccountIssuer ?? DEFAULT_SERVICE_ACCOUNT_ISSUER;
+  // Before anything is read from it: the data dir and its pki/ must be this user's (data-dir.ts).
+  claimDataDir(dataDir, { credentials: !opts.insecureDevMode, explicit: opts.dataDir !== undefined });
   const serviceAccountTokens = newServiceAccountTokens({
     dataDir: opts.insecureDevMode ? undefined : dataDir,
     issuer: serviceAccountIssuer,
