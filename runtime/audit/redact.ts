@@ -92,6 +92,20 @@ export function redactObject(obj: unknown, request: { apiGroup: string; resource
   if (Array.isArray(obj.items)) for (const item of obj.items) redactSecretData(item);
 }
 
+/**
+ * redactObject for a body that is not an object: a JSON patch (RFC 6902) to a Secret carries
+ * values in its operations, so each operation on the root, `/data` or `/stringData` (or below)
+ * loses its `value`. Other operations (labels, annotations) are kept as sent.
+ */
+export function redactPatchOperations(ops: unknown[], request: { apiGroup: string; resource: string }): void {
+  if (request.apiGroup !== '' || request.resource !== 'secrets') return;
+  for (const op of ops) {
+    if (!isRecord(op) || !('value' in op)) continue;
+    const first = typeof op.path === 'string' ? op.path.split('/')[1] : undefined;
+    if (first === undefined || first === '' || first === 'data' || first === 'stringData') op.value = REDACTED;
+  }
+}
+
 function groupOf(apiVersion: unknown): string | undefined {
   if (typeof apiVersion !== 'string') return undefined;
   const slash = apiVersion.indexOf('/');
