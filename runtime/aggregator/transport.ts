@@ -8,6 +8,7 @@ import { Agent, request } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
 import type { CertificateAndKey } from '../api/certificates.js';
+import { checkServerIdentity } from '../api/server-identity.js';
 
 export interface BackendTLS {
   /** PEM CA bundle (the decoded spec.caBundle); undefined uses the system roots. */
@@ -26,6 +27,7 @@ export function newBackendAgent(tls: BackendTLS): Agent {
     key: tls.client.key,
     rejectUnauthorized: !tls.insecureSkipTLSVerify,
     servername: tls.serverName,
+    checkServerIdentity,
     minVersion: 'TLSv1.2',
   });
 }
@@ -55,6 +57,7 @@ export function sendToBackend(agent: Agent, tls: BackendTLS, req: BackendRequest
         path: req.path,
         headers: req.headers,
         servername: tls.serverName,
+        checkServerIdentity,
         signal: req.signal,
         timeout: req.timeoutMs,
       },

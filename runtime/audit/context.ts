@@ -20,7 +20,7 @@ import {
   sourceIPs,
   userAgentOf,
 } from './event.js';
-import { composeScrubbers, newScrubber, redactObject, redactRequestURI, requestCredentials, scrubCredentials, type Scrubber } from './redact.js';
+import { composeScrubbers, newScrubber, redactObject, redactPatchOperations, redactRequestURI, requestCredentials, scrubCredentials, type Scrubber } from './redact.js';
 import { AUDIT_API_VERSION, levelLess, type AuditEvent, type AuditSink, type ObjectReference, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
 
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
@@ -109,7 +109,8 @@ export class AuditContext {
 
   private prepare(obj: unknown): unknown {
     if (this.config.omitManagedFields) omitManagedFields(obj);
-    redactObject(obj, this.info);
+    if (Array.isArray(obj)) redactPatchOperations(obj, this.info);
+    else redactObject(obj, this.info);
     return obj;
   }
 

@@ -3,7 +3,7 @@
  * goes further, because the issue's bar is that no token ever reaches the log:
  * - query parameters that carry credentials (`access_token`, `token`) are redacted in requestURI;
  * - objects of authentication.k8s.io (TokenReview, TokenRequest, …) lose every `token` field, and
- *   core Secrets lose their `data` / `stringData` values;
+ *   core Secrets lose their `data` / `stringData` values, in kubectl's last-applied annotation too;
  * - every credential the request itself presented (bearer token, basic auth, query token) and
  *   every credential the server knows (the token file's tokens) is replaced wherever it appears
  *   in a string of the event: path, requestURI, objectRef, bodies, user agent, annotations. The
@@ -92,6 +92,45 @@ export function redactObject(obj: unknown, request: { apiGroup: string; resource
   if (Array.isArray(obj.items)) for (const item of obj.items) redactSecretData(item);
 }
 
+/**
+ * redactObject for a body that is not an object: a JSON patch (RFC 6902) to a Secret carries
+ * values in its operations, so each operation on the root, `/data` or `/stringData` (or below)
+ * loses its `value`. Other operations (labels, annotations) are kept as sent.
+ */
+export function redactPatchOperations(ops: unknown[], request: { apiGroup: string; resource: string }): void {
+  if (request.apiGroup !== '' || request.resource !== 'secrets') return;
+  for (const op of ops) {
+    if (!isRecord(op) || !('value' in op)) continue;
+    const path = typeof op.path === 'string' ? op.path : undefined;
+    const first = path?.split('/')[1];
+    if (first === undefined || first === '' || first === 'data' || first === 'stringData') op.value = REDACTED;
+    else if (path === `/metadata/annotations/${LAST_APPLIED_POINTER}`) op.value = redactedLastApplied(op.value);
+    else if (path === '/metadata/annotations') redactLastApplied(op.value);
+    else if (path === '/metadata' && isRecord(op.value)) redactLastApplied(op.value.annotations);
+  }
+}
+
+/** kubectl apply's copy of what it applied: for a Secret, its data too. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const LAST_APPLIED_POINTER = LAST_APPLIED.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** A last-applied annotation's Secret without its values; one that is not a JSON object, replaced whole. */
+function redactedLastApplied(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    const applied: unknown = JSON.parse(value);
+    if (!isRecord(applied)) return REDACTED;
+    redactSecretData(applied);
+    return JSON.stringify(applied);
+  } catch {
+    return REDACTED;
+  }
+}
+
+function redactLastApplied(annotations: unknown): void {
+  if (isRecord(annotations) && LAST_APPLIED in annotations) annotations[LAST_APPLIED] = redactedLastApplied(annotations[LAST_APPLIED]);
+}
+
 function groupOf(apiVersion: unknown): string | undefined {
   if (typeof apiVersion !== 'string') return undefined;
   const slash = apiVersion.indexOf('/');
@@ -119,6 +158,7 @@ function redactSecretData(secret: unknown): void {
     if (!isRecord(data)) continue;
     for (const key of Object.keys(data)) data[key] = REDACTED;
   }
+  if (isRecord(secret.metadata)) redactLastApplied(secret.metadata.annotations);
 }
 
 /** Replaces every occurrence of the credentials it was made for in one string. */

@@ -7,6 +7,7 @@
  */
 import { get as httpsGet } from 'node:https';
 import type { KeyObject } from 'node:crypto';
+import { checkServerIdentity } from '../api/server-identity.js';
 import { publicKeyOf, type JWK } from './jwt.js';
 
 const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -129,7 +130,7 @@ export function getJSON(url: string, ca: string | undefined, deadlineMs = FETCH_
       fail('scheme must be https');
       return;
     }
-    const req = httpsGet(target, { ca, headers: { accept: 'application/json' }, timeout: deadlineMs }, (res) => {
+    const req = httpsGet(target, { ca, checkServerIdentity, headers: { accept: 'application/json' }, timeout: deadlineMs }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {

@@ -1,6 +1,7 @@
 /** Request checks every write handler shares: namespace, name and kind agreement with the URL. */
 import type { KubeObject } from '../api/meta.js';
 import { newBadRequest } from '../api/status.js';
+import { newNamespaceMismatch } from '../registry/errors.js';
 import type { DecodeTarget } from './fieldvalidation.js';
 import type { RequestInfo, RequestScope } from './handler.js';
 import type { ExpectedKind } from './serializer.js';
@@ -33,7 +34,7 @@ export function checkObjectNamespace(scope: RequestScope, obj: KubeObject, names
   if (scope.definition.scope !== 'Namespaced') return;
   const own = obj.metadata.namespace;
   if (own && own !== namespace) {
-    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    throw newNamespaceMismatch();
   }
   if (namespace) obj.metadata.namespace = namespace;
 }

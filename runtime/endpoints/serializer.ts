@@ -14,6 +14,7 @@ import { nestingDepthError, valueExceedsNestingDepth } from '../api/nesting.js';
 import { decodeKubernetesProtobuf, PROTOBUF_CONTENT_TYPE } from './protobuf.js';
 import { inexactIntegerMessage, inexactIntegerOf } from '../api/json-integers.js';
 import { inexactYAMLIntegerOf } from './yaml-integers.js';
+import { goJSONSyntaxError } from '../api/json-syntax.js';
 
 /** kube's YAML decoder refuses documents that expand more aliases than this (an alias bomb). */
 export const MAX_YAML_ALIAS_COUNT = 100;
@@ -33,7 +34,8 @@ export function parseJSONBody(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw newBadRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    // Go's words, which never quote the body (Node's message quotes the text around the error).
+    throw newBadRequest(`couldn't get version/kind; json parse error: ${goJSONSyntaxError(text) ?? (err as Error).message}`);
   }
   checkNumbersInRange(text, value);
   // An integer JSON.parse rounded (beyond 2^53) is refused, not stored as another number.
@@ -79,8 +81,18 @@ export function parseYAMLText(text: string, duplicates = false, what = "couldn't
     return { value, duplicates: duplicates ? findDuplicateYAMLKeys([first], lines) : [] };
   } catch (err) {
     if (err instanceof StatusError) throw err;
-    throw newBadRequest(`${what}: ${(err as Error).message}`);
+    throw newBadRequest(`${what}: ${withoutCodeFrame((err as Error).message)}`);
   }
+}
+
+/**
+ * A YAML error's first line: the parser appends the offending line of the body and a caret,
+ * which would echo a body's content (a Secret's value) into the answer and the audit log; Go's
+ * YAML errors name the line number only.
+ */
+function withoutCodeFrame(message: string): string {
+  const first = message.split('\n')[0]!;
+  return first.endsWith(':') ? first.slice(0, -1) : first;
 }
 
 export type BodyFormat = 'json' | 'yaml' | 'protobuf';

@@ -16,6 +16,15 @@ import {
 import type { Status } from '../api/meta.js';
 import { StorageError } from '../storage/interface.js';
 
+/**
+ * rest.EnsureObjectNamespaceMatchesRequestNamespace's refusal: the request's handler checks the
+ * body, and the store checks again what mutating admission handed it (kube's BeforeCreate and
+ * BeforeUpdate), so a webhook's patch cannot move an object to another namespace.
+ */
+export function newNamespaceMismatch(): StatusError {
+  return newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
 export const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
 
 /** Returns err as a StatusError when it is a storage error; other errors are returned unchanged. */

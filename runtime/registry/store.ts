@@ -16,7 +16,7 @@ import { namespacePrefix, objectKey, resourcePrefix } from '../storage/keys.js';
 import { invalid, typeInvalid } from '../validation/field.js';
 import { toStatusCauses } from '../validation/schema-validator.js';
 import { deepCopy } from './equality.js';
-import { CONFLICT_MESSAGE, interpretStorageError } from './errors.js';
+import { CONFLICT_MESSAGE, interpretStorageError, newNamespaceMismatch } from './errors.js';
 import {
   DeleteNow,
   EmptiedFinalizers,
@@ -469,7 +469,14 @@ export class Store {
   }
 
   /** Namespaced objects carry the request's namespace; cluster-scoped ones none. */
+  /**
+   * rest.EnsureObjectNamespaceMatchesRequestNamespace, as BeforeCreate and BeforeUpdate run it on
+   * the object mutating admission returned: an unset namespace is the request's, another one is
+   * refused (400), never silently replaced; a cluster-scoped kind's is cleared.
+   */
   private scopeNamespace(obj: KubeObject, namespace: string | undefined): void {
+    const own = obj.metadata.namespace;
+    if (this.namespaceScoped && namespace && own && own !== namespace) throw newNamespaceMismatch();
     if (this.namespaceScoped && namespace) obj.metadata.namespace = namespace;
     else if (!this.namespaceScoped) delete obj.metadata.namespace;
   }

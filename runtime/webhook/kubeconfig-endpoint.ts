@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { checkServerIdentity } from '../api/server-identity.js';
 import { yaml } from '../api/yaml.js';
 import { redirectTarget } from './redirect.js';
 
@@ -149,6 +150,7 @@ function sendOnce(endpoint: WebhookEndpoint, url: URL, method: string, payload: 
     cert: endpoint.cert,
     key: endpoint.key,
     rejectUnauthorized: !endpoint.insecureSkipTLSVerify,
+    checkServerIdentity,
   };
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolvePromise, reject) => {

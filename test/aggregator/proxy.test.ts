@@ -16,7 +16,11 @@ import type { ObjectResponse, StreamResponse } from '../../runtime/endpoints/han
 import { chainCert } from '../support/cert-chain.js';
 
 const ca = chainCert({ commonName: 'backend-ca', ca: true });
-const serving = chainCert({ commonName: 'api.backend.svc', ca: false, extKeyUsage: ['serverAuth'] }, ca);
+const serving = chainCert({ commonName: 'api.backend.svc', ca: false, extKeyUsage: ['serverAuth'], dnsNames: ['api.backend.svc'] }, ca);
+/** Right CA, right name, but only as the CommonName: Go (so kube) has not matched that since 1.15. */
+const commonNameOnly = chainCert({ commonName: 'api.backend.svc', ca: false, extKeyUsage: ['serverAuth'] }, ca);
+/** Right CA, a SAN for another service. */
+const otherName = chainCert({ commonName: 'api.backend.svc', ca: false, extKeyUsage: ['serverAuth'], dnsNames: ['other.backend.svc'] }, ca);
 const otherCA = chainCert({ commonName: 'other-ca', ca: true });
 const client = chainCert({ commonName: 'front-proxy-client', ca: false, extKeyUsage: ['clientAuth'] }, ca);
 
@@ -169,6 +173,41 @@ describe('aggregator proxy', () => {
     assert.equal(seen.length, before, 'no request reached the backend');
     r.agent.destroy();
   });
+});
+
+describe('aggregator proxy: the name in the backend\'s certificate', () => {
+  /** A backend on its own port serving `cert`, and how many requests reached it. */
+  async function backendWith(cert: { cert: string; key: string }) {
+    let reached = 0;
+    const server = createServer({ cert: cert.cert, key: cert.key }, (_req, res) => {
+      reached++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const own = (server.address() as AddressInfo).port;
+    const ownListers: ServiceListers = { ...listers, endpoints: () => ({ ...listers.endpoints('backend', 'api')!, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: own }] }] }) };
+    return { listers: ownListers, reached: () => reached, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  for (const [what, cert, message] of [
+    ['only as its CommonName (no subjectAltName)', commonNameOnly, 'x509: certificate relies on legacy Common Name field, use SANs instead'],
+    ['for another name', otherName, "Hostname/IP does not match certificate's altnames: Host: api.backend.svc. is not in the cert's altnames: DNS:other.backend.svc"],
+  ] as const) {
+    test(`refuses a certificate of the caBundle's CA naming <service>.<namespace>.svc ${what} (503)`, async () => {
+      const b = await backendWith(cert);
+      const r = remote(ca.cert);
+      try {
+        const response = await proxyToBackend(r, b.listers, { method: 'GET', url: '/apis/x.example.com/v1/things', headers: {}, signal: new AbortController().signal }, { username: 'alice', groups: [] }, () => {});
+        assert.equal(response.kind, 'object');
+        assert.equal(response.code, 503);
+        assert.equal((response as ObjectResponse).payload, `${message}\n`);
+        assert.equal(b.reached(), 0, 'no request reached the backend');
+      } finally {
+        r.agent.destroy();
+        await b.close();
+      }
+    });
+  }
 });
 
 describe("aggregator: its own fetches from a backend are bounded", () => {

@@ -5,6 +5,7 @@
  * are refused; the OIDC issuer documents publish the key.
  */
 import assert from 'node:assert/strict';
+import { sign } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,29 @@ describe('ServiceAccount tokens', () => {
     assert.equal((await as(other)('GET', '/api/v1/namespaces/default/configmaps')).status, 401);
     const tampered = `${expired.split('.')[0]}.${Buffer.from(JSON.stringify({ ...claimsOf(expired), exp: 9999999999 })).toString('base64url')}.${expired.split('.')[2]}`;
     assert.equal((await as(tampered)('GET', '/api/v1/namespaces/default/configmaps')).status, 401);
+  });
+
+  it('accepts no legacy (secret-based) token, even one its own key signed: kgen issues none', async () => {
+    const key = t.server.serviceAccountTokens.key();
+    const uid = (await t.request('GET', `${SA}/bot`)).body.metadata.uid;
+    const signed = (claims: Record<string, unknown>) => {
+      const input = `${Buffer.from(JSON.stringify({ alg: 'RS256', kid: key.kid })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+      return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
+    };
+    // kube's legacy claims (pkg/serviceaccount/legacy.go): no exp, no aud, the legacy issuer.
+    const legacy = {
+      iss: 'kubernetes/serviceaccount',
+      sub: 'system:serviceaccount:default:bot',
+      'kubernetes.io/serviceaccount/namespace': 'default',
+      'kubernetes.io/serviceaccount/secret.name': 'bot-token',
+      'kubernetes.io/serviceaccount/service-account.name': 'bot',
+      'kubernetes.io/serviceaccount/service-account.uid': uid,
+    };
+    assert.equal((await as(signed(legacy))('GET', '/api/v1/namespaces/default/configmaps')).status, 401);
+    // The same claims under the server's issuer and audience, still without kubernetes.io: refused too.
+    const now = Math.floor(Date.now() / 1000);
+    const underIssuer = { ...legacy, iss: 'https://kubernetes.default.svc.cluster.local', aud: ['https://kubernetes.default.svc.cluster.local'], exp: now + 600, nbf: now, iat: now };
+    assert.equal((await as(signed(underIssuer))('GET', '/api/v1/namespaces/default/configmaps')).status, 401);
   });
 
   it('refuses a token once its bound Secret or its ServiceAccount is deleted', async () => {

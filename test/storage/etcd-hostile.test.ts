@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import http2, { type Http2Server, type ServerHttp2Stream } from 'node:http2';
 import { after, describe, it } from 'node:test';
 import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
+import { chainCert } from '../support/cert-chain.js';
 import { GrpcChannel } from '../../runtime/storage/etcd/grpc.js';
 import type { EtcdTLS } from '../../runtime/storage/etcd/tls.js';
 import { decodeRangeResponse } from '../../runtime/storage/etcd/proto-decode.js';
@@ -204,6 +205,13 @@ describe('etcd client over TLS: it fails closed', () => {
   it('refuses a member whose certificate, signed by the CA, names another host', async () => {
     const { url, clients } = await member(newSignedCertificate(ca, { commonName: 'etcd', usage: 'server', hosts: ['etcd.example', '10.9.9.9'] }));
     await assert.rejects(range(url, tls), /14 UNAVAILABLE.*(altnames|not valid for|IP: 127\.0\.0\.1 is not in the cert)/i);
+    assert.deepEqual(clients, []);
+  });
+
+  it('refuses a member whose certificate names its host only as the CommonName (Go matches SANs only)', async () => {
+    const rsaCA = chainCert({ commonName: 'etcd-rsa-ca', ca: true });
+    const { url, clients } = await member(chainCert({ commonName: 'localhost', ca: false, extKeyUsage: ['serverAuth'] }, rsaCA));
+    await assert.rejects(range(url.replace('127.0.0.1', 'localhost'), { ...tls, ca: Buffer.from(rsaCA.cert) }), /14 UNAVAILABLE.*x509: certificate relies on legacy Common Name field, use SANs instead/);
     assert.deepEqual(clients, []);
   });
 

@@ -23,6 +23,8 @@ export interface ChainCertSpec {
   ca: boolean;
   /** Extended key usages by forge name (clientAuth, serverAuth); none when undefined. */
   extKeyUsage?: Array<'clientAuth' | 'serverAuth'>;
+  /** subjectAltName DNS names; no subjectAltName when undefined (a CommonName-only certificate). */
+  dnsNames?: string[];
   notBefore?: Date;
   notAfter?: Date;
 }
@@ -47,6 +49,7 @@ export function chainCert(spec: ChainCertSpec, issuer?: ChainCert | { cert: stri
     spec.ca ? { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true } : { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ];
+  if (spec.dnsNames) extensions.push({ name: 'subjectAltName', altNames: spec.dnsNames.map((value) => ({ type: 2, value })) });
   if (spec.extKeyUsage) extensions.push({ name: 'extKeyUsage', ...Object.fromEntries(spec.extKeyUsage.map((u) => [u, true])) });
   cert.setExtensions(extensions);
   cert.sign(issuerKey, forge.md.sha256.create());

@@ -12,6 +12,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { inexactIntegerMessage, inexactIntegerOf } from '../../api/json-integers.js';
+import { checkServerIdentity } from '../../api/server-identity.js';
 import { redirectTarget } from '../../webhook/redirect.js';
 import type { WebhookClientConfig } from './types.js';
 
@@ -174,6 +175,7 @@ function send(target: Target, method: string, body: Buffer | undefined, call: We
         method,
         ...(target.servername ? { servername: target.servername } : {}),
         ca: caOf(call.clientConfig),
+        checkServerIdentity,
         signal,
         headers,
       },
@@ -220,6 +222,8 @@ function goWording(err: Error & { code?: string }, url: URL, servername?: string
     case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
       return 'tls: failed to verify certificate: x509: certificate signed by unknown authority';
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
+      // api/server-identity.ts words its refusals as Go does already.
+      if (err.message.startsWith('x509: ')) return `tls: failed to verify certificate: ${err.message}`;
       return `tls: failed to verify certificate: x509: certificate is not valid for ${servername ?? url.hostname}`;
     default:
       return err.message;

@@ -5,6 +5,7 @@
  * and the per-type rules of ValidateSecret (service-account-token, dockercfg, dockerconfigjson,
  * basic-auth, ssh-auth, tls).
  */
+import { goJSONSyntaxError } from '../../api/json-syntax.js';
 import { setOwnValue } from '../../api/ownkeys.js';
 import type { KubeObject } from '../../api/meta.js';
 import { toStatusCauses } from '../../validation/index.js';
@@ -42,11 +43,9 @@ function validateJSONKey(data: Record<string, string>, key: string, errs: FieldE
     errs.push(required(`data[${key}]`));
     return;
   }
-  try {
-    JSON.parse(decoded(data, key));
-  } catch (err) {
-    errs.push(invalid(`data[${key}]`, '<secret contents redacted>', (err as Error).message));
-  }
+  // Go's syntax error, as kube's json.Unmarshal gives it: Node's message would quote the contents.
+  const problem = goJSONSyntaxError(decoded(data, key));
+  if (problem !== undefined) errs.push(invalid(`data[${key}]`, '<secret contents redacted>', problem));
 }
 
 /** The per-type rules of ValidateSecret. */

@@ -17,6 +17,7 @@
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { castGrpcError } from 'etcd3';
 import type { Decoder } from './proto-decode.js';
+import { checkServerIdentity } from '../../api/server-identity.js';
 import { isTLSError, type EtcdTLS } from './tls.js';
 
 const STATUS_NAMES = [
@@ -114,6 +115,8 @@ export class GrpcChannel {
     tls?: EtcdTLS,
   ) {
     this.connectOptions = { settings: { enablePush: false } };
+    // A member's name is matched against its SANs only, as Go's (etcd's clientv3) TLS does.
+    if (url.startsWith('https:')) this.connectOptions.checkServerIdentity = checkServerIdentity;
     if (url.startsWith('https:') && tls) Object.assign(this.connectOptions, { ca: tls.ca, cert: tls.cert, key: tls.key });
   }
 
