@@ -187,6 +187,29 @@ describe('a generate session (kgen generate --watch)', () => {
     assert.notEqual(file(after, 'discovery/apis/ops.example.org/v1beta1.json'), file(before, 'discovery/apis/ops.example.org/v1beta1.json'));
   });
 
+  test("OpenAPI: a version's printed paths are kept while its kinds' resources are unchanged; a field, a kind, a scope, a subresource changed", () => {
+    const v3 = 'openapi/v3/apis/ops.example.org/v1beta1.json';
+    const paths = (r: ReturnType<typeof generate>) => (r.files.find((f) => f.path === v3) ?? assert.fail(`no ${v3}`)).parts?.[1] ?? assert.fail('not printed by parts');
+    const before = runAndCompare('before the edit');
+    edit(policy, (t) => addField(t, 'pathsKept'));
+    const fieldAdded = runAndCompare('a field added');
+    assert.equal(paths(fieldAdded), paths(before));
+    edit(policy, (t) => t.replace('@kgen:printcolumn name=Enforcement', '@kgen:printcolumn name=Enforced'));
+    runAndCompare('a print column renamed');
+    const gadget = join(apis, 'ops.example.org', 'v1beta1', 'gadget.ts');
+    writeFileSync(gadget, `/**\n * Gadget is added by the test.\n * @kgen:resource shortNames=gd\n */\nexport interface Gadget {\n  spec: { size?: string };\n}\n`);
+    const added = runAndCompare('a kind added');
+    assert.match(paths(added), /\/namespaces\/\{namespace\}\/gadgets\/\{name\}"/);
+    edit(gadget, (t) => t.replace('@kgen:resource shortNames=gd', '@kgen:resource scope=Cluster shortNames=gd\n * @kgen:subresource status').replace('};\n}', '};\n  status?: { ready?: boolean };\n}'));
+    const scoped = runAndCompare('its scope changed, a status subresource added');
+    assert.doesNotMatch(paths(scoped), /\/namespaces\/\{namespace\}\/gadgets/);
+    assert.match(paths(scoped), /\/gadgets\/\{name\}\/status"/);
+    unlinkSync(gadget);
+    assert.equal(paths(runAndCompare('the kind removed')), paths(before));
+    edit(policy, (t) => t.replace('@kgen:printcolumn name=Enforced', '@kgen:printcolumn name=Enforcement').replace(/ {2}\/\*\* Added by the test\. \*\/\n {2}pathsKept\?: string;\n/, ''));
+    runAndCompare('back');
+  });
+
   test("an edit prints again only the edited group's versions in the API snapshot; the others' texts are kept", () => {
     const before = runAndCompare('before the edit');
     const snapshot = (r: typeof before) => r.files.find((f) => f.path === 'api-snapshot.json') ?? assert.fail('no api-snapshot.json');
