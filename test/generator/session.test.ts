@@ -4,7 +4,7 @@
  * run gives: the same files, the same diagnostics, the same output directory.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { compile, formatDiagnostic, generate, newGenerateSession, sourceChangedSinceRead, sourceUnchanged, type GenerateOptions } from '../../generator/index.js';
@@ -321,6 +321,41 @@ describe('a generate session (kgen generate --watch)', () => {
     same('back');
     unlinkSync(join(own, 'widgets.example.com', 'v1', 'widget.ts'));
     same('a file removed');
+  });
+
+  test("an output folder whose stat identity is the recorded one is not listed again; a file or folder added or removed behind the session's back is seen", async () => {
+    const own = copyTree(join(REPO, 'apis'), join(dir, 'apis-folders'));
+    const out = join(dir, 'generated-folders');
+    const opts: GenerateOptions = { apisDir: own, outDir: out };
+    const s = newGenerateSession();
+    const same = (what: string) => {
+      const warm = generate(opts, s);
+      const cold = compile(opts);
+      assert.equal(warm.ok, true, what);
+      assert.deepEqual(listTree(out), cold.files.map((f) => f.path).sort(), `${what}: files on disk`);
+      for (const f of cold.files) assert.equal(readFileSync(join(out, f.path), 'utf8'), f.content, `${what}: ${f.path} on disk`);
+      return warm;
+    };
+    same('first run');
+    same('listed once');
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older than the margin');
+    const crds = join(out, 'crds');
+    assert.ok(s.written.folders!.has(crds), 'the listing of a folder older than the margin is kept');
+    // Right after the listing was recorded: the folder's new ctime differs from the recorded one.
+    writeFileSync(join(crds, 'stray.yaml'), 'kind: Stray\n');
+    const strayFile = same('a stray file added');
+    assert.deepEqual(strayFile.diff!.extra, [join('crds', 'stray.yaml')]);
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older again');
+    mkdirSync(join(crds, 'stray', 'deeper'), { recursive: true });
+    writeFileSync(join(crds, 'stray', 'deeper', 'x.yaml'), 'kind: Stray\n');
+    same('a stray folder added');
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older again');
+    const crd = readdirSync(crds).find((f) => f.endsWith('.yaml'))!;
+    unlinkSync(join(crds, crd));
+    assert.deepEqual(same('an output file removed').diff!.missing, [join('crds', crd)]);
   });
 
   test('an output file changed behind its back is rewritten', () => {
