@@ -149,8 +149,8 @@ function printedQueryList(id: number, indent: number): string {
 }
 
 /** The sorted paths of a version's OpenAPI 3 document (printed by v3File), shared query lists as placeholders. */
-function v3Paths(spec: VersionSpec): OpenAPIV3.PathsObject {
-  return printV3Paths(spec.operations, (query) => queryParameters(query, 'v3')) as OpenAPIV3.PathsObject;
+function v3Paths(operations: Operation[]): OpenAPIV3.PathsObject {
+  return printV3Paths(operations, (query) => queryParameters(query, 'v3')) as OpenAPIV3.PathsObject;
 }
 
 /**
@@ -274,13 +274,54 @@ function schemaV2(name: string, schema: SchemaOrRef, v3: string): string {
 }
 
 const INFO_TEXT = valueAt(1, INFO);
+const V3_HEAD = `{\n  "openapi": "3.0.0",\n  "info": ${INFO_TEXT},\n  "paths": `;
 
-/** jsonFile(path, { openapi, info, paths, components: { schemas } }), printed by parts (schemas: their member texts). */
-function v3File(path: string, spec: VersionSpec, schemas: string[]): EmittedFile {
-  const parts = [`{\n  "openapi": "3.0.0",\n  "info": ${INFO_TEXT},\n  "paths": `, expandQuery(valueAt(1, v3Paths(spec))), ',\n  "components": {\n    "schemas": '];
+/**
+ * jsonFile(path, { openapi, info, paths, components: { schemas } }), printed by parts (paths: their
+ * printed text; schemas: their member texts) and left as parts: a regeneration's write compares
+ * and encodes only the parts that changed (write/file.ts), and the paths' text is often the one
+ * printed last time (printedPaths).
+ */
+function v3File(path: string, paths: string, schemas: string[]): EmittedFile {
+  const parts = [V3_HEAD, paths, ',\n  "components": {\n    "schemas": '];
   pushObject(parts, 2, schemas);
   parts.push('\n  }\n}\n');
-  return { path, content: parts.join('') };
+  return partsFile(path, parts);
+}
+
+/** A version's paths as printed: its OpenAPI 3 `paths` value, its Swagger paths and the parameter declarations they refer to. */
+interface PrintedPaths {
+  v3: string;
+  v2Paths: Map<string, string>;
+  v2Parameters: Map<string, string>;
+}
+
+/**
+ * The paths printed last, by version, with their key: the JSON of the version's kinds' resource
+ * definitions, of which its operations, and so its printed paths, are a function
+ * (resourceOperations; the shared query lists and the parameters' keys depend only on content).
+ * Editing a field changes a version's schemas but not its paths: `kgen generate --watch` then
+ * prints only the schemas again (the paths are ~90 % of a version's OpenAPI 3 document).
+ */
+const lastPaths = new Map<string, { key: string; printed: PrintedPaths }>();
+
+function printedPaths(version: ApiVersion, operations: Operation[]): PrintedPaths {
+  const key = JSON.stringify(version.kinds.map(resourceDefinition));
+  const id = versionId(version);
+  const last = lastPaths.get(id);
+  if (last?.key === key) return last.printed;
+  const declared = new Map<string, Json>();
+  const declare: Declare = (key, p) => {
+    if (!declared.has(key)) declared.set(key, p);
+  };
+  const paths = v2Paths(operations, (query) => queryParameters(query, 'v2', declare), sharedParameter(declare));
+  const printed: PrintedPaths = {
+    v3: expandQuery(valueAt(1, v3Paths(operations))),
+    v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
+    v2Parameters: new Map([...declared].map(([k, p]) => [k, memberAt(2, k, p)])),
+  };
+  lastPaths.set(id, { key, printed });
+  return printed;
 }
 
 /** The v3 document's `components.schemas` alone, as one line of JSON (the same objects as v3File prints). */
@@ -293,20 +334,16 @@ function versionOutput(version: ApiVersion, options: EmitOptions): VersionOutput
   const kept = outputs.get(version);
   if (kept && kept.options === key) return kept.output;
   const spec = buildVersion(version, options);
-  const declared = new Map<string, Json>();
-  const declare: Declare = (key, p) => {
-    if (!declared.has(key)) declared.set(key, p);
-  };
-  const paths = v2Paths(spec.operations, (query) => queryParameters(query, 'v2', declare), sharedParameter(declare));
+  const paths = printedPaths(version, spec.operations);
   const names = Object.keys(spec.schemas);
   const schemas = names.map((name) => schemaV3(name, spec.schemas[name]!));
   const output: VersionOutput = {
     spec: () => spec,
-    v3: v3File(openapiPath(version.group, version.name), spec, schemas),
+    v3: v3File(openapiPath(version.group, version.name), paths.v3, schemas),
     schemas: schemasFile(version, spec),
-    v2Paths: new Map(Object.keys(paths).map((path) => [path, expandQuery(memberAt(2, path, paths[path]))])),
+    v2Paths: paths.v2Paths,
     v2Definitions: new Map(names.map((name, i) => [name, schemaV2(name, spec.schemas[name]!, schemas[i]!)])),
-    v2Parameters: new Map([...declared].map(([k, p]) => [k, memberAt(2, k, p)])),
+    v2Parameters: paths.v2Parameters,
   };
   outputs.set(version, { options: key, output });
   return output;

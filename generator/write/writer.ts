@@ -30,7 +30,28 @@ export interface OutputDiff {
 export interface WriteState {
   outDir?: string;
   files: Map<string, WrittenFile>;
+  /** Folders' listings, by absolute path, while their stat identity is the recorded one (see KnownFolder). */
+  folders?: Map<string, KnownFolder>;
 }
+
+/**
+ * A folder's entries and the identity it had when they were listed. An entry added, removed or
+ * renamed changes the folder's mtime and ctime, so a folder whose identity is the recorded one
+ * holds the recorded entries. As for sources (parse/files.ts, Stamp), the identity is recorded
+ * only when the folder's ctime is older than FOLDER_MARGIN_MS before the stat: a file system
+ * stamps times from a clock up to a tick behind, so a change made after the stat gets a newer
+ * ctime, while one made within the margin could share its ctime with a later one. The folders a
+ * regeneration writes into are therefore listed again on the next one; the others are statted.
+ */
+interface KnownFolder {
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  entries: { name: string; folder: boolean }[];
+}
+
+const FOLDER_MARGIN_MS = 1000;
 
 /**
  * A file as written: its content, or the parts it was written from (EmittedFile.parts; a
@@ -46,26 +67,41 @@ export interface WrittenFile {
 }
 
 export function newWriteState(): WriteState {
-  return { files: new Map() };
+  return { files: new Map(), folders: new Map() };
 }
 
-/** Files (and, into `dirs`, folders) under dir, as paths relative to it with `/`. */
-function listFiles(dir: string, prefix = '', out: string[] = [], dirs?: string[]): string[] {
-  let entries;
+/**
+ * Files (and, into `dirs`, folders) under dir, as paths relative to it with `/`. With `folders`
+ * (a session's), a folder whose identity is the recorded one is not listed again (KnownFolder).
+ */
+function listFiles(dir: string, prefix = '', out: string[] = [], dirs?: string[], folders?: Map<string, KnownFolder>): string[] {
+  let entries: { name: string; folder: boolean }[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = folders ? folderEntries(dir, folders) : readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return out;
     throw err;
   }
   for (const entry of entries) {
     const rel = prefix + entry.name;
-    if (entry.isDirectory()) {
+    if (entry.folder) {
       dirs?.push(rel);
-      listFiles(join(dir, entry.name), `${rel}/`, out, dirs);
+      listFiles(join(dir, entry.name), `${rel}/`, out, dirs, folders);
     } else out.push(rel);
   }
   return out;
+}
+
+function folderEntries(dir: string, folders: Map<string, KnownFolder>): { name: string; folder: boolean }[] {
+  const began = Date.now();
+  const st = statSync(dir);
+  const known = folders.get(dir);
+  if (known && known.dev === st.dev && known.ino === st.ino && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) return known.entries;
+  // Listed after the stat: a change between the two leaves an identity that no longer matches.
+  const entries = readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, folder: e.isDirectory() }));
+  if (st.isDirectory() && st.ctimeMs < began - FOLDER_MARGIN_MS) folders.set(dir, { dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entries });
+  else folders.delete(dir);
+  return entries;
 }
 
 /** The file at `path` still holds `content`, as recorded by `state` (no read needed)? */
@@ -101,7 +137,7 @@ function recorded(file: EmittedFile): Pick<WrittenFile, 'content' | 'parts'> {
 
 /** Compares without writing anything. */
 export function diffOutput(outDir: string, files: EmittedFile[], state?: WriteState, dirsOnDisk?: string[]): OutputDiff {
-  const onDisk = new Set(listFiles(outDir, '', [], dirsOnDisk).map((f) => f.split('/').join(sep)));
+  const onDisk = new Set(listFiles(outDir, '', [], dirsOnDisk, state?.folders).map((f) => f.split('/').join(sep)));
   const diff: OutputDiff = { stale: [], missing: [], extra: [], unchanged: [] };
   for (const file of files) {
     if (!onDisk.has(file.path)) diff.missing.push(file.path);

@@ -4,7 +4,7 @@
  * run gives: the same files, the same diagnostics, the same output directory.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { compile, formatDiagnostic, generate, newGenerateSession, sourceChangedSinceRead, sourceUnchanged, type GenerateOptions } from '../../generator/index.js';
@@ -187,6 +187,29 @@ describe('a generate session (kgen generate --watch)', () => {
     assert.notEqual(file(after, 'discovery/apis/ops.example.org/v1beta1.json'), file(before, 'discovery/apis/ops.example.org/v1beta1.json'));
   });
 
+  test("OpenAPI: a version's printed paths are kept while its kinds' resources are unchanged; a field, a kind, a scope, a subresource changed", () => {
+    const v3 = 'openapi/v3/apis/ops.example.org/v1beta1.json';
+    const paths = (r: ReturnType<typeof generate>) => (r.files.find((f) => f.path === v3) ?? assert.fail(`no ${v3}`)).parts?.[1] ?? assert.fail('not printed by parts');
+    const before = runAndCompare('before the edit');
+    edit(policy, (t) => addField(t, 'pathsKept'));
+    const fieldAdded = runAndCompare('a field added');
+    assert.equal(paths(fieldAdded), paths(before));
+    edit(policy, (t) => t.replace('@kgen:printcolumn name=Enforcement', '@kgen:printcolumn name=Enforced'));
+    runAndCompare('a print column renamed');
+    const gadget = join(apis, 'ops.example.org', 'v1beta1', 'gadget.ts');
+    writeFileSync(gadget, `/**\n * Gadget is added by the test.\n * @kgen:resource shortNames=gd\n */\nexport interface Gadget {\n  spec: { size?: string };\n}\n`);
+    const added = runAndCompare('a kind added');
+    assert.match(paths(added), /\/namespaces\/\{namespace\}\/gadgets\/\{name\}"/);
+    edit(gadget, (t) => t.replace('@kgen:resource shortNames=gd', '@kgen:resource scope=Cluster shortNames=gd\n * @kgen:subresource status').replace('};\n}', '};\n  status?: { ready?: boolean };\n}'));
+    const scoped = runAndCompare('its scope changed, a status subresource added');
+    assert.doesNotMatch(paths(scoped), /\/namespaces\/\{namespace\}\/gadgets/);
+    assert.match(paths(scoped), /\/gadgets\/\{name\}\/status"/);
+    unlinkSync(gadget);
+    assert.equal(paths(runAndCompare('the kind removed')), paths(before));
+    edit(policy, (t) => t.replace('@kgen:printcolumn name=Enforced', '@kgen:printcolumn name=Enforcement').replace(/ {2}\/\*\* Added by the test\. \*\/\n {2}pathsKept\?: string;\n/, ''));
+    runAndCompare('back');
+  });
+
   test("an edit prints again only the edited group's versions in the API snapshot; the others' texts are kept", () => {
     const before = runAndCompare('before the edit');
     const snapshot = (r: typeof before) => r.files.find((f) => f.path === 'api-snapshot.json') ?? assert.fail('no api-snapshot.json');
@@ -298,6 +321,41 @@ describe('a generate session (kgen generate --watch)', () => {
     same('back');
     unlinkSync(join(own, 'widgets.example.com', 'v1', 'widget.ts'));
     same('a file removed');
+  });
+
+  test("an output folder whose stat identity is the recorded one is not listed again; a file or folder added or removed behind the session's back is seen", async () => {
+    const own = copyTree(join(REPO, 'apis'), join(dir, 'apis-folders'));
+    const out = join(dir, 'generated-folders');
+    const opts: GenerateOptions = { apisDir: own, outDir: out };
+    const s = newGenerateSession();
+    const same = (what: string) => {
+      const warm = generate(opts, s);
+      const cold = compile(opts);
+      assert.equal(warm.ok, true, what);
+      assert.deepEqual(listTree(out), cold.files.map((f) => f.path).sort(), `${what}: files on disk`);
+      for (const f of cold.files) assert.equal(readFileSync(join(out, f.path), 'utf8'), f.content, `${what}: ${f.path} on disk`);
+      return warm;
+    };
+    same('first run');
+    same('listed once');
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older than the margin');
+    const crds = join(out, 'crds');
+    assert.ok(s.written.folders!.has(crds), 'the listing of a folder older than the margin is kept');
+    // Right after the listing was recorded: the folder's new ctime differs from the recorded one.
+    writeFileSync(join(crds, 'stray.yaml'), 'kind: Stray\n');
+    const strayFile = same('a stray file added');
+    assert.deepEqual(strayFile.diff!.extra, [join('crds', 'stray.yaml')]);
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older again');
+    mkdirSync(join(crds, 'stray', 'deeper'), { recursive: true });
+    writeFileSync(join(crds, 'stray', 'deeper', 'x.yaml'), 'kind: Stray\n');
+    same('a stray folder added');
+    await new Promise((r) => setTimeout(r, 1_100));
+    same('older again');
+    const crd = readdirSync(crds).find((f) => f.endsWith('.yaml'))!;
+    unlinkSync(join(crds, crd));
+    assert.deepEqual(same('an output file removed').diff!.missing, [join('crds', crd)]);
   });
 
   test('an output file changed behind its back is rewritten', () => {
