@@ -28,6 +28,8 @@ export interface WebhookServer {
   caBundle: string;
   /** Every review received, in order. */
   reviews: Review[];
+  /** The path of every review answered, in order (not one whose caller had gone). */
+  answered: string[];
   close(): Promise<void>;
 }
 
@@ -86,6 +88,7 @@ const handlers: Record<string, Handler> = {
 
 export async function startWebhookServer(): Promise<WebhookServer> {
   const reviews: Review[] = [];
+  const answered: string[] = [];
   const server: Server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -101,6 +104,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
       if (res.destroyed) return;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, ...response } }));
+      answered.push(url.pathname);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +113,7 @@ export async function startWebhookServer(): Promise<WebhookServer> {
     url: `https://127.0.0.1:${port}`,
     caBundle: CA_BUNDLE,
     reviews,
+    answered,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,19 +3,35 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stopStep, untilOr } from '../../runtime/controlplane/shutdown.js';
 
+/** A promise's outcome as far as it got: `now()` lets pending callbacks run, then answers. */
+function settledValue<T>(promise: Promise<T>): { now(): Promise<T | 'pending'> } {
+  let state: { value: T } | undefined;
+  void promise.then((value) => (state = { value }));
+  // setImmediate is not mocked: it runs once the promise jobs queued so far have run.
+  return { now: () => new Promise((resolve) => setImmediate(() => resolve(state ? state.value : 'pending'))) };
+}
+
 describe('shutdown steps', () => {
-  it('untilOr says whether the promise finished before the deadline', async () => {
+  it('untilOr says whether the promise finished before the deadline', async (t) => {
     assert.equal(await untilOr(Promise.resolve(), Date.now() + 1000), true);
-    const started = Date.now();
-    assert.equal(await untilOr(new Promise(() => undefined), Date.now() + 50), false);
-    assert.ok(Date.now() - started < 1000);
+    // The deadline ends the wait, exactly when it passes: proved on a mocked clock, not a real one
+    // (a bound on elapsed time fails on a loaded machine).
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    const answer = settledValue(untilOr(new Promise(() => undefined), 50));
+    t.mock.timers.tick(49);
+    assert.equal(await answer.now(), 'pending', 'still waiting before the deadline');
+    t.mock.timers.tick(1);
+    assert.equal(await answer.now(), false);
   });
 
-  it('a step that never finishes is logged by name and left behind', async () => {
+  it('a step that never finishes is logged by name and left behind', async (t) => {
     const lines: string[] = [];
-    const started = Date.now();
-    await stopStep('the controllers', () => new Promise(() => undefined), (l) => lines.push(l), 50);
-    assert.ok(Date.now() - started < 1000);
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+    const stopped = settledValue(stopStep('the controllers', () => new Promise(() => undefined), (l) => lines.push(l), 50));
+    t.mock.timers.tick(49);
+    assert.equal(await stopped.now(), 'pending', 'still waiting before its bound');
+    t.mock.timers.tick(1);
+    assert.equal(await stopped.now(), undefined, 'left behind at its bound');
     assert.deepEqual(lines, ['shutdown: the controllers did not finish within 0.05 s; going on without it']);
   });
 

@@ -82,6 +82,9 @@ describe('kubectl with /openapi/v2 only (shared parameters)', () => {
       }
       const upstream = httpsRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host }, ca, cert, key }, (up) => {
         res.writeHead(up.statusCode!, up.headers);
+        // As the server does: a watch's headers go out before its first event. Without this,
+        // `kubectl wait` saw its watch answered only with the first bookmark, a minute later.
+        res.flushHeaders();
         up.pipe(res);
       });
       upstream.on('error', (e) => {

@@ -385,11 +385,14 @@ describe('kgen generate --watch', () => {
     const stdout = { text: '' };
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout.text += d));
     try {
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const held = await Promise.race([
         open(lock, 'w'),
-        new Promise<undefined>((r) => setTimeout(r, 60_000)),
+        new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), 60_000))),
         new Promise<undefined>((r) => child.once('exit', () => r(undefined))),
       ]);
+      // A timer left running kept this file's process alive for a minute after its last test.
+      clearTimeout(timer);
       if (!held) {
         closeSync(openSync(lock, constants.O_RDONLY | constants.O_NONBLOCK)); // releases the pending open
         assert.fail('the first generation never read the lock');

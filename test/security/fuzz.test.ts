@@ -97,12 +97,17 @@ function send(agent: https.Agent, base: URL, req: KindRequest): Promise<Outcome>
         if (size < 1 << 20) chunks.push(c);
         size += c.length;
       });
-      const finish = () => done({ status: res.statusCode, contentType: res.headers['content-type'], body: Buffer.concat(chunks) });
+      let look: ReturnType<typeof setTimeout> | undefined;
+      const finish = () => {
+        // An answer that ended by itself needs no look (a timer left running kept the process alive).
+        clearTimeout(look);
+        done({ status: res.statusCode, contentType: res.headers['content-type'], body: Buffer.concat(chunks) });
+      };
       res.on('end', finish);
-      res.on('error', (err) => done({ status: res.statusCode, error: err.message }));
+      res.on('error', (err) => (clearTimeout(look), done({ status: res.statusCode, error: err.message })));
       // A watch that was accepted (also one asked for as ?watch= on a list, or under /watch/)
       // streams on, possibly without a byte while nothing changes: a short look is enough.
-      if (req.method === 'GET' && res.statusCode === 200) setTimeout(() => (finish(), r.destroy()), req.watch ? 1500 : 5000);
+      if (req.method === 'GET' && res.statusCode === 200) look = setTimeout(() => (finish(), r.destroy()), req.watch ? 1500 : 5000);
     });
     r.on('error', (err) => done({ error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}` }));
     r.setTimeout(30_000, () => r.destroy(new Error('no answer within 30 s')));

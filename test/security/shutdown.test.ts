@@ -109,12 +109,17 @@ describe('graceful shutdown', () => {
 
   it('cuts off a request that does not finish within the shutdown timeout, as kube-apiserver\'s ShutdownTimeout does', async () => {
     let held = 0;
-    // A GET that never finishes: its authorizer never answers.
+    let answer!: () => void;
+    const answered = new Promise<void>((r) => (answer = r));
+    // A GET that does not finish while the server closes: its authorizer answers only once this
+    // test has seen the connection cut. (One that never answered left the request's 60 s deadline
+    // timer running in this process, which then outlived its tests by a minute.)
     const authorizer: Authorizer = {
       async authorize(a) {
         if (a.verb === 'get' && a.name === 'stuck') {
           held++;
-          await new Promise(() => {});
+          await answered;
+          return { decision: 'Deny', reason: 'answered after the server closed' };
         }
         return { decision: 'Allow', reason: '' };
       },
@@ -132,6 +137,7 @@ describe('graceful shutdown', () => {
     assert.equal(closed, 'closed');
     assert.ok(Date.now() - started >= 900, 'the request in flight was given the shutdown timeout');
     assert.equal(await stuck, 'connection closed');
+    answer();
   });
 
   it('kgen serve exits 0 on SIGTERM during load: requests in flight finish, /readyz fails first', async () => {

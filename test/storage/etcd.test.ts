@@ -79,16 +79,22 @@ describe('etcd storage: nothing listening', () => {
   it('opens, then fails fast with Unavailable (health, reads, writes, watches)', async () => {
     const proxy = await TcpProxy.start('http://127.0.0.1:9');
     await proxy.cut();
-    const started = Date.now();
     const s = await EtcdStorage.open({ endpoints: [proxy.url] });
     try {
-      await rejectsWith(s.healthCheck(), 'Unavailable');
-      await rejectsWith(s.get(key('ns1', 'a')), 'Unavailable');
-      await rejectsWith(s.create(key('ns1', 'a'), widget('a')), 'Unavailable');
+      const errors = [
+        await rejectsWith(s.healthCheck(), 'Unavailable'),
+        await rejectsWith(s.get(key('ns1', 'a')), 'Unavailable'),
+        await rejectsWith(s.create(key('ns1', 'a'), widget('a')), 'Unavailable'),
+      ];
       const w = new EventCollector(s.watch(PREFIX));
       await w.waitDone();
       assert.equal((w.error as StorageError).code, 'Unavailable');
-      assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+      // Fast: each call ended by the refused connection (or the breaker it tripped), not by its
+      // deadline. The path proves it; a bound on elapsed time failed on a loaded machine.
+      for (const err of [...errors, w.error as StorageError]) {
+        assert.match(err.message, /marked down after repeated connection failures|ECONNREFUSED|ECONNRESET/);
+        assert.doesNotMatch(err.message, /deadline/i);
+      }
     } finally {
       await s.close();
     }

@@ -105,6 +105,14 @@ describe('patterns V8 would backtrack polynomially on', () => {
     assert.equal(compileRE2('^\\s*.*\\s*$').test(' x '), true);
   });
 
+  it('exponential patterns on re2js too: near-miss values in time linear in their length', () => {
+    // (test/validation/re2.test.ts proves these run on re2js, not V8; here, re2js's growth.)
+    for (const p of ['^(a+)+$', '^(a|a)*$', '^([a-z0-9]+(-[a-z0-9]+)*)+$']) {
+      const re = compileRE2(p);
+      assertLinear(p, (n) => assert.equal(re.test('a'.repeat(n) + '!'), false, p));
+    }
+  });
+
   it('common patterns keep V8 and answer long values in linear time too', () => {
     const values: [string, (n: number) => string][] = [
       [QUANTITY, (n) => '1'.repeat(n / 2) + '.' + '1'.repeat(n / 2) + 'e1!'],
