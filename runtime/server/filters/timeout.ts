@@ -58,6 +58,10 @@ export function withTimeout(serverTimeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS
         else request.passDeadline!(reason);
         resolve(errorResponse(statusError('Timeout', TIMEOUT_MESSAGE, {})));
       }, timeoutMs);
+      // The deadline answers a request; it does not keep a process alive. A request that never ends
+      // (its client gone at shutdown, a handler stuck) would otherwise hold an embedding process
+      // open for up to a minute after the server's close().
+      timer.unref();
       result.then(
         (response) => {
           if (response.kind === 'stream' && response.passThrough) resolve(untilStreamEnds(response, () => clearTimeout(timer)));

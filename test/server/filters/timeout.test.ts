@@ -23,6 +23,19 @@ describe('timeout filter', () => {
     assert.equal(aborted, true);
   });
 
+  it("keeps no process alive with the deadline of a request that never ends (a stuck handler at shutdown)", async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    void withTimeout(60_000)(async () => {
+      started();
+      return new Promise<never>(() => undefined);
+    })(contextFor('GET', '/api/v1/namespaces'));
+    await running;
+    assert.equal(timers(), before, 'the 60 s deadline timer is not among the resources that keep the process alive');
+  });
+
   it('passes responses that arrive in time', async () => {
     const response = await withTimeout(1000)(async () => objectResponse(200, {}))(contextFor('GET', '/api/v1/namespaces'));
     assert.equal(response.code, 200);
