@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under test/ with node's test runner and tsx. `npm test -- <filter>`
+// Runs every *.test.ts under test/ with node's test runner and test/support/ts-loader.mjs (tsx's
+// compile of the TypeScript, without tsx's costlier hooks). `npm test -- <filter>`
 // runs only files whose path contains the filter. `--conditions=kgen:source` resolves @kgen/client
 // to its TypeScript sources, so tests need no build and share one copy of its modules.
 // Each file runs in its own process, two at a time, in path order: with the files' measured times
@@ -82,7 +83,7 @@ const timingsFile = kept ?? join(timingsDir, 'timings.tsv');
 const result = spawnSync(
   process.execPath,
   [
-    '--conditions=kgen:source', '--import', 'tsx', '--import', './test/support/file-timing.mjs',
+    '--conditions=kgen:source', '--import', './test/support/ts-loader.mjs', '--import', './test/support/file-timing.mjs',
     '--test', '--test-concurrency=2', '--test-timeout=300000', ...files,
   ],
   {
