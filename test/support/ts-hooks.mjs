@@ -11,12 +11,17 @@
  *   so import.meta.url is the .ts file's. Every other URL is Node's own load.
  *
  * Compiled modules are cached in kgen's cache directory (bin/loader/cache-dir.js: private to the
- * user) as `ts-<sha1>.mjs`, keyed by the file's URL, its text, the options and esbuild's version;
- * a missing or unreadable entry is compiled again. Without a cache directory every load compiles.
+ * user) as `ts-<sha1>.mjs`, keyed by the file's name (not its directory), its text, the options and
+ * esbuild's version; a missing or unreadable entry is compiled again. The source map names the
+ * source by its file name alone, which Node resolves against the module's URL, so stack traces
+ * name the right path while one entry serves every copy of a file: the server fixture is written
+ * to a new directory by every run (test/run.js), and tests copy and generate directories of their
+ * own. Entries are not pruned (tsx's cache is not either). Without a cache directory every load
+ * compiles.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheDir, sha1, writeAtomic } from '../../bin/loader/cache-dir.js';
 
@@ -68,7 +73,8 @@ export async function resolve(specifier, context, next) {
 export async function load(url, context, next) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   const text = readFileSync(new URL(url), 'utf8');
-  const entry = dir && join(dir, `ts-${sha1(OPTIONS_KEY, url, text)}.mjs`);
+  const name = basename(fileURLToPath(url));
+  const entry = dir && join(dir, `ts-${sha1(OPTIONS_KEY, name, text)}.mjs`);
   let source;
   try {
     source = entry && readFileSync(entry, 'utf8');
@@ -77,7 +83,7 @@ export async function load(url, context, next) {
   }
   if (!source) {
     esbuild ??= require(esbuildPath);
-    source = esbuild.transformSync(text, { ...OPTIONS, sourcefile: fileURLToPath(url) }).code;
+    source = esbuild.transformSync(text, { ...OPTIONS, sourcefile: name }).code;
     if (entry) writeAtomic(entry, source);
   }
   return { format: 'module', source, shortCircuit: true };
