@@ -1,23 +1,26 @@
 /**
- * A kgen API server over test/fixtures/server-apis (compiled by kgen once per test process) with
- * memory storage on a free port, and a small HTTP helper for tests. Shared by test/registry,
- * test/endpoints and test/server.
+ * A kgen API server over test/fixtures/server-apis with memory storage on a free port, and a small
+ * HTTP helper for tests. Shared by test/registry, test/endpoints and test/server.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { formatDiagnostic, generate } from '../../generator/index.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../runtime/controlplane/index.js';
 import { tlsFetch, type ClientCredentials, type Fetch } from '../support/https.js';
 import { forgetKubectlDiscovery } from '../support/kubectl-cache.js';
 
 /**
  * The generated directory the tests serve. It lives under test/.tmp (inside the repo) so the
- * generated code's `kgen/...` imports resolve to this package.
+ * generated code's `kgen/...` imports resolve to this package. test/run.js compiles the fixture once
+ * per run (the output of `kgen generate`, as generate() writes it here) and names its directory in
+ * KGEN_TEST_SERVER_FIXTURE; the files only read it, and the runner removes it. A file run on its
+ * own (`npx tsx --test <file>`) compiles its own copy, removed when its process exits; only then is
+ * the generator (the TypeScript compiler: 1-2 s of CPU under tsx) loaded.
  */
-export const FIXTURE_DIR = compileFixture();
+export const FIXTURE_DIR = process.env.KGEN_TEST_SERVER_FIXTURE || (await compileFixture());
 
-function compileFixture(): string {
+async function compileFixture(): Promise<string> {
+  const { formatDiagnostic, generate } = await import('../../generator/index.js');
   const outDir = fileURLToPath(new URL(`../.tmp/server-generated-${process.pid}/`, import.meta.url));
   const result = generate({ apisDir: fileURLToPath(new URL('../fixtures/server-apis/apis/', import.meta.url)), outDir });
   if (!result.ok) throw new Error(`test/fixtures/server-apis does not compile:\n${result.diagnostics.map((d) => formatDiagnostic(d)).join('\n')}`);
