@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import type * as CelJs from '@marcbachmann/cel-js';
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
 import { celRuleErrors, compileRule } from '../../runtime/validation/cel.js';
-import { translateRE2 } from '../../runtime/validation/re2.js';
+import { v8RunsOf } from '../support/v8-regexp-runs.js';
 
 type Json = Record<string, unknown>;
 const rules = (...r: Json[]) => ({ 'x-kubernetes-validations': r });
@@ -22,28 +22,6 @@ function validator(root: Json, components: Record<string, Json> = {}) {
 const obj = (fields: Json, name = 'w1'): Json => ({ apiVersion: 'x.example.com/v1', kind: 'W', metadata: { name, namespace: 'default' }, ...fields });
 const errs = (v: ReturnType<typeof validator>, o: Json, old?: Json) => v.validate(o, old).map((e) => `${e.type} ${e.field}: ${e.message}`);
 
-/**
- * How often V8's own RegExp engine ran each of these Go patterns on `value` while fn ran: every
- * run of a V8 RegExp (test, match, matchAll, replace) goes through RegExp.prototype.exec once it
- * is replaced; re2js's RegExps (re2.ts, LinearRegExp) never reach it. (compileRE2 runs V8 once on
- * '' to refuse a pattern V8 cannot hold: not a run on the value.)
- */
-function v8RunsOf(patterns: string[], value: string, fn: () => void): number[] {
-  const sources = patterns.map((p) => translateRE2(p).source);
-  const runs = patterns.map(() => 0);
-  const exec = RegExp.prototype.exec;
-  RegExp.prototype.exec = function (this: RegExp, s: string) {
-    const i = sources.indexOf(this.source);
-    if (i >= 0 && s === value) runs[i]!++;
-    return exec.call(this, s);
-  };
-  try {
-    fn();
-  } finally {
-    RegExp.prototype.exec = exec;
-  }
-  return runs;
-}
 
 const SPEC = {
   type: 'object',

@@ -9,6 +9,7 @@ import { compileRE2, compiledRE2Size, RE2SyntaxError, translateRE2 } from '../..
 
 const mayBacktrack = (p: string): boolean => mayBacktrackSuperLinearly(translateRE2(p).source, translateRE2(p).flags);
 import { compileSchemaValidator } from '../../runtime/validation/index.js';
+import { v8RunsOf } from '../support/v8-regexp-runs.js';
 
 function matches(pattern: string, yes: string[], no: string[]): void {
   const re = compileRE2(pattern);
@@ -138,28 +139,6 @@ describe('compileRE2 keeps what it compiled', () => {
     assert.ok(size.patterns >= 1 && size.patterns <= 112);
   });
 });
-
-/**
- * How often V8's own RegExp engine ran each of these Go patterns on `value` while fn ran: every
- * run of a V8 RegExp (test, match, matchAll, replace) goes through RegExp.prototype.exec once it
- * is replaced; re2js's RegExps (LinearRegExp) never reach it.
- */
-function v8RunsOf(patterns: string[], value: string, fn: () => void): number[] {
-  const sources = patterns.map((p) => translateRE2(p).source);
-  const runs = patterns.map(() => 0);
-  const exec = RegExp.prototype.exec;
-  RegExp.prototype.exec = function (this: RegExp, s: string) {
-    const i = sources.indexOf(this.source);
-    if (i >= 0 && s === value) runs[i]!++;
-    return exec.call(this, s);
-  };
-  try {
-    fn();
-  } finally {
-    RegExp.prototype.exec = exec;
-  }
-  return runs;
-}
 
 describe('patterns V8 would backtrack exponentially on', () => {
   // Go matches in linear time; V8 backtracks. ^(a+)+$ on 27 "a"s and a "!" took 0.6 s of the
