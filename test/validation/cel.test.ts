@@ -22,7 +22,6 @@ function validator(root: Json, components: Record<string, Json> = {}) {
 const obj = (fields: Json, name = 'w1'): Json => ({ apiVersion: 'x.example.com/v1', kind: 'W', metadata: { name, namespace: 'default' }, ...fields });
 const errs = (v: ReturnType<typeof validator>, o: Json, old?: Json) => v.validate(o, old).map((e) => `${e.type} ${e.field}: ${e.message}`);
 
-
 const SPEC = {
   type: 'object',
   ...rules({ rule: 'self.minReplicas <= self.maxReplicas', message: 'minReplicas must not exceed maxReplicas' }),
