@@ -17,12 +17,15 @@ function quoteChar(c: string): string {
 }
 
 const WS = new Set([' ', '\t', '\n', '\r']);
+/** Go's scanner refuses deeper nesting (maxNestingDepth); the recursion here stays within the stack. */
+const MAX_NESTING_DEPTH = 10_000;
 
 class SyntaxFailure extends Error {}
 
 /** Go's message for the first syntax error of `text`; undefined when it is valid JSON. */
 export function goJSONSyntaxError(text: string): string | undefined {
   let i = 0;
+  let depth = 0;
   const fail = (context: string): never => {
     if (i >= text.length) throw new SyntaxFailure('unexpected end of JSON input');
     throw new SyntaxFailure(`invalid character ${quoteChar(text[i]!)} ${context}`);
@@ -83,9 +86,10 @@ export function goJSONSyntaxError(text: string): string | undefined {
     skip();
     const c = text[i];
     if (c === '{') {
+      if (++depth > MAX_NESTING_DEPTH) fail('exceeded max depth');
       i++;
       skip();
-      if (text[i] === '}') return void i++;
+      if (text[i] === '}') return void (i++, depth--);
       for (;;) {
         skip();
         if (text[i] !== '"') fail('looking for beginning of object key string');
@@ -99,14 +103,15 @@ export function goJSONSyntaxError(text: string): string | undefined {
           i++;
           continue;
         }
-        if (text[i] === '}') return void i++;
+        if (text[i] === '}') return void (i++, depth--);
         fail('after object key:value pair');
       }
     }
     if (c === '[') {
+      if (++depth > MAX_NESTING_DEPTH) fail('exceeded max depth');
       i++;
       skip();
-      if (text[i] === ']') return void i++;
+      if (text[i] === ']') return void (i++, depth--);
       for (;;) {
         value();
         skip();
@@ -114,7 +119,7 @@ export function goJSONSyntaxError(text: string): string | undefined {
           i++;
           continue;
         }
-        if (text[i] === ']') return void i++;
+        if (text[i] === ']') return void (i++, depth--);
         fail('after array element');
       }
     }

@@ -29,6 +29,14 @@ describe('error messages do not repeat a Secret\'s contents', () => {
     assert.ok(!res.text.includes(SECRET));
   });
 
+  it("a dockerconfigjson value nested a million deep: Go's depth error, not a stack overflow (a 500)", async () => {
+    // The body's nesting limit cannot see into a base64 value: the scanner bounds its own depth.
+    const body = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'deep' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('['.repeat(1_000_000)).toString('base64') } };
+    const res = await ts.request('POST', SECRETS, { body });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.message, 'Secret "deep" is invalid: data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": invalid character \'[\' exceeded max depth');
+  });
+
   for (const [what, text, contentType, message] of [
     ['a JSON body', `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"},"stringData":{"a":${SECRET}}}`, 'application/json', "couldn't get version/kind; json parse error: invalid character 'h' looking for beginning of value"],
     ['a JSON body with text after it', `{"apiVersion":"v1","kind":"Secret","metadata":{"name":"x"}} ${SECRET}`, 'application/json', "couldn't get version/kind; json parse error: invalid character 'h' after top-level value"],
@@ -63,6 +71,8 @@ describe('goJSONSyntaxError: Go\'s encoding/json scanner messages', () => {
       ['1e+', 'unexpected end of JSON input'],
       ["'a'", "invalid character '\\'' looking for beginning of value"],
       ['1 2', "invalid character '2' after top-level value"],
+      ['['.repeat(10_000) + ']'.repeat(10_000), undefined],
+      ['['.repeat(10_001), "invalid character '[' exceeded max depth"],
     ];
     for (const [text, message] of cases) assert.equal(goJSONSyntaxError(text), message, text);
   });
