@@ -13,10 +13,28 @@ export type { AdmissionAttributes, AdmissionOperation };
 export interface AdmissionContext {
   /** Warnings for the client (`Warning: 299 - "…"` headers). */
   readonly warnings: string[];
-  /** Audit annotations (key → value), as kube's Attributes.AddAnnotation. */
+  /**
+   * Audit annotations (key → value), as kube's Attributes.AddAnnotation: recorded on the request's
+   * audit event at every level. For one recorded only from a level up, use addAnnotationWithLevel.
+   */
   readonly annotations: Record<string, string>;
+  /** The request's audit level (audit.k8s.io's Level); undefined when the request is not audited. */
+  readonly auditLevel?: AuditLevel;
   /** Aborted when the client goes away or the request times out. */
   readonly signal?: AbortSignal;
+}
+
+/** audit.k8s.io's levels, lowest first. */
+export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
+const AUDIT_LEVELS: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
+
+/**
+ * kube's Attributes.AddAnnotationWithLevel: an annotation the audit event carries only when the
+ * request is audited at `level` or above (a webhook's patch is recorded from Request up, since it
+ * may hold what the Metadata level promises to leave out).
+ */
+export function addAnnotationWithLevel(ctx: AdmissionContext, key: string, value: string, level: AuditLevel): void {
+  if (ctx.auditLevel !== undefined && AUDIT_LEVELS.indexOf(ctx.auditLevel) >= AUDIT_LEVELS.indexOf(level)) ctx.annotations[key] = value;
 }
 
 /** An admission plugin (kube's admission.MutationInterface / ValidationInterface in one). */

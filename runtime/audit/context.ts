@@ -20,7 +20,8 @@ import {
   sourceIPs,
   userAgentOf,
 } from './event.js';
-import { composeScrubbers, newScrubber, redactObject, redactPatchOperations, redactRequestURI, requestCredentials, scrubCredentials, type Scrubber } from './redact.js';
+import { PATCH_AUDIT_ANNOTATION_PREFIX } from '../admission/webhook/mutating.js';
+import { composeScrubbers, newScrubber, REDACTED, redactObject, redactPatchOperations, redactRequestURI, requestCredentials, scrubCredentials, type Scrubber } from './redact.js';
 import { AUDIT_API_VERSION, levelLess, type AuditEvent, type AuditSink, type ObjectReference, type RequestAuditConfig, type ResponseStatus, type Stage } from './types.js';
 
 export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
@@ -144,6 +145,7 @@ export class AuditContext {
   /** The request's audit annotations plus the authorization decision, sorted as Go marshals a map. */
   private annotations(): Record<string, string> | undefined {
     const all: Record<string, string> = { ...this.ctx.annotations };
+    for (const key in all) if (key.startsWith(PATCH_AUDIT_ANNOTATION_PREFIX)) all[key] = redactPatchAnnotation(all[key], this.info);
     const authz = this.ctx.authorization;
     if (authz) {
       all[DECISION_ANNOTATION] = authz.decision === 'Allow' ? 'allow' : 'forbid';
@@ -152,6 +154,22 @@ export class AuditContext {
     const keys = Object.keys(all).sort();
     if (keys.length === 0) return undefined;
     return Object.fromEntries(keys.map((k) => [k, all[k]]));
+  }
+}
+
+/**
+ * A mutating webhook's patch annotation ({configuration, webhook, patch, patchType}) with a
+ * Secret's values redacted as a client's JSON patch is (redactPatchOperations).
+ */
+function redactPatchAnnotation(value: string, info: RequestInfo): string {
+  if (info.apiGroup !== '' || info.resource !== 'secrets') return value;
+  try {
+    const annotation: unknown = JSON.parse(value);
+    if (!isRecord(annotation) || !Array.isArray(annotation.patch)) return REDACTED;
+    redactPatchOperations(annotation.patch, info);
+    return JSON.stringify(annotation);
+  } catch {
+    return REDACTED;
   }
 }
 

@@ -6,7 +6,7 @@
 import { ANONYMOUS_USER, type AdmissionAttributes, type AdmissionOperation, type UserInfo } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import { requestWarnings, type APIRequest, type RequestScope } from './handler.js';
-import type { AdmissionContext } from '../api/admission.js';
+import type { AdmissionContext, AuditLevel } from '../api/admission.js';
 
 export type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
@@ -40,7 +40,8 @@ export function operationOptions(kind: OptionsKind, query: URLSearchParams, extr
 export class RequestAdmission implements AdmissionContext {
   /** The request's warnings (requestWarnings): a webhook's reach the client with its denial too. */
   readonly warnings: string[];
-  readonly annotations: Record<string, string> = {};
+  /** The audit event's own annotations (the request's), so that admission's reach the event. */
+  readonly annotations: Record<string, string>;
 
   constructor(
     private readonly scope: RequestScope,
@@ -48,6 +49,11 @@ export class RequestAdmission implements AdmissionContext {
     private readonly config: RequestAdmissionConfig,
   ) {
     this.warnings = requestWarnings(req);
+    this.annotations = req.auditAnnotations ?? {};
+  }
+
+  get auditLevel(): AuditLevel | undefined {
+    return this.req.auditLevel;
   }
 
   /**

@@ -6,6 +6,7 @@
 import type { SubresourceHandler } from '../api/subresources.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../api/auth.js';
+import type { AuditLevel } from '../api/admission.js';
 import type { UpgradeRequest } from '../api/request.js';
 export type { UpgradeRequest } from '../api/request.js';
 import type { ResourceAdmission } from '../admission/chain.js';
@@ -54,6 +55,12 @@ export interface APIRequest {
    * denial, an unknown field's with a 422).
    */
   warnings?: string[];
+  /**
+   * The audit event's annotations (the chain's RequestContext.annotations), which admission adds
+   * to, and the request's audit level; absent outside the chain or when nothing is audited.
+   */
+  auditAnnotations?: Record<string, string>;
+  auditLevel?: AuditLevel;
 }
 
 /** The request's warning recorder (APIRequest.warnings). */

@@ -8,6 +8,7 @@
  * APIServices), so each server only reports what it serves.
  */
 import type { UserInfo } from '../api/auth.js';
+import type { AuditLevel } from '../api/admission.js';
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { APIResponse, RequestInfo } from '../endpoints/handler.js';
 import type { RequestURL } from './filters/types.js';
@@ -18,6 +19,9 @@ export interface ResolvedRequest {
   url?: RequestURL;
   info?: RequestInfo;
   user?: UserInfo;
+  /** The audit event's annotations and the request's audit level (RequestContext's), for admission. */
+  annotations?: Record<string, string>;
+  auditLevel?: AuditLevel;
 }
 
 /** One group/version a server serves, as the aggregator needs it for discovery and OpenAPI. */

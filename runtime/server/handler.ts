@@ -70,8 +70,17 @@ class ResolvedAPIRequest implements APIRequest {
     body: Buffer | undefined,
     public user: APIRequest['user'],
     private readonly incoming: IncomingAPIRequest,
+    private readonly resolved: ResolvedRequest,
   ) {
     if (body !== undefined) this.body = body;
+  }
+
+  get auditAnnotations(): Record<string, string> | undefined {
+    return this.resolved.annotations;
+  }
+
+  get auditLevel(): APIRequest['auditLevel'] {
+    return this.resolved.auditLevel;
   }
 
   get signal(): AbortSignal {
@@ -87,7 +96,7 @@ class ResolvedAPIRequest implements APIRequest {
 export function apiRequestOf(incoming: IncomingAPIRequest, resolved: ResolvedRequest): APIRequest {
   const url = urlOf(incoming, resolved);
   const info = resolved.info ?? resolveRequestInfo(incoming.method, url.pathname, url.searchParams);
-  return new ResolvedAPIRequest(info, incoming.method, url.searchParams, incoming.headers, incoming.body, resolved.user, incoming);
+  return new ResolvedAPIRequest(info, incoming.method, url.searchParams, incoming.headers, incoming.body, resolved.user, incoming, resolved);
 }
 
 /**
@@ -129,8 +138,9 @@ export class APIServerHandler {
       }
       const url = urlOf(incoming, resolved);
       if (hasEmptySegment(url.pathname)) return notFoundResponse();
-      const req = apiRequestOf(incoming, { url, info: resolved.info, user: resolved.user });
-      const delegated: ResolvedRequest = { url, info: req.info, user: resolved.user };
+      const { user, annotations, auditLevel } = resolved;
+      const req = apiRequestOf(incoming, { url, info: resolved.info, user, annotations, auditLevel });
+      const delegated: ResolvedRequest = { url, info: req.info, user, annotations, auditLevel };
       if (req.info.isResourceRequest) return this.delegate(incoming, delegated, 0);
       return this.nonResourceRequest(incoming, req, delegated);
     } catch (err) {

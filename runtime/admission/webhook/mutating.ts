@@ -11,7 +11,7 @@ import { tooDeepContainer } from '../../api/nesting.js';
 import { applyJSONPatch } from '../../registry/jsonpatch.js';
 import { jsonEqual } from '../../registry/equality.js';
 import { ErrCallingWebhook, failedCallingWebhook } from '../errors.js';
-import type { AdmissionContext } from '../../api/admission.js';
+import { addAnnotationWithLevel, type AdmissionContext } from '../../api/admission.js';
 import { callHook, ignoresCallFailures } from './call.js';
 import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';
@@ -62,7 +62,8 @@ async function callMutatingHook(
       const patched = applyWebhookPatch(attrs.object, result.patch);
       changed = !jsonEqual(patched, attrs.object);
       attrs.object = patched;
-      ctx.annotations[PATCH_AUDIT_ANNOTATION_PREFIX + key] = JSON.stringify({ configuration: hook.configurationName, webhook: webhook.name, patch: result.patch, patchType: 'JSONPatch' });
+      const annotation = JSON.stringify({ configuration: hook.configurationName, webhook: webhook.name, patch: result.patch, patchType: 'JSONPatch' });
+      addAnnotationWithLevel(ctx, PATCH_AUDIT_ANNOTATION_PREFIX + key, annotation, 'Request');
     }
   } catch (err) {
     if (!(err instanceof ErrCallingWebhook)) throw err;

@@ -10,6 +10,9 @@ import type { ServiceResolver } from './client.js';
 import { shouldCallHook, type NamespaceLabels } from './matcher.js';
 import type { WebhookAccessor } from './types.js';
 
+/** The audit annotation kube records when a validating webhook's call failed open. */
+export const FAILED_OPEN_VALIDATING_AUDIT_ANNOTATION_PREFIX = 'failed-open.validating.webhook.admission.k8s.io/';
+
 export async function dispatchValidating(
   hooks: readonly WebhookAccessor[],
   attrs: AdmissionAttributes,
@@ -22,13 +25,15 @@ export async function dispatchValidating(
     if (await shouldCallHook(hook.webhook, attrs, namespaceLabels)) relevant.push(hook);
   }
   const outcomes = await Promise.all(
-    relevant.map(async ({ webhook }): Promise<unknown> => {
+    relevant.map(async ({ webhook }, index): Promise<unknown> => {
       try {
         await callHook(webhook, attrs, ctx, false, resolveService);
         return undefined;
       } catch (err) {
         if (!(err instanceof ErrCallingWebhook)) return err;
-        return ignoresCallFailures(webhook) ? undefined : failedCallingWebhook(err);
+        if (!ignoresCallFailures(webhook)) return failedCallingWebhook(err);
+        ctx.annotations[`${FAILED_OPEN_VALIDATING_AUDIT_ANNOTATION_PREFIX}round_0_index_${index}`] = webhook.name;
+        return undefined;
       }
     }),
   );

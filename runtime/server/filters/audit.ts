@@ -61,6 +61,7 @@ export function auditFilter(options: AuditFilterOptions): Filter {
     const info = ctx.info ?? requestInfoOf(ctx);
     const config = evaluator.evaluatePolicyRule(attributesOf(info, ctx));
     if (config.level === 'None') return next(ctx);
+    ctx.auditLevel = config.level;
 
     const audit = new AuditContext(ctx, info, config, auditID, sink, known);
     if (!audit.emit('RequestReceived')) return errorResponse(newInternalError('failed to store audit event'));

@@ -9,6 +9,7 @@
 import type { AuthorizationResult, UserInfo } from '../../api/auth.js';
 import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
 import type { IncomingAPIRequest } from '../../api/request.js';
+import type { AuditLevel as Level } from '../../api/admission.js';
 
 /** What the layers read of the request URL: its path and its query. */
 export interface RequestURL {
@@ -45,6 +46,8 @@ export interface RequestContext {
   readonly responseHeaders: Record<string, string | string[]>;
   /** Free-form annotations for the audit event (kube's audit annotations). */
   readonly annotations: Record<string, string>;
+  /** The audit level the policy gave the request, set by the audit filter (undefined: not audited). */
+  auditLevel?: Level;
 }
 
 /**
