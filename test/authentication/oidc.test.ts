@@ -13,6 +13,7 @@ import { stringify } from 'yaml';
 import type { AuthenticationResult } from '../../runtime/authentication/authenticator.js';
 import { loadAuthenticationConfig, oidcFlagsConfig, type JWTAuthenticatorConfig } from '../../runtime/authentication/jwt-config.js';
 import { jwtAuthenticator } from '../../runtime/authentication/oidc.js';
+import { getJSON } from '../../runtime/authentication/oidc-keys.js';
 import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
 import { tempDir } from '../e2e/harness.js';
 import { TestIssuer } from '../support/oidc-issuer.js';
@@ -112,6 +113,37 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
       assert.ok('user' in ((await jwtAuthenticator([config(['ES256'])]).authenticate(request(token))) as object));
     } finally {
       es.close();
+    }
+  });
+
+  it('refuses algorithm confusion: HS256 keyed with the public RSA key, none, and an alg the key is not for', async () => {
+    const authn = jwtAuthenticator([withCA(flagsConfig({ signingAlgs: ['RS256', 'ES256'] }))]);
+    const good = issuer.token({ sub: 's', aud: 'kgen' });
+    assert.ok('user' in ((await authn.authenticate(request(good))) as object));
+    const [head, payload] = good.split('.');
+    const { kid } = JSON.parse(Buffer.from(head!, 'base64url').toString());
+    const set = (await getJSON(`${issuer.url}/keys`, issuer.ca.cert)) as { keys: crypto.JsonWebKey[] };
+    const rsa = crypto.createPublicKey({ key: set.keys.find((k) => (k as { kid?: string }).kid === kid)!, format: 'jwk' });
+    // Every form a confused verifier might take the public key in as an HMAC secret.
+    const secrets = [rsa.export({ type: 'spki', format: 'pem' }), rsa.export({ type: 'pkcs1', format: 'pem' }), rsa.export({ type: 'spki', format: 'der' }), JSON.stringify(rsa.export({ format: 'jwk' }))];
+    const forged = (header: Record<string, unknown>, sign: (input: string) => Buffer) => {
+      const input = `${Buffer.from(JSON.stringify(header)).toString('base64url')}.${payload}`;
+      return `${input}.${sign(input).toString('base64url')}`;
+    };
+    for (const secret of secrets) {
+      for (const alg of ['HS256', 'HS384', 'HS512']) {
+        const token = forged({ alg, kid, typ: 'JWT' }, (input) => crypto.createHmac(`sha${alg.slice(2)}`, secret).update(input).digest());
+        assert.match(errorOf(await authn.authenticate(request(token))), /failed to verify signature/, alg);
+      }
+    }
+    for (const alg of ['none', 'None', 'NONE', '']) {
+      assert.match(errorOf(await authn.authenticate(request(forged({ alg, kid }, () => Buffer.alloc(0))))), /failed to verify signature/, alg);
+    }
+    // The RSA signature under another RSA algorithm, and under ES256 (allowed, but not for an RSA key).
+    const signature = good.split('.')[2];
+    for (const alg of ['RS384', 'PS256', 'ES256']) {
+      const input = `${Buffer.from(JSON.stringify({ alg, kid })).toString('base64url')}.${payload}`;
+      assert.match(errorOf(await authn.authenticate(request(`${input}.${signature}`))), /failed to verify signature/, alg);
     }
   });
 

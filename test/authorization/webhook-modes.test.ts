@@ -149,4 +149,48 @@ describe('webhook authorizer', () => {
       },
     );
   });
+
+  it('a cached allow answers only the same attributes: every verb, resource, namespace, name, user, group and extra asks again', async () => {
+    // Allows only the first request it sees: a later one answered from the cache would be allowed too.
+    let first = true;
+    await withWebhook(
+      () => {
+        const allowed = first;
+        first = false;
+        return { allowed };
+      },
+      async (endpoint, reviews) => {
+        const authz = webhookAuthorizer({ endpoint, authorizedTTLMs: 60_000, unauthorizedTTLMs: 60_000, now: () => 0 });
+        assert.equal((await authz.authorize(attrs())).decision, 'Allow');
+        assert.equal((await authz.authorize(attrs())).decision, 'Allow', 'the same attributes: cached');
+        assert.equal(reviews.length, 1);
+        const others: Partial<AuthorizationAttributes>[] = [
+          { verb: 'delete' },
+          { namespace: 'kube-system' },
+          { namespace: '' },
+          { apiGroup: '' },
+          { apiVersion: 'v2' },
+          { resource: 'secrets' },
+          { subresource: 'status' },
+          { name: 'other' },
+          { name: '' },
+          { user: { username: 'mallory', groups: ['dev', 'system:authenticated'] } },
+          { user: { username: 'alice', groups: ['dev', 'system:masters'] } },
+          { user: { username: 'alice', groups: ['dev', 'system:authenticated'], uid: 'u2' } },
+          { user: { username: 'alice', groups: ['dev', 'system:authenticated'], extra: { scopes: ['all'] } } },
+          { isResourceRequest: false, path: '/apis/widgets.example.com/v1/namespaces/ns/widgets/w' },
+        ];
+        for (const over of others) {
+          assert.equal((await authz.authorize(attrs(over))).decision, 'NoOpinion', JSON.stringify(over));
+        }
+        assert.equal(reviews.length, 1 + others.length, 'each asked the webhook');
+        // Non-resource paths are keyed by path and verb.
+        const root = { isResourceRequest: false, path: '/healthz' } as const;
+        await authz.authorize(attrs({ ...root }));
+        await authz.authorize(attrs({ ...root, path: '/metrics' }));
+        await authz.authorize(attrs({ ...root, verb: 'post' }));
+        assert.equal(reviews.length, 4 + others.length);
+      },
+    );
+  });
 });
