@@ -9,9 +9,11 @@
  * - interactiveMode (required in v1; IfAvailable by default in v1beta1): Never, IfAvailable, or
  *   Always (fails when standard input is not a terminal); interactive plugins share our stdin;
  * - the credential is kept until its expirationTimestamp and fetched again after a 401;
- * - a missing command or a failing one is an error that quotes the plugin's installHint or stderr.
+ * - a missing command or a failing one is an error that quotes the plugin's installHint or stderr;
+ *   output that is not JSON is refused in Go's words, never quoted (it may be the token).
  */
 import { spawn } from 'node:child_process';
+import { goJSONSyntaxError } from '../../../runtime/api/json-syntax.js';
 
 export const EXEC_API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1'] as const;
 
@@ -121,7 +123,10 @@ export function parseExecCredential(output: string, config: ExecConfig): ExecCre
   try {
     cred = JSON.parse(output);
   } catch {
-    throw new Error(`exec plugin ${config.command}: output is not an ExecCredential (invalid JSON): ${output.slice(0, 200)}`);
+    // client-go's words (its decoder's error), which name one character: the output may be the
+    // very credential (a plugin printing a bare token), so it is never quoted.
+    const syntax = goJSONSyntaxError(output) ?? 'invalid JSON';
+    throw new Error(`exec plugin ${config.command}: decoding stdout: couldn't get version/kind; json parse error: ${syntax}`);
   }
   if (cred?.kind !== 'ExecCredential') throw new Error(`exec plugin ${config.command}: output kind is ${JSON.stringify(cred?.kind)}, want "ExecCredential"`);
   if (cred.apiVersion !== config.apiVersion) {
