@@ -12,7 +12,7 @@ import { hasWrongTypes, type RESTStrategy } from '../registry/strategy.js';
 import { toStatusCauses } from '../validation/index.js';
 import { setCondition } from './conditions.js';
 import { asCRD, CLEANUP_FINALIZER, GROUP, RESOURCE, type CustomResourceDefinition } from './types.js';
-import { validateCRD, validateCRDUpdate } from './validation.js';
+import { validateAPIApproval, validateCRD, validateCRDUpdate } from './validation.js';
 
 /** True for apiextensions.k8s.io customresourcedefinitions (any version). */
 export function isCRDResource(definition: ResourceDefinition): boolean {
@@ -62,11 +62,11 @@ export function withCRDStrategy(base: RESTStrategy): RESTStrategy & DeletionHook
     },
     validate(obj) {
       const causes = base.validate(obj);
-      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses(validateCRD(asCRD(obj)))];
+      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses([...validateCRD(asCRD(obj)), ...validateAPIApproval(asCRD(obj))])];
     },
     validateUpdate(obj, old) {
       const causes = base.validateUpdate(obj, old);
-      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses(validateCRDUpdate(asCRD(obj), asCRD(old)))];
+      return hasWrongTypes(causes) ? causes : [...causes, ...toStatusCauses([...validateCRDUpdate(asCRD(obj), asCRD(old)), ...validateAPIApproval(asCRD(obj), asCRD(old))])];
     },
     markForDeletion(obj: KubeObject) {
       const crd = asCRD(obj);

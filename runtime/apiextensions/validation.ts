@@ -43,6 +43,46 @@ function validatePreserveUnknownFields(crd: CustomResourceDefinition, old: Custo
   return [];
 }
 
+const API_APPROVED = 'api-approved.kubernetes.io';
+const APPROVAL_PR = 'see https://github.com/kubernetes/enhancements/pull/1111';
+
+/** IsProtectedCommunityGroup: the groups the Kubernetes project owns. */
+export function isProtectedCommunityGroup(group: string): boolean {
+  return group === 'k8s.io' || group.endsWith('.k8s.io') || group === 'kubernetes.io' || group.endsWith('.kubernetes.io');
+}
+
+type ApprovalState = 'Invalid' | 'Approved' | 'Bypassed' | 'Missing';
+
+/** GetAPIApprovalState: a URL (with scheme and host) approves; a value starting "unapproved" bypasses. */
+function apiApprovalState(annotation: string | undefined): ApprovalState {
+  if (!annotation) return 'Missing';
+  if (annotation.startsWith('unapproved')) return 'Bypassed';
+  try {
+    const url = new URL(annotation);
+    if (url.protocol.length > 1 && url.host !== '') return 'Approved';
+  } catch {
+    // not a URL
+  }
+  return 'Invalid';
+}
+
+/**
+ * validateAPIApproval: a CRD in a protected group needs api-approved.kubernetes.io, unless an
+ * update leaves the approval state as it was (a controller updating an old CRD's spec). Run by the
+ * CRD strategy on create and update (not by the generator's manifest check: kgen's own manifests
+ * are for the user's groups).
+ */
+export function validateAPIApproval(crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
+  if (!isProtectedCommunityGroup(crd.spec?.group ?? '')) return [];
+  const annotation = crd.metadata?.annotations?.[API_APPROVED];
+  const state = apiApprovalState(annotation);
+  if (old && apiApprovalState(old.metadata?.annotations?.[API_APPROVED]) === state) return [];
+  const path = `metadata.annotations[${API_APPROVED}]`;
+  if (state === 'Missing') return [field.required(path, `protected groups must have approval annotation "${API_APPROVED}", ${APPROVAL_PR}`)];
+  if (state === 'Invalid') return [field.invalid(path, annotation, `protected groups must have approval annotation "${API_APPROVED}" with either a URL or a reason starting with "unapproved", ${APPROVAL_PR}`)];
+  return [];
+}
+
 export function validateCRDUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): FieldError[] {
   // A missing spec is Go's zero value (the stored object always has one).
   crd = { ...crd, spec: crd.spec ?? ({} as CustomResourceDefinition['spec']) };
