@@ -10,7 +10,7 @@
 import type { AuthorizationAttributes, UserInfo } from '../../api/auth.js';
 import { ANONYMOUS_USER, type Authorizer } from '../../api/auth.js';
 import { statusError, type StatusError } from '../../api/status.js';
-import type { RequestInfo } from '../../endpoints/handler.js';
+import type { APIResponse, RequestInfo } from '../../endpoints/handler.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import type { AuthorizationResult } from '../../api/auth.js';
 import type { ChainHandler, ChainResult, Filter, RequestContext } from './types.js';
@@ -43,19 +43,38 @@ export function forbiddenMessage(a: AuthorizationAttributes): string {
   return `User ${user} cannot ${a.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(a.apiGroup)} ${where}`;
 }
 
-/** kube's responsewriters.Forbidden: apierrors.NewForbidden(group/resource, name, message[: reason]). */
+/**
+ * kube's sanitizer (responsewriters/errors.go): "Avoid emitting errors that look like valid HTML".
+ * The message quotes the path, namespace, resource and user name as the request sent them.
+ */
+function sanitize(message: string): string {
+  return /[&<>]/.test(message) ? message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') : message;
+}
+
+/**
+ * kube's responsewriters.Forbidden: apierrors.NewForbidden(group/resource, name, message[: reason]),
+ * forbiddenMessage sanitized (the name and the authorizer's reason are not, as in kube).
+ */
 export function forbiddenError(a: AuthorizationAttributes, reason = ''): StatusError {
-  const detail = reason ? `${forbiddenMessage(a)}: ${reason}` : forbiddenMessage(a);
+  const message = sanitize(forbiddenMessage(a));
+  const detail = reason ? `${message}: ${reason}` : message;
   const qualified = a.apiGroup ? `${a.resource}.${a.apiGroup}` : a.resource;
-  let message: string;
-  if (qualified === '') message = `forbidden: ${detail}`;
-  else if (a.name === '') message = `${qualified} is forbidden: ${detail}`;
-  else message = `${qualified} ${JSON.stringify(a.name)} is forbidden: ${detail}`;
+  let full: string;
+  if (qualified === '') full = `forbidden: ${detail}`;
+  else if (a.name === '') full = `${qualified} is forbidden: ${detail}`;
+  else full = `${qualified} ${JSON.stringify(a.name)} is forbidden: ${detail}`;
   const details: { name?: string; group?: string; kind?: string } = {};
   if (a.name) details.name = a.name;
   if (a.apiGroup) details.group = a.apiGroup;
   if (a.resource) details.kind = a.resource;
-  return statusError('Forbidden', message, details);
+  return statusError('Forbidden', full, details);
+}
+
+/** kube's RespondWithError for a refusal: the Status, with `X-Content-Type-Options: nosniff`. */
+export function forbiddenResponse(a: AuthorizationAttributes, reason = ''): APIResponse {
+  const response = errorResponse(forbiddenError(a, reason));
+  response.headers['X-Content-Type-Options'] = 'nosniff';
+  return response;
 }
 
 export function withAuthorization(authorizer: Authorizer): Filter {
@@ -68,7 +87,7 @@ export function withAuthorization(authorizer: Authorizer): Filter {
     }
     ctx.annotations[DECISION_ANNOTATION] = 'forbid';
     ctx.annotations[REASON_ANNOTATION] = result.reason;
-    return errorResponse(forbiddenError(attributes, result.reason));
+    return forbiddenResponse(attributes, result.reason);
   };
   return (next) => (ctx) => {
     const attributes = authorizationAttributes(ctx.user ?? ANONYMOUS_USER, ctx.info!);

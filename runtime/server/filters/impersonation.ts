@@ -14,7 +14,7 @@ import { newBadRequest } from '../../api/status.js';
 import { errorResponse } from '../../endpoints/responsewriters.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS } from '../../authentication/user.js';
 import type { IncomingAPIRequest } from '../../api/request.js';
-import { forbiddenError } from './authorization.js';
+import { forbiddenResponse } from './authorization.js';
 import type { Filter } from './types.js';
 
 export const IMPERSONATE_USER_HEADER = 'impersonate-user';
@@ -181,7 +181,7 @@ function withImpersonationHeaders(authorizer: Authorizer): Filter {
     for (const r of requests) {
       const attributes = actingAs(requestor, r);
       const result = await authorizer.authorize(attributes);
-      if (result.decision !== 'Allow') return errorResponse(forbiddenError(attributes, result.reason));
+      if (result.decision !== 'Allow') return forbiddenResponse(attributes, result.reason);
     }
     const groupsSpecified = headerValues(ctx.request, IMPERSONATE_GROUP_HEADER).length > 0;
     ctx.impersonator = requestor;

@@ -29,6 +29,17 @@ describe('authorization filter', () => {
     assert.equal(ctx.annotations['authorization.k8s.io/reason'], 'bound');
   });
 
+  it('escapes &, < and > in the part of a 403 it builds from the request, and sends nosniff, as kube (responsewriters.Forbidden)', async () => {
+    const ctx = contextFor('GET', '/api/v1/namespaces/<b>x</b>/pods', { user: { username: '<img src=x onerror=alert(1)>', groups: [] } });
+    const response = await withAuthorization({ authorize: async () => ({ decision: 'NoOpinion', reason: '<i>why</i>' }) })(recordingHandler())(ctx);
+    assert.equal(response.code, 403);
+    assert.equal(response.headers['X-Content-Type-Options'], 'nosniff');
+    // kube's sanitizer covers forbiddenMessage only: the name NewForbidden quotes and the authorizer's reason are kept.
+    assert.equal(body(response).message, 'b> "pods" is forbidden: User "&lt;img src=x onerror=alert(1)&gt;" cannot get resource "b&gt;" in API group "" in the namespace "&lt;b&gt;x&lt;": <i>why</i>');
+    const path = await forbidden('GET', '/x&y');
+    assert.equal(path.message, 'forbidden: User "alice" cannot get path "/x&amp;y"');
+  });
+
   it('answers kube’s 403 message for a named namespaced object', async () => {
     const status = await forbidden('GET', '/apis/example.com/v1/namespaces/ns1/widgets/w1');
     assert.equal(status.reason, 'Forbidden');
