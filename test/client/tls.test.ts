@@ -85,6 +85,23 @@ describe('RestClient over HTTPS', () => {
     rest.close();
   });
 
+  it('refuses a CA together with insecureSkipTLSVerify, as client-go, rather than skip the CA the config names', async () => {
+    // client-go's TLSConfigFor: the user who named a CA believes the server is verified against it.
+    const otherCA = makePki(mkdtempSync(join(dir, 'other-'))).ca;
+    assert.throws(() => new RestClient({ server: url, ca: otherCA, insecureSkipTLSVerify: true, qps: 0 }), /^Error: specifying a root certificates file with the insecure flag is not allowed$/);
+    writeFileSync(
+      join(dir, 'kubeconfig-both'),
+      `apiVersion: v1
+kind: Config
+current-context: both
+clusters: [{ name: c, cluster: { server: "${url}", certificate-authority-data: ${otherCA.toString('base64')}, insecure-skip-tls-verify: true } }]
+users: [{ name: u, user: { token: t0k } }]
+contexts: [{ name: both, context: { cluster: c, user: u } }]
+`,
+    );
+    assert.throws(() => new RestClient({ ...loadKubeconfig(join(dir, 'kubeconfig-both')), qps: 0 }), /specifying a root certificates file with the insecure flag is not allowed/);
+  });
+
   it('connects with a config loaded from a kubeconfig that names the PEM files', async () => {
     writeFileSync(
       join(dir, 'kubeconfig'),

@@ -45,6 +45,11 @@ export class NodeTransport implements Transport {
  * with CONNECT.
  */
 export function newAgent(config: RestConfig, creds: Credentials = {}): http.Agent {
+  // client-go's TLSConfigFor: a config naming a CA and skipping verification is refused, not
+  // taken as unverified (whoever named the CA believes the server is checked against it).
+  if (config.insecureSkipTLSVerify && config.ca !== undefined && config.ca.length > 0) {
+    throw new Error('specifying a root certificates file with the insecure flag is not allowed');
+  }
   const proxy = config.proxyUrl ? parseProxy(config.proxyUrl) : undefined;
   if (new URL(config.server).protocol === 'http:') {
     const agent = new http.Agent({ keepAlive: true });
