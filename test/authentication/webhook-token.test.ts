@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { tokenWebhookAuthenticator } from '../../runtime/authentication/webhook-token.js';
+import { withAudiences } from '../../runtime/authentication/authenticator.js';
 import type { IncomingAPIRequest } from '../../runtime/server/handler.js';
 
 const request = (token?: string) => ({ headers: token === undefined ? {} : { authorization: `Bearer ${token}` } }) as unknown as IncomingAPIRequest;
@@ -52,6 +53,40 @@ describe('token webhook authenticator', () => {
       failing = false;
       assert.ok('user' in ((await authn.authenticate(request('good'))) as object), 'the failure was not cached');
       assert.equal(reviews.length, 4);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('caches by the whole token and the audiences: a cached answer never answers another token or other audiences', async () => {
+    const reviews: any[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const review = JSON.parse(body);
+        reviews.push(review.spec);
+        // Authenticates only the exact token 'good-token' for the audience 'api'.
+        const ok = review.spec.token === 'good-token' && (review.spec.audiences ?? []).includes('api');
+        res.end(JSON.stringify({ status: ok ? { authenticated: true, user: { username: 'ann' }, audiences: ['api'] } : { authenticated: false } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const authn = tokenWebhookAuthenticator({ endpoint: { file: 't', url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`), insecureSkipTLSVerify: false }, cacheTTLMs: 60_000, audiences: ['api'], now: () => 0 });
+    try {
+      assert.ok('user' in ((await authn.authenticate(request('good-token'))) as object));
+      // Tokens sharing a prefix or a suffix, or differing in case, each ask the webhook.
+      for (const token of ['good-toke', 'good-token2', 'Good-token', 'xgood-token']) {
+        assert.ok('error' in ((await authn.authenticate(request(token))) as object), token);
+      }
+      // The same token for other audiences (a TokenReview's spec.audiences) asks again.
+      assert.ok('error' in ((await authn.authenticate(withAudiences(request('good-token'), ['other']))) as object));
+      assert.ok('user' in ((await authn.authenticate(withAudiences(request('good-token'), ['api']))) as object));
+      assert.deepEqual(
+        reviews.map((r) => `${r.token}|${(r.audiences ?? []).join(',')}`),
+        ['good-token|api', 'good-toke|api', 'good-token2|api', 'Good-token|api', 'xgood-token|api', 'good-token|other'],
+        'the server\'s audiences asked again came from the cache',
+      );
     } finally {
       server.close();
     }
