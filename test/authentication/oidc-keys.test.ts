@@ -7,6 +7,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, it } from 'node:test';
 import { getJSON } from '../../runtime/authentication/oidc-keys.js';
+import { publicKeyOf } from '../../runtime/authentication/jwt.js';
 import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 
 const ca = newCA('oidc-trickle-ca');
@@ -14,6 +15,8 @@ const serving = newSignedCertificate(ca, { commonName: 'issuer', usage: 'server'
 const timers = new Set<NodeJS.Timeout>();
 const server = createServer({ cert: serving.cert, key: serving.key }, (req, res) => {
   if (req.url === '/whole') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"keys":[]}');
+  if (req.url === '/huge') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`{"keys":[],"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
+  if (req.url === '/redirect') return void res.writeHead(302, { location: `${base.replace('127.0.0.1', 'localhost')}/whole` }).end();
   // One space every 50 ms for ever (valid leading JSON whitespace): never idle for long.
   res.writeHead(200, { 'content-type': 'application/json' });
   const timer = setInterval(() => res.write(' '), 50);
@@ -43,4 +46,15 @@ it('ends a fetch whose body trickles past the deadline, though no byte is ever l
 
 it('answers a prompt document within the deadline', async () => {
   assert.deepEqual(await getJSON(`${base}/whole`, ca.cert, 5_000), { keys: [] });
+});
+
+it('refuses a document over 1 MiB, a redirect (not followed) and plain http', async () => {
+  await assert.rejects(getJSON(`${base}/huge`, ca.cert, 5_000), /oidc: get .*\/huge: document too large/);
+  await assert.rejects(getJSON(`${base}/redirect`, ca.cert, 5_000), /oidc: get .*\/redirect: 302 Found/);
+  await assert.rejects(getJSON(base.replace('https:', 'http:') + '/whole', ca.cert, 5_000), /scheme must be https/);
+});
+
+it('takes no symmetric or private key from a key set as a verification key', () => {
+  // A set that hands out an HMAC secret (kty oct) must not make HS256 tokens verifiable.
+  assert.equal(publicKeyOf({ kty: 'oct', k: Buffer.from('secret').toString('base64url'), alg: 'HS256', kid: 'k' }), undefined);
 });
