@@ -40,8 +40,8 @@ export function operationOptions(kind: OptionsKind, query: URLSearchParams, extr
 export class RequestAdmission implements AdmissionContext {
   /** The request's warnings (requestWarnings): a webhook's reach the client with its denial too. */
   readonly warnings: string[];
-  /** The audit event's own annotations (the request's), so that admission's reach the event. */
-  readonly annotations: Record<string, string>;
+  /** What admission recorded; copied to the audit event after each phase (recordAnnotations). */
+  readonly annotations: Record<string, string> = {};
 
   constructor(
     private readonly scope: RequestScope,
@@ -49,7 +49,6 @@ export class RequestAdmission implements AdmissionContext {
     private readonly config: RequestAdmissionConfig,
   ) {
     this.warnings = requestWarnings(req);
-    this.annotations = req.auditAnnotations ?? {};
   }
 
   get auditLevel(): AuditLevel | undefined {
@@ -69,7 +68,11 @@ export class RequestAdmission implements AdmissionContext {
     const admission = this.scope.admission;
     if (!admission) return object;
     const attrs = this.attributes(operation, object, oldObject, options);
-    await admission.mutate(attrs, this);
+    try {
+      await admission.mutate(attrs, this);
+    } finally {
+      this.recordAnnotations();
+    }
     return attrs.object;
   }
 
@@ -83,7 +86,23 @@ export class RequestAdmission implements AdmissionContext {
     const attrs = this.attributes(operation, object, oldObject, options);
     if (object !== undefined) copyOnRead(attrs, 'object', object);
     if (oldObject !== undefined) copyOnRead(attrs, 'oldObject', oldObject);
-    await admission.validate(attrs, this);
+    try {
+      await admission.validate(attrs, this);
+    } finally {
+      this.recordAnnotations();
+    }
+  }
+
+  /**
+   * kube's admission audit handler (admission/audit.go logAnnotations): after each phase, denied
+   * or not, admission's annotations join the audit event's. As kube's audit context does, a key
+   * already recorded keeps its first value, so a webhook's auditAnnotations (`<webhook name>/<key>`,
+   * for a webhook named authorization.k8s.io too) cannot replace the authorizer's.
+   */
+  private recordAnnotations(): void {
+    const event = this.req.auditAnnotations;
+    if (!event) return;
+    for (const key in this.annotations) if (!Object.hasOwn(event, key)) event[key] = this.annotations[key]!;
   }
 
   attributes(operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined, options: Record<string, unknown>): AdmissionAttributes {

@@ -56,7 +56,9 @@ describe('audit: admission annotations', () => {
         const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         const secret = review.request.resource.resource === 'secrets';
         const patch = secret ? [{ op: 'add', path: '/data/token', value: SECRET_VALUE }] : [{ op: 'add', path: '/metadata/labels', value: { seen: 'yes' } }];
-        const response = { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), auditAnnotations: { checked: 'yes' } };
+        // The webhook named authorization.k8s.io tries to plant the authorizer's annotations.
+        const auditAnnotations = req.url?.startsWith('/plant') ? { decision: 'forbid', reason: 'planted by a webhook' } : { checked: 'yes' };
+        const response = req.url?.startsWith('/plant') ? { uid: review.request.uid, allowed: true, auditAnnotations } : { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), auditAnnotations };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
       });
     });
@@ -84,7 +86,10 @@ describe('audit: admission annotations', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'annotate' },
-      webhooks: [{ ...common, name: 'gone-too.example.com', clientConfig: closed, failurePolicy: 'Ignore' }],
+      webhooks: [
+        { ...common, name: 'gone-too.example.com', clientConfig: closed, failurePolicy: 'Ignore' },
+        { ...common, name: 'authorization.k8s.io', clientConfig: { url: `${url}plant`, caBundle } },
+      ],
     };
     assert.equal((await ts.request('POST', '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', { body: mutating })).status, 201);
     assert.equal((await ts.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations', { body: validating })).status, 201);
@@ -97,7 +102,7 @@ describe('audit: admission annotations', () => {
     for (;;) {
       const probe = await ts.request('POST', '/apis/widgets.example.com/v1/namespaces/probe/widgets?dryRun=All', { body: widget('probe') });
       if (probe.body?.metadata?.labels?.seen === 'yes') break;
-      if (Date.now() > deadline) throw new Error('the mutating webhook never applied');
+      if (Date.now() > deadline) throw new Error(`the mutating webhook never applied: ${probe.text}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     for (const ns of ['meta', 'req', 'full']) {
@@ -141,6 +146,14 @@ describe('audit: admission annotations', () => {
     assert.equal(a['patch.example.com/checked'], 'yes');
     assert.equal(a[PATCH], undefined);
     assert.equal(a['authorization.k8s.io/decision'], 'allow');
+  });
+
+  it('a webhook\'s audit annotations never replace one already recorded (kube keeps the first value)', () => {
+    for (const name of ['widget-meta', 'secret-req']) {
+      const a = completed(name).annotations ?? {};
+      assert.equal(a['authorization.k8s.io/decision'], 'allow');
+      assert.notEqual(a['authorization.k8s.io/reason'], 'planted by a webhook', name);
+    }
   });
 
   for (const level of ['req', 'full']) {
