@@ -146,7 +146,7 @@ function fieldTable(idPrefix: string, rows: FieldRow[], search: SearchEntry[], p
       const badges = [prop.optional ? '' : '<span class="badge required">required</span>', s.deprecated ? '<span class="badge deprecated">deprecated</span>' : ''].join('');
       const list = constraints(s);
       search.push({ t: `${label}.${path}`, d: `${gv} ${typeText(s)} ${(s.description ?? '').slice(0, 120)}`, h: `${page}#${id}` });
-      return `<tr id="${esc(id)}" class="field${s.deprecated ? ' is-deprecated' : ''}"><td class="name" style="padding-left:${0.5 + depth * 1.2}em"><a class="anchor" href="#${esc(id)}">${esc(prop.name)}</a>${badges}<div class="path">${esc(path)}</div></td><td class="type">${typeHTML(s)}</td><td>${s.description ? `<p>${esc(s.description)}</p>` : ''}${list.length ? `<ul class="constraints">${list.join('')}</ul>` : ''}</td></tr>`;
+      return `<tr id="${esc(id)}" class="field${s.deprecated ? ' is-deprecated' : ''}"><td class="name${depth ? ` d${Math.min(depth, MAX_INDENT)}` : ''}"><a class="anchor" href="#${esc(id)}">${esc(prop.name)}</a>${badges}<div class="path">${esc(path)}</div></td><td class="type">${typeHTML(s)}</td><td>${s.description ? `<p>${esc(s.description)}</p>` : ''}${list.length ? `<ul class="constraints">${list.join('')}</ul>` : ''}</td></tr>`;
     })
     .join('\n');
   return `<table class="fields"><thead><tr><th>Field</th><th>Type</th><th>Description and validation</th></tr></thead><tbody>\n${body}\n</tbody></table>`;
@@ -481,6 +481,15 @@ const SEARCH_SCRIPT = `
 })();
 `;
 
+/**
+ * A nested field's indentation, as classes (d1 … d8) in the stylesheet rather than style
+ * attributes: /docs/'s Content-Security-Policy (style-src 'self') refuses inline styles, so an
+ * attribute would indent the file opened alone but not the page kgen serve sends. Deeper rows
+ * keep the deepest indentation; their path, under the name, says where they are.
+ */
+const MAX_INDENT = 8;
+const INDENTS = Array.from({ length: MAX_INDENT }, (_, i) => `\ntable.fields td.name.d${i + 1} { padding-left: ${(0.5 + (i + 1) * 1.2).toFixed(1)}em; }`).join('');
+
 const STYLE = `:root { --fg: #1d2330; --muted: #667085; --line: #e3e7ee; --accent: #2457c5; --bg: #fff; --code: #f4f6fa; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
@@ -499,7 +508,7 @@ code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospac
 pre.yaml { background: var(--code); padding: .8em 1em; border-radius: 4px; overflow: auto; } pre code { padding: 0; background: none; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0 1em; } th, td { text-align: left; vertical-align: top; padding: .35em .6em; border-bottom: 1px solid var(--line); }
 table.facts { width: auto; } table.facts th { color: var(--muted); font-weight: 500; padding-right: 1.5em; }
-table.fields td.name { white-space: nowrap; font-weight: 600; } table.fields td.type { white-space: nowrap; font-family: ui-monospace, Menlo, monospace; font-size: 13px; }
+table.fields td.name { white-space: nowrap; font-weight: 600; padding-left: 0.5em; }${INDENTS} table.fields td.type { white-space: nowrap; font-family: ui-monospace, Menlo, monospace; font-size: 13px; }
 td .path { font-weight: 400; font-size: 12px; color: var(--muted); font-family: ui-monospace, Menlo, monospace; }
 tr.field:target, section:target > h2, section:target > h3 { background: #fff7d6; } [id] { scroll-margin-top: 3.5em; }
 ul.constraints { margin: .2em 0 0; padding-left: 1.1em; font-size: 13px; } .k { color: var(--muted); }
