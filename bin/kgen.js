@@ -32,7 +32,7 @@ const admission = process.argv.some((a) => /^--(admission|handlers)(=|$)/.test(a
 if (useDist) {
   // CommonJS dependencies from the V8 code cache: for `serve` every one (fastify, semver, yaml, …:
   // ~270 small files), otherwise the large ones (the TypeScript compiler).
-  enableCodeCache(process.argv[2] === 'serve' ? { minBytes: 0 } : undefined);
+  enableCodeCache(process.argv[2] === 'serve' ? { minBytes: 0 } : { readLarge: true });
   if ((process.argv[2] === 'serve' && admission) || process.argv[2] === 'test-conversion') {
     // These import a user's TypeScript module, which imports generated code: all through tsx, whose
     // `kgen/...` imports resolve (package exports) to the dist/ modules this process runs.
@@ -46,7 +46,7 @@ if (useDist) {
     await import(pathToFileURL(existsSync(bundled) ? bundled : built).href);
   }
 } else if (process.argv[2] === 'generate' || process.argv[2] === 'diff') {
-  enableCodeCache();
+  enableCodeCache({ readLarge: true });
   // Bundle the lazily imported generator (cli/generate.ts), not the server behind `serve`, and the
   // small CommonJS packages it always loads (~100 files to resolve and read otherwise). `generate`
   // bundles no other command's modules: every dynamically imported module that is bundled is

@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize } from 'node:path';
 import type { EmittedFile } from '../emit/emitted.js';
-import { writeEmitted } from './file.js';
+import { writeEmitted, type Scratch } from './file.js';
 
 /** Called after every step of a commit; tests kill the process there to check recovery. */
 export type CommitStepHook = (step: string) => void;
@@ -71,8 +71,9 @@ export function newStamp(): string {
 /**
  * Replaces the changed files of an existing `outDir` through a journal (see the top of this file).
  * `changed` are the files to write (`previous`: the parts a file was last written from, whose bytes
- * its encoding may reuse; file.ts). An error before the commit point removes what was
- * staged (the old tree is untouched); after it, the journal is left for the next write to finish.
+ * its encoding may reuse; `scratch`: the one buffer to encode them into when nothing is kept;
+ * file.ts). An error before the commit point removes what was staged (the old tree is untouched);
+ * after it, the journal is left for the next write to finish.
  */
 export function commitWithJournal(
   outDir: string,
@@ -81,6 +82,7 @@ export function commitWithJournal(
   removeDirs: string[],
   step?: CommitStepHook,
   previous?: (path: string) => readonly string[] | undefined,
+  scratch?: Scratch,
 ): void {
   const parent = dirname(outDir);
   const prefix = siblingPrefix(outDir);
@@ -100,7 +102,7 @@ export function commitWithJournal(
     for (let i = 0; i < changed.length; i++) {
       const file = changed[i]!;
       const name = String(i);
-      writeEmitted(join(parent, staging, name), file, previous?.(file.path));
+      writeEmitted(join(parent, staging, name), file, previous?.(file.path), scratch);
       journal.write.push([name, file.path]);
       step?.(`staged:${file.path}`);
     }

@@ -141,3 +141,57 @@ describe('CommonJS chunks in the cache directory', () => {
     assert.deepEqual(JSON.parse(child.stdout.trim().split('\n').pop()!), { same: true, chunkRead: false, otherRead: true, extensions: ['.js', '.json', '.node'] });
   });
 });
+
+/**
+ * With `readLarge` (generate and diff), a CommonJS file of 1 MiB or more that has a code cache
+ * entry is read by the loader, already wrapped, into one flat string (no UTF-8 decode of Node's
+ * read, no flattening of Module.wrap's concatenation): the same module. A file that is not ASCII
+ * is read by Node as before, and so is any file the first time (its entry is written at exit).
+ */
+describe('large CommonJS files with a code cache entry', () => {
+  it('load from one read of their bytes, to the same module; a non-ASCII file through Node', () => {
+    const dir = join(work, 'large-cache');
+    const files = join(work, 'large-files');
+    const script = `
+      import { mkdirSync, writeFileSync } from 'node:fs';
+      import fs from 'node:fs';
+      import { createRequire } from 'node:module';
+      import { join } from 'node:path';
+      const { enableCodeCache } = await import(${JSON.stringify(new URL('../../../bin/loader/code-cache.js', import.meta.url).href)});
+      const [files, write] = process.argv.slice(1);
+      const ascii = 'exports.text = ' + JSON.stringify('a'.repeat(1100000)) + ';\\nexports.add = (a, b) => a + b;\\nexports.self = __filename;\\n';
+      const wide = 'exports.text = ' + JSON.stringify('é'.repeat(600000)) + ';\\n';
+      if (write === 'write') {
+        mkdirSync(files, { recursive: true });
+        writeFileSync(join(files, 'ascii.js'), ascii);
+        writeFileSync(join(files, 'wide.js'), wide);
+      }
+      enableCodeCache({ readLarge: true });
+      const read = [];
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = function (path, ...rest) {
+        read.push(String(path));
+        return readFileSync.call(this, path, ...rest);
+      };
+      const require = createRequire(import.meta.url);
+      const a = require(join(files, 'ascii.js'));
+      const w = require(join(files, 'wide.js'));
+      console.log(JSON.stringify({
+        same: a.text === 'a'.repeat(1100000) && a.add(2, 3) === 5 && a.self === join(files, 'ascii.js') && w.text === 'é'.repeat(600000),
+        asciiReadByNode: read.some((p) => p.endsWith('ascii.js')),
+        wideReadByNode: read.some((p) => p.endsWith('wide.js')),
+      }));
+    `;
+    const run = (write: string) => {
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, files, write], {
+        env: { ...process.env, KGEN_CACHE_DIR: dir },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      assert.equal(child.status, 0, child.stderr);
+      return JSON.parse(child.stdout.trim().split('\n').pop()!);
+    };
+    assert.deepEqual(run('write'), { same: true, asciiReadByNode: true, wideReadByNode: true });
+    assert.deepEqual(run('again'), { same: true, asciiReadByNode: false, wideReadByNode: true });
+  });
+});
