@@ -20,12 +20,51 @@ const THINGS = '/apis/example.com/v1/namespaces/default/things';
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 let ts: TestServer;
 
+/** A CRD with status and scale subresources, a map, a set and a map list. */
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'things.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: {
+                  replicas: { type: 'integer' },
+                  m: { type: 'object', additionalProperties: { type: 'string' } },
+                  l: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
+                  ml: {
+                    type: 'array',
+                    'x-kubernetes-list-type': 'map',
+                    'x-kubernetes-list-map-keys': ['k'],
+                    items: { type: 'object', required: ['k'], properties: { k: { type: 'string' }, v: { type: 'string' } } },
+                  },
+                },
+              },
+              status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+
 before(async () => {
   ts = await startTestServer();
-  const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.example.com' },
-  spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
-    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' }, m: { type: 'object', additionalProperties: { type: 'string' } }, l: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' }, ml: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['k'], items: { type: 'object', required: ['k'], properties: { k: { type: 'string' }, v: { type: 'string' } } } } } }, status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } } } } } }] } };
   assert.equal((await ts.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status, 201);
   for (let i = 0; (await ts.request('GET', THINGS)).status !== 200; i++) {
     if (i > 200) throw new Error('the CRD was never served');
