@@ -151,18 +151,28 @@ describe('a patch that changes the kind or apiVersion', () => {
 
 describe('an answer that is not a valid AdmissionResponse: failed calling webhook', () => {
   const cases: [string, (r: Review) => Record<string, unknown>, RegExp][] = [
-    ['a patch that is not a JSON array', (r) => ({ ...allowed(r), patchType: 'JSONPatch', patch: Buffer.from('{"op":"add"}').toString('base64') }), /received undecodable patch in webhook response/],
-    ['patchType missing', (r) => ({ ...allowed(r), patch: Buffer.from('[]').toString('base64') }), /webhook returned response\.patch but not response\.patchType/],
-    ['another uid', (r) => ({ ...allowed(r), uid: 'not-the-uid' }), /expected response\.uid=".*", got "not-the-uid"/],
+    [
+      'a patch that is not a JSON array',
+      (r) => ({ ...allowed(r), patchType: 'JSONPatch', patch: Buffer.from('{"op":"add"}').toString('base64') }),
+      /received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch\.Patch$/,
+    ],
+    ['patchType missing', (r) => ({ ...allowed(r), patch: Buffer.from('[]').toString('base64') }), /received invalid webhook response: webhook returned response\.patch but not response\.patchType$/],
+    ['another uid', (r) => ({ ...allowed(r), uid: 'not-the-uid' }), /received invalid webhook response: expected response\.uid="[-0-9a-f]+", got "not-the-uid"$/],
   ];
   for (const [what, respond, message] of cases) {
     it(`${what}: 500 under Fail, ignored under Ignore`, async () => {
       answer = respond;
       const name = what.replace(/[^a-z]+/g, '-').replace(/-$/, '');
-      await internalError(THINGS, thing(`${name}-f`), new RegExp(`failed calling webhook "fail\\.example\\.com": .*${message.source}`));
+      await internalError(THINGS, thing(`${name}-f`), new RegExp(`failed calling webhook "fail\\.example\\.com": ${message.source}`));
       assert.equal((await ts.request('POST', THINGS, { body: thing(`${name}-i`, 'Ignore') })).status, 201);
     });
   }
+});
+
+it('a patch of JSON null is no operations, as jsonpatch.DecodePatch reads it', async () => {
+  answer = (r) => ({ ...allowed(r), patchType: 'JSONPatch', patch: Buffer.from('null').toString('base64') });
+  const res = await ts.request('POST', THINGS, { body: thing('null-patch') });
+  assert.equal(res.status, 201, res.text);
 });
 
 describe('a patch that does not apply or does not decode: 500 whatever the failure policy', () => {
