@@ -53,7 +53,7 @@ before(async () => {
     },
   };
   assert.equal((await ts.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status, 201);
-  const rule = { operations: ['CREATE', 'UPDATE'], apiGroups: ['widgets.example.com', 'example.com'], apiVersions: ['v1'], resources: ['widgets', 'things'] };
+  const rule = { operations: ['CREATE', 'UPDATE', 'DELETE'], apiGroups: ['widgets.example.com', 'example.com'], apiVersions: ['v1'], resources: ['widgets', 'things'] };
   const webhook = (policy: string) => ({
     name: `${policy.toLowerCase()}.example.com`,
     clientConfig: { url, caBundle: Buffer.from(ca.cert).toString('base64') },
@@ -123,6 +123,12 @@ describe('a patch that changes the kind or apiVersion', () => {
     const res = await ts.request('PATCH', `${THINGS}/t-kind-u`, { body: { spec: { size: 2 } }, contentType: 'application/merge-patch+json' });
     assert.equal(res.status, 422, res.text);
     assert.equal((await ts.request('GET', `${THINGS}/t-kind-u`)).body.spec.size, 1);
+  });
+
+  it('custom resource, a delete the webhook sees (no object): deleted', async () => {
+    assert.equal((await ts.request('POST', THINGS, { body: thing('t-delete') })).status, 201);
+    const res = await ts.request('DELETE', `${THINGS}/t-delete`);
+    assert.equal(res.status, 200, res.text);
   });
 
   it('custom resource, another group: 500 (kube\'s converter cannot convert it back)', async () => {

@@ -44,7 +44,7 @@ export async function dispatchMutating(
   // A custom resource patched to another kind of its group decodes, and kube's custom resource
   // validator (run after admission) refuses it.
   const kind = attrs.object?.kind;
-  if (attrs.customResource && kind !== attrs.kind.kind) {
+  if (attrs.customResource && attrs.object && kind !== attrs.kind.kind) {
     const cause = { reason: 'FieldValueInvalid' as const, field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${attrs.kind.kind}` };
     throw newInvalid({ group: attrs.kind.group, kind: attrs.kind.kind }, attrs.object?.metadata?.name ?? attrs.name, [cause]);
   }
