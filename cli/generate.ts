@@ -177,6 +177,14 @@ export function runCheck(options: GenerateOptions, against?: string): number {
 const SETTLE_MS = 15;
 
 /**
+ * The settle when a changed source was read empty: a save's truncation read on its own parses
+ * fine (a file with no kinds) and would remove the file's kinds from the output until the write's
+ * regeneration. A writer slower than SETTLE_MS between the two steps (a loaded machine) is common
+ * enough; a file emptied on purpose only waits this much longer.
+ */
+const EMPTY_SOURCE_SETTLE_MS = 250;
+
+/**
  * Regenerates on every change. One session lives across runs: only changed files are parsed
  * again, only the groups they reach are converted again, and output files are compared with what
  * was written last instead of being read back; diagnostics are those of a cold run.
@@ -255,7 +263,8 @@ export function runWatch(options: GenerateOptions): void {
     setImmediate(() => {
       if (!since || [...since].some((f) => !sourceUnchanged(session, resolve(apis, f)))) return compileWhenQuiet();
       since.clear();
-      const wait = lastEvent + SETTLE_MS - performance.now();
+      const readEmpty = [...changed].some((f) => session.parse.files.texts.get(resolve(apis, f)) === '');
+      const wait = lastEvent + (readEmpty ? EMPTY_SOURCE_SETTLE_MS : SETTLE_MS) - performance.now();
       if (wait > 0) return void setTimeout(() => settle(staged), wait);
       if ([...changed].some((f) => sourceChangedSinceRead(session, resolve(apis, f)))) return compileWhenQuiet();
       finish(staged);

@@ -65,6 +65,11 @@ export interface AdmissionAttributes {
   resource: { group: string; version: string; resource: string };
   subresource: string;
   kind: { group: string; version: string; kind: string };
+  /**
+   * The object is a custom resource (a CRD's kind, not its scale): kube decodes it unstructured,
+   * so a webhook's patch may give it another kind, which the custom resource validator refuses.
+   */
+  customResource?: boolean;
   dryRun: boolean;
   /** CreateOptions / UpdateOptions / PatchOptions / DeleteOptions as kube sends them to webhooks. */
   options?: Record<string, unknown>;

@@ -121,6 +121,7 @@ export class RequestAdmission implements AdmissionContext {
       dryRun: this.config.dryRun,
       options,
     };
+    if (definition.customResource && !this.config.kind) attrs.customResource = true;
     if (object !== undefined) attrs.object = object;
     if (oldObject !== undefined) attrs.oldObject = oldObject;
     return attrs;

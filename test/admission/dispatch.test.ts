@@ -98,7 +98,7 @@ describe('webhook dispatch', () => {
         err instanceof StatusError &&
         err.code === 500 &&
         err.message ===
-          'Internal error occurred: failed calling webhook "deep.example.com": received invalid webhook response: received undecodable patch in webhook response: invalid character \'{\' exceeded max depth',
+          'Internal error occurred: failed calling webhook "deep.example.com": received undecodable patch in webhook response: invalid character \'{\' exceeded max depth',
     );
     const c = ctx();
     await dispatchMutating(accessors(hook('deep.example.com', '/deep-patch', { failurePolicy: 'Ignore' })), a, c, noNamespaces);
@@ -115,7 +115,7 @@ describe('webhook dispatch', () => {
         err instanceof StatusError &&
         err.code === 500 &&
         err.message ===
-          'Internal error occurred: failed calling webhook "big.example.com": received invalid webhook response: received undecodable patch in webhook response: json: number 9007199254740993 at [0].value cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number',
+          'Internal error occurred: failed calling webhook "big.example.com": received undecodable patch in webhook response: json: number 9007199254740993 at [0].value cannot be kept exactly: kgen holds numbers as float64, exact for whole numbers up to 2^53 (9007199254740992); it refuses rather than store another number',
     );
     assert.deepEqual(a.object, before, 'the object is left as it was');
   });

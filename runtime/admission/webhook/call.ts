@@ -8,7 +8,7 @@ import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.j
 import type { AdmissionContext } from '../../api/admission.js';
 import { admissionWebhookDuration, observeAdmission } from '../../metrics/apiserver.js';
 import { callWebhook, type ServiceResolver } from './client.js';
-import { newAdmissionReview, verifyAdmissionResponse, type AdmissionResult } from './review.js';
+import { newAdmissionReview, UndecodablePatchError, verifyAdmissionResponse, type AdmissionResult } from './review.js';
 import { DEFAULT_TIMEOUT_SECONDS, type Webhook } from './types.js';
 
 /** Calls the webhook; resolves with its (allowed) result, throws a denial or ErrCallingWebhook. */
@@ -39,7 +39,7 @@ async function callHookUntimed(webhook: Webhook, attrs: AdmissionAttributes, ctx
   try {
     result = verifyAdmissionResponse(review.request.uid, mutating, answer);
   } catch (err) {
-    throw new ErrCallingWebhook(webhook.name, `received invalid webhook response: ${(err as Error).message}`);
+    throw new ErrCallingWebhook(webhook.name, err instanceof UndecodablePatchError ? err.message : `received invalid webhook response: ${(err as Error).message}`);
   }
   for (const [key, value] of Object.entries(result.auditAnnotations)) ctx.annotations[`${webhook.name}/${key}`] = value;
   ctx.warnings.push(...result.warnings);

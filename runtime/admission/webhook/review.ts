@@ -104,14 +104,30 @@ export function verifyAdmissionResponse(uid: string, mutating: boolean, body: un
   return result;
 }
 
-/** response.patch is base64 of a JSON array of RFC 6902 operations. */
+/**
+ * A patch that does not decode: kube's dispatcher reports it as `received undecodable patch in
+ * webhook response: …` (after VerifyAdmissionResponse, so not as an invalid response).
+ */
+export class UndecodablePatchError extends Error {
+  constructor(why: string) {
+    super(`received undecodable patch in webhook response: ${why}`);
+    this.name = 'UndecodablePatchError';
+  }
+}
+
+const goJSONType = (value: unknown) => (Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value);
+
+/**
+ * response.patch is base64 of a JSON array of RFC 6902 operations (jsonpatch.DecodePatch, a
+ * json.Unmarshal into jsonpatch.Patch: `null` is no operations).
+ */
 function decodePatch(patch: unknown): unknown[] {
-  if (typeof patch !== 'string') throw new Error('received undecodable patch in webhook response: patch is not a base64 string');
+  if (typeof patch !== 'string') throw new UndecodablePatchError('patch is not a base64 string');
   const bytes = Buffer.from(patch, 'base64');
   // Go's decoder stops at its depth limit; kgen's is api/nesting.ts's (deeper patches would
   // overflow the recursive patching and the audit annotation's encoding).
   const tooDeep = tooDeepOffset(bytes);
-  if (tooDeep >= 0) throw new Error(`received undecodable patch in webhook response: invalid character '${String.fromCharCode(bytes[tooDeep]!)}' exceeded max depth`);
+  if (tooDeep >= 0) throw new UndecodablePatchError(`invalid character '${String.fromCharCode(bytes[tooDeep]!)}' exceeded max depth`);
   let ops: unknown;
   try {
     const text = bytes.toString('utf8');
@@ -119,9 +135,10 @@ function decodePatch(patch: unknown): unknown[] {
     const inexact = inexactIntegerOf(text);
     if (inexact !== undefined) throw new Error(inexactIntegerMessage(inexact));
   } catch (err) {
-    throw new Error(`received undecodable patch in webhook response: ${(err as Error).message}`);
+    throw new UndecodablePatchError((err as Error).message);
   }
-  if (!Array.isArray(ops)) throw new Error('received undecodable patch in webhook response: not a JSON array');
+  if (ops === null) return [];
+  if (!Array.isArray(ops)) throw new UndecodablePatchError(`json: cannot unmarshal ${goJSONType(ops)} into Go value of type jsonpatch.Patch`);
   return ops;
 }
 
