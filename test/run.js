@@ -9,10 +9,11 @@
 // KGEN_TEST_TIMINGS=<file> also keeps every file's times in that file.
 // The server fixture (test/fixtures/server-apis, which test/server/testserver.ts serves in ~85
 // files) is compiled once, here, with `kgen generate`, rather than by the generator in each of
-// those processes (~1.5 s of CPU each: loading the TypeScript compiler through tsx and compiling).
+// those processes (~1.5 s of CPU each: loading the TypeScript compiler through tsx and compiling),
+// and only when a selected file reaches testserver.ts (needsServerFixture).
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -67,13 +68,42 @@ function compileServerFixture() {
   return dir;
 }
 
+/**
+ * Does any of `files` import test/server/testserver.ts, directly or through other modules under
+ * test/ (relative static imports, `import '…'` and `export … from '…'`)? Only those need the
+ * compiled fixture. A miss costs time, not correctness: testserver.ts compiles its own copy when
+ * KGEN_TEST_SERVER_FIXTURE is not set.
+ */
+function needsServerFixture(files) {
+  const target = join(root, 'test', 'server', 'testserver.ts');
+  const seen = new Set();
+  const stack = files.map((f) => join(root, f));
+  while (stack.length > 0) {
+    const file = stack.pop();
+    if (file === target) return true;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+      const path = join(dirname(file), m[1]).replace(/\.js$/, '.ts');
+      if (path.startsWith(join(root, 'test'))) stack.push(path);
+    }
+  }
+  return false;
+}
+
 const files = walk(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
 const started = Date.now();
-const fixtureDir = process.env.KGEN_TEST_SERVER_FIXTURE ? undefined : compileServerFixture();
+const fixtureDir = process.env.KGEN_TEST_SERVER_FIXTURE || !needsServerFixture(files) ? undefined : compileServerFixture();
 // Ctrl-C reaches node --test too: wait for it to end, then remove the fixture as after any run.
 process.on('SIGINT', () => {});
 // KGEN_TEST_TIMINGS=<file> keeps every file's line ("wall ms, CPU ms, file") there after the run.

@@ -1,6 +1,11 @@
 /**
  * A user project outside this repository, with kgen installed as a dependency and its own apis/
  * folder: `npx kgen generate ./apis`, then `npx kgen serve`, then kubectl, with no other set-up.
+ *
+ * The install links the checkout with --ignore-scripts: npm would otherwise run kgen's `prepare`
+ * (`npm run build`, ~25 s of CPU), whose dist/ a linked checkout never runs (bin/kgen.js runs the
+ * sources when .git is beside it). That build, run by `prepare`, is test/e2e/pack.test.ts's: its
+ * `npm pack` of the repository runs the same script and installs what it built.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -40,7 +45,7 @@ describe('a user project with kgen as a dependency', () => {
 
   it('generates and serves its own apis with npx kgen', async () => {
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop-api', version: '1.0.0', private: true, type: 'module' }, null, 2));
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', REPO], project);
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--save-dev', REPO], project);
     assert.ok(existsSync(join(project, 'node_modules', 'kgen', 'package.json')));
     assert.match(readFileSync(join(project, 'package.json'), 'utf8'), /"kgen":/);
 
