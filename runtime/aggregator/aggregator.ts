@@ -14,6 +14,7 @@ import type { CertificateAndKey } from '../api/certificates.js';
 import type { DelegationResult, DelegationTarget, ServedGroupVersion } from '../server/delegation.js';
 import { urlOf, type IncomingAPIRequest, type ResolvedRequest } from '../server/handler.js';
 import { splitPath } from '../server/requestinfo.js';
+import { v3Key } from '../server/openapi.js';
 import { failedDiscoveryCheck, hasAvailability, LOCAL_AVAILABLE, PASSED, withAvailability, type Availability } from './available.js';
 import { proxyToBackend } from './proxy.js';
 import { RemoteAPIService, specOf } from './remote.js';
@@ -103,13 +104,26 @@ export class APIAggregator implements DelegationTarget {
   /** Synchronous for what it does not proxy (no await for every local request); proxying is a promise. */
   serve(incoming: IncomingAPIRequest, resolved: ResolvedRequest): DelegationResult {
     if (this.remotes.size === 0) return undefined;
-    const [prefix, a, b] = splitPath(urlOf(incoming, resolved).pathname);
+    const segments = splitPath(urlOf(incoming, resolved).pathname);
+    const [prefix, a, b] = segments;
+    if (prefix === 'openapi' && a === 'v3') return this.serveOpenAPIV3(incoming, resolved, segments.slice(2).join('/'));
     const group = prefix === 'apis' ? a : prefix === 'api' ? '' : undefined;
     const version = prefix === 'apis' ? b : a;
     if (group === undefined || version === undefined) return undefined;
     const remote = [...this.remotes.values()].find((r) => r.group === group && r.version === version);
     if (!remote) return undefined;
     return proxyToBackend(remote, this.listers, incoming, resolved.user, this.log);
+  }
+
+  /**
+   * `/openapi/v3/<key>` of a remote APIService whose backend's last `/openapi/v3` index listed it:
+   * proxied to the backend live, as kube-aggregator's specProxier.handleGroupVersion hands it to
+   * the APIService's proxy handler (so 503 while the backend is unavailable). The front's merged
+   * OpenAPI leaves exactly these to this server (ServedGroupVersion.openapiV3URL).
+   */
+  private serveOpenAPIV3(incoming: IncomingAPIRequest, resolved: ResolvedRequest, key: string): DelegationResult {
+    const remote = [...this.remotes.values()].find((r) => r.openapiURL !== undefined && v3Key(r.group, r.version) === key);
+    return remote ? proxyToBackend(remote, this.listers, incoming, resolved.user, this.log) : undefined;
   }
 
   groupVersions(): readonly ServedGroupVersion[] {

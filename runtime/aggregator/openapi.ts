@@ -32,11 +32,27 @@ export class MergedOpenAPI {
     if (segments[0] !== 'openapi') return undefined;
     if (segments[1] === 'v2' && segments.length === 2) return v2Response(this.v2(), headers);
     if (segments[1] !== 'v3') return undefined;
-    const docs = this.v3();
-    if (segments.length === 2) return v3IndexResponse(new Map([...docs].map(([key, { doc }]) => [key, doc])));
+    // Documents asked of their servers live are listed and served only as those servers say.
+    const docs = new Map([...this.v3()].filter(([, { gv }]) => gv.openapiV3URL === undefined));
+    const proxied = this.proxied();
+    if (segments.length === 2) return v3IndexResponse(new Map([...docs].map(([key, { doc }]) => [key, doc])), proxied);
     const key = segments.slice(2).join('/');
+    // A document its server serves itself (a remote APIService's): the request goes on to it.
+    if (proxied.has(key)) return undefined;
     const entry = docs.get(key);
-    return entry ? v3DocumentResponse(key, entry.doc, query, headers) : undefined;
+    // specProxier.handleGroupVersion: no group/version matches, `w.WriteHeader(404)`, no body.
+    return entry ? v3DocumentResponse(key, entry.doc, query, headers) : { kind: 'object', code: 404, contentType: '', headers: {}, payload: '' };
+  }
+
+  /** The keys whose documents their servers serve, with the URLs the servers gave (see openapiV3URL). */
+  private proxied(): Map<string, string> {
+    const urls = new Map<string, string>();
+    for (const gv of this.sources()) {
+      const url = gv.openapiV3URL?.();
+      const key = v3Key(gv.group, gv.version);
+      if (url !== undefined && !urls.has(key)) urls.set(key, url);
+    }
+    return urls;
   }
 
   /** Every group/version's v3 document by key, the chain's front first. */

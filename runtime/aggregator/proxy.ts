@@ -6,6 +6,8 @@
  * read whole into memory). An APIService that
  * is not Available answers 503 "service unavailable", exactly as kube's; a backend that cannot
  * be reached answers 503 with the error. A redirect from the backend is not passed on (502).
+ * An upgrade request (WebSocket, SPDY) is proxied too, its connection joined to the backend's
+ * (upgrade.ts).
  */
 import type { UserInfo } from '../api/auth.js';
 import type { IncomingMessage } from 'node:http';
@@ -13,7 +15,8 @@ import { AbortHandlerError, type APIResponse, type ObjectResponse, type Response
 import type { IncomingAPIRequest } from '../api/request.js';
 import type { RemoteAPIService } from './remote.js';
 import { resolveEndpoint, type ServiceListers } from './resolver.js';
-import { isHopByHop, proxyHeaders, sendToBackend } from './transport.js';
+import { isHopByHop, proxyHeaders, sendToBackend, upgradeAtBackend } from './transport.js';
+import { isUpgradeRequest, joinUpgraded } from './upgrade.js';
 
 /** Go's http.Error: text/plain, nosniff, the message and a newline. */
 export function proxyError(message: string, code: number): ObjectResponse {
@@ -89,14 +92,18 @@ export async function proxyToBackend(remote: RemoteAPIService, listers: ServiceL
   try {
     const headers = proxyHeaders(incoming.headers, user);
     if (incoming.body) headers['content-length'] = String(incoming.body.length);
-    const res = await sendToBackend(remote.agent, remote.tls, {
-      method: incoming.method,
-      endpoint,
-      path: url.pathname + url.search,
-      headers,
-      body: incoming.body,
-      signal: abort.signal,
-    });
+    const backendRequest = { method: incoming.method, endpoint, path: url.pathname + url.search, headers, body: incoming.body, signal: abort.signal };
+    let res: IncomingMessage;
+    const upgrade = incoming.upgrade && incoming.headers.upgrade && isUpgradeRequest(incoming.headers) ? incoming.upgrade : undefined;
+    if (upgrade) {
+      // The filter chain authorized it as any request; the backend sees the upgrade (upgrade.ts).
+      const answer = await upgradeAtBackend(remote.agent, remote.tls, { ...backendRequest, headers: { ...headers, connection: 'Upgrade', upgrade: incoming.headers.upgrade } });
+      if (answer.switched) return joinUpgraded(upgrade.socket, upgrade.head, answer.res, answer.socket, answer.head);
+      // Refused: relayed below as any answer (the server writes it on the socket and closes).
+      res = answer.res;
+    } else {
+      res = await sendToBackend(remote.agent, remote.tls, backendRequest);
+    }
     if (isRedirect(res.statusCode, res.headers.location)) {
       // kube-aggregator's --aggregator-reject-forwarding-redirect (on by default since 1.26,
       // CVE-2022-3172): a backend must not send the client (with its credentials) elsewhere.

@@ -39,6 +39,8 @@ export class RemoteAPIService {
   private discovery?: unknown;
   private stale = false;
   private openapi?: { hash: string; doc: unknown };
+  /** The backend's serverRelativeURL for this group/version in its last `/openapi/v3` index. */
+  openapiURL?: string;
   readonly served: ServedGroupVersion;
 
   constructor(
@@ -66,6 +68,7 @@ export class RemoteAPIService {
         return self.stale ? { ...(self.discovery as object), freshness: 'Stale' } : self.discovery;
       },
       openapiV3: () => self.openapi?.doc,
+      openapiV3URL: () => self.openapiURL,
     };
   }
 
@@ -131,8 +134,9 @@ export class RemoteAPIService {
   }
 
   /**
-   * Fetches the backend's aggregated discovery entry for this group/version and, when its hash
-   * changed, its OpenAPI v3 document. Failures keep the last copy (marked stale).
+   * Fetches the backend's aggregated discovery entry for this group/version, its `/openapi/v3`
+   * index entry (the URL the front lists and proxies) and, when its hash changed, its OpenAPI v3
+   * document (for `/openapi/v2`). Failures keep the last copy (discovery marked stale).
    */
   async refresh(endpoint: URL, timeoutMs: number): Promise<void> {
     try {
@@ -151,6 +155,8 @@ export class RemoteAPIService {
       const paths = (JSON.parse(index.body.toString('utf8')) as { paths?: Record<string, { serverRelativeURL?: string }> }).paths ?? {};
       const key = this.group ? `apis/${this.group}/${this.version}` : `api/${this.version}`;
       const url = paths[key]?.serverRelativeURL;
+      // As specProxier replaces a backend's discovery with each index it downloads.
+      this.openapiURL = url;
       if (!url) return;
       const hash = new URL(url, 'https://backend.invalid').searchParams.get('hash') ?? url;
       if (this.openapi?.hash === hash) return;

@@ -5,7 +5,8 @@
  * certificate presented. The user travels in the X-Remote-* headers (transport.SetAuthProxyHeaders).
  */
 import { Agent, request } from 'node:https';
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { UserInfo } from '../api/auth.js';
 import type { CertificateAndKey } from '../api/certificates.js';
 import { checkServerIdentity } from '../api/server-identity.js';
@@ -46,27 +47,44 @@ export interface BackendRequest {
 
 /** Sends a request; resolves with the response once its headers arrive. */
 export function sendToBackend(agent: Agent, tls: BackendTLS, req: BackendRequest): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => void openRequest(agent, tls, req, resolve, reject));
+}
+
+/** A backend's answer to an upgrade request: switched (101, its connection handed over) or not. */
+export type UpgradeAnswer = { switched: true; res: IncomingMessage; socket: Duplex; head: Buffer } | { switched: false; res: IncomingMessage };
+
+/**
+ * Sends an upgrade request (its headers must carry Connection and Upgrade); resolves with the
+ * backend's connection once it answers 101, or with its answer when it answers anything else.
+ */
+export function upgradeAtBackend(agent: Agent, tls: BackendTLS, req: BackendRequest): Promise<UpgradeAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        agent,
-        protocol: 'https:',
-        hostname: req.endpoint.hostname.replace(/^\[|\]$/g, ''),
-        port: req.endpoint.port || 443,
-        method: req.method,
-        path: req.path,
-        headers: req.headers,
-        servername: tls.serverName,
-        checkServerIdentity,
-        signal: req.signal,
-        timeout: req.timeoutMs,
-      },
-      resolve,
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`timeout awaiting response headers after ${req.timeoutMs}ms`)));
-    outgoing.on('error', reject);
-    outgoing.end(req.body);
+    const outgoing = openRequest(agent, tls, req, (res) => resolve({ switched: false, res }), reject);
+    outgoing.on('upgrade', (res: IncomingMessage, socket: Duplex, head: Buffer) => resolve({ switched: true, res, socket, head }));
   });
+}
+
+function openRequest(agent: Agent, tls: BackendTLS, req: BackendRequest, onResponse: (res: IncomingMessage) => void, reject: (err: Error) => void): ClientRequest {
+  const outgoing = request(
+    {
+      agent,
+      protocol: 'https:',
+      hostname: req.endpoint.hostname.replace(/^\[|\]$/g, ''),
+      port: req.endpoint.port || 443,
+      method: req.method,
+      path: req.path,
+      headers: req.headers,
+      servername: tls.serverName,
+      checkServerIdentity,
+      signal: req.signal,
+      timeout: req.timeoutMs,
+    },
+    onResponse,
+  );
+  outgoing.on('timeout', () => outgoing.destroy(new Error(`timeout awaiting response headers after ${req.timeoutMs}ms`)));
+  outgoing.on('error', reject);
+  outgoing.end(req.body);
+  return outgoing;
 }
 
 /**

@@ -45,6 +45,14 @@ export interface Authorizer {
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/**
+ * An object of another version of a kind, converted to the version a request is served in (a
+ * compiled kind's conversion; a CRD's None or Webhook conversion); undefined when its apiVersion
+ * is not a version of the kind (one that registers it, or one the CRD lists). Throws the
+ * conversion's own error (a conversion webhook's failure).
+ */
+export type VersionConverter = (obj: KubeObject) => Promise<KubeObject | undefined>;
+
 /** What admission sees of a write, as kube's admission.Attributes. */
 export interface AdmissionAttributes {
   operation: AdmissionOperation;
@@ -70,6 +78,12 @@ export interface AdmissionAttributes {
    * so a webhook's patch may give it another kind, which the custom resource validator refuses.
    */
   customResource?: boolean;
+  /**
+   * The storage's converter for the object's kind (absent for a subresource's own kind such as
+   * Scale): a mutating webhook's patch may give the object another version of its kind, which
+   * kube decodes and converts back to the request's version (runtime.Convert).
+   */
+  convertVersion?: VersionConverter;
   dryRun: boolean;
   /** CreateOptions / UpdateOptions / PatchOptions / DeleteOptions as kube sends them to webhooks. */
   options?: Record<string, unknown>;

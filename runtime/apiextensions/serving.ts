@@ -7,6 +7,8 @@
  * None (apiVersion only, conversion.ts) or Webhook (the CRD's conversion webhook, one converter
  * shared by its versions: webhook-storage.ts).
  */
+import type { VersionConverter } from '../api/auth.js';
+import type { KubeObject } from '../api/meta.js';
 import { apiVersionOf } from '../api/resource.js';
 import type { ServiceResolver } from '../admission/webhook/client.js';
 import type { RequestScope } from '../endpoints/handler.js';
@@ -19,6 +21,7 @@ import type { VersionEntry } from './documents.js';
 import { storageVersionOf, type CustomResourceDefinition } from './types.js';
 import { WebhookConverter, type WebhookConversion } from './webhook-converter.js';
 import { webhookConvertingStorage } from './webhook-storage.js';
+import { gvkString } from './conversion-review.js';
 
 export interface CRDServing {
   /** The CRD as last seen (conditions change without a rebuild: Terminating, Established). */
@@ -100,6 +103,7 @@ export class ServingRegistry {
       if (converter) wrap = (s) => webhookConvertingStorage(s, { servedAPIVersion: apiVersion, storageAPIVersion, listKind, converter });
       else if (multiVersion) wrap = (s) => convertingStorage(s, apiVersion, storageAPIVersion);
       const scope = this.installer.buildDynamicScope(served.definition, served.schemas, wrap);
+      scope.versionConverter = crdVersionConverter(crd, apiVersion, converter);
       try {
         // Compile now: a schema the validator cannot build is logged at once, not at first use.
         scope.validator.unknownFields({});
@@ -110,4 +114,20 @@ export class ServingRegistry {
     }
     return versions;
   }
+}
+
+/**
+ * A served version's VersionConverter, as kube's crConverter converts a webhook-patched custom
+ * resource back (ConvertToVersion): any version the CRD lists, served or not (its validVersions),
+ * through the CRD's conversion: None sets the apiVersion, Webhook asks the conversion webhook.
+ */
+function crdVersionConverter(crd: CustomResourceDefinition, servedAPIVersion: string, converter: WebhookConverter | undefined): VersionConverter {
+  const valid = new Set((crd.spec.versions ?? []).map((v) => apiVersionOf(crd.spec.group, v.name)));
+  return async (obj: KubeObject) => {
+    const from = obj.apiVersion;
+    if (typeof from !== 'string' || !valid.has(from)) return undefined;
+    if (from === servedAPIVersion) return obj;
+    if (!converter) return { ...obj, apiVersion: servedAPIVersion };
+    return (await converter.convert([obj], servedAPIVersion, { gvk: gvkString(from, obj.kind), list: false }))[0];
+  };
 }

@@ -121,7 +121,10 @@ export class RequestAdmission implements AdmissionContext {
       dryRun: this.config.dryRun,
       options,
     };
-    if (definition.customResource && !this.config.kind) attrs.customResource = true;
+    if (!this.config.kind) {
+      if (definition.customResource) attrs.customResource = true;
+      if (this.scope.versionConverter) attrs.convertVersion = this.scope.versionConverter;
+    }
     if (object !== undefined) attrs.object = object;
     if (oldObject !== undefined) attrs.oldObject = oldObject;
     return attrs;

@@ -5,7 +5,7 @@
  */
 import type { SubresourceHandler } from '../api/subresources.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { UserInfo } from '../api/auth.js';
+import type { UserInfo, VersionConverter } from '../api/auth.js';
 import type { AuditLevel } from '../api/admission.js';
 import type { UpgradeRequest } from '../api/request.js';
 export type { UpgradeRequest } from '../api/request.js';
@@ -137,6 +137,11 @@ export interface RequestScope {
    * answered with; nothing is stored. Only for definitions marked `virtual`.
    */
   creater?: Creater;
+  /**
+   * Converts an object of another version of this kind to this version (kube's scheme, or the
+   * CRD's converter): admission uses it for a webhook's patch that changes the apiVersion.
+   */
+  versionConverter?: VersionConverter;
   /** The Scale's status.selector when the kind computes it (its storage provider's scaleSelector). */
   scaleSelector?: (obj: KubeObject) => string | undefined;
   /** ServiceAccounts' TokenRequest subresource (`…/token`): signs a token for the named account. */

@@ -43,6 +43,14 @@ export interface ServedGroupVersion {
   /** The OpenAPI v3 document `/openapi/v3/apis/<g>/<v>` (or `api/v1`). */
   openapiV3(): unknown;
   /**
+   * Set when the document is its server's own, asked of that server live (a remote APIService:
+   * kube-aggregator's specProxier keeps a backend's `/openapi/v3` index, not its documents): the
+   * serverRelativeURL the backend's last index gave, undefined until an index listed it. The
+   * front lists that URL and leaves `/openapi/v3/<key>` to the server's own serve();
+   * openapiV3() is then only for `/openapi/v2`'s conversion.
+   */
+  openapiV3URL?(): string | undefined;
+  /**
    * This group/version's paths, definitions and shared parameters in `/openapi/v2`, when its
    * server prints them (CRDs: the printer compiled kinds use); otherwise the aggregator converts
    * the v3 document.

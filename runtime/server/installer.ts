@@ -21,6 +21,7 @@ import type { Storage } from '../storage/interface.js';
 import { objectKey, resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
+import type { VersionConverter } from '../api/auth.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
 import type { APIEnablement } from './api-enablement.js';
 import { registerProtobufMessage } from '../endpoints/protobuf-registry.js';
@@ -96,7 +97,10 @@ export class APIInstaller {
       // A kind declared in several versions: each version's store converts to and from the shared storage.
       const { conversion } = registration;
       const scope = this.buildScope(definition, schemas, conversion && ((storage) => storageForVersion(storage, conversion, definition.version)));
-      if (conversion) this.conversions.set(scope, conversion);
+      if (conversion) {
+        this.conversions.set(scope, conversion);
+        scope.versionConverter = compiledVersionConverter(conversion, definition.version);
+      }
       // Hooks are read per request: user code may attach them after installation.
       scope.admission = this.options.admission?.forResource(definition, () => registration.admissionHooks?.() ?? []);
       // Custom subresources: the user's handlers are read per request (--handlers modules attach them).
@@ -247,4 +251,15 @@ export class APIInstaller {
     }
     return scope;
   }
+}
+
+/**
+ * A compiled kind's VersionConverter: a version that registers the kind (kube's scheme knows every
+ * version of a built-in type, served or not) converts through the hub to `version`.
+ */
+function compiledVersionConverter(conversion: KindConversion, version: string): VersionConverter {
+  return async (obj) => {
+    const from = obj.kind === conversion.kind ? conversion.versionOf(obj) : undefined;
+    return from === undefined ? undefined : conversion.convert(obj, from, version);
+  };
 }

@@ -61,12 +61,15 @@ export function documentResponse(doc: OpenAPIDocument, headers: ResponseHeaders,
   return { kind: 'object', code: 200, contentType: 'application/json', headers: all, payload: doc.payload };
 }
 
-/** `/openapi/v3`: the index of every group/version document. */
-export function v3IndexResponse(docs: ReadonlyMap<string, OpenAPIDocument>): APIResponse {
+/**
+ * `/openapi/v3`: the index of every group/version document; `proxied` are documents other
+ * servers serve, listed with the URL each gave (it wins over a document of the same key).
+ */
+export function v3IndexResponse(docs: ReadonlyMap<string, OpenAPIDocument>, proxied: ReadonlyMap<string, string> = new Map()): APIResponse {
+  const urls = new Map<string, string>([...docs].map(([key, doc]) => [key, `/openapi/v3/${key}?hash=${doc.hash}`]));
+  for (const [key, url] of proxied) urls.set(key, url);
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const [key, doc] of [...docs.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${doc.hash}` };
-  }
+  for (const [key, url] of [...urls.entries()].sort(([a], [b]) => a.localeCompare(b))) paths[key] = { serverRelativeURL: url };
   return { kind: 'object', code: 200, contentType: 'application/json', headers: { 'Cache-Control': 'no-cache, private' }, payload: JSON.stringify({ paths }) };
 }
 

@@ -205,7 +205,7 @@ describe('aggregator: a proxied answer is streamed', () => {
     assert.equal(body.text, '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}');
   });
 
-  it("answers an upgrade request with the backend's plain answer (upgrades are not proxied), then closes", async () => {
+  it("answers an upgrade request the backend does not switch with the backend's answer, then closes", async () => {
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = httpRequest(t.url + `${GV}/missing`, { method: 'GET', headers: { connection: 'Upgrade', upgrade: 'websocket' } }, resolve);
       req.on('upgrade', () => reject(new Error('upgraded')));

@@ -2,8 +2,8 @@
  * Where the client's credentials may not go (client-go is the bar):
  * - an exec plugin's output that is not an ExecCredential (a plugin printing the raw token, or
  *   JSON cut short) is refused in Go's words, naming one character, never quoting the output;
- * - a redirect to another host never carries the bearer token: the Node transport follows no
- *   redirect (a 3xx is an error), and fetch drops Authorization on a cross-origin redirect;
+ * - a redirect to another host never carries the bearer token: the Node transport follows it
+ *   without credentials (redirects.test.ts), and fetch drops Authorization on a cross-origin redirect;
  * - a refused request's error does not hold the token.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
  * The Node transport: one HTTP exchange over node:http/node:https, with keep-alive agents carrying
  * the TLS settings (CA, client certificate, tls-server-name, insecure-skip-tls-verify) and an
- * optional CONNECT proxy. No retries, no rate limiting, no decoding: RestClient drives it.
+ * optional CONNECT proxy; redirects followed as Go's http.Client follows them, credentials kept
+ * to the server's origin. No retries, no rate limiting, no decoding: RestClient drives it.
  */
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
@@ -11,10 +12,22 @@ import type { RestConfig } from './config.js';
 import type { Credentials } from './credentials.js';
 import { TimeoutError, type Exchange, type ExchangeInit, type Transport } from './transport.js';
 
-/** node:http(s) with one keep-alive agent, replaced when an exec plugin hands out another client certificate. */
+/** Go's http.Client: at most this many requests for one call, redirects included. */
+const MAX_REDIRECT_REQUESTS = 10;
+
+/** Headers Go's http.Client drops on a redirect to another host (shouldCopyHeaderOnRedirect). */
+const SENSITIVE_HEADERS = new Set(['authorization', 'www-authenticate', 'cookie', 'cookie2']);
+
+/**
+ * node:http(s) with one keep-alive agent, replaced when an exec plugin hands out another client
+ * certificate. Redirects are followed as client-go's http.Client follows them (followRedirect),
+ * with credentials only for the server's own origin.
+ */
 export class NodeTransport implements Transport {
   private agent: http.Agent;
   private agentCert: string | Uint8Array | undefined;
+  /** Agents without a client certificate, by protocol: for redirects to another origin. */
+  private readonly bareAgents = new Map<string, http.Agent>();
 
   constructor(private readonly config: RestConfig) {
     const creds: Credentials = {};
@@ -24,19 +37,81 @@ export class NodeTransport implements Transport {
     this.agentCert = config.cert;
   }
 
-  exchange(init: ExchangeInit, creds: Credentials): Promise<Exchange> {
+  async exchange(init: ExchangeInit, creds: Credentials): Promise<Exchange> {
     if (creds.cert !== undefined && creds.cert !== this.agentCert) {
       this.agent.destroy();
       this.agent = newAgent(this.config, creds);
       this.agentCert = creds.cert;
     }
-    const headers = init.body ? { ...init.headers, 'Content-Length': String(init.body.byteLength) } : init.headers;
-    return exchange(this.agent, { ...init, headers });
+    let hop = init;
+    for (let requests = 1; ; requests++) {
+      const agent = hop.url.origin === init.url.origin ? this.agent : this.bareAgent(hop.url);
+      const headers = hop.body ? { ...hop.headers, 'Content-Length': String(hop.body.byteLength) } : hop.headers;
+      const result = await exchange(agent, { ...hop, headers });
+      const next = redirectOf(init, hop, result);
+      if (!next) return result;
+      if (requests >= MAX_REDIRECT_REQUESTS) throw new Error(`${goMethod(init.method)} ${JSON.stringify(next.url.href)}: stopped after ${MAX_REDIRECT_REQUESTS} redirects`);
+      hop = next;
+    }
+  }
+
+  /** An agent with the config's trust settings (CA, insecure, proxy) and no client certificate or SNI override. */
+  private bareAgent(url: URL): http.Agent {
+    let agent = this.bareAgents.get(url.protocol);
+    if (!agent) {
+      const { tlsServerName: _sni, cert: _cert, key: _key, ...trust } = this.config;
+      agent = newAgent({ ...trust, server: url.origin });
+      this.bareAgents.set(url.protocol, agent);
+    }
+    return agent;
   }
 
   close(): void {
     this.agent.destroy();
+    for (const agent of this.bareAgents.values()) agent.destroy();
   }
+}
+
+/** Go's url.Error operation: the method with only its first letter in upper case ("Get"). */
+function goMethod(method: string): string {
+  return method.charAt(0) + method.slice(1).toLowerCase();
+}
+
+/**
+ * The request a redirect answer asks for, as Go's http.Client builds it (redirectBehavior), or
+ * undefined when the answer is the result: not 301/302/303/307/308, or no Location. A 301/302/303
+ * turns any method but GET and HEAD into a GET without a body; a 307/308 repeats the method and
+ * body. Headers are the first request's; to an origin other than the first request's (another
+ * host, port or scheme: an https → http downgrade included) without Authorization, Cookie or
+ * WWW-Authenticate, and the caller presents no client certificate there. client-go puts its
+ * bearer token back on every hop to any host (its round tripper adds it after the redirect);
+ * kgen does not.
+ */
+function redirectOf(first: ExchangeInit, hop: ExchangeInit, result: Exchange): ExchangeInit | undefined {
+  const code = result.statusCode;
+  if (code !== 301 && code !== 302 && code !== 303 && code !== 307 && code !== 308) return undefined;
+  const location = Array.isArray(result.headers.location) ? result.headers.location[0] : result.headers.location;
+  if (!location) return undefined;
+  let url: URL;
+  try {
+    url = new URL(location, hop.url);
+  } catch {
+    throw new Error(`${goMethod(first.method)} ${JSON.stringify(hop.url.href)}: failed to parse Location header ${JSON.stringify(location)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${goMethod(first.method)} ${JSON.stringify(url.href)}: unsupported protocol scheme ${JSON.stringify(url.protocol.slice(0, -1))}`);
+  const keepBody = code === 307 || code === 308;
+  const method = keepBody || hop.method === 'GET' || hop.method === 'HEAD' ? hop.method : 'GET';
+  const sameOrigin = url.origin === first.url.origin;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(first.headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length' || (!sameOrigin && SENSITIVE_HEADERS.has(lower)) || (!keepBody && lower === 'content-type')) continue;
+    headers[name] = value;
+  }
+  const next: ExchangeInit = { ...hop, method, url, headers };
+  if (keepBody && hop.body) next.body = hop.body;
+  else delete next.body;
+  return next;
 }
 
 /**

@@ -31,20 +31,22 @@ export async function dispatchMutating(
 ): Promise<void> {
   const invokedIfNeeded: WebhookAccessor[] = [];
   const reinvoke = new Set<string>();
+  const patched = { any: false };
   for (const [index, hook] of hooks.entries()) {
     if (!(await shouldCallHook(hook.webhook, attrs, namespaceLabels))) continue;
-    const changed = await callMutatingHook(hook, attrs, ctx, 0, index, resolveService);
+    const changed = await callMutatingHook(hook, attrs, ctx, 0, index, patched, resolveService);
     // A change requires every IfNeeded webhook called so far to see the new object.
     if (changed) for (const earlier of invokedIfNeeded) reinvoke.add(earlier.uid);
     if (hook.webhook.reinvocationPolicy === 'IfNeeded') invokedIfNeeded.push(hook);
   }
   for (const [index, hook] of hooks.entries()) {
-    if (reinvoke.has(hook.uid)) await callMutatingHook(hook, attrs, ctx, 1, index, resolveService);
+    if (reinvoke.has(hook.uid)) await callMutatingHook(hook, attrs, ctx, 1, index, patched, resolveService);
   }
   // A custom resource patched to another kind of its group decodes, and kube's custom resource
-  // validator (run after admission) refuses it.
+  // validator (run after admission, so after every webhook) refuses it. Only a patch can change
+  // the kind: a request no webhook patched was checked by the handler's decoding.
   const kind = attrs.object?.kind;
-  if (attrs.customResource && attrs.object && kind !== attrs.kind.kind) {
+  if (patched.any && attrs.customResource && attrs.object && kind !== attrs.kind.kind) {
     const cause = { reason: 'FieldValueInvalid' as const, field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${attrs.kind.kind}` };
     throw newInvalid({ group: attrs.kind.group, kind: attrs.kind.kind }, attrs.object?.metadata?.name ?? attrs.name, [cause]);
   }
@@ -57,6 +59,7 @@ async function callMutatingHook(
   ctx: AdmissionContext,
   round: number,
   index: number,
+  patched: { any: boolean },
   resolveService?: ServiceResolver,
 ): Promise<boolean> {
   const { webhook } = hook;
@@ -66,9 +69,11 @@ async function callMutatingHook(
     const result = await callHook(webhook, attrs, ctx, true, resolveService);
     if (result.patch && result.patch.length > 0) {
       if (!attrs.object) throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
-      const patched = applyWebhookPatch(attrs.object, result.patch, attrs);
-      changed = !jsonEqual(patched, attrs.object);
-      attrs.object = patched;
+      const { decoded, object } = await applyWebhookPatch(attrs.object, result.patch, attrs);
+      // As kube compares: the decoded object (in the version the patch gave it) with the one sent.
+      changed = !jsonEqual(decoded, attrs.object);
+      attrs.object = object;
+      patched.any = true;
       const annotation = JSON.stringify({ configuration: hook.configurationName, webhook: webhook.name, patch: result.patch, patchType: 'JSONPatch' });
       addAnnotationWithLevel(ctx, PATCH_AUDIT_ANNOTATION_PREFIX + key, annotation, 'Request');
     }
@@ -82,14 +87,15 @@ async function callMutatingHook(
 }
 
 /**
- * The patched object; it must decode as kube decodes it (callAttrMutatingHook's
+ * The patched object as decoded (`decoded`, in whatever version the patch gave it) and converted
+ * back to the request's version (`object`); it must decode as kube decodes it (callAttrMutatingHook's
  * jsonSerializer.Decode and the conversion back), and nest no deeper than a request body may
  * (api/nesting.ts): the patch can nest it deeper than both the object and the webhook's answer,
  * and a too-deep object, once stored, makes every later update of it fail in kgen's recursive
  * layers. kube's decoder refuses the patched JSON the same way (at its own depth, 10,000): 500
  * InternalError with the decoder's message, nothing stored.
  */
-function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: AdmissionAttributes): KubeObject {
+async function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: AdmissionAttributes): Promise<{ decoded: KubeObject; object: KubeObject }> {
   let patched: unknown;
   try {
     patched = applyJSONPatch(obj, patch);
@@ -104,24 +110,26 @@ function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: AdmissionAt
   if (tooDeep !== undefined) {
     throw newInternalError(`couldn't get version/kind; json parse error: invalid character '${Array.isArray(tooDeep) ? '[' : '{'}' exceeded max depth`);
   }
-  checkTypeMeta(out, obj, attrs);
-  return out;
+  return { decoded: out, object: await decodeTypeMeta(out, obj, attrs) };
 }
 
 const LEGACY_SCHEME = 'pkg/api/legacyscheme/scheme.go:30';
 
 /**
  * The patched object's apiVersion and kind, as kube's decode and conversion back to the
- * request's version judge them (all 500 InternalError):
+ * request's version judge them (errors are 500 InternalError); resolves with the object in the
+ * request's version:
  * - not strings: meta.Interpret's error;
- * - a compiled kind (typed in kube): a missing one is defaulted from the object's type; another is
- *   `no kind "X" is registered` (kgen serves one version of a compiled kind per request, so
- *   another version is refused too, where kube would convert a version that registers the kind);
- * - a custom resource (unstructured): a missing kind is the decoder's error; another group (or
- *   version) is the CR converter's error; another kind of the same group and version passes, for
- *   dispatchMutating to refuse as the custom resource validator does.
+ * - a compiled kind (typed in kube): a missing one is defaulted from the object's type; another
+ *   version that registers the kind is converted back (attrs.convertVersion, the storage's
+ *   converter); anything else is `no kind "X" is registered`;
+ * - a custom resource (unstructured): a missing kind is the decoder's error; another group is the
+ *   CR converter's error, and so is a version the CRD does not list; another version it lists is
+ *   converted through the CRD's conversion (None or Webhook; a webhook's failure is its Status);
+ *   another kind of the same group passes, for dispatchMutating to refuse as the custom resource
+ *   validator does.
  */
-function checkTypeMeta(out: KubeObject, obj: KubeObject, attrs: AdmissionAttributes): void {
+async function decodeTypeMeta(out: KubeObject, obj: KubeObject, attrs: AdmissionAttributes): Promise<KubeObject> {
   for (const field of ['apiVersion', 'kind'] as const) {
     const value: unknown = out[field];
     if (value !== undefined && value !== null && typeof value !== 'string') {
@@ -134,17 +142,18 @@ function checkTypeMeta(out: KubeObject, obj: KubeObject, attrs: AdmissionAttribu
   if (!attrs.customResource) {
     if (apiVersion === '') out.apiVersion = obj.apiVersion;
     if (kind === '') out.kind = obj.kind;
-    if (out.apiVersion !== obj.apiVersion || out.kind !== obj.kind) {
-      throw newInternalError(`no kind ${JSON.stringify(out.kind)} is registered for version ${JSON.stringify(out.apiVersion)} in scheme ${JSON.stringify(LEGACY_SCHEME)}`);
-    }
-    return;
+    if (out.apiVersion === obj.apiVersion && out.kind === obj.kind) return out;
+    const converted = out.kind === obj.kind ? await attrs.convertVersion?.(out) : undefined;
+    if (converted) return converted;
+    throw newInternalError(`no kind ${JSON.stringify(out.kind)} is registered for version ${JSON.stringify(out.apiVersion)} in scheme ${JSON.stringify(LEGACY_SCHEME)}`);
   }
   if (kind === '') throw newInternalError(`Object 'Kind' is missing in '${JSON.stringify(out)}'`);
-  if (apiVersion !== obj.apiVersion) {
-    const target = obj.apiVersion ?? '';
-    const group = (v: string) => (v.includes('/') ? v.slice(0, v.indexOf('/')) : '');
-    const gvk = `${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}`;
-    if (group(apiVersion) !== group(target)) throw newInternalError(`${gvk} is unstructured and is not suitable for converting to ${JSON.stringify(target)}`);
-    throw newInternalError(`request to convert CR from an invalid group/version: ${apiVersion}`);
-  }
+  if (apiVersion === obj.apiVersion) return out;
+  const target = obj.apiVersion ?? '';
+  const group = (v: string) => (v.includes('/') ? v.slice(0, v.indexOf('/')) : '');
+  const gvk = `${apiVersion.includes('/') ? apiVersion : `/${apiVersion}`}, Kind=${kind}`;
+  if (group(apiVersion) !== group(target)) throw newInternalError(`${gvk} is unstructured and is not suitable for converting to ${JSON.stringify(target)}`);
+  const converted = await attrs.convertVersion?.(out);
+  if (converted) return converted;
+  throw newInternalError(`request to convert CR from an invalid group/version: ${apiVersion}`);
 }
