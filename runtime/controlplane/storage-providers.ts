@@ -16,6 +16,7 @@ import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registr
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
 import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentStatusStrategy } from '../registry/apps/index.js';
 import { CORE_STRATEGIES, withEventStrategy, withPersistentVolumeClaimStatusStrategy } from '../registry/core/index.js';
+import { withLeaseStrategy } from '../registry/leases.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
 import type { StatusResets } from '../registry/strategy.js';
@@ -113,9 +114,9 @@ function eventsProviders(): GroupProviders {
   return [['events', { ...NO_GENERATION, strategy: withEventStrategy('regarding'), storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
 }
 
-/** coordination.k8s.io: Leases. */
+/** coordination.k8s.io: Leases (kube's ValidateLeaseSpec). */
 function coordinationProviders(): GroupProviders {
-  return [['leases', NO_GENERATION]];
+  return [['leases', { ...NO_GENERATION, strategy: withLeaseStrategy }]];
 }
 
 /** apiregistration.k8s.io: APIServices. */
