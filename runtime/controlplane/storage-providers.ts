@@ -15,7 +15,8 @@ import { ConvertingStorage } from '../conversion/storage.js';
 import { ClusterIPAllocator, DEFAULT_SERVICE_CLUSTER_IP_RANGE } from '../registry/clusterip.js';
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, NodePortAllocator } from '../registry/nodeport.js';
 import { APPS_GROUP, APPS_STRATEGIES, deploymentScaleSelector, withDeploymentStatusStrategy } from '../registry/apps/index.js';
-import { CORE_STRATEGIES, withPersistentVolumeClaimStatusStrategy } from '../registry/core/index.js';
+import { CORE_STRATEGIES, withEventStrategy, withPersistentVolumeClaimStatusStrategy } from '../registry/core/index.js';
+import { withLeaseStrategy } from '../registry/leases.js';
 import { withNamespaceStrategy } from '../registry/namespaces.js';
 import { withServiceStrategy } from '../registry/services.js';
 import type { StatusResets } from '../registry/strategy.js';
@@ -94,7 +95,7 @@ function coreProviders(options: ControlPlaneStorageOptions): GroupProviders {
       { ...NO_GENERATION, strategy: wrap, ...(plural === 'persistentvolumeclaims' ? { statusStrategy: withPersistentVolumeClaimStatusStrategy, statusResets: SPEC } : {}) },
     ]),
     ['serviceaccounts', NO_GENERATION],
-    ['events', NO_GENERATION],
+    ['events', { ...NO_GENERATION, strategy: withEventStrategy('involvedObject') }],
   ];
 }
 
@@ -110,12 +111,12 @@ function apiextensionsProviders(): GroupProviders {
 
 /** events.k8s.io: Events are core/v1 Events seen through another schema (one storage, one watch cache). */
 function eventsProviders(): GroupProviders {
-  return [['events', { ...NO_GENERATION, storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
+  return [['events', { ...NO_GENERATION, strategy: withEventStrategy('regarding'), storedAs: { group: '', plural: 'events', wrap: (storage) => new ConvertingStorage(storage, eventsConversion, EVENTS_VERSION) } }]];
 }
 
-/** coordination.k8s.io: Leases. */
+/** coordination.k8s.io: Leases (kube's ValidateLeaseSpec). */
 function coordinationProviders(): GroupProviders {
-  return [['leases', NO_GENERATION]];
+  return [['leases', { ...NO_GENERATION, strategy: withLeaseStrategy }]];
 }
 
 /** apiregistration.k8s.io: APIServices. */

@@ -16,8 +16,25 @@ import { createVirtual } from './virtual.js';
 import { createToken } from './tokenrequest.js';
 import { connectCustom, customSubresource, getCustom } from './custom.js';
 
+/**
+ * The 404s of a path no route serves (kube's NotFound handler, and the CRD handler's unknown
+ * subresource): the metrics filter does not count them, as kube instruments only its routes, so
+ * made-up groups, versions, resources and subresources cannot add label sets without bound.
+ */
+const unrouted = new WeakSet<APIResponse>();
+
+/** Whether response is the answer to a path no route serves. */
+export function isUnroutedResponse(response: APIResponse): boolean {
+  return response.code === 404 && unrouted.has(response);
+}
+
+function markUnrouted(response: APIResponse): APIResponse {
+  unrouted.add(response);
+  return response;
+}
+
 export function notFoundResponse(): APIResponse {
-  return errorResponse(statusError('NotFound', 'the server could not find the requested resource', {}));
+  return markUnrouted(errorResponse(statusError('NotFound', 'the server could not find the requested resource', {})));
 }
 
 const mainHandlers: Record<string, Handler> = {
@@ -75,7 +92,7 @@ function handlersFor(scope: RequestScope, subresource: string): Record<string, H
  */
 function unknownSubresource(scope: RequestScope, req: APIRequest): APIResponse {
   if (scope.definition.group === '') return notFoundResponse();
-  return errorResponse(newNotFound({ group: scope.definition.group, resource: scope.definition.plural }, req.info.name));
+  return markUnrouted(errorResponse(newNotFound({ group: scope.definition.group, resource: scope.definition.plural }, req.info.name)));
 }
 
 /** Whether the URL has the namespace the verb needs, or none where the kind has none. */

@@ -36,6 +36,17 @@ rules:
   - level: None
 `;
 
+/** Webhook audit annotation keys kube's checkKeyFormat refuses once prefixed with the webhook's name. */
+const BAD_KEYS: Record<string, string> = {
+  '': 'empty',
+  'has space': 'x',
+  'a/b': 'a second slash',
+  '../authorization.k8s.io/reason': 'climbs',
+  'line\nbreak': 'x',
+  ['k'.repeat(64)]: 'too long',
+  '-dash': 'x',
+};
+
 const ca = newCA('annotations-webhook-ca');
 const serving = newSignedCertificate(ca, { commonName: 'webhook', usage: 'server', hosts: ['127.0.0.1'] });
 const caBundle = Buffer.from(ca.cert).toString('base64');
@@ -57,7 +68,8 @@ describe('audit: admission annotations', () => {
         const secret = review.request.resource.resource === 'secrets';
         const patch = secret ? [{ op: 'add', path: '/data/token', value: SECRET_VALUE }] : [{ op: 'add', path: '/metadata/labels', value: { seen: 'yes' } }];
         // The webhook named authorization.k8s.io tries to plant the authorizer's annotations.
-        const auditAnnotations = req.url?.startsWith('/plant') ? { decision: 'forbid', reason: 'planted by a webhook' } : { checked: 'yes' };
+        // The patching webhook also sends keys that are not qualified names once prefixed: kube drops them.
+        const auditAnnotations = req.url?.startsWith('/plant') ? { decision: 'forbid', reason: 'planted by a webhook' } : { checked: 'yes', ...BAD_KEYS };
         const response = req.url?.startsWith('/plant') ? { uid: review.request.uid, allowed: true, auditAnnotations } : { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), auditAnnotations };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response }));
       });
@@ -146,6 +158,15 @@ describe('audit: admission annotations', () => {
     assert.equal(a['patch.example.com/checked'], 'yes');
     assert.equal(a[PATCH], undefined);
     assert.equal(a['authorization.k8s.io/decision'], 'allow');
+  });
+
+  it("a webhook's audit annotation keys must be qualified names once prefixed with its name (kube's checkKeyFormat)", () => {
+    for (const name of ['widget-meta', 'widget-full']) {
+      const a = completed(name).annotations ?? {};
+      assert.equal(a['patch.example.com/checked'], 'yes', name);
+      const dropped = Object.keys(a).filter((k) => k.startsWith('patch.example.com/') && k !== 'patch.example.com/checked');
+      assert.deepEqual(dropped, [], `${name}: no key that is not a qualified name`);
+    }
   });
 
   it('a webhook\'s audit annotations never replace one already recorded (kube keeps the first value)', () => {

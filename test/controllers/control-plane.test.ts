@@ -58,7 +58,8 @@ describe('control-plane kinds', () => {
       [`/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }],
       [`/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }],
       [`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } }],
-      [`/api/v1/namespaces/${ns}/events`, event('e', { metadata: { name: 'e' } })],
+      // An Event names an object of its own namespace (kube's legacyValidateEvent).
+      [`/api/v1/namespaces/${ns}/events`, event('e', { metadata: { name: 'e' }, involvedObject: { kind: 'Widget', apiVersion: 'widgets.example.com/v1', namespace: ns, name: 'w1', uid: 'u-1' } })],
       [`/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me' } }],
     ] as const;
     for (const [path, body] of paths) assert.equal((await t.request('POST', path, { body })).status, 201, path);

@@ -161,6 +161,29 @@ describe('/metrics', () => {
     assert.equal((await admin('GET', '/metrics')).status, 200);
   });
 
+  test('a path no route serves adds no series: made-up groups, versions, resources and subresources (kube counts only its routes)', async () => {
+    const series = (s: Scrape) => (s.samples.get('apiserver_request_total') ?? []).map((m) => JSON.stringify({ ...m.labels, code: undefined }));
+    const before = new Set(series(await scrape()));
+    // Each path is one a user with wildcard rights may send; none is served (404 or 405).
+    const made: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      made.push(`/apis/widgets.example.com/v1/namespaces/default/rnd${i}`);
+      made.push(`/apis/widgets.example.com/v${i + 7}/widgets`);
+      made.push(`/apis/g${i}.example.com/v1/widgets`);
+      made.push(`${NS}/m1/sub${i}`);
+      made.push(`/api/v1/namespaces/default/pods${i}/x`);
+      made.push(`/api/v1/namespaces/default/configmaps/x/sub${i}`);
+      made.push(`/apis/widgets.example.com/v1/namespaces/default/widgets${i}/x/y`);
+    }
+    for (const path of made) assert.equal((await admin('GET', path)).status, 404, path);
+    const added = series(await scrape()).filter((s) => !before.has(s) && !s.includes('"/metrics"'));
+    assert.deepEqual(added, [], 'no new label set');
+    // A 404 for an object of a served resource is still counted under the resource.
+    assert.equal((await admin('GET', `${NS}/no-such-widget`)).status, 404);
+    const found = (await scrape()).samples.get('apiserver_request_total')!.find((m) => m.labels.resource === 'widgets' && m.labels.code === '404' && m.labels.verb === 'GET');
+    assert.ok(found, 'GET widgets 404 is counted');
+  });
+
   test('--profiling serves CPU and heap profiles to whoever may get /debug/pprof', async () => {
     assert.equal((await monitor('GET', '/debug/pprof/heap')).status, 403);
     const heap = await admin('GET', '/debug/pprof/heap');

@@ -6,6 +6,7 @@
 import type { AdmissionAttributes } from '../../api/auth.js';
 import { ErrCallingWebhook, dryRunUnsupported, webhookDenied } from '../errors.js';
 import type { AdmissionContext } from '../../api/admission.js';
+import { isQualifiedName } from '../../api/names.js';
 import { admissionWebhookDuration, observeAdmission } from '../../metrics/apiserver.js';
 import { callWebhook, type ServiceResolver } from './client.js';
 import { newAdmissionReview, UndecodablePatchError, verifyAdmissionResponse, type AdmissionResult } from './review.js';
@@ -41,10 +42,21 @@ async function callHookUntimed(webhook: Webhook, attrs: AdmissionAttributes, ctx
   } catch (err) {
     throw new ErrCallingWebhook(webhook.name, err instanceof UndecodablePatchError ? err.message : `received invalid webhook response: ${(err as Error).message}`);
   }
-  for (const [key, value] of Object.entries(result.auditAnnotations)) ctx.annotations[`${webhook.name}/${key}`] = value;
+  for (const [key, value] of Object.entries(result.auditAnnotations)) addAuditAnnotation(ctx, `${webhook.name}/${key}`, value);
   ctx.warnings.push(...result.warnings);
   if (!result.allowed) throw webhookDenied(attrs, webhook.name, result.result);
   return result;
+}
+
+/**
+ * kube's Attributes.AddAnnotation for a webhook's audit annotation: the key, `<webhook>/<key>`,
+ * must be a qualified name with exactly one '/' (checkKeyFormat), and a key already recorded
+ * keeps its first value. kube logs a warning and drops the annotation; so does this, silently.
+ */
+function addAuditAnnotation(ctx: AdmissionContext, key: string, value: string): void {
+  if (key.split('/').length !== 2 || isQualifiedName(key).length > 0) return;
+  if (Object.hasOwn(ctx.annotations, key)) return;
+  ctx.annotations[key] = value;
 }
 
 /** failurePolicy Ignore: call failures fail open. Fail is the default. */

@@ -25,5 +25,6 @@ export function withCoreStrategy(definition: Pick<ResourceDefinition, 'group' | 
 }
 
 export { withPersistentVolumeClaimStatusStrategy } from './persistentvolumeclaims.js';
+export { withEventStrategy } from './events.js';
 export { MAX_SECRET_SIZE } from './configdata.js';
 export { mergeStringData, SECRET_TYPE_OPAQUE, SECRET_TYPE_SERVICE_ACCOUNT_TOKEN } from './secrets.js';

@@ -11,6 +11,7 @@
  * Cheap on the GET path: one string key per request and one Map lookup find a record holding the
  * request's histogram series and a per-code counter array; no label objects are built.
  */
+import { isUnroutedResponse } from '../../endpoints/dispatch.js';
 import type { APIResponse, RequestInfo, StreamResponse } from '../../endpoints/handler.js';
 import {
   currentInflightRequests,
@@ -210,6 +211,9 @@ function record(ctx: RequestContext, info: RequestInfo, response: APIResponse, l
     }
     return response;
   }
+  // A path no route serves is not counted (kube instruments its routes only): its labels are the
+  // client's words, and counting them would let one client grow the metrics without bound.
+  if (code === 404 && isUnroutedResponse(response)) return response;
   const group = info.isResourceRequest ? info.apiGroup : '';
   const version = info.isResourceRequest ? info.apiVersion : '';
   const resource = info.isResourceRequest ? info.resource : '';

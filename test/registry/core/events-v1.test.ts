@@ -2,6 +2,9 @@
  * core/v1 Event and events.k8s.io/v1 Event are one storage seen through two APIs, as in kube:
  * an Event written through either is read, listed, watched and updated through the other, with
  * kube's field mapping (involvedObject ⇄ regarding, message ⇄ note, …) and one resourceVersion.
+ * Both APIs keep kube's legacyValidateEvent: an Event without eventTime names an object of its own
+ * namespace (or, about a cluster-scoped object, lives in `default`); one with eventTime about a
+ * cluster-scoped object lives in `default` or `kube-system`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -72,5 +75,34 @@ describe('events.k8s.io/v1 over core/v1 Events', () => {
     assert.equal((await t.request('GET', `${V1}/e2`)).status, 404);
     const all = await t.request('GET', V1);
     assert.deepEqual(all.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+  });
+
+  it("an Event's namespace and its object's agree, as kube's legacyValidateEvent (on create and update, through either API)", async () => {
+    for (const ns of ['ev-a', 'ev-b']) assert.equal((await t.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } })).status, 201);
+    const core = (ns: string) => `/api/v1/namespaces/${ns}/events`;
+    const v1 = (ns: string) => `/apis/events.k8s.io/v1/namespaces/${ns}/events`;
+    const coreEvent = (name: string, involvedObject: object) => ({ apiVersion: 'v1', kind: 'Event', metadata: { name }, involvedObject, reason: 'R', message: 'm' });
+    const v1Event = (name: string, regarding: object) => ({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name }, eventTime: '2026-01-01T00:00:00.000000Z', regarding, reason: 'R', action: 'A', type: 'Normal', reportingController: 'ctrl', reportingInstance: 'i1' });
+    const refused = async (path: string, body: object, value: string) => {
+      const r = await t.request('POST', path, { body });
+      assert.equal(r.status, 422, `${path}: ${r.text}`);
+      assert.match(r.body.message, new RegExp(`involvedObject\\.namespace: Invalid value: "${value}": does not match event\\.namespace`));
+    };
+    // An Event in ev-a about a Pod of ev-b, or about a cluster-scoped object, is refused.
+    await refused(core('ev-a'), coreEvent('x1', { kind: 'Pod', namespace: 'ev-b', name: 'p' }), 'ev-b');
+    await refused(core('ev-a'), coreEvent('x2', { kind: 'Node', name: 'n' }), '');
+    await refused(v1('ev-a'), v1Event('x3', { kind: 'Node', name: 'n' }), '');
+    // Accepted: its own namespace's object; a cluster-scoped object from default (and kube-system with eventTime).
+    assert.equal((await t.request('POST', core('ev-a'), { body: coreEvent('ok1', { kind: 'Pod', namespace: 'ev-a', name: 'p' }) })).status, 201);
+    assert.equal((await t.request('POST', core('default'), { body: coreEvent('ok2', { kind: 'Node', name: 'n' }) })).status, 201);
+    assert.equal((await t.request('POST', v1('kube-system'), { body: v1Event('ok3', { kind: 'Node', name: 'n' }) })).status, 201);
+    // With eventTime kube checks only the cluster-scoped case: regarding another namespace is accepted.
+    assert.equal((await t.request('POST', v1('ev-a'), { body: v1Event('ok4', { kind: 'Pod', namespace: 'ev-b', name: 'p' }) })).status, 201);
+    // An update that moves the object to another namespace is refused, through either API.
+    const moved = await t.request('PATCH', `${core('ev-a')}/ok1`, { body: { involvedObject: { namespace: 'ev-b' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(moved.status, 422, moved.text);
+    const movedV1 = await t.request('PATCH', `${v1('ev-a')}/ok1`, { body: { regarding: { namespace: 'ev-b' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(movedV1.status, 422, movedV1.text);
+    assert.equal((await t.request('GET', `${core('ev-a')}/ok1`)).body.involvedObject.namespace, 'ev-a');
   });
 });
