@@ -13,11 +13,17 @@
 //
 // Written beside dist/ and swapped in whole, so that a process reading dist/ (tests running in
 // parallel; npm pack) never sees a half-written tree.
+//
+// A build of an unchanged tree does nothing: .build-stamp.json records the inputs, options and
+// outputs of the last build (bin/loader/build-stamp.js says what counts as a change); `--force`
+// builds anyway, `--dry-run` only says whether a build would run (exit 0: up to date, 1: it
+// would build) and `--inputs` prints the files the check watches, one a line.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordInputs, staleReason, walkFiles, writeStamp } from './bin/loader/build-stamp.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -113,6 +119,56 @@ async function bundleCli(dir) {
     ],
   });
 }
+const quiet = process.env.KGEN_BUILD_QUIET === '1';
+
+/**
+ * What the build reads: the compiled trees (every file, walked afresh), generated/, bin/loader/
+ * (the bundle and dist/'s modules import files there by path), its own script and configs,
+ * @kgen/client's package.json and .d.ts files (which kgen's refer to), and the installed packages
+ * as a whole.
+ */
+function buildInputs() {
+  let client = join(root, 'packages/client');
+  try {
+    client = dirname(require.resolve('@kgen/client/package.json'));
+  } catch {
+    // Not linked yet: tsc will say so; the workspace's own directory stands in.
+  }
+  return [
+    ...TREES.flatMap((tree) => walkFiles(join(root, tree))),
+    // runtime/ imports the types of built-in APIs from generated/models.
+    ...walkFiles(join(root, 'generated')),
+    ...walkFiles(join(root, 'bin/loader')),
+    ...['build.js', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json'].map((f) => join(root, f)),
+    join(client, 'package.json'),
+    ...walkFiles(join(client, 'dist/types')),
+    require.resolve('esbuild/package.json'),
+    require.resolve('typescript/package.json'),
+  ];
+}
+
+/** Flags of the up-to-date check itself, not options of the build. */
+const CHECK_FLAGS = ['--force', '--dry-run', '--inputs'];
+const stamp = {
+  file: join(root, '.build-stamp.json'),
+  spec: { root, inputs: buildInputs(), outputs: join(root, 'dist'), options: { node: process.version, args: process.argv.slice(2).filter((a) => !CHECK_FLAGS.includes(a)) } },
+};
+if (process.argv.includes('--inputs')) {
+  console.log(stamp.spec.inputs.join('\n'));
+  process.exit(0);
+}
+const reason = process.argv.includes('--force') ? '--force' : staleReason(stamp.file, stamp.spec);
+if (process.argv.includes('--dry-run')) {
+  console.log(reason === undefined ? 'kgen: dist/ is up to date' : `kgen: would build dist/ (${reason})`);
+  process.exit(reason === undefined ? 0 : 1);
+}
+if (reason === undefined) {
+  if (!quiet) console.log(`kgen: dist/ is up to date (${stamp.spec.inputs.length} inputs as the last build found them; --force builds anyway)`);
+  process.exit(0);
+}
+if (!quiet) console.log(`kgen: building dist/ (${reason})`);
+const inputs = recordInputs(root, stamp.spec.inputs);
+
 const out = join(root, `.dist-${process.pid}`);
 rmSync(out, { recursive: true, force: true });
 try {
@@ -180,7 +236,8 @@ try {
       rmSync(old, { recursive: true, force: true });
     }
   }
-  if (process.env.KGEN_BUILD_QUIET !== '1') console.log(`kgen: built dist/ (${count} modules, .d.ts files and maps)`);
+  writeStamp(stamp.file, { root, inputs, outputs: stamp.spec.outputs, options: stamp.spec.options });
+  if (!quiet) console.log(`kgen: built dist/ (${count} modules, .d.ts files and maps)`);
 } catch (err) {
   rmSync(out, { recursive: true, force: true });
   console.error(err instanceof Error ? err.message : err);

@@ -3,9 +3,10 @@
 // compile of the TypeScript, without tsx's costlier hooks). `npm test -- <filter>`
 // runs only files whose path contains the filter. `--conditions=kgen:source` resolves @kgen/client
 // to its TypeScript sources, so tests need no build and share one copy of its modules.
-// Each file runs in its own process, two at a time, in path order: with the files' measured times
-// that order already ends within a second of the best packing of two slots (the last files are
-// small), so no weights are kept. At the end it prints the slowest files' wall and CPU times;
+// Each file runs in its own process, two at a time (KGEN_TEST_CONCURRENCY=<n> for n, to measure
+// other slot counts), in path order: with the files' measured times that order already ends
+// within a second of the best packing of two slots (the last files are small), so no weights are
+// kept. At the end it prints the slowest files' wall and CPU times;
 // KGEN_TEST_TIMINGS=<file> also keeps every file's times in that file.
 // The server fixture (test/fixtures/server-apis, which test/server/testserver.ts serves in ~85
 // files) is compiled once, here, with `kgen generate`, rather than by the generator in each of
@@ -102,6 +103,7 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+const concurrency = Number.parseInt(process.env.KGEN_TEST_CONCURRENCY ?? '', 10) || 2;
 const started = Date.now();
 const fixtureDir = process.env.KGEN_TEST_SERVER_FIXTURE || !needsServerFixture(files) ? undefined : compileServerFixture();
 // Ctrl-C reaches node --test too: wait for it to end, then remove the fixture as after any run.
@@ -114,7 +116,7 @@ const result = spawnSync(
   process.execPath,
   [
     '--conditions=kgen:source', '--import', './test/support/ts-loader.mjs', '--import', './test/support/file-timing.mjs',
-    '--test', '--test-concurrency=2', '--test-timeout=300000', ...files,
+    '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', ...files,
   ],
   {
     cwd: root,

@@ -1,8 +1,9 @@
 /**
  * kgen as a dependency of a real program, the way a user gets it: both packages packed with
- * `npm pack` (which builds @kgen/client and kgen's dist/), installed from the tarballs into a new
- * project outside the repository, offline (`npm install --offline`) from this machine's npm cache,
- * then, in order: `npx kgen init`,
+ * `npm pack` (whose `prepare` builds @kgen/client and kgen's dist/, or finds them up to date
+ * with their sources by build.js's stamp: CI's install has just built them), installed from the
+ * tarballs into a new project outside the repository, offline (`npm install --offline`) from this
+ * machine's npm cache, then, in order: `npx kgen init`,
  * `npx kgen generate ./apis`, tsc with nodenext and with bundler settings (strict,
  * exactOptionalPropertyTypes, noUncheckedIndexedAccess, isolatedModules, verbatimModuleSyntax),
  * `node dist/src/app.js` creating, listing and watching through the generated client against
