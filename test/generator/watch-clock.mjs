@@ -1,10 +1,15 @@
 /**
- * A clock a test can stop, for a `kgen generate --watch` child of cli.test.ts (node --import it;
- * the child needs an IPC channel). The watcher's settle counts on performance.now(): a result is
- * written, or its errors printed, only once SETTLE_MS have passed since the last event. Between
- * the parent's 'stop' and 'go' messages performance.now() stands still, so the settle cannot run
- * out while the test makes a save's steps, however long a loaded machine takes between them; after
- * 'go' the clock carries on from where it stood (the stopped time is not counted).
+ * A clock a test can stop, for a `kgen generate --watch` child of cli.test.ts, which it starts as
+ *
+ *   node test/generator/watch-clock.mjs bin/kgen.js generate … --watch   (with an IPC channel)
+ *
+ * and which then runs bin/kgen.js as `node bin/kgen.js …` would (same argv from [1] on; no
+ * --import, so node's flags, and with them kgen's V8 code cache, are a plain run's). The
+ * watcher's settle counts on performance.now(): a result is written, or its errors printed, only
+ * once SETTLE_MS have passed since the last event. Between the parent's 'stop' and 'go' messages
+ * performance.now() stands still, so the settle cannot run out while the test makes a save's
+ * steps, however long a loaded machine takes between them; after 'go' the clock carries on from
+ * where it stood (the stopped time is not counted).
  *
  * With KGEN_TEST_REPORT_READS=<suffix>, every readFileSync of a path ending with the suffix is
  * reported to the parent as { read: path, text }: the test knows what the watcher's compile read.
@@ -12,6 +17,8 @@
  */
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const realNow = performance.now.bind(performance);
 let stoppedAt;
@@ -42,3 +49,7 @@ process.on('message', (message) => {
 });
 // The channel alone does not keep the watcher alive: SIGTERM ends it as before.
 process.channel?.unref();
+
+const entry = resolve(process.argv[2]);
+process.argv.splice(1, 1);
+await import(pathToFileURL(entry).href);
