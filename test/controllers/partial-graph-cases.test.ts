@@ -47,12 +47,17 @@ function countingRetries() {
       },
     },
   };
-  /** Resolves once `key` has been retried n times after this call. */
+  /** Resolves once `key` has been retried n times after this call; fails, naming the count, after 20 s (as `eventually`). */
   const retried = (key: unknown, n: number) =>
-    new Promise<void>((resolve) => {
+    new Promise<void>((resolve, reject) => {
       const from = counts.get(key) ?? 0;
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${String(key)} was retried ${(counts.get(key) ?? 0) - from} times in 20 s, not ${n}`));
+      }, 20_000);
       const check = () => {
         if ((counts.get(key) ?? 0) - from < n) return;
+        clearTimeout(timer);
         waiters.delete(check);
         resolve();
       };
