@@ -23,7 +23,7 @@ export { EventTTLController, DEFAULT_EVENT_TTL_MS } from './eventttl.js';
 export { ServiceAccountsController, DEFAULT_SERVICE_ACCOUNT } from './serviceaccounts.js';
 export { SharedInformers, ResourceInformer, metadataOnly, type IndexedObject, type InformerHandlers, type InformerIndex, type InformerOptions, type InformerSetListener, type InformerTransform } from './informer.js';
 export { ResourceCatalog, type CatalogChange, type DynamicAPIs, type InstalledAPIs } from './resources.js';
-export { WorkQueue, type WorkQueueOptions } from './queue.js';
+export { WorkQueue, type WorkQueueMetrics, type WorkQueueOptions } from './queue.js';
 
 export interface ControllerOptions {
   apis: InstalledAPIs;

@@ -11,6 +11,22 @@ import { controllerRateLimiter, type ControllerRateLimits, type RateLimiter } fr
 /** The rate limiter's figures (ratelimiter.ts; kube's DefaultControllerRateLimiter unless given), or a rate limiter. */
 export interface WorkQueueOptions extends ControllerRateLimits {
   rateLimiter?: RateLimiter<unknown>;
+  metrics?: WorkQueueMetrics;
+}
+
+/**
+ * Hooks a caller observes the queue through, as client-go's MetricsProvider (and the client
+ * toolkit's WorkQueueMetrics, packages/client/src/toolkit/workqueue.ts). They run synchronously
+ * and must not throw.
+ */
+export interface WorkQueueMetrics {
+  /**
+   * A key was added again through the rate limiter (addRateLimited): one failure, the retries
+   * counter (workqueue_retries_total). A key is never dropped, so no moment says its retries ran
+   * out; what must outlast a bounded retry budget (a test of an outage) counts these instead of
+   * waiting a time.
+   */
+  retry?(key: unknown): void;
 }
 
 export class WorkQueue<K> {
@@ -22,9 +38,11 @@ export class WorkQueue<K> {
   private wake: (() => void) | undefined;
   private stopped = false;
   private readonly rateLimiter: RateLimiter<K>;
+  private readonly metrics: WorkQueueMetrics;
 
   constructor(opts: WorkQueueOptions = {}) {
     this.rateLimiter = (opts.rateLimiter as RateLimiter<K> | undefined) ?? controllerRateLimiter<K>(opts);
+    this.metrics = opts.metrics ?? {};
   }
 
   get shuttingDown(): boolean {
@@ -61,6 +79,7 @@ export class WorkQueue<K> {
 
   /** Adds `key` again once its rate limiter allows it: the longer it keeps failing, the later (AddRateLimited). */
   addRateLimited(key: K): void {
+    this.metrics.retry?.(key);
     this.addAfter(key, this.rateLimiter.when(key));
   }
 

@@ -175,14 +175,17 @@ describe('JWT authenticator (the --oidc-* flags)', () => {
     const verifies = mock.method(crypto, 'verify');
     syncBuiltinESMExports();
     try {
-      const authn = jwtAuthenticator([{ ...oidcFlagsConfig({ issuerURL: rotating.url, clientID: 'kgen' })!, issuer: { url: rotating.url, audiences: ['kgen'], certificateAuthority: rotating.ca.cert } }]);
+      // The authenticator's clock (seconds), moved on by the test: a loaded machine could otherwise
+      // pass a one-second expiry before the first request, and a real wait cost 2 s.
+      let clock = Date.now() / 1000;
+      const authn = jwtAuthenticator([{ ...oidcFlagsConfig({ issuerURL: rotating.url, clientID: 'kgen' })!, issuer: { url: rotating.url, audiences: ['kgen'], certificateAuthority: rotating.ca.cert } }], { now: () => clock });
       const token = rotating.token({ sub: 's', aud: 'kgen' });
       for (let i = 0; i < 3; i++) assert.ok('user' in ((await authn.authenticate(request(token))) as object));
       assert.equal(verifies.mock.callCount(), 1, 'one signature check for three requests');
       // Expiry is still the request's: the remembered signature does not keep a token alive.
-      const expiring = rotating.token({ sub: 's', aud: 'kgen', exp: Math.floor(Date.now() / 1000) + 1 });
+      const expiring = rotating.token({ sub: 's', aud: 'kgen', exp: Math.floor(clock) + 1 });
       assert.ok('user' in ((await authn.authenticate(request(expiring))) as object));
-      await new Promise((r) => setTimeout(r, 2100));
+      clock += 2.1;
       assert.match(errorOf(await authn.authenticate(request(expiring))), /token is expired/);
       rotating.rotate();
       const fresh = rotating.token({ sub: 's', aud: 'kgen' });

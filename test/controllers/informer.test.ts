@@ -41,7 +41,8 @@ describe('WorkQueue', () => {
   it('retries a failing key for as long as it fails (never dropped), forgets it once it succeeds, and shutDown clears pending retries', async () => {
     // kube's GC and namespace controller: AddRateLimited on every error, Forget after a success.
     // The old queue gave up after 8 failures; 20 is well past that.
-    const q = new WorkQueue<string>({ baseDelayMs: 1, maxDelayMs: 4 });
+    const retries: unknown[] = [];
+    const q = new WorkQueue<string>({ baseDelayMs: 1, maxDelayMs: 4, metrics: { retry: (key) => retries.push(key) } });
     let attempts = 0;
     let done = false;
     const loop = q.run(
@@ -56,6 +57,7 @@ describe('WorkQueue', () => {
     await eventually(() => done, 'the key to be processed once its failures stop');
     assert.equal(attempts, 21, 'twenty failures, then the success');
     assert.equal(q.numRequeues('x'), 0, 'forgotten after the success');
+    assert.deepEqual(retries, Array(20).fill('x'), 'metrics.retry: each rate-limited add');
     q.addAfter('y', 60_000); // would keep a timer alive if shutDown did not clear it
     q.shutDown();
     await loop;

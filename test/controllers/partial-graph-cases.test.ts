@@ -27,6 +27,45 @@ import { EtcdCluster, TcpProxy } from '../support/etcd.js';
 import { G, NS, W, breakWatch, eventually as eventuallyWithin, getOrNone, installFixture, ownerRef, type FixtureAPIs } from './helpers.js';
 
 const FAST = { baseDelayMs: 5, maxDelayMs: 50 };
+/**
+ * Failures a key outlasts in the etcd outage cases: more than the 8 after which the old queue
+ * dropped a key (informer.test.ts proves 20 on the queue alone). The queues count them
+ * (metrics.retry), so a case waits for the count, not for a time (it slept 1.5 s) that a loaded
+ * machine may fill with fewer retries than that.
+ */
+const OUTLASTED_RETRIES = 10;
+/** FAST, plus a wait for a key's retries (the work queues' metrics.retry). */
+function countingRetries() {
+  const counts = new Map<unknown, number>();
+  const waiters = new Set<() => void>();
+  const queue = {
+    ...FAST,
+    metrics: {
+      retry: (key: unknown) => {
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        for (const w of waiters) w();
+      },
+    },
+  };
+  /** Resolves once `key` has been retried n times after this call; fails, naming the count, after 20 s (as `eventually`). */
+  const retried = (key: unknown, n: number) =>
+    new Promise<void>((resolve, reject) => {
+      const from = counts.get(key) ?? 0;
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${String(key)} was retried ${(counts.get(key) ?? 0) - from} times in 20 s, not ${n}`));
+      }, 20_000);
+      const check = () => {
+        if ((counts.get(key) ?? 0) - from < n) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+    });
+  return { queue, retried };
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Generous: relists back off while etcd is cut off, and the machine is shared. */
 const eventually = <T>(check: () => Promise<T> | T, what: string) => eventuallyWithin(check, what, 20_000);
@@ -421,14 +460,15 @@ describe('GC work cut off from etcd in the middle', () => {
     const logs: string[] = [];
     await api.namespaces.create(undefined, NS('team'));
     await api.widgets.create('team', W('content'));
-    const controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue: FAST });
+    const { queue, retried } = countingRetries();
+    const controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue });
     const store = api.widgets as unknown as { deleteObject: Store['deleteObject'] };
     try {
       await controllers.synced;
       await sleep(60);
       await eventually(() => controllers.idle(), 'the controllers to be idle');
       // The namespace controller's delete of the content waits until etcd is cut off, then fails
-      // (Unavailable) for longer than its retries last.
+      // (Unavailable) for longer than a bounded retry budget would last.
       const del = api.widgets.deleteObject;
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
@@ -443,8 +483,9 @@ describe('GC work cut off from etcd in the middle', () => {
       await api.namespaces.delete(undefined, 'team');
       await eventually(() => held, 'the namespace controller to delete the content');
       await proxy!.cut();
+      const outlasted = retried('team', OUTLASTED_RETRIES);
       release();
-      await sleep(1500);
+      await outlasted;
       await proxy!.resume();
       await eventually(async () => (await getOrNone(api.namespaces, undefined, 'team').catch(() => null)) === undefined, 'the namespace to be finalized');
       assert.deepEqual(logs.filter((l) => l.includes('giving up')), []);
@@ -461,16 +502,17 @@ describe('GC work cut off from etcd in the middle', () => {
     const { storage, other, proxy } = await backends[1].open();
     const api = await installFixture(storage);
     const logs: string[] = [];
-    const controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue: FAST });
+    const { queue, retried } = countingRetries();
+    const controllers = startControllers({ apis: api.installer, log: (l) => logs.push(l), queue });
     const store = api.widgets as unknown as { delete: Store['delete'] };
     try {
       await controllers.synced;
       const owner = await api.widgets.create('default', W('owner'));
-      await api.widgets.create('default', W('dep', { ownerReferences: [ownerRef(owner)] }));
+      const dep = await api.widgets.create('default', W('dep', { ownerReferences: [ownerRef(owner)] }));
       await sleep(60);
       await eventually(() => controllers.idle(), 'the controllers to be idle');
       // The GC's delete of the dependent waits until etcd is cut off, then fails (Unavailable)
-      // for longer than its retries last.
+      // for longer than a bounded retry budget would last (its attemptToDelete key is its uid).
       const del = api.widgets.delete;
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
@@ -485,8 +527,9 @@ describe('GC work cut off from etcd in the middle', () => {
       await api.widgets.deleteObject('default', 'owner');
       await eventually(() => held, 'the GC to delete the dependent');
       await proxy!.cut();
+      const outlasted = retried(dep.metadata.uid, OUTLASTED_RETRIES);
       release();
-      await sleep(1500);
+      await outlasted;
       await proxy!.resume();
       // kube's GC retries until the storage answers: the dependent goes.
       // (The etcd client may take a moment to mark the member up again: reads fail meanwhile.)

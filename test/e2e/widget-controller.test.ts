@@ -67,6 +67,14 @@ function startController(server: KgenServer, tokenFile: string, identity: string
   return { child, identity, output: () => out, exited };
 }
 
+/** The process's last line about its own leadership ("leading as …" or "stopped leading as …"), if any. */
+function lastLeadership(c: ControllerProcess): string | undefined {
+  return c.output().match(new RegExp(`^(?:stopped )?leading as ${c.identity}\\b.*$`, 'gm'))?.at(-1);
+}
+
+/** Whether the process leads now by its own output: its last such line begins a term. */
+const leadsNow = (c: ControllerProcess) => lastLeadership(c)?.startsWith('leading as') ?? false;
+
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -107,14 +115,19 @@ async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise
 
   const controllers = [startController(first, tokenFile, 'replica-a'), startController(second, tokenFile, 'replica-b')];
   try {
-    const leader = await until('a leader', () => controllers.find((c) => c.output().includes(`leading as ${c.identity}`)));
-    const other = controllers.find((c) => c !== leader)!;
+    await until('a leader', () => controllers.find((c) => leadsNow(c)));
     for (let i = 1; i <= 5; i++) kubectlOk(first.kubeconfig, ['apply', '-n', NS, '-f', '-'], widgetYAML(`w${i}`, i));
     await until('every Widget reconciled by the leader', async () => (await unreconciled(admin)).length === 0);
 
-    // The controller acted under its own identity: the Lease names the replica, and its token is confined by the Role.
+    // The controller acted under its own identity: the Lease names the replica that says it leads,
+    // and its token is confined by the Role. (The leader is the one leading now: on a loaded
+    // machine the first term may already have ended, missing its renewDeadline, and the other
+    // replica led since.)
     const lease = await admin.coordinationK8sIoV1.leases(NS).get('widget-controller');
-    assert.equal(lease.spec?.holderIdentity, leader.identity);
+    const leader = controllers.find((c) => c.identity === lease.spec?.holderIdentity);
+    assert.ok(leader && leadsNow(leader), `the Lease names a replica that leads: ${lease.spec?.holderIdentity}; ${controllers.map((c) => `${c.identity}: ${lastLeadership(c) ?? 'none'}`).join('; ')}`);
+    const other = controllers.find((c) => c !== leader)!;
+    assert.ok(!leadsNow(other), `one leader: ${lastLeadership(other)}`);
     const token = (await import('node:fs')).readFileSync(tokenFile, 'utf8').trim();
     const asController = kubectl('/dev/null', ['--server', first.url, `--certificate-authority=${join(first.dataDir, 'pki', 'ca', 'tls.crt')}`, `--token=${token}`, 'get', 'secrets', '-n', NS]);
     assert.match(asController.stderr, /User "system:serviceaccount:default:widget-controller" cannot list resource "secrets"/);
@@ -125,12 +138,14 @@ async function scenario(servers: [KgenServer, KgenServer], dir: string): Promise
     assert.equal(events[0]!.source?.component, 'widget-controller');
 
     // SIGKILL the leader, then change things while no one leads.
+    // The takeover is the other replica's first term begun after the kill (its output from here on).
+    const before = other.output().length;
     const killedAt = Date.now();
     leader.child.kill('SIGKILL');
     await leader.exited;
     for (let i = 6; i <= 8; i++) kubectlOk(first.kubeconfig, ['apply', '-n', NS, '-f', '-'], widgetYAML(`w${i}`, i));
     kubectlOk(first.kubeconfig, ['patch', 'widget', 'w1', '-n', NS, '--type=merge', '-p', '{"spec":{"replicas":9}}']);
-    const line = await until('the other replica to lead', () => new RegExp(`leading as ${other.identity} (\\{.*\\})`).exec(other.output()), LEASE_MS * 5);
+    const line = await until('the other replica to lead', () => new RegExp(`leading as ${other.identity} (\\{.*\\})`).exec(other.output().slice(before)), LEASE_MS * 5);
     const acquisition = JSON.parse(line![1]!) as Acquisition;
     // Both processes read the same wall clock: the takeover is when the winning write was answered.
     const takeoverMs = acquisition.acquiredAt - killedAt;

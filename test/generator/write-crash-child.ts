@@ -3,7 +3,7 @@
  * itself with SIGKILL right after commit step number `dieAt` (0-based), as a crash or a power cut
  * of the process would stop it. With dieAt = -1 it prints the steps it went through as JSON.
  *
- *   node --import ./test/support/ts-loader.mjs test/generator/write-crash-child.ts <job.json>
+ *   node test/generator/bundled-child.mjs test/generator/write-crash-child.ts <job.json>
  *   job.json: { "outDir": string, "files": [{ "path", "content" }], "dieAt": number }
  */
 import { readFileSync } from 'node:fs';

@@ -1,9 +1,9 @@
 /**
  * Child processes for test/generator/write.test.ts's lock tests.
  *
- *   node --import ./test/support/ts-loader.mjs test/generator/write-lock-child.ts hold <outDir> <holdMs>
+ *   node test/generator/bundled-child.mjs test/generator/write-lock-child.ts hold <outDir> <holdMs>
  *     takes the output's lock, prints "locked", keeps it holdMs, releases it and exits;
- *   node --import ./test/support/ts-loader.mjs test/generator/write-lock-child.ts race <job.json>
+ *   node test/generator/bundled-child.mjs test/generator/write-lock-child.ts race <job.json>
  *     job.json: { "outDir", "variants": [[{ "path", "content" }]], "rounds", "waitMs" }: writes the
  *     variants in turn, `rounds` times, and prints { "written", "errors" } as JSON (an error
  *     ends the run).

@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { partsFile } from '../../generator/emit/emitted.js';
@@ -77,17 +76,18 @@ const NEW: Files = {
 
 const CHILD = join(REPO, 'test/generator/write-crash-child.ts');
 /**
- * The children run their TypeScript through the test runner's own loader (test/run.js), not tsx:
- * they only need writer.ts and lock.ts compiled, and tsx's start-up was most of each child's CPU
- * (~0.5 s against ~0.2 s; the file starts ~30 of them).
+ * The children run as kgen runs its own TypeScript entries (bin/loader/bundle.js, through
+ * bundled-child.mjs): writer.ts and lock.ts bundled once by esbuild, the transform the test
+ * loader uses, then plain node with no loader hooks thread, the most of each child's start-up
+ * (the file starts ~30 of them).
  */
-const TS_LOADER = pathToFileURL(join(REPO, 'test/support/ts-loader.mjs')).href;
+const BUNDLED = join(REPO, 'test/generator/bundled-child.mjs');
 
 /** writeOutput(outDir, files) in a child process killed with SIGKILL after step `dieAt` (-1: none). */
 function writeInChild(outDir: string, files: Files, dieAt: number): { killed: boolean; steps?: string[] } {
   const job = join(dirname(outDir), `job-${dieAt}.json`);
   writeFileSync(job, JSON.stringify({ outDir, files: asEmitted(files), dieAt }));
-  const r = spawnSync(process.execPath, ['--import', TS_LOADER, CHILD, job], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [BUNDLED, CHILD, job], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
   rmSync(job);
   if (r.signal === 'SIGKILL') return { killed: true };
   assert.equal(r.status, 0, r.stderr);
@@ -365,7 +365,7 @@ const LOCK_CHILD = join(REPO, 'test/generator/write-lock-child.ts');
 
 /** A child process holding `outDir`'s lock for holdMs, once it says so. */
 async function holdLock(outDir: string, holdMs: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', TS_LOADER, LOCK_CHILD, 'hold', outDir, String(holdMs)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BUNDLED, LOCK_CHILD, 'hold', outDir, String(holdMs)], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -399,7 +399,7 @@ describe('one writer at a time: the output lock', () => {
     const run = (i: number, variants: Files[]) => {
       const job = join(base, `race-${i}.json`);
       writeFileSync(job, JSON.stringify({ outDir: out, variants: variants.map(asEmitted), rounds, waitMs: 60_000 }));
-      const child = spawn(process.execPath, ['--import', TS_LOADER, LOCK_CHILD, 'race', job], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [BUNDLED, LOCK_CHILD, 'race', job], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
       let stdout = '';
       child.stdout!.on('data', (d) => (stdout += d));
       return exited(child).then((code) => ({ code, ...(JSON.parse(stdout) as { written: number; errors: string[] }) }));
