@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compile, newGenerateSession, type Diagnostic } from '../../generator/index.js';
-import { tempDir, writeApis } from './helpers.js';
+import { cleanedTempDirs, writeApis } from './helpers.js';
+
+/** Temp dirs under test/.tmp, removed when this file's tests are done. */
+const tempDir = cleanedTempDirs();
 
 function generateWith(spec: string, extra = ''): { diagnostics: Diagnostic[]; ok: boolean; source: string } {
   const source = `import type { int32 } from 'kgen';

@@ -7,7 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { REPO, tempDir } from '../helpers.js';
+import { REPO, cleanedTempDirs } from '../helpers.js';
+
+/** Temp dirs under test/.tmp, removed when this file's tests are done. */
+const tempDir = cleanedTempDirs();
 
 const kgen = (args: string[], cwd = REPO) => spawnSync(process.execPath, [join(REPO, 'bin/kgen.js'), ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
 
