@@ -11,6 +11,7 @@
 import type { Duplex } from 'node:stream';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { StreamResponse } from '../endpoints/handler.js';
+import { upgradedResponse } from '../endpoints/upgraded.js';
 
 /** httpstream.IsUpgradeRequest: a Connection header naming the `upgrade` token. */
 export function isUpgradeRequest(headers: IncomingHttpHeaders): boolean {
@@ -47,19 +48,8 @@ export function joinUpgraded(client: Duplex, clientHead: Buffer, res: IncomingMe
   if (clientHead.length > 0) backend.write(clientHead);
   backend.pipe(client);
   client.pipe(backend);
-  return {
-    kind: 'stream',
-    code: 101,
-    contentType: '',
-    headers: {},
-    chunks: {
-      async *[Symbol.asyncIterator]() {
-        await ended;
-      },
-    },
-    close: () => {
-      client.destroy();
-      backend.destroy();
-    },
-  };
+  return upgradedResponse(ended, () => {
+    client.destroy();
+    backend.destroy();
+  });
 }

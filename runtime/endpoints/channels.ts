@@ -23,6 +23,7 @@ import {
 import { newStatus, statusError } from '../api/status.js';
 import type { ChannelSession } from '../api/subresources.js';
 import type { StreamResponse, UpgradeRequest } from './handler.js';
+import { upgradedResponse } from './upgraded.js';
 
 let upgradeServer: WebSocketServer | undefined;
 
@@ -99,20 +100,9 @@ export function acceptChannelSession(upgrade: UpgradeRequest, run: (session: Cha
   return new Promise((resolve) => {
     upgrades().handleUpgrade(upgrade.request, upgrade.socket, upgrade.head, (ws) => {
       const done = new Promise<void>((closed) => ws.once('close', () => closed()));
-      const response: StreamResponse = {
-        kind: 'stream',
-        code: 101,
-        contentType: '',
-        headers: {},
-        chunks: {
-          async *[Symbol.asyncIterator]() {
-            await done;
-          },
-        },
-        close: () => {
-          if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(1001, 'server shutting down');
-        },
-      };
+      const response = upgradedResponse(done, () => {
+        if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(1001, 'server shutting down');
+      });
       resolve(response);
       runSession(ws, run, done);
     });
