@@ -148,6 +148,38 @@ describe('LeaderElector', () => {
     }
   });
 
+  it('records the expiry it judged, with the time that decided the win (a clock tick between reads changes nothing)', async () => {
+    const fake = new FakeClock();
+    // The next reading after `early` is armed comes 1 ms before the ones that follow it: as if the
+    // clock ticked between two reads that a candidate takes at the start of one attempt.
+    let early = false;
+    const clock = {
+      now: () => {
+        const t = fake.now() - (early ? 1 : 0);
+        early = false;
+        return t;
+      },
+      after: (ms: number, fn: () => void) => fake.after(ms, fn),
+    };
+    const leases = new FakeLeases();
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'dead', leaseDurationSeconds: 15, renewTime: microTimeOf(fake.now()), leaseTransitions: 0 } };
+    const b = candidate(leases, fake, 'b', { clock });
+    await settle();
+    await fake.step(14_999);
+    early = true;
+    await fake.step(1);
+    await fake.step(5_000);
+    assert.equal(leases.lease.spec!.holderIdentity, 'b');
+    const acq = b.elector.lastAcquisition()!;
+    // The Lease was held, so the win can only have come from its expiry: client-go's tryAcquireOrRenew
+    // judges isLeaseValid(now) with the one `now` it also writes as renewTime.
+    assert.ok(acq.leaseExpiredAt !== undefined, `the takeover names the expiry it judged: ${JSON.stringify(acq)}`);
+    assert.ok(acq.leaseExpiredAt <= acq.attemptStartedAt, `the expiry was at or before the attempt's time: ${JSON.stringify(acq)}`);
+    assert.equal(leases.lease.spec!.acquireTime, microTimeOf(acq.attemptStartedAt), 'the attempt\'s time is the acquireTime it wrote');
+    b.stop.abort();
+    await b.done;
+  });
+
   it('a non-leader polls no less often than every retryPeriod', async () => {
     const clock = new FakeClock();
     const leases = new FakeLeases();

@@ -92,6 +92,12 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** A won tryAcquireOrRenew: the `now` that judged and was written, and the other holder's expiry it judged (undefined when the Lease was free, new or ours). */
+interface WonAttempt {
+  now: number;
+  expiredAt?: number;
+}
+
 export class LeaderElector {
   readonly leaseDurationMs: number;
   readonly renewDeadlineMs: number;
@@ -187,10 +193,9 @@ export class LeaderElector {
   private async acquire(signal: AbortSignal): Promise<boolean> {
     for (;;) {
       if (signal.aborted) return false;
-      const expiredAt = this.observedExpiry();
-      const startedAt = this.clock.now();
-      if (await this.tryAcquireOrRenew()) {
-        this.acquisition = { attemptStartedAt: startedAt, acquiredAt: this.clock.now(), leaseExpiredAt: expiredAt !== undefined && expiredAt <= startedAt ? expiredAt : undefined };
+      const won = await this.tryAcquireOrRenew();
+      if (won) {
+        this.acquisition = { attemptStartedAt: won.now, acquiredAt: this.clock.now(), leaseExpiredAt: won.expiredAt };
         return true;
       }
       await sleep(this.clock, this.nextAttemptDelay(), signal).catch(() => undefined);
@@ -206,7 +211,7 @@ export class LeaderElector {
       const deadline = Math.min(this.clock.now() + this.renewDeadlineMs, this.renewedAt + this.leaseDurationMs);
       let renewed = false;
       while (!renewed && this.clock.now() < deadline && !signal.aborted) {
-        renewed = await this.withDeadline(this.tryAcquireOrRenew(), deadline);
+        renewed = await this.withDeadline(this.tryAcquireOrRenew().then(Boolean), deadline);
         if (!renewed && this.clock.now() + this.retryPeriodMs < deadline) await sleep(this.clock, this.retryPeriodMs, signal).catch(() => undefined);
         else if (!renewed) break;
       }
@@ -242,8 +247,13 @@ export class LeaderElector {
     };
   }
 
-  /** client-go's tryAcquireOrRenew: one get, then one create or one update at the read resourceVersion. */
-  private async tryAcquireOrRenew(): Promise<boolean> {
+  /**
+   * client-go's tryAcquireOrRenew: one get, then one create or one update at the read resourceVersion.
+   * One `now`, read before the get, both judges the observed lease (isLeaseValid(now)) and is
+   * written as renewTime; a win reports that `now` and the expiry it judged, so the record of how a
+   * term began never mixes two clock readings. Undefined when not acquired.
+   */
+  private async tryAcquireOrRenew(): Promise<WonAttempt | undefined> {
     const { client, name, identity } = this.config.lock;
     const now = this.clock.now();
     let current: Lease;
@@ -255,31 +265,31 @@ export class LeaderElector {
         const created = await client.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: this.record(identity, now) });
         this.observe(created, this.clock.now());
         this.renewedAt = now;
-        return true;
+        return { now };
       } catch (createErr) {
         if (!isAlreadyExists(createErr)) this.config.onError?.(createErr);
-        return false;
+        return undefined;
       }
     }
     this.observe(current, this.clock.now());
     const holder = current.spec?.holderIdentity ?? '';
     // Valid while observedAt + duration is after `now` (taken before the read, as client-go does).
     const expiry = this.observedExpiry();
-    if (expiry !== undefined && expiry > now) return false;
+    if (expiry !== undefined && expiry > now) return undefined;
     try {
       const updated = await client.update({ ...current, spec: this.record(identity, now, holder === '' ? { ...current.spec, holderIdentity: '' } : current.spec) });
       this.observe(updated, this.clock.now());
       this.renewedAt = now;
-      return true;
+      return { now, expiredAt: expiry };
     } catch (err) {
       if (!isConflict(err)) this.config.onError?.(err);
-      return false;
+      return undefined;
     }
   }
 
-  private fail(err: unknown): boolean {
+  private fail(err: unknown): undefined {
     this.config.onError?.(err);
-    return false;
+    return undefined;
   }
 
   /** Remembers the record; the local observation time moves only when the record changed. */
