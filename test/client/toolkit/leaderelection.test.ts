@@ -246,6 +246,31 @@ describe('LeaderElector', () => {
     await b.done;
   });
 
+  it('a held record without leaseDurationSeconds is expired at once, as client-go reads it (0 s)', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'odd', renewTime: microTimeOf(clock.now()) } };
+    const b = candidate(leases, clock, 'b');
+    await clock.step(2_000);
+    assert.equal(leases.lease.spec!.holderIdentity, 'b', 'taken at the first poll after the read, not after the candidate\'s own 15 s');
+    b.stop.abort();
+    await b.done;
+  });
+
+  it('a changed acquireTime alone restarts the observation clock (client-go compares the whole record)', async () => {
+    const clock = new FakeClock();
+    const leases = new FakeLeases();
+    leases.lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'ctrl', resourceVersion: '1' }, spec: { holderIdentity: 'h', leaseDurationSeconds: 15, acquireTime: microTimeOf(clock.now()), renewTime: microTimeOf(clock.now()), leaseTransitions: 0 } };
+    const b = candidate(leases, clock, 'b');
+    await clock.step(10_000);
+    leases.lease.spec!.acquireTime = microTimeOf(clock.now());
+    leases.lease.metadata!.resourceVersion = '2';
+    await clock.step(7_000);
+    assert.equal(leases.lease.spec!.holderIdentity, 'h', 'the record changed 7 s ago: still valid');
+    b.stop.abort();
+    await b.done;
+  });
+
   it('a leader whose renewals hang stops leading before anyone could take its lease, whatever the durations', async () => {
     // renewDeadline + retryPeriod almost reach leaseDuration, and the last successful renewal took 2 s to answer:
     // the renewDeadline alone would keep it leading past the moment a candidate may take over.

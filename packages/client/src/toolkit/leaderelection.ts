@@ -87,6 +87,12 @@ export interface Acquisition {
   acquiredAt: number;
 }
 
+/** The leader-election record a Lease's spec holds, as one comparable string (client-go's observedRawRecord). */
+function leaseRecord(spec: Lease['spec']): string {
+  const { holderIdentity, leaseDurationSeconds, acquireTime, renewTime, leaseTransitions } = spec ?? {};
+  return JSON.stringify([holderIdentity ?? '', leaseDurationSeconds ?? 0, acquireTime ?? '', renewTime ?? '', leaseTransitions ?? 0]);
+}
+
 /** metav1.MicroTime's format: RFC 3339 with microseconds. */
 export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -173,8 +179,8 @@ export class LeaderElector {
     const spec = this.observed?.spec;
     const holder = spec?.holderIdentity ?? '';
     if (holder === '' || holder === this.config.lock.identity) return undefined;
-    const seconds = spec?.leaseDurationSeconds;
-    return this.observedAt + (seconds !== undefined && seconds > 0 ? seconds * 1000 : this.leaseDurationMs);
+    // client-go's LeaseSpecToLeaderElectionRecord reads an absent duration as 0: expired at once.
+    return this.observedAt + (spec?.leaseDurationSeconds ?? 0) * 1000;
   }
 
   /**
@@ -292,13 +298,13 @@ export class LeaderElector {
     return undefined;
   }
 
-  /** Remembers the record; the local observation time moves only when the record changed. */
+  /**
+   * Remembers the record; the local observation time moves only when the record changed (client-go
+   * compares the whole raw record, so any field of the spec counts).
+   */
   private observe(lease: Lease, now: number): void {
     const spec = lease.spec ?? {};
-    const prev = this.observed?.spec ?? {};
-    if (!this.observed || prev.holderIdentity !== spec.holderIdentity || prev.renewTime !== spec.renewTime || prev.leaseTransitions !== spec.leaseTransitions) {
-      this.observedAt = now;
-    }
+    if (!this.observed || leaseRecord(this.observed.spec) !== leaseRecord(spec)) this.observedAt = now;
     this.observed = lease;
     const leader = spec.holderIdentity ?? '';
     if (leader !== this.reportedLeader) {
