@@ -53,6 +53,9 @@ export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
  */
 export type VersionConverter = (obj: KubeObject) => Promise<KubeObject | undefined>;
 
+/** Applies the defaults of an object's own version of a kind in place (see AdmissionAttributes.defaultVersion). */
+export type VersionDefaulter = (obj: KubeObject) => void;
+
 /** What admission sees of a write, as kube's admission.Attributes. */
 export interface AdmissionAttributes {
   operation: AdmissionOperation;
@@ -84,6 +87,13 @@ export interface AdmissionAttributes {
    * kube decodes and converts back to the request's version (runtime.Convert).
    */
   convertVersion?: VersionConverter;
+  /**
+   * kube's ObjectDefaulter for the object's kind (absent where convertVersion is): applies, in
+   * place, the defaults of the object's own apiVersion when it is a version of the kind, and
+   * leaves any other object alone. A mutating webhook's patched object is defaulted in the version
+   * the patch gave it before it is converted back (`Default(newVersionedObject)`).
+   */
+  defaultVersion?: VersionDefaulter;
   dryRun: boolean;
   /** CreateOptions / UpdateOptions / PatchOptions / DeleteOptions as kube sends them to webhooks. */
   options?: Record<string, unknown>;

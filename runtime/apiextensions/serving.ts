@@ -7,7 +7,7 @@
  * None (apiVersion only, conversion.ts) or Webhook (the CRD's conversion webhook, one converter
  * shared by its versions: webhook-storage.ts).
  */
-import type { VersionConverter } from '../api/auth.js';
+import type { VersionConverter, VersionDefaulter } from '../api/auth.js';
 import type { KubeObject } from '../api/meta.js';
 import { apiVersionOf } from '../api/resource.js';
 import type { ServiceResolver } from '../admission/webhook/client.js';
@@ -16,7 +16,9 @@ import type { APIInstaller } from '../server/installer.js';
 import type { Storage } from '../storage/interface.js';
 import { isConditionTrue } from './conditions.js';
 import { convertingStorage } from './conversion.js';
-import { servedVersions } from './definition.js';
+import { servedVersion, servedVersions } from './definition.js';
+import { Lazy, lazyValidator } from '../server/schemas.js';
+import type { SchemaValidator } from '../validation/index.js';
 import type { VersionEntry } from './documents.js';
 import { storageVersionOf, type CustomResourceDefinition } from './types.js';
 import { WebhookConverter, type WebhookConversion } from './webhook-converter.js';
@@ -97,6 +99,7 @@ export class ServingRegistry {
     // A Webhook CRD converts even with one version: objects stored under a removed one still read.
     const converter = crd.spec.conversion?.strategy === 'Webhook' ? new WebhookConverter(crd.spec.conversion.webhook as WebhookConversion | undefined, { resolveService: this.resolveService }) : undefined;
     const listKind = crd.status?.acceptedNames?.listKind ?? crd.spec.names.listKind ?? `${crd.spec.names.kind}List`;
+    const defaulter = crdVersionDefaulter(crd, (version) => versions.get(version)?.scope.validator);
     for (const served of servedVersions(crd)) {
       const apiVersion = apiVersionOf(served.definition.group, served.definition.version);
       let wrap: ((s: Storage) => Storage) | undefined;
@@ -104,6 +107,7 @@ export class ServingRegistry {
       else if (multiVersion) wrap = (s) => convertingStorage(s, apiVersion, storageAPIVersion);
       const scope = this.installer.buildDynamicScope(served.definition, served.schemas, wrap);
       scope.versionConverter = crdVersionConverter(crd, apiVersion, converter);
+      scope.versionDefaulter = defaulter;
       try {
         // Compile now: a schema the validator cannot build is logged at once, not at first use.
         scope.validator.unknownFields({});
@@ -129,5 +133,28 @@ function crdVersionConverter(crd: CustomResourceDefinition, servedAPIVersion: st
     if (from === servedAPIVersion) return obj;
     if (!converter) return { ...obj, apiVersion: servedAPIVersion };
     return (await converter.convert([obj], servedAPIVersion, { gvk: gvkString(from, obj.kind), list: false }))[0];
+  };
+}
+
+/**
+ * A CRD's VersionDefaulter, as kube's unstructuredDefaulter: an object of the CRD's kind in any
+ * version the CRD lists gets the structural defaults of that version's schema (a served version's
+ * validator, or one compiled on first use for a version not served); another kind or version is
+ * left alone.
+ */
+function crdVersionDefaulter(crd: CustomResourceDefinition, servedValidator: (version: string) => SchemaValidator | undefined): VersionDefaulter {
+  const unserved = new Map<string, SchemaValidator>();
+  const kind = crd.status?.acceptedNames?.kind || crd.spec.names.kind;
+  return (obj) => {
+    if (obj.kind !== kind || typeof obj.apiVersion !== 'string') return;
+    const listed = (crd.spec.versions ?? []).find((v) => apiVersionOf(crd.spec.group, v.name) === obj.apiVersion);
+    if (!listed) return;
+    let validator = servedValidator(listed.name) ?? unserved.get(listed.name);
+    if (!validator) {
+      const { definition, schemas } = servedVersion(crd, listed);
+      validator = lazyValidator(definition, new Lazy(() => schemas, () => `the schema of ${definition.plural}.${definition.group}/${definition.version}`)).validator;
+      unserved.set(listed.name, validator);
+    }
+    validator.applyDefaults(obj);
   };
 }

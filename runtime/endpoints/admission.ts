@@ -124,6 +124,7 @@ export class RequestAdmission implements AdmissionContext {
     if (!this.config.kind) {
       if (definition.customResource) attrs.customResource = true;
       if (this.scope.versionConverter) attrs.convertVersion = this.scope.versionConverter;
+      if (this.scope.versionDefaulter) attrs.defaultVersion = this.scope.versionDefaulter;
     }
     if (object !== undefined) attrs.object = object;
     if (oldObject !== undefined) attrs.oldObject = oldObject;

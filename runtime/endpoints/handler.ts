@@ -5,7 +5,7 @@
  */
 import type { SubresourceHandler } from '../api/subresources.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { UserInfo, VersionConverter } from '../api/auth.js';
+import type { UserInfo, VersionConverter, VersionDefaulter } from '../api/auth.js';
 import type { AuditLevel } from '../api/admission.js';
 import type { UpgradeRequest } from '../api/request.js';
 export type { UpgradeRequest } from '../api/request.js';
@@ -142,6 +142,8 @@ export interface RequestScope {
    * CRD's converter): admission uses it for a webhook's patch that changes the apiVersion.
    */
   versionConverter?: VersionConverter;
+  /** Defaults an object in its own version of this kind (kube's ObjectDefaulter); admission uses it for a webhook's patched object. */
+  versionDefaulter?: VersionDefaulter;
   /** The Scale's status.selector when the kind computes it (its storage provider's scaleSelector). */
   scaleSelector?: (obj: KubeObject) => string | undefined;
   /** ServiceAccounts' TokenRequest subresource (`…/token`): signs a token for the named account. */

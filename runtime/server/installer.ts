@@ -21,7 +21,8 @@ import type { Storage } from '../storage/interface.js';
 import { objectKey, resourcePrefix } from '../storage/keys.js';
 import { storageForVersion } from '../conversion/storage.js';
 import type { KindConversion } from '../conversion/conversion.js';
-import type { VersionConverter } from '../api/auth.js';
+import type { VersionConverter, VersionDefaulter } from '../api/auth.js';
+import type { SchemaValidator } from '../validation/index.js';
 import { groupVersionSchemas, Lazy, lazyFieldManager, lazyValidator, type Schemas } from './schemas.js';
 import type { APIEnablement } from './api-enablement.js';
 import { registerProtobufMessage } from '../endpoints/protobuf-registry.js';
@@ -101,6 +102,7 @@ export class APIInstaller {
         this.conversions.set(scope, conversion);
         scope.versionConverter = compiledVersionConverter(conversion, definition.version);
       }
+      scope.versionDefaulter = this.compiledVersionDefaulter(definition, conversion);
       // Hooks are read per request: user code may attach them after installation.
       scope.admission = this.options.admission?.forResource(definition, () => registration.admissionHooks?.() ?? []);
       // Custom subresources: the user's handlers are read per request (--handlers modules attach them).
@@ -203,6 +205,33 @@ export class APIInstaller {
   /** The store of core/v1 namespaces, when installed. */
   namespaceStore(): Store | undefined {
     return this.lookup('', 'v1', 'namespaces')?.store;
+  }
+
+  /**
+   * A compiled kind's VersionDefaulter (kube's scheme defaulter): an object in any version that
+   * registers the kind gets that version's defaults, from the served version's validator or, for a
+   * version --runtime-config disabled (kube's scheme still defaults it), one compiled on first use.
+   */
+  private compiledVersionDefaulter(definition: ResourceDefinition, conversion: KindConversion | undefined): VersionDefaulter {
+    const { group, kind, plural } = definition;
+    const versions = new Set(conversion?.versions ?? [definition.version]);
+    const disabledValidators = new Map<string, SchemaValidator | undefined>();
+    const validatorOf = (version: string): SchemaValidator | undefined => {
+      const served = this.lookup(group, version, plural)?.validator;
+      if (served) return served;
+      if (!disabledValidators.has(version)) {
+        const off = this.disabled.find(({ gv }) => gv.group === group && gv.version === version);
+        const registration = off?.resources.find((r) => r.definition.plural === plural);
+        disabledValidators.set(version, off && registration ? lazyValidator(registration.definition, this.loadSchemas(off.gv)).validator : undefined);
+      }
+      return disabledValidators.get(version);
+    };
+    return (obj) => {
+      const apiVersion = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
+      const version = apiVersion.slice(apiVersion.indexOf('/') + 1);
+      if (obj.kind !== kind || apiVersion !== apiVersionOf(group, version) || !versions.has(version)) return;
+      validatorOf(version)?.applyDefaults(obj);
+    };
   }
 
   /** The group/version's component schemas: its files must exist now; they are parsed on first use. */

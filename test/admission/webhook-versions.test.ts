@@ -7,7 +7,8 @@
  *   whose spec.size is v1's spec.replicas);
  * - a custom resource: any version the CRD lists (crConverter's validVersions), through its
  *   conversion, None (apiVersion only) or Webhook.
- * A version the kind does not have stays kube's 500. One server over generated/ (the bundled
+ * The patched object is defaulted in the version the patch gave it before it is converted back
+ * (kube's Default(newVersionedObject)). A version the kind does not have stays kube's 500. One server over generated/ (the bundled
  * two-version Widget), two CRDs, one admission webhook, one conversion webhook.
  */
 import assert from 'node:assert/strict';
@@ -17,6 +18,10 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { newCA, newSignedCertificate } from '../../runtime/controlplane/certs.js';
 import { startServer, type RunningServer } from '../../runtime/controlplane/index.js';
+import { loadGenerated } from '../../runtime/controlplane/load-generated.js';
+import { APIEnablement, parseRuntimeConfig } from '../../runtime/server/api-enablement.js';
+import { APIInstaller } from '../../runtime/server/installer.js';
+import { MemoryStorage } from '../../runtime/storage/memory.js';
 import { startConversionWebhook, type ConversionWebhookServer } from '../apiextensions/conversion-webhook-server.js';
 
 const GENERATED = join(import.meta.dirname, '../../generated');
@@ -46,8 +51,10 @@ async function request(method: string, path: string, body?: unknown): Promise<{ 
   return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
 }
 
-function crd(group: string, plural: string, kind: string, fields: [string, string], strategy: Record<string, unknown>) {
-  const schema = (field: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'integer' } } } } } });
+/** Two versions, v1 storing: spec's integer field of each, and spec.color whose default each version names (none when absent). */
+function crd(group: string, plural: string, kind: string, fields: [string, string], strategy: Record<string, unknown>, colors: [string?, string?] = []) {
+  const color = (c?: string) => ({ type: 'string', ...(c ? { default: c } : {}) });
+  const schema = (field: string, c?: string) => ({ openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'integer' }, color: color(c) } } } } });
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -57,8 +64,8 @@ function crd(group: string, plural: string, kind: string, fields: [string, strin
       scope: 'Namespaced',
       names: { plural, singular: kind.toLowerCase(), kind },
       versions: [
-        { name: 'v1', served: true, storage: true, schema: schema(fields[0]) },
-        { name: 'v2', served: true, storage: false, schema: schema(fields[1]) },
+        { name: 'v1', served: true, storage: true, schema: schema(fields[0], colors[0]) },
+        { name: 'v2', served: true, storage: false, schema: schema(fields[1], colors[1]) },
       ],
       conversion: strategy,
     },
@@ -80,7 +87,7 @@ before(async () => {
   conversion = await startConversionWebhook();
   server = await startServer({ generatedDir: GENERATED, storage: 'memory:', port: 0, insecureDevMode: true });
   const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-  assert.equal((await request('POST', crds, crd('multi.example.com', 'things', 'Thing', ['size', 'size'], { strategy: 'None' }))).status, 201);
+  assert.equal((await request('POST', crds, crd('multi.example.com', 'things', 'Thing', ['size', 'size'], { strategy: 'None' }, ['red', 'blue']))).status, 201);
   const webhookConversion = { strategy: 'Webhook', webhook: { clientConfig: { url: `${conversion.url}/convert`, caBundle: conversion.caBundle }, conversionReviewVersions: ['v1'] } };
   assert.equal((await request('POST', crds, crd('conv.example.com', 'gizmos', 'Gizmo', ['size', 'replicas'], webhookConversion))).status, 201);
   const webhook = {
@@ -153,6 +160,23 @@ describe('compiled kind', () => {
     assert.equal(res.body.spec.size, 6);
   });
 
+  it('the scheme\'s defaulter defaults an object in its own version of the kind, a disabled version too', async () => {
+    // kube's ObjectDefaulter behind Default(newVersionedObject): v1beta1 names v1's replicas `size`.
+    const installer = new APIInstaller({ generatedDir: GENERATED, storage: new MemoryStorage(), watchCache: false, enablement: new APIEnablement(parseRuntimeConfig(['widgets.example.com/v1beta1=false'])) });
+    (await loadGenerated(GENERATED)).installAll(installer);
+    const defaulter = installer.lookup('widgets.example.com', 'v1', 'widgets')?.versionDefaulter;
+    assert.ok(defaulter, 'the compiled kind has a defaulter');
+    const beta = { apiVersion: 'widgets.example.com/v1beta1', kind: 'Widget', metadata: { name: 'b' }, spec: {} as Record<string, unknown> };
+    defaulter(beta);
+    assert.deepEqual(beta.spec, { size: 1, color: 'red' });
+    const v1 = { apiVersion: 'widgets.example.com/v1', kind: 'Widget', metadata: { name: 'a' }, spec: {} as Record<string, unknown> };
+    defaulter(v1);
+    assert.deepEqual(v1.spec, { replicas: 1, color: 'red' });
+    const other = { apiVersion: 'widgets.example.com/v9', kind: 'Widget', metadata: { name: 'c' }, spec: {} };
+    defaulter(other);
+    assert.deepEqual(other.spec, {}, 'a version that does not register the kind is left alone');
+  });
+
   it('a version that does not register the kind: 500 with the decoder\'s message', async () => {
     answer = toVersion('widgets.example.com/v9', { replicas: 1 });
     await internalError(WIDGETS('v1'), object('widgets.example.com/v1', 'Widget', 'w-v9', { replicas: 1 }), /no kind "Widget" is registered for version "widgets\.example\.com\/v9"/);
@@ -167,6 +191,18 @@ describe('custom resource', () => {
     assert.equal(res.body.apiVersion, 'multi.example.com/v1');
     assert.equal(res.body.spec.size, 3);
     assert.equal((await request('GET', `${THINGS('v2')}/t-v2`)).body.spec.size, 3);
+  });
+
+  it('None: the patched object gets the defaults of the version the patch gave it, before it is converted back', async () => {
+    // kube's callAttrMutatingHook: Default(newVersionedObject) in v2 (color blue), then the conversion to v1.
+    answer = toVersion('multi.example.com/v2', { size: 2 });
+    const res = await request('POST', THINGS('v1'), object('multi.example.com/v1', 'Thing', 't-default-v2', { size: 1 }));
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(res.body.spec, { size: 2, color: 'blue' });
+    answer = toVersion('multi.example.com/v1', { size: 2 });
+    const back = await request('POST', THINGS('v2'), object('multi.example.com/v2', 'Thing', 't-default-v1', { size: 1 }));
+    assert.equal(back.status, 201, back.text);
+    assert.deepEqual(back.body.spec, { size: 2, color: 'red' });
   });
 
   it('None: a version the CRD does not list: 500 from the CR converter', async () => {

@@ -69,10 +69,9 @@ async function callMutatingHook(
     const result = await callHook(webhook, attrs, ctx, true, resolveService);
     if (result.patch && result.patch.length > 0) {
       if (!attrs.object) throw newInternalError(`admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`);
-      const { decoded, object } = await applyWebhookPatch(attrs.object, result.patch, attrs);
-      // As kube compares: the decoded object (in the version the patch gave it) with the one sent.
-      changed = !jsonEqual(decoded, attrs.object);
-      attrs.object = object;
+      const applied = await applyWebhookPatch(attrs.object, result.patch, attrs);
+      changed = applied.changed;
+      attrs.object = applied.object;
       patched.any = true;
       const annotation = JSON.stringify({ configuration: hook.configurationName, webhook: webhook.name, patch: result.patch, patchType: 'JSONPatch' });
       addAnnotationWithLevel(ctx, PATCH_AUDIT_ANNOTATION_PREFIX + key, annotation, 'Request');
@@ -87,15 +86,18 @@ async function callMutatingHook(
 }
 
 /**
- * The patched object as decoded (`decoded`, in whatever version the patch gave it) and converted
- * back to the request's version (`object`); it must decode as kube decodes it (callAttrMutatingHook's
- * jsonSerializer.Decode and the conversion back), and nest no deeper than a request body may
+ * The patched object in the request's version (`object`), and whether the patch changed it. As
+ * kube's callAttrMutatingHook: the patched JSON is decoded (in whatever version the patch gave it),
+ * compared with the object sent (`changed`), defaulted in its own version
+ * (`Default(newVersionedObject)`: attrs.defaultVersion), then converted back to the request's
+ * version (the generic dispatcher's runtime.Convert). It must decode as kube decodes it, and nest
+ * no deeper than a request body may
  * (api/nesting.ts): the patch can nest it deeper than both the object and the webhook's answer,
  * and a too-deep object, once stored, makes every later update of it fail in kgen's recursive
  * layers. kube's decoder refuses the patched JSON the same way (at its own depth, 10,000): 500
  * InternalError with the decoder's message, nothing stored.
  */
-async function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: AdmissionAttributes): Promise<{ decoded: KubeObject; object: KubeObject }> {
+async function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: AdmissionAttributes): Promise<{ changed: boolean; object: KubeObject }> {
   let patched: unknown;
   try {
     patched = applyJSONPatch(obj, patch);
@@ -110,26 +112,20 @@ async function applyWebhookPatch(obj: KubeObject, patch: unknown[], attrs: Admis
   if (tooDeep !== undefined) {
     throw newInternalError(`couldn't get version/kind; json parse error: invalid character '${Array.isArray(tooDeep) ? '[' : '{'}' exceeded max depth`);
   }
-  return { decoded: out, object: await decodeTypeMeta(out, obj, attrs) };
+  decodeTypeMeta(out, obj, attrs);
+  const changed = !jsonEqual(out, obj);
+  attrs.defaultVersion?.(out);
+  return { changed, object: await convertBack(out, obj, attrs) };
 }
 
 const LEGACY_SCHEME = 'pkg/api/legacyscheme/scheme.go:30';
 
 /**
- * The patched object's apiVersion and kind, as kube's decode and conversion back to the
- * request's version judge them (errors are 500 InternalError); resolves with the object in the
- * request's version:
- * - not strings: meta.Interpret's error;
- * - a compiled kind (typed in kube): a missing one is defaulted from the object's type; another
- *   version that registers the kind is converted back (attrs.convertVersion, the storage's
- *   converter); anything else is `no kind "X" is registered`;
- * - a custom resource (unstructured): a missing kind is the decoder's error; another group is the
- *   CR converter's error, and so is a version the CRD does not list; another version it lists is
- *   converted through the CRD's conversion (None or Webhook; a webhook's failure is its Status);
- *   another kind of the same group passes, for dispatchMutating to refuse as the custom resource
- *   validator does.
+ * The patched object's apiVersion and kind as kube's decode judges them (errors are 500
+ * InternalError): not strings, meta.Interpret's error; a compiled kind (typed in kube) missing one
+ * takes the object's; a custom resource (unstructured) missing its kind is the decoder's error.
  */
-async function decodeTypeMeta(out: KubeObject, obj: KubeObject, attrs: AdmissionAttributes): Promise<KubeObject> {
+function decodeTypeMeta(out: KubeObject, obj: KubeObject, attrs: AdmissionAttributes): void {
   for (const field of ['apiVersion', 'kind'] as const) {
     const value: unknown = out[field];
     if (value !== undefined && value !== null && typeof value !== 'string') {
@@ -137,17 +133,32 @@ async function decodeTypeMeta(out: KubeObject, obj: KubeObject, attrs: Admission
       throw newInternalError(`couldn't get version/kind; json parse error: json: cannot unmarshal ${type} into Go struct field .${field} of type string`);
     }
   }
-  const apiVersion = (out.apiVersion as string | null | undefined) ?? '';
-  const kind = (out.kind as string | null | undefined) ?? '';
   if (!attrs.customResource) {
-    if (apiVersion === '') out.apiVersion = obj.apiVersion;
-    if (kind === '') out.kind = obj.kind;
+    if (((out.apiVersion as string | null | undefined) ?? '') === '') out.apiVersion = obj.apiVersion;
+    if (((out.kind as string | null | undefined) ?? '') === '') out.kind = obj.kind;
+  } else if (((out.kind as string | null | undefined) ?? '') === '') {
+    throw newInternalError(`Object 'Kind' is missing in '${JSON.stringify(out)}'`);
+  }
+}
+
+/**
+ * The decoded object converted back to the request's version, as kube's conversion judges it:
+ * - a compiled kind: another version that registers the kind is converted (attrs.convertVersion,
+ *   the storage's converter); anything else is `no kind "X" is registered`;
+ * - a custom resource: another group is the CR converter's error, and so is a version the CRD
+ *   does not list; another version it lists is converted through the CRD's conversion (None or
+ *   Webhook; a webhook's failure is its Status); another kind of the same group passes, for
+ *   dispatchMutating to refuse as the custom resource validator does.
+ */
+async function convertBack(out: KubeObject, obj: KubeObject, attrs: AdmissionAttributes): Promise<KubeObject> {
+  const apiVersion = (out.apiVersion as string | null | undefined) ?? '';
+  const kind = out.kind as string;
+  if (!attrs.customResource) {
     if (out.apiVersion === obj.apiVersion && out.kind === obj.kind) return out;
     const converted = out.kind === obj.kind ? await attrs.convertVersion?.(out) : undefined;
     if (converted) return converted;
     throw newInternalError(`no kind ${JSON.stringify(out.kind)} is registered for version ${JSON.stringify(out.apiVersion)} in scheme ${JSON.stringify(LEGACY_SCHEME)}`);
   }
-  if (kind === '') throw newInternalError(`Object 'Kind' is missing in '${JSON.stringify(out)}'`);
   if (apiVersion === obj.apiVersion) return out;
   const target = obj.apiVersion ?? '';
   const group = (v: string) => (v.includes('/') ? v.slice(0, v.indexOf('/')) : '');
