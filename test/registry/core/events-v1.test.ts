@@ -66,15 +66,64 @@ describe('events.k8s.io/v1 over core/v1 Events', () => {
   });
 
   it('updates through one API are seen by the other, and deletes through either remove the one object', async () => {
-    const patched = await t.request('PATCH', `${V1}/e1`, { body: { deprecatedCount: 5, note: 'again' }, contentType: 'application/merge-patch+json' });
+    // Through core/v1 (events.k8s.io/v1 would refuse it: its updates may not change these fields).
+    const patched = await t.request('PATCH', `${CORE}/e1`, { body: { count: 5, message: 'again' }, contentType: 'application/merge-patch+json' });
     assert.equal(patched.status, 200, patched.text);
-    const core = await t.request('GET', `${CORE}/e1`);
-    assert.deepEqual([core.body.count, core.body.message], [5, 'again']);
-    assert.equal(core.body.metadata.resourceVersion, patched.body.metadata.resourceVersion);
+    const v1 = await t.request('GET', `${V1}/e1`);
+    assert.deepEqual([v1.body.deprecatedCount, v1.body.note], [5, 'again']);
+    assert.equal(v1.body.metadata.resourceVersion, patched.body.metadata.resourceVersion);
     assert.equal((await t.request('DELETE', `${CORE}/e2`)).status, 200);
     assert.equal((await t.request('GET', `${V1}/e2`)).status, 404);
     const all = await t.request('GET', V1);
     assert.deepEqual(all.body.items.map((e: { metadata: { name: string } }) => e.metadata.name), ['e1']);
+  });
+
+  it("kube's ValidateEventCreate: legacy rules through both APIs, strict ones through events.k8s.io/v1 (422, kube's causes)", async () => {
+    const causes = (r: { body: { details?: { causes?: { field: string; message: string }[] } } }) => (r.body.details?.causes ?? []).map((c) => `${c.field}: ${c.message}`);
+    // events.k8s.io/v1: nothing but regarding and a bad type.
+    const bare = await t.request('POST', V1, { body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'strict1' }, regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, type: 'Odd', deprecatedCount: 3, deprecatedSource: { component: 'c' } } });
+    assert.equal(bare.status, 422, bare.text);
+    assert.equal(bare.body.reason, 'Invalid');
+    for (const cause of ['eventTime: Required value', 'type: Invalid value: "": has invalid value: Odd', 'count: Invalid value: "": needs to be unset', 'source: Invalid value: "": needs to be unset']) {
+      assert.ok(causes(bare).includes(cause), `${cause} in ${JSON.stringify(causes(bare))}`);
+    }
+    // With eventTime (either API): the reporting fields are required and bounded; core/v1's reportingComponent is reportingController.
+    const long = 'x'.repeat(129);
+    const coreTimed = await t.request('POST', CORE, {
+      body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'legacy1' }, eventTime: '2026-01-01T00:00:00.000000Z', involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: long, message: 'n'.repeat(1025), reportingComponent: 'bad name!', reportingInstance: long },
+    });
+    assert.equal(coreTimed.status, 422, coreTimed.text);
+    const expected = [
+      'reportingController: Invalid value: "bad name!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+      'reportingInstance: Invalid value: "": can have at most 128 characters',
+      'action: Required value',
+      'reason: Invalid value: "": can have at most 128 characters',
+      'message: Invalid value: "": can have at most 1024 characters',
+    ];
+    assert.deepEqual(causes(coreTimed), expected);
+    // Series: at least 2, with lastObservedTime.
+    const series = await t.request('POST', V1, {
+      body: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'series1' }, eventTime: '2026-01-01T00:00:00.000000Z', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', action: 'A', type: 'Normal', reportingController: 'ctrl', reportingInstance: 'i', series: { count: 1 } },
+    });
+    assert.equal(series.status, 422, series.text);
+    // kgen's schema check reports the required lastObservedTime first; the set is kube's.
+    assert.deepEqual(causes(series).sort(), ['series.count: Invalid value: "": should be at least 2', 'series.lastObservedTime: Required value']);
+  });
+
+  it("kube's ValidateEventUpdate: through events.k8s.io/v1 an Event's fields are immutable; through core/v1 they are not", async () => {
+    const body = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'imm1' }, eventTime: '2026-01-01T00:00:00.000000Z', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'R', note: 'n', action: 'A', type: 'Normal', reportingController: 'ctrl', reportingInstance: 'i' };
+    assert.equal((await t.request('POST', V1, { body })).status, 201);
+    const changed = await t.request('PATCH', `${V1}/imm1`, { body: { note: 'other', type: 'Warning', series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(changed.status, 422, changed.text);
+    assert.deepEqual(
+      changed.body.details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`),
+      ['message: Invalid value: "other": field is immutable', 'type: Invalid value: "Warning": field is immutable'],
+    );
+    // A series alone may be added.
+    const grown = await t.request('PATCH', `${V1}/imm1`, { body: { series: { count: 2, lastObservedTime: '2026-01-01T00:01:00.000000Z' } }, contentType: 'application/merge-patch+json' });
+    assert.equal(grown.status, 200, grown.text);
+    const legacy = await t.request('PATCH', `${CORE}/imm1`, { body: { message: 'other' }, contentType: 'application/merge-patch+json' });
+    assert.equal(legacy.status, 200, legacy.text);
   });
 
   it("an Event's namespace and its object's agree, as kube's legacyValidateEvent (on create and update, through either API)", async () => {
