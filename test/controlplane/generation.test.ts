@@ -64,7 +64,8 @@ const CASES: Record<string, Case & { apiVersion: string; kind: string }> = {
     kind: 'Event',
     path: '/apis/events.k8s.io/v1/namespaces/default/events',
     body: { eventTime: NOW, reportingController: 'test/x', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, note: 'one' },
-    change: { note: 'two' },
+    // Through events.k8s.io/v1 only a series may change (kube's ValidateEventUpdate).
+    change: { series: { count: 2, lastObservedTime: NOW } },
     generations: [undefined, undefined],
   },
   'coordination.k8s.io/leases': {
