@@ -116,13 +116,16 @@ export class APIAggregator implements DelegationTarget {
   }
 
   /**
-   * `/openapi/v3/<key>` of a remote APIService whose backend's last `/openapi/v3` index listed it:
+   * `/openapi/v3/<key>` of a remote APIService whose backend's last `/openapi/v3` index listed it
+   * (its own group/version, or any other path of that index the front left to it):
    * proxied to the backend live, as kube-aggregator's specProxier.handleGroupVersion hands it to
    * the APIService's proxy handler (so 503 while the backend is unavailable). The front's merged
    * OpenAPI leaves exactly these to this server (ServedGroupVersion.openapiV3URL).
    */
   private serveOpenAPIV3(incoming: IncomingAPIRequest, resolved: ResolvedRequest, key: string): DelegationResult {
-    const remote = [...this.remotes.values()].find((r) => r.openapiURL !== undefined && v3Key(r.group, r.version) === key);
+    const remotes = [...this.remotes.values()];
+    // MergedOpenAPI.proxied's rule: a remote's own key first, then any other path a backend's index lists.
+    const remote = remotes.find((r) => r.openapiURL !== undefined && v3Key(r.group, r.version) === key) ?? remotes.find((r) => r.openapiIndex?.has(key));
     return remote ? proxyToBackend(remote, this.listers, incoming, resolved.user, this.log) : undefined;
   }
 

@@ -34,7 +34,7 @@ export class MergedOpenAPI {
     if (segments[1] !== 'v3') return undefined;
     // Documents asked of their servers live are listed and served only as those servers say.
     const docs = new Map([...this.v3()].filter(([, { gv }]) => gv.openapiV3URL === undefined));
-    const proxied = this.proxied();
+    const proxied = this.proxied(docs);
     if (segments.length === 2) return v3IndexResponse(new Map([...docs].map(([key, { doc }]) => [key, doc])), proxied);
     const key = segments.slice(2).join('/');
     // A document its server serves itself (a remote APIService's): the request goes on to it.
@@ -44,13 +44,24 @@ export class MergedOpenAPI {
     return entry ? v3DocumentResponse(key, entry.doc, query, headers) : { kind: 'object', code: 404, contentType: '', headers: {}, payload: '' };
   }
 
-  /** The keys whose documents their servers serve, with the URLs the servers gave (see openapiV3URL). */
-  private proxied(): Map<string, string> {
+  /**
+   * The keys whose documents their servers serve, with the URLs the servers gave: each remote
+   * group/version's own key (see openapiV3URL), then every other path its server's index lists
+   * (openapiV3Index; kube's getOpenAPIV3Root merges each APIService's whole index). kube leaves a
+   * collision to Go's map order; kgen takes one of its outcomes, always the same: the front's own
+   * documents (`local`), then remote group/versions' own keys, then the other paths, in the
+   * chain's order. The aggregator's serveOpenAPIV3 proxies by the same rule.
+   */
+  private proxied(local: ReadonlyMap<string, unknown>): Map<string, string> {
     const urls = new Map<string, string>();
-    for (const gv of this.sources()) {
+    const sources = this.sources();
+    for (const gv of sources) {
       const url = gv.openapiV3URL?.();
       const key = v3Key(gv.group, gv.version);
       if (url !== undefined && !urls.has(key)) urls.set(key, url);
+    }
+    for (const gv of sources) {
+      for (const [key, url] of gv.openapiV3Index?.() ?? []) if (!local.has(key) && !urls.has(key)) urls.set(key, url);
     }
     return urls;
   }

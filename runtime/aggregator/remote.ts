@@ -41,6 +41,8 @@ export class RemoteAPIService {
   private openapi?: { hash: string; doc: unknown };
   /** The backend's serverRelativeURL for this group/version in its last `/openapi/v3` index. */
   openapiURL?: string;
+  /** Every path of the backend's last `/openapi/v3` index, key → serverRelativeURL. */
+  openapiIndex?: ReadonlyMap<string, string>;
   readonly served: ServedGroupVersion;
 
   constructor(
@@ -69,6 +71,7 @@ export class RemoteAPIService {
       },
       openapiV3: () => self.openapi?.doc,
       openapiV3URL: () => self.openapiURL,
+      openapiV3Index: () => self.openapiIndex,
     };
   }
 
@@ -154,8 +157,9 @@ export class RemoteAPIService {
       if (index.status !== 200) return;
       const paths = (JSON.parse(index.body.toString('utf8')) as { paths?: Record<string, { serverRelativeURL?: string }> }).paths ?? {};
       const key = this.group ? `apis/${this.group}/${this.version}` : `api/${this.version}`;
-      const url = paths[key]?.serverRelativeURL;
       // As specProxier replaces a backend's discovery with each index it downloads.
+      this.openapiIndex = new Map(Object.entries(paths).flatMap(([k, v]) => (typeof v?.serverRelativeURL === 'string' ? [[k, v.serverRelativeURL] as const] : [])));
+      const url = this.openapiIndex.get(key);
       this.openapiURL = url;
       if (!url) return;
       const hash = new URL(url, 'https://backend.invalid').searchParams.get('hash') ?? url;

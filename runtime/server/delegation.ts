@@ -51,6 +51,12 @@ export interface ServedGroupVersion {
    */
   openapiV3URL?(): string | undefined;
   /**
+   * Every path of the server's last `/openapi/v3` index, key → serverRelativeURL (a remote
+   * APIService's backend): kube's merged root lists them all, not only this group/version's, and
+   * leaves `/openapi/v3/<key>` of those it lists to the server's own serve().
+   */
+  openapiV3Index?(): ReadonlyMap<string, string> | undefined;
+  /**
    * This group/version's paths, definitions and shared parameters in `/openapi/v2`, when its
    * server prints them (CRDs: the printer compiled kinds use); otherwise the aggregator converts
    * the v3 document.

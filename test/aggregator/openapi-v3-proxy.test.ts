@@ -4,8 +4,10 @@
  * downloaded `/openapi/v3` index, not its documents. The merged index lists the backend's own
  * serverRelativeURL; `/openapi/v3/apis/<g>/<v>` is proxied to the backend live once an index
  * listed it (so, with the backend unavailable, the proxy's 503 `service unavailable`), and before
- * any index listed it is a bare 404 (handleGroupVersion's `w.WriteHeader(404)`). One server, one
- * backend.
+ * any index listed it is a bare 404 (handleGroupVersion's `w.WriteHeader(404)`). The merged root
+ * also takes every other path the backend's index lists (getOpenAPIV3Root merges each
+ * APIService's whole index); on a collision kube's map order decides, and kgen takes the front's
+ * own documents first. One server, one backend.
  */
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -17,6 +19,11 @@ import { startTestServer, type TestServer } from '../server/testserver.js';
 
 const KEY = 'apis/up.example.com/v1';
 const BACKEND_URL = `/openapi/v3/${KEY}?hash=BACKEND0123`;
+/** Another path the backend's index lists, and one it lists that the front serves itself. */
+const EXTRA = 'apis/extra.example.com/v1';
+const EXTRA_URL = `/openapi/v3/${EXTRA}?hash=EXTRA0123`;
+const LOCAL = 'apis/widgets.example.com/v1';
+const EXTRA_DOC = { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'extra' }, paths: {}, components: { schemas: {} } };
 const DOC = { openapi: '3.0.0', info: { title: 'Kubernetes', version: 'up' }, paths: { '/apis/up.example.com/v1/': {} }, components: { schemas: {} } };
 
 let backend: Server;
@@ -32,7 +39,14 @@ before(async () => {
     const path = (req.url ?? '').split('?')[0];
     const json = (body: unknown, headers: Record<string, string> = {}) => void res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     if (path === '/apis/up.example.com/v1') return json({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: 'up.example.com/v1', resources: [] });
-    if (path === '/openapi/v3') return indexReady ? json({ paths: { [KEY]: { serverRelativeURL: BACKEND_URL } } }) : void res.writeHead(500).end();
+    if (path === '/openapi/v3') {
+      const paths = { [KEY]: { serverRelativeURL: BACKEND_URL }, [EXTRA]: { serverRelativeURL: EXTRA_URL }, [LOCAL]: { serverRelativeURL: `/openapi/v3/${LOCAL}?hash=BACKENDS` } };
+      return indexReady ? json({ paths }) : void res.writeHead(500).end();
+    }
+    if (path === `/openapi/v3/${EXTRA}`) {
+      docRequests.push({ url: req.url ?? '', headers: req.headers });
+      return json(EXTRA_DOC);
+    }
     if (path === `/openapi/v3/${KEY}`) {
       docRequests.push({ url: req.url ?? '', headers: req.headers });
       return json(DOC, { 'cache-control': 'public, immutable', etag: '"BACKEND0123"' });
@@ -95,6 +109,21 @@ describe('aggregator: OpenAPI v3 of a remote APIService', () => {
     assert.equal(docRequests.length, before + 1, 'asked of the backend, not served from a copy');
     assert.equal(docRequests.at(-1)!.url, BACKEND_URL);
     assert.equal(docRequests.at(-1)!.headers['x-remote-user'], 'kgen-dev');
+  });
+
+  it("the merged index also lists every other path the backend's index lists; the front's own documents win a collision", async () => {
+    await until(async () => (await listed()) !== undefined, 'never listed');
+    const paths = (await t.request('GET', '/openapi/v3')).body.paths as Record<string, { serverRelativeURL: string }>;
+    assert.equal(paths[EXTRA]?.serverRelativeURL, EXTRA_URL, 'the backend\'s other path, with its URL');
+    assert.match(paths[LOCAL]!.serverRelativeURL, /^\/openapi\/v3\/apis\/widgets\.example\.com\/v1\?hash=(?!BACKENDS)/, 'the front\'s own document');
+    const before = docRequests.length;
+    const extra = await t.request('GET', EXTRA_URL);
+    assert.equal(extra.status, 200, extra.text);
+    assert.deepEqual(extra.body, EXTRA_DOC);
+    assert.equal(docRequests.length, before + 1, 'proxied to the backend');
+    const local = await t.request('GET', paths[LOCAL]!.serverRelativeURL);
+    assert.equal(local.status, 200, local.text);
+    assert.equal(docRequests.length, before + 1, 'served by the front');
   });
 
   it('with the backend unavailable: still listed, and the proxy\'s 503 "service unavailable"', async () => {
