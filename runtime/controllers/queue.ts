@@ -1,11 +1,15 @@
 /**
- * A work queue with client-go workqueue semantics (a rate-limiting queue): a key is queued at
- * most once; a key added while it is being processed is processed again afterwards (never
- * concurrently); a failed key is added again after its rate limiter's delay (addRateLimited), for
- * as long as it fails, never dropped: kube's garbage collector, namespace controller and ClusterRole
- * aggregation controller call AddRateLimited on every error and Forget only after a success.
- * shutDown() clears every timer and ends run(), so a stopped controller leaves no handle behind.
+ * The server's controllers' work queue: client-go's rate-limiting queue (the one copy,
+ * runtime/api/workqueue.ts, which the client toolkit shares) with the controllers' loop around it.
+ * A key is queued at most once; a key added while it is being processed is processed again
+ * afterwards (never concurrently); a delayed key waits for its earliest delay; a failed key is
+ * added again after its rate limiter's delay (addRateLimited), for as long as it fails, never
+ * dropped: kube's garbage collector, namespace controller and ClusterRole aggregation controller
+ * call AddRateLimited on every error and Forget only after a success. shutDown() clears every
+ * timer and ends run() without handing out what is still queued, so a stopped controller leaves
+ * no handle behind and touches no storage after it stopped.
  */
+import { WorkQueue as SharedQueue, type QueueClock } from '../api/workqueue.js';
 import { controllerRateLimiter, type ControllerRateLimits, type RateLimiter } from './ratelimiter.js';
 
 /** The rate limiter's figures (ratelimiter.ts; kube's DefaultControllerRateLimiter unless given), or a rate limiter. */
@@ -15,9 +19,8 @@ export interface WorkQueueOptions extends ControllerRateLimits {
 }
 
 /**
- * Hooks a caller observes the queue through, as client-go's MetricsProvider (and the client
- * toolkit's WorkQueueMetrics, packages/client/src/toolkit/workqueue.ts). They run synchronously
- * and must not throw.
+ * Hooks a caller observes the queue through, as client-go's MetricsProvider (the shared queue's
+ * WorkQueueMetrics). They run synchronously and must not throw.
  */
 export interface WorkQueueMetrics {
   /**
@@ -29,75 +32,61 @@ export interface WorkQueueMetrics {
   retry?(key: unknown): void;
 }
 
+/** Real timers that do not keep the process alive: a controller's pending retry is no reason to stay up. */
+const unrefClock: QueueClock = {
+  now: () => Date.now(),
+  after(ms, fn) {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    timer.unref?.();
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
+
 export class WorkQueue<K> {
-  private readonly items: K[] = [];
-  private readonly queued = new Set<K>();
-  private readonly processing = new Set<K>();
-  private readonly dirty = new Set<K>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private wake: (() => void) | undefined;
-  private stopped = false;
-  private readonly rateLimiter: RateLimiter<K>;
-  private readonly metrics: WorkQueueMetrics;
+  private readonly queue: SharedQueue<K>;
+  /** Keys handed out by run() and not yet done. */
+  private inFlight = 0;
 
   constructor(opts: WorkQueueOptions = {}) {
-    this.rateLimiter = (opts.rateLimiter as RateLimiter<K> | undefined) ?? controllerRateLimiter<K>(opts);
-    this.metrics = opts.metrics ?? {};
+    const rateLimiter = (opts.rateLimiter as RateLimiter<K> | undefined) ?? controllerRateLimiter<K>(opts);
+    this.queue = new SharedQueue<K>({ clock: unrefClock, rateLimiter, metrics: opts.metrics });
   }
 
   get shuttingDown(): boolean {
-    return this.stopped;
+    return this.queue.shuttingDown();
   }
 
-  /** Number of keys waiting or being processed (timers not counted). */
+  /** Number of keys waiting or being processed (delayed ones not counted). */
   get length(): number {
-    return this.queued.size + this.processing.size;
+    return this.queue.len() + this.inFlight;
   }
 
   add(key: K): void {
-    if (this.stopped || this.queued.has(key)) return;
-    if (this.processing.has(key)) {
-      this.dirty.add(key);
-      return;
-    }
-    this.queued.add(key);
-    this.items.push(key);
-    this.wake?.();
+    this.queue.add(key);
   }
 
   /** Adds `key` after `delayMs` (at once when it is not positive), as client-go's AddAfter. */
   addAfter(key: K, delayMs: number): void {
-    if (this.stopped) return;
-    if (!(delayMs > 0)) return this.add(key);
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.add(key);
-    }, delayMs);
-    timer.unref?.();
-    this.timers.add(timer);
+    this.queue.addAfter(key, delayMs > 0 ? delayMs : 0);
   }
 
   /** Adds `key` again once its rate limiter allows it: the longer it keeps failing, the later (AddRateLimited). */
   addRateLimited(key: K): void {
-    this.metrics.retry?.(key);
-    this.addAfter(key, this.rateLimiter.when(key));
+    this.queue.addRateLimited(key);
   }
 
   /** How many times `key` has been added rate-limited since it was last forgotten (NumRequeues). */
   numRequeues(key: K): number {
-    return this.rateLimiter.numRequeues(key);
+    return this.queue.numRequeues(key);
   }
 
   /** Clears the failures of a key that was processed successfully (Forget). */
   forget(key: K): void {
-    this.rateLimiter.forget(key);
+    this.queue.forget(key);
   }
 
   shutDown(): void {
-    this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    this.wake?.();
+    this.queue.shutDown();
   }
 
   /**
@@ -106,23 +95,23 @@ export class WorkQueue<K> {
    * run() itself never rejects.
    */
   async run(handle: (key: K) => Promise<void>, onError: (key: K, err: unknown) => void): Promise<void> {
-    while (!this.stopped) {
-      const key = this.items.shift();
-      if (key === undefined) {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
-        continue;
+    for (;;) {
+      const next = await this.queue.get();
+      if (next.shutdown) return;
+      const key = next.item;
+      if (this.queue.shuttingDown()) {
+        this.queue.done(key);
+        return;
       }
-      this.queued.delete(key);
-      this.processing.add(key);
+      this.inFlight++;
       try {
         await handle(key);
         this.forget(key);
       } catch (err) {
-        if (!this.stopped) onError(key, err);
+        if (!this.queue.shuttingDown()) onError(key, err);
       } finally {
-        this.processing.delete(key);
-        if (this.dirty.delete(key)) this.add(key);
+        this.inFlight--;
+        this.queue.done(key);
       }
     }
   }

@@ -65,6 +65,22 @@ describe('WorkQueue', () => {
   });
 });
 
+describe('WorkQueue: client-go\'s delaying queue', () => {
+  it('a key added after two delays waits once, for the earlier (waitingForQueue keeps the earliest ready time)', async () => {
+    const q = new WorkQueue<string>();
+    const runs: number[] = [];
+    const started = Date.now();
+    const loop = q.run(async () => void runs.push(Date.now() - started), () => assert.fail('no errors expected'));
+    q.addAfter('k', 200);
+    q.addAfter('k', 20);
+    await new Promise((r) => setTimeout(r, 350));
+    assert.equal(runs.length, 1, `one run, not one per delay: ${JSON.stringify(runs)}`);
+    assert.ok(runs[0]! < 200, `at the earlier delay: ${runs[0]} ms`);
+    q.shutDown();
+    await loop;
+  });
+});
+
 describe('the controllers\' rate limiters (client-go workqueue)', () => {
   it('DefaultControllerRateLimiter: 5 ms doubling per failure, capped at 1000 s, per key; forget starts over', () => {
     const now = 0;
