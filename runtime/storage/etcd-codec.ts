@@ -107,8 +107,9 @@ export function isConnectionFailure(err: unknown): boolean {
 
 /**
  * The StorageError for a failed etcd call. Compaction is Expired (410), a future revision
- * TooLargeResourceVersion, a write over etcd's size limit RequestTooLarge, a rejected request InvalidObject; every other failure means etcd could
- * not serve the request: Unavailable (503).
+ * TooLargeResourceVersion, a write over etcd's or the client's size limit RequestTooLarge (413), a
+ * rejected request InvalidObject; every other failure means etcd could not serve the request:
+ * Unavailable (503).
  */
 export function toStorageError(err: unknown, key: string, maybeApplied = false): StorageError {
   if (err instanceof StorageError) return err;
@@ -119,7 +120,7 @@ export function toStorageError(err: unknown, key: string, maybeApplied = false):
   if (err instanceof GRPCOutOfRangeError && /future revision/.test(message)) {
     return new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${etcdMessage(message)}`);
   }
-  // kube's isTooLargeError: etcd's refusal, or the client's own send limit (grpc/grpc.ts).
+  // kube's isTooLargeError: etcd's refusal, or the client's own send limit (etcd/grpc.ts).
   if ((err instanceof GRPCInvalidArgumentError && /request is too large/.test(message)) || TOO_LARGE_TO_SEND.test(message)) {
     return new StorageError('RequestTooLarge', key, etcdMessage(message));
   }
