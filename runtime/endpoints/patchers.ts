@@ -61,6 +61,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patch: unknown, structure: TypeNode = UNTYPED): unknown {
   switch (patchType) {
     case JSON_PATCH: {
+      if (Array.isArray(patch) && patch.length > MAX_JSON_PATCH_OPERATIONS) throw tooManyOperations(patch.length);
       // The only patch whose result can nest deeper than both the object and the body (an `add`
       // or `copy` at a deep path): bounded as a body is (api/nesting.ts), else an object too deep for
       // the recursive layers would be stored, and every later update of it would be a 500.
@@ -79,6 +80,16 @@ export function applyPatchValue(doc: unknown, patchType: DocumentPatchType, patc
       throw newBadRequest(`unsupported patch type ${String(never)}`);
     }
   }
+}
+
+/** kube's maxJSONPatchOperations (patch.go): a longer JSON patch is 413 before it is applied. */
+export const MAX_JSON_PATCH_OPERATIONS = 10_000;
+
+function tooManyOperations(count: number) {
+  return statusError(
+    'RequestEntityTooLarge',
+    `Request entity too large: The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${count}`,
+  );
 }
 
 /**

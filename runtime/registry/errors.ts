@@ -44,6 +44,9 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
       return newTooLargeResourceVersion(err.message);
     case 'InvalidObject':
       return newBadRequest(err.message);
+    case 'RequestTooLarge':
+      // kube-apiserver passes etcd's error through as a 500; a 413 says what happened.
+      return statusError('RequestEntityTooLarge', `Request entity too large: ${err.message}`);
     case 'Unavailable':
       return statusError('ServiceUnavailable', err.message || 'storage is unavailable');
     default: {

@@ -12,6 +12,14 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
 const APPLY_FAILED = 'the server rejected our request due to an error in our request';
 
 /**
+ * What `copy` operations may add to a document, in bytes of JSON: kube-apiserver sets json-patch's
+ * AccumulatedCopySizeLimit to JSONPatchMaxCopyBytes (3 MiB, its request body limit) for PATCH
+ * bodies and webhooks' patches alike. Without it a patch of a few hundred bytes doubles a subtree
+ * a dozen times.
+ */
+export const JSON_PATCH_MAX_COPY_BYTES = 3 * 1024 * 1024;
+
+/**
  * The value pointer (RFC 6901) names in doc, walking own properties only: a member named
  * "toString" or "constructor" that the object does not hold is absent, as in kube's json-patch,
  * not Object.prototype's function. undefined: absent (JSON has no undefined).
@@ -63,6 +71,19 @@ function checkOperation(doc: unknown, op: { op?: unknown; path?: unknown; from?:
   }
 }
 
+/**
+ * json-patch's accounting: each copy adds the JSON size of the value it copies, counted before
+ * the copy is made; past the limit the patch fails with its words.
+ */
+function countCopy(doc: unknown, op: { op?: unknown; from?: unknown }, accumulated: number): number {
+  if (op.op !== 'copy' || typeof op.from !== 'string') return accumulated;
+  const total = accumulated + Buffer.byteLength(JSON.stringify(valueAt(doc, op.from)) ?? '');
+  if (total > JSON_PATCH_MAX_COPY_BYTES) {
+    throw new Error(`Unable to complete the copy, the accumulated size increase of copy is ${total}, exceeding the limit ${JSON_PATCH_MAX_COPY_BYTES}`);
+  }
+  return total;
+}
+
 /** RFC 6902 on a copy of doc; a patch that is not a list of operation objects is 400. */
 export function applyJSONPatch(doc: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops) || ops.some((op) => !isPlainObject(op))) {
@@ -70,8 +91,10 @@ export function applyJSONPatch(doc: unknown, ops: unknown): unknown {
   }
   try {
     let out = structuredClone(doc);
+    let copied = 0;
     for (const op of structuredClone(ops) as jsonpatch.Operation[]) {
       checkOperation(out, op);
+      copied = countCopy(out, op, copied);
       out = jsonpatch.applyOperation(out, op, true, true).newDocument;
     }
     return out;

@@ -78,13 +78,16 @@ export class EtcdHostDownError extends Error {
   }
 }
 
+/** The client's own refusal of a request over its send limit (etcd/grpc.ts): resending never helps. */
+const TOO_LARGE_TO_SEND = /trying to send message larger than max/;
+
 const UNSENT = /No connection established|ECONNREFUSED|Failed to connect|connection refused|Stream refused by server|etcdserver: too many requests|raft proposal dropped|etcdserver: no leader/i;
 const SERVER_TRANSIENT = /etcdserver: (no leader|leader changed|request timed out|too many requests|server stopped|not capable)|raft proposal dropped/i;
 
 /** A failure that may go away by itself (connection, leader election, overload). */
 export function isTransient(err: unknown): boolean {
   if (err instanceof EtcdHostDownError) return true;
-  if (!(err instanceof Error)) return false;
+  if (!(err instanceof Error) || TOO_LARGE_TO_SEND.test(err.message)) return false;
   return isRecoverableError(err) || SERVER_TRANSIENT.test(err.message);
 }
 
@@ -104,8 +107,9 @@ export function isConnectionFailure(err: unknown): boolean {
 
 /**
  * The StorageError for a failed etcd call. Compaction is Expired (410), a future revision
- * TooLargeResourceVersion, a rejected request InvalidObject; every other failure means etcd could
- * not serve the request: Unavailable (503).
+ * TooLargeResourceVersion, a write over etcd's or the client's size limit RequestTooLarge (413), a
+ * rejected request InvalidObject; every other failure means etcd could not serve the request:
+ * Unavailable (503).
  */
 export function toStorageError(err: unknown, key: string, maybeApplied = false): StorageError {
   if (err instanceof StorageError) return err;
@@ -115,6 +119,10 @@ export function toStorageError(err: unknown, key: string, maybeApplied = false):
   }
   if (err instanceof GRPCOutOfRangeError && /future revision/.test(message)) {
     return new StorageError('TooLargeResourceVersion', key, `Too large resource version: ${etcdMessage(message)}`);
+  }
+  // kube's isTooLargeError: etcd's refusal, or the client's own send limit (etcd/grpc.ts).
+  if ((err instanceof GRPCInvalidArgumentError && /request is too large/.test(message)) || TOO_LARGE_TO_SEND.test(message)) {
+    return new StorageError('RequestTooLarge', key, etcdMessage(message));
   }
   if (err instanceof GRPCInvalidArgumentError) return new StorageError('InvalidObject', key, etcdMessage(message));
   const prefix = maybeApplied

@@ -24,6 +24,11 @@ export type StorageErrorCode =
   /** The requested revision is newer than the current one. */
   | 'TooLargeResourceVersion'
   | 'InvalidObject'
+  /**
+   * The write is larger than the backend takes (etcd's `etcdserver: request is too large`; memory
+   * and SQLite keep etcd's default limit, MAX_STORED_REQUEST_BYTES): maps to 413.
+   */
+  | 'RequestTooLarge'
   /** The backend cannot be reached: maps to 503. */
   | 'Unavailable';
 

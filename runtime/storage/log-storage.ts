@@ -26,7 +26,7 @@ import {
   type Watcher,
   type WatchOptions,
 } from './interface.js';
-import { checkPreconditions, decodeObject, encodeStored, parseResourceVersion, sameStoredValue } from './objects.js';
+import { checkPreconditions, checkStoredSize, decodeObject, encodeStored, parseResourceVersion, sameStoredValue } from './objects.js';
 import { GroupCommit } from './group-commit.js';
 import { keyRangeOf, type KeyRange, type LogChange, type LogRow, type LogWrite, type RevisionLog } from './revision-log.js';
 import { WatchBroadcaster } from './watch-broadcaster.js';
@@ -75,6 +75,7 @@ export class LogStorage implements Storage {
   async create(key: string, obj: KubeObject): Promise<KubeObject> {
     this.ensureOpen(key);
     const { value, metadataEnd } = encodeStored(key, obj);
+    checkStoredSize(key, value);
     let expected = 0;
     for (;;) {
       const change = await this.append({ key, value, deleted: false }, expected, metadataEnd);
@@ -121,6 +122,7 @@ export class LogStorage implements Storage {
       const next = await tryUpdate(current);
       this.ensureOpen(key);
       const { value, metadataEnd } = encodeStored(key, next);
+      checkStoredSize(key, value);
       const expected = latest?.revision ?? 0;
       if (row && sameStoredValue(row.value, value)) {
         // A no-op is only an answer if it was computed from the key's current state.

@@ -48,6 +48,25 @@ export interface StoredValue {
  * (which would be called with its property name) or a metadata that is not an own enumerable
  * property takes JSON.stringify of the whole, as before.
  */
+/**
+ * etcd's default --max-request-bytes (1.5 MiB): the largest write etcd takes, and so the largest
+ * object kube-apiserver can store. Memory and SQLite keep the same limit, so an object cannot grow
+ * on them (by repeated patches of up to 3 MiB each) past what etcd would refuse.
+ */
+export const MAX_STORED_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
+/** etcd's words for a write over its limit (rpctypes.ErrRequestTooLarge). */
+export const REQUEST_TOO_LARGE = 'etcdserver: request is too large';
+
+/** Throws RequestTooLarge when key and value together exceed MAX_STORED_REQUEST_BYTES. */
+export function checkStoredSize(key: string, value: string): void {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most values need no count.
+  if ((key.length + value.length) * 3 <= MAX_STORED_REQUEST_BYTES) return;
+  if (Buffer.byteLength(key) + Buffer.byteLength(value) > MAX_STORED_REQUEST_BYTES) {
+    throw new StorageError('RequestTooLarge', key, REQUEST_TOO_LARGE);
+  }
+}
+
 export function encodeStored(key: string, obj: KubeObject): StoredValue {
   const rest = metadataWithoutResourceVersion(key, obj);
   try {

@@ -216,3 +216,57 @@ describe('FieldSet differences that share subtrees', () => {
     }
   });
 });
+
+describe('update managers are capped (kube capManagers: DefaultMaxUpdateManagers, "ancient-changes")', () => {
+  const fm = () => new FieldManager({ structure: buildTypeSchema(SCHEMAS, 'Thing'), apiVersion: 'x.example.com/v1', statusEnabled: false });
+  const thing = (env: Record<string, string>, managedFields?: unknown[]) =>
+    ({ apiVersion: 'x.example.com/v1', kind: 'Thing', metadata: { name: 'a', ...(managedFields ? { managedFields } : {}) }, spec: { env } }) as never;
+  /** An Update entry of `manager` owning spec.env.<field>, at second `second`. */
+  const entry = (manager: string, field: string, second: number, apiVersion = 'x.example.com/v1') => ({
+    manager, operation: 'Update', apiVersion, time: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString().replace('.000Z', 'Z'),
+    fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:env': { [`f:${field}`]: {} } } },
+  });
+
+  it('a 31st updater leaves 10 Update entries, the oldest merged per version into ancient-changes', () => {
+    let live: { metadata: { managedFields: { manager: string; operation: string; apiVersion: string; fieldsV1: unknown }[] }; spec: { env: Record<string, string> } } | undefined;
+    const env: Record<string, string> = {};
+    for (let i = 0; i < 31; i++) {
+      env[`k${i}`] = 'v';
+      live = fm().update(live as never, thing({ ...env }, live?.metadata.managedFields), `m${String(i).padStart(2, '0')}`) as never;
+    }
+    const entries = live!.metadata.managedFields;
+    assert.equal(entries.length, 10, entries.map((e) => e.manager).join(','));
+    const ancient = entries.filter((e) => e.manager === 'ancient-changes');
+    assert.equal(ancient.length, 1);
+    assert.equal(ancient[0]!.operation, 'Update');
+    // Nothing is lost: every field is still owned by someone.
+    const owned = new Set(entries.flatMap((e) => Object.keys((e.fieldsV1 as { 'f:spec': { 'f:env': object } })['f:spec']['f:env']).filter((k) => k.startsWith('f:'))));
+    assert.equal(owned.size, 31);
+  });
+
+  it('merges by time, then identity, keeping one bucket per apiVersion, as kube', () => {
+    const mf = [
+      ...Array.from({ length: 6 }, (_, i) => entry(`old${i}`, `o${i}`, i, 'x.example.com/v1beta1')),
+      ...Array.from({ length: 6 }, (_, i) => entry(`new${i}`, `n${i}`, 10 + i)),
+    ];
+    const env = Object.fromEntries([...mf.map((e) => Object.keys(e.fieldsV1['f:spec']['f:env'])[0]!.slice(2)), 'z'].map((k) => [k, 'v']));
+    const live = thing(Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'z')), mf);
+    const out = fm().update(live, thing(env, mf), 'latest') as unknown as { metadata: { managedFields: { manager: string; apiVersion: string; time: string; fieldsV1: unknown }[] } };
+    // 13 updaters, cap 10: old0 is the first of v1beta1 (kept, then turned into the bucket),
+    // old1..old3 are merged into it; old4, old5 and the v1 ones stay.
+    assert.deepEqual(out.metadata.managedFields.map((e) => `${e.manager}@${e.apiVersion}`), [
+      'ancient-changes@x.example.com/v1beta1', 'old4@x.example.com/v1beta1', 'old5@x.example.com/v1beta1',
+      ...Array.from({ length: 6 }, (_, i) => `new${i}@x.example.com/v1`), 'latest@x.example.com/v1',
+    ]);
+    const bucket = out.metadata.managedFields[0]!;
+    assert.deepEqual(bucket.fieldsV1, { 'f:spec': { 'f:env': { 'f:o0': {}, 'f:o1': {}, 'f:o2': {}, 'f:o3': {} } } });
+    assert.equal(bucket.time, mf[3]!.time, 'the bucket takes the time of the last update merged into it');
+  });
+
+  it('does not count appliers', () => {
+    const mf = Array.from({ length: 12 }, (_, i) => ({ ...entry(`a${i}`, `a${i}`, i), operation: 'Apply' }));
+    const env = Object.fromEntries(mf.map((_, i) => [`a${i}`, 'v']));
+    const out = fm().update(thing(env, mf), thing({ ...env, z: 'v' }, mf), 'u') as unknown as { metadata: { managedFields: unknown[] } };
+    assert.equal(out.metadata.managedFields.length, 13);
+  });
+});

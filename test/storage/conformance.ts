@@ -280,6 +280,21 @@ export function describeStorageConformance(name: string, open: () => Promise<Ope
       });
     });
 
+    describe('size', () => {
+      // etcd's default --max-request-bytes (1.5 MiB); memory and SQLite keep the same limit.
+      it('refuses a create or an update over 1.5 MiB as RequestTooLarge, and writes nothing', async () => {
+        const MiB = 1024 * 1024;
+        await s.create(key('ns1', 'a'), widget('a', { blob: 'x'.repeat(MiB) }));
+        const rev = await s.currentRevision();
+        const err = await rejectsWith(s.create(key('ns1', 'b'), widget('b', { blob: 'x'.repeat(1.8 * MiB) })), 'RequestTooLarge');
+        assert.match(err.message, /request is too large/);
+        await rejectsWith(s.guaranteedUpdate(key('ns1', 'a'), {}, (cur) => ({ ...cur!, spec: { blob: 'x'.repeat(MiB), more: 'y'.repeat(MiB) } })), 'RequestTooLarge');
+        assert.equal(await s.currentRevision(), rev);
+        assert.equal(((await s.get(key('ns1', 'a')))!.spec as { blob: string }).blob.length, MiB);
+        assert.equal(await s.get(key('ns1', 'b'), { ignoreNotFound: true }), undefined);
+      });
+    });
+
     describe('delete', () => {
       it('returns the last state with the deletion revision', async () => {
         const created = await s.create(key('ns1', 'a'), widget('a', { v: 1 }));

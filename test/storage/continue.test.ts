@@ -37,6 +37,15 @@ describe('continue tokens', () => {
     ['path traversal', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"../secrets/a"}'), /invalid start key/],
     ['dot segment', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a/./b"}'), /invalid start key/],
     ['double slash', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a//b"}'), /invalid start key/],
+    // sec12: edited tokens. kube's DecodeContinue also takes rv -1 (its 410's "inconsistent
+    // continue", which kgen never hands out); kgen refuses it, as every rv <= 0.
+    ['rv huge (not an int64)', b64('{"v":"meta.k8s.io/v1","rv":1e30,"start":"a"}'), /resourceVersion/],
+    ['rv negative', b64('{"v":"meta.k8s.io/v1","rv":-1,"start":"a"}'), /resourceVersion/],
+    ['rv fractional', b64('{"v":"meta.k8s.io/v1","rv":1.5,"start":"a"}'), /resourceVersion/],
+    ['climbing after a NUL', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a\\u0000/../../secrets/x"}'), /invalid start key/],
+    ['climbing from the root', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"/../x"}'), /invalid start key/],
+    ['a bare ..', b64('{"v":"meta.k8s.io/v1","rv":5,"start":".."}'), /invalid start key/],
+    ['a trailing slash', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"ns1/"}'), /invalid start key/],
   ];
   for (const [what, token, message] of bad) {
     it(`reject ${what} as InvalidObject`, () => {
@@ -46,4 +55,14 @@ describe('continue tokens', () => {
       );
     });
   }
+
+  it('keep a token taken from another resource\'s or namespace\'s list inside the prefix it is replayed against', () => {
+    const token = encodeContinue(`${PREFIX}ns1/web-1\u0000`, PREFIX, 42);
+    for (const prefix of ['/registry/core/secrets/', '/registry/core/secrets/ns2/']) {
+      const { startKey } = decodeContinue(token, prefix);
+      assert.ok(startKey.startsWith(prefix), startKey);
+    }
+    // A start that would be a sibling prefix (`ns10` for `ns1/`) is still a key under the prefix.
+    assert.equal(decodeContinue(b64('{"v":"meta.k8s.io/v1","rv":5,"start":"0/x"}'), '/registry/core/pods/ns1/').startKey, '/registry/core/pods/ns1/0/x');
+  });
 });

@@ -22,6 +22,7 @@ import { decodeManagedFields, describeManager, encodeManagedFields, identityOf, 
 import { allowedConflictsFromLastApplied, KUBECTL_MANAGER, withUpdatedLastApplied } from './lastapplied.js';
 import { compare, createdFieldsV1, ensureNamedFieldsAreMembers, merge, removeItems, toFieldSet, type Comparison } from './typed.js';
 import { withKeyDefaults } from './keydefaults.js';
+import { capUpdateManagers } from './capmanagers.js';
 import type { TypeNode } from './typeschema.js';
 
 export type Subresource = '' | 'status' | 'scale';
@@ -179,12 +180,16 @@ export class FieldManager {
     return { added: this.reset(c.added, subresource), modified: this.reset(c.modified, subresource), removed: this.reset(c.removed, subresource) };
   }
 
-  /** obj with managedFields encoded from managed (stripped of system fields). */
-  private encode(obj: Record<string, unknown>, managed: Managed): KubeObject {
+  /**
+   * obj with managedFields encoded from managed (stripped of system fields); after an Update, with
+   * the update managers capped (kube's capManagersManager wraps the stripping one).
+   */
+  private encode(obj: Record<string, unknown>, managed: Managed, capUpdaters = false): KubeObject {
     for (const [id, entry] of managed) {
       entry.set = entry.set.difference(STRIPPED);
       if (entry.set.empty()) managed.delete(id);
     }
+    if (capUpdaters) capUpdateManagers(managed);
     return withManagedFields(obj, encodeManagedFields(managed));
   }
 
@@ -216,7 +221,7 @@ export class FieldManager {
         set: previous ? previous.set.union(owned) : owned,
       });
     }
-    return this.encode(after, managed);
+    return this.encode(after, managed, true);
   }
 
   /**

@@ -56,6 +56,19 @@ export function messageTooLarge(length: number): Error {
   return grpcError(RESOURCE_EXHAUSTED, `grpc: received message larger than max (${length} vs. ${MAX_RECEIVE_MESSAGE_BYTES})`);
 }
 
+/**
+ * The largest message sent: clientv3's default MaxCallSendMsgSize (2 MiB), which kube's etcd
+ * client keeps. A larger request fails at once, unsent, with grpc-go's error (kube's
+ * isTooLargeError knows it). Sent anyway, etcd's gRPC server (max-request-bytes + 512 KiB) would
+ * refuse it in a way this client only saw at its deadline, as a maybe-applied 503.
+ */
+export const MAX_SEND_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+/** grpc-go's error for a request over the send limit (rpc_util.go prepareMsg / checkSendMsgSize). */
+export function sendMessageTooLarge(length: number): Error {
+  return grpcError(RESOURCE_EXHAUSTED, `grpc: trying to send message larger than max (${length} vs. ${MAX_SEND_MESSAGE_BYTES})`);
+}
+
 /** The typed etcd3 error for a gRPC status. */
 export function grpcError(code: number, details: string): Error {
   const err = Object.assign(new Error(`${code} ${STATUS_NAMES[code] ?? 'UNKNOWN'}: ${details}`), { code, details });
@@ -126,6 +139,11 @@ export class GrpcChannel {
    */
   unary<T>(path: string, frame: Buffer, deadline: number, decode: Decoder<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      // The frame is the message behind gRPC's 5-byte prefix.
+      if (frame.length - 5 > MAX_SEND_MESSAGE_BYTES) {
+        reject(sendMessageTooLarge(frame.length - 5));
+        return;
+      }
       const timeoutMs = Math.max(1, deadline - Date.now());
       let session: Session;
       let stream: ClientHttp2Stream;
