@@ -61,7 +61,6 @@ describe('controllers over custom resources', () => {
   it('monitors a CRD established after start', async () => {
     assert.ok(!controllers.informers.resources().includes(RESOURCE));
     assert.equal((await c.request('POST', CRDS, crontabCRD())).code, 201);
-    await c.settle();
     await eventually(() => controllers.informers.resources().includes(RESOURCE), 'the crontabs monitor');
   });
 
@@ -95,12 +94,11 @@ describe('controllers over custom resources', () => {
     // A dependent from before the change: the graph holds a node for its owner (the GC's graph
     // keeps nodes only for objects it needs, see DependencyGraph), which the handover must keep.
     await create(WIDGETS('default'), widget('dep-w1', [ownerRefTo(kept)]));
-    await c.settle();
     const before = controllers.informers.all.find((i) => i.resource === RESOURCE)!;
+    await eventually(() => controllers.garbageCollector.graph.get(kept.metadata.uid!)?.store === before.store, "the owner's node, from the crontabs informer");
     const crd = (await c.request('GET', `${CRDS}/${RESOURCE}`)).body;
     crd.spec.versions[0].additionalPrinterColumns.push({ name: 'Image', type: 'string', jsonPath: '.spec.image' });
     assert.equal((await c.request('PUT', `${CRDS}/${RESOURCE}`, crd)).code, 200);
-    await c.settle();
     const after = await eventually(() => {
       const i = controllers.informers.all.find((x) => x.resource === RESOURCE);
       return i !== before ? i : undefined;
@@ -117,7 +115,6 @@ describe('controllers over custom resources', () => {
   it('stops the monitor when the CRD is deleted', async () => {
     const orphan = await create(CRONTABS('default'), cronTab('last'));
     assert.equal((await c.request('DELETE', `${CRDS}/${RESOURCE}`)).code, 200);
-    await c.settle();
     await eventually(() => !controllers.informers.resources().includes(RESOURCE), 'the crontabs monitor to stop');
     assert.equal(controllers.garbageCollector.graph.get(orphan.metadata.uid!), undefined);
     assert.deepEqual(logged.filter((l) => l.includes('giving up')), []);
@@ -130,7 +127,6 @@ describe('controllers over custom resources', () => {
     await new Promise((r) => setTimeout(r, 100));
     assert.equal((await c.request('GET', `${WIDGETS('default')}/waits`)).code, 200);
     assert.equal((await c.request('POST', CRDS, crontabCRD())).code, 201);
-    await c.settle();
     await eventually(gone(`${WIDGETS('default')}/waits`), 'the dependent of a missing owner to be collected');
   });
 });
@@ -140,7 +136,8 @@ describe('controllers started after CRDs exist', () => {
     const c = await startChain();
     try {
       assert.equal((await c.request('POST', CRDS, crontabCRD())).code, 201);
-      await c.settle();
+      // Established where the controllers look at start (the server's resource scopes).
+      await eventually(() => c.extensions.resourceScopes().length === 1, 'the CRD to be established');
       const controllers = startControllers({ apis: c.installer, dynamic: c.extensions });
       try {
         await controllers.synced;

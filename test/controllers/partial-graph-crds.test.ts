@@ -74,7 +74,6 @@ for (const [backend, storageURL] of backends) {
     const gone = (url: string) => eventually(async () => (await c.request('GET', url)).code === 404, `${url} to be deleted`);
     const served = async (kind: ReturnType<typeof kindOf>) => {
       assert.equal((await c.request('POST', CRDS, kind.crd)).code, 201);
-      await c.settle();
       await eventually(() => controllers.informers.all.find((i) => i.resource === kind.resource), `the ${kind.resource} monitor`);
       await eventually(async () => (await c.request('GET', kind.url('default'))).code === 200, `${kind.resource} to be served`);
     };

@@ -81,8 +81,13 @@ describe('client auth sources against kgen serve --token-auth-file', () => {
   });
   const list = (cs: Clientset) => cs.widgetsExampleComV1.widgets('default').list();
 
-  it('exec plugin (v1): reruns on a 401, caches until expirationTimestamp, then fetches the rotated token', async () => {
+  it('exec plugin (v1): reruns on a 401, caches until expirationTimestamp, then fetches the rotated token', async (t) => {
     // Run 1: a token the server does not know; run 2: a valid one living 2 s; run 3: the next valid one.
+    // The client reads its clock through Date.now (ExecSource's default), mocked here: it stands
+    // still until the test moves it past the expiry, so "reused until it expires" holds however
+    // slow the machine, and the 2 s are not waited out. The plugin stamps its expiry by the real clock.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+    const realNow = () => performance.timeOrigin + performance.now();
     const state = pluginState('v1', ['tok-unknown,3600', 'tok-alice,2', 'tok-alice-2,3600']);
     const cs = Clientset.fromKubeconfig(kubeconfig('exec-v1', execUser(state, 'client.authentication.k8s.io/v1')));
     assert.deepEqual((await list(cs)).items, []);
@@ -90,7 +95,8 @@ describe('client auth sources against kgen serve --token-auth-file', () => {
     await list(cs);
     await cs.widgetsExampleComV1.widgets('default').list();
     assert.equal(runs(state), 2, 'a valid credential is reused until it expires');
-    await new Promise((r) => setTimeout(r, 2_100));
+    // As a 2.1 s wait from now did: the clock 2.1 s past the real time, so past the 2 s expiry.
+    t.mock.timers.tick(realNow() + 2_100 - Date.now());
     await list(cs);
     assert.equal(runs(state), 3, 'an expired credential is fetched again');
     const { info, args } = JSON.parse(readFileSync(join(state, 'info-1.json'), 'utf8'));

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -21,12 +21,24 @@ import { KGEN_BIN, REPO, removeDir, tempDir, type KgenServer } from './harness.j
 import { GENERATED, retrying, startReplica } from './replica-helpers.js';
 import { incrementsSurviveLeaderLoss, writeSeenByWatchOnOther } from './replica-scenarios.js';
 
-/** The worker processes: the primary's children (from /proc). */
+/**
+ * The worker processes: the primary's children (from /proc) that run its own executable. A
+ * primary that bundled kgen's sources on start (a cold code cache) also has esbuild's service
+ * process as a child; it is not a worker.
+ */
 function workerPids(server: KgenServer): number[] {
   const pid = server.process.pid!;
   const file = `/proc/${pid}/task/${pid}/children`;
   assert.ok(existsSync(file), `${file} is needed to find the workers`);
-  return readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const exe = (p: number) => {
+    try {
+      return readlinkSync(`/proc/${p}/exe`);
+    } catch {
+      return undefined; // exited meanwhile
+    }
+  };
+  const node = exe(pid);
+  return readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number).filter((p) => exe(p) === node);
 }
 
 /** One request on a connection of its own (so the primary hands it to the next worker), as admin. */
