@@ -73,6 +73,14 @@ export class CRDController {
     }
   }
 
+  /**
+   * Is anything queued, running, finalizing or waiting on a retry timer? A caller that also sees
+   * storage's revision unchanged across a turn knows the controllers reached their fixed point.
+   */
+  busy(): boolean {
+    return this.running !== undefined || this.pending.size > 0 || this.finalizing.size > 0 || this.timers.size > 0;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);

@@ -73,6 +73,11 @@ export class ExtensionsServer implements DelegationTarget {
     await this.controller?.idle();
   }
 
+  /** Is a controller queued, running or waiting to retry (CRDController.busy)? */
+  busy(): boolean {
+    return this.controller?.busy() ?? false;
+  }
+
   async close(): Promise<void> {
     await this.controller?.stop();
   }

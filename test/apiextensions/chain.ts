@@ -57,10 +57,18 @@ export async function startChain(storageURL = 'memory:', dataDir = '/tmp'): Prom
     return { code: res.code, headers: res.headers, body: res.payload ? JSON.parse(res.payload) : undefined };
   };
   const settle = async () => {
-    // Each status write comes back through the informer; a few rounds reach the fixed point.
-    for (let i = 0; i < 50; i++) {
-      await new Promise((r) => setTimeout(r, 20));
+    // Each status write comes back through the informer, which may queue another reconcile: the
+    // fixed point is the controllers idle (nothing queued, running or waiting to retry) and no
+    // write for three turns of 10 ms in a row (was 50 fixed turns of 20 ms: at least 1 s a call).
+    let quiet = 0;
+    let revision = await storage.currentRevision();
+    for (let i = 0; quiet < 3; i++) {
+      if (i > 1000) throw new Error('the CRD controllers did not settle in 1,000 turns');
+      await new Promise((r) => setTimeout(r, 10));
       await extensions.idle();
+      const now = await storage.currentRevision();
+      quiet = !extensions.busy() && now === revision ? quiet + 1 : 0;
+      revision = now;
     }
   };
   return {
