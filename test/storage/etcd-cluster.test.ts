@@ -94,6 +94,8 @@ describe('etcd storage: 3-member cluster losing a member', () => {
         stop();
         const outcome = await running;
         const afterKill = outcome.ackedAt.filter((t) => t > killedAt + 2000).length;
+        // The machine's pace, from the same run: writes acknowledged in the 500 ms before the kill.
+        const beforeKill = outcome.ackedAt.filter((t) => t <= killedAt).length;
 
         // Every acknowledged create is stored, through either instance.
         const listed = await a.getList(`${PREFIX}${ns}/`);
@@ -114,8 +116,11 @@ describe('etcd storage: 3-member cluster losing a member', () => {
         for (const o of outcome.acknowledged) assert.ok(seen.has(o.metadata.name), `watch missed ${o.metadata.name}`);
 
         const total = outcome.acknowledged.length + outcome.increments;
-        console.log(`# killed ${victim}: ${total} acknowledged writes, ${outcome.failed.length} failed (${[...new Set(outcome.failed.map((e) => e.message))].join(' | ')}), ${afterKill} acknowledged from 2 s after the kill`);
-        assert.ok(afterKill > 100, `${afterKill} writes acknowledged from 2 s after the kill`);
+        console.log(`# killed ${victim}: ${total} acknowledged writes, ${outcome.failed.length} failed (${[...new Set(outcome.failed.map((e) => e.message))].join(' | ')}), ${afterKill} acknowledged from 2 s after the kill, ${beforeKill} in the 500 ms before it`);
+        // Serving again within 2 s: over 100 writes in the last second, or (on a machine too loaded
+        // for 100) at least half the rate before the kill — never none.
+        const bound = Math.min(100, beforeKill);
+        assert.ok(afterKill > bound, `${afterKill} writes acknowledged from 2 s after the kill (bound ${bound}: 100, or half the ${beforeKill} per 500 ms before it)`);
         assert.ok(outcome.failed.length <= 16, `${outcome.failed.length} calls failed`);
       } finally {
         await a.close();
