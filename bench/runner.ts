@@ -15,6 +15,14 @@ export interface RunOptions {
   /** Benchmark names to run; all when empty. */
   only?: string[];
   log?: (message: string) => void;
+  /**
+   * The codegen benchmark's output (its N kinds, generated cold) is the server fixture that
+   * http, writes, workers, fanout, memory, paged, startup and client serve, instead of a second
+   * `kgen generate` of a set of profile.server's size; so profile.server must be codegen's size.
+   * For the reduced test (test/bench/harness.test.ts), where the generates are a large share of the
+   * time; `npm run bench` leaves it off and keeps its server set apart from codegen's.
+   */
+  codegenFixture?: boolean;
 }
 
 export interface RunSummary {
@@ -42,7 +50,13 @@ export function machine(): RunSummary['machine'] {
 
 export async function runAll(opts: RunOptions): Promise<RunSummary> {
   const log = opts.log ?? (() => undefined);
-  const ctx = makeContext(opts.profile, opts.resultsDir, log);
+  if (opts.codegenFixture) {
+    const { codegen, server } = opts.profile;
+    if (codegen.groups !== server.groups || codegen.kindsPerGroup !== server.kindsPerGroup) {
+      throw new Error(`codegenFixture: the profile's server set (${server.groups} × ${server.kindsPerGroup}) is not codegen's (${codegen.groups} × ${codegen.kindsPerGroup})`);
+    }
+  }
+  const ctx = makeContext(opts.profile, opts.resultsDir, log, opts.codegenFixture);
   const started = performance.now();
   const loadAvgAtStart = Math.round(loadavg()[0]! * 100) / 100;
   const figures: FigureResult[] = [];

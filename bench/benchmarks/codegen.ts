@@ -7,6 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, Outcome } from '../lib/harness.js';
+import { offerServerFixture } from '../lib/fixture.js';
 import { kgen, timeRun, type Timed } from '../lib/procs.js';
 import { REPO, KGEN_BIN, workDir } from '../lib/paths.js';
 import type { Profile } from '../lib/profile.js';
@@ -107,6 +108,9 @@ export function codegenBench(profile: Profile): Benchmark {
         ctx.log(`codegen: rep ${i + 1}/${c.reps}: cold ${raw.cold[i]!.wallMs.toFixed(0)} ms, large ${raw.large[i]!.wallMs.toFixed(0)} ms, huge ${raw.huge[i]!.wallMs.toFixed(0)} ms`);
       }
       const watch = await watchEdits(apis, join(dir, 'out-watch'), kinds[0]!, c.watchEdits);
+      // `out` holds the last cold run's output of `apis` (the watch wrote its own folder and put
+      // the edited kind back).
+      offerServerFixture(ctx, { dir, generatedDir: out, kinds });
       const walls = (ts: Timed[]) => ts.map((t) => t.wallMs);
       const cpus = (ts: Timed[]) => ts.map((t) => t.cpuMs);
       const m = {

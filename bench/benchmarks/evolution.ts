@@ -1,8 +1,9 @@
 /**
  * API evolution commands: `kgen diff` of the bundled apis against their committed output (a
  * folder baseline), against `generate --check` of the same apis (the same parse and check, and a
- * compare of every output file); and `kgen validate` of 1,000 Widgets (multi-document YAML),
- * against `kgen validate` of one Widget (the fixed cost: start, load, compile). Runs alternate.
+ * compare of every output file); and `kgen validate` of N Widgets (multi-document YAML; 1,000 in
+ * `full` and `quick`), against `kgen validate` of one Widget (the fixed cost: start, load,
+ * compile). Runs alternate.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,6 @@ import { timeRun, type Timed } from '../lib/procs.js';
 import { KGEN_BIN, REPO, workDir } from '../lib/paths.js';
 import type { Profile } from '../lib/profile.js';
 import { median } from '../lib/stats.js';
-
-const OBJECTS = 1000;
 
 function widget(i: number): string {
   // Every tenth is invalid, so errors are produced and printed too.
@@ -27,18 +26,18 @@ async function run(args: string[], what: string, codes: number[] = [0]): Promise
 }
 
 export function evolutionBench(profile: Profile): Benchmark {
-  const reps = profile.name === 'quick' ? 1 : 5;
+  const { objects, reps } = profile.evolution;
   return {
     name: 'evolution',
     figures: [
       { id: 'kgen-diff', title: 'kgen diff, bundled apis against their generated/', unit: 'ms', baselineLabel: 'generate --check of the same apis', target: { kind: 'none' } },
-      { id: 'kgen-validate', title: `kgen validate, ${OBJECTS.toLocaleString('en-US')} Widgets`, unit: 'ms', baselineLabel: 'kgen validate of 1 Widget', target: { kind: 'none' } },
+      { id: 'kgen-validate', title: `kgen validate, ${objects.toLocaleString('en-US')} Widgets`, unit: 'ms', baselineLabel: 'kgen validate of 1 Widget', target: { kind: 'none' } },
     ],
     async run(ctx: BenchContext): Promise<Record<string, Outcome>> {
       const dir = workDir('evolution');
       const many = join(dir, 'many.yaml');
       const one = join(dir, 'one.yaml');
-      writeFileSync(many, Array.from({ length: OBJECTS }, (_, i) => widget(i)).join('---\n'));
+      writeFileSync(many, Array.from({ length: objects }, (_, i) => widget(i)).join('---\n'));
       writeFileSync(one, widget(1));
       const diff: number[] = [];
       const check: number[] = [];
@@ -47,10 +46,10 @@ export function evolutionBench(profile: Profile): Benchmark {
       for (let i = 0; i < reps; i++) {
         diff.push((await run(['diff', './apis', '--against', 'generated'], 'kgen diff')).wallMs);
         check.push((await run(['generate', './apis', '--check'], 'kgen generate --check')).wallMs);
-        validateMany.push((await run(['validate', many], 'kgen validate (1,000)', [1])).wallMs);
+        validateMany.push((await run(['validate', many], `kgen validate (${objects})`, [1])).wallMs);
         validateOne.push((await run(['validate', one], 'kgen validate (1)')).wallMs);
       }
-      ctx.writeRaw('evolution', { objects: OBJECTS, diff, check, validateMany, validateOne });
+      ctx.writeRaw('evolution', { objects, diff, check, validateMany, validateOne });
       return {
         'kgen-diff': { value: median(diff), baseline: median(check) },
         'kgen-validate': { value: median(validateMany), baseline: median(validateOne) },

@@ -31,6 +31,17 @@ export function serverFixture(ctx: BenchContext): Promise<ServerFixture> {
   });
 }
 
+/**
+ * Called by the codegen benchmark with the set it generated (apis in `dir`, output in
+ * generatedDir): when the run shares codegen's output (BenchContext.codegenFixture) and no server
+ * fixture exists yet, that output becomes it.
+ */
+export function offerServerFixture(ctx: BenchContext, fx: Omit<ServerFixture, 'kind'>): void {
+  if (!ctx.codegenFixture || ctx.shared.has('server-fixture')) return;
+  ctx.log(`server fixture: codegen's output in ${fx.generatedDir}`);
+  ctx.shared.set('server-fixture', Promise.resolve({ ...fx, kind: benchKind(fx.kinds) }));
+}
+
 let plainHttp: string[] | undefined;
 
 /**

@@ -52,6 +52,12 @@ export interface BenchContext {
   writeRaw(name: string, data: unknown): void;
   /** Things built once per run and shared by benchmarks (e.g. the generated server fixture). */
   shared: Map<string, Promise<unknown>>;
+  /**
+   * The codegen benchmark's generated set is also the server fixture (bench/lib/fixture.ts's
+   * offerServerFixture), so the benchmarks that serve one skip a generate of their own. Only the
+   * reduced test sets it (RunOptions.codegenFixture); `npm run bench` generates its fixture apart.
+   */
+  codegenFixture: boolean;
 }
 
 export interface Benchmark {
@@ -90,10 +96,11 @@ export function shared<T>(ctx: BenchContext, key: string, make: () => Promise<T>
   return p;
 }
 
-export function makeContext(profile: Profile, resultsDir: string, log: (m: string) => void): BenchContext {
+export function makeContext(profile: Profile, resultsDir: string, log: (m: string) => void, codegenFixture = false): BenchContext {
   mkdirSync(resultsDir, { recursive: true });
   return {
     profile,
+    codegenFixture,
     resultsDir,
     log,
     writeRaw(name, data) {

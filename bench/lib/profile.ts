@@ -35,6 +35,8 @@ export interface Profile {
   startup: { reps: number; warm: boolean };
   client: { requests: number; blocks: number };
   informer: { objects: number; reps: number };
+  /** `kgen validate` of `objects` Widgets (every tenth invalid) against one; `reps` alternating rounds. */
+  evolution: { objects: number; reps: number };
 }
 
 export const FULL: Profile = {
@@ -50,6 +52,7 @@ export const FULL: Profile = {
   startup: { reps: 5, warm: true },
   client: { requests: 2000, blocks: 4 },
   informer: { objects: 10_000, reps: 3 },
+  evolution: { objects: 1000, reps: 5 },
 };
 
 export const QUICK: Profile = {
@@ -65,4 +68,5 @@ export const QUICK: Profile = {
   startup: { reps: 1, warm: false },
   client: { requests: 30, blocks: 2 },
   informer: { objects: 200, reps: 1 },
+  evolution: { objects: 1000, reps: 1 },
 };

@@ -10,6 +10,7 @@
  * (authorization.k8s.io has only the self reviews in kgen.)
  */
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../server/testserver.js';
 import { startRBACServer, waitUntil, type RBACServer } from '../authorization/rbacserver.js';
@@ -209,7 +210,7 @@ describe('malformed objects (issue 12, item 5)', () => {
   });
 
   it('never answers 5xx to a valid object of any kind with one field removed or of the wrong type (create, update, merge patch, apply)', async () => {
-    const { sent, failures } = await sweep((method, path, body, contentType) => t.request(method, path, { body, contentType }), Object.entries(TEMPLATES));
+    const { sent, failures } = await sweep(keepAliveSend(t.url), Object.entries(TEMPLATES));
     assert.ok(sent > 2_000, `sent ${sent}`);
     console.log(`malformed objects: ${sent} requests`);
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} of ${sent} malformed objects got a 5xx or no Status`);
@@ -253,6 +254,30 @@ describe('malformed objects from a user without cluster-admin (issue 12, item 5)
 });
 
 type Send = (method: string, path: string, body: string, contentType: string) => Promise<{ status: number; text: string }>;
+
+/**
+ * The sweep's requests over one kept-alive connection of node:http, to a plain-HTTP server: the
+ * same method, path, Content-Type, Accept, User-Agent and body as t.request's fetch sends, at a
+ * fraction of fetch's cost per request (undici's Request objects and web streams were ~15 % of
+ * the file's CPU in a profile).
+ */
+function keepAliveSend(base: string): Send {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  after(() => agent.destroy());
+  return (method, path, body, contentType) =>
+    new Promise((resolve, reject) => {
+      // Accept and User-Agent as fetch sends them (the user agent names an update's field manager).
+      const headers = { accept: '*/*', 'user-agent': 'node', 'content-type': contentType, 'content-length': Buffer.byteLength(body) };
+      const req = request(base + path, { method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+}
 
 /**
  * Creates each template (through `setup`, else `send`), then sends every variant with one field
