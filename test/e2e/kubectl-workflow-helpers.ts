@@ -38,8 +38,8 @@ export interface BackgroundKubectl {
   /** Everything printed so far on stdout. */
   stdout(): string;
   stderr(): string;
-  /** Resolves with stdout once it matches re; rejects with both streams after timeoutMs. */
-  waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with stdout (or stderr) once it matches re; rejects with both streams after timeoutMs. */
+  waitFor(re: RegExp, timeoutMs?: number, stream?: 'stdout' | 'stderr'): Promise<string>;
   /** Resolves with the exit code once kubectl exits by itself. */
   exited: Promise<number | null>;
   /** Kills kubectl (if still running) and waits for it to exit. */
@@ -56,23 +56,27 @@ export function kubectlBackground(kubeconfig: string, args: string[]): Backgroun
     out += d;
     for (const l of listeners) l();
   });
-  child.stderr.on('data', (d) => (err += d));
+  child.stderr.on('data', (d) => {
+    err += d;
+    for (const l of listeners) l();
+  });
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return {
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(re, timeoutMs = 10_000) {
+    waitFor(re, timeoutMs = 10_000, stream = 'stdout') {
       return new Promise((resolve, reject) => {
         const check = () => {
-          if (!re.test(out)) return;
+          const text = stream === 'stdout' ? out : err;
+          if (!re.test(text)) return;
           listeners.delete(check);
           clearTimeout(timer);
-          resolve(out);
+          resolve(text);
         };
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`kubectl ${args.join(' ')}: no output matching ${re} within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`));
+          reject(new Error(`kubectl ${args.join(' ')}: no ${stream} matching ${re} within ${timeoutMs} ms\nstdout: ${out}\nstderr: ${err}`));
         }, timeoutMs);
         listeners.add(check);
         check();

@@ -221,9 +221,11 @@ describe('kubectl workflow: writes', () => {
 
   it('wait --for=delete returns once the object is gone', async () => {
     kIn(widgetYAML({ name: 'wt2' }), 'create', '-f', '-');
-    const wait = kubectlBackground(server.kubeconfig, ['wait', '--for=delete', 'wd/wt2', '--timeout=20s']);
+    // -v=6 logs each answer kubectl gets: the delete goes once its watch is open (a fixed 300 ms
+    // was not always enough at load 16; the delete then came first and wait printed nothing).
+    const wait = kubectlBackground(server.kubeconfig, ['wait', '--for=delete', 'wd/wt2', '--timeout=20s', '-v=6']);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await wait.waitFor(/[?&]watch=true\S* 200 OK/, 20_000, 'stderr');
       assert.equal(k('delete', 'wd', 'wt2'), 'widget.widgets.example.com "wt2" deleted\n');
       assert.equal(await wait.exited, 0, wait.stderr());
       assert.equal(wait.stdout(), 'widget.widgets.example.com/wt2 condition met\n');
