@@ -35,7 +35,9 @@ test('--runs and --seed must be numbers: no run of zero objects is called proved
 });
 
 test('a planted lossy conversion is caught, with the object shrunk to the field it loses', () => {
-  const out = join(tempDir('lossy'), 'generated');
+  const dir = tempDir('lossy');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'generated');
   const gen = kgen(['generate', 'test/fixtures/conversion-lossy/apis', '--out', out, '--no-builtins']);
   assert.equal(gen.status, 0, gen.stderr);
   const r = kgen(['test-conversion', out, '--seed', '7']);
