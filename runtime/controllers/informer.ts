@@ -282,7 +282,11 @@ export class ResourceInformer {
       for await (const event of watch) {
         if (this.stopped) return;
         if (event.type === 'ERROR') {
-          const status = event.object as unknown as { message?: string };
+          const status = event.object as unknown as { message?: string; code?: number };
+          // 410 (the watch's resourceVersion was compacted) is an ordinary end of a watch: run()
+          // lists again, with no warning and no backoff, as client-go's reflector does
+          // (isExpiredError: logged at V(4) only).
+          if (status.code === 410) return;
           throw new Error(`watch failed: ${status.message ?? 'unknown error'}`);
         }
         if (event.type === 'BOOKMARK') continue;

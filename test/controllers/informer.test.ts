@@ -166,6 +166,21 @@ describe('ResourceInformer', () => {
     assert.deepEqual(logs, ['informer widgets.widgets.example.com: watch failed: too old resource version; retrying']);
   });
 
+  it("a watch ended by 410 (its resourceVersion compacted) lists again without a warning, as client-go's reflector", async () => {
+    const expired = { kind: 'Status', status: 'Failure', code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' };
+    const store = scriptedStore([[obj('a', '1')], [obj('a', '1'), obj('b', '6')]], [[{ type: 'ERROR', object: expired as never }]]);
+    const seen: string[] = [];
+    const logs: string[] = [];
+    const informer = new ResourceInformer(store, (l) => logs.push(l));
+    informer.addHandlers({ onAdd: (o) => seen.push(`add ${o.metadata.name}`), onRelist: () => seen.push('relist') });
+    informer.start();
+    await informer.synced;
+    await eventually(() => seen.includes('relist'), 'the relist after the 410');
+    await informer.stop();
+    assert.deepEqual(seen, ['add a', 'add b', 'relist']);
+    assert.deepEqual(logs, []);
+  });
+
   it('with metadataOnly keeps and hands out metadata only, sharing the references it reads', async () => {
     const full = (name: string, rv: string): KubeObject => ({
       ...obj(name, rv),
