@@ -3,24 +3,16 @@
  * FakeClock in tests so queues, backoff and leader election are tested without sleeping.
  */
 
-export interface TimerHandle {
-  cancel(): void;
-}
+import { realQueueClock, type QueueClock, type QueueTimer } from '../../../../runtime/api/workqueue.js';
 
-export interface ToolkitClock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Calls fn after ms (never synchronously); cancel() stops it. */
-  after(ms: number, fn: () => void): TimerHandle;
-}
+/** What after() returns (the one definition is the work queue's, runtime/api/workqueue.ts). */
+export type TimerHandle = QueueTimer;
 
-export const realClock: ToolkitClock = {
-  now: () => Date.now(),
-  after(ms, fn) {
-    const timer = setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => clearTimeout(timer) };
-  },
-};
+/** Milliseconds since the epoch, and timers (the work queue's QueueClock: the queue takes one as is). */
+export type ToolkitClock = QueueClock;
+
+/** Real timers. */
+export const realClock: ToolkitClock = realQueueClock;
 
 /** Resolves after ms on clock; rejects with the signal's reason when it aborts first. */
 export function sleep(clock: ToolkitClock, ms: number, signal?: AbortSignal): Promise<void> {
