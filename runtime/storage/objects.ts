@@ -40,15 +40,6 @@ export interface StoredValue {
 }
 
 /**
- * encodeObject's value (JSON.stringify of obj with metadata lacking resourceVersion), and where
- * metadata closes in it (stored-json.ts derives the decoded object's JSON from both). ~0.6 µs
- * dearer than encodeObject per KB: only the log storage, whose watch events use the end, calls
- * it. Written as JSON.stringify writes the whole: each own enumerable top-level property in
- * Object.keys order, properties whose value stringifies to nothing left out. A value with a toJSON method
- * (which would be called with its property name) or a metadata that is not an own enumerable
- * property takes JSON.stringify of the whole, as before.
- */
-/**
  * etcd's default --max-request-bytes (1.5 MiB): the largest write etcd takes, and so the largest
  * object kube-apiserver can store. Memory and SQLite keep the same limit, so an object cannot grow
  * on them (by repeated patches of up to 3 MiB each) past what etcd would refuse.
@@ -67,6 +58,15 @@ export function checkStoredSize(key: string, value: string): void {
   }
 }
 
+/**
+ * encodeObject's value (JSON.stringify of obj with metadata lacking resourceVersion), and where
+ * metadata closes in it (stored-json.ts derives the decoded object's JSON from both). ~0.6 µs
+ * dearer than encodeObject per KB: only the log storage, whose watch events use the end, calls
+ * it. Written as JSON.stringify writes the whole: each own enumerable top-level property in
+ * Object.keys order, properties whose value stringifies to nothing left out. A value with a toJSON method
+ * (which would be called with its property name) or a metadata that is not an own enumerable
+ * property takes JSON.stringify of the whole, as before.
+ */
 export function encodeStored(key: string, obj: KubeObject): StoredValue {
   const rest = metadataWithoutResourceVersion(key, obj);
   try {
