@@ -3,8 +3,10 @@
 // compile of the TypeScript, without tsx's costlier hooks). `npm test -- <filter>`
 // runs only files whose path contains the filter. `--conditions=kgen:source` resolves @kgen/client
 // to its TypeScript sources, so tests need no build and share one copy of its modules.
-// Each file runs in its own process, two at a time (KGEN_TEST_CONCURRENCY=<n> for n, to measure
-// other slot counts), in path order: with the files' measured times that order already ends
+// Each file runs in its own process, three at a time (KGEN_TEST_CONCURRENCY=<n> for n): on two
+// cores, because the files' summed wall is ~1.3 × their CPU (kubectl, etcd, browsers and servers
+// they wait on), a third slot uses the time a file waits (2c006bf-c7c873b: 1,691-1,864 s of summed
+// wall for 1,428 s of CPU), in path order: with the files' measured times that order already ends
 // within a second of the best packing of two slots (the last files are small), so no weights are
 // kept. At the end it prints the slowest files' wall and CPU times;
 // KGEN_TEST_TIMINGS=<file> also keeps every file's times in that file.
@@ -103,7 +105,7 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const concurrency = Number.parseInt(process.env.KGEN_TEST_CONCURRENCY ?? '', 10) || 2;
+const concurrency = Number.parseInt(process.env.KGEN_TEST_CONCURRENCY ?? '', 10) || 3;
 const started = Date.now();
 const fixtureDir = process.env.KGEN_TEST_SERVER_FIXTURE || !needsServerFixture(files) ? undefined : compileServerFixture();
 // Ctrl-C reaches node --test too: wait for it to end, then remove the fixture as after any run.
