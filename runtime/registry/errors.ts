@@ -38,8 +38,11 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
     case 'ResourceVersionConflicts':
       // Storage reports failed delete/update preconditions as kube words them ("Precondition failed: …").
       return newConflict(qr, name, err.message || CONFLICT_MESSAGE);
-    case 'Expired':
-      return newGone(err.message || 'too old resource version');
+    case 'Expired': {
+      const gone = newGone(err.message || 'too old resource version');
+      if (err.continueToken) gone.status.metadata.continue = err.continueToken;
+      return gone;
+    }
     case 'TooLargeResourceVersion':
       return newTooLargeResourceVersion(err.message);
     case 'InvalidObject':
