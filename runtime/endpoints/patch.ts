@@ -17,7 +17,7 @@ import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType
 import { checkAppliedConverts, decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { jsonPatchResultLiterals } from './jsonpatch-literals.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
-import { checkPatchResultDecodes } from './decodemeta.js';
+import { checkCustomResourcePatchResult, checkPatchResultDecodes } from './decodemeta.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, normalizeObjectMeta } from './serializer.js';
@@ -82,6 +82,7 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   warnings.push(...(patchType === JSON_PATCH ? deprecatedJSONPatchWarnings(body.patch, fm.structure) : deprecatedFieldWarnings(body.patch, fm.structure)));
   const updatedObject = (withoutManagedFields: boolean) => async (current: KubeObject): Promise<KubeObject> => {
     const result = applyPatchValue(current, patchType, body.patch, fm.structure);
+    if (scope.definition.customResource) checkCustomResourcePatchResult(result, expectedKind(scope));
     const patched = asObjectOfKind(result, expectedKind(scope));
     // kube keeps a patch's number text in the patched JSON: a merge patch's values land at their
     // own places, so its text's literals are the result's; a JSON patch's are followed through its
