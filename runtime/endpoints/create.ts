@@ -1,6 +1,7 @@
 /**
  * POST: create (kube's handlers/create.go). 201 with the stored object, its creator recorded in
- * managedFields as an Update by the request's field manager.
+ * managedFields as an Update by the request's field manager (unless only that made it too large
+ * to store: see toolarge.ts).
  */
 import { RequestAdmission, operationOptions } from './admission.js';
 import { fieldManagerOf, updateManager } from './fieldmanager/index.js';
@@ -11,6 +12,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkObjectNamespace, decodeTarget, namespaceFor, servesProtobuf } from './requestscope.js';
 import { jsonResponse, objectResponse } from './responsewriters.js';
 import { decodeObjectBody } from './decodemeta.js';
+import { clearManagedFields, retryWithoutManagedFields } from './toolarge.js';
 import { takeCreatedAnswerJSON } from '../storage/stored-json.js';
 
 export async function createResource(scope: RequestScope, req: APIRequest): Promise<APIResponse> {
@@ -31,13 +33,17 @@ export async function createResource(scope: RequestScope, req: APIRequest): Prom
   const admission = new RequestAdmission(scope, req, { subresource: '', dryRun });
   const options = operationOptions('CreateOptions', req.query);
   const admitted = (await admission.mutate('CREATE', fm.update(undefined, obj, manager), undefined, options))!;
-  const created = await scope.store.create(namespace, admitted, {
-    dryRun,
-    // The decoded body (with its managedFields, as admission left it) is this request's own.
-    handOver: true,
-    warnings: admission.warnings,
-    createValidation: (o) => admission.validate('CREATE', o, undefined, options),
-  });
+  // As kube's, a retry after a too-large refusal stores the same object (mutating admission does
+  // not run again) without its managedFields.
+  const created = await retryWithoutManagedFields((withoutManagedFields) =>
+    scope.store.create(namespace, withoutManagedFields ? clearManagedFields(admitted) : admitted, {
+      dryRun,
+      // The decoded body (with its managedFields, as admission left it) is this request's own.
+      handOver: true,
+      warnings: admission.warnings,
+      createValidation: (o) => admission.validate('CREATE', o, undefined, options),
+    }),
+  );
   // The backend's own answer, unchanged since it encoded it: its JSON is known (stored-json.ts).
   const json = target.format === 'json' ? takeCreatedAnswerJSON(created) : undefined;
   return json !== undefined ? jsonResponse(201, json, warnings) : objectResponse(201, created, target.format, warnings);

@@ -16,7 +16,7 @@ import { numberLiteralsOf, type NumberLiterals } from '../validation/json-litera
 import type { APIRequest, RequestScope } from './handler.js';
 import type { FieldValidationDirective } from './queryparams.js';
 import { expectedKind } from './requestscope.js';
-import { asObjectOfKind, decodeRequestBody, type DecodedBody, type ExpectedKind } from './serializer.js';
+import { asObjectOfKind, decodeRequestBody, isPlainObject, type DecodedBody, type ExpectedKind } from './serializer.js';
 
 export function checkObjectMetaDecodes(obj: KubeObject, expected: ExpectedKind): void {
   const custom = expected.customResource === true;
@@ -89,8 +89,36 @@ export function checkPatchResultDecodes(validator: SchemaValidator, patchType: s
     if (!smp && places !== undefined) validator.keepQuantityLiterals?.(result as Record<string, unknown>, places);
     return;
   }
-  const value = smp ? goPlusV(patch) : JSON.stringify(result);
-  // NewInvalid(schema.GroupKind{}, "", …): an empty kind and name, which Status omits.
+  throw newPatchInvalid(smp ? goPlusV(patch) : JSON.stringify(result), err);
+}
+
+/**
+ * A custom resource's patched JSON as kube's patcher decodes it (runtime.DecodeInto, no default
+ * kind): the unstructured decoder needs a kind (`Object 'Kind' is missing in '<json>'`), and
+ * crConverter.ConvertToVersion an apiVersion of the CRD's group (`<group>/<version>, Kind=<kind>
+ * is unstructured and is not suitable for converting to "<group>/<version>"`). Either is the
+ * patch's 422. Another kind or version of the group is left to asObjectOfKind.
+ */
+export function checkCustomResourcePatchResult(result: unknown, expected: ExpectedKind): void {
+  if (!isPlainObject(result)) return;
+  const kind = typeof result.kind === 'string' ? result.kind : '';
+  const json = JSON.stringify(result);
+  if (kind === '') throw newPatchInvalid(json, `Object 'Kind' is missing in '${json}'`);
+  const { group, version } = parseGroupVersion(typeof result.apiVersion === 'string' ? result.apiVersion : '');
+  if (group !== parseGroupVersion(expected.apiVersion).group) {
+    throw newPatchInvalid(json, `${group}/${version}, Kind=${kind} is unstructured and is not suitable for converting to "${expected.apiVersion}"`);
+  }
+}
+
+/** schema.ParseGroupVersion as FromAPIVersionAndKind uses it: anything unparsable is the empty group and version. */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+  const parts = apiVersion.split('/');
+  if (apiVersion === '' || parts.length > 2) return { group: '', version: '' };
+  return parts.length === 1 ? { group: '', version: apiVersion } : { group: parts[0], version: parts[1] };
+}
+
+/** handlers/patch.go's NewInvalid(schema.GroupKind{}, "", …) on `patch`: an empty kind and name, which Status omits. */
+function newPatchInvalid(value: string, err: string) {
   const message = `Invalid value: ${goQuote(value)}: ${err}`;
-  throw statusError('Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
+  return statusError('Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }

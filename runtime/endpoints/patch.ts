@@ -17,10 +17,11 @@ import { APPLY_PATCH, applyPatchValue, JSON_PATCH, MERGE_PATCH, resolvePatchType
 import { checkAppliedConverts, decodeApplyPatch, decodeDocumentPatch, scopeApplyTarget } from './patchbody.js';
 import { jsonPatchResultLiterals } from './jsonpatch-literals.js';
 import { parseBool, parseDryRun, parseFieldValidation, type FieldValidationDirective } from './queryparams.js';
-import { checkPatchResultDecodes } from './decodemeta.js';
+import { checkCustomResourcePatchResult, checkPatchResultDecodes } from './decodemeta.js';
 import { checkName, checkObjectNamespace, decodeTarget, expectedKind, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { asObjectOfKind, normalizeObjectMeta } from './serializer.js';
+import { clearManagedFields, retryWithoutManagedFields } from './toolarge.js';
 
 const PATCH_OPTIONS = 'PatchOptions';
 
@@ -79,8 +80,9 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
   const { scope, fm, warnings } = ctx;
   const body = decodeDocumentPatch(ctx.req.body, patchType, ctx.directive);
   warnings.push(...(patchType === JSON_PATCH ? deprecatedJSONPatchWarnings(body.patch, fm.structure) : deprecatedFieldWarnings(body.patch, fm.structure)));
-  const updatedObject = async (current: KubeObject): Promise<KubeObject> => {
+  const updatedObject = (withoutManagedFields: boolean) => async (current: KubeObject): Promise<KubeObject> => {
     const result = applyPatchValue(current, patchType, body.patch, fm.structure);
+    if (scope.definition.customResource) checkCustomResourcePatchResult(result, expectedKind(scope));
     const patched = asObjectOfKind(result, expectedKind(scope));
     // kube keeps a patch's number text in the patched JSON: a merge patch's values land at their
     // own places, so its text's literals are the result's; a JSON patch's are followed through its
@@ -92,9 +94,13 @@ async function patchDocument(ctx: PatchContext, patchType: DocumentPatchType, ma
     checkName(patched, ctx.name);
     checkObjectNamespace(scope, patched, ctx.namespace);
     // Admission sees the patched object, as kube's patcher.applyAdmission.
-    return (await ctx.admission.mutate('UPDATE', fm.update(current, patched, manager, ctx.subresource), current, patchOptionsFor('UPDATE', ctx)))!;
+    const admitted = (await ctx.admission.mutate('UPDATE', fm.update(current, patched, manager, ctx.subresource), current, patchOptionsFor('UPDATE', ctx)))!;
+    // kube's retry after a too-large refusal (toolarge.ts) clears managedFields after admission.
+    return withoutManagedFields ? clearManagedFields(admitted) : admitted;
   };
-  return ctx.store.update(ctx.namespace, ctx.name, { updatedObject }, admittedUpdate(ctx));
+  return retryWithoutManagedFields((withoutManagedFields) =>
+    ctx.store.update(ctx.namespace, ctx.name, { updatedObject: updatedObject(withoutManagedFields) }, admittedUpdate(ctx)),
+  );
 }
 
 /**

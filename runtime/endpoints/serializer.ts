@@ -173,14 +173,15 @@ function newUnrecognizedObject(value: unknown, expected: ExpectedKind): StatusEr
 /**
  * A body of another kind in the same group/version. Compiled kinds (typed in kube): kube's
  * transformDecodeError, `Service in version "v1" cannot be handled as a Namespace: …`. CRDs:
- * the custom resource validator's 422 `kind: Invalid value: "Foo": must be Widget`.
+ * the custom resource validator's 422 `Foo.example.com "w1" is invalid: kind: Invalid value: "Foo": must be Widget`.
  */
 function newWrongKind(obj: Record<string, unknown>, kind: string, expected: ExpectedKind): StatusError {
   const slash = expected.apiVersion.indexOf('/');
   const group = slash < 0 ? '' : expected.apiVersion.slice(0, slash);
   if (expected.customResource) {
     const name = typeof (obj.metadata as { name?: unknown } | undefined)?.name === 'string' ? ((obj.metadata as { name: string }).name) : '';
-    return newInvalid({ group, kind: expected.kind }, name, [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${expected.kind}` }]);
+    // rest.BeforeCreate/BeforeUpdate name the kind the typer reads from the object: the body's.
+    return newInvalid({ group, kind }, name, [{ reason: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${expected.kind}` }]);
   }
   const version = expected.apiVersion.slice(slash + 1);
   return newBadRequest(

@@ -13,6 +13,7 @@ import { parseDryRun, parseFieldValidation } from './queryparams.js';
 import { checkName, checkObjectNamespace, decodeTarget, namespaceFor, servesProtobuf } from './requestscope.js';
 import { objectResponse } from './responsewriters.js';
 import { decodeObjectBody } from './decodemeta.js';
+import { clearManagedFields, retryWithoutManagedFields } from './toolarge.js';
 
 export async function updateResource(scope: RequestScope, req: APIRequest, store: Store = scope.store): Promise<APIResponse> {
   const target = negotiateOutput(req.headers.accept, { transform: false, list: false, protobuf: servesProtobuf(scope, req.headers.accept) });
@@ -31,13 +32,22 @@ export async function updateResource(scope: RequestScope, req: APIRequest, store
   scope.validator.applyDefaults(obj);
   const admission = new RequestAdmission(scope, req, { subresource: req.info.subresource, dryRun });
   const options = operationOptions('UpdateOptions', req.query);
-  // Mutating admission runs on every attempt of the update, with the current object as old.
-  const updatedObject = async (current: KubeObject) => (await admission.mutate('UPDATE', fm.update(current, structuredClone(obj), manager, subresource), current, options))!;
-  // Each attempt records the update into its own copy of the body: a fresh object.
-  const updated = await store.update(namespace, req.info.name, { updatedObject, fresh: true }, {
-    dryRun,
-    warnings: admission.warnings,
-    updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
-  });
+  // Mutating admission runs on every attempt of the update, with the current object as old. Each
+  // attempt records the update into its own copy of the body: a fresh object. After a too-large
+  // refusal (toolarge.ts), as kube's shouldUpdateManagedFields = false: the body without
+  // managedFields, and no field manager.
+  const write = (withoutManagedFields: boolean) => {
+    const updatedObject = async (current: KubeObject) => {
+      const copy = structuredClone(obj);
+      const recorded = withoutManagedFields ? clearManagedFields(copy) : fm.update(current, copy, manager, subresource);
+      return (await admission.mutate('UPDATE', recorded, current, options))!;
+    };
+    return store.update(namespace, req.info.name, { updatedObject, fresh: true }, {
+      dryRun,
+      warnings: admission.warnings,
+      updateValidation: (o, old) => admission.validate('UPDATE', o, old, options),
+    });
+  };
+  const updated = await retryWithoutManagedFields(write);
   return objectResponse(200, updated, target.format, warnings);
 }

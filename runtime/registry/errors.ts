@@ -27,6 +27,17 @@ export function newNamespaceMismatch(): StatusError {
 
 export const CONFLICT_MESSAGE = 'the object has been modified; please apply your changes to the latest version and try again';
 
+/** The 413s that storage's RequestTooLarge became (not a request body's or a JSON patch's). */
+const storedTooLarge = new WeakSet<StatusError>();
+
+/**
+ * kube's handlers' isTooLargeError: storage refused the write as too large to store. Create,
+ * update and patch (not apply) then retry once with managedFields cleared.
+ */
+export function isTooLargeError(err: unknown): boolean {
+  return err instanceof StatusError && storedTooLarge.has(err);
+}
+
 /** Returns err as a StatusError when it is a storage error; other errors are returned unchanged. */
 export function interpretStorageError(err: unknown, qr: QualifiedResource, name: string): unknown {
   if (!(err instanceof StorageError)) return err;
@@ -38,15 +49,21 @@ export function interpretStorageError(err: unknown, qr: QualifiedResource, name:
     case 'ResourceVersionConflicts':
       // Storage reports failed delete/update preconditions as kube words them ("Precondition failed: …").
       return newConflict(qr, name, err.message || CONFLICT_MESSAGE);
-    case 'Expired':
-      return newGone(err.message || 'too old resource version');
+    case 'Expired': {
+      const gone = newGone(err.message || 'too old resource version');
+      if (err.continueToken) gone.status.metadata.continue = err.continueToken;
+      return gone;
+    }
     case 'TooLargeResourceVersion':
       return newTooLargeResourceVersion(err.message);
     case 'InvalidObject':
       return newBadRequest(err.message);
-    case 'RequestTooLarge':
+    case 'RequestTooLarge': {
       // kube-apiserver passes etcd's error through as a 500; a 413 says what happened.
-      return statusError('RequestEntityTooLarge', `Request entity too large: ${err.message}`);
+      const tooLarge = statusError('RequestEntityTooLarge', `Request entity too large: ${err.message}`);
+      storedTooLarge.add(tooLarge);
+      return tooLarge;
+    }
     case 'Unavailable':
       return statusError('ServiceUnavailable', err.message || 'storage is unavailable');
     default: {

@@ -34,7 +34,7 @@ export {
   withNamespaceStrategy,
   isNamespaceResource,
 } from './namespaces.js';
-export { interpretStorageError, toStatus, CONFLICT_MESSAGE } from './errors.js';
+export { interpretStorageError, isTooLargeError, toStatus, CONFLICT_MESSAGE } from './errors.js';
 export {
   FINALIZER_ORPHAN,
   FINALIZER_FOREGROUND,

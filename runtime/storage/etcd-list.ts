@@ -5,13 +5,14 @@
  * continue token is handed out whenever keys follow the last item returned.
  *
  * Revision rules (the same as the other backends):
- * - continue: the token's revision; compacted → Expired, in the future → TooLargeResourceVersion.
+ * - continue: the token's revision (rv -1: the latest); compacted → Expired with an rv -1 token
+ *   (continueExpired), in the future → TooLargeResourceVersion.
  * - resourceVersionMatch=Exact: that revision (non-zero required), with the same errors.
  * - otherwise (NotOlderThan, or no resourceVersion): the latest revision, which must not be older
  *   than a requested resourceVersion (TooLargeResourceVersion otherwise).
  */
 import type { KubeObject } from '../api/meta.js';
-import { decodeContinue, encodeContinue } from './continue.js';
+import { continueExpired, decodeContinue, encodeContinue } from './continue.js';
 import { StorageError, type ListOptions, type ListResult } from './interface.js';
 import { decodeKv, prefixRangeEnd, type EtcdKeys } from './etcd-codec.js';
 import type { EtcdClient } from './etcd-client.js';
@@ -20,10 +21,6 @@ import { parseResourceVersion } from './objects.js';
 
 /** Keys read per range while a predicate filters a limited list. */
 const FILTERED_BATCH = 128;
-
-const CONTINUE_EXPIRED =
-  'The provided continue parameter is too old to display a consistent list result. ' +
-  'You can start a new list without the continue parameter.';
 
 interface ListStart {
   /** Undefined: the latest revision. */
@@ -47,7 +44,7 @@ export async function etcdGetList(client: EtcdClient, keys: EtcdKeys, keyPrefix:
       client.kv.range({ key: Buffer.from(keys.toEtcd(from)), range_end: end, revision: revision ?? 0, limit: count }, options),
     ).catch((err: unknown) => {
       if (start.fromContinue && err instanceof StorageError && err.code === 'Expired') {
-        throw new StorageError('Expired', prefix, CONTINUE_EXPIRED);
+        throw continueExpired(prefix, start.startKey);
       }
       throw err;
     });

@@ -37,6 +37,8 @@ export class StorageError extends Error {
     readonly code: StorageErrorCode,
     readonly key: string,
     message: string,
+    /** Expired for a compacted continue token only: the token that lists on at the latest revision. */
+    readonly continueToken?: string,
   ) {
     super(message);
     this.name = 'StorageError';
@@ -67,7 +69,8 @@ export interface ListOptions {
   limit?: number;
   /**
    * An opaque token returned by a previous getList; the list continues at the same revision.
-   * Malformed: InvalidObject. Its revision compacted: Expired.
+   * Malformed: InvalidObject. Its revision compacted: Expired, carrying a token at rv -1 (see
+   * continueExpired). A token with rv -1 continues at the latest revision.
    */
   continue?: string;
   /** Only objects for which this returns true are returned (and count towards limit). */

@@ -12,7 +12,7 @@
  * decisions only ever see committed rows, so nobody acts on a write that may still fail.
  */
 import type { KubeObject } from '../api/meta.js';
-import { decodeContinue, encodeContinue } from './continue.js';
+import { continueExpired, decodeContinue, encodeContinue } from './continue.js';
 import {
   StorageError,
   type DeleteOptions,
@@ -36,10 +36,6 @@ import { noteCreatedAnswer, WrittenValues } from './stored-json.js';
 
 /** Rows read per step while a predicate filters a limited list. */
 const FILTERED_BATCH = 128;
-
-const CONTINUE_EXPIRED =
-  'The provided continue parameter is too old to display a consistent list result. ' +
-  'You can start a new list without the continue parameter.';
 
 interface ListPosition {
   revision: number;
@@ -269,7 +265,8 @@ export class LogStorage implements Storage {
     const compacted = this.log.compactedRevision();
     if (opts.continue) {
       const position = decodeContinue(opts.continue, prefix);
-      if (position.revision < compacted) throw new StorageError('Expired', prefix, CONTINUE_EXPIRED);
+      if (position.revision === undefined) return { revision: current, startKey: position.startKey };
+      if (position.revision < compacted) throw continueExpired(prefix, position.startKey);
       if (position.revision > current) throw tooLarge(prefix, position.revision, current);
       return { revision: position.revision, startKey: position.startKey };
     }

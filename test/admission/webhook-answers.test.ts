@@ -112,7 +112,9 @@ describe('a patch that changes the kind or apiVersion', () => {
     const res = await ts.request('POST', THINGS, { body: thing('t-kind') });
     assert.equal(res.status, 422, res.text);
     assert.equal(res.body.reason, 'Invalid');
-    assert.equal(res.body.message, 'Thing.example.com "t-kind" is invalid: kind: Invalid value: "Other": must be Thing');
+    // kube's rest.BeforeCreate names the kind its typer reads from the object: the patched one.
+    assert.equal(res.body.message, 'Other.example.com "t-kind" is invalid: kind: Invalid value: "Other": must be Thing');
+    assert.equal(res.body.details.kind, 'Other');
     assert.deepEqual(res.body.details.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Other": must be Thing', field: 'kind' }]);
     assert.equal((await ts.request('GET', `${THINGS}/t-kind`)).status, 404);
   });
@@ -122,6 +124,7 @@ describe('a patch that changes the kind or apiVersion', () => {
     answer = patching([{ op: 'replace', path: '/kind', value: 'Other' }]);
     const res = await ts.request('PATCH', `${THINGS}/t-kind-u`, { body: { spec: { size: 2 } }, contentType: 'application/merge-patch+json' });
     assert.equal(res.status, 422, res.text);
+    assert.equal(res.body.message, 'Other.example.com "t-kind-u" is invalid: kind: Invalid value: "Other": must be Thing');
     assert.equal((await ts.request('GET', `${THINGS}/t-kind-u`)).body.spec.size, 1);
   });
 

@@ -97,7 +97,31 @@ describe('extensions server', () => {
   it('refuses a body of another kind as the custom resource validator does (422)', async () => {
     const r = await c.request('POST', CRONTABS, { apiVersion: 'stable.example.com/v1', kind: 'CronJob', metadata: { name: 'k1' }, spec: {} });
     assert.equal(r.code, 422, JSON.stringify(r.body));
-    assert.equal(r.body.message, 'CronTab.stable.example.com "k1" is invalid: kind: Invalid value: "CronJob": must be CronTab');
+    // kube's rest.BeforeCreate names the kind its typer reads from the object: the body's.
+    assert.equal(r.body.message, 'CronJob.stable.example.com "k1" is invalid: kind: Invalid value: "CronJob": must be CronTab');
+    assert.deepEqual({ ...r.body.details, causes: undefined }, { name: 'k1', group: 'stable.example.com', kind: 'CronJob', causes: undefined });
+  });
+
+  it('a patch whose result has no kind, or an apiVersion of another group, is 422 as kube\'s patch decode', async () => {
+    const jsonPatch = { 'content-type': 'application/json-patch+json' };
+    const before = (await c.request('GET', `${CRONTABS}/c1`)).body;
+    // kube decodes the patched JSON with no defaults: the unstructured decoder needs a kind, and
+    // the CR converter an apiVersion of the CRD's group (crConverter.ConvertToVersion).
+    const cases: Array<[unknown, (json: string) => string]> = [
+      [[{ op: 'remove', path: '/kind' }], (json) => `Object 'Kind' is missing in '${json}'`],
+      [[{ op: 'replace', path: '/apiVersion', value: 'other.example.com/v1' }], () => 'other.example.com/v1, Kind=CronTab is unstructured and is not suitable for converting to "stable.example.com/v1"'],
+      [[{ op: 'remove', path: '/apiVersion' }], () => '/, Kind=CronTab is unstructured and is not suitable for converting to "stable.example.com/v1"'],
+    ];
+    for (const [patch, error] of cases) {
+      const r = await c.request('PATCH', `${CRONTABS}/c1`, patch, jsonPatch);
+      assert.equal(r.code, 422, JSON.stringify(r.body));
+      const cause = r.body.details.causes[0];
+      assert.equal(cause.field, 'patch');
+      const json = JSON.parse(cause.message.slice('Invalid value: '.length, cause.message.indexOf('": ') + 1));
+      assert.equal(cause.message, `Invalid value: ${JSON.stringify(json)}: ${error(json)}`);
+      assert.equal(r.body.message, ` "" is invalid: patch: ${cause.message}`);
+    }
+    assert.equal((await c.request('GET', `${CRONTABS}/c1`)).body.metadata.resourceVersion, before.metadata.resourceVersion);
   });
 
   it('refuses strategic merge patch with kube 415, and does not offer it in OpenAPI', async () => {

@@ -352,6 +352,24 @@ export function describeStorageConformance(name: string, open: () => Promise<Ope
         assert.deepEqual(expired.events, []);
         await rejectsWith(s.getList(PREFIX, { limit: 1, continue: page.continue }), 'Expired');
         await rejectsWith(s.getList(PREFIX, { resourceVersion: early, resourceVersionMatch: 'Exact' }), 'Expired');
+        // kube's handleCompactedErrorForPaging: the Expired carries the same start key at rv -1,
+        // which lists on at the latest revision ("inconsistent continue").
+        const gone = await s.getList(PREFIX, { limit: 1, continue: page.continue }).catch((err: unknown) => err);
+        assert.ok(gone instanceof StorageError && gone.continueToken, String(gone));
+        const inconsistent = JSON.parse(Buffer.from(gone.continueToken, 'base64url').toString());
+        assert.deepEqual(inconsistent, { v: 'meta.k8s.io/v1', rv: -1, start: 'ns1/a\u0000' });
+        const latest = await s.currentRevision();
+        const carried = await s.getList(PREFIX, { limit: 1, continue: gone.continueToken });
+        assert.deepEqual(names(carried.items), ['c']);
+        assert.deepEqual(carried.items[0].spec, {});
+        assert.equal(carried.resourceVersion, latest);
+        assert.equal(carried.continue, undefined);
+        // Its next page is consistent again: served at, and carrying, the revision the page was read at.
+        const atLatest = Buffer.from('{"v":"meta.k8s.io/v1","rv":-1,"start":"ns1/0"}').toString('base64url');
+        const fromA = await s.getList(PREFIX, { limit: 1, continue: atLatest });
+        assert.deepEqual(names(fromA.items), ['a']);
+        assert.equal(fromA.resourceVersion, latest);
+        assert.equal(JSON.parse(Buffer.from(fromA.continue ?? '', 'base64url').toString()).rv, Number(latest));
 
         const atCompacted = await s.getList(PREFIX, { resourceVersion: compactAt, resourceVersionMatch: 'Exact' });
         assert.deepEqual(names(atCompacted.items), ['a', 'c']);

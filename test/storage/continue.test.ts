@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeContinue, encodeContinue } from '../../runtime/storage/continue.js';
+import { continueExpired, decodeContinue, encodeContinue } from '../../runtime/storage/continue.js';
 import { StorageError } from '../../runtime/storage/interface.js';
 
 const PREFIX = '/registry/core/pods/';
@@ -20,6 +20,16 @@ describe('continue tokens', () => {
     assert.deepEqual(decodeContinue(token, PREFIX), { startKey: `${PREFIX}default/nginx\u0000`, revision: 1234 });
   });
 
+  it('take a negative rv, as kube\'s DecodeContinue does, as "the latest revision"', () => {
+    // The rv -1 of the "inconsistent continue" a compacted token's 410 carries (continueExpired).
+    const expired = continueExpired(PREFIX, `${PREFIX}ns1/web-1\u0000`);
+    assert.equal(expired.code, 'Expired');
+    assert.match(expired.message, /use the continue token in this response/);
+    assert.equal(Buffer.from(expired.continueToken ?? '', 'base64url').toString(), '{"v":"meta.k8s.io/v1","rv":-1,"start":"ns1/web-1\\u0000"}');
+    assert.deepEqual(decodeContinue(expired.continueToken ?? '', PREFIX), { startKey: `${PREFIX}ns1/web-1\u0000` });
+    assert.deepEqual(decodeContinue(b64('{"v":"meta.k8s.io/v1","rv":-7,"start":"a"}'), PREFIX), { startKey: `${PREFIX}a` });
+  });
+
   it('refuse a key outside the prefix when encoding', () => {
     assert.throws(() => encodeContinue('/registry/core/secrets/a', PREFIX, 1));
   });
@@ -37,10 +47,8 @@ describe('continue tokens', () => {
     ['path traversal', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"../secrets/a"}'), /invalid start key/],
     ['dot segment', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a/./b"}'), /invalid start key/],
     ['double slash', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a//b"}'), /invalid start key/],
-    // sec12: edited tokens. kube's DecodeContinue also takes rv -1 (its 410's "inconsistent
-    // continue", which kgen never hands out); kgen refuses it, as every rv <= 0.
+    // sec12: edited tokens.
     ['rv huge (not an int64)', b64('{"v":"meta.k8s.io/v1","rv":1e30,"start":"a"}'), /resourceVersion/],
-    ['rv negative', b64('{"v":"meta.k8s.io/v1","rv":-1,"start":"a"}'), /resourceVersion/],
     ['rv fractional', b64('{"v":"meta.k8s.io/v1","rv":1.5,"start":"a"}'), /resourceVersion/],
     ['climbing after a NUL', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"a\\u0000/../../secrets/x"}'), /invalid start key/],
     ['climbing from the root', b64('{"v":"meta.k8s.io/v1","rv":5,"start":"/../x"}'), /invalid start key/],

@@ -48,7 +48,8 @@ export async function dispatchMutating(
   const kind = attrs.object?.kind;
   if (patched.any && attrs.customResource && attrs.object && kind !== attrs.kind.kind) {
     const cause = { reason: 'FieldValueInvalid' as const, field: 'kind', message: `Invalid value: ${JSON.stringify(kind)}: must be ${attrs.kind.kind}` };
-    throw newInvalid({ group: attrs.kind.group, kind: attrs.kind.kind }, attrs.object?.metadata?.name ?? attrs.name, [cause]);
+    // Named, as rest.BeforeCreate/BeforeUpdate name it, by the kind the typer reads from the object.
+    throw newInvalid({ group: attrs.kind.group, kind: kind ?? '' }, attrs.object?.metadata?.name ?? attrs.name, [cause]);
   }
 }
 

@@ -178,13 +178,14 @@ function strictUpdate(e: InternalEvent, old: InternalEvent): FieldError[] {
 }
 
 /**
- * The generic checks' causes, then the event's own; one the schema already reported (its required
- * series.lastObservedTime, eventTime) is not repeated, as kube, whose Go validation is the only
- * one, reports it once.
+ * The generic checks' causes, then the event's own. One both report (the schema's required
+ * series.lastObservedTime, eventTime) is reported once, where the event's rules put it: kube's Go
+ * validation is the only one, so its order is theirs.
  */
 function joined(base: StatusCause[], own: FieldError[]): StatusCause[] {
-  const seen = new Set(base.map((c) => `${c.field}\n${c.message}`));
-  return [...base, ...toStatusCauses(own).filter((c) => !seen.has(`${c.field}\n${c.message}`))];
+  const ownCauses = toStatusCauses(own);
+  const mine = new Set(ownCauses.map((c) => `${c.field}\n${c.message}`));
+  return [...base.filter((c) => !mine.has(`${c.field}\n${c.message}`)), ...ownCauses];
 }
 
 export function withEventStrategy(field: ObjectField): (base: RESTStrategy) => RESTStrategy {

@@ -365,6 +365,8 @@ export class Cacher implements Storage {
   private async listPosition(prefix: string, opts: ListOptions): Promise<{ revision?: number; startKey: string } | undefined> {
     if (opts.continue) {
       const position = decodeContinue(opts.continue, prefix);
+      // An inconsistent continue (rv -1) goes to the backend, as kube's cacher without snapshots.
+      if (position.revision === undefined) return undefined;
       return (await this.canServeAt(prefix, position.revision)) ? position : undefined;
     }
     const requested = parseResourceVersion(prefix, opts.resourceVersion, false);

@@ -12,8 +12,10 @@ export class FakeLeases implements LeaseClient {
   /** When set, every call fails with it (an unreachable server). */
   failure?: Error;
   writes = 0;
+  gets = 0;
 
   async get(name: string): Promise<Lease> {
+    this.gets++;
     if (this.failure) throw this.failure;
     if (!this.lease || this.lease.metadata?.name !== name) throw newNotFound({ group: 'coordination.k8s.io', resource: 'leases' }, name);
     return structuredClone(this.lease);

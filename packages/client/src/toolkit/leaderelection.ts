@@ -254,7 +254,9 @@ export class LeaderElector {
   }
 
   /**
-   * client-go's tryAcquireOrRenew: one get, then one create or one update at the read resourceVersion.
+   * client-go's tryAcquireOrRenew. A leader whose observed lease is still valid first renews with
+   * one update built from that record (the fast path); otherwise, or if that fails, one get, then
+   * one create or one update at the read resourceVersion.
    * One `now`, read before the get, both judges the observed lease (isLeaseValid(now)) and is
    * written as renewTime; a win reports that `now` and the expiry it judged, so the record of how a
    * term began never mixes two clock readings. Undefined when not acquired.
@@ -262,6 +264,7 @@ export class LeaderElector {
   private async tryAcquireOrRenew(): Promise<WonAttempt | undefined> {
     const { client, name, identity } = this.config.lock;
     const now = this.clock.now();
+    if (await this.renewOptimistically(now)) return { now };
     let current: Lease;
     try {
       current = await client.get(name);
@@ -290,6 +293,25 @@ export class LeaderElector {
     } catch (err) {
       if (!isConflict(err)) this.config.onError?.(err);
       return undefined;
+    }
+  }
+
+  /**
+   * client-go's fast path: the leader, while its observed lease is valid at `now`
+   * (observedTime + its duration is after now), updates the observed Lease at its resourceVersion,
+   * keeping acquireTime and leaseTransitions. Any failure (a conflict: someone else wrote) falls
+   * back to the slow path, which reads the Lease; client-go only logs it.
+   */
+  private async renewOptimistically(now: number): Promise<boolean> {
+    const observed = this.observed;
+    if (!observed || !this.isLeader() || this.observedAt + (observed.spec?.leaseDurationSeconds ?? 0) * 1000 <= now) return false;
+    try {
+      const updated = await this.config.lock.client.update({ ...observed, spec: this.record(this.config.lock.identity, now, observed.spec) });
+      this.observe(updated, this.clock.now());
+      this.renewedAt = now;
+      return true;
+    } catch {
+      return false;
     }
   }
 
