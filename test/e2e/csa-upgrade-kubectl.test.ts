@@ -80,6 +80,12 @@ describe('client-side apply, then apply --server-side, with kubectl 1.27, 1.32 a
         return r.stdout;
       };
       const get = (resource: string) => JSON.parse(ok(['get', resource, '-n', ns, '-o', 'json', '--show-managed-fields']));
+      /** The stored Deployment over HTTP (managedFields included): kubectl's get is proved by the Widget's. */
+      const stored = async (name: string) => {
+        const r = await server.fetch(`${server.url}/apis/apps/v1/namespaces/${ns}/deployments/${name}`);
+        assert.equal(r.status, 200, name);
+        return JSON.parse(await r.text());
+      };
       const managers = (obj: { metadata: { managedFields: Entry[] } }) => obj.metadata.managedFields.map((e) => `${e.manager}/${e.operation}`).sort();
       const entry = (obj: { metadata: { managedFields: Entry[] } }, manager: string) => obj.metadata.managedFields.find((e) => e.manager === manager)!;
 
@@ -99,11 +105,11 @@ describe('client-side apply, then apply --server-side, with kubectl 1.27, 1.32 a
         assert.deepEqual(JSON.parse(w.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).spec, { rpm: 10 });
       });
 
-      it('a Deployment whose env was switched client-side gets the first env back', () => {
+          it('a Deployment whose env was switched client-side gets the first env back', async () => {
         ok(['apply', '-f', '-'], envDeployment(ns, 'A', '1'));
         ok(['apply', '-f', '-'], envDeployment(ns, 'B', '2'));
         assert.equal(ok(['apply', '--server-side', '-f', '-'], envDeployment(ns, 'A', '1')), 'deployment.apps/env serverside-applied\n');
-        const d = get('deployment/env');
+        const d = await stored('env');
         assert.deepEqual(d.spec.template.spec.containers[0].env, [{ name: 'A', value: '1' }]);
         assert.deepEqual(managers(d), ['kubectl-last-applied/Apply', 'kubectl/Apply']);
         const container = ((entry(d, 'kubectl').fieldsV1['f:spec'] as Json)['f:template'] as Json)['f:spec'] as Json;
@@ -112,14 +118,14 @@ describe('client-side apply, then apply --server-side, with kubectl 1.27, 1.32 a
         assert.deepEqual(Object.keys(c['f:env'] as Json), ['k:{"name":"A"}']);
       });
 
-      it('a readiness probe switched client-side is refused at the first server-side apply, as by kube', () => {
+      it('a readiness probe switched client-side is refused at the first server-side apply, as by kube', async () => {
         ok(['apply', '-f', '-'], deployment(ns, TCP));
         ok(['apply', '-f', '-'], deployment(ns, HTTP));
-        const before = get('deployment/web');
+        const before = await stored('web');
         const r = k(['apply', '--server-side', '-f', '-'], deployment(ns, TCP));
         assert.equal(r.code, 1, r.stdout);
         assert.match(r.stderr, /Deployment "web" is invalid: spec\.template\.spec\.containers\[0\]\.readinessProbe\.tcpSocket: Forbidden: may not specify more than 1 handler type/);
-        const after = get('deployment/web');
+        const after = await stored('web');
         assert.deepEqual(after.spec.template.spec.containers[0].readinessProbe, {
           failureThreshold: 3,
           httpGet: { path: '/', port: 80, scheme: 'HTTP' },
@@ -133,7 +139,7 @@ describe('client-side apply, then apply --server-side, with kubectl 1.27, 1.32 a
         // kube's way out: switch back client-side, then the server-side apply upgrades.
         ok(['apply', '-f', '-'], deployment(ns, TCP));
         ok(['apply', '--server-side', '-f', '-'], deployment(ns, TCP));
-        const d = get('deployment/web');
+        const d = await stored('web');
         const probe = d.spec.template.spec.containers[0].readinessProbe;
         assert.deepEqual(probe, { failureThreshold: 3, periodSeconds: 10, successThreshold: 1, tcpSocket: { port: 80 }, timeoutSeconds: 1 });
         assert.deepEqual(managers(d), ['kubectl-last-applied/Apply', 'kubectl/Apply']);

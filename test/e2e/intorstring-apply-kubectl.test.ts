@@ -55,13 +55,19 @@ describe('kubectl apply, diff and patch of IntOrString and Quantity fields', () 
         return r.stdout;
       };
       const live = () => JSON.parse(ok(['get', 'deployment', 'web', '-n', ns, '-o', 'json']));
+      /** The stored Deployment over HTTP, once kubectl's `get -o json` of it has been seen. */
+      const stored = async () => {
+        const r = await server.fetch(`${server.url}/apis/apps/v1/namespaces/${ns}/deployments/web`);
+        assert.equal(r.status, 200);
+        return JSON.parse(await r.text());
+      };
 
-      it('client-side apply takes maxSurge from "25%" to 1 and changes a request', () => {
+      it('client-side apply takes maxSurge from "25%" to 1 and changes a request', async () => {
         ok(['create', 'namespace', ns]);
         assert.match(ok(['apply', '-f', '-'], deployment(ns, '25%', '100m')), /deployment.apps\/web created/);
         assert.equal(live().spec.strategy.rollingUpdate.maxSurge, '25%');
         assert.match(ok(['apply', '-f', '-'], deployment(ns, 1, '250m')), /deployment.apps\/web configured/);
-        const d = live();
+        const d = await stored();
         assert.deepEqual(d.spec.strategy.rollingUpdate, { maxSurge: 1, maxUnavailable: 0 });
         assert.deepEqual(d.spec.template.spec.containers[0].resources, { requests: { cpu: '250m', memory: '64Mi' } });
         assert.match(ok(['apply', '-f', '-'], deployment(ns, 1, '250m')), /deployment.apps\/web unchanged/);
@@ -75,16 +81,16 @@ describe('kubectl apply, diff and patch of IntOrString and Quantity fields', () 
         assert.equal(same.code, 0, same.stderr + same.stdout);
       });
 
-      it('server-side apply after the client-side one sets maxSurge and the request', () => {
+      it('server-side apply after the client-side one sets maxSurge and the request', async () => {
         assert.match(ok(['apply', '--server-side', '-f', '-'], deployment(ns, '30%', '300m')), /deployment.apps\/web serverside-applied/);
-        const d = live();
+        const d = await stored();
         assert.equal(d.spec.strategy.rollingUpdate.maxSurge, '30%');
         assert.equal(d.spec.template.spec.containers[0].resources.requests.cpu, '300m');
       });
 
-      it('a strategic merge patch of one container keeps its requests', () => {
+      it('a strategic merge patch of one container keeps its requests', async () => {
         ok(['patch', 'deployment', 'web', '-n', ns, '-p', '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":2}},"template":{"spec":{"containers":[{"name":"c","resources":{"limits":{"memory":"128Mi"}}}]}}}}']);
-        const d = live();
+        const d = await stored();
         assert.deepEqual(d.spec.strategy.rollingUpdate, { maxSurge: 2, maxUnavailable: 0 });
         assert.deepEqual(d.spec.template.spec.containers[0].resources, { limits: { memory: '128Mi' }, requests: { cpu: '300m', memory: '64Mi' } });
       });

@@ -202,7 +202,17 @@ const PROTOBUF_ANSWER = /Content-Type: application\/vnd\.kubernetes\.protobuf/;
 describe('kubectl reads and writes the built-in kinds in protobuf', () => {
   let server: KgenServer;
   const k = (...args: string[]) => kubectlOk(server.kubeconfig, args);
-  const json = (...args: string[]) => JSON.parse(k(...args, '-o', 'json')) as Record<string, any>;
+  /**
+   * What is stored, read back as JSON over HTTP (`[-n ns] get <kind> <name>`, as the kubectl
+   * command it replaces): the proof is the stored object, not kubectl's JSON printer.
+   */
+  const json = async (...args: string[]): Promise<Record<string, any>> => {
+    const [ns, kind, name] = args[0] === '-n' ? [args[1]!, args[3]!, args[4]!] : ['', args[1]!, args[2]!];
+    const prefix = { deployment: '/apis/apps/v1', service: '/api/v1', configmap: '/api/v1', secret: '/api/v1' }[kind] ?? '/apis/rbac.authorization.k8s.io/v1';
+    const r = await server.fetch(`${server.url}${prefix}${ns ? `/namespaces/${ns}` : ''}/${kind}s/${name}`);
+    assert.equal(r.status, 200, args.join(' '));
+    return JSON.parse(await r.text());
+  };
   /** A read through kubectl's typed client: answered in protobuf, decoded without error. */
   const typedRead = (...args: string[]) => {
     const r = kubectl(server.kubeconfig, [...args, '-v=8']);
@@ -322,47 +332,47 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     assert.match(out, /\(x2 over \S+\)\s+Normal\s+Scaled\s+Deployment\/web\s+scaled up/);
   });
 
-  it('typed creates send protobuf; what is stored is what kube stores', () => {
+  it('typed creates send protobuf; what is stored is what kube stores', async () => {
     k('create', 'namespace', 'typed');
     typedCreate('-n', 'typed', 'deployment', 'd', '--image=nginx', '--replicas=3', '--port=8080');
-    const d = json('-n', 'typed', 'get', 'deployment', 'd');
+    const d = await json('-n', 'typed', 'get', 'deployment', 'd');
     assert.equal(d.spec.replicas, 3);
     assert.deepEqual(d.spec.template.spec.containers[0].ports, [{ containerPort: 8080, protocol: 'TCP' }]);
     assert.deepEqual(d.spec.template.spec.containers[0].resources, {});
     assert.deepEqual(d.spec.strategy, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
 
     typedCreate('-n', 'typed', 'service', 'nodeport', 'np', '--tcp=80:8080', '--node-port=30081');
-    assert.deepEqual(json('-n', 'typed', 'get', 'service', 'np').spec.ports, [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080, nodePort: 30081 }]);
+    assert.deepEqual((await json('-n', 'typed', 'get', 'service', 'np')).spec.ports, [{ name: '80-8080', port: 80, protocol: 'TCP', targetPort: 8080, nodePort: 30081 }]);
     typedCreate('-n', 'typed', 'service', 'clusterip', 'headless', '--clusterip=None', '--tcp=5678:8080');
-    assert.equal(json('-n', 'typed', 'get', 'service', 'headless').spec.clusterIP, 'None');
+    assert.equal((await json('-n', 'typed', 'get', 'service', 'headless')).spec.clusterIP, 'None');
     typedCreate('-n', 'typed', 'service', 'externalname', 'ext', '--external-name=example.com', '--tcp=80');
-    assert.equal(json('-n', 'typed', 'get', 'service', 'ext').spec.externalName, 'example.com');
+    assert.equal((await json('-n', 'typed', 'get', 'service', 'ext')).spec.externalName, 'example.com');
 
     // Empty values in map<string, string> and map<string, bytes>; bytes that are no UTF-8.
     typedCreate('-n', 'typed', 'configmap', 'cm', '--from-literal=a=', '--from-literal=b=x');
-    assert.deepEqual(json('-n', 'typed', 'get', 'configmap', 'cm').data, { a: '', b: 'x' });
+    assert.deepEqual((await json('-n', 'typed', 'get', 'configmap', 'cm')).data, { a: '', b: 'x' });
     typedCreate('-n', 'typed', 'secret', 'generic', 's', '--from-literal=e=', '--from-literal=p=x', '--type=Custom');
-    const s = json('-n', 'typed', 'get', 'secret', 's');
+    const s = await json('-n', 'typed', 'get', 'secret', 's');
     assert.deepEqual(s.data, { e: '', p: 'eA==' });
     assert.equal(s.type, 'Custom');
 
     typedCreate('-n', 'typed', 'role', 'r', '--verb=get,list', '--resource=configmaps,deployments.apps', '--resource-name=a');
-    assert.deepEqual(json('-n', 'typed', 'get', 'role', 'r').rules, [
+    assert.deepEqual((await json('-n', 'typed', 'get', 'role', 'r')).rules, [
       { apiGroups: [''], resources: ['configmaps'], resourceNames: ['a'], verbs: ['get', 'list'] },
       { apiGroups: ['apps'], resources: ['deployments'], resourceNames: ['a'], verbs: ['get', 'list'] },
     ]);
     typedCreate('clusterrole', 'typed-logs', '--verb=get', '--non-resource-url=/logs/*');
-    assert.deepEqual(json('get', 'clusterrole', 'typed-logs').rules, [{ nonResourceURLs: ['/logs/*'], verbs: ['get'] }]);
+    assert.deepEqual((await json('get', 'clusterrole', 'typed-logs')).rules, [{ nonResourceURLs: ['/logs/*'], verbs: ['get'] }]);
     typedCreate('clusterrole', 'typed-agg', '--aggregation-rule=typed=agg');
-    assert.deepEqual(json('get', 'clusterrole', 'typed-agg').aggregationRule, { clusterRoleSelectors: [{ matchLabels: { typed: 'agg' } }] });
+    assert.deepEqual((await json('get', 'clusterrole', 'typed-agg')).aggregationRule, { clusterRoleSelectors: [{ matchLabels: { typed: 'agg' } }] });
     typedCreate('-n', 'typed', 'rolebinding', 'rb', '--role=r', '--user=alice', '--group=devs', '--serviceaccount=typed:sa');
-    assert.deepEqual(json('-n', 'typed', 'get', 'rolebinding', 'rb').subjects, [
+    assert.deepEqual((await json('-n', 'typed', 'get', 'rolebinding', 'rb')).subjects, [
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' },
       { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' },
       { kind: 'ServiceAccount', name: 'sa', namespace: 'typed' },
     ]);
     typedCreate('clusterrolebinding', 'typed-logs', '--clusterrole=typed-logs', '--user=bob');
-    assert.deepEqual(json('get', 'clusterrolebinding', 'typed-logs').roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'typed-logs' });
+    assert.deepEqual((await json('get', 'clusterrolebinding', 'typed-logs')).roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'typed-logs' });
     typedCreate('-n', 'typed', 'serviceaccount', 'sa');
     // TokenRequest {spec {audiences 1, expirationSeconds 4}}: the token's claims say what was decoded.
     const token = typedCreate('-n', 'typed', 'token', 'sa', '--audience=a', '--audience=b', '--duration=10m').trim();
@@ -375,13 +385,13 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
     assert.deepEqual(boundClaims['kubernetes.io'].secret, { name: 's', uid: s.metadata.uid });
   });
 
-  it('create deployment --replicas=0: a Go pointer set to zero is kept, as kube stores it (not defaulted to 1)', () => {
+  it('create deployment --replicas=0: a Go pointer set to zero is kept, as kube stores it (not defaulted to 1)', async () => {
     typedCreate('-n', 'typed', 'deployment', 'zero', '--image=nginx', '--replicas=0');
-    assert.equal(json('-n', 'typed', 'get', 'deployment', 'zero').spec.replicas, 0);
+    assert.equal((await json('-n', 'typed', 'get', 'deployment', 'zero')).spec.replicas, 0);
     assert.match(typedRead('describe', '-n', 'typed', 'deployment', 'zero'), /^Replicas:\s+0 desired \|/m);
   });
 
-  it('kubectl 1.33 reads the Deployment, Service and Secret in protobuf and creates with a pointer at zero, as 1.32', () => {
+  it('kubectl 1.33 reads the Deployment, Service and Secret in protobuf and creates with a pointer at zero, as 1.32', async () => {
     for (const v of VERSIONS) {
       const path = `/usr/lib/google-cloud-sdk/bin/kubectl.${v}`;
       // Missing is a failure, never a skip.
@@ -402,7 +412,7 @@ describe('kubectl reads and writes the built-in kinds in protobuf', () => {
       const created = spawnSync(path, ['create', '-n', 'rich', 'deployment', name, '--image=nginx', '--replicas=0', '-v=8'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, KUBECONFIG: server.kubeconfig } });
       assert.equal(created.status, 0, created.stderr.slice(-2000));
       assert.match(created.stderr, PROTOBUF_ANSWER);
-      assert.equal(json('-n', 'rich', 'get', 'deployment', name).spec.replicas, 0, `kubectl ${v}`);
+      assert.equal((await json('-n', 'rich', 'get', 'deployment', name)).spec.replicas, 0, `kubectl ${v}`);
     }
   });
 

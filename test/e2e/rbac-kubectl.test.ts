@@ -1,7 +1,10 @@
 /**
  * Real kubectl against a server with the secure defaults (HTTPS, the written admin kubeconfig,
  * a static token file, RBAC):
- * - `kubectl auth can-i … --as` (the admin impersonating) answers as the authorization matrix;
+ * - `kubectl auth can-i … --as` (the admin impersonating) answers as the authorization matrix: the
+ *   server's answer to every question over the matrix slice, as one SelfSubjectAccessReview with
+ *   kubectl's impersonation headers each, and kubectl itself asking each question for a user it
+ *   allows and one it denies;
  * - `kubectl auth can-i --list` (SelfSubjectRulesReview);
  * - kubectl with a token from the token file is limited to that user's RBAC;
  * - `kubectl create role/clusterrole/rolebinding/clusterrolebinding`, with escalation refused.
@@ -97,10 +100,59 @@ function canIArgs(user: string, c: Case): string[] {
   return args;
 }
 
+const SSAR = '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews';
+
+/** The SelfSubjectAccessReview `kubectl auth can-i` sends for a case (its resource resolved by discovery). */
+function canIReview(c: Case): { apiVersion: string; kind: string; spec: { resourceAttributes: Record<string, string> } } {
+  const [resource, subresource] = c.resource.split('/');
+  const attrs: Record<string, string> = { namespace: c.namespace, verb: c.verb, group: c.group, resource: resource! };
+  if (subresource) attrs.subresource = subresource;
+  if (c.name && c.resource === 'namespaces') attrs.name = c.name;
+  return { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: attrs } };
+}
+
+/** What kubectl's --as and --as-group send. */
+function impersonation(user: string): Record<string, string> {
+  const groups = USERS[user]![1];
+  assert.ok(groups.length <= 1, 'one Impersonate-Group header per group');
+  return { 'impersonate-user': user, ...(groups.length ? { 'impersonate-group': groups[0]! } : {}) };
+}
+
+/**
+ * For each case, one user it allows and one it denies, the users taken in turn so that each is
+ * asked as (and bob's and dave's --as-group counts). Every case has both: root may do anything,
+ * erin nothing.
+ */
+function kubectlCanIJobs(): { user: string; c: Case }[] {
+  const users = Object.keys(USERS);
+  const jobs: { user: string; c: Case }[] = [];
+  canICases().forEach((c, i) => {
+    for (const allowed of [true, false]) {
+      for (let k = 0; k < users.length; k++) {
+        const user = users[(i + k) % users.length]!;
+        if (expectAllowed(user, c) === allowed) {
+          jobs.push({ user, c });
+          break;
+        }
+      }
+    }
+  });
+  return jobs;
+}
+
 describe('kubectl and RBAC', () => {
   it('kubectl auth can-i --as <user> answers as the authorization matrix', async () => {
     const failures: string[] = [];
-    const jobs = Object.keys(USERS).flatMap((user) => canICases().map((c) => ({ user, c })));
+    // The server's answer to each question (as kubectl would ask it) for every user: one SSAR each.
+    const questions = Object.keys(USERS).flatMap((user) => canICases().map((c) => ({ user, c })));
+    assert.ok(questions.length > 100, `${questions.length} questions`);
+    await pool(questions, 6, async ({ user, c }) => {
+      const expected = expectAllowed(user, c);
+      const r = await rbac.as.admin!('POST', SSAR, { body: canIReview(c), headers: impersonation(user) });
+      if (r.status !== 201 || r.body?.status?.allowed !== expected) failures.push(`SSAR as ${user} ${JSON.stringify(canIReview(c).spec)}: expected ${expected}, got ${r.status} ${r.text}`);
+    });
+    // kubectl asks each question twice: as a user it allows and as one it denies (users in turn).
+    const jobs = kubectlCanIJobs();
     await pool(jobs, 6, async ({ user, c }) => {
       const args = canIArgs(user, c);
       const r = await kubectl(adminConfig, args);
@@ -108,7 +160,8 @@ describe('kubectl and RBAC', () => {
       if (r.stdout.trim() !== expected || r.code !== (expected === 'yes' ? 0 : 1)) failures.push(`kubectl ${args.join(' ')}: expected ${expected}, got ${r.code} ${r.stdout.trim()} ${r.stderr.trim()}`);
     });
     assert.deepEqual(failures, []);
-    assert.ok(jobs.length > 100, `${jobs.length} questions`);
+    assert.deepEqual(new Set(jobs.map((j) => j.user)), new Set(Object.keys(USERS)), 'kubectl asks as every user');
+    assert.equal(jobs.length, 2 * canICases().length, `${jobs.length} kubectl questions`);
   });
 
   it('kubectl auth can-i --list shows the rules of the user in the namespace', async () => {
