@@ -12,6 +12,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+// test/run.js's TypeScript loader for the child, not tsx's costlier hooks (~1 s of CPU less per process).
+const TS_LOADER = fileURLToPath(new URL('../support/ts-loader.mjs', import.meta.url));
 import { describe, it } from 'node:test';
 import { FIXTURE_DIR } from './testserver.js';
 
@@ -27,7 +29,7 @@ const BETTER_SQLITE3 = '/node_modules/better-sqlite3/lib/index.js';
 
 function runChild(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, FIXTURE_DIR], { env: { ...process.env, NODE_DEBUG: 'esm,module' } });
+    const child = spawn(process.execPath, ['--import', TS_LOADER, CHILD, FIXTURE_DIR], { env: { ...process.env, NODE_DEBUG: 'esm,module' } });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -3,7 +3,7 @@
  * resourceVersion on stdout only after create() resolved (the write was acknowledged). With a
  * concurrency above 1, that many writers run at once (so writes are group-committed). The parent
  * SIGKILLs it mid-stream.
- * Usage: node --import tsx test/storage/crash-writer.ts <db path> [concurrency]
+ * Usage: node --import ./test/support/ts-loader.mjs test/storage/crash-writer.ts <db path> [concurrency]
  */
 import { writeSync } from 'node:fs';
 import { SqliteStorage } from '../../runtime/storage/sqlite.js';
