@@ -291,6 +291,40 @@ describe('TLS', () => {
     assert.ok(waiting.closed);
   });
 
+  it('speaks HTTP/1.1 only: h2 alone is refused in ALPN, and an HTTP/2 rapid-reset or CONTINUATION flood is one 400 and a close', async () => {
+    // kube serves HTTP/2 and bounds its streams (CVE-2023-44487: HEADERS then RST_STREAM in a
+    // loop; CVE-2024-27316: endless CONTINUATION). kgen offers no h2: such frames never reach an
+    // HTTP/2 parser, and a client that sends them anyway is refused at its first line.
+    const alpn = (protocols: string[]) =>
+      new Promise<string | false>((resolve) => {
+        const socket = tlsConnect({ port: t.server.port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: protocols }, () => {
+          resolve(socket.alpnProtocol ?? false);
+          socket.destroy();
+        });
+        socket.on('error', (err) => resolve(err.message.includes('no application protocol') ? 'refused' : err.message));
+      });
+    assert.equal(await alpn(['h2']), 'refused');
+    assert.equal(await alpn(['h2', 'http/1.1']), 'http/1.1');
+    const frame = (type: number, flags: number, stream: number, payload: Buffer) => {
+      const head = Buffer.alloc(9);
+      head.writeUIntBE(payload.length, 0, 3);
+      head[3] = type;
+      head[4] = flags;
+      head.writeUInt32BE(stream, 5);
+      return Buffer.concat([head, payload]);
+    };
+    const frames: Buffer[] = [frame(4, 0, 0, Buffer.alloc(0))]; // SETTINGS
+    for (let stream = 1; stream < 20_000; stream += 2) {
+      frames.push(frame(1, 0x4, stream, Buffer.from([0x82, 0x87, 0x84])), frame(3, 0, stream, Buffer.from([0, 0, 0, 8]))); // HEADERS, RST_STREAM(CANCEL)
+    }
+    frames.push(frame(1, 0, 20_001, Buffer.from([0x82])));
+    for (let i = 0; i < 10_000; i++) frames.push(frame(9, 0, 20_001, Buffer.alloc(16, 0x40))); // CONTINUATION, never ended
+    for (let i = 0; i < 1_000; i++) frames.push(frame(4, 0, 0, Buffer.alloc(0)), frame(6, 0, 0, Buffer.alloc(8))); // SETTINGS, PING
+    const answer = await raw(t.server.port, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', { tls: true, body: Buffer.concat(frames), waitMs: 10_000 });
+    assert.equal(answer.status, 400, JSON.stringify(answer).slice(0, 300));
+    assert.ok(answer.closed, 'the connection stays open');
+  });
+
   it('negotiates only kube’s TLS 1.2 suites: ECDHE with AES-GCM or ChaCha20-Poly1305', async () => {
     const allowed = new Set(TLS_CIPHER_SUITES.split(':').filter((s) => !s.startsWith('TLS_')));
     // The serving key is ECDSA P-256: each ECDSA suite of the list is served.
