@@ -113,6 +113,22 @@ describe('HTTP edges', () => {
     assert.equal(r.body.reason, 'RequestEntityTooLarge');
   });
 
+  it('drops no header: 2,000 short headers before Impersonate-User (8 KiB in all) still impersonate', async () => {
+    // node:http kept only the first 2,000 headers (maxHeadersCount) and dropped the rest without a
+    // word; Go keeps every header within MaxHeaderBytes. A proxy that puts Impersonate-User after
+    // its client's headers, to act for that client with less than its own rights, then acted with
+    // all of its own. Every header within the 16 KiB limit is now kept; more than that is 431.
+    const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    const head = (padding: string) =>
+      `POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${padding}Impersonate-User: nobody\r\n\r\n${body}`;
+    const answer = await raw(port, head('x:\r\n'.repeat(2_000)), { waitMs: 2_000 });
+    assert.equal(answer.status, 201, answer.body);
+    assert.equal(JSON.parse(answer.body).status.userInfo.username, 'nobody');
+    // Many short headers count against the 16 KiB as one long one does (node counts names and
+    // values: here 2,000 × 12 bytes).
+    assert.equal((await raw(port, head('x: 12345678901\r\n'.repeat(2_000)), { waitMs: 2_000 })).status, 431);
+  });
+
   it('refuses . and .. segments, literal or percent-encoded, and never routes them elsewhere', async () => {
     const probes = [
       ['POST', `${WIDGETS}/.`],
