@@ -7,7 +7,7 @@
  * chunk; drain() ends them and waits for every response in progress.
  *
  * The edges, each answered with a Status: headers must arrive within the read-header timeout
- * (kube's ReadHeaderTimeout, 32 s) and be at most 16 KiB (431); a whole request within the
+ * (kube's ReadHeaderTimeout, 32 s) and be at most 16 KiB (431), every one kept; a whole request within the
  * request timeout plus that (408); CONNECT is 405; a connection whose body was left unread is
  * answered, then closed (linger.ts).
  */
@@ -249,6 +249,11 @@ export class HTTPServer {
           )
         : createHTTPServer(timeouts, listener);
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      // node keeps a request's first 2,000 headers and drops the rest silently; Go keeps every
+      // header within MaxHeaderBytes. A dropped Impersonate-User, Authorization or X-Remote-*
+      // that a proxy appended after its client's headers changes who the request is. No count
+      // limit: the 16 KiB header limit (431) bounds them all.
+      server.maxHeadersCount = 0;
       server.on(tls ? 'secureConnection' : 'connection', firstRequestDeadline);
       // As Go's TLS server, no renegotiation (TLS 1.2): a connection's client certificate, read and
       // verified once (http-request.ts, authentication/certificates.ts), cannot change under it,

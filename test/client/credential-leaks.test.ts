@@ -4,7 +4,7 @@
  *   JSON cut short) is refused in Go's words, naming one character, never quoting the output;
  * - a redirect to another host never carries the bearer token: the Node transport follows it
  *   without credentials (redirects.test.ts), and fetch drops Authorization on a cross-origin redirect;
- * - a refused request's error does not hold the token.
+ * - a refused request's error does not hold the token, nor a malformed answer's error its text.
  */
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,5 +82,16 @@ describe('client credentials in errors and redirects', () => {
     for (const path of ['/api/v1/namespaces', '/api/v1/forbidden']) {
       await assert.rejects(rest.request({ method: 'GET', path }), (err: Error) => !JSON.stringify({ ...err, message: err.message, stack: err.stack }).includes('secret-token'));
     }
+  });
+
+  it('a JSON answer cut short (a Secret) is refused in Go\'s words, quoting none of it', async () => {
+    const secret = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { password: 'aHVudGVyMg==' } });
+    const cut = await startStub((_req, res) => void res.writeHead(200, { 'Content-Type': 'application/json' }).end(secret.slice(0, 90)));
+    stubs.push(cut);
+    const rest = new RestClient({ server: cut.url, token: TOKEN, qps: 0, maxRetries: 0 });
+    await assert.rejects(rest.request({ method: 'GET', path: '/api/v1/namespaces/ns/secrets/s' }), (err: Error) => {
+      assert.equal(err.message, "server sent invalid JSON (HTTP 200): couldn't get version/kind; json parse error: unexpected end of JSON input");
+      return true;
+    });
   });
 });

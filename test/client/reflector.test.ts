@@ -234,6 +234,34 @@ describe('watchWithResume against a scripted server', () => {
   });
 });
 
+describe('watchWithResume against a server that answers 410 in a loop', () => {
+  it('backs off between relists, as client-go\'s reflector (its delay runs between ListAndWatch calls)', async () => {
+    // A broken server (or one behind a balancer whose members disagree) lists at rv 5 and
+    // ends every watch at once with 410: without backoff the client lists and watches in a loop.
+    const gone = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version: 5 (9)' };
+    const stub = await startStub((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      if (req.query.get('watch') === 'true') res.end(JSON.stringify({ type: 'ERROR', object: gone }) + '\n');
+      else res.end(JSON.stringify({ kind: 'WidgetList', apiVersion: 'widgets.example.com/v1', metadata: { resourceVersion: '5' }, items: [] }));
+    });
+    const rest = new RecordingRest({ server: stub.url, maxRetries: 0, qps: 0 });
+    const ac = new AbortController();
+    const delays: number[] = [];
+    const sleep = async (ms: number) => {
+      delays.push(ms);
+      if (delays.length >= 5) ac.abort();
+    };
+    const c = consume(widgetClient(rest, 'ns').watchWithResume({ signal: ac.signal, backoff: FAST, sleep }));
+    await until(() => ac.signal.aborted || stub.requests.length >= 200, 'five pauses, or 200 requests without one');
+    ac.abort();
+    await c.done;
+    assert.deepEqual(delays, [10, 20, 40, 80, 80]);
+    assert.ok(stub.requests.length <= 12, `${stub.requests.length} requests for 5 pauses`);
+    rest.close();
+    await stub.close();
+  });
+});
+
 describe('Backoff', () => {
   it('doubles from initial to the cap, adds up to jitter·delay, and resets', () => {
     const exact = new Backoff({ initialMs: 100, maxMs: 1000, jitter: 0 });

@@ -78,10 +78,43 @@ describe('decodeWatchStream', () => {
     assert.deepEqual(seen, ['a']);
   });
 
-  it('rejects malformed lines and unknown event types', async () => {
-    await assert.rejects(collect(decodeWatchStream(chunksOf('{"type":"ADDED",\n'))), /invalid event JSON/);
-    await assert.rejects(collect(decodeWatchStream(chunksOf('{"type":"EXPLODED","object":{}}\n'))), /not a watch event/);
+  it('rejects malformed lines and unknown event types with client-go\'s words, quoting none of the line', async () => {
+    await assert.rejects(collect(decodeWatchStream(chunksOf('{"type":"ADDED",\n'))), {
+      message: 'unable to decode an event from the watch stream: unexpected end of JSON input',
+    });
+    // A Secret's line cut or garbled on its way: its data must not reach the error (and so the logs).
+    const secret = '{"type":"ADDED","object":{"kind":"Secret","data":{"password":"aHVudGVyMg=="}}}';
+    await assert.rejects(collect(decodeWatchStream(chunksOf(secret.slice(0, -2) + 'x\n'))), (err: Error) => {
+      assert.equal(err.message, "unable to decode an event from the watch stream: invalid character 'x' after object key:value pair");
+      return true;
+    });
+    await assert.rejects(collect(decodeWatchStream(chunksOf(secret.replace('ADDED', 'EXPLODED') + '\n'))), (err: Error) => {
+      assert.equal(err.message, 'unable to decode an event from the watch stream: got invalid watch event type: EXPLODED');
+      return true;
+    });
     await assert.rejects(collect(decodeWatchStream(chunksOf('{"type":"ERROR","object":{"oops":1}}\n'))), (err: StatusError) => err.code === 500);
+  });
+
+  it('refuses a line longer than 16 MiB (client-go\'s streaming decoder), reading little past it', async () => {
+    // A broken or hostile server that never ends a line: client-go's watch decoder stops at
+    // 16 MiB (ErrObjectTooLarge); holding it all would grow without bound.
+    const chunk = 'a'.repeat(64 * 1024);
+    let sent = 0;
+    async function* endless(): AsyncGenerator<string> {
+      // 20 MiB, so that a decoder without the limit fails (at the end of the stream) rather than hangs.
+      while (sent < 20 * 1024 * 1024) {
+        sent += chunk.length;
+        yield chunk;
+      }
+    }
+    await assert.rejects(collect(decodeWatchStream(endless())), {
+      message: 'unable to decode an event from the watch stream: object to decode was longer than maximum allowed size',
+    });
+    assert.ok(sent <= 16 * 1024 * 1024 + 2 * chunk.length, `read ${sent} bytes`);
+    // One event just under the limit, in small pieces, still decodes.
+    const big = line('ADDED', 'big', { spec: { label: 'x'.repeat(16 * 1024 * 1024 - 200) } });
+    const events = await collect(decodeWatchStream<Widget>(chunksOf(...split(big, 64 * 1024))));
+    assert.equal(events[0]!.object.spec?.label?.length, 16 * 1024 * 1024 - 200);
   });
 });
 

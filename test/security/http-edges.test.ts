@@ -113,6 +113,22 @@ describe('HTTP edges', () => {
     assert.equal(r.body.reason, 'RequestEntityTooLarge');
   });
 
+  it('drops no header: 2,000 short headers before Impersonate-User (8 KiB in all) still impersonate', async () => {
+    // node:http kept only the first 2,000 headers (maxHeadersCount) and dropped the rest without a
+    // word; Go keeps every header within MaxHeaderBytes. A proxy that puts Impersonate-User after
+    // its client's headers, to act for that client with less than its own rights, then acted with
+    // all of its own. Every header within the 16 KiB limit is now kept; more than that is 431.
+    const body = JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    const head = (padding: string) =>
+      `POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n${padding}Impersonate-User: nobody\r\n\r\n${body}`;
+    const answer = await raw(port, head('x:\r\n'.repeat(2_000)), { waitMs: 2_000 });
+    assert.equal(answer.status, 201, answer.body);
+    assert.equal(JSON.parse(answer.body).status.userInfo.username, 'nobody');
+    // Many short headers count against the 16 KiB as one long one does (node counts names and
+    // values: here 2,000 × 12 bytes).
+    assert.equal((await raw(port, head('x: 12345678901\r\n'.repeat(2_000)), { waitMs: 2_000 })).status, 431);
+  });
+
   it('refuses . and .. segments, literal or percent-encoded, and never routes them elsewhere', async () => {
     const probes = [
       ['POST', `${WIDGETS}/.`],
@@ -289,6 +305,40 @@ describe('TLS', () => {
     const waiting = await raw(t.server.port, `${head.slice(0, -2)}Expect: 100-continue\r\n\r\n`, { tls: true, waitMs: 10_000 });
     assert.equal(waiting.status, 401);
     assert.ok(waiting.closed);
+  });
+
+  it('speaks HTTP/1.1 only: h2 alone is refused in ALPN, and an HTTP/2 rapid-reset or CONTINUATION flood is one 400 and a close', async () => {
+    // kube serves HTTP/2 and bounds its streams (CVE-2023-44487: HEADERS then RST_STREAM in a
+    // loop; CVE-2024-27316: endless CONTINUATION). kgen offers no h2: such frames never reach an
+    // HTTP/2 parser, and a client that sends them anyway is refused at its first line.
+    const alpn = (protocols: string[]) =>
+      new Promise<string | false>((resolve) => {
+        const socket = tlsConnect({ port: t.server.port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: protocols }, () => {
+          resolve(socket.alpnProtocol ?? false);
+          socket.destroy();
+        });
+        socket.on('error', (err) => resolve(err.message.includes('no application protocol') ? 'refused' : err.message));
+      });
+    assert.equal(await alpn(['h2']), 'refused');
+    assert.equal(await alpn(['h2', 'http/1.1']), 'http/1.1');
+    const frame = (type: number, flags: number, stream: number, payload: Buffer) => {
+      const head = Buffer.alloc(9);
+      head.writeUIntBE(payload.length, 0, 3);
+      head[3] = type;
+      head[4] = flags;
+      head.writeUInt32BE(stream, 5);
+      return Buffer.concat([head, payload]);
+    };
+    const frames: Buffer[] = [frame(4, 0, 0, Buffer.alloc(0))]; // SETTINGS
+    for (let stream = 1; stream < 20_000; stream += 2) {
+      frames.push(frame(1, 0x4, stream, Buffer.from([0x82, 0x87, 0x84])), frame(3, 0, stream, Buffer.from([0, 0, 0, 8]))); // HEADERS, RST_STREAM(CANCEL)
+    }
+    frames.push(frame(1, 0, 20_001, Buffer.from([0x82])));
+    for (let i = 0; i < 10_000; i++) frames.push(frame(9, 0, 20_001, Buffer.alloc(16, 0x40))); // CONTINUATION, never ended
+    for (let i = 0; i < 1_000; i++) frames.push(frame(4, 0, 0, Buffer.alloc(0)), frame(6, 0, 0, Buffer.alloc(8))); // SETTINGS, PING
+    const answer = await raw(t.server.port, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', { tls: true, body: Buffer.concat(frames), waitMs: 10_000 });
+    assert.equal(answer.status, 400, JSON.stringify(answer).slice(0, 300));
+    assert.ok(answer.closed, 'the connection stays open');
   });
 
   it('negotiates only kube’s TLS 1.2 suites: ECDHE with AES-GCM or ChaCha20-Poly1305', async () => {

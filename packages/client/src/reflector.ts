@@ -9,7 +9,7 @@
  *   (timeoutSeconds) or the connection drops, with capped, jittered exponential backoff between
  *   failed attempts.
  * - On 410 Gone/Expired (the resourceVersion was compacted) or a too-large resourceVersion it
- *   relists and yields the difference from what it had delivered: ADDED for new objects, MODIFIED
+ *   relists, after the same backoff, and yields the difference from what it had delivered: ADDED for new objects, MODIFIED
  *   for changed ones (by resourceVersion), DELETED (with the last state it delivered, as
  *   client-go's DeletedFinalStateUnknown) for objects that went away; then SYNCED, and watches from
  *   the list's resourceVersion.
@@ -128,8 +128,11 @@ export class Reflector<T extends APIObject> {
         if (!relist && !(this.opts.shouldRetry ?? isTransientError)(err)) throw err;
         this.opts.onError?.(err);
         if (relist) needList = true;
-        // A compacted version relists at once; a server behind us, or a failure, waits first.
-        if (!isGone(err) && !(await this.pause())) return;
+        // Every relist or retry waits the backoff first, a compacted version's too: client-go's
+        // reflector runs its delay between ListAndWatch calls, and a watch ended by 410 returns
+        // from one. A server that answers 410 in a loop is then asked ever more slowly (the
+        // backoff resets only after a healthy watch).
+        if (!(await this.pause())) return;
       }
     }
   }

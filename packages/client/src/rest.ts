@@ -3,6 +3,7 @@
  * Every attempt waits on the rate limiter, then sends; failures are retried per retry.ts; a final
  * non-2xx response becomes a StatusError (response-error.ts). Bodies are JSON unless told otherwise.
  */
+import { goJSONSyntaxError } from '../../../runtime/api/json-syntax.js';
 import { StatusError, isStatus } from '../../../runtime/api/status.js';
 import { DEFAULT_BURST, DEFAULT_MAX_RETRIES, DEFAULT_QPS, DEFAULT_USER_AGENT, type ImpersonationConfig, type RestConfig } from './config.js';
 import type { CredentialSource, Credentials } from './credentials.js';
@@ -203,7 +204,8 @@ function decodeBody<T>(result: Exchange): T {
     value = JSON.parse(result.body);
   } catch {
     const type = String(result.headers['content-type'] ?? '');
-    if (type.includes('json')) throw new Error(`server sent invalid JSON (HTTP ${result.statusCode}): ${result.body.slice(0, 200)}`);
+    // client-go's words, naming one character: the body may be a Secret, and errors reach logs.
+    if (type.includes('json')) throw new Error(`server sent invalid JSON (HTTP ${result.statusCode}): couldn't get version/kind; json parse error: ${goJSONSyntaxError(result.body) ?? 'invalid JSON'}`);
     return result.body as T;
   }
   if (isStatus(value) && value.status !== 'Success') {

@@ -34,6 +34,26 @@ function withoutResourceVersion(obj: KubeObject): KubeObject {
   return { ...obj, metadata };
 }
 
+const ENVELOPE_KEYS = new Set(['apiVersion', 'kind', 'metadata', ENVELOPE_FIELD]);
+const ENVELOPE_METADATA_KEYS = new Set(['name', 'namespace', 'uid', 'resourceVersion']);
+
+/**
+ * Whether a stored object is an envelope seal() made: nothing but apiVersion, kind, the envelope
+ * field and metadata of name, namespace, uid and resourceVersion. An object a client wrote may
+ * carry the envelope field too (a custom resource that keeps unknown fields), but never has that
+ * shape: the registry gives every object a creationTimestamp. kube tells sealed values by their
+ * bytes' prefix, which no JSON object has; this is the same guarantee, so identity stores and
+ * reads such an object as written.
+ */
+function isEnvelope(stored: KubeObject): boolean {
+  if (typeof stored[ENVELOPE_FIELD] !== 'string') return false;
+  for (const key in stored) if (!ENVELOPE_KEYS.has(key)) return false;
+  const metadata = stored.metadata;
+  if (typeof metadata !== 'object' || metadata === null) return false;
+  for (const key in metadata) if (!ENVELOPE_METADATA_KEYS.has(key)) return false;
+  return true;
+}
+
 class Sealer {
   constructor(private readonly resource: Resource) {}
 
@@ -56,13 +76,12 @@ class Sealer {
   }
 
   open(stored: KubeObject): KubeObject {
-    const sealed = stored[ENVELOPE_FIELD];
     const key = this.keyOf(stored);
-    if (typeof sealed !== 'string') {
+    if (!isEnvelope(stored)) {
       if (this.resource.encryption.providers.includes(IDENTITY)) return stored;
       throw new StorageError('InvalidObject', key, `no matching prefix found: ${key} is stored unencrypted and the identity provider is not configured`);
     }
-    const bytes = Buffer.from(sealed, 'base64');
+    const bytes = Buffer.from(stored[ENVELOPE_FIELD] as string, 'base64');
     for (const provider of this.resource.encryption.providers) {
       if (provider === IDENTITY || !bytes.subarray(0, provider.prefix.length).equals(Buffer.from(provider.prefix))) continue;
       let obj: KubeObject;
