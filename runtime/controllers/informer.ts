@@ -284,8 +284,10 @@ export class ResourceInformer {
         if (event.type === 'ERROR') {
           const status = event.object as unknown as { message?: string; code?: number };
           // 410 (the watch's resourceVersion was compacted) is an ordinary end of a watch: run()
-          // lists again, with no warning and no backoff, as client-go's reflector does
-          // (isExpiredError: logged at V(4) only).
+          // lists again with no warning, as client-go's reflector logs it at V(4) only
+          // (isExpiredError). client-go then waits its backoff manager (800 ms, doubling) before
+          // the next ListAndWatch, which spares a server; this informer lists its own process's
+          // store, so it lists again at once.
           if (status.code === 410) return;
           throw new Error(`watch failed: ${status.message ?? 'unknown error'}`);
         }
